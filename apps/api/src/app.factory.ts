@@ -1,0 +1,20 @@
+import { NestFactory } from '@nestjs/core';
+import type { INestApplication } from '@nestjs/common';
+import type { PlatformConfig } from '@app/platform/config/platform-config';
+import type { PlatformRoles } from '@app/platform/platform.module';
+import { AppModule } from './app.module';
+import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
+import { PinoNestLogger } from './http/pino-nest-logger';
+import { strictValidationPipe } from './http/validation.pipe';
+
+/** Builds the API exactly as `npm start` runs it; tests use the same function. */
+export async function createApi(config: PlatformConfig, roles?: PlatformRoles): Promise<INestApplication> {
+  const app = await NestFactory.create(AppModule.forRoot(config, roles), { bodyParser: false, logger: new PinoNestLogger() });
+  app.getHttpAdapter().getInstance().disable('x-powered-by');
+  app.getHttpAdapter().getInstance().set('etag', false);
+  app.useGlobalPipes(strictValidationPipe());
+  app.useGlobalFilters(new ErrorEnvelopeFilter());
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}

@@ -1,0 +1,27 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import type { PlatformConfig } from '@app/platform/config/platform-config';
+import { PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
+import { AccessModule } from './access/access.module';
+import { HealthController } from './health/health.controller';
+import { bodyParsing } from './http/body-parsing.middleware';
+import { requestId } from './http/request-id.middleware';
+
+/** Feature modules of the API; each registers its projections with the platform. */
+export const FEATURE_MODULES = [AccessModule];
+
+@Module({})
+export class AppModule implements NestModule {
+  static forRoot(config: PlatformConfig, roles: PlatformRoles = { projector: true, publisher: true }): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PlatformModule.forRoot(roles, config), CqrsModule.forRoot(), ...FEATURE_MODULES],
+      controllers: [HealthController],
+    };
+  }
+
+  /** Body parsing runs as Nest middleware so malformed JSON reaches the error envelope filter. */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(requestId, ...bodyParsing()).forRoutes('*path');
+  }
+}

@@ -1,0 +1,47 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { domainError } from '@app/domain';
+import { ApiKeysService, actorForKey, EntityTokensService } from '@app/application/access';
+import { DomainException, type Actor } from '@app/application/command-handling';
+import { API_KEY_ONLY, PUBLIC_ROUTE, SANDBOX_ONLY, type AuthenticatedRequest } from './auth.decorators';
+
+const unauthorized = (message: string) => new DomainException(domainError('unauthorized', 'unauthorized', message));
+
+/** Resolves `Authorization: Bearer …` to an actor on every route that is not public. */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeysService,
+    private readonly tokens: EntityTokensService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const flag = (key: string) => this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]);
+    if (flag(PUBLIC_ROUTE)) return true;
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const actor = await this.authenticate(req.headers.authorization);
+    req.actor = actor;
+    if (flag(API_KEY_ONLY) && actor.kind !== 'api_key') {
+      throw new DomainException(domainError('forbidden', 'forbidden', 'This operation needs an API key, not an entity token'));
+    }
+    if (flag(SANDBOX_ONLY) && actor.mode !== 'sandbox') {
+      throw new DomainException(domainError('forbidden', 'sandbox_only', 'This operation needs a sandbox (sk_test_) key'));
+    }
+    return true;
+  }
+
+  private async authenticate(header: string | undefined): Promise<Actor> {
+    const match = /^Bearer ([A-Za-z0-9_]{8,200})$/.exec(header ?? '');
+    if (!match) throw unauthorized(header ? 'The Authorization header must be "Bearer <API key>"' : 'Missing Authorization header');
+    const credential = match[1];
+    if (credential.startsWith('etk_')) {
+      const actor = await this.tokens.resolve(credential);
+      if (!actor) throw unauthorized('The entity token is unknown, expired or revoked');
+      return actor;
+    }
+    const key = await this.apiKeys.resolve(credential);
+    if (!key) throw unauthorized('The API key is unknown, malformed or revoked');
+    return actorForKey(key);
+  }
+}

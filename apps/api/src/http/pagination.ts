@@ -1,0 +1,68 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import type { Page, PageQuery } from '@app/platform/read-store/read-store.port';
+
+/** Ids are `<prefix>_<ULID>`; a cursor is the id of the last item of the previous page. */
+export const CURSOR_PATTERN = /^[a-z]{2,5}_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Style A (decisions §2): `limit` 1-100, default 20, and `cursor`. Extend it with a resource's filters. */
+export class StyleAQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer between 1 and 100' })
+  @Min(1, { message: 'limit must be an integer between 1 and 100' })
+  @Max(100, { message: 'limit must be an integer between 1 and 100' })
+  limit?: number;
+
+  @IsOptional()
+  @Matches(CURSOR_PATTERN, { message: 'cursor must be a next_cursor returned by a previous page' })
+  cursor?: string;
+}
+
+export function styleAQuery(query: StyleAQuery, filter: PageQuery['filter'] = {}): PageQuery {
+  return { filter, limit: query.limit ?? 20, before: query.cursor };
+}
+
+export function styleA<D extends { id: string }, R>(page: Page<D>, present: (doc: D) => R) {
+  const last = page.items[page.items.length - 1];
+  return {
+    data: page.items.map(present),
+    meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore && last ? last.id : null } },
+  };
+}
+
+/** Style B (decisions §2): `limit`, `next_cursor` (older) and `prev_cursor` (newer). */
+export class StyleBQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer between 1 and 100' })
+  @Min(1, { message: 'limit must be an integer between 1 and 100' })
+  @Max(100, { message: 'limit must be an integer between 1 and 100' })
+  limit?: number;
+
+  @IsOptional()
+  @Matches(CURSOR_PATTERN, { message: 'next_cursor must be a cursor returned by a previous page' })
+  next_cursor?: string;
+
+  @IsOptional()
+  @Matches(CURSOR_PATTERN, { message: 'prev_cursor must be a cursor returned by a previous page' })
+  prev_cursor?: string;
+}
+
+export function styleBQuery(query: StyleBQuery, filter: PageQuery['filter'] = {}, range?: PageQuery['range']): PageQuery {
+  return { filter, range, limit: query.limit ?? 20, before: query.next_cursor, after: query.next_cursor ? undefined : query.prev_cursor };
+}
+
+export function styleBPagination<D extends { id: string }>(query: StyleBQuery, page: Page<D>) {
+  const backwards = !query.next_cursor && !!query.prev_cursor;
+  const hasNext = backwards ? true : page.hasMore;
+  const hasPrevious = backwards ? page.hasMore : !!query.next_cursor;
+  const first = page.items[0];
+  const last = page.items[page.items.length - 1];
+  return {
+    has_next: hasNext && !!last,
+    has_previous: hasPrevious && !!first,
+    next_cursor: hasNext && last ? last.id : null,
+    prev_cursor: hasPrevious && first ? first.id : null,
+  };
+}

@@ -1,0 +1,28 @@
+// Three projects so a developer can run the fast layer alone (`npm run test:unit`).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+const common = {
+  transform: { '^.+\\.ts$': swc },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testEnvironment: 'node',
+  moduleNameMapper: {
+    '^@app/(domain|platform|application)$': '<rootDir>/libs/$1/src',
+    '^@app/(domain|platform|application)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  },
+};
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.unit.spec.ts', '<rootDir>/apps/**/*.unit.spec.ts'] },
+    { ...common, displayName: 'int', testMatch: ['<rootDir>/libs/**/*.int.spec.ts', '<rootDir>/apps/**/*.int.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts', '<rootDir>/apps/**/*.e2e.spec.ts'] },
+  ],
+};

@@ -1,0 +1,4 @@
+export * from './actor';
+export * from './domain-exception';
+export * from './handle-command';
+export * from './tenancy';

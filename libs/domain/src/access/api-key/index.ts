@@ -1,0 +1,3 @@
+export * from './api-key.events';
+export * from './api-key';
+export * from './api-key.decide';

@@ -1,0 +1,56 @@
+import type { RecordedEvent, Subscription } from './event-store.port';
+
+interface PollingOptions<T extends { position: number }> {
+  readAfter(after: number): Promise<T[]>;
+  /** Registers a wake-up callback; returns its unregister function. */
+  onAppend(notify: () => void): () => void;
+  pollIntervalMs: number;
+  after: number;
+  onError?: (error: unknown) => void;
+  handler(item: T): Promise<void>;
+}
+
+/**
+ * Catch-up subscription over anything readable by position: reads batches until empty, then
+ * sleeps until woken by an append or the poll interval. Handlers run one at a time, in order.
+ */
+export function pollingSubscription<T extends { position: number } = RecordedEvent>(options: PollingOptions<T>): Subscription {
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  const unregister = options.onAppend(() => wake?.());
+  let position = options.after;
+
+  const loop = (async () => {
+    while (!stopped) {
+      const batch = await options.readAfter(position);
+      for (const item of batch) {
+        if (stopped) return;
+        await options.handler(item);
+        position = item.position;
+      }
+      if (batch.length === 0 && !stopped) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, options.pollIntervalMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = null;
+      }
+    }
+  })().catch((error) => {
+    stopped = true;
+    if (options.onError) options.onError(error);
+    else console.error('subscription stopped', error);
+  });
+
+  return {
+    async stop() {
+      stopped = true;
+      unregister();
+      wake?.();
+      await loop;
+    },
+  };
+}

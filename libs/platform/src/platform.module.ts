@@ -1,0 +1,78 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { createEventStore, createMessageBus, createReadStore } from './adapters';
+import { BusPublisher } from './bus/bus-publisher';
+import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
+import { loadConfig, PLATFORM_CONFIG, type PlatformConfig } from './config/platform-config';
+import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
+import { logger } from './logging/logger';
+import { ProjectionRegistry } from './read-store/projection-registry';
+import { Projector } from './read-store/projector';
+import { READ_STORE, type ReadStore } from './read-store/read-store.port';
+import { SECRET_BOX, SecretBox } from './security/secret-box';
+
+export interface PlatformRoles {
+  /** Build read models in this process. */
+  readonly projector: boolean;
+  /** Forward the log to the bus from this process. */
+  readonly publisher: boolean;
+}
+
+export const PLATFORM_ROLES = Symbol('PLATFORM_ROLES');
+
+/** Starts the background readers of the log this process is configured to run, and closes adapters. */
+@Injectable()
+export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly projector: Projector;
+  readonly publisher: BusPublisher;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(PLATFORM_ROLES) private readonly roles: PlatformRoles,
+    registry: ProjectionRegistry,
+  ) {
+    const onError = (component: string) => (err: unknown) => logger.error({ err, component }, 'background reader stopped');
+    this.projector = new Projector(store, readStore, registry.all(), { onError: onError('projector') });
+    this.publisher = new BusPublisher(store, bus, readStore, { onError: onError('publisher') });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.roles.projector) await this.projector.start();
+    if (this.roles.publisher) await this.publisher.start();
+  }
+
+  /** For tests and read-your-writes in one process: waits until read models include the head. */
+  async settle(): Promise<void> {
+    if (this.roles.projector) await this.projector.waitFor();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.projector.stop();
+    await this.publisher.stop();
+    await this.bus.close();
+    await this.readStore.close();
+    await this.store.close();
+  }
+}
+
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(roles: PlatformRoles, config: PlatformConfig = loadConfig()): DynamicModule {
+    return {
+      module: PlatformModule,
+      providers: [
+        { provide: PLATFORM_CONFIG, useValue: config },
+        { provide: PLATFORM_ROLES, useValue: roles },
+        { provide: EVENT_STORE, useFactory: () => createEventStore(config) },
+        { provide: READ_STORE, useFactory: () => createReadStore(config) },
+        { provide: MESSAGE_BUS, useFactory: () => createMessageBus(config) },
+        { provide: SECRET_BOX, useFactory: () => new SecretBox(config.masterKey) },
+        ProjectionRegistry,
+        PlatformLifecycle,
+      ],
+      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, EVENT_STORE, READ_STORE, MESSAGE_BUS, SECRET_BOX, ProjectionRegistry, PlatformLifecycle],
+    };
+  }
+}

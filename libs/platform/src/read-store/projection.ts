@@ -1,0 +1,16 @@
+import type { RecordedEvent } from '../event-store/event-store.port';
+import type { ReadDocument } from './read-store.port';
+
+/**
+ * A read model: which events it reads, which document each one touches, and a pure evolve.
+ * `evolve` returns the new document, `null` to delete it, or `current` unchanged to skip.
+ */
+export interface Projection<D extends ReadDocument = ReadDocument> {
+  readonly name: string;
+  readonly collection: string;
+  readonly handles: readonly string[];
+  documentIds(event: RecordedEvent): readonly string[];
+  evolve(current: D | null, event: RecordedEvent): D | null;
+}
+
+export const PROJECTIONS = Symbol('PROJECTIONS');

@@ -1,0 +1,108 @@
+import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
+import type { ProjectionWrite, ReadStore } from './read-store.port';
+import type { Projection } from './projection';
+
+/**
+ * Runs projections from their checkpoints. Each projection keeps its own checkpoint, so a new
+ * one catches up from the start while the others resume where they were. Events are applied in
+ * batches; every document write is position-guarded, so a batch replayed after a crash is a no-op.
+ */
+export class Projector {
+  private subscription: Subscription | null = null;
+  private checkpoints: Record<string, number> = {};
+  private position = 0;
+  private readonly waiters: Array<{ position: number; resolve(): void }> = [];
+  private pending: RecordedEvent[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private failure: unknown = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly readStore: ReadStore,
+    private readonly projections: readonly Projection[],
+    private readonly options: { batchSize?: number; onError?: (e: unknown) => void } = {},
+  ) {}
+
+  async start(): Promise<void> {
+    for (const p of this.projections) this.checkpoints[p.name] = await this.readStore.getCheckpoint(p.name);
+    const from = Math.min(...Object.values(this.checkpoints), Number.MAX_SAFE_INTEGER);
+    this.position = from === Number.MAX_SAFE_INTEGER ? 0 : from;
+    this.subscription = this.store.subscribeToAll(
+      {
+        after: this.position,
+        onError: (e) => {
+          this.failure = e;
+          this.options.onError?.(e);
+        },
+      },
+      (event) => this.onEvent(event),
+    );
+  }
+
+  private async onEvent(event: RecordedEvent): Promise<void> {
+    this.pending.push(event);
+    if (this.pending.length >= (this.options.batchSize ?? 200)) await this.flush();
+    // A short timer closes a batch when the log goes quiet.
+    else if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush().catch(this.options.onError), 5);
+  }
+
+  /** Flushes run one after another so checkpoints only move forward. */
+  private flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.flushing = this.flushing.then(() => this.applyPending());
+    return this.flushing;
+  }
+
+  private async applyPending(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    const writes: ProjectionWrite[] = [];
+    for (const event of batch) {
+      for (const projection of this.projections) {
+        if (event.position <= this.checkpoints[projection.name] || !projection.handles.includes(event.type)) continue;
+        for (const id of projection.documentIds(event)) {
+          writes.push({
+            collection: projection.collection,
+            id,
+            position: event.position,
+            evolve: (current) => projection.evolve(current as never, event),
+          });
+        }
+      }
+    }
+    const last = batch[batch.length - 1].position;
+    const advanced: Record<string, number> = {};
+    for (const p of this.projections) advanced[p.name] = Math.max(this.checkpoints[p.name], last);
+    await this.readStore.apply(writes, advanced);
+    this.checkpoints = advanced;
+    this.position = last;
+    this.releaseWaiters();
+  }
+
+  private releaseWaiters(): void {
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      if (this.waiters[i].position <= this.position) this.waiters.splice(i, 1)[0].resolve();
+    }
+  }
+
+  /** Resolves once every event up to `position` (default: the current head) is projected. */
+  async waitFor(position?: number): Promise<void> {
+    if (this.failure) throw this.failure;
+    const target = position ?? (await this.store.headPosition());
+    if (target <= this.position) return;
+    await new Promise<void>((resolve) => this.waiters.push({ position: target, resolve }));
+  }
+
+  get lastPosition(): number {
+    return this.position;
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = null;
+    await this.flush();
+  }
+}

@@ -1,0 +1,93 @@
+import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
+
+describe('API keys and authentication', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers health without a key, with a request id', async () => {
+    const res = await t.http.get('/health').expect(200);
+    expect(res.body.status).toBe('ok');
+    expect(res.headers['x-request-id']).toMatch(/^req_/);
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['malformed', 'Basic abc'],
+    ['unknown', 'Bearer sk_test_unknownunknownunknownunknown'],
+    ['wrong prefix', 'Bearer pk_test_somethingsomething'],
+  ])('refuses a %s key with 401 in the envelope', async (_case, header) => {
+    const req = t.http.get('/api-keys/current');
+    const res = await (header ? req.set('Authorization', header) : req).expect(401);
+    expect(res.body).toMatchObject({ status: 'error', code: 'unauthorized', errors: [] });
+    expect(res.headers['x-request-id']).toBeDefined();
+  });
+
+  it('describes the current key with an RSA public key, never the secret', async () => {
+    const res = await t.http.get('/api-keys/current').set(bearer(KEYS.sandbox)).expect(200);
+    expect(res.body).toMatchObject({ object: 'api_key', mode: 'sandbox', status: 'active' });
+    expect(res.body.encryption_public_key).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    expect(res.body.key).toBeUndefined();
+    expect(JSON.stringify(res.body)).not.toContain(KEYS.sandbox);
+  });
+
+  it('keeps the caller request id when it is sane', async () => {
+    const res = await t.http.get('/health').set('x-request-id', 'client-123').expect(200);
+    expect(res.headers['x-request-id']).toBe('client-123');
+  });
+
+  it('answers malformed JSON with 400 invalid_json and unknown fields with 400 naming them', async () => {
+    const bad = await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).set('Content-Type', 'application/json').send('{"name": ').expect(400);
+    expect(bad.body.code).toBe('invalid_json');
+    const unknown = await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ name: 'x', colour: 'blue' }).expect(400);
+    expect(unknown.body).toMatchObject({ status: 'error', code: 'validation_error' });
+    expect(unknown.body.errors).toEqual([{ field: 'colour', message: 'colour is not an accepted field' }]);
+  });
+
+  it('creates, lists, rotates and revokes keys', async () => {
+    const created = await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ name: 'ci' }).expect(201);
+    expect(created.body.key).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
+    const key1 = created.body.key as string;
+    await t.http.get('/api-keys/current').set(bearer(key1)).expect(200);
+
+    await t.settle();
+    const list = await t.http.get('/api-keys').set(bearer(KEYS.sandbox)).expect(200);
+    expect(list.body.data.map((k: { id: string }) => k.id)).toContain(created.body.id);
+    expect(JSON.stringify(list.body)).not.toMatch(/sk_test_|PRIVATE KEY/);
+    const other = await t.http.get('/api-keys').set(bearer(KEYS.other)).expect(200);
+    expect(other.body.data.map((k: { id: string }) => k.id)).not.toContain(created.body.id);
+
+    const rotated = await t.http.post(`/api-keys/${created.body.id}/rotate`).set(bearer(KEYS.sandbox)).expect(200);
+    expect(rotated.body.key).not.toBe(key1);
+    expect(rotated.body.encryption_public_key).not.toBe(created.body.encryption_public_key);
+    await t.http.get('/api-keys/current').set(bearer(key1)).expect(401);
+    await t.http.get('/api-keys/current').set(bearer(rotated.body.key)).expect(200);
+
+    await t.http.delete(`/api-keys/${created.body.id}`).set(bearer(KEYS.sandbox)).expect(200);
+    await t.http.get('/api-keys/current').set(bearer(rotated.body.key)).expect(401);
+    const again = await t.http.delete(`/api-keys/${created.body.id}`).set(bearer(KEYS.sandbox)).expect(409);
+    expect(again.body.code).toBe('api_key_revoked');
+  });
+
+  it("hides another organization's key as 404", async () => {
+    const created = await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({}).expect(201);
+    const res = await t.http.post(`/api-keys/${created.body.id}/rotate`).set(bearer(KEYS.other)).expect(404);
+    expect(res.body.code).toBe('api_key_not_found');
+    await t.http.post(`/api-keys/key_01ARZ3NDEKTSV4RRFFQ69G5FAV/rotate`).set(bearer(KEYS.other)).expect(404);
+  });
+
+  it('validates list limits and cursors', async () => {
+    for (const q of ['limit=0', 'limit=101', 'limit=abc', 'cursor=nope']) {
+      const res = await t.http.get(`/api-keys?${q}`).set(bearer(KEYS.sandbox)).expect(400);
+      expect(res.body.errors[0].field).toBe(q.split('=')[0]);
+    }
+  });
+
+  it('keeps keys across a restart on the same DATA_DIR', async () => {
+    const created = await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ name: 'durable' }).expect(201);
+    t = await t.restart();
+    await t.http.get('/api-keys/current').set(bearer(created.body.key)).expect(200);
+  });
+});
