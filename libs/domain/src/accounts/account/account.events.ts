@@ -1,0 +1,89 @@
+import type { AssetType, Issuer, Rail } from '../rails';
+
+/** Both figures in minor units; `available = current − holds`. */
+export interface Balance {
+  readonly available: number;
+  readonly current: number;
+}
+
+/**
+ * Money lives on this stream: every credit, hold and debit is an account event, so the optimistic
+ * append on one stream is what keeps concurrent spends from overdrawing. Every event that moves
+ * money carries `balance_after`, so readers (list projection, webhook worker) need not re-fold.
+ */
+export type AccountEvent =
+  | {
+      readonly type: 'AccountOpened';
+      readonly data: {
+        readonly account_id: string;
+        readonly entity_id: string;
+        /** The mode of the key that opened it; sandbox money never enters a live account. */
+        readonly mode: 'sandbox' | 'live';
+        readonly type: 'checking';
+        readonly currency: string;
+        readonly minor_units: number;
+        readonly display_name: string;
+        readonly service_ban: string;
+        readonly opened: number;
+      };
+    }
+  | {
+      /** A settled credit; carries what `inflows.completed` and `accounts.updated` need. */
+      readonly type: 'AccountFunded';
+      readonly data: {
+        readonly account_id: string;
+        readonly entity_id: string;
+        readonly transaction_id: string;
+        readonly amount: number;
+        readonly currency: string;
+        readonly source: 'sandbox';
+        readonly balance_after: Balance;
+        readonly funded: number;
+      };
+    }
+  | {
+      readonly type: 'AccountDetailsIssued';
+      readonly data: {
+        readonly account_id: string;
+        readonly entity_id: string;
+        readonly account_details_id: string;
+        readonly asset_type: AssetType;
+        readonly rail: Rail;
+        readonly currency: string;
+        readonly account_number: string;
+        readonly issuer: Issuer;
+        readonly issued: number;
+      };
+    }
+  | {
+      /** Reserves amount + fee for an outgoing payment (hold_id is the transfer's id). */
+      readonly type: 'FundsHeld';
+      readonly data: {
+        readonly account_id: string;
+        readonly hold_id: string;
+        readonly amount: number;
+        readonly fee: number;
+        readonly balance_after: Balance;
+        readonly held: number;
+      };
+    }
+  | {
+      /** The payment failed: the hold is dropped and `available` comes back. */
+      readonly type: 'HoldReleased';
+      readonly data: { readonly account_id: string; readonly hold_id: string; readonly total: number; readonly balance_after: Balance; readonly released: number };
+    }
+  | {
+      /** The payment succeeded: `current` is debited by the held total and the hold is dropped. */
+      readonly type: 'HoldSettled';
+      readonly data: { readonly account_id: string; readonly hold_id: string; readonly total: number; readonly balance_after: Balance; readonly settled: number };
+    };
+
+export type AccountEventType = AccountEvent['type'];
+export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
+  'AccountOpened',
+  'AccountFunded',
+  'AccountDetailsIssued',
+  'FundsHeld',
+  'HoldReleased',
+  'HoldSettled',
+];

@@ -1,0 +1,86 @@
+import type { AssetType, Issuer, Rail } from '../rails';
+import type { AccountEvent, Balance } from './account.events';
+
+export interface AccountDetailsRecord {
+  readonly id: string;
+  readonly account_id: string;
+  readonly entity_id: string;
+  readonly asset_type: AssetType;
+  readonly rail: Rail;
+  readonly currency: string;
+  readonly account_number: string;
+  readonly issuer: Issuer;
+  readonly status: 'active';
+  readonly created: number;
+  readonly updated: number;
+}
+
+export interface OpenAccountState {
+  readonly status: 'open';
+  readonly id: string;
+  readonly entity_id: string;
+  readonly mode: 'sandbox' | 'live';
+  readonly type: 'checking';
+  readonly currency: string;
+  readonly minor_units: number;
+  readonly display_name: string;
+  readonly service_ban: string;
+  readonly current: number;
+  /** Open holds by id, each the amount + fee it reserves. */
+  readonly holds: Readonly<Record<string, number>>;
+  /** At most one set of coordinates per rail. */
+  readonly details: Readonly<Partial<Record<Rail, AccountDetailsRecord>>>;
+  readonly created: number;
+  readonly updated: number;
+}
+
+export type AccountState = { readonly status: 'none' } | OpenAccountState;
+
+export const initialAccountState: AccountState = { status: 'none' };
+
+export const heldTotal = (state: OpenAccountState) => Object.values(state.holds).reduce((sum, h) => sum + h, 0);
+
+export const balanceOf = (state: OpenAccountState): Balance => ({ available: state.current - heldTotal(state), current: state.current });
+
+export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
+  if (event.type === 'AccountOpened') {
+    const { account_id, opened, ...rest } = event.data;
+    return { ...rest, status: 'open', id: account_id, current: 0, holds: {}, details: {}, created: opened, updated: opened };
+  }
+  if (state.status !== 'open') return state;
+  switch (event.type) {
+    case 'AccountFunded':
+      return { ...state, current: state.current + event.data.amount, updated: event.data.funded };
+    case 'AccountDetailsIssued': {
+      const d = event.data;
+      const record: AccountDetailsRecord = {
+        id: d.account_details_id,
+        account_id: d.account_id,
+        entity_id: d.entity_id,
+        asset_type: d.asset_type,
+        rail: d.rail,
+        currency: d.currency,
+        account_number: d.account_number,
+        issuer: d.issuer,
+        status: 'active',
+        created: d.issued,
+        updated: d.issued,
+      };
+      // Coordinates are not part of the account object, so `updated` stays as it was.
+      return { ...state, details: { ...state.details, [d.rail]: record } };
+    }
+    case 'FundsHeld':
+      return { ...state, holds: { ...state.holds, [event.data.hold_id]: event.data.amount + event.data.fee }, updated: event.data.held };
+    case 'HoldReleased':
+      return { ...state, holds: without(state.holds, event.data.hold_id), updated: event.data.released };
+    case 'HoldSettled':
+      return { ...state, current: state.current - event.data.total, holds: without(state.holds, event.data.hold_id), updated: event.data.settled };
+    default:
+      return state;
+  }
+}
+
+function without(holds: Readonly<Record<string, number>>, id: string): Readonly<Record<string, number>> {
+  const { [id]: _dropped, ...rest } = holds;
+  return rest;
+}

@@ -1,0 +1,3 @@
+export * from './account.events';
+export * from './account';
+export * from './account.decide';
