@@ -1,3 +1,4 @@
 export * from './shared';
 export * from './access';
+export * from './onboarding';
 export * from './accounts';
