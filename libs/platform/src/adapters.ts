@@ -1,25 +1,33 @@
 import { join } from 'node:path';
 import type { PlatformConfig } from './config/platform-config';
 import type { EventStore } from './event-store/event-store.port';
+import { EsdbEventStore } from './event-store/esdb-event-store';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import type { ReadStore } from './read-store/read-store.port';
+import { MongoReadStore } from './read-store/mongo-read-store';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
 import type { MessageBus } from './bus/message-bus.port';
+import { KafkaMessageBus } from './bus/kafka-message-bus';
 import { SqliteMessageBus } from './bus/sqlite-message-bus';
 
 /**
  * The one place adapters are chosen: each port uses its production adapter when its connection
- * variable is set, and the embedded one in DATA_DIR otherwise.
+ * variable is set, and the embedded one in DATA_DIR otherwise. Nothing else imports a driver.
  */
 export function createEventStore(config: PlatformConfig): EventStore {
+  if (config.eventStoreUrl) return new EsdbEventStore(config.eventStoreUrl);
   return new SqliteEventStore(join(config.dataDir, 'events.db'));
 }
 
 export function createReadStore(config: PlatformConfig): ReadStore {
+  if (config.mongoUrl) return new MongoReadStore(config.mongoUrl, config.mongoDatabase);
   return new SqliteReadStore(join(config.dataDir, 'read-models.db'));
 }
 
 export function createMessageBus(config: PlatformConfig): MessageBus {
+  if (config.kafkaBrokers?.length) {
+    return new KafkaMessageBus({ brokers: config.kafkaBrokers, clientId: config.kafkaClientId });
+  }
   return new SqliteMessageBus(join(config.dataDir, 'bus.db'));
 }
 
@@ -27,6 +35,6 @@ export function describeAdapters(config: PlatformConfig): Record<string, string>
   return {
     event_store: config.eventStoreUrl ? 'eventstoredb' : 'sqlite',
     read_store: config.mongoUrl ? 'mongodb' : 'sqlite',
-    bus: config.kafkaBrokers ? 'kafka' : 'sqlite',
+    bus: config.kafkaBrokers?.length ? 'kafka' : 'sqlite',
   };
 }

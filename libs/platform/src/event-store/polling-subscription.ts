@@ -17,18 +17,24 @@ interface PollingOptions<T extends { position: number }> {
 export function pollingSubscription<T extends { position: number } = RecordedEvent>(options: PollingOptions<T>): Subscription {
   let stopped = false;
   let wake: (() => void) | null = null;
-  const unregister = options.onAppend(() => wake?.());
+  // Set by every append signal, so one that arrives while a batch is being read is not slept through.
+  let signalled = false;
+  const unregister = options.onAppend(() => {
+    signalled = true;
+    wake?.();
+  });
   let position = options.after;
 
   const loop = (async () => {
     while (!stopped) {
+      signalled = false;
       const batch = await options.readAfter(position);
       for (const item of batch) {
         if (stopped) return;
         await options.handler(item);
         position = item.position;
       }
-      if (batch.length === 0 && !stopped) {
+      if (batch.length === 0 && !stopped && !signalled) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, options.pollIntervalMs);
           wake = () => {
@@ -41,6 +47,7 @@ export function pollingSubscription<T extends { position: number } = RecordedEve
     }
   })().catch((error) => {
     stopped = true;
+    unregister();
     if (options.onError) options.onError(error);
     else console.error('subscription stopped', error);
   });

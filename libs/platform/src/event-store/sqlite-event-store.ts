@@ -88,28 +88,40 @@ export class SqliteEventStore implements EventStore {
     this.flushScheduled = false;
     const batch = this.queue;
     this.queue = [];
-    const outcomes: Array<AppendResult | WrongExpectedRevisionError> = [];
+    if (batch.length === 0 || !this.db.open) return;
+    const outcomes: unknown[] = [];
+    // Each append gets its own savepoint (a nested transaction), so one that fails for any
+    // reason is rolled back and rejected alone while the rest of the batch still commits.
+    const one = this.db.transaction((pending: PendingAppend) => this.appendInTransaction(pending));
     const commit = this.db.transaction(() => {
-      for (const pending of batch) outcomes.push(this.appendInTransaction(pending));
+      for (const pending of batch) {
+        try {
+          outcomes.push(one(pending));
+        } catch (error) {
+          outcomes.push(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
     });
     try {
-      commit();
+      // IMMEDIATE takes the write lock before reading revisions, so another process appending to
+      // the same file cannot slip in between the check and the insert.
+      commit.immediate();
     } catch (error) {
       batch.forEach((p) => p.reject(error));
       return;
     }
     batch.forEach((p, i) => {
       const outcome = outcomes[i];
-      if (outcome instanceof WrongExpectedRevisionError) p.reject(outcome);
-      else p.resolve(outcome);
+      if (outcome instanceof Error) p.reject(outcome);
+      else p.resolve(outcome as AppendResult);
     });
-    if (outcomes.some((o) => !(o instanceof WrongExpectedRevisionError))) this.listeners.forEach((notify) => notify());
+    if (outcomes.some((o) => !(o instanceof Error))) this.listeners.forEach((notify) => notify());
   }
 
-  private appendInTransaction({ streamId, events, expected }: PendingAppend): AppendResult | WrongExpectedRevisionError {
+  private appendInTransaction({ streamId, events, expected }: PendingAppend): AppendResult {
     const last = this.stmts.lastRevision.get(streamId)?.r ?? -1;
     if (!revisionMatches(expected, last)) {
-      return new WrongExpectedRevisionError(streamId, expected, last === -1 ? 'no_stream' : last);
+      throw new WrongExpectedRevisionError(streamId, expected, last === -1 ? 'no_stream' : last);
     }
     let revision = last;
     let position = 0;
