@@ -1,0 +1,69 @@
+import { Body, Controller, Get, Inject, Param, Post, Query } from '@nestjs/common';
+import { IsIn, IsOptional } from 'class-validator';
+import { EntitiesService } from '@app/application/onboarding';
+import type { CommandContext } from '@app/application/command-handling';
+import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
+import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
+import { StyleAQuery, styleA, styleAQuery } from '../http/pagination';
+import { CreateBusinessEntityDto, CreateIndividualEntityDto, QuickStartEntityDto } from './entity.dto';
+import { presentEntity, presentQuickStart } from './entity.presenter';
+import type { EntityDocument } from './entity.projection';
+
+export class ListEntitiesQuery extends StyleAQuery {
+  @IsOptional()
+  @IsIn(['individual', 'business'], { message: 'type must be individual or business' })
+  type?: 'individual' | 'business';
+
+  @IsOptional()
+  @IsIn(['pending', 'approved', 'rejected', 'suspended'], { message: 'status must be pending, approved, rejected or suspended' })
+  status?: string;
+}
+
+@Controller()
+export class EntitiesController {
+  constructor(
+    private readonly entities: EntitiesService,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  @Post('entities')
+  @ApiKeyOnly()
+  async quickStart(@Ctx() ctx: CommandContext, @Body() body: QuickStartEntityDto) {
+    const profile = { first_name: body.first_name, last_name: body.last_name, email: body.email, date_of_birth: null, country_of_residence: body.country };
+    return presentQuickStart(await this.entities.create(ctx, { type: 'individual', profile, address: null, meta: {}, creation_context: 'quick_start' }));
+  }
+
+  @Post('individual-entities')
+  @ApiKeyOnly()
+  async createIndividual(@Ctx() ctx: CommandContext, @Body() body: CreateIndividualEntityDto) {
+    const { meta, ...profile } = body;
+    return presentEntity(await this.entities.create(ctx, { type: 'individual', profile: { ...profile }, address: null, meta: meta ?? {}, creation_context: 'api' }));
+  }
+
+  @Post('business-entities')
+  @ApiKeyOnly()
+  async createBusiness(@Ctx() ctx: CommandContext, @Body() body: CreateBusinessEntityDto) {
+    const { meta, registered_address, trading_name, ...profile } = body;
+    return presentEntity(
+      await this.entities.create(ctx, {
+        type: 'business',
+        profile: { ...profile, trading_name: trading_name ?? null },
+        address: { ...registered_address },
+        meta: meta ?? {},
+        creation_context: 'api',
+      }),
+    );
+  }
+
+  @Get('entities')
+  async list(@Ctx() ctx: CommandContext, @Query() query: ListEntitiesQuery) {
+    const filter = { organization_id: ctx.actor.organizationId, entity_id: ctx.actor.entityId, type: query.type, status: query.status };
+    const page = await this.readStore.find<EntityDocument>('entities', styleAQuery(query, filter));
+    return styleA(page, (doc) => presentEntity(doc.entity));
+  }
+
+  @Get('entities/:id')
+  async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
+    return presentEntity(await this.entities.get(ctx, id));
+  }
+}

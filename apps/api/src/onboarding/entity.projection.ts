@@ -1,0 +1,37 @@
+import { ENTITY_EVENT_TYPES, evolveEntity, initialEntityState, type EntityEvent, type ExistingEntity } from '@app/domain/onboarding';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { Projection } from '@app/platform/read-store/projection';
+
+export interface EntityDocument {
+  readonly id: string;
+  readonly organization_id: string;
+  /** The entity itself: tokens filter on entity_id like every other entity-owned document. */
+  readonly entity_id: string;
+  readonly type: 'individual' | 'business';
+  readonly status: ExistingEntity['status'];
+  readonly entity: ExistingEntity;
+  [field: string]: unknown;
+}
+
+/**
+ * The entity list folds the same decider state as GET /entities/{id}, so list items and the
+ * single resource can never disagree; filter fields sit at the top level for the store.
+ */
+export const entityProjection: Projection<EntityDocument> = {
+  name: 'entities',
+  collection: 'entities',
+  handles: ENTITY_EVENT_TYPES,
+  documentIds: (event) => [String(event.data.entity_id)],
+  evolve(current, recorded: RecordedEvent) {
+    const entity = evolveEntity(current?.entity ?? initialEntityState, recorded as unknown as EntityEvent);
+    if (entity.status === 'none') return current;
+    return {
+      id: entity.id,
+      organization_id: current?.organization_id ?? recorded.metadata.organization_id,
+      entity_id: entity.id,
+      type: entity.type,
+      status: entity.status,
+      entity,
+    };
+  },
+};
