@@ -3,13 +3,13 @@ import { CqrsModule } from '@nestjs/cqrs';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
 import { PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
 import { AccessModule } from './access/access.module';
+import { AccountsModule } from './accounts/accounts.module';
 import { HealthController } from './health/health.controller';
-import { OnboardingModule } from './onboarding/onboarding.module';
 import { bodyParsing } from './http/body-parsing.middleware';
 import { requestId } from './http/request-id.middleware';
 
 /** Feature modules of the API; each registers its projections with the platform. */
-export const FEATURE_MODULES = [AccessModule, OnboardingModule];
+export const FEATURE_MODULES = [AccessModule, AccountsModule];
 
 @Module({})
 export class AppModule implements NestModule {

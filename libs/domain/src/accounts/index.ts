@@ -3,3 +3,4 @@ export { newServiceBan, isValidServiceBan, type RandomSource } from './account-n
 export * from './currency';
 export * from './rails';
 export * from './account';
+export * from './reservations';

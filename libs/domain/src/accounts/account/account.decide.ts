@@ -51,16 +51,16 @@ export function refuseOpenAccount(command: Omit<Open, 'service_ban'>): DomainErr
 }
 
 /** Whether this account can have coordinates on this rail, checkable before a number is reserved. */
-export function refuseAccountDetails(state: OpenAccountState, assetType: AssetType, rail: Rail): DomainError | null {
+export function refuseAccountDetails(state: OpenAccountState, assetType: AssetType, rail: Rail | null): DomainError | null {
   if (assetTypeOf(state.currency) !== assetType) {
     return rule('asset_type_mismatch', `A ${state.currency} account takes asset_type ${assetTypeOf(state.currency)}`, [
       { field: 'asset_type', message: `must be ${assetTypeOf(state.currency)} for ${state.currency}` },
     ]);
   }
   const offered = railsFor(state.currency);
-  if (!offered.includes(rail)) {
+  if (!rail || !offered.includes(rail)) {
     const which = offered.length ? `one of ${offered.join(', ')}` : 'none yet';
-    return rule('rail_not_supported', `Rail ${rail} does not carry ${state.currency}; available: ${which}`, [{ field: 'rail', message: `not available for ${state.currency}` }]);
+    return rule('rail_not_supported', `${state.currency} is not carried on ${rail ?? 'any rail'} here; rails: ${which}`, [{ field: 'rail', message: `not available for ${state.currency}` }]);
   }
   return null;
 }

@@ -1,0 +1,20 @@
+import { Body, Controller, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { AccountDetailsService } from '@app/application/accounts';
+import type { CommandContext } from '@app/application/command-handling';
+import { Ctx } from '../http/auth/auth.decorators';
+import { presentAccountDetails } from './account.presenter';
+import { CreateAccountDetailsDto } from './accounts.dto';
+
+@Controller('account-details')
+export class AccountDetailsController {
+  constructor(private readonly details: AccountDetailsService) {}
+
+  /** 201 the first time for an account and rail; 200 with the same record afterwards (decisions §4). */
+  @Post()
+  async issue(@Ctx() ctx: CommandContext, @Body() body: CreateAccountDetailsDto, @Res({ passthrough: true }) res: Response) {
+    const { details, created } = await this.details.issue(ctx, body);
+    res.status(created ? 201 : 200);
+    return presentAccountDetails(details);
+  }
+}

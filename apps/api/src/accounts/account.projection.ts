@@ -1,0 +1,50 @@
+import type { AccountEvent } from '@app/domain/accounts';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { Projection } from '@app/platform/read-store/projection';
+import type { AccountView } from './account.presenter';
+
+export interface AccountDocument extends AccountView {
+  readonly organization_id: string;
+  [field: string]: unknown;
+}
+
+/**
+ * The account list (GET /accounts). Money events carry the balance after them, so the document
+ * copies it rather than re-deriving holds; the position guard makes a replayed event a no-op.
+ */
+export const accountProjection: Projection<AccountDocument> = {
+  name: 'accounts',
+  collection: 'accounts',
+  handles: ['AccountOpened', 'AccountFunded', 'FundsHeld', 'HoldReleased', 'HoldSettled'],
+  documentIds: (event) => [String(event.data.account_id)],
+  evolve(current, recorded: RecordedEvent) {
+    const event = recorded as unknown as AccountEvent;
+    switch (event.type) {
+      case 'AccountOpened': {
+        const d = event.data;
+        return {
+          id: d.account_id,
+          organization_id: recorded.metadata.organization_id,
+          entity_id: d.entity_id,
+          type: d.type,
+          currency: d.currency,
+          display_name: d.display_name,
+          service_ban: d.service_ban,
+          balance: { available: 0, current: 0 },
+          created: d.opened,
+          updated: d.opened,
+        };
+      }
+      case 'AccountFunded':
+        return current && { ...current, balance: event.data.balance_after, updated: event.data.funded };
+      case 'FundsHeld':
+        return current && { ...current, balance: event.data.balance_after, updated: event.data.held };
+      case 'HoldReleased':
+        return current && { ...current, balance: event.data.balance_after, updated: event.data.released };
+      case 'HoldSettled':
+        return current && { ...current, balance: event.data.balance_after, updated: event.data.settled };
+      default:
+        return current;
+    }
+  },
+};

@@ -1,0 +1,8 @@
+import type { Rail } from '@app/domain/accounts';
+
+export const accountStream = (id: string) => `account-${id}`;
+/** The onboarding context's stream of an entity, read here to check its status. */
+export const entityStream = (id: string) => `entity-${id}`;
+export const serviceBanStream = (ban: string) => `service-ban-${ban}`;
+/** Per rail: the same digits on two rails are two different coordinates. */
+export const accountNumberStream = (rail: Rail, accountNumber: string) => `account-number-${rail}-${accountNumber}`;
