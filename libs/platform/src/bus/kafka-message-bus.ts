@@ -58,13 +58,12 @@ export class KafkaMessageBus implements MessageBus {
       consumer.on(consumer.events.CRASH, (event) => reject(event.payload.error));
     });
     let failed = false;
-    let stopped = false;
+    let stopping: Promise<void> | null = null;
     const subscription: BusSubscription = {
-      stop: async () => {
-        if (stopped) return;
-        stopped = true;
+      stop: () => {
         this.subscriptions.delete(subscription);
-        await consumer.disconnect();
+        stopping ??= consumer.disconnect();
+        return stopping;
       },
     };
     this.subscriptions.add(subscription);

@@ -10,15 +10,22 @@ interface MessageRow {
   headers: string;
 }
 
+type Handler = (message: ConsumedMessage) => Promise<void>;
+
 /**
  * Embedded bus: a durable queue in DATA_DIR, so the webhook worker's consumer offset and the
  * messages after it survive a restart exactly as they would with Kafka. One partition per topic;
- * each consumer group keeps its committed offset.
+ * each consumer group keeps its committed offset. As with one Kafka partition, one member of a
+ * group consumes at a time; another member of the same group waits and takes over from the
+ * committed offset when the active one stops.
  */
 export class SqliteMessageBus implements MessageBus {
   private readonly db: Database.Database;
   private readonly listeners = new Set<() => void>();
   private readonly subscriptions = new Set<BusSubscription>();
+  /** Per topic and group: settles when every member that joined so far has had its turn. */
+  private readonly groupTurns = new Map<string, Promise<void>>();
+  private readonly stmts;
 
   constructor(file: string, private readonly pollIntervalMs = 100) {
     this.db = new Database(file);
@@ -35,12 +42,21 @@ export class SqliteMessageBus implements MessageBus {
         topic TEXT NOT NULL, group_id TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (topic, group_id)
       );
     `);
+    this.stmts = {
+      insert: this.db.prepare('INSERT INTO messages (topic, key, value, headers) VALUES (?, ?, ?, ?)'),
+      read: this.db.prepare<[string, number], MessageRow>('SELECT * FROM messages WHERE topic = ? AND position > ? ORDER BY position LIMIT 200'),
+      head: this.db.prepare<[string], { p: number | null }>('SELECT MAX(position) AS p FROM messages WHERE topic = ?'),
+      committed: this.db.prepare<[string, string], { position: number }>('SELECT position FROM group_offsets WHERE topic = ? AND group_id = ?'),
+      commit: this.db.prepare(
+        `INSERT INTO group_offsets (topic, group_id, position) VALUES (?, ?, ?)
+         ON CONFLICT (topic, group_id) DO UPDATE SET position = excluded.position`,
+      ),
+    };
   }
 
   async publish(topic: string, messages: readonly BusMessage[]): Promise<void> {
-    const insert = this.db.prepare('INSERT INTO messages (topic, key, value, headers) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
-      for (const m of messages) insert.run(topic, m.key, m.value, JSON.stringify(m.headers ?? {}));
+      for (const m of messages) this.stmts.insert.run(topic, m.key, m.value, JSON.stringify(m.headers ?? {}));
     })();
     this.listeners.forEach((notify) => notify());
   }
@@ -48,29 +64,57 @@ export class SqliteMessageBus implements MessageBus {
   async subscribe(
     topic: string,
     groupId: string,
-    handler: (message: ConsumedMessage) => Promise<void>,
+    handler: Handler,
     options: { fromBeginning?: boolean; onError?: (error: unknown) => void } = {},
   ): Promise<BusSubscription> {
-    const committed = this.db
-      .prepare<[string, string], { position: number }>('SELECT position FROM group_offsets WHERE topic = ? AND group_id = ?')
-      .get(topic, groupId)?.position;
-    const start = committed ?? (options.fromBeginning ? 0 : this.head(topic));
-    const read = this.db.prepare<[string, number], MessageRow>(
-      'SELECT * FROM messages WHERE topic = ? AND position > ? ORDER BY position LIMIT 200',
-    );
-    const commit = this.db.prepare(
-      `INSERT INTO group_offsets (topic, group_id, position) VALUES (?, ?, ?)
-       ON CONFLICT (topic, group_id) DO UPDATE SET position = excluded.position`,
-    );
-    const inner = pollingSubscription<MessageRow>({
-      readAfter: async (after) => read.all(topic, after),
+    // A new group starting at the head records that now, so what is published after subscribe()
+    // resolved, or while the group is stopped, is delivered later instead of skipped.
+    if (!this.stmts.committed.get(topic, groupId)) {
+      this.stmts.commit.run(topic, groupId, options.fromBeginning ? 0 : (this.stmts.head.get(topic)?.p ?? 0));
+    }
+    const groupKey = `${topic}\u0000${groupId}`;
+    const previous = this.groupTurns.get(groupKey) ?? Promise.resolve();
+    let release!: () => void;
+    const turn = new Promise<void>((resolve) => (release = resolve));
+    this.groupTurns.set(groupKey, previous.then(() => turn));
+
+    let stopped = false;
+    let member: BusSubscription | null = null;
+    void previous.then(() => {
+      if (!stopped) member = this.consume(topic, groupId, handler, { onError: options.onError, onStopped: release });
+    });
+    const subscription: BusSubscription = {
+      stop: async () => {
+        stopped = true;
+        this.subscriptions.delete(subscription);
+        await member?.stop();
+        release();
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /** Runs the group's active member from its committed offset; a failing handler ends its turn. */
+  private consume(
+    topic: string,
+    groupId: string,
+    handler: Handler,
+    hooks: { onError?: (error: unknown) => void; onStopped(): void },
+  ): BusSubscription {
+    return pollingSubscription<MessageRow>({
+      readAfter: async (after) => this.stmts.read.all(topic, after),
       onAppend: (notify) => {
         this.listeners.add(notify);
         return () => this.listeners.delete(notify);
       },
       pollIntervalMs: this.pollIntervalMs,
-      after: start,
-      onError: options.onError,
+      after: this.stmts.committed.get(topic, groupId)?.position ?? 0,
+      onError: (error) => {
+        hooks.onStopped();
+        if (hooks.onError) hooks.onError(error);
+        else console.error('bus consumer stopped', error);
+      },
       handler: async (row) => {
         await handler({
           topic,
@@ -80,23 +124,9 @@ export class SqliteMessageBus implements MessageBus {
           value: row.value,
           headers: JSON.parse(row.headers),
         });
-        commit.run(topic, groupId, row.position);
+        this.stmts.commit.run(topic, groupId, row.position);
       },
     });
-    const subscription: BusSubscription = {
-      stop: async () => {
-        this.subscriptions.delete(subscription);
-        await inner.stop();
-      },
-    };
-    this.subscriptions.add(subscription);
-    return subscription;
-  }
-
-  private head(topic: string): number {
-    return (
-      this.db.prepare<[string], { p: number | null }>('SELECT MAX(position) AS p FROM messages WHERE topic = ?').get(topic)?.p ?? 0
-    );
   }
 
   async close(): Promise<void> {
