@@ -1,0 +1,43 @@
+import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import multer from 'multer';
+import { domainError } from '@app/domain';
+import { MAX_DOCUMENT_BYTES } from '@app/application/onboarding';
+import { DomainException } from '@app/application/command-handling';
+
+/**
+ * Parses the multipart body of a document upload into memory (one `file`, a few text fields),
+ * after authentication, and turns multer's failures into the error envelope: 413 above 10 MB.
+ */
+@Injectable()
+export class DocumentUploadInterceptor implements NestInterceptor {
+  private readonly parse = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 10, parts: 11, fieldSize: 1024 },
+  }).single('file');
+
+  async intercept(context: ExecutionContext, next: CallHandler) {
+    const http = context.switchToHttp();
+    await new Promise<void>((resolve, reject) =>
+      this.parse(http.getRequest<Request>(), http.getResponse<Response>(), (error: unknown) => (error ? reject(translate(error)) : resolve())),
+    );
+    return next.handle();
+  }
+}
+
+function translate(error: unknown): DomainException {
+  const { code, field } = error as { code?: string; field?: string };
+  if (code === 'LIMIT_FILE_SIZE') {
+    return new DomainException(
+      domainError('too_large', 'file_too_large', `The file exceeds the ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB limit`, {
+        errors: [{ field: 'file', message: 'the file must be at most 10 MB' }],
+      }),
+    );
+  }
+  if (code === 'LIMIT_UNEXPECTED_FILE' || code === 'LIMIT_FILE_COUNT') {
+    const name = field ?? 'file';
+    return new DomainException(domainError('validation', 'validation_error', `Only one file, in the field "file", is accepted`, { errors: [{ field: name, message: `${name} is not an accepted file field` }] }));
+  }
+  const message = error instanceof Error ? error.message : 'The multipart body could not be read';
+  return new DomainException(domainError('validation', 'invalid_multipart', message));
+}

@@ -1,0 +1,55 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { AUTOMATIC_REVIEW_DELAY_MS, entityDecider } from '@app/domain/onboarding';
+import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { logger } from '@app/platform/logging/logger';
+import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
+import { handleCommand, systemActor } from '../command-handling';
+import { ProcessManagerRunner, sleep, type ProcessManager } from '../process-managers';
+import { entityStream } from './streams';
+
+/**
+ * The sandbox KYC/KYB review: about a second after a submission, decide it by the sandbox rule.
+ * The delay is measured from the submission time in the event, so a review that was due while
+ * the process was down runs as soon as it is back. Deciding an already decided entity is a no-op.
+ */
+export function kycReviewManager(store: EventStore, delayMs = AUTOMATIC_REVIEW_DELAY_MS): ProcessManager {
+  return {
+    name: 'kyc-review',
+    handles: ['OnboardingSubmitted'],
+    async handle(event: RecordedEvent, signal: AbortSignal) {
+      const entityId = String(event.data.entity_id);
+      await sleep(Number(event.data.submitted) + delayMs - Date.now(), signal);
+      const actor = systemActor(event.metadata.organization_id, 'kyc-review');
+      await handleCommand(store, entityStream(entityId), entityDecider, { type: 'CompleteAutomaticReview', entity_id: entityId, now: Date.now() }, {
+        actor,
+        correlationId: event.metadata.correlation_id,
+        causationId: event.id,
+      });
+    },
+  };
+}
+
+/** Runs the automatic review in this process when SANDBOX_AUTO_ADVANCE is on. */
+@Injectable()
+export class KycReviewRunner implements OnApplicationBootstrap, OnModuleDestroy {
+  private runner: ProcessManagerRunner | null = null;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.sandboxAutoAdvance) return;
+    this.runner = new ProcessManagerRunner(this.store, this.readStore, kycReviewManager(this.store), {
+      onError: (err, event) => logger.warn({ err, event_id: event.id, entity_id: event.data.entity_id }, 'automatic KYC review failed; retrying'),
+    });
+    await this.runner.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.runner?.stop();
+  }
+}

@@ -1,0 +1,65 @@
+import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
+import { businessBody, eventually, readyIndividual } from './fixtures';
+
+describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ SANDBOX_AUTO_ADVANCE: 'true' });
+  });
+  afterAll(() => t.close());
+
+  const status = async (id: string) => (await t.http.get(`/entities/${id}`).set(bearer(KEYS.sandbox)).expect(200)).body;
+  const submit = (id: string) => t.http.post('/onboarding-submissions').set(bearer(KEYS.sandbox)).send({ entity_id: id }).expect(200);
+
+  it('approves an ordinary individual about a second after submission', async () => {
+    const entity = await readyIndividual(t);
+    const submitted = (await submit(entity.id)).body.submitted as number;
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await status(entity.id)).status).toBe('pending');
+    const done = await eventually(() => status(entity.id), (e) => e.status !== 'pending');
+    expect(done).toMatchObject({ status: 'approved', status_reason: null });
+    expect(done.updated - submitted).toBeGreaterThanOrEqual(1000);
+    expect(done.updated - submitted).toBeLessThan(3000);
+  });
+
+  it('rejects an individual whose last name contains "reject", in any case, with a reason', async () => {
+    const entity = await readyIndividual(t, { last_name: 'McREJECTson' });
+    await submit(entity.id);
+    const done = await eventually(() => status(entity.id), (e) => e.status !== 'pending');
+    expect(done).toMatchObject({ status: 'rejected', status_reason: expect.stringContaining('last_name') });
+  });
+
+  it('rejects a business by legal name and approves another', async () => {
+    const bad = await t.http.post('/business-entities').set(bearer(KEYS.sandbox)).send(businessBody({ legal_name: 'Rejected Widgets Ltd' })).expect(201);
+    const good = await t.http.post('/business-entities').set(bearer(KEYS.sandbox)).send(businessBody()).expect(201);
+    await submit(bad.body.id);
+    await submit(good.body.id);
+    expect((await eventually(() => status(bad.body.id), (e) => e.status !== 'pending')).status).toBe('rejected');
+    expect((await eventually(() => status(good.body.id), (e) => e.status !== 'pending')).status).toBe('approved');
+  });
+
+  it('leaves an entity decided by the sandbox endpoint as decided', async () => {
+    const entity = await readyIndividual(t);
+    await submit(entity.id);
+    await t.http.post(`/sandbox/entities/${entity.id}/review`).set(bearer(KEYS.sandbox)).send({ decision: 'rejected', reason: 'manual' }).expect(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await status(entity.id)).toMatchObject({ status: 'rejected', status_reason: 'manual' });
+  });
+
+  it('does not lose a scheduled review across a restart, and keeps entities, documents and the list', async () => {
+    const entity = await readyIndividual(t);
+    await submit(entity.id);
+    const before = await status(entity.id);
+    await t.settle();
+    const listBefore = (await t.http.get('/entities?limit=100').set(bearer(KEYS.sandbox)).expect(200)).body.data;
+    t = await t.restart();
+    const done = await eventually(() => status(entity.id), (e) => e.status !== 'pending');
+    expect(done.status).toBe('approved');
+    expect(done.documents).toEqual(before.documents);
+    expect({ ...done, status: 'pending', updated: before.updated }).toEqual(before);
+    await t.settle();
+    const listAfter = (await t.http.get('/entities?limit=100').set(bearer(KEYS.sandbox)).expect(200)).body.data;
+    expect(listAfter.map((e: { id: string }) => e.id)).toEqual(listBefore.map((e: { id: string }) => e.id));
+    expect(listAfter.find((e: { id: string }) => e.id === entity.id)).toEqual(done);
+  });
+});
