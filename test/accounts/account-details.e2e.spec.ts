@@ -101,4 +101,15 @@ describe('account details', () => {
     await issue({ account_id: account.id, asset_type: 'fiat' }, own).expect(201);
     await t.http.post('/account-details').send({ account_id: account.id, asset_type: 'fiat' }).expect(401);
   });
+
+  it('never reads an account-number reservation as an account', async () => {
+    const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
+    const res = await issue({ account_id: account.id, asset_type: 'fiat' }).expect(201);
+    const token = await entityToken(t, KEYS.sandbox, await approvedEntity(t, KEYS.sandbox, 'Prober'));
+    const path = `number-ach-${res.body.account_number}`;
+    for (const key of [KEYS.sandbox, token]) {
+      expect((await t.http.get(`/accounts/${path}`).set(bearer(key)).expect(404)).body.code).toBe('account_not_found');
+      await t.http.post(`/sandbox/accounts/${path}/fund`).set(bearer(key)).send({ amount: 1, currency: 'USD' }).expect(404);
+    }
+  });
 });

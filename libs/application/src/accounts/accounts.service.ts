@@ -7,7 +7,7 @@ import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-st
 import { DomainException, handleCommand, loadAggregate, type CommandContext } from '../command-handling';
 import { ACCOUNT_RANDOM } from './random';
 import { reserveUnique } from './reserve-unique';
-import { accountStream, entityStream, serviceBanStream } from './streams';
+import { accountStream, entityStream, isAccountId, serviceBanStream } from './streams';
 
 /** Every funding on one account contends for its stream; enough retries that a burst all lands. */
 const MONEY_ATTEMPTS = 200;
@@ -66,6 +66,7 @@ export class AccountsService {
 
   /** Folds the stream: read-your-writes, tenancy enforced (another org: 404, another entity: 403). */
   async get(context: Pick<CommandContext, 'actor'>, accountId: string): Promise<OpenAccountState> {
+    if (!isAccountId(accountId)) throw new DomainException(notFound('account', accountId));
     const loaded = await loadAggregate(this.store, accountStream(accountId), accountDecider, context);
     if (!loaded || loaded.state.status !== 'open') throw new DomainException(notFound('account', accountId));
     return loaded.state;
@@ -73,6 +74,7 @@ export class AccountsService {
 
   /** A settled sandbox credit. The transaction id is drawn once, so a retried append keeps it. */
   async fundFromSandbox(context: CommandContext, accountId: string, input: { amount: number; currency: string }): Promise<SandboxCredit> {
+    if (!isAccountId(accountId)) throw new DomainException(notFound('account', accountId));
     const transaction_id = `txn_${ulid()}`;
     const now = Date.now();
     await handleCommand(
