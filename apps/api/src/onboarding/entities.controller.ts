@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Inject, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { IsIn, IsOptional } from 'class-validator';
 import { EntitiesService } from '@app/application/onboarding';
 import type { CommandContext } from '@app/application/command-handling';
@@ -7,6 +7,8 @@ import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { StyleAQuery, styleA, styleAQuery } from '../http/pagination';
 import { CreateBusinessEntityDto, CreateIndividualEntityDto, QuickStartEntityDto } from './entity.dto';
 import { presentEntity, presentQuickStart } from './entity.presenter';
+import { UpdateBusinessEntityDto, UpdateIndividualEntityDto } from './entity-update.dto';
+import { presentBusinessUpdate, presentIndividualUpdate } from './entity-update.presenter';
 import type { EntityDocument } from './entity.projection';
 
 export class ListEntitiesQuery extends StyleAQuery {
@@ -65,5 +67,19 @@ export class EntitiesController {
   @Get('entities/:id')
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentEntity(await this.entities.get(ctx, id));
+  }
+
+  @Patch('individual-entities/:id')
+  async updateIndividual(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: UpdateIndividualEntityDto) {
+    const { state, applied } = await this.entities.update(ctx, id, { type: 'individual', patch: body });
+    if (state.type !== 'individual') throw new Error('an individual update returned a business');
+    return presentIndividualUpdate(state, applied);
+  }
+
+  @Patch('business-entities/:id')
+  async updateBusiness(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: UpdateBusinessEntityDto) {
+    const { state, applied } = await this.entities.update(ctx, id, { type: 'business', patch: body });
+    if (state.type !== 'business') throw new Error('a business update returned an individual');
+    return presentBusinessUpdate(state, applied);
   }
 }
