@@ -5,11 +5,12 @@ import { PlatformModule, type PlatformRoles } from '@app/platform/platform.modul
 import { AccessModule } from './access/access.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { HealthController } from './health/health.controller';
+import { OnboardingModule } from './onboarding/onboarding.module';
 import { bodyParsing } from './http/body-parsing.middleware';
 import { requestId } from './http/request-id.middleware';
 
 /** Feature modules of the API; each registers its projections with the platform. */
-export const FEATURE_MODULES = [AccessModule, AccountsModule];
+export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule];
 
 @Module({})
 export class AppModule implements NestModule {
