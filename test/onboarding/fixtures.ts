@@ -52,7 +52,7 @@ export async function tokenFor(t: TestApp, entityId: string, key: string = KEYS.
   return res.body.token as string;
 }
 
-export async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
