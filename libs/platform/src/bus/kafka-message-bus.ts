@@ -117,14 +117,15 @@ export class KafkaMessageBus implements MessageBus {
   private ensureTopic(topic: string): Promise<void> {
     let pending = this.topics.get(topic);
     if (!pending) {
-      pending = this.connectedAdmin()
-        .then((admin) =>
-          admin.createTopics({
-            waitForLeaders: true,
-            topics: [{ topic, numPartitions: this.options.partitions ?? 3, replicationFactor: this.options.replicationFactor ?? -1 }],
-          }),
-        )
-        .then(() => undefined);
+      pending = this.connectedAdmin().then(async (admin) => {
+        // Listing first keeps the broker from logging a creation error for every existing topic;
+        // createTopics still tolerates a topic another process created in between.
+        if ((await admin.listTopics()).includes(topic)) return;
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: [{ topic, numPartitions: this.options.partitions ?? 3, replicationFactor: this.options.replicationFactor ?? -1 }],
+        });
+      });
       // A failed attempt is retried by the next call instead of being cached.
       pending.catch(() => this.topics.delete(topic));
       this.topics.set(topic, pending);
