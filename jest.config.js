@@ -1,17 +1,8 @@
 // Three projects so a developer can run the fast layer alone (`npm run test:unit`).
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-    },
-    module: { type: 'commonjs' },
-  },
-];
+// ts-jest in transpile-only mode: `npm test` typechecks once with tsc, so Jest only transpiles.
+const tsJest = ['ts-jest', { diagnostics: false }];
 const common = {
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': tsJest },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testEnvironment: 'node',
   moduleNameMapper: {
