@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import type { Page, PageQuery } from '@app/platform/read-store/read-store.port';
@@ -5,13 +6,15 @@ import type { Page, PageQuery } from '@app/platform/read-store/read-store.port';
 /** Ids are `<prefix>_<ULID>`; a cursor is the id of the last item of the previous page. */
 export const CURSOR_PATTERN = /^[a-z]{2,5}_[0-9A-HJKMNP-TV-Z]{26}$/;
 
+const LIMIT_MESSAGE = 'limit must be an integer between 1 and 100';
+
+/** `limit`: 1-100 (decisions §2); the page size defaults to 20 where it is read. */
+const LimitField = () =>
+  applyDecorators(IsOptional(), Type(() => Number), IsInt({ message: LIMIT_MESSAGE }), Min(1, { message: LIMIT_MESSAGE }), Max(100, { message: LIMIT_MESSAGE }));
+
 /** Style A (decisions §2): `limit` 1-100, default 20, and `cursor`. Extend it with a resource's filters. */
 export class StyleAQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'limit must be an integer between 1 and 100' })
-  @Min(1, { message: 'limit must be an integer between 1 and 100' })
-  @Max(100, { message: 'limit must be an integer between 1 and 100' })
+  @LimitField()
   limit?: number;
 
   @IsOptional()
@@ -33,11 +36,7 @@ export function styleA<D extends { id: string }, R>(page: Page<D>, present: (doc
 
 /** Style B (decisions §2): `limit`, `next_cursor` (older) and `prev_cursor` (newer). */
 export class StyleBQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'limit must be an integer between 1 and 100' })
-  @Min(1, { message: 'limit must be an integer between 1 and 100' })
-  @Max(100, { message: 'limit must be an integer between 1 and 100' })
+  @LimitField()
   limit?: number;
 
   @IsOptional()

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../sqlite/open-sqlite';
 import {
   AppendResult,
   EventStore,
@@ -45,10 +46,7 @@ export class SqliteEventStore implements EventStore {
   private readonly stmts;
 
   constructor(file: string, private readonly pollIntervalMs = 100) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSqlite(file, 'durable');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS events (
         position  INTEGER PRIMARY KEY AUTOINCREMENT,
