@@ -8,8 +8,9 @@ import { HealthController } from './health/health.controller';
 import { OnboardingModule } from './onboarding/onboarding.module';
 import { bodyParsing } from './http/body-parsing.middleware';
 import { requestId } from './http/request-id.middleware';
+import { READ_MODELS } from './read-models';
 
-/** Feature modules of the API; each registers its projections with the platform. */
+/** Feature modules of the API; their read models are listed in read-models.ts. */
 export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule];
 
 @Module({})
@@ -17,7 +18,7 @@ export class AppModule implements NestModule {
   static forRoot(config: PlatformConfig, roles: PlatformRoles = { projector: true, publisher: true }): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(roles, config), CqrsModule.forRoot(), ...FEATURE_MODULES],
+      imports: [PlatformModule.forRoot(roles, config, READ_MODELS), CqrsModule.forRoot(), ...FEATURE_MODULES],
       controllers: [HealthController],
     };
   }

@@ -2,10 +2,10 @@ import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstr
 import { createEventStore, createMessageBus, createReadStore } from './adapters';
 import { BusPublisher } from './bus/bus-publisher';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
-import { loadConfig, PLATFORM_CONFIG, type PlatformConfig } from './config/platform-config';
+import { PLATFORM_CONFIG, type PlatformConfig } from './config/platform-config';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { logger } from './logging/logger';
-import { ProjectionRegistry } from './read-store/projection-registry';
+import { PROJECTIONS, type Projection } from './read-store/projection';
 import { Projector } from './read-store/projector';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SECRET_BOX, SecretBox } from './security/secret-box';
@@ -30,10 +30,10 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(PLATFORM_ROLES) private readonly roles: PlatformRoles,
-    registry: ProjectionRegistry,
+    @Inject(PROJECTIONS) projections: readonly Projection[],
   ) {
     const onError = (component: string) => (err: unknown) => logger.error({ err, component }, 'background reader stopped');
-    this.projector = new Projector(store, readStore, registry.all(), { onError: onError('projector') });
+    this.projector = new Projector(store, readStore, projections, { onError: onError('projector') });
     this.publisher = new BusPublisher(store, bus, readStore, { onError: onError('publisher') });
   }
 
@@ -59,7 +59,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(roles: PlatformRoles, config: PlatformConfig = loadConfig()): DynamicModule {
+  static forRoot(roles: PlatformRoles, config: PlatformConfig, projections: readonly Projection[]): DynamicModule {
     return {
       module: PlatformModule,
       providers: [
@@ -69,10 +69,10 @@ export class PlatformModule {
         { provide: READ_STORE, useFactory: () => createReadStore(config) },
         { provide: MESSAGE_BUS, useFactory: () => createMessageBus(config) },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(config.masterKey) },
-        ProjectionRegistry,
+        { provide: PROJECTIONS, useValue: projections },
         PlatformLifecycle,
       ],
-      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, EVENT_STORE, READ_STORE, MESSAGE_BUS, SECRET_BOX, ProjectionRegistry, PlatformLifecycle],
+      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, EVENT_STORE, READ_STORE, MESSAGE_BUS, SECRET_BOX, PROJECTIONS, PlatformLifecycle],
     };
   }
 }

@@ -1,18 +1,12 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeysService, BootstrapService, EntityTokensService } from '@app/application/access';
-import { ProjectionRegistry } from '@app/platform/read-store/projection-registry';
 import { AuthGuard } from '../http/auth/auth.guard';
 import { ApiKeysController } from './api-keys.controller';
-import { apiKeyProjection } from './api-key.projection';
 
 @Module({
   controllers: [ApiKeysController],
   providers: [ApiKeysService, EntityTokensService, BootstrapService, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [ApiKeysService, EntityTokensService, BootstrapService],
 })
-export class AccessModule {
-  constructor(registry: ProjectionRegistry) {
-    registry.register(apiKeyProjection);
-  }
-}
+export class AccessModule {}

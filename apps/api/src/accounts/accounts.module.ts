@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ACCOUNT_RANDOM, AccountDetailsService, AccountsService, cryptoRandom } from '@app/application/accounts';
-import { ProjectionRegistry } from '@app/platform/read-store/projection-registry';
 import { AccountDetailsController } from './account-details.controller';
-import { accountProjection } from './account.projection';
 import { AccountsController } from './accounts.controller';
 import { SandboxFundingController } from './sandbox-funding.controller';
 
@@ -11,8 +9,4 @@ import { SandboxFundingController } from './sandbox-funding.controller';
   providers: [AccountsService, AccountDetailsService, { provide: ACCOUNT_RANDOM, useValue: cryptoRandom }],
   exports: [AccountsService],
 })
-export class AccountsModule {
-  constructor(registry: ProjectionRegistry) {
-    registry.register(accountProjection);
-  }
-}
+export class AccountsModule {}

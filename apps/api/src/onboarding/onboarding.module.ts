@@ -2,9 +2,7 @@ import { Module } from '@nestjs/common';
 import { DocumentsService, EntitiesService, KycReviewRunner, OnboardingService } from '@app/application/onboarding';
 import { BLOB_STORE, createBlobStore } from '@app/platform/blob-store';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
-import { ProjectionRegistry } from '@app/platform/read-store/projection-registry';
 import { EntitiesController } from './entities.controller';
-import { entityProjection } from './entity.projection';
 import { OnboardingController } from './onboarding.controller';
 
 @Module({
@@ -21,8 +19,4 @@ import { OnboardingController } from './onboarding.controller';
   ],
   exports: [EntitiesService],
 })
-export class OnboardingModule {
-  constructor(registry: ProjectionRegistry) {
-    registry.register(entityProjection);
-  }
-}
+export class OnboardingModule {}
