@@ -2,3 +2,4 @@ export * from './shared';
 export * from './access';
 export * from './onboarding';
 export * from './accounts';
+export * from './webhooks';

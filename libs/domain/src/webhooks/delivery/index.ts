@@ -1,0 +1,3 @@
+export * from './delivery.events';
+export * from './delivery';
+export * from './delivery.decide';
