@@ -2,4 +2,5 @@ export * from './shared';
 export * from './access';
 export * from './onboarding';
 export * from './accounts';
+export * from './transfers';
 export * from './webhooks';

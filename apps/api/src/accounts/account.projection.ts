@@ -15,7 +15,7 @@ export interface AccountDocument extends AccountView {
 export const accountProjection: Projection<AccountDocument> = {
   name: 'accounts',
   collection: 'accounts',
-  handles: ['AccountOpened', 'AccountFunded', 'FundsHeld', 'HoldReleased', 'HoldSettled'],
+  handles: ['AccountOpened', 'AccountFunded', 'FundsHeld', 'HoldReleased', 'HoldSettled', 'HoldReversed', 'BookTransferReceived'],
   documentIds: (event) => [String(event.data.account_id)],
   evolve(current, recorded: RecordedEvent) {
     const event = recorded as unknown as AccountEvent;
@@ -43,6 +43,10 @@ export const accountProjection: Projection<AccountDocument> = {
         return current && { ...current, balance: event.data.balance_after, updated: event.data.released };
       case 'HoldSettled':
         return current && { ...current, balance: event.data.balance_after, updated: event.data.settled };
+      case 'HoldReversed':
+        return current && { ...current, balance: event.data.balance_after, updated: event.data.reversed };
+      case 'BookTransferReceived':
+        return current && { ...current, balance: event.data.balance_after, updated: event.data.received };
       default:
         return current;
     }

@@ -3,59 +3,128 @@ import { isDomainError } from '../../shared';
 import { newServiceBan } from '../account-numbers';
 import { seededRandom } from '../testing/fixed-random';
 import type { AccountEvent } from './account.events';
-import { balanceOf, heldTotal, type AccountState } from './account';
+import { balanceOf, type AccountState } from './account';
 import { accountDecider, type AccountCommand } from './account.decide';
 
 const ACC = 'acc_01J00000000000000000000000';
-const holdIds = ['trf_a', 'trf_b', 'trf_c', 'trf_d'];
+const holdIds = ['trf_a', 'trf_b', 'trf_c', 'trf_d', 'trf_e'];
 
 const command = fc.oneof(
   fc.record({ type: fc.constant('FundAccount' as const), amount: fc.integer({ min: 1, max: 1_000_000 }) }),
+  fc.record({ type: fc.constant('ReceiveBookTransfer' as const), id: fc.constantFrom(...holdIds), amount: fc.integer({ min: 1, max: 500_000 }) }),
   fc.record({ type: fc.constant('PlaceHold' as const), hold_id: fc.constantFrom(...holdIds), amount: fc.integer({ min: 1, max: 1_500_000 }), fee: fc.integer({ min: 0, max: 5_000 }) }),
-  fc.record({ type: fc.constantFrom('ReleaseHold' as const, 'SettleHold' as const), hold_id: fc.constantFrom(...holdIds) }),
+  fc.record({ type: fc.constantFrom('ReleaseHold' as const, 'SettleHold' as const, 'ReverseSettledHold' as const), hold_id: fc.constantFrom(...holdIds) }),
 );
 
 type Step = typeof command extends fc.Arbitrary<infer T> ? T : never;
 
 function toCommand(step: Step, i: number): AccountCommand {
   const base = { account_id: ACC, now: 1_700_000_000_000 + i };
-  if (step.type === 'FundAccount') return { ...base, type: 'FundAccount', transaction_id: `txn_${i}`, amount: step.amount, currency: 'USD' };
-  if (step.type === 'PlaceHold') return { ...base, type: 'PlaceHold', hold_id: step.hold_id, amount: step.amount, fee: step.fee };
-  return { ...base, type: step.type, hold_id: step.hold_id };
+  switch (step.type) {
+    case 'FundAccount':
+      return { ...base, type: 'FundAccount', transaction_id: `txn_${i}`, amount: step.amount, currency: 'USD' };
+    case 'ReceiveBookTransfer':
+      return { ...base, type: 'ReceiveBookTransfer', transfer_id: `in_${step.id}`, from_account_id: 'acc_other', amount: step.amount, currency: 'USD' };
+    case 'PlaceHold':
+      return { ...base, type: 'PlaceHold', hold_id: step.hold_id, amount: step.amount, fee: step.fee };
+    default:
+      return { ...base, type: step.type, hold_id: step.hold_id };
+  }
+}
+
+/**
+ * An independent model of the ledger, written from the rules rather than from the decider:
+ * each hold id lives once (open → settled → reversed, or open → released), each incoming book
+ * transfer is credited once, and a hold needs available funds.
+ */
+class Ledger {
+  credited = 0;
+  debited = 0;
+  readonly open = new Map<string, number>();
+  readonly closed = new Map<string, { total: number; outcome: string }>();
+  readonly received = new Set<string>();
+
+  get openTotal() {
+    return [...this.open.values()].reduce((a, b) => a + b, 0);
+  }
+  get current() {
+    return this.credited - this.debited;
+  }
+
+  /** What the model expects: 'error' for a refusal, else the change it makes. */
+  apply(c: AccountCommand): 'error' | 'noop' | 'moved' {
+    switch (c.type) {
+      case 'FundAccount':
+        this.credited += c.amount;
+        return 'moved';
+      case 'ReceiveBookTransfer':
+        if (this.received.has(c.transfer_id)) return 'noop';
+        this.received.add(c.transfer_id);
+        this.credited += c.amount;
+        return 'moved';
+      case 'PlaceHold': {
+        if (this.open.has(c.hold_id) || this.closed.has(c.hold_id)) return 'noop';
+        const total = c.amount + c.fee;
+        if (total > this.current - this.openTotal) return 'error';
+        this.open.set(c.hold_id, total);
+        return 'moved';
+      }
+      case 'ReleaseHold':
+      case 'SettleHold': {
+        const total = this.open.get(c.hold_id);
+        if (total === undefined) return 'noop';
+        this.open.delete(c.hold_id);
+        this.closed.set(c.hold_id, { total, outcome: c.type === 'SettleHold' ? 'settled' : 'released' });
+        if (c.type === 'SettleHold') this.debited += total;
+        return 'moved';
+      }
+      case 'ReverseSettledHold': {
+        const closed = this.closed.get(c.hold_id);
+        if (closed?.outcome === 'reversed') return 'noop';
+        if (closed?.outcome !== 'settled') return 'error';
+        this.closed.set(c.hold_id, { ...closed, outcome: 'reversed' });
+        this.debited -= closed.total;
+        return 'moved';
+      }
+      default:
+        throw new Error(`not generated: ${c.type}`);
+    }
+  }
 }
 
 describe('account balance invariants', () => {
-  it('never overdraws, never creates or loses money, and every balance_after matches the fold', () => {
+  it('for any funding, hold, settle, release and reversal sequence: never below zero, current − available = open holds, nothing created or lost', () => {
     fc.assert(
-      fc.property(fc.array(command, { maxLength: 60 }), (commands) => {
+      fc.property(fc.array(command, { maxLength: 80 }), (steps) => {
         const open = accountDecider.decide(
           { type: 'OpenAccount', account_id: ACC, entity: { id: 'ent_1', status: 'approved' }, mode: 'sandbox', account_type: 'checking', currency: 'USD', display_name: 'P', service_ban: newServiceBan(seededRandom(1)), now: 0 },
           accountDecider.initialState,
         ) as AccountEvent[];
         let state: AccountState = open.reduce(accountDecider.evolve, accountDecider.initialState);
-        let credited = 0;
-        let debited = 0;
-        commands.forEach((c, i) => {
-          const result = accountDecider.decide(toCommand(c, i), state);
+        const ledger = new Ledger();
+        steps.forEach((step, i) => {
+          const c = toCommand(step, i);
+          const expected = ledger.apply(c);
+          const result = accountDecider.decide(c, state);
           if (isDomainError(result)) {
-            expect(result.code).toBe('insufficient_funds');
+            expect(expected).toBe('error');
+            expect(['insufficient_funds', 'hold_not_settled']).toContain(result.code);
             return;
           }
+          expect(result.length > 0 ? 'moved' : 'noop').toBe(expected);
           for (const event of result) {
             state = accountDecider.evolve(state, event);
             if (state.status !== 'open') throw new Error('account closed');
-            if (event.type === 'AccountFunded') credited += event.data.amount;
-            if (event.type === 'HoldSettled') debited += event.data.total;
             if ('balance_after' in event.data) expect(event.data.balance_after).toEqual(balanceOf(state));
           }
           if (state.status !== 'open') throw new Error('account closed');
           const { available, current } = balanceOf(state);
-          expect(available).toBe(current - heldTotal(state));
           expect(available).toBeGreaterThanOrEqual(0);
-          expect(current).toBe(credited - debited);
+          expect(current - available).toBe(ledger.openTotal);
+          expect(current).toBe(ledger.current);
         });
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 });

@@ -3,6 +3,7 @@ import { isValidServiceBan } from '../account-numbers';
 import { currencyInfo, isValidAmount } from '../currency';
 import { assetTypeOf, isRail, RAILS, railsFor, type AssetType, type Rail } from '../rails';
 import type { AccountEvent } from './account.events';
+import { closeHold, placeHold, receiveBookTransfer, reverseHold } from './account.money';
 import { balanceOf, evolveAccount, initialAccountState, type AccountState, type OpenAccountState } from './account';
 
 export type AccountCommand =
@@ -30,7 +31,17 @@ export type AccountCommand =
     }
   | { readonly type: 'PlaceHold'; readonly account_id: string; readonly hold_id: string; readonly amount: number; readonly fee: number; readonly now: number }
   | { readonly type: 'ReleaseHold'; readonly account_id: string; readonly hold_id: string; readonly now: number }
-  | { readonly type: 'SettleHold'; readonly account_id: string; readonly hold_id: string; readonly now: number };
+  | { readonly type: 'SettleHold'; readonly account_id: string; readonly hold_id: string; readonly now: number }
+  | { readonly type: 'ReverseSettledHold'; readonly account_id: string; readonly hold_id: string; readonly now: number }
+  | {
+      readonly type: 'ReceiveBookTransfer';
+      readonly account_id: string;
+      readonly transfer_id: string;
+      readonly from_account_id: string;
+      readonly amount: number;
+      readonly currency: string;
+      readonly now: number;
+    };
 
 type Open = Extract<AccountCommand, { type: 'OpenAccount' }>;
 
@@ -106,27 +117,6 @@ function issueDetails(command: Extract<AccountCommand, { type: 'IssueAccountDeta
   ];
 }
 
-function placeHold(command: Extract<AccountCommand, { type: 'PlaceHold' }>, state: OpenAccountState): Decision<AccountEvent> {
-  if (state.holds[command.hold_id] !== undefined) return [];
-  if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
-  if (!Number.isSafeInteger(command.fee) || command.fee < 0) return invalid('fee', 'fee must be a non-negative integer of minor units');
-  const total = command.amount + command.fee;
-  const { available, current } = balanceOf(state);
-  if (total > available) return rule('insufficient_funds', `Available balance ${available} is below ${total} (amount + fee)`);
-  const { account_id, hold_id, amount, fee, now } = command;
-  return [{ type: 'FundsHeld', data: { account_id, hold_id, amount, fee, balance_after: { available: available - total, current }, held: now } }];
-}
-
-/** Releasing or settling a hold that is no longer open is a no-op: process managers may repeat. */
-function closeHold(command: Extract<AccountCommand, { type: 'ReleaseHold' | 'SettleHold' }>, state: OpenAccountState): Decision<AccountEvent> {
-  const total = state.holds[command.hold_id];
-  if (total === undefined) return [];
-  const { available, current } = balanceOf(state);
-  const base = { account_id: command.account_id, hold_id: command.hold_id, total };
-  if (command.type === 'ReleaseHold') return [{ type: 'HoldReleased', data: { ...base, balance_after: { available: available + total, current }, released: command.now } }];
-  return [{ type: 'HoldSettled', data: { ...base, balance_after: { available, current: current - total }, settled: command.now } }];
-}
-
 export function decideAccount(command: AccountCommand, state: AccountState): Decision<AccountEvent> {
   if (command.type === 'OpenAccount') return open(command, state);
   if (state.status === 'none') return notFound('account', command.account_id);
@@ -140,6 +130,10 @@ export function decideAccount(command: AccountCommand, state: AccountState): Dec
     case 'ReleaseHold':
     case 'SettleHold':
       return closeHold(command, state);
+    case 'ReverseSettledHold':
+      return reverseHold(command, state);
+    case 'ReceiveBookTransfer':
+      return receiveBookTransfer(command, state);
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

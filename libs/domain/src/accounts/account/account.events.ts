@@ -76,6 +76,25 @@ export type AccountEvent =
       /** The payment succeeded: `current` is debited by the held total and the hold is dropped. */
       readonly type: 'HoldSettled';
       readonly data: { readonly account_id: string; readonly hold_id: string; readonly total: number; readonly balance_after: Balance; readonly settled: number };
+    }
+  | {
+      /** A settled payment came back (transfer reversed): the settled total is credited again. */
+      readonly type: 'HoldReversed';
+      readonly data: { readonly account_id: string; readonly hold_id: string; readonly total: number; readonly balance_after: Balance; readonly reversed: number };
+    }
+  | {
+      /** A book transfer from another account of the organization arrived (transfer_id is the sender's). */
+      readonly type: 'BookTransferReceived';
+      readonly data: {
+        readonly account_id: string;
+        readonly entity_id: string;
+        readonly transfer_id: string;
+        readonly from_account_id: string;
+        readonly amount: number;
+        readonly currency: string;
+        readonly balance_after: Balance;
+        readonly received: number;
+      };
     };
 
 export type AccountEventType = AccountEvent['type'];
@@ -86,4 +105,6 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
   'FundsHeld',
   'HoldReleased',
   'HoldSettled',
+  'HoldReversed',
+  'BookTransferReceived',
 ];

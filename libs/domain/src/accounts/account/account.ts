@@ -28,10 +28,23 @@ export interface OpenAccountState {
   readonly current: number;
   /** Open holds by id, each the amount + fee it reserves. */
   readonly holds: Readonly<Record<string, number>>;
+  /**
+   * Holds no longer open, by id, with their total and how they ended. Kept so that a repeated
+   * PlaceHold after a settle or release stays a no-op (process managers and retries repeat), and
+   * so a reversal knows what was debited.
+   */
+  readonly closed_holds: Readonly<Record<string, ClosedHold>>;
+  /** Book transfers credited here, by the sender's transfer id: each is credited once. */
+  readonly received: Readonly<Record<string, true>>;
   /** At most one set of coordinates per rail. */
   readonly details: Readonly<Partial<Record<Rail, AccountDetailsRecord>>>;
   readonly created: number;
   readonly updated: number;
+}
+
+export interface ClosedHold {
+  readonly total: number;
+  readonly outcome: 'released' | 'settled' | 'reversed';
 }
 
 export type AccountState = { readonly status: 'none' } | OpenAccountState;
@@ -45,7 +58,7 @@ export const balanceOf = (state: OpenAccountState): Balance => ({ available: sta
 export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
   if (event.type === 'AccountOpened') {
     const { account_id, opened, ...rest } = event.data;
-    return { ...rest, status: 'open', id: account_id, current: 0, holds: {}, details: {}, created: opened, updated: opened };
+    return { ...rest, status: 'open', id: account_id, current: 0, holds: {}, closed_holds: {}, received: {}, details: {}, created: opened, updated: opened };
   }
   if (state.status !== 'open') return state;
   switch (event.type) {
@@ -72,12 +85,20 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
     case 'FundsHeld':
       return { ...state, holds: { ...state.holds, [event.data.hold_id]: event.data.amount + event.data.fee }, updated: event.data.held };
     case 'HoldReleased':
-      return { ...state, holds: without(state.holds, event.data.hold_id), updated: event.data.released };
+      return { ...close(state, event.data.hold_id, event.data.total, 'released'), updated: event.data.released };
     case 'HoldSettled':
-      return { ...state, current: state.current - event.data.total, holds: without(state.holds, event.data.hold_id), updated: event.data.settled };
+      return { ...close(state, event.data.hold_id, event.data.total, 'settled'), current: state.current - event.data.total, updated: event.data.settled };
+    case 'HoldReversed':
+      return { ...close(state, event.data.hold_id, event.data.total, 'reversed'), current: state.current + event.data.total, updated: event.data.reversed };
+    case 'BookTransferReceived':
+      return { ...state, current: state.current + event.data.amount, received: { ...state.received, [event.data.transfer_id]: true }, updated: event.data.received };
     default:
       return state;
   }
+}
+
+function close(state: OpenAccountState, id: string, total: number, outcome: ClosedHold['outcome']): OpenAccountState {
+  return { ...state, holds: without(state.holds, id), closed_holds: { ...state.closed_holds, [id]: { total, outcome } } };
 }
 
 function without(holds: Readonly<Record<string, number>>, id: string): Readonly<Record<string, number>> {

@@ -1,0 +1,59 @@
+import { conflict, invalid, rule, type Decision } from '../../shared';
+import { isValidAmount } from '../currency';
+import type { AccountEvent } from './account.events';
+import { balanceOf, type OpenAccountState } from './account';
+import type { AccountCommand } from './account.decide';
+
+type Command<T extends AccountCommand['type']> = Extract<AccountCommand, { type: T }>;
+
+/**
+ * Money commands keyed by the transfer id: placing, closing, reversing or receiving the same id
+ * again is a no-op, so process managers and retried requests may repeat any of them.
+ */
+export function placeHold(command: Command<'PlaceHold'>, state: OpenAccountState): Decision<AccountEvent> {
+  if (state.holds[command.hold_id] !== undefined || state.closed_holds[command.hold_id] !== undefined) return [];
+  if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
+  if (!Number.isSafeInteger(command.fee) || command.fee < 0) return invalid('fee', 'fee must be a non-negative integer of minor units');
+  const total = command.amount + command.fee;
+  const { available, current } = balanceOf(state);
+  if (!Number.isSafeInteger(total) || total > available) return rule('insufficient_funds', `Available balance ${available} is below ${total} (amount + fee)`);
+  const { account_id, hold_id, amount, fee, now } = command;
+  return [{ type: 'FundsHeld', data: { account_id, hold_id, amount, fee, balance_after: { available: available - total, current }, held: now } }];
+}
+
+/** Releasing or settling a hold that is no longer open is a no-op: process managers may repeat. */
+export function closeHold(command: Command<'ReleaseHold' | 'SettleHold'>, state: OpenAccountState): Decision<AccountEvent> {
+  const total = state.holds[command.hold_id];
+  if (total === undefined) return [];
+  const { available, current } = balanceOf(state);
+  const base = { account_id: command.account_id, hold_id: command.hold_id, total };
+  if (command.type === 'ReleaseHold') return [{ type: 'HoldReleased', data: { ...base, balance_after: { available: available + total, current }, released: command.now } }];
+  return [{ type: 'HoldSettled', data: { ...base, balance_after: { available, current: current - total }, settled: command.now } }];
+}
+
+/** Credits back what a settled hold debited (amount + fee). Only a settled hold can come back. */
+export function reverseHold(command: Command<'ReverseSettledHold'>, state: OpenAccountState): Decision<AccountEvent> {
+  const closed = state.closed_holds[command.hold_id];
+  if (closed?.outcome === 'reversed') return [];
+  if (closed?.outcome !== 'settled') return conflict('hold_not_settled', `Hold ${command.hold_id} has not been settled, so nothing can be reversed`);
+  const { available, current } = balanceOf(state);
+  if (current + closed.total > Number.MAX_SAFE_INTEGER) return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');
+  const balance_after = { available: available + closed.total, current: current + closed.total };
+  return [{ type: 'HoldReversed', data: { account_id: command.account_id, hold_id: command.hold_id, total: closed.total, balance_after, reversed: command.now } }];
+}
+
+/** The receiving side of a book transfer: a settled credit, once per sending transfer. */
+export function receiveBookTransfer(command: Command<'ReceiveBookTransfer'>, state: OpenAccountState): Decision<AccountEvent> {
+  if (state.received[command.transfer_id]) return [];
+  if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
+  if (command.currency !== state.currency) return rule('currency_mismatch', `The account holds ${state.currency}, not ${command.currency}`);
+  if (state.current + command.amount > Number.MAX_SAFE_INTEGER) return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');
+  const { available, current } = balanceOf(state);
+  const { account_id, transfer_id, from_account_id, amount, currency, now } = command;
+  return [
+    {
+      type: 'BookTransferReceived',
+      data: { account_id, entity_id: state.entity_id, transfer_id, from_account_id, amount, currency, balance_after: { available: available + amount, current: current + amount }, received: now },
+    },
+  ];
+}

@@ -1,0 +1,3 @@
+export * from './payment-types';
+export * from './transfer';
+export * from './reference/transfer-reference';

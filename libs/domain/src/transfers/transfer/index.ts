@@ -1,0 +1,3 @@
+export * from './transfer.events';
+export * from './transfer';
+export * from './transfer.decide';

@@ -1,0 +1,98 @@
+import { conflict, domainError, invalid, notFound, type Decider, type Decision, type DomainError } from '../../shared';
+import { isValidAmount } from '../../accounts/currency';
+import { isPaymentType } from '../payment-types';
+import { EVENT_FOR_STATUS, type TransferEvent, type TransferIntent, type TransferStatus } from './transfer.events';
+import { evolveTransfer, initialTransferState, isTransfer, type TransferState } from './transfer';
+
+export type AdvanceTarget = Exclude<TransferStatus, 'pending'>;
+export const ADVANCE_TARGETS: readonly AdvanceTarget[] = ['processing', 'successful', 'failed', 'reversed'];
+
+export type TransferCommand =
+  | { readonly type: 'CreateTransfer'; readonly intent: TransferIntent; readonly now: number }
+  | { readonly type: 'VoidTransfer'; readonly transfer_id: string; readonly account_id: string; readonly reason: string; readonly now: number }
+  | { readonly type: 'AdvanceTransfer'; readonly transfer_id: string; readonly to: AdvanceTarget; readonly status_reason?: string | null; readonly now: number };
+
+/**
+ * The lifecycle (decisions §6): a network may refuse a queued transfer before executing it
+ * (pending → failed, e.g. `compliance_hold`), and only a delivered transfer can be reversed.
+ */
+export const TRANSITIONS: Readonly<Record<TransferStatus, readonly AdvanceTarget[]>> = {
+  pending: ['processing', 'failed'],
+  processing: ['successful', 'failed'],
+  successful: ['reversed'],
+  failed: [],
+  reversed: [],
+};
+
+export const DESCRIPTION_MAX = 100;
+export const UNIQUE_REFERENCE_MAX = 64;
+export const STATUS_REASON_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+/** What a failure says when the caller gives no reason. */
+export const DEFAULT_FAILURE_REASON = 'processing_error';
+
+export function refuseIntent(intent: TransferIntent): DomainError | null {
+  if (!isValidAmount(intent.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
+  if (!Number.isSafeInteger(intent.fee) || intent.fee < 0) return invalid('fee', 'fee must be a non-negative integer of minor units');
+  if (!isPaymentType(intent.payment_type)) return invalid('payment_type', 'unknown payment type');
+  if (intent.description !== null && intent.description.length > DESCRIPTION_MAX) return invalid('description', `at most ${DESCRIPTION_MAX} characters`);
+  const ref = intent.unique_reference;
+  if (ref.length < 1 || ref.length > UNIQUE_REFERENCE_MAX) return invalid('unique_reference', `1-${UNIQUE_REFERENCE_MAX} characters`);
+  if (Object.values(intent.metadata).some((v) => typeof v !== 'string')) return invalid('metadata', 'metadata values must be strings');
+  if ((intent.payment_type === 'book-transfer') !== (intent.destination_account_id !== null)) {
+    return invalid('payment_detail_id', 'a book transfer, and only a book transfer, has a destination account');
+  }
+  return null;
+}
+
+function create(command: Extract<TransferCommand, { type: 'CreateTransfer' }>, state: TransferState): Decision<TransferEvent> {
+  // Creation is retried by whoever drives a reservation; the same id again is already done.
+  if (isTransfer(state)) return [];
+  if (state.status === 'voided') return conflict('transfer_voided', `Transfer ${state.id} was voided (${state.reason})`);
+  const refused = refuseIntent(command.intent);
+  if (refused) return refused;
+  const { destination_account_id, ...fields } = command.intent;
+  return [{ type: 'TransferCreated', data: { transfer: { ...fields, status: 'pending', status_reason: null, updated: command.now }, destination_account_id } }];
+}
+
+function voidTransfer(command: Extract<TransferCommand, { type: 'VoidTransfer' }>, state: TransferState): Decision<TransferEvent> {
+  // Once created, a transfer is never voided; the caller reads the state and follows the transfer.
+  if (state.status !== 'none') return [];
+  const { transfer_id, account_id, reason, now } = command;
+  return [{ type: 'TransferVoided', data: { transfer_id, account_id, reason, voided: now } }];
+}
+
+function advance(command: Extract<TransferCommand, { type: 'AdvanceTransfer' }>, state: TransferState): Decision<TransferEvent> {
+  if (!isTransfer(state)) return notFound('transfer', command.transfer_id);
+  const { to } = command;
+  if (!TRANSITIONS[state.status].includes(to)) {
+    return domainError('conflict', 'invalid_transition', `A ${state.status} transfer cannot become ${to}`, {
+      details: { current_status: state.status, allowed: TRANSITIONS[state.status] },
+    });
+  }
+  const reason = command.status_reason ?? (to === 'failed' ? DEFAULT_FAILURE_REASON : null);
+  if (reason !== null && !STATUS_REASON_PATTERN.test(reason)) return invalid('status_reason', 'status_reason must be snake_case, at most 64 characters');
+  const status_reason = to === 'processing' || to === 'successful' ? null : reason;
+  const transfer = { ...state.transfer, status: to, status_reason, updated: command.now };
+  return [{ type: EVENT_FOR_STATUS[to], data: { transfer } } as TransferEvent];
+}
+
+export function decideTransfer(command: TransferCommand, state: TransferState): Decision<TransferEvent> {
+  switch (command.type) {
+    case 'CreateTransfer':
+      return create(command, state);
+    case 'VoidTransfer':
+      return voidTransfer(command, state);
+    case 'AdvanceTransfer':
+      return advance(command, state);
+    default: {
+      const _exhaustive: never = command;
+      return _exhaustive;
+    }
+  }
+}
+
+export const transferDecider: Decider<TransferCommand, TransferEvent, TransferState> = {
+  initialState: initialTransferState,
+  decide: decideTransfer,
+  evolve: evolveTransfer,
+};

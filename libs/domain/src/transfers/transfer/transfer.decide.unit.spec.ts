@@ -1,0 +1,110 @@
+import { specFor } from '../../shared/testing/given-when-then';
+import type { TransferEvent, TransferIntent, TransferRecord, TransferStatus } from './transfer.events';
+import { transferDecider, type AdvanceTarget, type TransferCommand } from './transfer.decide';
+
+const spec = specFor(transferDecider);
+const T = 1_700_000_000_000;
+const intent: TransferIntent = {
+  id: 'trf_01J00000000000000000000000',
+  account_id: 'acc_01J00000000000000000000000',
+  entity_id: 'ent_01J00000000000000000000000',
+  counterparty_id: 'cpt_01J00000000000000000000000',
+  payment_detail_id: 'pmd_01J00000000000000000000000',
+  currency: 'USD',
+  amount: 10_000,
+  fee: 25,
+  payment_type: 'bank-transfer',
+  description: 'Invoice 42',
+  unique_reference: 'inv-42',
+  metadata: { order: '42' },
+  created: T,
+  destination_account_id: null,
+};
+const record = (status: TransferStatus, status_reason: string | null = null, updated = T): TransferRecord => {
+  const { destination_account_id: _d, ...fields } = intent;
+  return { ...fields, status, status_reason, updated };
+};
+const created: TransferEvent = { type: 'TransferCreated', data: { transfer: record('pending'), destination_account_id: null } };
+const processing: TransferEvent = { type: 'TransferProcessing', data: { transfer: record('processing') } };
+const succeeded: TransferEvent = { type: 'TransferSucceeded', data: { transfer: record('successful') } };
+const failed: TransferEvent = { type: 'TransferFailed', data: { transfer: record('failed', 'processing_error') } };
+const reversed: TransferEvent = { type: 'TransferReversed', data: { transfer: record('reversed') } };
+
+const create = (over: Partial<TransferIntent> = {}): TransferCommand => ({ type: 'CreateTransfer', intent: { ...intent, ...over }, now: T });
+const advance = (to: AdvanceTarget, status_reason?: string): TransferCommand => ({ type: 'AdvanceTransfer', transfer_id: intent.id, to, status_reason, now: T + 9 });
+const voidIt: TransferCommand = { type: 'VoidTransfer', transfer_id: intent.id, account_id: intent.account_id, reason: 'insufficient_funds', now: T };
+
+describe('transfer decider', () => {
+  describe('no transfer yet', () => {
+    it('creates it pending, with every field of decisions §6', () => spec([]).when(create()).then([created]));
+
+    it('can be voided instead (its hold was refused)', () => {
+      spec([]).when(voidIt).then([{ type: 'TransferVoided', data: { transfer_id: intent.id, account_id: intent.account_id, reason: 'insufficient_funds', voided: T } }]);
+    });
+
+    it.each<[Partial<TransferIntent>, string]>([
+      [{ amount: 0 }, 'amount'],
+      [{ amount: 1.5 }, 'amount'],
+      [{ fee: -1 }, 'fee'],
+      [{ description: 'x'.repeat(101) }, 'description'],
+      [{ unique_reference: '' }, 'unique_reference'],
+      [{ unique_reference: 'r'.repeat(65) }, 'unique_reference'],
+      [{ payment_type: 'book-transfer' }, 'payment_detail_id'],
+    ])('refuses %p naming %s', (over, field) => {
+      spec([]).when(create(over)).thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
+    });
+
+    it('cannot be advanced: it does not exist', () => spec([]).when(advance('processing')).thenError('transfer_not_found'));
+  });
+
+  describe('pending', () => {
+    it('treats creating it again as done, and cannot be voided any more', () => {
+      spec([created]).when(create()).then([]);
+      spec([created]).when(voidIt).then([]);
+    });
+
+    it('moves to processing', () => spec([created]).when(advance('processing')).then([{ type: 'TransferProcessing', data: { transfer: record('processing', null, T + 9) } }]));
+
+    it('may fail before execution, with the reason given', () => {
+      spec([created]).when(advance('failed', 'compliance_hold')).then([{ type: 'TransferFailed', data: { transfer: record('failed', 'compliance_hold', T + 9) } }]);
+    });
+
+    it.each<AdvanceTarget>(['successful', 'reversed'])('refuses %s with 409 invalid_transition', (to) => {
+      spec([created]).when(advance(to)).thenError('invalid_transition', (e) => {
+        expect(e.kind).toBe('conflict');
+        expect(e.details).toEqual({ current_status: 'pending', allowed: ['processing', 'failed'] });
+      });
+    });
+  });
+
+  describe('processing', () => {
+    it('succeeds', () => spec([created, processing]).when(advance('successful')).then([{ type: 'TransferSucceeded', data: { transfer: record('successful', null, T + 9) } }]));
+    it('fails with processing_error when no reason is given', () => {
+      spec([created, processing]).when(advance('failed')).then([{ type: 'TransferFailed', data: { transfer: record('failed', 'processing_error', T + 9) } }]);
+    });
+    it('refuses a reason that is not snake_case', () => spec([created, processing]).when(advance('failed', 'Bad Reason')).thenError('validation_error'));
+    it.each<AdvanceTarget>(['processing', 'reversed'])('refuses %s', (to) => spec([created, processing]).when(advance(to)).thenError('invalid_transition'));
+  });
+
+  describe('successful', () => {
+    it('can be reversed, keeping the reason given', () => {
+      spec([created, processing, succeeded]).when(advance('reversed', 'returned_by_bank')).then([{ type: 'TransferReversed', data: { transfer: record('reversed', 'returned_by_bank', T + 9) } }]);
+    });
+    it.each<AdvanceTarget>(['processing', 'successful', 'failed'])('refuses %s', (to) => spec([created, processing, succeeded]).when(advance(to)).thenError('invalid_transition'));
+  });
+
+  describe.each([
+    ['failed', [created, processing, failed]],
+    ['reversed', [created, processing, succeeded, reversed]],
+  ] as const)('%s (final)', (_, given) => {
+    it.each<AdvanceTarget>(['processing', 'successful', 'failed', 'reversed'])('refuses %s', (to) => spec(given).when(advance(to)).thenError('invalid_transition'));
+  });
+
+  describe('voided', () => {
+    const given: TransferEvent[] = [{ type: 'TransferVoided', data: { transfer_id: intent.id, account_id: intent.account_id, reason: 'insufficient_funds', voided: T } }];
+    it('can never be created, and does not exist for the lifecycle', () => {
+      spec(given).when(create()).thenError('transfer_voided');
+      spec(given).when(advance('processing')).thenError('transfer_not_found');
+    });
+  });
+});

@@ -1,0 +1,69 @@
+import type { PaymentType } from '../payment-types';
+
+export type TransferStatus = 'pending' | 'processing' | 'successful' | 'failed' | 'reversed';
+export const TRANSFER_STATUSES: readonly TransferStatus[] = ['pending', 'processing', 'successful', 'failed', 'reversed'];
+
+/** The transfer as the API shows it (decisions §6), minus the constant `object` and `direction`. */
+export interface TransferRecord {
+  readonly id: string;
+  readonly account_id: string;
+  readonly entity_id: string;
+  readonly counterparty_id: string;
+  readonly payment_detail_id: string;
+  readonly currency: string;
+  readonly amount: number;
+  readonly fee: number;
+  readonly status: TransferStatus;
+  readonly status_reason: string | null;
+  readonly payment_type: PaymentType;
+  readonly description: string | null;
+  readonly unique_reference: string;
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly created: number;
+  readonly updated: number;
+}
+
+/** Everything a transfer is created from; also what its reference reservation carries. */
+export interface TransferIntent extends Omit<TransferRecord, 'status' | 'status_reason' | 'updated'> {
+  /** Book transfers only: the account of the same organization and currency that is credited. */
+  readonly destination_account_id: string | null;
+}
+
+/**
+ * Every lifecycle event carries the whole transfer after it, so the webhook worker can send
+ * `outflows.*` with `data` = the transfer without folding the stream.
+ */
+export type TransferEvent =
+  | { readonly type: 'TransferCreated'; readonly data: { readonly transfer: TransferRecord; readonly destination_account_id: string | null } }
+  | { readonly type: 'TransferProcessing'; readonly data: { readonly transfer: TransferRecord } }
+  | { readonly type: 'TransferSucceeded'; readonly data: { readonly transfer: TransferRecord } }
+  | { readonly type: 'TransferFailed'; readonly data: { readonly transfer: TransferRecord } }
+  | { readonly type: 'TransferReversed'; readonly data: { readonly transfer: TransferRecord } }
+  | {
+      /**
+       * The id was reserved but its hold was refused, so it will never be a transfer. Written to
+       * the transfer stream with "no stream" expected: exactly one of this and TransferCreated
+       * can ever be its first event, which is what lets the reference be reused safely.
+       */
+      readonly type: 'TransferVoided';
+      readonly data: { readonly transfer_id: string; readonly account_id: string; readonly reason: string; readonly voided: number };
+    };
+
+export type TransferEventType = TransferEvent['type'];
+
+/** The event each status is entered with. */
+export const EVENT_FOR_STATUS = {
+  processing: 'TransferProcessing',
+  successful: 'TransferSucceeded',
+  failed: 'TransferFailed',
+  reversed: 'TransferReversed',
+} as const satisfies Record<Exclude<TransferStatus, 'pending'>, TransferEventType>;
+
+export const TRANSFER_EVENT_TYPES: readonly TransferEventType[] = [
+  'TransferCreated',
+  'TransferProcessing',
+  'TransferSucceeded',
+  'TransferFailed',
+  'TransferReversed',
+  'TransferVoided',
+];

@@ -1,0 +1,33 @@
+import type { TransferEvent, TransferRecord } from './transfer.events';
+
+export interface ActiveTransferState {
+  readonly status: TransferRecord['status'];
+  readonly transfer: TransferRecord;
+  readonly destination_account_id: string | null;
+}
+
+export type TransferState =
+  | { readonly status: 'none' }
+  | { readonly status: 'voided'; readonly id: string; readonly account_id: string; readonly reason: string }
+  | ActiveTransferState;
+
+export const initialTransferState: TransferState = { status: 'none' };
+
+export const isTransfer = (state: TransferState): state is ActiveTransferState => state.status !== 'none' && state.status !== 'voided';
+
+export function evolveTransfer(state: TransferState, event: TransferEvent): TransferState {
+  switch (event.type) {
+    case 'TransferCreated':
+      return { status: 'pending', transfer: event.data.transfer, destination_account_id: event.data.destination_account_id };
+    case 'TransferVoided':
+      return { status: 'voided', id: event.data.transfer_id, account_id: event.data.account_id, reason: event.data.reason };
+    case 'TransferProcessing':
+    case 'TransferSucceeded':
+    case 'TransferFailed':
+    case 'TransferReversed':
+      if (!isTransfer(state)) return state;
+      return { ...state, status: event.data.transfer.status, transfer: event.data.transfer };
+    default:
+      return state;
+  }
+}
