@@ -4,3 +4,4 @@ export * from './onboarding';
 export * from './accounts';
 export * from './transfers';
 export * from './webhooks';
+export * from './counterparties';

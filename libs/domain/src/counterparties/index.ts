@@ -1,0 +1,3 @@
+export * from './counterparty';
+export * from './coordinates/bank-schemes';
+export * from './coordinates/wallets';
