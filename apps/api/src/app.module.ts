@@ -4,6 +4,8 @@ import type { PlatformConfig } from '@app/platform/config/platform-config';
 import { PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
 import { AccessModule } from './access/access.module';
 import { AccountsModule } from './accounts/accounts.module';
+import { BankCodesModule } from './bank-codes/bank-codes.module';
+import { CounterpartiesModule } from './counterparties/counterparties.module';
 import { HealthController } from './health/health.controller';
 import { OnboardingModule } from './onboarding/onboarding.module';
 import { bodyParsing } from './http/body-parsing.middleware';
@@ -11,7 +13,7 @@ import { requestId } from './http/request-id.middleware';
 import { READ_MODELS } from './read-models';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */
-export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule];
+export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule];
 
 @Module({})
 export class AppModule implements NestModule {

@@ -1,10 +1,12 @@
 import type { Projection } from '@app/platform/read-store/projection';
 import { apiKeyProjection } from './access/api-key.projection';
 import { accountProjection } from './accounts/account.projection';
+import { paymentDetailProjection } from '@app/application/counterparties/payment-detail.read-model';
+import { counterpartyProjection } from './counterparties/counterparty.projection';
 import { entityProjection } from './onboarding/entity.projection';
 
 /**
  * Every read model of the product, in one list: the all-in-one process and a standalone
  * projector deployment build exactly the same set. A new feature adds its projections here.
  */
-export const READ_MODELS: readonly Projection[] = [apiKeyProjection, entityProjection, accountProjection] as readonly Projection[];
+export const READ_MODELS: readonly Projection[] = [apiKeyProjection, entityProjection, accountProjection, counterpartyProjection, paymentDetailProjection] as readonly Projection[];

@@ -1,0 +1,24 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { domainError } from '@app/domain';
+import { DomainException } from '@app/application/command-handling';
+import { bankCodesFor, SUPPORTED_BANK_CODE_COUNTRIES } from '@app/platform/bank-codes';
+
+@Controller('bank-codes')
+export class BankCodesController {
+  /** Malformed (not two letters) → 400 validation envelope; well-formed but unshipped → 404 (decisions §5). */
+  @Get(':country')
+  list(@Param('country') country: string) {
+    if (!/^[A-Za-z]{2}$/.test(country)) {
+      const message = 'country must be an ISO 3166-1 alpha-2 code: two letters';
+      throw new DomainException(domainError('validation', 'validation_error', message, { errors: [{ field: 'country', message }] }));
+    }
+    country = country.toUpperCase();
+    const banks = bankCodesFor(country);
+    if (!banks) {
+      throw new DomainException(
+        domainError('not_found', 'country_not_supported', `No bank codes for ${country}; supported: ${SUPPORTED_BANK_CODE_COUNTRIES.join(', ')}`),
+      );
+    }
+    return { status: 'success', message: `${banks.length} banks in ${country}`, data: banks };
+  }
+}

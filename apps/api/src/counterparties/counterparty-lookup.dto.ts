@@ -1,0 +1,27 @@
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsOptional, IsString, Length, Matches, ValidateBy, ValidateNested } from 'class-validator';
+import countries from 'i18n-iso-countries';
+import { BANK_SCHEMES, type BankScheme } from '@app/domain';
+import { ENTITY_ID } from './counterparty.dto';
+import { IsSupportedCurrency } from './payment-detail.dto';
+
+/** The spec's lookup body names the country in ISO 3166-1 alpha-3. */
+const IsAlpha3Country = () =>
+  ValidateBy({
+    name: 'isAlpha3Country',
+    validator: { validate: (v) => typeof v === 'string' && /^[A-Z]{3}$/.test(v) && !!countries.alpha3ToAlpha2(v), defaultMessage: () => 'country must be an ISO 3166-1 alpha-3 country code' },
+  });
+
+export class IssuerDto {
+  @IsString() @Length(1, 50) code: string;
+  @IsIn(BANK_SCHEMES, { message: `scheme must be one of ${BANK_SCHEMES.join(', ')}` }) scheme: BankScheme;
+}
+
+export class CounterpartyLookupDto {
+  @IsSupportedCurrency() currency: string;
+  @IsAlpha3Country() country: string;
+  @IsOptional() @IsString() @Length(1, 100) account_number?: string;
+  @IsDefined({ message: 'issuer is required' }) @ValidateNested() @Type(() => IssuerDto) issuer: IssuerDto;
+  /** Accepted for scope (an entity token's own entity, or any with an API key); the lookup reads no entity data. */
+  @IsOptional() @Matches(ENTITY_ID, { message: 'entity_id must be an entity id (ent_…)' }) entity_id?: string;
+}

@@ -1,0 +1,53 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsCountryCode, IsStringMap } from '../onboarding/validators';
+import { BusinessIdentificationDto, IDENTIFICATION_ITEMS_MAX, IndividualIdentificationDto, PhoneDto } from './counterparty-profile.dto';
+
+const ENTITY_ID = /^ent_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Any subset of an address: merged into the current one, then checked whole by the domain. */
+export class AddressPatchDto {
+  @IsOptional() @IsString() @Length(1, 255) line1?: string;
+  @IsOptional() @IsString() @Length(1, 255) line2?: string | null;
+  @IsOptional() @IsString() @Length(1, 100) city?: string;
+  @IsOptional() @IsString() @MaxLength(100) state_or_province?: string | null;
+  @IsOptional() @IsString() @MaxLength(20) postal_code?: string | null;
+  @IsOptional() @IsCountryCode() country?: string;
+}
+
+class ProfilePatchCommon {
+  @IsOptional() @IsString() @Length(1, 100) relationship?: string | null;
+  @IsOptional() @IsEmail({}, { message: 'email must be an email address' }) @MaxLength(254) email?: string | null;
+  @IsOptional() @ValidateNested() @Type(() => AddressPatchDto) address?: AddressPatchDto | null;
+  @IsOptional() @ValidateNested() @Type(() => PhoneDto) phone?: PhoneDto | null;
+}
+
+export class IndividualProfilePatchDto extends ProfilePatchCommon {
+  @IsOptional() @IsString() @Length(1, 100) first_name?: string;
+  @IsOptional() @IsString() @Length(1, 100) last_name?: string;
+  @IsOptional() @IsArray() @ArrayMaxSize(IDENTIFICATION_ITEMS_MAX) @ValidateNested({ each: true }) @Type(() => IndividualIdentificationDto)
+  identification?: IndividualIdentificationDto[];
+}
+
+export class BusinessProfilePatchDto extends ProfilePatchCommon {
+  @IsOptional() @IsString() @Length(1, 255) legal_name?: string;
+  @IsOptional() @IsString() @MaxLength(255) trading_name?: string | null;
+  @IsOptional() @IsArray() @ArrayMaxSize(IDENTIFICATION_ITEMS_MAX) @ValidateNested({ each: true }) @Type(() => BusinessIdentificationDto)
+  identification?: BusinessIdentificationDto[];
+}
+
+class PatchBase {
+  @IsOptional() @Matches(ENTITY_ID, { message: 'entity_id must be an entity id (ent_…)' }) entity_id?: string;
+  @IsOptional() @IsString() @Length(1, 255) nickname?: string;
+  /** Merged by key; "" removes a key. */
+  @IsOptional() @IsStringMap() meta?: Record<string, string>;
+}
+
+/** PATCH bodies are validated after the counterparty's type is known (the body does not carry it). */
+export class PatchIndividualCounterpartyDto extends PatchBase {
+  @IsOptional() @ValidateNested() @Type(() => IndividualProfilePatchDto) profile?: IndividualProfilePatchDto;
+}
+
+export class PatchBusinessCounterpartyDto extends PatchBase {
+  @IsOptional() @ValidateNested() @Type(() => BusinessProfilePatchDto) profile?: BusinessProfilePatchDto;
+}

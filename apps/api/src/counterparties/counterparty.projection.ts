@@ -1,0 +1,34 @@
+import type { CounterpartyEvent } from '@app/domain';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { Projection } from '@app/platform/read-store/projection';
+import type { CounterpartyView } from './counterparty.presenter';
+
+export interface CounterpartyDocument extends CounterpartyView {
+  readonly organization_id: string;
+  [field: string]: unknown;
+}
+
+/** GET /counterparties: filters entity_id, type, status; events carry whole snapshots, so no merging here. */
+export const counterpartyProjection: Projection<CounterpartyDocument> = {
+  name: 'counterparties',
+  collection: 'counterparties',
+  handles: ['CounterpartyCreated', 'CounterpartyUpdated', 'CounterpartyDeactivated'],
+  documentIds: (event) => [String(event.data.counterparty_id)],
+  evolve(current, recorded: RecordedEvent) {
+    const event = recorded as unknown as CounterpartyEvent;
+    switch (event.type) {
+      case 'CounterpartyCreated': {
+        const { counterparty_id, created, ...rest } = event.data;
+        return current ?? { ...rest, id: counterparty_id, organization_id: String(recorded.metadata.organization_id), status: 'active', created, updated: created };
+      }
+      case 'CounterpartyUpdated': {
+        const { entity_id, nickname, profile, meta, updated } = event.data;
+        return current && { ...current, entity_id, nickname, profile, meta, updated };
+      }
+      case 'CounterpartyDeactivated':
+        return current && { ...current, status: 'inactive', updated: event.data.deactivated };
+      default:
+        return current;
+    }
+  },
+};

@@ -1,0 +1,5 @@
+export * from './streams';
+export * from './account-name';
+export * from './counterparties.service';
+export * from './counterparty-lookups.service';
+export * from './payment-detail.read-model';

@@ -1,0 +1,92 @@
+import type { CounterpartyEvent, PaymentDetailData } from '@app/domain';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { Projection } from '@app/platform/read-store/projection';
+import type { ReadStore } from '@app/platform/read-store/read-store.port';
+import { notFound } from '@app/domain';
+import { DomainException, forbidden, visibility, type Actor } from '../command-handling';
+import { PAYMENT_DETAIL_ID } from './streams';
+
+export const PAYMENT_DETAILS = 'payment_details';
+
+/**
+ * The transfer-ready record of a payment detail: everything a payout needs to decide whether it
+ * may go (method, currency, country, counterparty status, owner, book destination) without
+ * reading the counterparty's stream.
+ */
+export interface PaymentDetailDocument {
+  readonly id: string;
+  readonly organization_id: string;
+  readonly entity_id: string;
+  readonly counterparty_id: string;
+  /** Follows the counterparty: `inactive` once it is deactivated. */
+  readonly counterparty_status: 'active' | 'inactive';
+  readonly status: 'active' | 'inactive';
+  readonly payment_method: PaymentDetailData['payment_method'];
+  readonly currency: string;
+  readonly country: string;
+  /** For `book-transfer`: the account the money lands in; null otherwise. */
+  readonly destination_account_id: string | null;
+  readonly block: Record<string, unknown>;
+  readonly created: number;
+  readonly updated: number;
+  [field: string]: unknown;
+}
+
+function added(d: PaymentDetailData, organizationId: string): PaymentDetailDocument {
+  const { payment_detail_id, counterparty_id, entity_id, payment_method, currency, country, added: at, ...rest } = d;
+  const blockName = Object.keys(rest)[0];
+  return {
+    id: payment_detail_id,
+    organization_id: organizationId,
+    entity_id,
+    counterparty_id,
+    counterparty_status: 'active',
+    status: 'active',
+    payment_method,
+    currency,
+    country,
+    destination_account_id: d.payment_method === 'book-transfer' ? d.book.account_id : null,
+    block: { [blockName]: (rest as Record<string, unknown>)[blockName] },
+    created: at,
+    updated: at,
+  };
+}
+
+export const paymentDetailProjection: Projection<PaymentDetailDocument> = {
+  name: 'payment-details',
+  collection: PAYMENT_DETAILS,
+  handles: ['PaymentDetailAdded', 'CounterpartyDeactivated', 'CounterpartyUpdated'],
+  documentIds(recorded) {
+    const event = recorded as unknown as CounterpartyEvent;
+    if (event.type === 'PaymentDetailAdded') return [event.data.payment_detail_id];
+    if (event.type === 'CounterpartyDeactivated' || event.type === 'CounterpartyUpdated') return event.data.payment_detail_ids;
+    return [];
+  },
+  evolve(current, recorded: RecordedEvent) {
+    const event = recorded as unknown as CounterpartyEvent;
+    switch (event.type) {
+      case 'PaymentDetailAdded':
+        return current ?? added(event.data, String(recorded.metadata.organization_id));
+      case 'CounterpartyDeactivated':
+        return current && { ...current, counterparty_status: 'inactive', status: 'inactive', updated: event.data.deactivated };
+      case 'CounterpartyUpdated':
+        return current && current.entity_id !== event.data.entity_id ? { ...current, entity_id: event.data.entity_id, updated: event.data.updated } : current;
+      default:
+        return current;
+    }
+  },
+};
+
+/**
+ * The transfers feature's way to a payment detail: the read model, never the counterparty stream.
+ * Tenancy as everywhere: another organization's id is not found, another entity's is forbidden
+ * for an entity token. Lists trail the log by milliseconds, so a detail added a moment ago may
+ * not be here yet (the caller answers 404, and a retry finds it).
+ */
+export async function findTransferReadyPaymentDetail(readStore: ReadStore, actor: Actor, paymentDetailId: string): Promise<PaymentDetailDocument> {
+  const doc = PAYMENT_DETAIL_ID.test(paymentDetailId) ? await readStore.get<PaymentDetailDocument>(PAYMENT_DETAILS, paymentDetailId) : null;
+  const seen = doc ? visibility(doc, actor) : 'not_found';
+  if (seen === 'forbidden') throw forbidden();
+  if (!doc || seen === 'not_found') throw new DomainException(notFound('payment_detail', paymentDetailId));
+  return doc;
+}
