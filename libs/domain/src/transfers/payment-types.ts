@@ -29,14 +29,12 @@ export function transferFee(schedule: FeeSchedule, paymentType: PaymentType, amo
   return Number((BigInt(amount) * bps + 9_999n) / 10_000n);
 }
 
-/** Parses `bank-transfer:25,momo-transfer:150,…`; types left out keep their default. */
-export function parseFeeSchedule(text: string): FeeSchedule {
+/** The schedule from configuration (basis points by type name); types left out keep their default. */
+export function feeScheduleFrom(table: Readonly<Record<string, number>>): FeeSchedule {
   const schedule: Record<string, number> = { ...DEFAULT_FEE_SCHEDULE };
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
-    const [type, value] = part.split(':').map((s) => s.trim());
-    const bps = Number(value);
+  for (const [type, bps] of Object.entries(table)) {
     if (!isPaymentType(type)) throw new Error(`TRANSFER_FEES: unknown payment type "${type}"`);
-    if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new Error(`TRANSFER_FEES: ${type} needs 0-10000 basis points, got "${value}"`);
+    if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new Error(`TRANSFER_FEES: ${type} needs 0-10000 basis points, got ${bps}`);
     schedule[type] = bps;
   }
   return schedule as FeeSchedule;

@@ -19,6 +19,8 @@ export interface PlatformConfig {
   readonly kafkaBrokers?: readonly string[];
   readonly kafkaClientId: string;
   readonly logLevel: string;
+  /** Transfer fees in basis points per payment type (`TRANSFER_FEES`, e.g. `bank-transfer:25,book-transfer:0`). */
+  readonly transferFeesBps: Readonly<Record<string, number>>;
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
@@ -54,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     kafkaBrokers: env.KAFKA_BROKERS ? env.KAFKA_BROKERS.split(',').map((b) => b.trim()) : undefined,
     kafkaClientId: env.KAFKA_CLIENT_ID || 'payments-platform',
     logLevel: env.LOG_LEVEL || 'info',
+    transferFeesBps: feeTable(env.TRANSFER_FEES ?? DEFAULT_TRANSFER_FEES),
   };
 }
 
@@ -70,6 +73,19 @@ function masterKey(value: string | undefined, dataDir: string): Buffer {
   const file = join(dataDir, 'master.key');
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+}
+
+/** Basis points per payment type; the transfers feature checks the type names when it starts. */
+export const DEFAULT_TRANSFER_FEES = 'bank-transfer:25,momo-transfer:150,stablecoin-transfer:10,book-transfer:0';
+
+function feeTable(value: string): Record<string, number> {
+  const table: Record<string, number> = {};
+  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([a-z-]+):(\d{1,5})$/.exec(part);
+    if (!match || Number(match[2]) > 10_000) throw new Error(`TRANSFER_FEES: expected "<payment-type>:<basis points 0-10000>", got "${part}"`);
+    table[match[1]] = Number(match[2]);
+  }
+  return table;
 }
 
 function integer(value: string, name: string): number {

@@ -51,7 +51,7 @@ function create(command: Extract<TransferCommand, { type: 'CreateTransfer' }>, s
   const refused = refuseIntent(command.intent);
   if (refused) return refused;
   const { destination_account_id, ...fields } = command.intent;
-  return [{ type: 'TransferCreated', data: { transfer: { ...fields, status: 'pending', status_reason: null, updated: command.now }, destination_account_id } }];
+  return [{ type: 'TransferCreated', data: { transfer: { ...fields, status: 'pending', status_reason: null, updated: fields.created }, destination_account_id } }];
 }
 
 function voidTransfer(command: Extract<TransferCommand, { type: 'VoidTransfer' }>, state: TransferState): Decision<TransferEvent> {
@@ -68,6 +68,10 @@ function advance(command: Extract<TransferCommand, { type: 'AdvanceTransfer' }>,
     return domainError('conflict', 'invalid_transition', `A ${state.status} transfer cannot become ${to}`, {
       details: { current_status: state.status, allowed: TRANSITIONS[state.status] },
     });
+  }
+  // The destination was credited from the same ledger; handing the source its money back too would create money.
+  if (to === 'reversed' && state.destination_account_id !== null) {
+    return conflict('book_transfer_not_reversible', 'A book transfer settles between accounts of the organization and cannot be reversed');
   }
   const reason = command.status_reason ?? (to === 'failed' ? DEFAULT_FAILURE_REASON : null);
   if (reason !== null && !STATUS_REASON_PATTERN.test(reason)) return invalid('status_reason', 'status_reason must be snake_case, at most 64 characters');

@@ -93,6 +93,13 @@ describe('transfer decider', () => {
     it.each<AdvanceTarget>(['processing', 'successful', 'failed'])('refuses %s', (to) => spec([created, processing, succeeded]).when(advance(to)).thenError('invalid_transition'));
   });
 
+  describe('successful book transfer', () => {
+    it('cannot be reversed: the destination already holds the money', () => {
+      const book: TransferEvent = { type: 'TransferCreated', data: { transfer: { ...record('pending'), payment_type: 'book-transfer' }, destination_account_id: 'acc_dest' } };
+      spec([book, processing, succeeded]).when(advance('reversed')).thenError('book_transfer_not_reversible', (e) => expect(e.kind).toBe('conflict'));
+    });
+  });
+
   describe.each([
     ['failed', [created, processing, failed]],
     ['reversed', [created, processing, succeeded, reversed]],
@@ -106,5 +113,20 @@ describe('transfer decider', () => {
       spec(given).when(create()).thenError('transfer_voided');
       spec(given).when(advance('processing')).thenError('transfer_not_found');
     });
+  });
+});
+
+describe('fee schedule', () => {
+  const { transferFee, feeScheduleFrom, DEFAULT_FEE_SCHEDULE } = jest.requireActual('../payment-types') as typeof import('../payment-types');
+  it('charges basis points of the amount, rounded up to a whole minor unit', () => {
+    const schedule = feeScheduleFrom({ 'bank-transfer': 25 });
+    expect(transferFee(schedule, 'bank-transfer', 10_000)).toBe(25);
+    expect(transferFee(schedule, 'bank-transfer', 1)).toBe(1);
+    expect(transferFee(schedule, 'book-transfer', 10_000)).toBe(DEFAULT_FEE_SCHEDULE['book-transfer']);
+    expect(transferFee(schedule, 'bank-transfer', Number.MAX_SAFE_INTEGER)).toBe(22_517_998_136_853);
+  });
+  it('refuses unknown payment types and out-of-range rates', () => {
+    expect(() => feeScheduleFrom({ wire: 10 })).toThrow('unknown payment type');
+    expect(() => feeScheduleFrom({ 'bank-transfer': 10_001 })).toThrow('0-10000');
   });
 });

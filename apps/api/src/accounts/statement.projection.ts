@@ -1,0 +1,85 @@
+import type { AccountEvent, Balance } from '@app/domain/accounts';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { Projection } from '@app/platform/read-store/projection';
+
+export type StatementEntryType = 'credit' | 'hold' | 'debit' | 'release' | 'reversal';
+
+export interface StatementEntry {
+  [field: string]: unknown;
+  readonly id: string;
+  readonly organization_id: string;
+  readonly account_id: string;
+  readonly type: StatementEntryType;
+  /** What moved, in minor units: for holds, debits, releases and reversals the transfer's amount + fee. */
+  readonly amount: number;
+  readonly fee: number | null;
+  readonly transfer_id: string | null;
+  readonly transaction_id: string | null;
+  readonly balance_after: Balance;
+  readonly created: number;
+}
+
+/**
+ * Entry ids sort in stream order within an account (the read store orders by id): the account's
+ * ULID, then the event's revision in the account stream, zero-padded.
+ */
+export const statementEntryId = (accountId: string, revision: number) => `ste_${accountId.slice(4)}${String(revision).padStart(10, '0')}`;
+export const STATEMENT_CURSOR = /^ste_[0-9A-HJKMNP-TV-Z]{26}\d{10}$/;
+
+type Money = Exclude<AccountEvent, { type: 'AccountOpened' | 'AccountDetailsIssued' }>;
+
+type EntryFields = Pick<StatementEntry, 'type' | 'amount' | 'fee' | 'transfer_id' | 'transaction_id' | 'created'>;
+
+function entry(event: Money): EntryFields {
+  const none = { fee: null, transfer_id: null, transaction_id: null };
+  switch (event.type) {
+    case 'AccountFunded':
+      return { ...none, type: 'credit', amount: event.data.amount, transaction_id: event.data.transaction_id, created: event.data.funded };
+    case 'BookTransferReceived':
+      return { ...none, type: 'credit', amount: event.data.amount, transfer_id: event.data.transfer_id, created: event.data.received };
+    case 'FundsHeld':
+      return { ...none, type: 'hold', amount: event.data.amount + event.data.fee, fee: event.data.fee, transfer_id: event.data.hold_id, created: event.data.held };
+    case 'HoldSettled':
+      return { ...none, type: 'debit', amount: event.data.total, transfer_id: event.data.hold_id, created: event.data.settled };
+    case 'HoldReleased':
+      return { ...none, type: 'release', amount: event.data.total, transfer_id: event.data.hold_id, created: event.data.released };
+    case 'HoldReversed':
+      return { ...none, type: 'reversal', amount: event.data.total, transfer_id: event.data.hold_id, created: event.data.reversed };
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+/** GET /accounts/{id}/transactions: one entry per money event of the account stream, with the balance after it. */
+export const statementProjection: Projection<StatementEntry> = {
+  name: 'account-statement',
+  collection: 'account_transactions',
+  handles: ['AccountFunded', 'BookTransferReceived', 'FundsHeld', 'HoldSettled', 'HoldReleased', 'HoldReversed'],
+  documentIds: (event) => [statementEntryId(String(event.data.account_id), event.revision)],
+  evolve(current, recorded: RecordedEvent) {
+    if (current) return current;
+    const event = recorded as unknown as Money;
+    return {
+      id: statementEntryId(event.data.account_id, recorded.revision),
+      organization_id: recorded.metadata.organization_id,
+      account_id: event.data.account_id,
+      balance_after: event.data.balance_after,
+      ...entry(event),
+    };
+  },
+};
+
+export const presentStatementEntry = (e: StatementEntry) => ({
+  id: e.id,
+  object: 'account_transaction',
+  account_id: e.account_id,
+  type: e.type,
+  amount: e.amount,
+  fee: e.fee,
+  transfer_id: e.transfer_id,
+  transaction_id: e.transaction_id,
+  balance_after: { available: e.balance_after.available, current: e.balance_after.current },
+  created: e.created,
+});

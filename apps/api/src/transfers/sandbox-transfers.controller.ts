@@ -1,0 +1,19 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import type { CommandContext } from '@app/application/command-handling';
+import { TransfersService } from '@app/application/transfers';
+import { Ctx, SandboxOnly } from '../http/auth/auth.decorators';
+import { presentTransfer } from './transfer.presenter';
+import { AdvanceTransferDto } from './transfers.dto';
+
+@Controller('sandbox/transfers')
+export class SandboxTransfersController {
+  constructor(private readonly transfers: TransfersService) {}
+
+  /** Moves one transfer deterministically; a move the lifecycle does not allow answers 409 (decisions §6). */
+  @Post(':id/advance')
+  @SandboxOnly()
+  @HttpCode(200)
+  async advance(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: AdvanceTransferDto) {
+    return presentTransfer(await this.transfers.advance(ctx, id, body.to, body.status_reason ?? null));
+  }
+}

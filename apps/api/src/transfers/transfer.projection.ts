@@ -1,0 +1,21 @@
+import type { TransferEvent, TransferRecord } from '@app/domain/transfers';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { Projection } from '@app/platform/read-store/projection';
+
+export type TransferDocument = TransferRecord & { readonly organization_id: string; [field: string]: unknown };
+
+/**
+ * GET /transfers. Every lifecycle event carries the whole transfer, so the document is the last
+ * one seen; voided ids never were transfers and never appear.
+ */
+export const transferProjection: Projection<TransferDocument> = {
+  name: 'transfers',
+  collection: 'transfers',
+  handles: ['TransferCreated', 'TransferProcessing', 'TransferSucceeded', 'TransferFailed', 'TransferReversed'],
+  documentIds: (event) => [String((event.data.transfer as { id: string }).id)],
+  evolve(current, recorded: RecordedEvent) {
+    const event = recorded as unknown as Exclude<TransferEvent, { type: 'TransferVoided' }>;
+    if (event.type !== 'TransferCreated' && !current) return current;
+    return { ...event.data.transfer, organization_id: recorded.metadata.organization_id };
+  },
+};

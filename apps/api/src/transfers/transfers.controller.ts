@@ -1,0 +1,82 @@
+import { Controller, Get, Inject, Param, Post, Query } from '@nestjs/common';
+import { domainError } from '@app/domain';
+import { DomainException, type CommandContext } from '@app/application/command-handling';
+import { TransfersService } from '@app/application/transfers';
+import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
+import { Ctx } from '../http/auth/auth.decorators';
+import { entityScope } from '../http/entity-scope';
+import { styleA, styleAQuery } from '../http/pagination';
+import { BodyValidatedWith422 } from './transfer-body.pipe';
+import { presentTransfer } from './transfer.presenter';
+import type { TransferDocument } from './transfer.projection';
+import { CreateTransferDto, ListTransfersQuery, TransferScopeQuery } from './transfers.dto';
+
+/** Declared as an interface so only the 422 pipe validates it (see transfer-body.pipe.ts). */
+interface CreateTransferBody extends CreateTransferDto {}
+
+@Controller()
+export class TransfersController {
+  constructor(
+    private readonly transfers: TransfersService,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  /** Bank and mobile-money transfers in the spec; every payment type here (decisions §6). */
+  @Post('transfer')
+  createOne(@Ctx() ctx: CommandContext, @BodyValidatedWith422(CreateTransferDto) body: CreateTransferBody) {
+    return this.create(ctx, body);
+  }
+
+  /** Stablecoin transfers in the spec; every payment type here. */
+  @Post('transfers')
+  createMany(@Ctx() ctx: CommandContext, @BodyValidatedWith422(CreateTransferDto) body: CreateTransferBody) {
+    return this.create(ctx, body);
+  }
+
+  @Get('transfers')
+  async list(@Ctx() ctx: CommandContext, @Query() query: ListTransfersQuery) {
+    const filter = {
+      organization_id: ctx.actor.organizationId,
+      entity_id: entityScope(ctx.actor, query.entity_id),
+      account_id: query.account_id,
+      status: query.status,
+    };
+    const page = await this.readStore.find<TransferDocument>('transfers', styleAQuery(query, filter));
+    return styleA(page, presentTransfer);
+  }
+
+  @Get('transfers/:id')
+  async get(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: TransferScopeQuery) {
+    return presentTransfer(await this.transfers.get(ctx, id, entityScope(ctx.actor, query.entity_id)));
+  }
+
+  /** 201 with the new transfer; a used `unique_reference` answers 409 whose body is the original (decisions §6). */
+  private async create(ctx: CommandContext, body: CreateTransferDto) {
+    const { transfer, created } = await this.transfers.create(ctx, {
+      account_id: body.account_id,
+      payment_detail_id: body.payment_detail_id,
+      amount: body.amount,
+      payment_type: body.payment_type,
+      description: body.description ?? null,
+      unique_reference: body.unique_reference,
+      metadata: body.metadata ?? {},
+    });
+    if (!created) throw duplicateReference(presentTransfer(transfer));
+    return presentTransfer(transfer);
+  }
+}
+
+/**
+ * The 409 body is the original transfer (decisions §6) inside the error envelope (decisions §2):
+ * every transfer field at the top level except `status`, which the envelope needs ("error"), and
+ * the whole transfer, own status included, under `transfer`.
+ */
+export function duplicateReference(transfer: ReturnType<typeof presentTransfer>): DomainException {
+  const { status: _status, ...fields } = transfer;
+  return new DomainException(
+    domainError('conflict', 'duplicate_unique_reference', `A transfer with unique_reference "${transfer.unique_reference}" already exists for this account`, {
+      errors: [{ field: 'unique_reference', message: 'already used on this account' }],
+      details: { ...fields, transfer },
+    }),
+  );
+}

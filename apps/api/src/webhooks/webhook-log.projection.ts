@@ -1,0 +1,49 @@
+import type { DeliveryAttemptRecord, DeliveryEvent } from '@app/domain';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { Projection } from '@app/platform/read-store/projection';
+
+export interface WebhookLogDocument extends Omit<DeliveryAttemptRecord, 'log_id'> {
+  readonly id: string;
+  readonly organization_id: string;
+  readonly entity_id: string;
+  readonly webhook_id: string;
+  readonly event_id: string;
+  readonly event: string;
+  readonly created: number;
+  [field: string]: unknown;
+}
+
+/** GET /webhook-logs: one immutable entry per attempt, kept after the webhook is deleted. */
+export const webhookLogProjection: Projection<WebhookLogDocument> = {
+  name: 'webhook-logs',
+  collection: 'webhook_logs',
+  handles: ['WebhookDeliveryAttempted'],
+  documentIds: (event) => [String(event.data.log_id)],
+  evolve(current, recorded: RecordedEvent) {
+    const event = recorded as unknown as DeliveryEvent;
+    if (event.type !== 'WebhookDeliveryAttempted' || current) return current;
+    const { log_id, delivery_id: _d, next_attempt_at: _n, ...entry } = event.data;
+    return { ...entry, id: log_id, organization_id: recorded.metadata.organization_id, created: entry.completed_at };
+  },
+};
+
+/** The log entry (decisions §9). */
+export const presentWebhookLog = (l: WebhookLogDocument) => ({
+  id: l.id,
+  object: 'webhook_log',
+  entity_id: l.entity_id,
+  webhook_id: l.webhook_id,
+  event_id: l.event_id,
+  event: l.event,
+  url: l.url,
+  attempt: l.attempt,
+  status: l.status,
+  request: l.request,
+  query_params: l.query_params,
+  response: l.response,
+  error: l.error,
+  duration_ms: l.duration_ms,
+  created: l.created,
+  sent_at: l.sent_at,
+  completed_at: l.completed_at,
+});

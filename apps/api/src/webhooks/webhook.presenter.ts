@@ -1,0 +1,28 @@
+import { webhookStatusAt, type ExistingWebhook } from '@app/domain';
+
+export interface WebhookStats {
+  readonly deliveries_total: number;
+  readonly deliveries_succeeded: number;
+  readonly deliveries_failed: number;
+  readonly last_delivery_at: number | null;
+  readonly last_response_status: number | null;
+}
+
+export type WebhookView = Omit<ExistingWebhook, 'signing_key'> & { readonly stats: WebhookStats };
+
+/** The webhook object (decisions §9); the status read is `inactive` once `expires_at` has passed. */
+export const presentWebhook = (w: WebhookView, now = Date.now()) => ({
+  id: w.id,
+  object: 'webhook',
+  entity_id: w.entity_id,
+  url: w.url,
+  expires_in: w.expires_in,
+  expires_at: w.expires_at,
+  enabled_events: w.enabled_events,
+  description: w.description,
+  tags: w.tags,
+  status: webhookStatusAt(w, now),
+  stats: { ...w.stats },
+  created: w.created,
+  updated: w.updated,
+});

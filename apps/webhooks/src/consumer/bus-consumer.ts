@@ -1,0 +1,50 @@
+import { DOMAIN_EVENTS_TOPIC, type BusSubscription, type ConsumedMessage, type MessageBus } from '@app/platform/bus/message-bus.port';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { logger } from '@app/platform/logging/logger';
+
+const RECENT = 10_000;
+
+/**
+ * The worker's seat in the consumer group. A message is committed only after its deliveries are
+ * scheduled; when routing fails the bus drops this member, and it rejoins after a pause and gets
+ * the message again. Recently routed event ids are skipped (bus redeliveries); beyond that window
+ * the derived delivery ids make a repeat a no-op.
+ */
+export class BusConsumer {
+  private subscription: BusSubscription | null = null;
+  private stopped = false;
+  private retry: NodeJS.Timeout | null = null;
+  private readonly recent = new Set<string>();
+
+  constructor(
+    private readonly bus: MessageBus,
+    private readonly groupId: string,
+    private readonly route: (event: RecordedEvent) => Promise<void>,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.subscription = await this.bus.subscribe(DOMAIN_EVENTS_TOPIC, this.groupId, (message) => this.handle(message), {
+      onError: (err) => {
+        logger.warn({ err, component: 'webhooks' }, 'routing an event failed; rejoining the consumer group');
+        void this.subscription?.stop();
+        if (!this.stopped) this.retry = setTimeout(() => void this.start().catch((e) => logger.error({ err: e }, 'rejoin failed')), 1000);
+      },
+    });
+  }
+
+  private async handle(message: ConsumedMessage): Promise<void> {
+    const event = JSON.parse(message.value) as RecordedEvent;
+    if (this.recent.has(event.id)) return;
+    await this.route(event);
+    this.recent.add(event.id);
+    if (this.recent.size > RECENT) this.recent.delete(this.recent.values().next().value as string);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
+    await this.subscription?.stop();
+    this.subscription = null;
+  }
+}

@@ -1,0 +1,18 @@
+import { entityDecider, type ExistingEntity } from '@app/domain/onboarding';
+import { presentEntity } from '../../../api/src/onboarding/entity.presenter';
+import { foldWith, type PublicEventRule, type PublicEventTable } from './public-event';
+
+const entityAt = foldWith(entityDecider.evolve, entityDecider.initialState);
+
+const entity = (event: string): PublicEventRule => ({
+  events: [event],
+  data: async (_name, _recorded, history) => presentEntity(entityAt(await history()) as ExistingEntity),
+});
+
+/** docs/decisions/onboarding.md: creation, and the review result or an update, as the entity. */
+export const ONBOARDING_PUBLIC_EVENTS: PublicEventTable = {
+  EntityCreated: entity('entities.created'),
+  EntityUpdated: entity('entities.updated'),
+  EntityApproved: entity('entities.updated'),
+  EntityRejected: entity('entities.updated'),
+};

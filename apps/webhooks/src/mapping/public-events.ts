@@ -1,0 +1,12 @@
+import { ACCOUNT_PUBLIC_EVENTS } from './accounts.public-events';
+import { ONBOARDING_PUBLIC_EVENTS } from './onboarding.public-events';
+import type { PublicEventTable } from './public-event';
+
+/**
+ * The one table from domain event types to public webhook events. A feature that fires webhook
+ * events adds its own table here (transfers' `outflows.*`, payment intents, cards, …).
+ */
+export const PUBLIC_EVENTS: PublicEventTable = {
+  ...ONBOARDING_PUBLIC_EVENTS,
+  ...ACCOUNT_PUBLIC_EVENTS,
+};

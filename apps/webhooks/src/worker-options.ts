@@ -1,0 +1,28 @@
+export interface WorkerOptions {
+  /** Whether this process runs the worker (the all-in-one process does unless WEBHOOKS_EMBEDDED=false). */
+  readonly enabled: boolean;
+  /** Per attempt; decisions §9 say 10 s. WEBHOOK_TIMEOUT_MS exists so tests can time out quickly. */
+  readonly timeoutMs: number;
+  /** How often due deliveries are looked for. */
+  readonly pollIntervalMs: number;
+  readonly consumerGroup: string;
+}
+
+export const WORKER_OPTIONS = Symbol('WEBHOOK_WORKER_OPTIONS');
+
+export function loadWorkerOptions(env: NodeJS.ProcessEnv, overrides: Partial<WorkerOptions> = {}): WorkerOptions {
+  return {
+    enabled: !/^(false|0|no)$/i.test(env.WEBHOOKS_EMBEDDED ?? ''),
+    timeoutMs: positive(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
+    pollIntervalMs: positive(env.WEBHOOK_SCHEDULER_INTERVAL_MS, 250, 'WEBHOOK_SCHEDULER_INTERVAL_MS'),
+    consumerGroup: env.WEBHOOK_CONSUMER_GROUP || 'webhooks',
+    ...overrides,
+  };
+}
+
+function positive(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive integer of milliseconds, got "${value}"`);
+  return n;
+}

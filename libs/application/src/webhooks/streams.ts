@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+
+const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
+export const WEBHOOK_ID = new RegExp(`^whk_${ULID}$`);
+
+/** Ids from a URL are checked before they name a stream (`webhook-delivery-…` shares the prefix). */
+export const isWebhookId = (id: string) => WEBHOOK_ID.test(id);
+export const webhookStream = (id: string) => `webhook-${id}`;
+export const deliveryStream = (id: string) => `webhook-delivery-${id}`;
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * A ULID that keeps the time of `seed` (a ULID) and takes its random part from a hash of the seed
+ * and `parts`: the same inputs always give the same id, so a redelivered bus message names the
+ * same public event and the same delivery stream, which is how redeliveries are deduplicated.
+ */
+export function derivedUlid(seed: string, ...parts: string[]): string {
+  const digest = createHash('sha256').update([seed, ...parts].join('\u0000')).digest();
+  let bits = 0n;
+  for (const byte of digest.subarray(0, 10)) bits = (bits << 8n) | BigInt(byte);
+  let random = '';
+  for (let i = 0; i < 16; i++) random = CROCKFORD[Number((bits >> BigInt(5 * i)) & 31n)] + random;
+  return seed.slice(-26, -16) + random;
+}
