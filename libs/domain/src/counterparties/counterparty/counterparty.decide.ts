@@ -47,6 +47,11 @@ export type CounterpartyCommand =
       readonly now: number;
     };
 
+/** Key order is not meaning: events written by older code may list fields in another order. */
+const canonical = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
 const detailIds = (state: CounterpartyRecord) => state.payment_details.map((d) => d.payment_detail_id);
 
 const invalidProfile = (errors: { field: string; message: string }[]): DomainError =>
@@ -77,8 +82,8 @@ function update(command: Extract<CounterpartyCommand, { type: 'UpdateCounterpart
   const entity_id = command.reassign_to ?? state.entity_id;
   const changed = [
     ...(nickname !== state.nickname ? ['nickname'] : []),
-    ...(JSON.stringify(profile) !== JSON.stringify(state.profile) ? ['profile'] : []),
-    ...(JSON.stringify(meta) !== JSON.stringify(state.meta) ? ['meta'] : []),
+    ...(!sameJson(profile, state.profile) ? ['profile'] : []),
+    ...(!sameJson(meta, state.meta) ? ['meta'] : []),
     ...(entity_id !== state.entity_id ? ['entity_id'] : []),
   ];
   // Repeating current values records nothing.

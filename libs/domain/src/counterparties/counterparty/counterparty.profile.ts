@@ -45,6 +45,9 @@ export type CounterpartyProfile = IndividualCounterpartyProfile | BusinessCounte
 /** A partial profile as sent: absent keys stay, `null` clears an optional field, objects merge field by field. */
 export type ProfilePatch = Readonly<Record<string, unknown>>;
 
+/** Absent and `undefined` mean the same: unchanged. */
+const defined = (value: object) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+
 const EMPTY_BASE: ProfileBase = { relationship: null, email: null, address: null, identification: [], phone: null };
 const NESTED = new Set(['address', 'phone']);
 const REQUIRED_ADDRESS: readonly (keyof CounterpartyAddress)[] = ['line1', 'city', 'country'];
@@ -58,7 +61,7 @@ export function applyProfile(type: CounterpartyType, current: CounterpartyProfil
   const base: Record<string, unknown> = { ...EMPTY_BASE, ...(type === 'business' ? { trading_name: null } : {}), ...(current ?? {}) };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    base[key] = NESTED.has(key) && value !== null ? { ...((base[key] as object | null) ?? {}), ...(value as object) } : value;
+    base[key] = NESTED.has(key) && value !== null ? { ...((base[key] as object | null) ?? {}), ...defined(value as object) } : value;
   }
   const errors: FieldError[] = [];
   const names = type === 'individual' ? ['first_name', 'last_name'] : ['legal_name'];
