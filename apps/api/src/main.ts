@@ -1,30 +1,4 @@
-import 'reflect-metadata';
-import { BootstrapService } from '@app/application/access';
-import { describeAdapters } from '@app/platform/adapters';
-import { loadConfig } from '@app/platform/config/platform-config';
-import { logger } from '@app/platform/logging/logger';
-import { createApi } from './app.factory';
+import { exitOnStartupFailure, serve } from './serve';
 
 /** `npm start`: the API, projector and publisher in one process on the configured adapters. */
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const app = await createApi(config);
-  const { generatedKey } = await app.get(BootstrapService).run();
-  await app.listen(config.port);
-  const base = `http://localhost:${config.port}`;
-  logger.info({ port: config.port, data_dir: config.dataDir, adapters: describeAdapters(config) }, 'payments API listening');
-  // Printed once, on the first start only: the key is never stored in clear.
-  if (generatedKey) {
-    process.stdout.write(
-      `\nA sandbox API key was created for you (shown once, keep it):\n\n  ${generatedKey}\n\n` +
-        `Try:\n  curl -s ${base}/api-keys/current -H "Authorization: Bearer ${generatedKey}"\n\n`,
-    );
-  } else {
-    process.stdout.write(`\nPayments API on ${base} (GET ${base}/health). Authenticate with "Authorization: Bearer <API key>".\n\n`);
-  }
-}
-
-main().catch((err) => {
-  logger.fatal({ err }, 'failed to start');
-  process.exit(1);
-});
+serve({ projector: true, publisher: true }).catch(exitOnStartupFailure);

@@ -26,7 +26,7 @@ export function createReadStore(config: PlatformConfig): ReadStore {
 
 export function createMessageBus(config: PlatformConfig): MessageBus {
   if (config.kafkaBrokers?.length) {
-    return new KafkaMessageBus({ brokers: config.kafkaBrokers, clientId: config.kafkaClientId });
+    return new KafkaMessageBus({ brokers: config.kafkaBrokers, clientId: config.kafkaClientId, partitions: config.kafkaTopicPartitions });
   }
   return new SqliteMessageBus(join(config.dataDir, 'bus.db'));
 }

@@ -24,6 +24,8 @@ export const PLATFORM_ROLES = Symbol('PLATFORM_ROLES');
 export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly projector: Projector;
   readonly publisher: BusPublisher;
+  private readonly failureListeners: Array<(component: string, error: unknown) => void> = [];
+  private failure: { component: string; error: unknown } | null = null;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -32,7 +34,11 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     @Inject(PLATFORM_ROLES) private readonly roles: PlatformRoles,
     @Inject(PROJECTIONS) projections: readonly Projection[],
   ) {
-    const onError = (component: string) => (err: unknown) => logger.error({ err, component }, 'background reader stopped');
+    const onError = (component: string) => (err: unknown) => {
+      logger.error({ err, component }, 'background reader stopped');
+      this.failure ??= { component, error: err };
+      for (const listener of this.failureListeners) listener(component, err);
+    };
     this.projector = new Projector(store, readStore, projections, { onError: onError('projector') });
     this.publisher = new BusPublisher(store, bus, readStore, { onError: onError('publisher') });
   }
@@ -40,6 +46,12 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   async onApplicationBootstrap(): Promise<void> {
     if (this.roles.projector) await this.projector.start();
     if (this.roles.publisher) await this.publisher.start();
+  }
+
+  /** A worker process exits when its reader stops, so that its supervisor starts it again. */
+  onFailure(listener: (component: string, error: unknown) => void): void {
+    this.failureListeners.push(listener);
+    if (this.failure) listener(this.failure.component, this.failure.error);
   }
 
   /** For tests and read-your-writes in one process: waits until read models include the head. */

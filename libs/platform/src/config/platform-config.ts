@@ -18,12 +18,47 @@ export interface PlatformConfig {
   readonly mongoDatabase: string;
   readonly kafkaBrokers?: readonly string[];
   readonly kafkaClientId: string;
+  /** Partitions of a topic the Kafka adapter creates (existing topics keep theirs). */
+  readonly kafkaTopicPartitions: number;
   readonly logLevel: string;
   /** Transfer fees in basis points per payment type (`TRANSFER_FEES`, e.g. `bank-transfer:25,book-transfer:0`). */
   readonly transferFeesBps: Readonly<Record<string, number>>;
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
+
+/** The processes of a distributed deployment (docs/decisions/infrastructure.md). */
+export type AppName = 'api' | 'projector' | 'publisher' | 'webhooks';
+const EVERY_APP: readonly AppName[] = ['api', 'projector', 'publisher', 'webhooks'];
+
+/**
+ * Every variable loadConfig reads, and the processes a deployment must set it for. All of them
+ * call loadConfig, but a worker has no use for, say, the bootstrap keys. test/deploy checks that
+ * this table names exactly what loadConfig reads, and that compose and Kubernetes set each one.
+ */
+export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
+  // The API's HTTP port; the workers answer GET /health on it.
+  PORT: EVERY_APP,
+  // Every process creates it at start; the API keeps uploaded documents there (a shared volume).
+  DATA_DIR: EVERY_APP,
+  PAYMENTS_BOOTSTRAP_API_KEYS: ['api'],
+  // Without it each process would generate its own key and could not read the others' secrets.
+  PAYMENTS_MASTER_KEY: ['api', 'webhooks'],
+  // The KYC review (a process manager) runs in the API processes.
+  SANDBOX_AUTO_ADVANCE: ['api'],
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: ['api', 'webhooks'],
+  PUBLIC_BASE_URL: ['api'],
+  WEBHOOK_RETRY_SCHEDULE_MS: ['webhooks'],
+  // Adapters: every process opens all three ports, so all must agree on them.
+  EVENTSTORE_URL: EVERY_APP,
+  MONGO_URL: EVERY_APP,
+  MONGO_DATABASE: EVERY_APP,
+  KAFKA_BROKERS: EVERY_APP,
+  KAFKA_CLIENT_ID: EVERY_APP,
+  KAFKA_TOPIC_PARTITIONS: EVERY_APP,
+  LOG_LEVEL: EVERY_APP,
+  TRANSFER_FEES: ['api'],
+};
 
 const DEFAULT_RETRY_SCHEDULE = '0,5000,300000,1800000,7200000,18000000,36000000,36000000';
 
@@ -55,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     mongoDatabase: env.MONGO_DATABASE || 'payments',
     kafkaBrokers: env.KAFKA_BROKERS ? env.KAFKA_BROKERS.split(',').map((b) => b.trim()) : undefined,
     kafkaClientId: env.KAFKA_CLIENT_ID || 'payments-platform',
+    kafkaTopicPartitions: positive(env.KAFKA_TOPIC_PARTITIONS || '3', 'KAFKA_TOPIC_PARTITIONS'),
     logLevel: env.LOG_LEVEL || 'info',
     transferFeesBps: feeTable(env.TRANSFER_FEES ?? DEFAULT_TRANSFER_FEES),
   };
@@ -91,6 +127,12 @@ function feeTable(value: string): Record<string, number> {
 function integer(value: string, name: string): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+function positive(value: string, name: string): number {
+  const n = integer(value, name);
+  if (n === 0) throw new Error(`${name} must be at least 1`);
   return n;
 }
 

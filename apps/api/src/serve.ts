@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import { BootstrapService } from '@app/application/access';
+import { describeAdapters } from '@app/platform/adapters';
+import { loadConfig } from '@app/platform/config/platform-config';
+import { logger } from '@app/platform/logging/logger';
+import type { PlatformRoles } from '@app/platform/platform.module';
+import { createApi } from './app.factory';
+
+/**
+ * Starts the HTTP API with the log readers `roles` asks for: all of them for `npm start`, none
+ * for `npm run start:api` (the projector and publisher then run as their own deployments).
+ */
+export async function serve(roles: PlatformRoles): Promise<void> {
+  const config = loadConfig();
+  const app = await createApi(config, roles);
+  const { generatedKey } = await app.get(BootstrapService).run();
+  await app.listen(config.port);
+  const base = `http://localhost:${config.port}`;
+  logger.info({ port: config.port, data_dir: config.dataDir, adapters: describeAdapters(config), roles }, 'payments API listening');
+  // Printed once, on the first start only: the key is never stored in clear.
+  if (generatedKey) {
+    process.stdout.write(
+      `\nA sandbox API key was created for you (shown once, keep it):\n\n  ${generatedKey}\n\n` +
+        `Try:\n  curl -s ${base}/api-keys/current -H "Authorization: Bearer ${generatedKey}"\n\n`,
+    );
+  } else {
+    process.stdout.write(`\nPayments API on ${base} (GET ${base}/health). Authenticate with "Authorization: Bearer <API key>".\n\n`);
+  }
+}
+
+export function exitOnStartupFailure(err: unknown): never {
+  logger.fatal({ err }, 'failed to start');
+  process.exit(1);
+}
