@@ -116,7 +116,7 @@ describe('payment details', () => {
     const page2 = await t.http.get(`/counterparties/${own.id}/payment-details?limit=1&cursor=${second.body.id}`).set(bearer(KEYS.sandbox)).expect(200);
     expect(page2.body.data).toEqual([first.body]);
     const readStore = t.app.get<ReadStore>(READ_STORE);
-    const organizationId = (await readStore.get<{ organization_id: string }>('payment_details', first.body.id))!.organization_id;
+    const organizationId = (await readStore.get<{ id: string; organization_id: string }>('payment_details', first.body.id))!.organization_id;
     const actor = { kind: 'api_key' as const, organizationId, mode: 'sandbox' as const, id: 'k' };
     expect(await findTransferReadyPaymentDetail(readStore, actor, first.body.id)).toMatchObject({
       payment_method: 'bank-transfer', currency: 'USD', country: 'US', counterparty_id: own.id, counterparty_status: 'active', entity_id: entity, organization_id: organizationId, destination_account_id: null,
