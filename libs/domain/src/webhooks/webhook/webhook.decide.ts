@@ -23,7 +23,9 @@ export type WebhookCommand =
     };
 
 /** Checks every field present and returns them normalised, with `expires_at` counted from `now`. */
-export function checkWebhookSettings(input: Partial<WebhookSettingsInput>, now: number): Partial<WebhookSettings> | DomainError {
+export function checkWebhookSettings(given: Partial<WebhookSettingsInput>, now: number): Partial<WebhookSettings> | DomainError {
+  // An omitted field may arrive as a present-but-undefined key; it must not overwrite anything.
+  const input = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<WebhookSettingsInput>;
   const refused =
     (input.url !== undefined ? refuseWebhookUrl(input.url) : null) ??
     (input.expires_in !== undefined ? refuseExpiresIn(input.expires_in) : null) ??

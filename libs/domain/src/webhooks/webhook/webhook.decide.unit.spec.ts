@@ -55,6 +55,12 @@ describe('webhook decider', () => {
         .then([{ type: 'WebhookUpdated', data: { webhook_id: WHK, changes: { tags: ['a'], expires_at: T0 + 61_000 }, updated: T0 + 1000 } }]);
     });
 
+    it('treats keys present with undefined as omitted', () => {
+      spec([created()])
+        .when(update({ url: undefined, description: undefined, tags: ['x'] }))
+        .then([{ type: 'WebhookUpdated', data: { webhook_id: WHK, changes: { tags: ['x'] }, updated: T0 + 1000 } }]);
+    });
+
     it('records nothing when nothing changes', () => {
       spec([created()]).when(update({ status: 'active', enabled_events: { outflows: ['created'] } })).then([]);
     });
