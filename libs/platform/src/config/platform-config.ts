@@ -32,9 +32,10 @@ export type AppName = 'api' | 'projector' | 'publisher' | 'webhooks';
 const EVERY_APP: readonly AppName[] = ['api', 'projector', 'publisher', 'webhooks'];
 
 /**
- * Every variable loadConfig reads, and the processes a deployment must set it for. All of them
- * call loadConfig, but a worker has no use for, say, the bootstrap keys. test/deploy checks that
- * this table names exactly what loadConfig reads, and that compose and Kubernetes set each one.
+ * Every environment variable the apps read (here and anywhere else in apps/ and libs/), and the
+ * processes a deployment must set it for. All of them call loadConfig, but a worker has no use
+ * for, say, the bootstrap keys; `[]` means the default fits every deployment. test/deploy checks
+ * that this table names exactly what the code reads, and that compose and Kubernetes set each one.
  */
 export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   // The API's HTTP port; the workers answer GET /health on it.
@@ -57,6 +58,14 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   KAFKA_CLIENT_ID: EVERY_APP,
   KAFKA_TOPIC_PARTITIONS: EVERY_APP,
   LOG_LEVEL: EVERY_APP,
+  // Read by the webhook worker's options (apps/webhooks): the API must set it to false when the
+  // worker runs as its own deployment, or every API replica would deliver webhooks too.
+  WEBHOOKS_EMBEDDED: ['api'],
+  WEBHOOK_TIMEOUT_MS: [],
+  WEBHOOK_SCHEDULER_INTERVAL_MS: [],
+  WEBHOOK_CONSUMER_GROUP: [],
+  // Set by the image (deploy/Dockerfile); under `test` the logger is silent unless LOG_LEVEL says otherwise.
+  NODE_ENV: [],
   TRANSFER_FEES: ['api'],
 };
 
