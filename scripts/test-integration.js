@@ -22,6 +22,7 @@ const SUITES = {
     'libs/platform/src/bus/kafka-message-bus.int.spec.ts',
     'test/distributed/distributed.dist.spec.ts',
     'test/distributed/projector-restart.dist.spec.ts',
+    'test/distributed/webhooks.dist.spec.ts',
   ],
   eventstore: ['libs/platform/src/event-store/esdb-event-store.int.spec.ts'],
 };

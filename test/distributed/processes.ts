@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
-export type AppName = 'api' | 'projector' | 'publisher';
+export type AppName = 'api' | 'projector' | 'publisher' | 'webhooks';
 
 /** The file `npm run start:<name>` runs, read from package.json so the test runs what operators run. */
 export function entryOf(name: AppName): string {

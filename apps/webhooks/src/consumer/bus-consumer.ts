@@ -22,8 +22,26 @@ export class BusConsumer {
     private readonly route: (event: RecordedEvent) => Promise<void>,
   ) {}
 
-  async start(): Promise<void> {
+  /**
+   * Joins the group, retrying while the broker is not ready (a fresh Kafka answers "group
+   * coordinator not available" for a while); resolves only once joined, so a process that reports
+   * healthy is a member and no event published after that is skipped.
+   */
+  async start(giveUpAfterMs = 60_000): Promise<void> {
     this.stopped = false;
+    const deadline = Date.now() + giveUpAfterMs;
+    for (let delay = 250; ; delay = Math.min(delay * 2, 5000)) {
+      try {
+        return await this.join();
+      } catch (err) {
+        if (this.stopped || Date.now() + delay > deadline) throw err;
+        logger.warn({ err, component: 'webhooks' }, 'joining the consumer group failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private async join(): Promise<void> {
     this.subscription = await this.bus.subscribe(DOMAIN_EVENTS_TOPIC, this.groupId, (message) => this.handle(message), {
       onError: (err) => {
         logger.warn({ err, component: 'webhooks' }, 'routing an event failed; rejoining the consumer group');
