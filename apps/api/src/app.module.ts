@@ -10,12 +10,13 @@ import { HealthController } from './health/health.controller';
 import { OnboardingModule } from './onboarding/onboarding.module';
 import { bodyParsing } from './http/body-parsing.middleware';
 import { requestId } from './http/request-id.middleware';
+import { TransfersModule } from './transfers/transfers.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhookWorkerModule } from '../../webhooks/src/webhook-worker.module';
 import { READ_MODELS } from './read-models';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */
-export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register()];
+export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule];
 
 @Module({})
 export class AppModule implements NestModule {

@@ -4,6 +4,8 @@ import { accountProjection } from './accounts/account.projection';
 import { paymentDetailProjection } from '@app/application/counterparties/payment-detail.read-model';
 import { counterpartyProjection } from './counterparties/counterparty.projection';
 import { entityProjection } from './onboarding/entity.projection';
+import { statementProjection } from './accounts/statement.projection';
+import { transferProjection } from './transfers/transfer.projection';
 import { webhookLogProjection } from './webhooks/webhook-log.projection';
 import { webhookProjection } from './webhooks/webhook.projection';
 import { dueDeliveriesProjection } from '../../webhooks/src/delivery/due-deliveries.projection';
@@ -12,4 +14,4 @@ import { dueDeliveriesProjection } from '../../webhooks/src/delivery/due-deliver
  * Every read model of the product, in one list: the all-in-one process and a standalone
  * projector deployment build exactly the same set. A new feature adds its projections here.
  */
-export const READ_MODELS: readonly Projection[] = [apiKeyProjection, entityProjection, accountProjection, counterpartyProjection, paymentDetailProjection, webhookProjection, webhookLogProjection, dueDeliveriesProjection] as readonly Projection[];
+export const READ_MODELS: readonly Projection[] = [apiKeyProjection, entityProjection, accountProjection, counterpartyProjection, paymentDetailProjection, webhookProjection, webhookLogProjection, dueDeliveriesProjection, transferProjection, statementProjection] as readonly Projection[];

@@ -34,4 +34,6 @@ export const ACCOUNT_PUBLIC_EVENTS: PublicEventTable = {
   FundsHeld: balanceChange,
   HoldReleased: balanceChange,
   HoldSettled: balanceChange,
+  HoldReversed: balanceChange,
+  BookTransferReceived: balanceChange,
 };

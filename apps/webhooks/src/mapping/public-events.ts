@@ -1,5 +1,6 @@
 import { ACCOUNT_PUBLIC_EVENTS } from './accounts.public-events';
 import { ONBOARDING_PUBLIC_EVENTS } from './onboarding.public-events';
+import { TRANSFER_PUBLIC_EVENTS } from './transfers.public-events';
 import type { PublicEventTable } from './public-event';
 
 /**
@@ -9,4 +10,5 @@ import type { PublicEventTable } from './public-event';
 export const PUBLIC_EVENTS: PublicEventTable = {
   ...ONBOARDING_PUBLIC_EVENTS,
   ...ACCOUNT_PUBLIC_EVENTS,
+  ...TRANSFER_PUBLIC_EVENTS,
 };

@@ -1,7 +1,7 @@
 import { conflict, invalid, rule, type Decision } from '../../shared';
 import { isValidAmount } from '../currency';
 import type { AccountEvent } from './account.events';
-import { balanceOf, type OpenAccountState } from './account';
+import { balanceOf, lookup, type OpenAccountState } from './account';
 import type { AccountCommand } from './account.decide';
 
 type Command<T extends AccountCommand['type']> = Extract<AccountCommand, { type: T }>;
@@ -11,7 +11,7 @@ type Command<T extends AccountCommand['type']> = Extract<AccountCommand, { type:
  * again is a no-op, so process managers and retried requests may repeat any of them.
  */
 export function placeHold(command: Command<'PlaceHold'>, state: OpenAccountState): Decision<AccountEvent> {
-  if (state.holds[command.hold_id] !== undefined || state.closed_holds[command.hold_id] !== undefined) return [];
+  if (state.holds[command.hold_id] !== undefined || lookup(state.closed_holds, command.hold_id) !== undefined) return [];
   if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
   if (!Number.isSafeInteger(command.fee) || command.fee < 0) return invalid('fee', 'fee must be a non-negative integer of minor units');
   const total = command.amount + command.fee;
@@ -33,7 +33,7 @@ export function closeHold(command: Command<'ReleaseHold' | 'SettleHold'>, state:
 
 /** Credits back what a settled hold debited (amount + fee). Only a settled hold can come back. */
 export function reverseHold(command: Command<'ReverseSettledHold'>, state: OpenAccountState): Decision<AccountEvent> {
-  const closed = state.closed_holds[command.hold_id];
+  const closed = lookup(state.closed_holds, command.hold_id);
   if (closed?.outcome === 'reversed') return [];
   if (closed?.outcome !== 'settled') return conflict('hold_not_settled', `Hold ${command.hold_id} has not been settled, so nothing can be reversed`);
   const { available, current } = balanceOf(state);
@@ -44,7 +44,7 @@ export function reverseHold(command: Command<'ReverseSettledHold'>, state: OpenA
 
 /** The receiving side of a book transfer: a settled credit, once per sending transfer. */
 export function receiveBookTransfer(command: Command<'ReceiveBookTransfer'>, state: OpenAccountState): Decision<AccountEvent> {
-  if (state.received[command.transfer_id]) return [];
+  if (lookup(state.received, command.transfer_id)) return [];
   if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
   if (command.currency !== state.currency) return rule('currency_mismatch', `The account holds ${state.currency}, not ${command.currency}`);
   if (state.current + command.amount > Number.MAX_SAFE_INTEGER) return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');

@@ -33,13 +33,25 @@ export interface OpenAccountState {
    * PlaceHold after a settle or release stays a no-op (process managers and retries repeat), and
    * so a reversal knows what was debited.
    */
-  readonly closed_holds: Readonly<Record<string, ClosedHold>>;
+  readonly closed_holds: History<ClosedHold>;
   /** Book transfers credited here, by the sender's transfer id: each is credited once. */
-  readonly received: Readonly<Record<string, true>>;
+  readonly received: History<true>;
   /** At most one set of coordinates per rail. */
   readonly details: Readonly<Partial<Record<Rail, AccountDetailsRecord>>>;
   readonly created: number;
   readonly updated: number;
+}
+
+/**
+ * An append-only list shared between successive states, newest first. Adding is O(1), so folding
+ * an account with thousands of transfers stays linear (copying a map per event made it quadratic);
+ * a lookup walks it, once per decision.
+ */
+export type History<T> = { readonly id: string; readonly value: T; readonly previous: History<T> } | null;
+
+export function lookup<T>(history: History<T>, id: string): T | undefined {
+  for (let node = history; node; node = node.previous) if (node.id === id) return node.value;
+  return undefined;
 }
 
 export interface ClosedHold {
@@ -58,7 +70,7 @@ export const balanceOf = (state: OpenAccountState): Balance => ({ available: sta
 export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
   if (event.type === 'AccountOpened') {
     const { account_id, opened, ...rest } = event.data;
-    return { ...rest, status: 'open', id: account_id, current: 0, holds: {}, closed_holds: {}, received: {}, details: {}, created: opened, updated: opened };
+    return { ...rest, status: 'open', id: account_id, current: 0, holds: {}, closed_holds: null, received: null, details: {}, created: opened, updated: opened };
   }
   if (state.status !== 'open') return state;
   switch (event.type) {
@@ -91,14 +103,14 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
     case 'HoldReversed':
       return { ...close(state, event.data.hold_id, event.data.total, 'reversed'), current: state.current + event.data.total, updated: event.data.reversed };
     case 'BookTransferReceived':
-      return { ...state, current: state.current + event.data.amount, received: { ...state.received, [event.data.transfer_id]: true }, updated: event.data.received };
+      return { ...state, current: state.current + event.data.amount, received: { id: event.data.transfer_id, value: true, previous: state.received }, updated: event.data.received };
     default:
       return state;
   }
 }
 
 function close(state: OpenAccountState, id: string, total: number, outcome: ClosedHold['outcome']): OpenAccountState {
-  return { ...state, holds: without(state.holds, id), closed_holds: { ...state.closed_holds, [id]: { total, outcome } } };
+  return { ...state, holds: without(state.holds, id), closed_holds: { id, value: { total, outcome }, previous: state.closed_holds } };
 }
 
 function without(holds: Readonly<Record<string, number>>, id: string): Readonly<Record<string, number>> {

@@ -1,0 +1,51 @@
+'use strict';
+// One benchmark target per process, so the three never share a CPU with each other or with the load.
+// Usage: node server.js api|nest-empty|express <port> ; prints "READY" when listening.
+require('reflect-metadata');
+const { mkdtempSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+const [mode, port] = [process.argv[2], Number(process.argv[3])];
+const dist = (p) => join(__dirname, '..', 'dist', p);
+
+async function api() {
+  const { createApi } = require(dist('apps/api/src/app.factory'));
+  const { loadConfig } = require(dist('libs/platform/src/config/platform-config'));
+  const { BootstrapService } = require(dist('libs/application/src/access'));
+  const config = loadConfig({ ...process.env, PORT: String(port), DATA_DIR: process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bench-')), LOG_LEVEL: 'warn' });
+  const app = await createApi(config);
+  await app.get(BootstrapService).run();
+  await app.listen(port);
+}
+
+async function nestEmpty() {
+  const { Controller, Module, Post } = require('@nestjs/common');
+  const { NestFactory } = require('@nestjs/core');
+  class EmptyController {
+    empty() {
+      return {};
+    }
+  }
+  Controller()(EmptyController);
+  Post('empty')(EmptyController.prototype, 'empty', Object.getOwnPropertyDescriptor(EmptyController.prototype, 'empty'));
+  class EmptyModule {}
+  Module({ controllers: [EmptyController] })(EmptyModule);
+  const app = await NestFactory.create(EmptyModule, { logger: false });
+  await app.listen(port);
+}
+
+async function rawExpress() {
+  const express = require('express');
+  const app = express();
+  app.use(express.json());
+  app.post('/empty', (_req, res) => res.status(201).json({}));
+  await new Promise((resolve) => app.listen(port, resolve));
+}
+
+({ api, 'nest-empty': nestEmpty, express: rawExpress })[mode]()
+  .then(() => console.log('READY'))
+  .catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
