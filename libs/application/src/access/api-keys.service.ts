@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ulid } from 'ulid';
-import { apiKeyDecider, evolveApiKey, initialApiKeyState, type ApiKeyEvent, type ApiKeyState, type KeyMaterial } from '@app/domain/access';
+import { apiKeyDecider, type ApiKeyHashRegistered, type ApiKeyState, type KeyMaterial } from '@app/domain/access';
 import { EVENT_STORE, WrongExpectedRevisionError, type EventStore } from '@app/platform/event-store/event-store.port';
 import { SECRET_BOX, SecretBox } from '@app/platform/security/secret-box';
 import { modeOfKey, newApiKey, newEncryptionKeyPair, sha256 } from '@app/platform/security/credentials';
-import { handleCommand, loadAggregate, toAppend, type Actor, type CommandContext } from '../command-handling';
+import { foldStream, handleCommand, loadAggregate, toAppend, type Actor, type CommandContext } from '../command-handling';
 import { apiKeyHashStream, apiKeyStream } from './streams';
 
 export type ActiveApiKey = Extract<ApiKeyState, { status: 'active' | 'revoked' }>;
@@ -67,10 +67,11 @@ export class ApiKeysService {
   async resolve(key: string): Promise<ActiveApiKey | null> {
     if (!modeOfKey(key)) return null;
     const hash = sha256(key);
-    const [pointer] = await this.store.readStream(apiKeyHashStream(hash));
-    if (!pointer) return null;
-    const events = await this.store.readStream(apiKeyStream(String(pointer.data.api_key_id)));
-    const state = events.reduce((s, e) => evolveApiKey(s, e as unknown as ApiKeyEvent), initialApiKeyState);
+    // Both folds are cached per stream, so a known key costs two short reads per request and a
+    // revocation or rotation is seen by the very next request.
+    const pointer = await foldStream(this.store, apiKeyHashStream(hash), hashPointer);
+    if (!pointer.state) return null;
+    const { state } = await foldStream(this.store, apiKeyStream(pointer.state), apiKeyDecider);
     // After a rotation the old hash still points here, but the key's current hash has moved on.
     return state.status === 'active' && state.key_hash === hash ? state : null;
   }
@@ -99,6 +100,12 @@ export class ApiKeysService {
     );
   }
 }
+
+/** The lookup stream's only event names the key it points at. */
+const hashPointer = {
+  initialState: null as string | null,
+  evolve: (_: string | null, event: ApiKeyHashRegistered): string | null => event.data.api_key_id,
+};
 
 export function isDuplicateKey(error: unknown): boolean {
   return error instanceof WrongExpectedRevisionError;

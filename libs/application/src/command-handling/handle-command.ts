@@ -1,14 +1,10 @@
 import { ulid } from 'ulid';
 import { isDomainError, type Decider, type DomainEvent } from '@app/domain';
-import {
-  WrongExpectedRevisionError,
-  type EventStore,
-  type EventToAppend,
-  type RecordedEvent,
-} from '@app/platform/event-store/event-store.port';
-import type { CommandContext } from './actor';
+import { WrongExpectedRevisionError, type EventStore, type EventToAppend } from '@app/platform/event-store/event-store.port';
+import type { Actor, CommandContext } from './actor';
 import { DomainException } from './domain-exception';
-import { visibleStream } from './tenancy';
+import { foldStream, rememberFold, serializePerStream, type FoldedStream } from './stream-cache';
+import { forbidden, visibility } from './tenancy';
 
 export interface HandleOptions {
   /** Owning entity recorded in metadata when the stream is new; existing streams keep theirs. */
@@ -24,10 +20,12 @@ export interface HandleResult<E, S> {
 }
 
 /**
- * Load the stream, fold, decide, append with the revision read; on a conflict, read again and
- * decide again. A domain error is thrown as a DomainException for the HTTP layer to render.
+ * Load the stream, fold, decide, append with the revision read; on a conflict (another process
+ * wrote first), read on and decide again. Commands on one stream queue within this process, and
+ * folds are cached, so a hot stream costs one short read per command, not a full replay.
+ * A domain error is thrown as a DomainException for the HTTP layer to render.
  */
-export async function handleCommand<C, E extends DomainEvent, S>(
+export function handleCommand<C, E extends DomainEvent, S>(
   store: EventStore,
   streamId: string,
   decider: Decider<C, E, S>,
@@ -35,21 +33,30 @@ export async function handleCommand<C, E extends DomainEvent, S>(
   context: CommandContext,
   options: HandleOptions = {},
 ): Promise<HandleResult<E, S>> {
+  return serializePerStream(store, streamId, () => decideAndAppend(store, streamId, decider, command, context, options));
+}
+
+async function decideAndAppend<C, E extends DomainEvent, S>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<C, E, S>,
+  command: C | ((state: S) => C),
+  context: CommandContext,
+  options: HandleOptions,
+): Promise<HandleResult<E, S>> {
   const attempts = options.maxAttempts ?? 10;
   for (let attempt = 1; ; attempt++) {
-    const recorded = visibleStream(await store.readStream(streamId), context.actor);
-    const state = recorded.reduce((s, e) => decider.evolve(s, e as unknown as E), decider.initialState);
-    const decided = decider.decide(typeof command === 'function' ? (command as (s: S) => C)(state) : command, state);
+    const folded = visibleFold(await foldStream(store, streamId, decider), decider.initialState, context.actor);
+    const decided = decider.decide(typeof command === 'function' ? (command as (s: S) => C)(folded.state) : command, folded.state);
     if (isDomainError(decided)) throw new DomainException(decided);
-    if (decided.length === 0) return { state, newEvents: [], position: null };
-    const entityId = recorded.length ? recorded[0].metadata.entity_id ?? null : options.entityId ?? null;
+    if (decided.length === 0) return { state: folded.state, newEvents: [], position: null };
+    const entityId = folded.owner ? folded.owner.entity_id ?? null : options.entityId ?? null;
     try {
-      const result = await store.append(
-        streamId,
-        decided.map((e) => toAppend(e, context, entityId, options.schemaVersion ?? 1)),
-        recorded.length ? recorded[recorded.length - 1].revision : 'no_stream',
-      );
-      return { state: decided.reduce(decider.evolve, state), newEvents: decided, position: result.position };
+      const toStore = decided.map((e) => toAppend(e, context, entityId, options.schemaVersion ?? 1));
+      const result = await store.append(streamId, toStore, folded.revision === -1 ? 'no_stream' : folded.revision);
+      const state = decided.reduce(decider.evolve, folded.state);
+      rememberFold(store, streamId, decider.evolve, { state, revision: result.nextExpectedRevision, owner: folded.owner ?? toStore[0].metadata });
+      return { state, newEvents: decided, position: result.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= attempts) throw error;
     }
@@ -79,8 +86,15 @@ export async function loadAggregate<E extends DomainEvent, S>(
   streamId: string,
   decider: Pick<Decider<unknown, E, S>, 'evolve' | 'initialState'>,
   context: Pick<CommandContext, 'actor'>,
-): Promise<{ state: S; events: RecordedEvent[] } | null> {
-  const recorded = visibleStream(await store.readStream(streamId), context.actor);
-  if (!recorded.length) return null;
-  return { state: recorded.reduce((s, e) => decider.evolve(s, e as unknown as E), decider.initialState), events: recorded };
+): Promise<{ state: S; revision: number } | null> {
+  const folded = visibleFold(await foldStream(store, streamId, decider), decider.initialState, context.actor);
+  return folded.revision === -1 ? null : { state: folded.state, revision: folded.revision };
+}
+
+/** Another organization's stream folds to nothing (as if absent); another entity's is forbidden. */
+function visibleFold<S>(folded: FoldedStream<S>, initialState: S, actor: Actor): FoldedStream<S> {
+  if (!folded.owner) return folded;
+  const seen = visibility(folded.owner, actor);
+  if (seen === 'forbidden') throw forbidden();
+  return seen === 'visible' ? folded : { state: initialState, revision: -1, owner: null };
 }

@@ -58,10 +58,11 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
+    const fromRevision = options.fromRevision ? BigInt(options.fromRevision) : START;
     try {
-      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: START })) {
+      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision })) {
         const event = toRecorded(resolved);
         if (event) events.push(event);
       }

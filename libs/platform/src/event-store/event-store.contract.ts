@@ -89,6 +89,14 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       await expect(store.readStream(streamName())).resolves.toEqual([]);
     });
 
+    it('readStream from a revision returns that event and the ones after it, and nothing past the end', async () => {
+      const stream = streamName();
+      await store.append(stream, [anEvent('A'), anEvent('B'), anEvent('C')], 'no_stream');
+      expect((await store.readStream(stream, { fromRevision: 1 })).map((e) => [e.type, e.revision])).toEqual([['B', 1], ['C', 2]]);
+      expect(await store.readStream(stream, { fromRevision: 3 })).toEqual([]);
+      expect((await store.readStream(stream, { fromRevision: 0 })).map((e) => e.type)).toEqual(['A', 'B', 'C']);
+    });
+
     describe('global log', () => {
       it('readAll returns appends in order, strictly after `after`, up to `limit`', async () => {
         const before = await store.headPosition();

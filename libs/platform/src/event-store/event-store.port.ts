@@ -54,8 +54,12 @@ export interface SubscribeOptions {
 
 export interface EventStore {
   append(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** All events of a stream in order; an empty array when the stream does not exist. */
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /**
+   * Events of a stream in order, from `fromRevision` (default 0) on; an empty array when the
+   * stream does not exist or has nothing from there. Streams only grow, so a reader that folded up
+   * to revision n reads on from n + 1.
+   */
+  readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
   /** Events of the global log strictly after `after`, in order. */
   readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]>;
   /** Catch up from `after`, then follow live appends. The handler runs for one event at a time. */

@@ -64,7 +64,7 @@ export class SqliteEventStore implements EventStore {
       insert: this.db.prepare(
         'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      readStream: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream_id = ? ORDER BY revision'),
+      readStream: this.db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision'),
       readAll: this.db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: this.db.prepare<[], { p: number | null }>('SELECT MAX(position) AS p FROM events'),
     };
@@ -138,8 +138,8 @@ export class SqliteEventStore implements EventStore {
     return { nextExpectedRevision: revision, position };
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
-    return this.stmts.readStream.all(streamId).map(toRecorded);
+  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    return this.stmts.readStream.all(streamId, options.fromRevision ?? 0).map(toRecorded);
   }
 
   async readAll(options: { after?: number; limit?: number } = {}): Promise<RecordedEvent[]> {

@@ -1,0 +1,97 @@
+import type { EventMetadata, EventStore } from '@app/platform/event-store/event-store.port';
+
+export interface FoldedStream<S> {
+  readonly state: S;
+  /** Revision of the last event folded, -1 for a stream that does not exist. */
+  readonly revision: number;
+  /** Metadata of the stream's first event: who owns it (tenancy). */
+  readonly owner: EventMetadata | null;
+}
+
+type Evolve<S> = (state: S, event: never) => S;
+
+/**
+ * Folded states of recently used streams, per event store and per evolve function. Correct
+ * without invalidation because streams only grow: a cached fold at revision n is completed by
+ * reading from n + 1, and an append still carries its expected revision, so another process's
+ * write is caught as a conflict. States are immutable values, so sharing one between readers is safe.
+ */
+class FoldCache {
+  private readonly entries = new Map<string, FoldedStream<unknown>>();
+  constructor(private readonly capacity: number) {}
+
+  get(streamId: string): FoldedStream<unknown> | undefined {
+    const entry = this.entries.get(streamId);
+    if (entry) {
+      // Map keeps insertion order: re-inserting makes this the most recently used.
+      this.entries.delete(streamId);
+      this.entries.set(streamId, entry);
+    }
+    return entry;
+  }
+
+  remember(streamId: string, entry: FoldedStream<unknown>): void {
+    const current = this.entries.get(streamId);
+    if (current && current.revision >= entry.revision) return;
+    this.entries.delete(streamId);
+    this.entries.set(streamId, entry);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
+
+// Keyed by the evolve function: one stream can be folded by more than one decider.
+const caches = new WeakMap<EventStore, WeakMap<object, FoldCache>>();
+const CAPACITY = 20_000;
+
+function cacheFor(store: EventStore, evolve: object): FoldCache {
+  let byEvolve = caches.get(store);
+  if (!byEvolve) caches.set(store, (byEvolve = new WeakMap()));
+  let cache = byEvolve.get(evolve);
+  if (!cache) byEvolve.set(evolve, (cache = new FoldCache(CAPACITY)));
+  return cache;
+}
+
+/** The stream folded up to its current end, reading only what the cache has not seen. */
+export async function foldStream<S>(
+  store: EventStore,
+  streamId: string,
+  decider: { evolve: Evolve<S>; initialState: S },
+): Promise<FoldedStream<S>> {
+  const cache = cacheFor(store, decider.evolve);
+  const known = cache.get(streamId) as FoldedStream<S> | undefined;
+  const fresh = await store.readStream(streamId, { fromRevision: known ? known.revision + 1 : 0 });
+  if (!fresh.length) return known ?? { state: decider.initialState, revision: -1, owner: null };
+  const folded = {
+    state: fresh.reduce((s, e) => decider.evolve(s, e as never), known ? known.state : decider.initialState),
+    revision: fresh[fresh.length - 1].revision,
+    owner: known?.owner ?? fresh[0].metadata,
+  };
+  cache.remember(streamId, folded);
+  return folded;
+}
+
+/** Records the state a successful append produced, so the next command on the stream reads nothing. */
+export function rememberFold<S>(store: EventStore, streamId: string, evolve: Evolve<S>, folded: FoldedStream<S>): void {
+  cacheFor(store, evolve).remember(streamId, folded);
+}
+
+const queues = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs commands on one stream one after another within this process: concurrent requests on a
+ * hot account queue here instead of racing to the same expected revision and retrying. Other
+ * processes are still kept out by the expected revision.
+ */
+export function serializePerStream<T>(store: EventStore, streamId: string, work: () => Promise<T>): Promise<T> {
+  let byStream = queues.get(store);
+  if (!byStream) queues.set(store, (byStream = new Map()));
+  const previous = byStream.get(streamId) ?? Promise.resolve();
+  const run = previous.then(work, work);
+  const tail = run.catch(() => undefined);
+  byStream.set(streamId, tail);
+  void tail.then(() => {
+    if (byStream!.get(streamId) === tail) byStream!.delete(streamId);
+  });
+  return run;
+}
+
