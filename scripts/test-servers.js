@@ -135,13 +135,26 @@ async function startKafka() {
   return { brokers, pid: jvm.pid, stop: () => jvm.stop() };
 }
 
-/** A listening socket is not yet a broker that answers: ask for cluster metadata until it does. */
+/**
+ * A listening socket is not yet a broker that answers: wait for cluster metadata, then for a group
+ * coordinator (the first group request creates __consumer_offsets), so tests meet a warm broker.
+ */
 async function waitForMetadata(brokers) {
   const { Kafka, logLevel } = require('kafkajs');
   const admin = new Kafka({ clientId: 'test-servers', brokers: [brokers], logLevel: logLevel.NOTHING, retry: { retries: 30, maxRetryTime: 2000 } }).admin();
   try {
     await admin.connect();
     await admin.describeCluster();
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        await admin.fetchOffsets({ groupId: 'test-servers-ready', topics: [] });
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw new Error(`Kafka group coordinator not available: ${error.message}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
   } finally {
     await admin.disconnect();
   }

@@ -92,6 +92,8 @@ export function sharedEnvironment(dataDir: string, database: string, bootstrapKe
     PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64'),
     PAYMENTS_BOOTSTRAP_API_KEYS: bootstrapKey,
     SANDBOX_AUTO_ADVANCE: 'false',
+    // As in deploy/: the webhook worker is its own process, never embedded in the API.
+    WEBHOOKS_EMBEDDED: 'false',
   };
 }
 

@@ -109,12 +109,15 @@ async function checkpointOf(db: Db): Promise<number> {
   return Math.min(...rows.map((r) => r.position));
 }
 
-/** Every collection of a database, each document in id order, checkpoints included. */
+/**
+ * Every read model's collection, each document (position and tombstones included) in id order,
+ * and the read models' checkpoints. The same database also holds the checkpoints of the process
+ * managers the API runs; those are not read models, so a rebuild has none.
+ */
 async function dump(db: Db): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
-  for (const { name } of await db.listCollections().toArray()) {
-    if (name.startsWith('system.')) continue;
-    out[name] = await db.collection(name).find({}).sort({ _id: 1 }).toArray();
-  }
+  for (const { collection } of READ_MODELS) out[collection] = await db.collection(collection).find({}).sort({ _id: 1 }).toArray();
+  const names = READ_MODELS.map((p) => p.name);
+  out.checkpoints = await db.collection<{ _id: string }>('checkpoints').find({ _id: { $in: names } }).sort({ _id: 1 }).toArray();
   return out;
 }
