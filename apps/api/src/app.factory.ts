@@ -14,7 +14,7 @@ export async function createApi(config: PlatformConfig, roles?: PlatformRoles): 
   app.getHttpAdapter().getInstance().set('etag', false);
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new ErrorEnvelopeFilter());
-  app.enableShutdownHooks();
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
   return app;
 }

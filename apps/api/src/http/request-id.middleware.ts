@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { logger } from '@app/platform/logging/logger';
 
 /** Every response carries x-request-id: the caller's when it is sane, otherwise a new one. */

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { newServiceBan, RAILS } from '@app/domain/accounts';
 import { cryptoRandom } from '@app/application/accounts';
 import type { CommandContext } from '@app/application/command-handling';

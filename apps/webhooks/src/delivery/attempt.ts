@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { isExistingWebhook, subscribesTo, webhookStatusAt, type DeliveryCommand, type PendingDelivery, type WebhookState } from '@app/domain';
 import type { Deliveries } from '@app/application/webhooks';
 import type { SecretBox } from '@app/platform/security/secret-box';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { apiKeyDecider, type ApiKeyHashRegistered, type ApiKeyState, type KeyMaterial } from '@app/domain/access';
 import { EVENT_STORE, WrongExpectedRevisionError, type EventStore } from '@app/platform/event-store/event-store.port';
 import { SECRET_BOX, SecretBox } from '@app/platform/security/secret-box';

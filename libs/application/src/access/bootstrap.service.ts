@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, WrongExpectedRevisionError, type EventStore } from '@app/platform/event-store/event-store.port';
 import { modeOfKey, sha256 } from '@app/platform/security/credentials';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { accountDecider, defaultRail, RAILS, refuseAccountDetails, type AccountDetailsRecord, type AssetType, type OpenAccountState, type RandomSource, type Rail } from '@app/domain/accounts';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, handleCommand, type CommandContext } from '../command-handling';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { notFound } from '@app/domain';
 import { accountDecider, newServiceBan, refuseOpenAccount, type OpenAccountState, type RandomSource } from '@app/domain/accounts';
 import { entityDecider } from '@app/domain/onboarding';

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { isDomainError, type Decider, type DomainEvent } from '@app/domain';
 import { WrongExpectedRevisionError, type EventStore, type EventToAppend } from '@app/platform/event-store/event-store.port';
 import type { Actor, CommandContext } from './actor';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { counterpartyDecider, notFound, type CounterpartyRecord, type CounterpartyType, type NewPaymentDetail, type PaymentDetailData, type ProfilePatch, type Scope } from '@app/domain';
 import { accountDecider } from '@app/domain/accounts';
 import { entityDecider } from '@app/domain/onboarding';

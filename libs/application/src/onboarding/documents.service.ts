@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { domainError, entityDecider, invalid, isDomainError, type DocumentKey, type EntityCommand } from '@app/domain';
 import { BLOB_STORE, type BlobStore } from '@app/platform/blob-store';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';

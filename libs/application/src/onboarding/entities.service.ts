@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { entityDecider, invalid, notFound, type Address, type BusinessPatch, type EntityState, type ExistingEntity, type IndividualPatch, type Profile } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, handleCommand, loadAggregate, type CommandContext } from '../command-handling';

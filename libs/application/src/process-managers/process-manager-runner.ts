@@ -54,7 +54,9 @@ export class ProcessManagerRunner {
 
   /** Where a restart would resume: before the oldest unfinished event, or after the last one seen. */
   get checkpoint(): number {
-    return this.inFlight.size ? Math.min(...this.inFlight.keys()) - 1 : this.lastSeen;
+    // Work is added in log order and a Map keeps insertion order, so the first key is the oldest.
+    const oldest = this.inFlight.keys().next();
+    return oldest.done ? this.lastSeen : oldest.value - 1;
   }
 
   get pending(): number {
@@ -131,14 +133,31 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(new Error('aborted'));
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
+    const sleepers = sleepersOf(signal);
+    const wake = () => {
       clearTimeout(timer);
       reject(new Error('aborted'));
     };
-    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => {
+      sleepers.delete(wake);
+      resolve();
+    }, ms);
+    sleepers.add(wake);
   });
+}
+
+/**
+ * One abort listener per signal, fanning out to a set: hundreds of sleeping steps each adding
+ * their own listener made every add scan the signal's listener list.
+ */
+const sleepersBySignal = new WeakMap<AbortSignal, Set<() => void>>();
+
+function sleepersOf(signal: AbortSignal): Set<() => void> {
+  let sleepers = sleepersBySignal.get(signal);
+  if (!sleepers) {
+    const created = new Set<() => void>();
+    sleepersBySignal.set(signal, (sleepers = created));
+    signal.addEventListener('abort', () => created.forEach((wake) => wake()), { once: true });
+  }
+  return sleepers;
 }

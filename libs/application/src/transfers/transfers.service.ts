@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { notFound, rule } from '@app/domain';
 import type { OpenAccountState } from '@app/domain/accounts';
 import { isTransfer, transferDecider, transferFee, transferReferenceDecider, type AdvanceTarget, type FeeSchedule, type PaymentType, type TransferIntent, type TransferRecord } from '@app/domain/transfers';

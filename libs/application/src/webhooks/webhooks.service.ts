@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { ulid } from '@app/platform/ids/ulid';
 import { notFound, refuseTestEvent, refuseWebhookUrl, webhookDecider, type ExistingWebhook, type WebhookSettingsInput } from '@app/domain';
 import { entityDecider } from '@app/domain/onboarding';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';

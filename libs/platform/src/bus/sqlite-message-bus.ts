@@ -3,6 +3,8 @@ import { openSqlite } from '../sqlite/open-sqlite';
 import { pollingSubscription } from '../event-store/polling-subscription';
 import type { BusMessage, BusSubscription, ConsumedMessage, MessageBus } from './message-bus.port';
 
+const OFFSET_COMMIT_MS = 50;
+
 interface MessageRow {
   position: number;
   topic: string;
@@ -93,14 +95,27 @@ export class SqliteMessageBus implements MessageBus {
     return subscription;
   }
 
-  /** Runs the group's active member from its committed offset; a failing handler ends its turn. */
+  /**
+   * Runs the group's active member from its committed offset; a failing handler ends its turn.
+   * Offsets are committed at most every OFFSET_COMMIT_MS, as Kafka's auto-commit does: a fsync per
+   * message would cost more than the messages, and a crash only redelivers what consumers
+   * already dedupe by event id (at-least-once either way).
+   */
   private consume(
     topic: string,
     groupId: string,
     handler: Handler,
     hooks: { onError?: (error: unknown) => void; onStopped(): void },
   ): BusSubscription {
-    return pollingSubscription<MessageRow>({
+    let handled: number | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    const commitHandled = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (handled !== null && this.db.open) this.stmts.commit.run(topic, groupId, handled);
+      handled = null;
+    };
+    const inner = pollingSubscription<MessageRow>({
       readAfter: async (after) => this.stmts.read.all(topic, after),
       onAppend: (notify) => {
         this.listeners.add(notify);
@@ -109,6 +124,7 @@ export class SqliteMessageBus implements MessageBus {
       pollIntervalMs: this.pollIntervalMs,
       after: this.stmts.committed.get(topic, groupId)?.position ?? 0,
       onError: (error) => {
+        commitHandled();
         hooks.onStopped();
         if (hooks.onError) hooks.onError(error);
         else console.error('bus consumer stopped', error);
@@ -122,9 +138,16 @@ export class SqliteMessageBus implements MessageBus {
           value: row.value,
           headers: JSON.parse(row.headers),
         });
-        this.stmts.commit.run(topic, groupId, row.position);
+        handled = row.position;
+        timer ??= setTimeout(commitHandled, OFFSET_COMMIT_MS);
       },
     });
+    return {
+      stop: async () => {
+        await inner.stop();
+        commitHandled();
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -8,18 +8,10 @@ import {
   RecordedEvent,
   Subscription,
   SubscribeOptions,
-  WrongExpectedRevisionError,
-  revisionMatches,
 } from './event-store.port';
 import { pollingSubscription } from './polling-subscription';
-
-interface PendingAppend {
-  streamId: string;
-  events: readonly EventToAppend[];
-  expected: ExpectedRevision;
-  resolve(result: AppendResult): void;
-  reject(error: unknown): void;
-}
+import { RecentEvents } from './recent-events';
+import { SqliteEventWriter } from './sqlite-event-writer';
 
 interface EventRow {
   position: number;
@@ -33,14 +25,14 @@ interface EventRow {
 
 /**
  * Embedded event store. WAL with synchronous=FULL: an append is acknowledged only after its
- * transaction is fsynced, so it survives a power cut. Appends issued in the same tick are
- * committed together (group commit): one fsync for many requests, each still checked against
- * its own expected revision.
+ * transaction is fsynced, so it survives a power cut. Appends are written by a writer thread with
+ * group commit (one fsync for many requests, each still checked against its own expected
+ * revision); reads run here on their own connection, which WAL lets proceed during a write.
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
-  private queue: PendingAppend[] = [];
-  private flushScheduled = false;
+  private readonly writer: SqliteEventWriter;
+  private readonly recent = new RecentEvents();
   private readonly listeners = new Set<() => void>();
   private closed = false;
   private readonly stmts;
@@ -59,11 +51,8 @@ export class SqliteEventStore implements EventStore {
         UNIQUE (stream_id, revision)
       );
     `);
+    this.writer = new SqliteEventWriter(file, () => this.listeners.forEach((notify) => notify()));
     this.stmts = {
-      lastRevision: this.db.prepare<[string], { r: number | null }>('SELECT MAX(revision) AS r FROM events WHERE stream_id = ?'),
-      insert: this.db.prepare(
-        'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
       readStream: this.db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision'),
       readAll: this.db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: this.db.prepare<[], { p: number | null }>('SELECT MAX(position) AS p FROM events'),
@@ -73,69 +62,23 @@ export class SqliteEventStore implements EventStore {
   append(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
-    return new Promise((resolve, reject) => {
-      this.queue.push({ streamId, events, expected, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
-  }
-
-  private flush(): void {
-    this.flushScheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    if (batch.length === 0 || !this.db.open) return;
-    const outcomes: unknown[] = [];
-    // Each append gets its own savepoint (a nested transaction), so one that fails for any
-    // reason is rolled back and rejected alone while the rest of the batch still commits.
-    const one = this.db.transaction((pending: PendingAppend) => this.appendInTransaction(pending));
-    const commit = this.db.transaction(() => {
-      for (const pending of batch) {
-        try {
-          outcomes.push(one(pending));
-        } catch (error) {
-          outcomes.push(error instanceof Error ? error : new Error(String(error)));
-        }
-      }
-    });
-    try {
-      // IMMEDIATE takes the write lock before reading revisions, so another process appending to
-      // the same file cannot slip in between the check and the insert.
-      commit.immediate();
-    } catch (error) {
-      batch.forEach((p) => p.reject(error));
-      return;
-    }
-    batch.forEach((p, i) => {
-      const outcome = outcomes[i];
-      if (outcome instanceof Error) p.reject(outcome);
-      else p.resolve(outcome as AppendResult);
-    });
-    if (outcomes.some((o) => !(o instanceof Error))) this.listeners.forEach((notify) => notify());
-  }
-
-  private appendInTransaction({ streamId, events, expected }: PendingAppend): AppendResult {
-    const last = this.stmts.lastRevision.get(streamId)?.r ?? -1;
-    if (!revisionMatches(expected, last)) {
-      throw new WrongExpectedRevisionError(streamId, expected, last === -1 ? 'no_stream' : last);
-    }
-    let revision = last;
-    let position = 0;
-    for (const event of events) {
-      revision += 1;
-      const info = this.stmts.insert.run(
-        streamId,
-        revision,
-        event.metadata.event_id,
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
+    return this.writer.write(streamId, events, expected).then((result) => {
+      // One append's rows get consecutive positions and revisions, ending at the ones returned.
+      // Events are immutable values, so readers share the objects the writer was given.
+      const first = events.length - 1;
+      this.recent.remember(
+        events.map((event, i) => ({
+          id: event.metadata.event_id,
+          streamId,
+          type: event.type,
+          data: event.data,
+          metadata: event.metadata,
+          revision: result.nextExpectedRevision - first + i,
+          position: result.position - first + i,
+        })),
       );
-      position = Number(info.lastInsertRowid);
-    }
-    return { nextExpectedRevision: revision, position };
+      return result;
+    });
   }
 
   async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
@@ -143,7 +86,9 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: { after?: number; limit?: number } = {}): Promise<RecordedEvent[]> {
-    return this.stmts.readAll.all(options.after ?? 0, options.limit ?? 1000).map(toRecorded);
+    const [after, limit] = [options.after ?? 0, options.limit ?? 1000];
+    const recent = this.recent.after(after, limit);
+    return recent.length ? recent : this.stmts.readAll.all(after, limit).map(toRecorded);
   }
 
   async headPosition(): Promise<number> {
@@ -168,7 +113,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.queue.length) this.flush();
+    await this.writer.close();
     this.db.close();
   }
 }

@@ -10,6 +10,7 @@ import type { Page, PageQuery, ProjectionWrite, ReadDocument, ReadStore } from '
 export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
   private readonly stmts;
+  private readonly prepared = new Map<string, Database.Statement>();
 
   constructor(file: string) {
     // Read models can always be rebuilt from the log, so a lost tail is replayed, not lost.
@@ -79,10 +80,17 @@ export class SqliteReadStore implements ReadStore {
       params.push(query.after);
     }
     const sql = `SELECT body FROM documents WHERE ${where.join(' AND ')} ORDER BY id ${towardsNewer ? 'ASC' : 'DESC'} LIMIT ?`;
-    const rows = this.db.prepare<unknown[], { body: string }>(sql).all(...params, query.limit + 1);
+    const rows = this.statement(sql).all(...params, query.limit + 1) as { body: string }[];
     const hasMore = rows.length > query.limit;
     const items = rows.slice(0, query.limit).map((r) => JSON.parse(r.body) as T);
     return { items: towardsNewer ? items.reverse() : items, hasMore };
+  }
+
+  /** Query shapes repeat (a list, its filters), so each is prepared once: preparing costs more than running. */
+  private statement(sql: string): Database.Statement {
+    let prepared = this.prepared.get(sql);
+    if (!prepared) this.prepared.set(sql, (prepared = this.db.prepare(sql)));
+    return prepared;
   }
 
   async apply(writes: readonly ProjectionWrite[], checkpoints: Readonly<Record<string, number>>): Promise<void> {
