@@ -118,9 +118,12 @@ async function startKafka() {
   writeFileSync(props, kafkaProperties(dir, port, controllerPort));
   writeFileSync(join(dir, 'log4j.properties'), LOG4J.replace('LOG_FILE', join(dir, 'broker.log')));
   const jvmArgs = ['-Xms256m', '-Xmx768m', `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`, '-cp', cp];
-  // A Kafka cluster id is 16 random bytes, base64url without padding.
-  const clusterId = randomBytes(16).toString('base64url');
-  const format = startJvm('kafka-storage-format', [...jvmArgs, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props], join(dir, 'format.log'));
+  // A Kafka cluster id is 16 random bytes, base64url without padding. One starting with '-' reads
+  // as an option to the tool's argument parser (Kafka's own Uuid.randomUuid redraws those too).
+  let clusterId;
+  do clusterId = randomBytes(16).toString('base64url');
+  while (clusterId.startsWith('-'));
+  const format = startJvm('kafka-storage-format', [...jvmArgs, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', props], join(dir, 'format.log'));
   const formatted = await format.exited;
   if (formatted.code !== 0) {
     rmSync(dir, { recursive: true, force: true });
