@@ -1,6 +1,7 @@
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
 import { logger } from '../logging/logger';
 import type { BusMessage, BusSubscription, ConsumedMessage, MessageBus } from './message-bus.port';
+import { retryRetriable } from './retry-retriable';
 
 export interface KafkaBusOptions {
   readonly brokers: readonly string[];
@@ -49,7 +50,7 @@ export class KafkaMessageBus implements MessageBus {
     options: { fromBeginning?: boolean; onError?: (error: unknown) => void } = {},
   ): Promise<BusSubscription> {
     await this.ensureTopic(topic);
-    if (!options.fromBeginning) await this.startNewGroupAtHead(topic, groupId);
+    if (!options.fromBeginning) await retryRetriable(() => this.startNewGroupAtHead(topic, groupId));
     const consumer = this.kafka.consumer({ groupId });
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? false });
