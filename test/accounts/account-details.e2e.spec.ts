@@ -1,9 +1,10 @@
+import { approvedEntity, tokenFor } from '../support/fixtures';
 import { isValidIBAN } from 'ibantools';
 import { isValidNuban } from '@app/domain/accounts/account-numbers';
 import { RAILS } from '@app/domain/accounts';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { UNKNOWN_ACCOUNT, approvedEntity, entityToken, openAccount } from './accounts-helpers';
+import { UNKNOWN_ACCOUNT, openAccount } from './accounts-helpers';
 
 describe('account details', () => {
   let t: TestApp;
@@ -95,9 +96,9 @@ describe('account details', () => {
     expect((await issue({ account_id: UNKNOWN_ACCOUNT, asset_type: 'fiat' }).expect(404)).body.code).toBe('account_not_found');
     expect((await issue({ account_id: account.id, asset_type: 'fiat' }, KEYS.other).expect(404)).body.code).toBe('account_not_found');
     const stranger = await approvedEntity(t, KEYS.sandbox, 'Stranger');
-    const token = await entityToken(t, KEYS.sandbox, stranger);
+    const token = await tokenFor(t, stranger, KEYS.sandbox);
     expect((await issue({ account_id: account.id, asset_type: 'fiat' }, token).expect(403)).body.code).toBe('forbidden');
-    const own = await entityToken(t, KEYS.sandbox, entity);
+    const own = await tokenFor(t, entity, KEYS.sandbox);
     await issue({ account_id: account.id, asset_type: 'fiat' }, own).expect(201);
     await t.http.post('/account-details').send({ account_id: account.id, asset_type: 'fiat' }).expect(401);
   });
@@ -105,7 +106,7 @@ describe('account details', () => {
   it('never reads an account-number reservation as an account', async () => {
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
     const res = await issue({ account_id: account.id, asset_type: 'fiat' }).expect(201);
-    const token = await entityToken(t, KEYS.sandbox, await approvedEntity(t, KEYS.sandbox, 'Prober'));
+    const token = await tokenFor(t, await approvedEntity(t, KEYS.sandbox, 'Prober'), KEYS.sandbox);
     const path = `number-ach-${res.body.account_number}`;
     for (const key of [KEYS.sandbox, token]) {
       expect((await t.http.get(`/accounts/${path}`).set(bearer(key)).expect(404)).body.code).toBe('account_not_found');

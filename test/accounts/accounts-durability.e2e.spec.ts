@@ -1,8 +1,9 @@
+import { approvedEntity } from '../support/fixtures';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
 import { isValidServiceBan } from '@app/domain/accounts';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { approvedEntity, openAccount } from './accounts-helpers';
+import { openAccount } from './accounts-helpers';
 
 describe('accounts: concurrency and restart', () => {
   let t: TestApp;

@@ -1,6 +1,7 @@
+import { approvedEntity, pendingEntity, tokenFor } from '../support/fixtures';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { ACC_ID, UNKNOWN_ACCOUNT, approvedEntity, entityToken, openAccount, pendingEntity } from './accounts-helpers';
+import { ACC_ID, UNKNOWN_ACCOUNT, openAccount } from './accounts-helpers';
 
 describe('accounts', () => {
   let t: TestApp;
@@ -92,7 +93,7 @@ describe('accounts', () => {
 
   it('infers the entity from an entity token and forbids another entity', async () => {
     const mine = await approvedEntity(t, KEYS.sandbox, 'Token');
-    const token = await entityToken(t, KEYS.sandbox, mine);
+    const token = await tokenFor(t, mine, KEYS.sandbox);
     const res = await t.http.post('/accounts').set(bearer(token)).send({ currency: 'GBP' }).expect(201);
     expect(res.body.entity_id).toBe(mine);
     await t.http.post('/accounts').set(bearer(token)).send({ entity_id: mine, currency: 'GBP' }).expect(201);
@@ -153,7 +154,7 @@ describe('accounts', () => {
     });
 
     it("shows an entity token only its entity's accounts and forbids asking for another", async () => {
-      const token = await entityToken(t, KEYS.sandbox, owner);
+      const token = await tokenFor(t, owner, KEYS.sandbox);
       const res = await t.http.get('/accounts?limit=100').set(bearer(token)).expect(200);
       expect(res.body.data.map((a: { id: string }) => a.id)).toEqual(newestFirst(ids));
       await t.http.get(`/accounts?entity_id=${entity}`).set(bearer(token)).expect(403);

@@ -1,6 +1,7 @@
+import { approvedEntity, tokenFor } from '../support/fixtures';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { UNKNOWN_ACCOUNT, approvedEntity, entityToken, openAccount } from './accounts-helpers';
+import { UNKNOWN_ACCOUNT, openAccount } from './accounts-helpers';
 
 describe('sandbox funding', () => {
   let t: TestApp;
@@ -89,10 +90,10 @@ describe('sandbox funding', () => {
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
     expect((await fund(UNKNOWN_ACCOUNT, { amount: 1, currency: 'USD' }).expect(404)).body.code).toBe('account_not_found');
     expect((await fund(account.id, { amount: 1, currency: 'USD' }, KEYS.other).expect(404)).body.code).toBe('account_not_found');
-    const stranger = await entityToken(t, KEYS.sandbox, await approvedEntity(t, KEYS.sandbox, 'Stranger'));
+    const stranger = await tokenFor(t, await approvedEntity(t, KEYS.sandbox, 'Stranger'), KEYS.sandbox);
     expect((await fund(account.id, { amount: 1, currency: 'USD' }, stranger).expect(403)).body.code).toBe('forbidden');
     await t.http.post(`/sandbox/accounts/${account.id}/fund`).send({ amount: 1, currency: 'USD' }).expect(401);
-    const own = await entityToken(t, KEYS.sandbox, entity);
+    const own = await tokenFor(t, entity, KEYS.sandbox);
     await fund(account.id, { amount: 7, currency: 'USD' }, own).expect(201);
     expect((await t.http.get(`/accounts/${account.id}`).set(bearer(KEYS.sandbox))).body.balance.current).toBe(7);
   });

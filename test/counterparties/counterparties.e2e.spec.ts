@@ -1,13 +1,14 @@
+import { pendingEntity, tokenFor } from '../support/fixtures';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { businessProfile, CPT_ID, createCounterparty, entityOf, individualProfile, tokenFor, UNKNOWN_CPT } from './helpers';
+import { businessProfile, CPT_ID, createCounterparty, individualProfile, UNKNOWN_CPT } from './helpers';
 
 describe('counterparties', () => {
   let t: TestApp;
   let entity: string;
   beforeAll(async () => {
     t = await startTestApp();
-    entity = await entityOf(t);
+    entity = await pendingEntity(t);
   });
   afterAll(() => t.close());
   const head = () => t.app.get<EventStore>(EVENT_STORE).headPosition();
@@ -85,7 +86,7 @@ describe('counterparties', () => {
   });
 
   it("answers 404 for an unknown entity, another organization's entity and an unknown counterparty", async () => {
-    const other = await entityOf(t, KEYS.other);
+    const other = await pendingEntity(t, KEYS.other);
     await t.http.post('/counterparties').set(bearer(KEYS.sandbox)).send({ type: 'individual', entity_id: 'ent_01ARZ3NDEKTSV4RRFFQ69G5FAV', profile: individualProfile() }).expect(404);
     const res = await t.http.post('/counterparties').set(bearer(KEYS.sandbox)).send({ type: 'individual', entity_id: other, profile: individualProfile() }).expect(404);
     expect(res.body.code).toBe('entity_not_found');
@@ -99,7 +100,7 @@ describe('counterparties', () => {
     expect(res.body.code).toBe('counterparty_not_found');
     await t.http.patch(`/counterparties/${cpt.id}`).set(bearer(KEYS.other)).send({ nickname: 'x' }).expect(404);
     await t.http.post(`/counterparties/${cpt.id}/deactivate`).set(bearer(KEYS.other)).send({}).expect(404);
-    const second = await entityOf(t);
+    const second = await pendingEntity(t);
     const token = await tokenFor(t, second);
     await t.http.get(`/counterparties/${cpt.id}`).set(bearer(token)).expect(403);
     await t.http.patch(`/counterparties/${cpt.id}`).set(bearer(token)).send({ nickname: 'x' }).expect(403);
@@ -117,7 +118,7 @@ describe('counterparties', () => {
     expect(res.body).toMatchObject({ id: cpt.id, status: 'inactive' });
     const again = await t.http.post(`/counterparties/${cpt.id}/deactivate`).set(bearer(KEYS.sandbox)).send({ entity_id: entity }).expect(409);
     expect(again.body).toMatchObject({ status: 'error', code: 'counterparty_inactive' });
-    const other = await entityOf(t);
+    const other = await pendingEntity(t);
     const fresh = await createCounterparty(t, entity);
     await t.http.post(`/counterparties/${fresh.id}/deactivate`).set(bearer(KEYS.sandbox)).send({ entity_id: other }).expect(404);
   });

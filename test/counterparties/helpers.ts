@@ -3,23 +3,10 @@ import { bearer, KEYS, type TestApp } from '../support/test-app';
 export const individualProfile = (over: Record<string, unknown> = {}) => ({ first_name: 'Grace', last_name: 'Hopper', ...over });
 export const businessProfile = (over: Record<string, unknown> = {}) => ({ legal_name: 'Acme Supplies Ltd', ...over });
 
-/** An entity of the organization (counterparties need it to exist, not to be approved). */
-export async function entityOf(t: TestApp, key: string = KEYS.sandbox): Promise<string> {
-  const res = await t.http.post('/individual-entities').set(bearer(key)).send({ first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', date_of_birth: '1990-01-31', country_of_residence: 'NG' });
-  if (res.status !== 201) throw new Error(`entity failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.id as string;
-}
-
 export async function createCounterparty(t: TestApp, entityId: string, body: Record<string, unknown> = {}, key: string = KEYS.sandbox) {
   const res = await t.http.post('/counterparties').set(bearer(key)).send({ type: 'individual', entity_id: entityId, profile: individualProfile(), ...body });
   if (res.status !== 201) throw new Error(`counterparty failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { id: string; entity_id: string; nickname: string; status: string; type: string };
-}
-
-export async function tokenFor(t: TestApp, entityId: string, key: string = KEYS.sandbox): Promise<string> {
-  const res = await t.http.post('/entity-tokens').set(bearer(key)).send({ entity_id: entityId });
-  if (res.status !== 201) throw new Error(`token failed: ${res.status}`);
-  return res.body.token as string;
 }
 
 export const bankDetail = (bank: Record<string, unknown>, currency = 'USD', country = 'US') => ({ payment_method: 'bank-transfer', currency, country, bank });

@@ -1,20 +1,21 @@
+import { pendingEntity, tokenFor } from '../support/fixtures';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { bankDetail, businessProfile, createCounterparty, entityOf, tokenFor } from './helpers';
+import { bankDetail, businessProfile, createCounterparty } from './helpers';
 
 describe('counterparty lists and updates', () => {
   let t: TestApp;
   let entity: string;
   beforeAll(async () => {
     t = await startTestApp();
-    entity = await entityOf(t);
+    entity = await pendingEntity(t);
   });
   afterAll(() => t.close());
   const head = () => t.app.get<EventStore>(EVENT_STORE).headPosition();
   const patch = (id: string, body: unknown, key: string = KEYS.sandbox) => t.http.patch(`/counterparties/${id}`).set(bearer(key)).send(body as object);
 
   it('lists newest first with type and status filters and a cursor; entity_id is required with an API key', async () => {
-    const lister = await entityOf(t);
+    const lister = await pendingEntity(t);
     const a = await createCounterparty(t, lister);
     const b = await createCounterparty(t, lister, { type: 'business', profile: businessProfile() });
     const c = await createCounterparty(t, lister);
@@ -97,7 +98,7 @@ describe('counterparty lists and updates', () => {
   it('reassigns to another entity of the organization, details following, and refuses foreign entities', async () => {
     const cpt = await createCounterparty(t, entity);
     await t.http.post(`/counterparties/${cpt.id}/payment-details`).set(bearer(KEYS.sandbox)).send(bankDetail({ scheme: 'aba', code: '021000021', account_number: '12345678' })).expect(201);
-    const target = await entityOf(t);
+    const target = await pendingEntity(t);
     const moved = await patch(cpt.id, { entity_id: target }).expect(200);
     expect(moved.body.entity_id).toBe(target);
     await t.settle();
@@ -106,7 +107,7 @@ describe('counterparty lists and updates', () => {
     const oldToken = await tokenFor(t, entity);
     await t.http.get(`/counterparties/${cpt.id}`).set(bearer(oldToken)).expect(403);
     await t.http.get(`/counterparties/${cpt.id}`).set(bearer(await tokenFor(t, target))).expect(200);
-    await patch(cpt.id, { entity_id: await entityOf(t, KEYS.other) }).expect(404);
+    await patch(cpt.id, { entity_id: await pendingEntity(t, KEYS.other) }).expect(404);
     await patch(cpt.id, { entity_id: entity }, await tokenFor(t, target)).expect(403);
   });
 });

@@ -1,9 +1,10 @@
+import { approvedEntity, pendingEntity, tokenFor } from '../support/fixtures';
 import { findTransferReadyPaymentDetail } from '@app/application/counterparties';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { approvedEntity, openAccount } from '../accounts/accounts-helpers';
-import { bankDetail, createCounterparty, entityOf, PMD_ID, tokenFor } from './helpers';
+import { openAccount } from '../accounts/accounts-helpers';
+import { bankDetail, createCounterparty, PMD_ID } from './helpers';
 
 describe('payment details', () => {
   let t: TestApp;
@@ -11,7 +12,7 @@ describe('payment details', () => {
   let cpt: string;
   beforeAll(async () => {
     t = await startTestApp();
-    entity = await entityOf(t);
+    entity = await pendingEntity(t);
     cpt = (await createCounterparty(t, entity)).id;
   });
   afterAll(() => t.close());
@@ -126,7 +127,7 @@ describe('payment details', () => {
     for (const id of [first.body.id, second.body.id]) {
       expect(await findTransferReadyPaymentDetail(readStore, actor, id)).toMatchObject({ counterparty_status: 'inactive', status: 'inactive' });
     }
-    const other = await entityOf(t);
+    const other = await pendingEntity(t);
     const token = await tokenFor(t, other);
     await expect(findTransferReadyPaymentDetail(readStore, { ...actor, kind: 'entity_token', entityId: other }, first.body.id)).rejects.toMatchObject({ error: { code: 'forbidden' } });
     await t.http.get(`/counterparties/${own.id}/payment-details`).set(bearer(token)).expect(403);

@@ -1,8 +1,9 @@
+import { tokenFor } from '../support/fixtures';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { FILES, createIndividual, tokenFor, uploadDocument } from './fixtures';
+import { FILES, createIndividual, uploadDocument } from './fixtures';
 
 describe('POST /documents/upload', () => {
   let t: TestApp;

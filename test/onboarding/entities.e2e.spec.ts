@@ -1,5 +1,6 @@
+import { tokenFor } from '../support/fixtures';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { businessBody, createIndividual, individualBody, tokenFor } from './fixtures';
+import { businessBody, createIndividual, individualBody } from './fixtures';
 
 describe('entities: creation and lookup', () => {
   let t: TestApp;

@@ -47,11 +47,6 @@ export async function readyIndividual(t: TestApp, overrides: Record<string, unkn
   return entity;
 }
 
-export async function tokenFor(t: TestApp, entityId: string, key: string = KEYS.sandbox): Promise<string> {
-  const res = await t.http.post('/entity-tokens').set(bearer(key)).send({ entity_id: entityId }).expect(201);
-  return res.body.token as string;
-}
-
 export async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {

@@ -1,5 +1,6 @@
+import { tokenFor } from '../support/fixtures';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { businessBody, createIndividual, tokenFor } from './fixtures';
+import { businessBody, createIndividual } from './fixtures';
 
 describe('GET /entities', () => {
   let t: TestApp;

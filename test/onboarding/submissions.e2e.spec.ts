@@ -1,5 +1,6 @@
+import { tokenFor } from '../support/fixtures';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { businessBody, createIndividual, readyIndividual, tokenFor, uploadDocument } from './fixtures';
+import { businessBody, createIndividual, readyIndividual, uploadDocument } from './fixtures';
 
 describe('onboarding submission and sandbox review', () => {
   let t: TestApp;

@@ -1,5 +1,6 @@
+import { approvedEntity } from '../support/fixtures';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
-import { approvedEntity, openAccount } from '../accounts/accounts-helpers';
+import { openAccount } from '../accounts/accounts-helpers';
 import { createCounterparty } from '../counterparties/helpers';
 
 export const TRF_ID = /^trf_[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -1,5 +1,6 @@
+import { approvedEntity } from '../support/fixtures';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
-import { approvedEntity, openAccount } from '../accounts/accounts-helpers';
+import { openAccount } from '../accounts/accounts-helpers';
 import { KEYS, bearer, type TestApp } from '../support/test-app';
 import { Receiver } from './receiver';
 import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, webhookTo } from './webhooks-helpers';

@@ -1,5 +1,5 @@
+import { approvedEntity, tokenFor } from '../support/fixtures';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
-import { approvedEntity, entityToken } from '../accounts/accounts-helpers';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
 
 const HOOK = 'https://hooks.example.com/payments';
@@ -74,7 +74,7 @@ describe('entity webhooks API', () => {
     await create({ url: HOOK, enabled_events: { all: true } }).expect(400);
     await t.http.get('/entity-webhooks').set(bearer(KEYS.sandbox)).expect(400);
     await t.http.get('/webhook-logs').set(bearer(KEYS.sandbox)).expect(400);
-    const token = await entityToken(t, KEYS.sandbox, entity);
+    const token = await tokenFor(t, entity, KEYS.sandbox);
     const mine = await create({ url: HOOK, enabled_events: { accounts: ['created'] } }, token).expect(201);
     expect(mine.body.entity_id).toBe(entity);
     const other = await approvedEntity(t, KEYS.sandbox, 'Other');

@@ -1,7 +1,8 @@
+import { approvedEntity } from '../support/fixtures';
 import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig } from '@app/platform/config/platform-config';
 import { createWebhookWorker } from '../../apps/webhooks/src/worker.factory';
-import { approvedEntity, openAccount } from '../accounts/accounts-helpers';
+import { openAccount } from '../accounts/accounts-helpers';
 import { KEYS, type TestApp } from '../support/test-app';
 import { Receiver } from './receiver';
 import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, webhookTo } from './webhooks-helpers';
