@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ulid } from '@app/platform/ids/ulid';
 import { apiKeyDecider, type ApiKeyHashRegistered, type ApiKeyState, type KeyMaterial } from '@app/domain/access';
-import { EVENT_STORE, WrongExpectedRevisionError, type EventStore } from '@app/platform/event-store/event-store.port';
+import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { SECRET_BOX, SecretBox } from '@app/platform/security/secret-box';
 import { modeOfKey, newApiKey, newEncryptionKeyPair, sha256 } from '@app/platform/security/credentials';
 import { foldStream, handleCommand, loadAggregate, toAppend, type Actor, type CommandContext } from '../command-handling';
@@ -106,10 +106,6 @@ const hashPointer = {
   initialState: null as string | null,
   evolve: (_: string | null, event: ApiKeyHashRegistered): string | null => event.data.api_key_id,
 };
-
-export function isDuplicateKey(error: unknown): boolean {
-  return error instanceof WrongExpectedRevisionError;
-}
 
 export const actorForKey = (state: ActiveApiKey): Actor => ({
   kind: 'api_key',

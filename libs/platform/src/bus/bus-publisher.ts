@@ -12,9 +12,6 @@ export const PUBLISHER_CHECKPOINT = 'bus-publisher';
 const BATCH_WINDOW_MS = 20;
 const BATCH_SIZE = 500;
 
-/** The wire form of a domain event on the bus. */
-export type PublishedEvent = RecordedEvent;
-
 export function toBusMessage(event: RecordedEvent): BusMessage {
   return {
     key: event.streamId,
