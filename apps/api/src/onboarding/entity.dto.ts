@@ -4,12 +4,8 @@ import { IsBirthDate, IsCountryCode, IsStringMap } from './validators';
 
 export const BUSINESS_TYPES = ['llc', 'corporation', 'partnership', 'sole_proprietorship'] as const;
 
-/** POST /entities: the quick start, always an individual. */
-export class QuickStartEntityDto {
-  @IsOptional()
-  @IsIn(['individual'], { message: 'type must be individual (create businesses with POST /business-entities)' })
-  type?: 'individual';
-
+/** The person fields that quick start and the full individual creation share. */
+class PersonFields {
   @IsString()
   @Length(1, 100)
   first_name: string;
@@ -21,24 +17,19 @@ export class QuickStartEntityDto {
   @IsEmail({}, { message: 'email must be an email address' })
   @MaxLength(254)
   email: string;
+}
+
+/** POST /entities: the quick start, always an individual. */
+export class QuickStartEntityDto extends PersonFields {
+  @IsOptional()
+  @IsIn(['individual'], { message: 'type must be individual (create businesses with POST /business-entities)' })
+  type?: 'individual';
 
   @IsCountryCode()
   country: string;
 }
 
-export class CreateIndividualEntityDto {
-  @IsString()
-  @Length(1, 100)
-  first_name: string;
-
-  @IsString()
-  @Length(1, 100)
-  last_name: string;
-
-  @IsEmail({}, { message: 'email must be an email address' })
-  @MaxLength(254)
-  email: string;
-
+export class CreateIndividualEntityDto extends PersonFields {
   @IsBirthDate()
   date_of_birth: string;
 
