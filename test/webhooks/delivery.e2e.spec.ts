@@ -13,9 +13,11 @@ describe('webhook deliveries (embedded worker)', () => {
 
   beforeAll(async () => {
     requireTestCa();
-    restoreEnv = fastWorkerEnv();
+    // Margins for a loaded CI machine: an ordinary answer must never hit the delivery timeout, and
+    // the deletion test must land its DELETE well inside the retry delay.
+    restoreEnv = fastWorkerEnv({ WEBHOOK_TIMEOUT_MS: '2000' });
     receiver = await Receiver.start();
-    t = await startWebhookApp({ WEBHOOK_RETRY_SCHEDULE_MS: '0,1000,1000' });
+    t = await startWebhookApp({ WEBHOOK_RETRY_SCHEDULE_MS: '0,3000,3000' });
   });
   afterAll(async () => {
     await t?.close();
@@ -83,12 +85,12 @@ describe('webhook deliveries (embedded worker)', () => {
 
   it('retries after a 500 and after a timeout; both attempts are logged with obfuscated headers', async () => {
     const entity = await approvedEntity(t, KEYS.sandbox, 'Retry');
-    receiver.responder = (path, n) => (path === '/flaky-500' && n === 1 ? { status: 500 } : path === '/flaky-slow' && n === 1 ? { status: 200, delayMs: 2500 } : { status: 200 });
+    receiver.responder = (path, n) => (path === '/flaky-500' && n === 1 ? { status: 500 } : path === '/flaky-slow' && n === 1 ? { status: 200, delayMs: 5000 } : { status: 200 });
     const h500 = await webhookTo(t, receiver, '/flaky-500', { entity_id: entity, enabled_events: { accounts: ['created'] } });
     const slow = await webhookTo(t, receiver, '/flaky-slow', { entity_id: entity, enabled_events: { accounts: ['created'] } });
     await t.settle();
     await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'GBP' });
-    for (const [hook, firstError] of [[h500, 'HTTP 500'], [slow, 'timed out after 800 ms']] as const) {
+    for (const [hook, firstError] of [[h500, 'HTTP 500'], [slow, 'timed out after 2000 ms']] as const) {
       const logs = await eventually(() => logsOf(t, entity, { webhook_id: hook.id }), (l) => l.length >= 2);
       const [second, first] = logs;
       expect([first.attempt, first.status, first.error]).toEqual([1, 'failed', firstError]);
