@@ -1,5 +1,4 @@
 import { approvedEntity, pendingEntity, tokenFor } from '../support/fixtures';
-import { findTransferReadyPaymentDetail } from '@app/application/counterparties';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
@@ -101,12 +100,9 @@ describe('payment details', () => {
     expect(mismatch.body.code).toBe('currency_mismatch');
     const foreign = await openAccount(t, KEYS.other, { entity_id: await approvedEntity(t, KEYS.other), currency: 'USD' });
     await add({ payment_method: 'book-transfer', currency: 'USD', country: 'US', book: { account_id: foreign.id } }).expect(400);
-    await t.settle();
-    const ready = await findTransferReadyPaymentDetail(t.app.get<ReadStore>(READ_STORE), { kind: 'api_key', organizationId: 'x', mode: 'sandbox', id: 'k' }, res.body.id).catch((e) => e.error?.code);
-    expect(ready).toBe('payment_detail_not_found');
   });
 
-  it('lists details per counterparty (style A), and a deactivation marks them inactive in the transfer-ready record', async () => {
+  it('lists details per counterparty (style A), and a deactivation marks them inactive in the list model', async () => {
     const own = await createCounterparty(t, entity);
     const first = await add(bankDetail({ scheme: 'aba', code: '011000138', account_number: '12345678' }), own.id).expect(201);
     const second = await add({ payment_method: 'momo-transfer', currency: 'GHS', country: 'GH', momo: { phone_number: '+233241234567', provider: 'mtn' } }, own.id).expect(201);
@@ -118,18 +114,16 @@ describe('payment details', () => {
     expect(page2.body.data).toEqual([first.body]);
     const readStore = t.app.get<ReadStore>(READ_STORE);
     const organizationId = (await readStore.get<{ id: string; organization_id: string }>('payment_details', first.body.id))!.organization_id;
-    const actor = { kind: 'api_key' as const, organizationId, mode: 'sandbox' as const, id: 'k' };
-    expect(await findTransferReadyPaymentDetail(readStore, actor, first.body.id)).toMatchObject({
+    expect(await readStore.get('payment_details', first.body.id)).toMatchObject({
       payment_method: 'bank-transfer', currency: 'USD', country: 'US', counterparty_id: own.id, counterparty_status: 'active', entity_id: entity, organization_id: organizationId, destination_account_id: null,
     });
     await t.http.post(`/counterparties/${own.id}/deactivate`).set(bearer(KEYS.sandbox)).send({}).expect(200);
     await t.settle();
     for (const id of [first.body.id, second.body.id]) {
-      expect(await findTransferReadyPaymentDetail(readStore, actor, id)).toMatchObject({ counterparty_status: 'inactive', status: 'inactive' });
+      expect(await readStore.get('payment_details', id)).toMatchObject({ counterparty_status: 'inactive', status: 'inactive' });
     }
     const other = await pendingEntity(t);
     const token = await tokenFor(t, other);
-    await expect(findTransferReadyPaymentDetail(readStore, { ...actor, kind: 'entity_token', entityId: other }, first.body.id)).rejects.toMatchObject({ error: { code: 'forbidden' } });
     await t.http.get(`/counterparties/${own.id}/payment-details`).set(bearer(token)).expect(403);
     await t.http.get(`/counterparties/${own.id}/payment-details`).set(bearer(KEYS.other)).expect(404);
   });

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { MongoReadStore } from '@app/platform/read-store/mongo-read-store';
 import { Projector } from '@app/platform/read-store/projector';
-import { READ_MODELS } from '../../apps/api/src/read-models';
+import { READ_MODELS } from '@app/read-models/read-models';
 import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, type AppProcess } from './processes';
 
 /**

@@ -4,7 +4,7 @@ import type { PlatformConfig } from '@app/platform/config/platform-config';
 import type { PlatformRoles } from '@app/platform/platform.module';
 import { AppModule } from './app.module';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
-import { PinoNestLogger } from './http/pino-nest-logger';
+import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
 import { strictValidationPipe } from './http/validation.pipe';
 
 /** Builds the API exactly as `npm start` runs it; tests use the same function. */

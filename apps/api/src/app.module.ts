@@ -13,7 +13,7 @@ import { requestId } from './http/request-id.middleware';
 import { TransfersModule } from './transfers/transfers.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhookWorkerModule } from '../../webhooks/src/webhook-worker.module';
-import { READ_MODELS } from './read-models';
+import { READ_MODELS } from '@app/read-models/read-models';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */
 export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule];

@@ -7,8 +7,8 @@ import { loadConfig, type PlatformConfig } from '@app/platform/config/platform-c
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 import { PlatformLifecycle, PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
-import { PinoNestLogger } from '../../api/src/http/pino-nest-logger';
-import { READ_MODELS } from '../../api/src/read-models';
+import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
+import { READ_MODELS } from '@app/read-models/read-models';
 
 /** Only the platform: adapters and the log readers `roles` turns on; no controllers, no HTTP app. */
 @Module({})

@@ -2,8 +2,8 @@ import { Module, type DynamicModule, type INestApplicationContext } from '@nestj
 import { NestFactory } from '@nestjs/core';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
 import { PlatformModule } from '@app/platform/platform.module';
-import { PinoNestLogger } from '../../api/src/http/pino-nest-logger';
-import { READ_MODELS } from '../../api/src/read-models';
+import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
+import { READ_MODELS } from '@app/read-models/read-models';
 import { WebhookWorkerModule } from './webhook-worker.module';
 import type { WorkerOptions } from './worker-options';
 

@@ -5,7 +5,7 @@ import { DomainException, type CommandContext } from '@app/application/command-h
 import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { StyleAQuery, styleA, styleAQuery } from '../http/pagination';
-import type { ApiKeyDocument } from './api-key.projection';
+import type { ApiKeyDocument } from '@app/read-models/access/api-key.projection';
 import { CreateApiKeyDto, CreateEntityTokenDto } from './api-key.dto';
 
 const present = (k: ActiveApiKey | ApiKeyDocument) => ({

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { AccountDetailsService } from '@app/application/accounts';
 import type { CommandContext } from '@app/application/command-handling';
 import { Ctx } from '../http/auth/auth.decorators';
-import { presentAccountDetails } from './account.presenter';
+import { presentAccountDetails } from '@app/read-models/accounts/account.presenter';
 import { CreateAccountDetailsDto } from './accounts.dto';
 
 @Controller('account-details')

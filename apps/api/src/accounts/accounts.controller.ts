@@ -6,8 +6,8 @@ import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope, optionalEntityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
-import type { AccountDocument } from './account.projection';
-import { accountView, presentAccount } from './account.presenter';
+import type { AccountDocument } from '@app/read-models/accounts/account.projection';
+import { accountView, presentAccount } from '@app/read-models/accounts/account.presenter';
 import { CreateAccountDto, ListAccountsQuery } from './accounts.dto';
 
 @Controller('accounts')

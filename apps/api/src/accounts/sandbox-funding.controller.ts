@@ -2,7 +2,7 @@ import { Body, Controller, Param, Post } from '@nestjs/common';
 import { AccountsService } from '@app/application/accounts';
 import type { CommandContext } from '@app/application/command-handling';
 import { Ctx, SandboxOnly } from '../http/auth/auth.decorators';
-import { presentCredit } from './account.presenter';
+import { presentCredit } from '@app/read-models/accounts/account.presenter';
 import { FundAccountDto } from './accounts.dto';
 
 @Controller('sandbox/accounts')

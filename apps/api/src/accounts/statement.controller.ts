@@ -9,7 +9,7 @@ import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-st
 import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
 import { Ctx } from '../http/auth/auth.decorators';
 import { styleA } from '../http/pagination';
-import { presentStatementEntry, STATEMENT_CURSOR, type StatementEntry } from './statement.projection';
+import { presentStatementEntry, STATEMENT_CURSOR, type StatementEntry } from '@app/read-models/accounts/statement.projection';
 
 const LIMIT = 'limit must be an integer between 1 and 100';
 

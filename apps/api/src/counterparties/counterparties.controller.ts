@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
-import { CounterpartiesService, PAYMENT_DETAILS, type PaymentDetailDocument } from '@app/application/counterparties';
+import { CounterpartiesService } from '@app/application/counterparties';
+import { PAYMENT_DETAILS, type PaymentDetailDocument } from '@app/read-models/counterparties/payment-detail.projection';
 import type { CommandContext } from '@app/application/command-handling';
 import type { ProfilePatch } from '@app/domain';
 import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
@@ -9,8 +10,8 @@ import { styleA, styleAQuery } from '../http/pagination';
 import { strictValidationPipe } from '../http/validation.pipe';
 import { PatchBusinessCounterpartyDto, PatchIndividualCounterpartyDto } from './counterparty-patch.dto';
 import { CreateCounterpartyDto, DeactivateCounterpartyDto, EntityScopeQuery, ListCounterpartiesQuery, ListPaymentDetailsQuery } from './counterparty.dto';
-import type { CounterpartyDocument } from './counterparty.projection';
-import { presentAddedPaymentDetail, presentCounterparty, presentPaymentDetail } from './counterparty.presenter';
+import type { CounterpartyDocument } from '@app/read-models/counterparties/counterparty.projection';
+import { presentAddedPaymentDetail, presentCounterparty, presentPaymentDetail } from '@app/read-models/counterparties/counterparty.presenter';
 import { CreatePaymentDetailDto } from './payment-detail.dto';
 
 @Controller('counterparties')

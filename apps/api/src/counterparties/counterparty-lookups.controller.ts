@@ -4,7 +4,7 @@ import type { CommandContext } from '@app/application/command-handling';
 import { Ctx } from '../http/auth/auth.decorators';
 import { optionalEntityScope } from '../http/entity-scope';
 import { CounterpartyLookupDto } from './counterparty-lookup.dto';
-import { presentLookup } from './counterparty.presenter';
+import { presentLookup } from '@app/read-models/counterparties/counterparty.presenter';
 
 @Controller('counterparty-lookups')
 export class CounterpartyLookupsController {

@@ -6,10 +6,10 @@ import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { StyleAQuery, styleA, styleAQuery } from '../http/pagination';
 import { CreateBusinessEntityDto, CreateIndividualEntityDto, QuickStartEntityDto } from './entity.dto';
-import { presentEntity, presentQuickStart } from './entity.presenter';
+import { presentEntity, presentQuickStart } from '@app/read-models/onboarding/entity.presenter';
 import { UpdateBusinessEntityDto, UpdateIndividualEntityDto } from './entity-update.dto';
-import { presentBusinessUpdate, presentIndividualUpdate } from './entity-update.presenter';
-import type { EntityDocument } from './entity.projection';
+import { presentBusinessUpdate, presentIndividualUpdate } from '@app/read-models/onboarding/entity-update.presenter';
+import type { EntityDocument } from '@app/read-models/onboarding/entity.projection';
 
 export class ListEntitiesQuery extends StyleAQuery {
   @IsOptional()

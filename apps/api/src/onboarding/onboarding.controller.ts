@@ -7,7 +7,7 @@ import { ApiKeyOnly, Ctx, SandboxOnly } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { DocumentUploadInterceptor } from './document-upload.interceptor';
 import { UploadDocumentDto } from './document.dto';
-import { presentEntity } from './entity.presenter';
+import { presentEntity } from '@app/read-models/onboarding/entity.presenter';
 
 export class SubmitOnboardingDto {
   /** Required with an API key; inferred from an entity token. */

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import type { CommandContext } from '@app/application/command-handling';
 import { TransfersService } from '@app/application/transfers';
 import { Ctx, SandboxOnly } from '../http/auth/auth.decorators';
-import { presentTransfer } from './transfer.presenter';
+import { presentTransfer } from '@app/read-models/transfers/transfer.presenter';
 import { AdvanceTransferDto } from './transfers.dto';
 
 @Controller('sandbox/transfers')

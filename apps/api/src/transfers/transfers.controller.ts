@@ -7,8 +7,8 @@ import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
 import { BodyValidatedWith422 } from './transfer-body.pipe';
-import { presentTransfer } from './transfer.presenter';
-import type { TransferDocument } from './transfer.projection';
+import { presentTransfer } from '@app/read-models/transfers/transfer.presenter';
+import type { TransferDocument } from '@app/read-models/transfers/transfer.projection';
 import { CreateTransferDto, ListTransfersQuery, TransferScopeQuery } from './transfers.dto';
 
 /** Declared as an interface so only the 422 pipe validates it (see transfer-body.pipe.ts). */

@@ -3,8 +3,8 @@ import { newServiceBan, RAILS } from '@app/domain/accounts';
 import { cryptoRandom } from '@app/application/accounts';
 import type { CommandContext } from '@app/application/command-handling';
 import type { EntitiesService } from '@app/application/onboarding';
-import { presentAccount, presentAccountDetails, presentCredit } from '../accounts/account.presenter';
-import { presentEntity } from '../onboarding/entity.presenter';
+import { presentAccount, presentAccountDetails, presentCredit } from '@app/read-models/accounts/account.presenter';
+import { presentEntity } from '@app/read-models/onboarding/entity.presenter';
 
 const STATUS_OF: Record<string, string> = { completed: 'successful', failed: 'failed', cancelled: 'cancelled', refunded: 'reversed', created: 'pending', updated: 'processing' };
 

@@ -7,7 +7,7 @@ import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
 import { testSample } from './test-samples';
-import { presentWebhookLog, type WebhookLogDocument } from './webhook-log.projection';
+import { presentWebhookLog, type WebhookLogDocument } from '@app/read-models/webhooks/webhook-log.projection';
 import { ListWebhookLogsQuery, WebhookTestDto } from './webhooks.dto';
 
 @Controller('webhook-logs')

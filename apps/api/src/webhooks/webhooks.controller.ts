@@ -5,8 +5,8 @@ import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
-import { presentWebhook } from './webhook.presenter';
-import { NO_DELIVERIES, type WebhookDocument } from './webhook.projection';
+import { presentWebhook } from '@app/read-models/webhooks/webhook.presenter';
+import { NO_DELIVERIES, type WebhookDocument } from '@app/read-models/webhooks/webhook.projection';
 import { CreateWebhookDto, DeleteWebhookBody, EntityQuery, ListWebhooksQuery, UpdateWebhookDto } from './webhooks.dto';
 
 @Controller('entity-webhooks')

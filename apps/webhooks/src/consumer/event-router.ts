@@ -2,7 +2,7 @@ import { subscribesTo, webhookStatusAt, type WebhookEvent } from '@app/domain';
 import { derivedUlid, type Deliveries } from '@app/application/webhooks';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { ReadStore } from '@app/platform/read-store/read-store.port';
-import type { WebhookDocument } from '../../../api/src/webhooks/webhook.projection';
+import type { WebhookDocument } from '@app/read-models/webhooks/webhook.projection';
 import type { PublicEventTable } from '../mapping/public-event';
 
 interface PublicEvent {

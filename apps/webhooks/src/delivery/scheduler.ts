@@ -1,6 +1,6 @@
 import type { ReadStore } from '@app/platform/read-store/read-store.port';
 import { logger } from '@app/platform/logging/logger';
-import { DUE_DELIVERIES, type DueDeliveryDocument } from './due-deliveries.projection';
+import { DUE_DELIVERIES, type DueDeliveryDocument } from '@app/read-models/webhooks/due-deliveries.projection';
 
 /**
  * Looks for due deliveries every `intervalMs` and attempts each, a bounded number at once. The due

@@ -1,5 +1,5 @@
 import { accountDecider, balanceOf, type AccountEvent, type OpenAccountState } from '@app/domain/accounts';
-import { accountView, presentAccount, presentAccountDetails, presentCredit } from '../../../api/src/accounts/account.presenter';
+import { accountView, presentAccount, presentAccountDetails, presentCredit } from '@app/read-models/accounts/account.presenter';
 import { foldWith, type PublicEventRule, type PublicEventTable } from './public-event';
 
 const accountAt = foldWith(accountDecider.evolve, accountDecider.initialState);

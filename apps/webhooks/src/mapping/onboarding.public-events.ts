@@ -1,5 +1,5 @@
 import { entityDecider, type ExistingEntity } from '@app/domain/onboarding';
-import { presentEntity } from '../../../api/src/onboarding/entity.presenter';
+import { presentEntity } from '@app/read-models/onboarding/entity.presenter';
 import { foldWith, type PublicEventRule, type PublicEventTable } from './public-event';
 
 const entityAt = foldWith(entityDecider.evolve, entityDecider.initialState);

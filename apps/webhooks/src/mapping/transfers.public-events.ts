@@ -1,5 +1,5 @@
 import type { TransferRecord } from '@app/domain/transfers';
-import { presentTransfer } from '../../../api/src/transfers/transfer.presenter';
+import { presentTransfer } from '@app/read-models/transfers/transfer.presenter';
 import type { PublicEventRule, PublicEventTable } from './public-event';
 
 /** Every transfer lifecycle event carries the whole transfer after it (docs/decisions/transfers.md). */

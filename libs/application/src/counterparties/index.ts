@@ -2,4 +2,3 @@ export * from './streams';
 export * from './account-name';
 export * from './counterparties.service';
 export * from './counterparty-lookups.service';
-export * from './payment-detail.read-model';

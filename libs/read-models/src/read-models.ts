@@ -1,14 +1,14 @@
 import type { Projection } from '@app/platform/read-store/projection';
 import { apiKeyProjection } from './access/api-key.projection';
 import { accountProjection } from './accounts/account.projection';
-import { paymentDetailProjection } from '@app/application/counterparties/payment-detail.read-model';
+import { paymentDetailProjection } from './counterparties/payment-detail.projection';
 import { counterpartyProjection } from './counterparties/counterparty.projection';
 import { entityProjection } from './onboarding/entity.projection';
 import { statementProjection } from './accounts/statement.projection';
 import { transferProjection } from './transfers/transfer.projection';
 import { webhookLogProjection } from './webhooks/webhook-log.projection';
 import { webhookProjection } from './webhooks/webhook.projection';
-import { dueDeliveriesProjection } from '../../webhooks/src/delivery/due-deliveries.projection';
+import { dueDeliveriesProjection } from './webhooks/due-deliveries.projection';
 
 /**
  * Every read model of the product, in one list: the all-in-one process and a standalone

@@ -1,5 +1,6 @@
 import type { CounterpartyProfile, CounterpartyType, PaymentDetailData } from '@app/domain';
-import type { LookupResult, PaymentDetailDocument } from '@app/application/counterparties';
+import type { LookupResult } from '@app/application/counterparties';
+import type { PaymentDetailDocument } from './payment-detail.projection';
 
 /** The fields both the folded state and the list document carry. */
 export interface CounterpartyView {

@@ -2,9 +2,6 @@ import type { CounterpartyEvent, PaymentDetailData } from '@app/domain';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
 import type { ReadStore } from '@app/platform/read-store/read-store.port';
-import { notFound } from '@app/domain';
-import { DomainException, forbidden, visibility, type Actor } from '../command-handling';
-import { PAYMENT_DETAIL_ID } from './streams';
 
 export const PAYMENT_DETAILS = 'payment_details';
 
@@ -76,17 +73,3 @@ export const paymentDetailProjection: Projection<PaymentDetailDocument> = {
     }
   },
 };
-
-/**
- * The transfers feature's way to a payment detail: the read model, never the counterparty stream.
- * Tenancy as everywhere: another organization's id is not found, another entity's is forbidden
- * for an entity token. Lists trail the log by milliseconds, so a detail added a moment ago may
- * not be here yet (the caller answers 404, and a retry finds it).
- */
-export async function findTransferReadyPaymentDetail(readStore: ReadStore, actor: Actor, paymentDetailId: string): Promise<PaymentDetailDocument> {
-  const doc = PAYMENT_DETAIL_ID.test(paymentDetailId) ? await readStore.get<PaymentDetailDocument>(PAYMENT_DETAILS, paymentDetailId) : null;
-  const seen = doc ? visibility(doc, actor) : 'not_found';
-  if (seen === 'forbidden') throw forbidden();
-  if (!doc || seen === 'not_found') throw new DomainException(notFound('payment_detail', paymentDetailId));
-  return doc;
-}
