@@ -26,11 +26,10 @@ export async function payer(t: TestApp, currency: string, funded: number, key: s
   return { entity, account: account.id, counterparty: counterparty.id };
 }
 
-/** Adds a payment detail and waits for the transfer-ready read model that transfers consult. */
+/** Adds a payment detail; a transfer may name it at once (commands read the log, not read models). */
 export async function paymentDetail(t: TestApp, counterpartyId: string, body: Record<string, unknown>, key: string = KEYS.sandbox): Promise<string> {
   const res = await t.http.post(`/counterparties/${counterpartyId}/payment-details`).set(bearer(key)).send(body);
   if (res.status !== 201) throw new Error(`payment detail failed: ${res.status} ${JSON.stringify(res.body)}`);
-  await t.settle();
   return res.body.id as string;
 }
 

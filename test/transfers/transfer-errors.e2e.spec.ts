@@ -88,7 +88,6 @@ describe('transfers: every refusal of the spec and decisions', () => {
     const q = await payer(t, 'USD', 10_000);
     const detail = await paymentDetail(t, q.counterparty, BANK_USD);
     await t.http.post(`/counterparties/${q.counterparty}/deactivate`).set(bearer(KEYS.sandbox)).send({ entity_id: q.entity }).expect(200);
-    await t.settle();
     await refusedWithoutWriting(transferBody(q.account, detail), 422, 'counterparty_inactive');
   });
 

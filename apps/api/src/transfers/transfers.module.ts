@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { feeScheduleFrom } from '@app/domain/transfers';
-import { PAYMENT_DETAIL_LOOKUP, TRANSFER_FEES, TransferRunners, TransfersService } from '@app/application/transfers';
+import { TRANSFER_FEES, TransferRunners, TransfersService } from '@app/application/transfers';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { StatementController } from '../accounts/statement.controller';
-import { CounterpartiesPaymentDetailLookup } from './payment-detail.adapter';
 import { SandboxTransfersController } from './sandbox-transfers.controller';
 import { TransfersController } from './transfers.controller';
 
@@ -12,7 +11,6 @@ import { TransfersController } from './transfers.controller';
   providers: [
     TransfersService,
     TransferRunners,
-    { provide: PAYMENT_DETAIL_LOOKUP, useClass: CounterpartiesPaymentDetailLookup },
     // Unknown payment types in TRANSFER_FEES stop the start, rather than being ignored.
     { provide: TRANSFER_FEES, useFactory: (config: PlatformConfig) => feeScheduleFrom(config.transferFeesBps), inject: [PLATFORM_CONFIG] },
   ],

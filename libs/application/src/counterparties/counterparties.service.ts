@@ -7,6 +7,7 @@ import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-st
 import { accountStream, isAccountId } from '../accounts/streams';
 import { DomainException, forbidden, handleCommand, loadAggregate, type Actor, type CommandContext } from '../command-handling';
 import { ENTITY_ID, entityStream } from '../onboarding/streams';
+import { indexPaymentDetail } from './payment-detail-index';
 import { counterpartyStream, isCounterpartyId } from './streams';
 
 export interface NewCounterparty {
@@ -82,6 +83,8 @@ export class CounterpartiesService {
     const book = detail.book ? await this.bookDestination(context, detail.book.account_id) : null;
     const payment_detail_id = `pmd_${ulid()}`;
     const state = await this.handle(context, id, { type: 'AddPaymentDetail', counterparty_id: id, scope: scopeOf(context.actor), payment_detail_id, detail, book, now: Date.now() });
+    // Before answering, so a payout naming the new id finds it at once.
+    await indexPaymentDetail(this.store, context, payment_detail_id, id);
     return state.payment_details.find((d) => d.payment_detail_id === payment_detail_id)!;
   }
 

@@ -3,6 +3,7 @@ import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platf
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
+import { paymentDetailIndexManager } from '../counterparties/payment-detail-index.process-manager';
 import { ProcessManagerRunner, type ProcessManager } from '../process-managers';
 import { transferMoneyManager } from './transfer-money.process-manager';
 import { transferRailsManager } from './transfer-rails.process-manager';
@@ -26,7 +27,8 @@ export class TransferRunners implements OnApplicationBootstrap, OnModuleDestroy 
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const managers: ProcessManager[] = [transferMoneyManager(this.store), transferRecoveryManager(this.store)];
+    // Payouts find payment details through their index, so its backfill runs beside them.
+    const managers: ProcessManager[] = [transferMoneyManager(this.store), transferRecoveryManager(this.store), paymentDetailIndexManager(this.store)];
     if (this.config.sandboxAutoAdvance) managers.push(transferRailsManager(this.store));
     for (const manager of managers) {
       const runner = new ProcessManagerRunner(this.store, this.readStore, manager, {

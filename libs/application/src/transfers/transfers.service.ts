@@ -6,7 +6,7 @@ import { isTransfer, transferDecider, transferFee, transferReferenceDecider, typ
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, handleCommand, loadAggregate, type CommandContext } from '../command-handling';
 import { finishReservation } from './finish-reservation';
-import { PAYMENT_DETAIL_LOOKUP, type PaymentDetailLookup } from './payment-detail-lookup';
+import { findPaymentDetail } from '../counterparties/payment-detail-index';
 import { transferReferenceStream, transferStream, isTransferId } from './streams';
 import { bookDestination, checkFunds, checkRoute, paymentDetailNotFound, sourceAccount } from './transfer-checks';
 
@@ -35,7 +35,6 @@ const RESERVATION_ROUNDS = 5;
 export class TransfersService {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PAYMENT_DETAIL_LOOKUP) private readonly details: PaymentDetailLookup,
     @Inject(TRANSFER_FEES) private readonly fees: FeeSchedule,
   ) {}
 
@@ -82,7 +81,7 @@ export class TransfersService {
 
   /** Every check that can refuse runs here, before anything is written. */
   private async intentFor(context: CommandContext, account: OpenAccountState, input: CreateTransferInput): Promise<TransferIntent> {
-    const detail = await this.details.find(context.actor, input.payment_detail_id);
+    const detail = await findPaymentDetail(this.store, context.actor, input.payment_detail_id);
     if (!detail) throw paymentDetailNotFound(input.payment_detail_id);
     checkRoute(account, input.payment_type, detail);
     const destination = input.payment_type === 'book-transfer' ? await bookDestination(this.store, context.actor, account, detail) : null;
