@@ -7,7 +7,8 @@ import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { logger } from './logging/logger';
 import { PROJECTIONS, type Projection } from './read-store/projection';
 import { Projector } from './read-store/projector';
-import { READ_STORE, type ReadStore } from './read-store/read-store.port';
+import { RAW_READ_STORE, READ_STORE, type ReadStore } from './read-store/read-store.port';
+import { consistentReadStore } from './read-store/consistency/consistent-read-store';
 import { SECRET_BOX, SecretBox } from './security/secret-box';
 
 export interface PlatformRoles {
@@ -29,7 +30,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(RAW_READ_STORE) private readonly readStore: ReadStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(PLATFORM_ROLES) private readonly roles: PlatformRoles,
     @Inject(PROJECTIONS) projections: readonly Projection[],
@@ -78,13 +79,19 @@ export class PlatformModule {
         { provide: PLATFORM_CONFIG, useValue: config },
         { provide: PLATFORM_ROLES, useValue: roles },
         { provide: EVENT_STORE, useFactory: () => createEventStore(config) },
-        { provide: READ_STORE, useFactory: () => createReadStore(config) },
+        { provide: RAW_READ_STORE, useFactory: () => createReadStore(config) },
+        {
+          provide: READ_STORE,
+          inject: [RAW_READ_STORE, EVENT_STORE, PlatformLifecycle],
+          useFactory: (raw: ReadStore, store: EventStore, lifecycle: PlatformLifecycle) =>
+            consistentReadStore({ raw, store, projections, projector: roles.projector ? lifecycle.projector : null, timeoutMs: config.readConsistencyTimeoutMs }),
+        },
         { provide: MESSAGE_BUS, useFactory: () => createMessageBus(config) },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(config.masterKey) },
         { provide: PROJECTIONS, useValue: projections },
         PlatformLifecycle,
       ],
-      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, EVENT_STORE, READ_STORE, MESSAGE_BUS, SECRET_BOX, PROJECTIONS, PlatformLifecycle],
+      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, EVENT_STORE, READ_STORE, RAW_READ_STORE, MESSAGE_BUS, SECRET_BOX, PROJECTIONS, PlatformLifecycle],
     };
   }
 }

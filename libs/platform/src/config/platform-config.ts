@@ -23,6 +23,8 @@ export interface PlatformConfig {
   readonly logLevel: string;
   /** Transfer fees in basis points per payment type (`TRANSFER_FEES`, e.g. `bank-transfer:25,book-transfer:0`). */
   readonly transferFeesBps: Readonly<Record<string, number>>;
+  /** How long a read waits, at most, for the read models to include the caller's writes (decisions §2). */
+  readonly readConsistencyTimeoutMs: number;
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
@@ -58,7 +60,7 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   KAFKA_CLIENT_ID: EVERY_APP,
   KAFKA_TOPIC_PARTITIONS: EVERY_APP,
   LOG_LEVEL: EVERY_APP,
-  // Read by the webhook worker's options (apps/webhooks): the API must set it to false when the
+  // Read by the webhook worker's options (libs/webhook-delivery): the API must set it to false when the
   // worker runs as its own deployment, or every API replica would deliver webhooks too.
   WEBHOOKS_EMBEDDED: ['api'],
   WEBHOOK_TIMEOUT_MS: [],
@@ -67,6 +69,7 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   // Set by the image (deploy/Dockerfile); under `test` the logger is silent unless LOG_LEVEL says otherwise.
   NODE_ENV: [],
   TRANSFER_FEES: ['api'],
+  READ_CONSISTENCY_TIMEOUT_MS: [],
 };
 
 const DEFAULT_RETRY_SCHEDULE = '0,5000,300000,1800000,7200000,18000000,36000000,36000000';
@@ -102,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     kafkaTopicPartitions: positive(env.KAFKA_TOPIC_PARTITIONS || '3', 'KAFKA_TOPIC_PARTITIONS'),
     logLevel: env.LOG_LEVEL || 'info',
     transferFeesBps: feeTable(env.TRANSFER_FEES ?? DEFAULT_TRANSFER_FEES),
+    readConsistencyTimeoutMs: positive(env.READ_CONSISTENCY_TIMEOUT_MS || '5000', 'READ_CONSISTENCY_TIMEOUT_MS'),
   };
 }
 

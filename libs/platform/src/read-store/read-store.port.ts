@@ -51,4 +51,8 @@ export interface ReadStore {
   close(): Promise<void>;
 }
 
+/** What queries read: `get` and `find` wait until the collection includes the log head (read-your-writes). */
 export const READ_STORE = Symbol('READ_STORE');
+
+/** The adapter itself, for projection writers and internal readers that must never wait on the barrier. */
+export const RAW_READ_STORE = Symbol('RAW_READ_STORE');
