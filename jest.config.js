@@ -6,8 +6,8 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   testEnvironment: 'node',
   moduleNameMapper: {
-    '^@app/(domain|platform|application|read-models)$': '<rootDir>/libs/$1/src',
-    '^@app/(domain|platform|application|read-models)/(.*)$': '<rootDir>/libs/$1/src/$2',
+    '^@app/(domain|platform|application|read-models|webhook-delivery)$': '<rootDir>/libs/$1/src',
+    '^@app/(domain|platform|application|read-models|webhook-delivery)/(.*)$': '<rootDir>/libs/$1/src/$2',
   },
 };
 module.exports = {

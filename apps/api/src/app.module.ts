@@ -12,7 +12,7 @@ import { bodyParsing } from './http/body-parsing.middleware';
 import { requestId } from './http/request-id.middleware';
 import { TransfersModule } from './transfers/transfers.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
-import { WebhookWorkerModule } from '../../webhooks/src/webhook-worker.module';
+import { WebhookWorkerModule } from '@app/webhook-delivery/webhook-worker.module';
 import { READ_MODELS } from '@app/read-models/read-models';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */

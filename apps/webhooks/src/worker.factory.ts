@@ -4,8 +4,8 @@ import type { PlatformConfig } from '@app/platform/config/platform-config';
 import { PlatformModule } from '@app/platform/platform.module';
 import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
 import { READ_MODELS } from '@app/read-models/read-models';
-import { WebhookWorkerModule } from './webhook-worker.module';
-import type { WorkerOptions } from './worker-options';
+import { WebhookWorkerModule } from '@app/webhook-delivery/webhook-worker.module';
+import type { WorkerOptions } from '@app/webhook-delivery/worker-options';
 
 /** The standalone deployment: no HTTP, no projector, no publisher; it reads the bus and the log. */
 @Module({})

@@ -1,0 +1,2 @@
+export * from './webhook-worker.module';
+export * from './worker-options';
