@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ulid } from '@app/platform/ids/ulid';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, WrongExpectedRevisionError, type EventStore } from '@app/platform/event-store/event-store.port';
 import { modeOfKey, sha256 } from '@app/platform/security/credentials';
 import { systemActor, toAppend, type CommandContext } from '../command-handling';
-import { ApiKeysService } from './api-keys.service';
+import { CreateApiKeyCommand } from './create-api-key/create-api-key.command';
 import { apiKeyHashStream, BOOTSTRAP_STREAM } from './streams';
 
 /**
@@ -17,13 +18,13 @@ export class BootstrapService {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-    private readonly apiKeys: ApiKeysService,
+    private readonly commands: CommandBus,
   ) {}
 
   async run(): Promise<{ generatedKey: string | null }> {
     for (const key of this.config.bootstrapApiKeys) {
       if ((await this.store.readStream(apiKeyHashStream(sha256(key)))).length) continue;
-      await this.ignoreRace(() => this.apiKeys.create(this.context(), { name: 'bootstrap', mode: modeOfKey(key)!, key, bootstrap: true }));
+      await this.ignoreRace(() => this.commands.execute(new CreateApiKeyCommand(this.context(), { name: 'bootstrap', mode: modeOfKey(key)!, key, bootstrap: true })));
     }
     const firstStart = await this.ignoreRace(async () => {
       await this.store.append(
@@ -34,7 +35,7 @@ export class BootstrapService {
       return true;
     });
     if (!firstStart || this.config.bootstrapApiKeys.length) return { generatedKey: null };
-    const { key } = await this.apiKeys.create(this.context(), { name: 'default', mode: 'sandbox', bootstrap: true });
+    const { key } = await this.commands.execute(new CreateApiKeyCommand(this.context(), { name: 'default', mode: 'sandbox', bootstrap: true }));
     return { generatedKey: key };
   }
 

@@ -1,0 +1,15 @@
+import type { ActiveApiKey } from '@app/application/access';
+import type { ApiKeyDocument } from './api-key.projection';
+
+/** The api_key resource, from the folded key or its list document; never the hash or private key. */
+export const presentApiKey = (k: ActiveApiKey | ApiKeyDocument) => ({
+  id: k.id,
+  object: 'api_key',
+  name: k.name,
+  mode: k.mode,
+  status: k.status,
+  last4: k.key_last4,
+  encryption_public_key: k.encryption_public_key,
+  created: k.created,
+  updated: k.updated,
+});

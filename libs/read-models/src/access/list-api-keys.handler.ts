@@ -1,0 +1,14 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { READ_STORE, type Page, type ReadStore } from '@app/platform/read-store/read-store.port';
+import type { ApiKeyDocument } from './api-key.projection';
+import { ListApiKeysQuery } from './list-api-keys.query';
+
+@QueryHandler(ListApiKeysQuery)
+export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  execute({ organizationId, page }: ListApiKeysQuery): Promise<Page<ApiKeyDocument>> {
+    return this.readStore.find<ApiKeyDocument>('api_keys', { filter: { organization_id: organizationId }, limit: page.limit, before: page.before });
+  }
+}
