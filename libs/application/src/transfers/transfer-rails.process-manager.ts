@@ -2,7 +2,8 @@ import type { TransferEvent } from '@app/domain/transfers';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { ProcessManager } from '../process-managers';
 import { sleep } from '../process-managers';
-import { advanceIfAllowed, systemContext } from './transfer-money.process-manager';
+import { advanceIfAllowed } from './transfer-money';
+import { systemContext } from './transfer-money.process-manager';
 
 /** Each network step takes this long, so a transfer is successful about 1.6 s after creation (decisions §6: within ~2 s). */
 export const RAIL_STEP_MS = 800;

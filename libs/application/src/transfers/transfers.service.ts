@@ -6,6 +6,7 @@ import { isTransfer, transferDecider, transferFee, transferReferenceDecider, typ
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, handleCommand, loadAggregate, type CommandContext } from '../command-handling';
 import { finishReservation } from './finish-reservation';
+import { advanceTransfer, settleBookTransfer } from './transfer-money';
 import { findPaymentDetail } from '../counterparties/payment-detail-index';
 import { transferReferenceStream, transferStream, isTransferId } from './streams';
 import { bookDestination, checkFunds, checkRoute, paymentDetailNotFound, sourceAccount } from './transfer-checks';
@@ -46,7 +47,7 @@ export class TransfersService {
     const earlier = await loadAggregate(this.store, reference, transferReferenceDecider, context);
     if (earlier?.state.status === 'reserved') {
       const finished = await finishReservation(this.store, earlier.state.intent, context);
-      if (finished.outcome === 'created') return { transfer: finished.transfer, created: false };
+      if (finished.outcome === 'created') return { transfer: await this.settledIfBook(context, finished.transfer), created: false };
     }
     const intent = await this.intentFor(context, account, input);
     for (let round = 0; round < RESERVATION_ROUNDS; round++) {
@@ -56,7 +57,7 @@ export class TransfersService {
       const mine = newEvents.length > 0;
       // A duplicate finishes the first request's transfer before answering with it.
       const finished = await finishReservation(this.store, state.intent, context);
-      if (finished.outcome === 'created') return { transfer: finished.transfer, created: mine };
+      if (finished.outcome === 'created') return { transfer: await this.settledIfBook(context, finished.transfer), created: mine };
       if (mine) throw new DomainException(rule('insufficient_funds', `Available balance is below ${intent.amount + intent.fee} (amount ${intent.amount} + fee ${intent.fee})`));
       // The first request's hold was refused and its reference freed: this one may try its own.
     }
@@ -71,12 +72,20 @@ export class TransfersService {
     return loaded.state.transfer;
   }
 
+  /** Answers after the move's money is on the account streams (decisions §2). */
   async advance(context: CommandContext, id: string, to: AdvanceTarget, statusReason: string | null): Promise<TransferRecord> {
     if (!isTransferId(id)) throw new DomainException(notFound('transfer', id));
-    const command = { type: 'AdvanceTransfer' as const, transfer_id: id, to, status_reason: statusReason, now: Date.now() };
-    const { state } = await handleCommand(this.store, transferStream(id), transferDecider, command, context);
-    if (!isTransfer(state)) throw new DomainException(notFound('transfer', id));
-    return state.transfer;
+    const transfer = await advanceTransfer(this.store, id, to, statusReason, context);
+    if (!transfer) throw new DomainException(notFound('transfer', id));
+    return transfer;
+  }
+
+  /** A book transfer settles before the request answers: both balances already show it. */
+  private async settledIfBook(context: CommandContext, transfer: TransferRecord): Promise<TransferRecord> {
+    if (transfer.payment_type !== 'book-transfer') return transfer;
+    await settleBookTransfer(this.store, transfer.id, context);
+    const loaded = await loadAggregate(this.store, transferStream(transfer.id), transferDecider, context);
+    return loaded && isTransfer(loaded.state) ? loaded.state.transfer : transfer;
   }
 
   /** Every check that can refuse runs here, before anything is written. */

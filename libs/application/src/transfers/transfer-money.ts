@@ -1,0 +1,76 @@
+import { accountDecider, type AccountCommand } from '@app/domain/accounts';
+import { isTransfer, transferDecider, type AdvanceTarget, type TransferEvent, type TransferRecord } from '@app/domain/transfers';
+import type { EventStore } from '@app/platform/event-store/event-store.port';
+import { DomainException, handleCommand, type CommandContext } from '../command-handling';
+import { accountStream } from '../accounts/streams';
+import { MONEY_ATTEMPTS } from './finish-reservation';
+import { transferStream } from './streams';
+
+/** An account command without the parts `money()` fills in (distributes over the union). */
+type MoneyCommand = AccountCommand extends infer C ? (C extends AccountCommand ? Omit<C, 'account_id' | 'now'> : never) : never;
+
+/**
+ * Money follows the transfer, whoever moved it: a book transfer credits an account of another
+ * entity of the organization, so these steps act at organization level (still recorded as the caller).
+ */
+const money = (store: EventStore, accountId: string, command: MoneyCommand, context: CommandContext) =>
+  handleCommand(store, accountStream(accountId), accountDecider, { ...command, account_id: accountId, now: Date.now() } as AccountCommand, orgLevel(context), { maxAttempts: MONEY_ATTEMPTS });
+
+const orgLevel = (context: CommandContext): CommandContext => ({ ...context, actor: { ...context.actor, entityId: undefined } });
+
+/**
+ * What a transfer event does to money, on the account streams, with the transfer id as the hold
+ * id: success settles (debits), failure and voiding release, reversal settles (if that had not
+ * happened yet) then credits back; a book transfer's success also credits its destination. Each
+ * command is a no-op the second time, so the request that moved the transfer and the
+ * transfer-money process manager (the backstop after a crash) may both run it.
+ */
+export async function applyMoney(store: EventStore, event: TransferEvent, context: CommandContext): Promise<void> {
+  if (event.type === 'TransferVoided') {
+    await money(store, event.data.account_id, { type: 'ReleaseHold', hold_id: event.data.transfer_id }, context);
+    return;
+  }
+  const t: TransferRecord = event.data.transfer;
+  switch (event.type) {
+    case 'TransferSucceeded': {
+      await money(store, t.account_id, { type: 'SettleHold', hold_id: t.id }, context);
+      const destination = (await store.readStream(transferStream(t.id)))[0]?.data.destination_account_id;
+      if (typeof destination === 'string') {
+        await money(store, destination, { type: 'ReceiveBookTransfer', transfer_id: t.id, from_account_id: t.account_id, amount: t.amount, currency: t.currency }, context);
+      }
+      return;
+    }
+    case 'TransferFailed':
+      await money(store, t.account_id, { type: 'ReleaseHold', hold_id: t.id }, context);
+      return;
+    case 'TransferReversed':
+      await money(store, t.account_id, { type: 'SettleHold', hold_id: t.id }, context);
+      await money(store, t.account_id, { type: 'ReverseSettledHold', hold_id: t.id }, context);
+      return;
+    default:
+      return;
+  }
+}
+
+/** Moves a transfer and applies the move's money before returning (decisions §2: sandbox moves answer after their effect). */
+export async function advanceTransfer(store: EventStore, transferId: string, to: AdvanceTarget, statusReason: string | null, context: CommandContext): Promise<TransferRecord | null> {
+  const command = { type: 'AdvanceTransfer' as const, transfer_id: transferId, to, status_reason: statusReason, now: Date.now() };
+  const { state, newEvents } = await handleCommand(store, transferStream(transferId), transferDecider, command, context);
+  for (const event of newEvents) await applyMoney(store, event, context);
+  return isTransfer(state) ? state.transfer : null;
+}
+
+/** A refused move means the transfer was moved on by someone else (a sandbox call, the network): nothing to do. */
+export async function advanceIfAllowed(store: EventStore, transferId: string, to: AdvanceTarget, context: CommandContext): Promise<void> {
+  try {
+    await advanceTransfer(store, transferId, to, null, context);
+  } catch (error) {
+    if (!(error instanceof DomainException && error.error.kind === 'conflict')) throw error;
+  }
+}
+
+/** Book transfers have no network to wait for: processing then successful, money included. */
+export async function settleBookTransfer(store: EventStore, transferId: string, context: CommandContext): Promise<void> {
+  await advanceIfAllowed(store, transferId, 'processing', orgLevel(context));
+  await advanceIfAllowed(store, transferId, 'successful', orgLevel(context));
+}
