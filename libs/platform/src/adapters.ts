@@ -7,6 +7,9 @@ import type { ReadStore } from './read-store/read-store.port';
 import { MongoReadStore } from './read-store/mongo-read-store';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
 import type { MessageBus } from './bus/message-bus.port';
+import type { CoordinationStore } from './coordination/coordination-store.port';
+import { MongoCoordinationStore } from './coordination/mongo-coordination-store';
+import { SqliteCoordinationStore } from './coordination/sqlite-coordination-store';
 import { KafkaMessageBus } from './bus/kafka-message-bus';
 import { SqliteMessageBus } from './bus/sqlite-message-bus';
 
@@ -22,6 +25,12 @@ export function createEventStore(config: PlatformConfig): EventStore {
 export function createReadStore(config: PlatformConfig): ReadStore {
   if (config.mongoUrl) return new MongoReadStore(config.mongoUrl, config.mongoDatabase);
   return new SqliteReadStore(join(config.dataDir, 'read-models.db'));
+}
+
+/** Checkpoints and leases of the process managers, in the database every replica's read store shares. */
+export function createCoordinationStore(config: PlatformConfig): CoordinationStore {
+  if (config.mongoUrl) return new MongoCoordinationStore(config.mongoUrl, config.mongoDatabase);
+  return new SqliteCoordinationStore(join(config.dataDir, 'read-models.db'));
 }
 
 export function createMessageBus(config: PlatformConfig): MessageBus {

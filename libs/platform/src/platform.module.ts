@@ -1,8 +1,11 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { createEventStore, createMessageBus, createReadStore } from './adapters';
+import { createCoordinationStore, createEventStore, createMessageBus, createReadStore } from './adapters';
 import { BusPublisher } from './bus/bus-publisher';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
 import { PLATFORM_CONFIG, type PlatformConfig } from './config/platform-config';
+import { CHECKPOINT_STORE } from './coordination/checkpoint-store.port';
+import type { CoordinationStore } from './coordination/coordination-store.port';
+import { LEASE_STORE } from './coordination/lease-store.port';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { logger } from './logging/logger';
 import { PROJECTIONS, type Projection } from './read-store/projection';
@@ -34,6 +37,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(PLATFORM_ROLES) private readonly roles: PlatformRoles,
     @Inject(PROJECTIONS) projections: readonly Projection[],
+    @Inject(CHECKPOINT_STORE) private readonly coordination: CoordinationStore,
   ) {
     const onError = (component: string) => (err: unknown) => {
       logger.error({ err, component }, 'background reader stopped');
@@ -65,6 +69,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     await this.publisher.stop();
     await this.bus.close();
     await this.readStore.close();
+    await this.coordination.close();
     await this.store.close();
   }
 }
@@ -87,11 +92,14 @@ export class PlatformModule {
             consistentReadStore({ raw, store, projections, projector: roles.projector ? lifecycle.projector : null, timeoutMs: config.readConsistencyTimeoutMs }),
         },
         { provide: MESSAGE_BUS, useFactory: () => createMessageBus(config) },
+        // One adapter behind both ports: process managers' checkpoints and leases.
+        { provide: CHECKPOINT_STORE, useFactory: () => createCoordinationStore(config) },
+        { provide: LEASE_STORE, useExisting: CHECKPOINT_STORE },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(config.masterKey) },
         { provide: PROJECTIONS, useValue: projections },
         PlatformLifecycle,
       ],
-      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, EVENT_STORE, READ_STORE, RAW_READ_STORE, MESSAGE_BUS, SECRET_BOX, PROJECTIONS, PlatformLifecycle],
+      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, EVENT_STORE, READ_STORE, RAW_READ_STORE, MESSAGE_BUS, CHECKPOINT_STORE, LEASE_STORE, SECRET_BOX, PROJECTIONS, PlatformLifecycle],
     };
   }
 }

@@ -1,4 +1,5 @@
 import { MongoClient, MongoServerError, type Collection, type Db, type Filter as MongoFilter } from 'mongodb';
+import { LEASES } from '../coordination/mongo-coordination-store';
 import { logger } from '../logging/logger';
 import type { Page, PageQuery, ProjectionWrite, ReadDocument, ReadStore } from './read-store.port';
 
@@ -77,7 +78,8 @@ export class MongoReadStore implements ReadStore {
     const known = await this.prefetch(writes);
     for (const write of writes) await this.applyOne(write, known);
     for (const [name, position] of Object.entries(checkpoints)) {
-      await this.db.collection<StoredCheckpoint>(CHECKPOINTS).updateOne({ _id: name }, { $set: { position } }, { upsert: true });
+      // $max: a checkpoint never moves back, whoever saves late (see the CheckpointStore port).
+      await this.db.collection<StoredCheckpoint>(CHECKPOINTS).updateOne({ _id: name }, { $max: { position } }, { upsert: true });
     }
   }
 
@@ -145,7 +147,7 @@ export class MongoReadStore implements ReadStore {
   }
 
   private collection(name: string): Collection<StoredDocument> {
-    if (name === CHECKPOINTS) throw new Error(`"${CHECKPOINTS}" is reserved for projection checkpoints`);
+    if (name === CHECKPOINTS || name === LEASES) throw new Error(`"${name}" is reserved for checkpoints and leases`);
     return this.db.collection<StoredDocument>(name);
   }
 

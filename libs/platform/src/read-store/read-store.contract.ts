@@ -105,6 +105,15 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
       expect(await store.getCheckpoint(`${cp}_b`)).toBe(4);
     });
 
+    it('never moves a checkpoint back: a lower one applied after a higher one leaves the higher', async () => {
+      const cp = `cp_${col}`;
+      await store.apply([], { [cp]: 30 });
+      await store.apply([put(col, { id: 'a' }, 12)], { [cp]: 12 });
+      expect(await store.getCheckpoint(cp)).toBe(30);
+      await store.apply([], { [cp]: 31 });
+      expect(await store.getCheckpoint(cp)).toBe(31);
+    });
+
     it('reset clears the named collections and checkpoints only, so a rebuild applies from scratch', async () => {
       const other = `${col}_other`;
       await store.apply([increment(col, 'n', 5), increment(other, 'n', 5)], { [`${col}_p`]: 5, [`${col}_q`]: 5 });

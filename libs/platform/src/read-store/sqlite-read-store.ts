@@ -35,8 +35,9 @@ export class SqliteReadStore implements ReadStore {
          ON CONFLICT (collection, id) DO UPDATE SET position = excluded.position, deleted = excluded.deleted, body = excluded.body`,
       ),
       getCheckpoint: this.db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?'),
+      // MAX: a checkpoint never moves back, whoever saves late (see the CheckpointStore port).
       setCheckpoint: this.db.prepare(
-        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)',
       ),
     };
   }
