@@ -1,17 +1,17 @@
-import { Body, Controller, Get, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional } from 'class-validator';
-import { EntitiesService } from '@app/application/onboarding';
+import { CreateEntityCommand, GetEntityQuery, UpdateEntityCommand } from '@app/application/onboarding';
 import type { CommandContext } from '@app/application/command-handling';
-import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
+import { presentBusinessUpdate, presentIndividualUpdate } from '@app/read-models/onboarding/entity-update.presenter';
+import { presentEntity, presentQuickStart } from '@app/read-models/onboarding/entity.presenter';
+import { ListEntitiesQuery } from '@app/read-models/onboarding/list-entities.query';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { StyleAQuery, styleA, styleAQuery } from '../http/pagination';
 import { CreateBusinessEntityDto, CreateIndividualEntityDto, QuickStartEntityDto } from './entity.dto';
-import { presentEntity, presentQuickStart } from '@app/read-models/onboarding/entity.presenter';
 import { UpdateBusinessEntityDto, UpdateIndividualEntityDto } from './entity-update.dto';
-import { presentBusinessUpdate, presentIndividualUpdate } from '@app/read-models/onboarding/entity-update.presenter';
-import type { EntityDocument } from '@app/read-models/onboarding/entity.projection';
 
-export class ListEntitiesQuery extends StyleAQuery {
+export class ListEntitiesDto extends StyleAQuery {
   @IsOptional()
   @IsIn(['individual', 'business'], { message: 'type must be individual or business' })
   type?: 'individual' | 'business';
@@ -24,61 +24,60 @@ export class ListEntitiesQuery extends StyleAQuery {
 @Controller()
 export class EntitiesController {
   constructor(
-    private readonly entities: EntitiesService,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Post('entities')
   @ApiKeyOnly()
   async quickStart(@Ctx() ctx: CommandContext, @Body() body: QuickStartEntityDto) {
     const profile = { first_name: body.first_name, last_name: body.last_name, email: body.email, date_of_birth: null, country_of_residence: body.country };
-    return presentQuickStart(await this.entities.create(ctx, { type: 'individual', profile, address: null, meta: {}, creation_context: 'quick_start' }));
+    return presentQuickStart(await this.commands.execute(new CreateEntityCommand(ctx, { type: 'individual', profile, address: null, meta: {}, creation_context: 'quick_start' })));
   }
 
   @Post('individual-entities')
   @ApiKeyOnly()
   async createIndividual(@Ctx() ctx: CommandContext, @Body() body: CreateIndividualEntityDto) {
     const { meta, ...profile } = body;
-    return presentEntity(await this.entities.create(ctx, { type: 'individual', profile: { ...profile }, address: null, meta: meta ?? {}, creation_context: 'api' }));
+    return presentEntity(await this.commands.execute(new CreateEntityCommand(ctx, { type: 'individual', profile: { ...profile }, address: null, meta: meta ?? {}, creation_context: 'api' })));
   }
 
   @Post('business-entities')
   @ApiKeyOnly()
   async createBusiness(@Ctx() ctx: CommandContext, @Body() body: CreateBusinessEntityDto) {
     const { meta, registered_address, trading_name, ...profile } = body;
-    return presentEntity(
-      await this.entities.create(ctx, {
-        type: 'business',
-        profile: { ...profile, trading_name: trading_name ?? null },
-        address: { ...registered_address },
-        meta: meta ?? {},
-        creation_context: 'api',
-      }),
-    );
+    const command = new CreateEntityCommand(ctx, {
+      type: 'business',
+      profile: { ...profile, trading_name: trading_name ?? null },
+      address: { ...registered_address },
+      meta: meta ?? {},
+      creation_context: 'api',
+    });
+    return presentEntity(await this.commands.execute(command));
   }
 
   @Get('entities')
-  async list(@Ctx() ctx: CommandContext, @Query() query: ListEntitiesQuery) {
+  async list(@Ctx() ctx: CommandContext, @Query() query: ListEntitiesDto) {
     const filter = { organization_id: ctx.actor.organizationId, entity_id: ctx.actor.entityId, type: query.type, status: query.status };
-    const page = await this.readStore.find<EntityDocument>('entities', styleAQuery(query, filter));
+    const page = await this.queries.execute(new ListEntitiesQuery(filter, styleAQuery(query)));
     return styleA(page, (doc) => presentEntity(doc.entity));
   }
 
   @Get('entities/:id')
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
-    return presentEntity(await this.entities.get(ctx, id));
+    return presentEntity(await this.queries.execute(new GetEntityQuery(ctx.actor, id)));
   }
 
   @Patch('individual-entities/:id')
   async updateIndividual(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: UpdateIndividualEntityDto) {
-    const { state, applied } = await this.entities.update(ctx, id, { type: 'individual', patch: body });
+    const { state, applied } = await this.commands.execute(new UpdateEntityCommand(ctx, id, { type: 'individual', patch: body }));
     if (state.type !== 'individual') throw new Error('an individual update returned a business');
     return presentIndividualUpdate(state, applied);
   }
 
   @Patch('business-entities/:id')
   async updateBusiness(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: UpdateBusinessEntityDto) {
-    const { state, applied } = await this.entities.update(ctx, id, { type: 'business', patch: body });
+    const { state, applied } = await this.commands.execute(new UpdateEntityCommand(ctx, id, { type: 'business', patch: body }));
     if (state.type !== 'business') throw new Error('a business update returned an individual');
     return presentBusinessUpdate(state, applied);
   }

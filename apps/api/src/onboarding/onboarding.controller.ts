@@ -1,12 +1,14 @@
 import { Body, Controller, HttpCode, Param, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { invalid } from '@app/domain';
-import { DocumentsService, OnboardingService } from '@app/application/onboarding';
+import { ReviewEntityCommand, SubmitOnboardingCommand, UploadDocumentCommand } from '@app/application/onboarding';
 import { DomainException, type CommandContext } from '@app/application/command-handling';
 import { ApiKeyOnly, Ctx, SandboxOnly } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { DocumentUploadInterceptor } from './document-upload.interceptor';
 import { UploadDocumentDto } from './document.dto';
+import { presentDocument } from '@app/read-models/onboarding/document.presenter';
 import { presentEntity } from '@app/read-models/onboarding/entity.presenter';
 
 export class SubmitOnboardingDto {
@@ -29,23 +31,21 @@ export class SandboxReviewDto {
 
 @Controller()
 export class OnboardingController {
-  constructor(
-    private readonly onboarding: OnboardingService,
-    private readonly documents: DocumentsService,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('documents/upload')
   @UseInterceptors(DocumentUploadInterceptor)
   async upload(@Ctx() ctx: CommandContext, @Body() body: UploadDocumentDto, @UploadedFile() file: Express.Multer.File | undefined) {
     if (!file) throw new DomainException(invalid('file', 'file is required (multipart/form-data, field "file")'));
-    return this.documents.upload(ctx, { key: body.key, personId: body.link_to_identity?.person_id, bytes: file.buffer, filename: file.originalname || null });
+    const upload = { key: body.key, personId: body.link_to_identity?.person_id, bytes: file.buffer, filename: file.originalname || null };
+    return presentDocument(await this.commands.execute(new UploadDocumentCommand(ctx, upload)));
   }
 
   /** Acts on an existing entity (decisions §2), so 200 with the entity, still `pending`. */
   @Post('onboarding-submissions')
   @HttpCode(200)
   async submit(@Ctx() ctx: CommandContext, @Body() body: SubmitOnboardingDto) {
-    return presentEntity(await this.onboarding.submit(ctx, entityScope(ctx.actor, body.entity_id)));
+    return presentEntity(await this.commands.execute(new SubmitOnboardingCommand(ctx, entityScope(ctx.actor, body.entity_id))));
   }
 
   @Post('sandbox/entities/:id/review')
@@ -53,6 +53,6 @@ export class OnboardingController {
   @SandboxOnly()
   @HttpCode(200)
   async review(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: SandboxReviewDto) {
-    return presentEntity(await this.onboarding.review(ctx, id, body.decision, body.reason ?? null));
+    return presentEntity(await this.commands.execute(new ReviewEntityCommand(ctx, { entityId: id, decision: body.decision, reason: body.reason ?? null })));
   }
 }

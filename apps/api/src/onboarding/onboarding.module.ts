@@ -1,7 +1,17 @@
 import { Module } from '@nestjs/common';
-import { DocumentsService, EntitiesService, KycReviewRunner, OnboardingService } from '@app/application/onboarding';
+import {
+  CreateEntityHandler,
+  EntitiesService,
+  GetEntityHandler,
+  KycReviewRunner,
+  ReviewEntityHandler,
+  SubmitOnboardingHandler,
+  UpdateEntityHandler,
+  UploadDocumentHandler,
+} from '@app/application/onboarding';
 import { BLOB_STORE, createBlobStore } from '@app/platform/blob-store';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
+import { ListEntitiesHandler } from '@app/read-models/onboarding/list-entities.handler';
 import { EntitiesController } from './entities.controller';
 import { OnboardingController } from './onboarding.controller';
 
@@ -10,10 +20,17 @@ import { OnboardingController } from './onboarding.controller';
   providers: [
     // Adapters
     { provide: BLOB_STORE, useFactory: (config: PlatformConfig) => createBlobStore(config), inject: [PLATFORM_CONFIG] },
-    // Use cases
+    // Commands
+    CreateEntityHandler,
+    UpdateEntityHandler,
+    UploadDocumentHandler,
+    SubmitOnboardingHandler,
+    ReviewEntityHandler,
+    // Queries
+    GetEntityHandler,
+    ListEntitiesHandler,
+    // For the webhook test samples until they dispatch GetEntityQuery
     EntitiesService,
-    DocumentsService,
-    OnboardingService,
     // Process managers
     KycReviewRunner,
   ],

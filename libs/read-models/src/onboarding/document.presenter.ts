@@ -1,0 +1,13 @@
+import type { DocumentRecord } from '@app/domain/onboarding';
+
+/** The document resource: its metadata only; the bytes are never served back. */
+export const presentDocument = (d: DocumentRecord) => ({
+  id: d.document_id,
+  object: 'document',
+  key: d.key,
+  person_id: d.person_id,
+  content_type: d.content_type,
+  size: d.size,
+  status: 'uploaded',
+  created: d.uploaded,
+});

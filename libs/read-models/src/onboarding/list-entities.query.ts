@@ -1,0 +1,21 @@
+import { Query } from '@nestjs/cqrs';
+import type { Page, PageQuery } from '@app/platform/read-store/read-store.port';
+import type { EntityDocument } from './entity.projection';
+
+export interface EntityListFilter {
+  readonly organization_id: string;
+  /** Set for an entity token: it lists only its own entity. */
+  readonly entity_id?: string;
+  readonly type?: 'individual' | 'business';
+  readonly status?: string;
+}
+
+/** Entities of one organization, newest first. */
+export class ListEntitiesQuery extends Query<Page<EntityDocument>> {
+  constructor(
+    readonly filter: EntityListFilter,
+    readonly page: Pick<PageQuery, 'limit' | 'before'>,
+  ) {
+    super();
+  }
+}
