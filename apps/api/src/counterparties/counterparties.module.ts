@@ -1,11 +1,28 @@
 import { Module } from '@nestjs/common';
-import { CounterpartiesService, CounterpartyLookupsService } from '@app/application/counterparties';
+import {
+  AddPaymentDetailHandler,
+  CreateCounterpartyHandler,
+  DeactivateCounterpartyHandler,
+  GetCounterpartyHandler,
+  LookupCounterpartyHandler,
+  UpdateCounterpartyHandler,
+} from '@app/application/counterparties';
+import { ListCounterpartiesHandler } from '@app/read-models/counterparties/list-counterparties.handler';
+import { ListPaymentDetailsHandler } from '@app/read-models/counterparties/list-payment-details.handler';
 import { CounterpartiesController } from './counterparties.controller';
 import { CounterpartyLookupsController } from './counterparty-lookups.controller';
 
 @Module({
   controllers: [CounterpartiesController, CounterpartyLookupsController],
-  providers: [CounterpartiesService, CounterpartyLookupsService],
-  exports: [CounterpartiesService],
+  providers: [
+    CreateCounterpartyHandler,
+    UpdateCounterpartyHandler,
+    DeactivateCounterpartyHandler,
+    AddPaymentDetailHandler,
+    GetCounterpartyHandler,
+    LookupCounterpartyHandler,
+    ListCounterpartiesHandler,
+    ListPaymentDetailsHandler,
+  ],
 })
 export class CounterpartiesModule {}

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { CounterpartyLookupsService } from '@app/application/counterparties';
+import { QueryBus } from '@nestjs/cqrs';
+import { LookupCounterpartyQuery } from '@app/application/counterparties';
 import type { CommandContext } from '@app/application/command-handling';
 import { Ctx } from '../http/auth/auth.decorators';
 import { optionalEntityScope } from '../http/entity-scope';
@@ -8,14 +9,14 @@ import { presentLookup } from '@app/read-models/counterparties/counterparty.pres
 
 @Controller('counterparty-lookups')
 export class CounterpartyLookupsController {
-  constructor(private readonly lookups: CounterpartyLookupsService) {}
+  constructor(private readonly queries: QueryBus) {}
 
   /** Creates nothing, so 200 (decisions §5). */
   @Post()
   @HttpCode(200)
-  lookup(@Ctx() ctx: CommandContext, @Body() body: CounterpartyLookupDto) {
+  async lookup(@Ctx() ctx: CommandContext, @Body() body: CounterpartyLookupDto) {
     optionalEntityScope(ctx.actor, body.entity_id);
     const { currency, country, account_number, issuer } = body;
-    return presentLookup(this.lookups.lookup({ currency, country, account_number, issuer: { code: issuer.code, scheme: issuer.scheme } }));
+    return presentLookup(await this.queries.execute(new LookupCounterpartyQuery({ currency, country, account_number, issuer: { code: issuer.code, scheme: issuer.scheme } })));
   }
 }

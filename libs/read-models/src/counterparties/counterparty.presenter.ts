@@ -1,5 +1,5 @@
 import type { CounterpartyProfile, CounterpartyType, PaymentDetailData } from '@app/domain';
-import type { LookupResult } from '@app/application/counterparties';
+import type { LookupResult } from '@app/application/counterparties/lookup-counterparty/lookup-counterparty.query';
 import type { PaymentDetailDocument } from './payment-detail.projection';
 
 /** The fields both the folded state and the list document carry. */

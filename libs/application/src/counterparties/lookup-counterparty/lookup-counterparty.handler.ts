@@ -1,35 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import countries from 'i18n-iso-countries';
-import { bankCodeOf, checkBankCoordinates, domainError, type BankCoordinates, type BankScheme } from '@app/domain';
+import { bankCodeOf, checkBankCoordinates, domainError, type BankCoordinates } from '@app/domain';
 import { findBankByBic, findBankByCode } from '@app/platform/bank-codes';
-import { DomainException } from '../command-handling';
-import { sandboxAccountName } from './account-name';
-
-export interface LookupInput {
-  readonly currency: string;
-  /** ISO 3166-1 alpha-3, as the spec's lookup body has it. */
-  readonly country: string;
-  readonly account_number?: string;
-  readonly issuer: { readonly code: string; readonly scheme: BankScheme };
-}
-
-export interface LookupResult {
-  readonly account_number: string;
-  readonly account_name: string;
-  readonly bank_code: string;
-  readonly bank_name: string | null;
-  readonly scheme: BankScheme;
-  readonly country: string;
-  readonly currency: string;
-}
+import { DomainException } from '../../command-handling';
+import { sandboxAccountName } from '../account-name';
+import { LookupCounterpartyQuery, type LookupResult } from './lookup-counterparty.query';
 
 /** The lookup's field names: the code sits in `issuer`, the rest at the top level. */
 const FIELD: Record<string, string> = { code: 'issuer.code', account_number: 'account_number', country: 'country' };
 
-@Injectable()
-export class CounterpartyLookupsService {
+@QueryHandler(LookupCounterpartyQuery)
+export class LookupCounterpartyHandler implements IQueryHandler<LookupCounterpartyQuery> {
   /** Validates coordinates against their scheme and names the bank when the dataset knows its code. */
-  lookup(input: LookupInput): LookupResult {
+  async execute({ input }: LookupCounterpartyQuery): Promise<LookupResult> {
     const alpha2 = countries.alpha3ToAlpha2(input.country) ?? '';
     const checked = checkBankCoordinates({ scheme: input.issuer.scheme, code: input.issuer.code, account_number: input.account_number, country: alpha2 });
     if (Array.isArray(checked)) {
