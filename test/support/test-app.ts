@@ -5,9 +5,12 @@ import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { BootstrapService } from '@app/application/access';
-import { loadConfig } from '@app/platform/config/platform-config';
+import * as adapters from '@app/platform/adapters';
+import { loadConfig, type PlatformConfig } from '@app/platform/config/platform-config';
 import { PlatformLifecycle } from '@app/platform/platform.module';
+import { READ_MODELS } from '@app/read-models/read-models';
 import { createApi } from '../../apps/api/src/app.factory';
+import { HeldBackReadStore } from './held-back-read-store';
 
 /** Bootstrap keys seeded in every test app; each is its own organization. */
 export const KEYS = {
@@ -27,13 +30,20 @@ export interface TestApp {
   /** Closes the app and starts a new one on the same DATA_DIR. */
   restart(): Promise<TestApp>;
   close(): Promise<void>;
+  /** With `holdableProjections`: the read store under every reader, whose projections a test can hold back. */
+  readModels?: HeldBackReadStore;
+}
+
+export interface TestAppOptions {
+  /** Builds the app on a HeldBackReadStore, so read models lag the log when a test says so. */
+  readonly holdableProjections?: boolean;
 }
 
 /**
  * The whole API on the embedded adapters in a fresh DATA_DIR, as `npm start` runs it.
  * SANDBOX_AUTO_ADVANCE defaults to false so tests move state with the sandbox endpoints.
  */
-export async function startTestApp(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, dataDir?: string, options: TestAppOptions = {}): Promise<TestApp> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
   const config = loadConfig({
     ...process.env,
@@ -42,7 +52,7 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     SANDBOX_AUTO_ADVANCE: 'false',
     ...env,
   });
-  const app = await createApi(config);
+  const { app, readModels } = options.holdableProjections ? await createHoldableApi(config) : { app: await createApi(config), readModels: undefined };
   await app.get(BootstrapService).run();
   const lifecycle = app.get(PlatformLifecycle);
   await lifecycle.settle();
@@ -50,15 +60,37 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     app,
     http: request(app.getHttpServer()),
     dataDir: dir,
+    readModels,
     settle: () => lifecycle.settle(),
     restart: async () => {
+      readModels?.release();
       await app.close();
-      return startTestApp(env, dir);
+      return startTestApp(env, dir, options);
     },
     close: async () => {
+      // A held projection would keep the projector's last flush, and so the shutdown, waiting.
+      readModels?.release();
       await app.close();
       if (!dataDir) rmSync(dir, { recursive: true, force: true });
     },
   };
   return testApp;
+}
+
+/**
+ * The app as createApi builds it, with the read store adapter wrapped where the platform creates
+ * it, so the projector, the query side and every other reader share the one held-back store.
+ */
+async function createHoldableApi(config: PlatformConfig) {
+  const create = adapters.createReadStore;
+  let readModels: HeldBackReadStore | undefined;
+  const names = new Set(READ_MODELS.map((p) => p.name));
+  const spy = jest.spyOn(adapters, 'createReadStore').mockImplementation((c) => (readModels = new HeldBackReadStore(create(c), names)));
+  try {
+    const app = await createApi(config);
+    if (!readModels) throw new Error('the platform did not create its read store through adapters.createReadStore');
+    return { app, readModels };
+  } finally {
+    spy.mockRestore();
+  }
 }
