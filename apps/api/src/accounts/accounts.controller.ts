@@ -1,49 +1,47 @@
-import { Body, Controller, Get, Inject, Param, Post, Query } from '@nestjs/common';
-import { balanceOf } from '@app/domain/accounts';
-import { AccountsService } from '@app/application/accounts';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { balanceOf, type OpenAccountState } from '@app/domain/accounts';
+import { GetAccountQuery, OpenAccountCommand } from '@app/application/accounts';
 import type { CommandContext } from '@app/application/command-handling';
-import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
+import { accountView, presentAccount } from '@app/read-models/accounts/account.presenter';
+import { ListAccountsQuery } from '@app/read-models/accounts/list-accounts.query';
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope, optionalEntityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
-import type { AccountDocument } from '@app/read-models/accounts/account.projection';
-import { accountView, presentAccount } from '@app/read-models/accounts/account.presenter';
-import { CreateAccountDto, ListAccountsQuery } from './accounts.dto';
+import { CreateAccountDto, ListAccountsDto } from './accounts.dto';
+
+const presentState = (state: OpenAccountState) => presentAccount(accountView(state, balanceOf(state)));
 
 @Controller('accounts')
 export class AccountsController {
   constructor(
-    private readonly accounts: AccountsService,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Post()
   async open(@Ctx() ctx: CommandContext, @Body() body: CreateAccountDto) {
-    const entityId = entityScope(ctx.actor, body.entity_id);
-    const state = await this.accounts.open(ctx, {
-      entity_id: entityId,
+    const input = {
+      entity_id: entityScope(ctx.actor, body.entity_id),
       type: body.type ?? 'checking',
       currency: body.currency,
       display_name: body.display_name ?? `${body.currency} account`,
-    });
-    return presentAccount(accountView(state, balanceOf(state)));
+    };
+    return presentState(await this.commands.execute(new OpenAccountCommand(ctx, input)));
   }
 
-  /** Lists trail the log by milliseconds; GET /accounts/{id} is the read-your-writes path. */
   @Get()
-  async list(@Ctx() ctx: CommandContext, @Query() query: ListAccountsQuery) {
+  async list(@Ctx() ctx: CommandContext, @Query() query: ListAccountsDto) {
     const filter = {
       organization_id: ctx.actor.organizationId,
       entity_id: optionalEntityScope(ctx.actor, query.entity_id),
       currency: query.currency,
     };
-    const page = await this.readStore.find<AccountDocument>('accounts', styleAQuery(query, filter));
-    return styleA(page, presentAccount);
+    return styleA(await this.queries.execute(new ListAccountsQuery(filter, styleAQuery(query))), presentAccount);
   }
 
   @Get(':id')
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
-    const state = await this.accounts.get(ctx, id);
-    return presentAccount(accountView(state, balanceOf(state)));
+    return presentState(await this.queries.execute(new GetAccountQuery(ctx.actor, id)));
   }
 }

@@ -33,7 +33,7 @@ export class CreateAccountDto {
   display_name?: string;
 }
 
-export class ListAccountsQuery extends StyleAQuery {
+export class ListAccountsDto extends StyleAQuery {
   @IsOptional()
   @Matches(ENTITY_ID, { message: 'entity_id must be an entity id (ent_…)' })
   entity_id?: string;

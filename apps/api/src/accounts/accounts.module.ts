@@ -1,12 +1,31 @@
 import { Module } from '@nestjs/common';
-import { ACCOUNT_RANDOM, AccountDetailsService, AccountsService, cryptoRandom } from '@app/application/accounts';
+import {
+  ACCOUNT_RANDOM,
+  cryptoRandom,
+  FundSandboxAccountHandler,
+  GetAccountHandler,
+  IssueAccountDetailsHandler,
+  OpenAccountHandler,
+} from '@app/application/accounts';
+import { ListAccountTransactionsHandler } from '@app/read-models/accounts/list-account-transactions.handler';
+import { ListAccountsHandler } from '@app/read-models/accounts/list-accounts.handler';
 import { AccountDetailsController } from './account-details.controller';
 import { AccountsController } from './accounts.controller';
 import { SandboxFundingController } from './sandbox-funding.controller';
 
+/** The statement's controller is registered by TransfersModule; its list query is handled here, with the account's other reads. */
 @Module({
   controllers: [AccountsController, AccountDetailsController, SandboxFundingController],
-  providers: [AccountsService, AccountDetailsService, { provide: ACCOUNT_RANDOM, useValue: cryptoRandom }],
-  exports: [AccountsService],
+  providers: [
+    { provide: ACCOUNT_RANDOM, useValue: cryptoRandom },
+    // Commands
+    OpenAccountHandler,
+    IssueAccountDetailsHandler,
+    FundSandboxAccountHandler,
+    // Queries
+    GetAccountHandler,
+    ListAccountsHandler,
+    ListAccountTransactionsHandler,
+  ],
 })
 export class AccountsModule {}
