@@ -1,14 +1,14 @@
-import { Controller, Get, Inject, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { domainError } from '@app/domain';
 import { DomainException, type CommandContext } from '@app/application/command-handling';
-import { TransfersService } from '@app/application/transfers';
-import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
+import { CreateTransferCommand, GetTransferQuery } from '@app/application/transfers';
+import { ListTransfersQuery as ListTransfers } from '@app/read-models/transfers/list-transfers.query';
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
 import { BodyValidatedWith422 } from './transfer-body.pipe';
 import { presentTransfer } from '@app/read-models/transfers/transfer.presenter';
-import type { TransferDocument } from '@app/read-models/transfers/transfer.projection';
 import { CreateTransferDto, ListTransfersQuery, TransferScopeQuery } from './transfers.dto';
 
 /** Declared as an interface so only the 422 pipe validates it (see transfer-body.pipe.ts). */
@@ -17,8 +17,8 @@ interface CreateTransferBody extends CreateTransferDto {}
 @Controller()
 export class TransfersController {
   constructor(
-    private readonly transfers: TransfersService,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   /** Bank and mobile-money transfers in the spec; every payment type here (decisions §6). */
@@ -41,26 +41,27 @@ export class TransfersController {
       account_id: query.account_id,
       status: query.status,
     };
-    const page = await this.readStore.find<TransferDocument>('transfers', styleAQuery(query, filter));
-    return styleA(page, presentTransfer);
+    return styleA(await this.queries.execute(new ListTransfers(filter, styleAQuery(query))), presentTransfer);
   }
 
   @Get('transfers/:id')
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: TransferScopeQuery) {
-    return presentTransfer(await this.transfers.get(ctx, id, entityScope(ctx.actor, query.entity_id)));
+    return presentTransfer(await this.queries.execute(new GetTransferQuery(ctx.actor, id, entityScope(ctx.actor, query.entity_id))));
   }
 
   /** 201 with the new transfer; a used `unique_reference` answers 409 whose body is the original (decisions §6). */
   private async create(ctx: CommandContext, body: CreateTransferDto) {
-    const { transfer, created } = await this.transfers.create(ctx, {
-      account_id: body.account_id,
-      payment_detail_id: body.payment_detail_id,
-      amount: body.amount,
-      payment_type: body.payment_type,
-      description: body.description ?? null,
-      unique_reference: body.unique_reference,
-      metadata: body.metadata ?? {},
-    });
+    const { transfer, created } = await this.commands.execute(
+      new CreateTransferCommand(ctx, {
+        account_id: body.account_id,
+        payment_detail_id: body.payment_detail_id,
+        amount: body.amount,
+        payment_type: body.payment_type,
+        description: body.description ?? null,
+        unique_reference: body.unique_reference,
+        metadata: body.metadata ?? {},
+      }),
+    );
     if (!created) throw duplicateReference(presentTransfer(transfer));
     return presentTransfer(transfer);
   }

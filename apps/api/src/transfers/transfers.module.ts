@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { feeScheduleFrom } from '@app/domain/transfers';
-import { TRANSFER_FEES, TransferRunners, TransfersService } from '@app/application/transfers';
+import { AdvanceTransferHandler, CreateTransferHandler, GetTransferHandler, TRANSFER_FEES, TransferRunners } from '@app/application/transfers';
+import { ListTransfersHandler } from '@app/read-models/transfers/list-transfers.handler';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { StatementController } from '../accounts/statement.controller';
 import { SandboxTransfersController } from './sandbox-transfers.controller';
@@ -9,7 +10,10 @@ import { TransfersController } from './transfers.controller';
 @Module({
   controllers: [TransfersController, SandboxTransfersController, StatementController],
   providers: [
-    TransfersService,
+    CreateTransferHandler,
+    AdvanceTransferHandler,
+    GetTransferHandler,
+    ListTransfersHandler,
     TransferRunners,
     // Unknown payment types in TRANSFER_FEES stop the start, rather than being ignored.
     { provide: TRANSFER_FEES, useFactory: (config: PlatformConfig) => feeScheduleFrom(config.transferFeesBps), inject: [PLATFORM_CONFIG] },
