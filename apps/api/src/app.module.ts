@@ -1,5 +1,6 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { ProcessManagersModule } from '@app/application/process-managers';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
 import { PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
 import { AccessModule } from './access/access.module';
@@ -23,7 +24,7 @@ export class AppModule implements NestModule {
   static forRoot(config: PlatformConfig, roles: PlatformRoles = { projector: true, publisher: true }): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(roles, config, READ_MODELS), CqrsModule.forRoot(), ...FEATURE_MODULES],
+      imports: [PlatformModule.forRoot(roles, config, READ_MODELS), CqrsModule.forRoot(), ProcessManagersModule, ...FEATURE_MODULES],
       controllers: [HealthController],
     };
   }

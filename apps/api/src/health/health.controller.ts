@@ -1,4 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
+import { ProcessManagerRunners } from '@app/application/process-managers';
 import { describeAdapters } from '@app/platform/adapters';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
@@ -11,9 +12,10 @@ export class HealthController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     private readonly platform: PlatformLifecycle,
+    private readonly processManagers: ProcessManagerRunners,
   ) {}
 
-  /** Liveness plus how far the log's readers trail it, for operators. */
+  /** Liveness, how far the log's readers trail it, and which process managers this replica works, for operators. */
   @Get()
   @Public()
   async health() {
@@ -22,6 +24,7 @@ export class HealthController {
       status: 'ok',
       adapters: describeAdapters(this.config),
       log: { head, projected: this.platform.projector.lastPosition, published: this.platform.publisher.lastPosition },
+      process_managers: this.processManagers.status(),
     };
   }
 }

@@ -1,11 +1,10 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { AUTOMATIC_REVIEW_DELAY_MS, entityDecider } from '@app/domain/onboarding';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
-import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
 import { handleCommand, systemActor } from '../command-handling';
-import { ProcessManagerRunner, sleep, type ProcessManager } from '../process-managers';
+import { ProcessManagerRunners, sleep, type ProcessManager } from '../process-managers';
 import { entityStream } from './streams';
 
 /**
@@ -30,26 +29,19 @@ export function kycReviewManager(store: EventStore, delayMs = AUTOMATIC_REVIEW_D
   };
 }
 
-/** Runs the automatic review in this process when SANDBOX_AUTO_ADVANCE is on. */
+/** Runs the automatic review when SANDBOX_AUTO_ADVANCE is on, in the replica holding its lease. */
 @Injectable()
-export class KycReviewRunner implements OnApplicationBootstrap, OnModuleDestroy {
-  private runner: ProcessManagerRunner | null = null;
-
+export class KycReviewRunner implements OnApplicationBootstrap {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly runners: ProcessManagerRunners,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.sandboxAutoAdvance) return;
-    this.runner = new ProcessManagerRunner(this.store, this.readStore, kycReviewManager(this.store), {
+    await this.runners.start(kycReviewManager(this.store), {
       onError: (err, event) => logger.warn({ err, event_id: event.id, entity_id: event.data.entity_id }, 'automatic KYC review failed; retrying'),
     });
-    await this.runner.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.runner?.stop();
   }
 }

@@ -1,163 +1,158 @@
-import type { EventStore, RecordedEvent, Subscription } from '@app/platform/event-store/event-store.port';
-import type { ReadStore } from '@app/platform/read-store/read-store.port';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { CheckpointStore } from '@app/platform/coordination/checkpoint-store.port';
+import type { LeaseStore } from '@app/platform/coordination/lease-store.port';
+import type { EventStore } from '@app/platform/event-store/event-store.port';
+import { CheckpointedWork } from './checkpointed-work';
+import type { ProcessManager, WorkOptions } from './process-manager';
 
-/**
- * Work that follows from events: a review after a submission, a transfer's next step. `handle`
- * must be idempotent (every event can arrive more than once) and should honour `signal`, which
- * aborts on shutdown; work that throws or is aborted is not done and will run again.
- */
-export interface ProcessManager {
+export interface ProcessManagerPorts {
+  readonly store: EventStore;
+  readonly checkpoints: CheckpointStore;
+  readonly leases: LeaseStore;
+}
+
+export interface RunnerOptions extends WorkOptions {
+  /** How long a lease lasts without renewal: how soon a crashed holder's work moves elsewhere. */
+  readonly leaseTtlMs?: number;
+  /** How often the holder renews and the others try to take over; well under the TTL. */
+  readonly leaseRenewMs?: number;
+  /** Who this runner is in the lease record; unique per process by default. */
+  readonly holder?: string;
+  readonly onLeaseError?: (error: unknown) => void;
+}
+
+export interface RunnerStatus {
   readonly name: string;
-  readonly handles: readonly string[];
-  handle(event: RecordedEvent, signal: AbortSignal): Promise<void>;
+  /** Whether this process holds the lease, and so is the one doing the manager's work. */
+  readonly holding: boolean;
+  /** Events whose work finished in this process since it started. */
+  readonly handled: number;
 }
 
-export interface RunnerOptions {
-  /** At most this many events are worked on at once; the subscription waits beyond it. */
-  readonly concurrency?: number;
-  readonly retryDelayMs?: number;
-  readonly maxRetryDelayMs?: number;
-  readonly onError?: (error: unknown, event: RecordedEvent) => void;
-}
+export const DEFAULT_LEASE_TTL_MS = 15_000;
+export const DEFAULT_LEASE_RENEW_MS = 5_000;
 
 /**
- * Runs a process manager from a checkpoint kept in the read store. Events are worked on
- * concurrently (a delayed step must not hold up the next one), but the checkpoint only moves past
- * an event once its work is finished: it stays just before the oldest unfinished event. After a
- * crash or restart, the runner resumes there, so scheduled work is never lost; finished work seen
- * again is re-run, which idempotent handlers turn into no-ops.
+ * Runs a process manager once per deployment: every replica runs a runner, and only the one
+ * holding the manager's lease works (from the shared checkpoint); the others try to take the
+ * lease at each renewal interval. The holder renews it; when a renewal finds it gone, or cannot
+ * reach the store before it would expire, the holder stops working (aborting unfinished work,
+ * saving how far finished work goes). A stopping runner releases the lease so another replica
+ * takes over at its next attempt; a crashed one is replaced once its lease has expired.
  */
 export class ProcessManagerRunner {
-  private subscription: Subscription | null = null;
-  private readonly inFlight = new Map<number, Promise<void>>();
-  private readonly abort = new AbortController();
-  private lastSeen = 0;
-  private saved = 0;
-  private saving: Promise<void> = Promise.resolve();
-  private saveTimer: NodeJS.Timeout | null = null;
+  readonly holder: string;
+  private work: CheckpointedWork | null = null;
+  private heldUntil = 0;
+  private handledBefore = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> = Promise.resolve();
+  private stopped = false;
 
   constructor(
-    private readonly store: EventStore,
-    private readonly readStore: ReadStore,
+    private readonly ports: ProcessManagerPorts,
     private readonly manager: ProcessManager,
     private readonly options: RunnerOptions = {},
-  ) {}
+  ) {
+    this.holder = options.holder ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  }
 
-  get checkpointName(): string {
+  /** Checkpoint and lease share this name, each in its own table. */
+  get name(): string {
     return `process-manager:${this.manager.name}`;
   }
 
+  /** Tries the lease once before returning, so a lone process works as soon as it has started. */
   async start(): Promise<void> {
-    this.saved = this.lastSeen = await this.readStore.getCheckpoint(this.checkpointName);
-    this.subscription = this.store.subscribeToAll({ after: this.saved }, (event) => this.onEvent(event));
+    this.stopped = false;
+    this.ticking = this.tick();
+    await this.ticking;
+    this.schedule();
   }
 
-  /** Where a restart would resume: before the oldest unfinished event, or after the last one seen. */
+  get status(): RunnerStatus {
+    return { name: this.manager.name, holding: this.work !== null, handled: this.handledBefore + (this.work?.handled ?? 0) };
+  }
+
+  /** Where a new holder would resume, while this one works (0 otherwise). */
   get checkpoint(): number {
-    // Work is added in log order and a Map keeps insertion order, so the first key is the oldest.
-    const oldest = this.inFlight.keys().next();
-    return oldest.done ? this.lastSeen : oldest.value - 1;
+    return this.work?.checkpoint ?? 0;
   }
 
   get pending(): number {
-    return this.inFlight.size;
+    return this.work?.pending ?? 0;
   }
 
-  private async onEvent(event: RecordedEvent): Promise<void> {
-    if (this.manager.handles.includes(event.type) && !this.inFlight.has(event.position)) {
-      while (this.inFlight.size >= (this.options.concurrency ?? 100)) {
-        if (this.abort.signal.aborted) return;
-        await Promise.race(this.inFlight.values());
-      }
-      const work = this.work(event).then((finished) => {
-        // Unfinished work (stopped midway) stays in flight, so the checkpoint stays before it.
-        if (finished) this.inFlight.delete(event.position);
-        this.scheduleSave();
-      });
-      this.inFlight.set(event.position, work);
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      if (this.stopped) return;
+      this.ticking = this.tick().finally(() => this.schedule());
+    }, this.options.leaseRenewMs ?? DEFAULT_LEASE_RENEW_MS);
+  }
+
+  /** Never rejects: a failure is reported and the next interval tries again. */
+  private async tick(): Promise<void> {
+    try {
+      await this.renewOrTakeOver();
+    } catch (error) {
+      this.options.onLeaseError?.(error);
     }
-    this.lastSeen = Math.max(this.lastSeen, event.position);
-    this.scheduleSave();
   }
 
-  /** Retries with backoff until the work succeeds (true) or the runner stops (false). */
-  private async work(event: RecordedEvent): Promise<boolean> {
-    let delay = this.options.retryDelayMs ?? 200;
-    while (!this.abort.signal.aborted) {
-      try {
-        await this.manager.handle(event, this.abort.signal);
-        return !this.abort.signal.aborted;
-      } catch (error) {
-        if (this.abort.signal.aborted) break;
-        this.options.onError?.(error, event);
-        await sleep(delay, this.abort.signal).catch(() => undefined);
-        delay = Math.min(delay * 2, this.options.maxRetryDelayMs ?? 30_000);
-      }
+  private async renewOrTakeOver(): Promise<void> {
+    const ttl = this.options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+    const asked = Date.now();
+    let held: boolean;
+    try {
+      held = await this.ports.leases.acquire(this.name, this.holder, ttl);
+      if (held) this.heldUntil = asked + ttl;
+    } catch (error) {
+      this.options.onLeaseError?.(error);
+      // Unknown: keep working only while the lease surely lasts until the next attempt.
+      held = this.work !== null && Date.now() + (this.options.leaseRenewMs ?? DEFAULT_LEASE_RENEW_MS) < this.heldUntil;
     }
-    return false;
+    if (held && !this.work) await this.begin();
+    else if (!held && this.work) await this.end();
   }
 
-  /** Checkpoint writes are coalesced: losing the last few is harmless, they are only re-run. */
-  private scheduleSave(): void {
-    if (this.saveTimer || this.checkpoint <= this.saved) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = null;
-      void this.save();
-    }, 50);
+  private async begin(): Promise<void> {
+    const work = new CheckpointedWork(this.ports.store, this.ports.checkpoints, this.name, this.manager, this.options);
+    try {
+      await work.start();
+      this.work = work;
+    } catch (error) {
+      // Without its checkpoint it cannot work: let another replica try.
+      await work.stop().catch(() => undefined);
+      await this.release();
+      throw error;
+    }
   }
 
-  private save(): Promise<void> {
-    this.saving = this.saving.then(async () => {
-      const position = this.checkpoint;
-      if (position <= this.saved) return;
-      await this.readStore.apply([], { [this.checkpointName]: position });
-      this.saved = position;
-    });
-    return this.saving;
+  private async end(): Promise<void> {
+    const work = this.work;
+    this.work = null;
+    if (!work) return;
+    await work.stop();
+    this.handledBefore += work.handled;
   }
 
-  /** Aborts unfinished work, then saves how far finished work goes. */
+  private async release(): Promise<void> {
+    await this.ports.leases.release(this.name, this.holder).catch((error) => this.options.onLeaseError?.(error));
+  }
+
+  /** Stops working, saves the checkpoint, then releases the lease so that a replica takes over. */
   async stop(): Promise<void> {
-    this.abort.abort();
-    await this.subscription?.stop();
-    this.subscription = null;
-    await Promise.all(this.inFlight.values());
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = null;
-    await this.save();
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.ticking;
+    const held = this.work !== null;
+    try {
+      await this.end();
+    } finally {
+      if (held) await this.release();
+    }
   }
-}
-
-/** Resolves after `ms` (at once when not positive); rejects when `signal` aborts first. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const sleepers = sleepersOf(signal);
-    const wake = () => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    };
-    const timer = setTimeout(() => {
-      sleepers.delete(wake);
-      resolve();
-    }, ms);
-    sleepers.add(wake);
-  });
-}
-
-/**
- * One abort listener per signal, fanning out to a set: hundreds of sleeping steps each adding
- * their own listener made every add scan the signal's listener list.
- */
-const sleepersBySignal = new WeakMap<AbortSignal, Set<() => void>>();
-
-function sleepersOf(signal: AbortSignal): Set<() => void> {
-  let sleepers = sleepersBySignal.get(signal);
-  if (!sleepers) {
-    const created = new Set<() => void>();
-    sleepersBySignal.set(signal, (sleepers = created));
-    signal.addEventListener('abort', () => created.forEach((wake) => wake()), { once: true });
-  }
-  return sleepers;
 }

@@ -1,10 +1,9 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
-import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
 import { paymentDetailIndexManager } from '../counterparties/payment-detail-index.process-manager';
-import { ProcessManagerRunner, type ProcessManager } from '../process-managers';
+import { ProcessManagerRunners, type ProcessManager } from '../process-managers';
 import { transferMoneyManager } from './transfer-money.process-manager';
 import { transferRailsManager } from './transfer-rails.process-manager';
 import { transferRecoveryManager } from './transfer-recovery.process-manager';
@@ -17,12 +16,10 @@ const CONCURRENCY = 5_000;
  * simulated network runs only with SANDBOX_AUTO_ADVANCE; otherwise `/sandbox/transfers/{id}/advance` moves them.
  */
 @Injectable()
-export class TransferRunners implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly runners: ProcessManagerRunner[] = [];
-
+export class TransferRunners implements OnApplicationBootstrap {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly runners: ProcessManagerRunners,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
@@ -31,16 +28,10 @@ export class TransferRunners implements OnApplicationBootstrap, OnModuleDestroy 
     const managers: ProcessManager[] = [transferMoneyManager(this.store), transferRecoveryManager(this.store), paymentDetailIndexManager(this.store)];
     if (this.config.sandboxAutoAdvance) managers.push(transferRailsManager(this.store));
     for (const manager of managers) {
-      const runner = new ProcessManagerRunner(this.store, this.readStore, manager, {
+      await this.runners.start(manager, {
         concurrency: CONCURRENCY,
         onError: (err, event) => logger.warn({ err, event_id: event.id, stream: event.streamId, manager: manager.name }, 'transfer step failed; retrying'),
       });
-      await runner.start();
-      this.runners.push(runner);
     }
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await Promise.all(this.runners.map((r) => r.stop()));
   }
 }

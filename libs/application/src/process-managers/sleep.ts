@@ -1,0 +1,33 @@
+/** Resolves after `ms` (at once when not positive); rejects when `signal` aborts first. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const sleepers = sleepersOf(signal);
+    const wake = () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    };
+    const timer = setTimeout(() => {
+      sleepers.delete(wake);
+      resolve();
+    }, ms);
+    sleepers.add(wake);
+  });
+}
+
+/**
+ * One abort listener per signal, fanning out to a set: hundreds of sleeping steps each adding
+ * their own listener made every add scan the signal's listener list.
+ */
+const sleepersBySignal = new WeakMap<AbortSignal, Set<() => void>>();
+
+function sleepersOf(signal: AbortSignal): Set<() => void> {
+  let sleepers = sleepersBySignal.get(signal);
+  if (!sleepers) {
+    const created = new Set<() => void>();
+    sleepersBySignal.set(signal, (sleepers = created));
+    signal.addEventListener('abort', () => created.forEach((wake) => wake()), { once: true });
+  }
+  return sleepers;
+}
