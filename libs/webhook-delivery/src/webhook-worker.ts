@@ -8,12 +8,17 @@ import { RAW_READ_STORE, type ReadStore } from '@app/platform/read-store/read-st
 import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
 import { BusConsumer } from './consumer/bus-consumer';
 import { EventRouter } from './consumer/event-router';
+import { backfillWebhookIndex } from './consumer/index-backfill';
+import { WebhookDirectory } from './consumer/webhook-directory';
 import { attemptDelivery } from './delivery/attempt';
 import { DeliveryScheduler } from './delivery/scheduler';
 import { PUBLIC_EVENTS } from './mapping/public-events';
 import { WORKER_OPTIONS, type WorkerOptions } from './worker-options';
 
-/** The delivery worker: a consumer-group member that schedules deliveries, and the scheduler that makes them. */
+/**
+ * The delivery worker: a consumer-group member that routes events to webhooks from the log, and
+ * the scheduler that makes the deliveries (it alone reads a read model, the due list).
+ */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private consumer: BusConsumer | null = null;
@@ -32,9 +37,11 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (!this.options.enabled) return;
     const deliveries = new Deliveries(this.store);
     const schedule = this.config.webhookRetryScheduleMs;
-    const router = new EventRouter(this.store, this.readStore, deliveries, PUBLIC_EVENTS, () => schedule[0] ?? 0);
+    const router = new EventRouter(this.store, new WebhookDirectory(this.store), deliveries, PUBLIC_EVENTS, () => schedule[0] ?? 0);
     const settings = { timeoutMs: this.options.timeoutMs, allowPrivate: this.config.webhookAllowPrivateNetworks, retryScheduleMs: schedule };
     this.scheduler = new DeliveryScheduler(this.readStore, (id) => attemptDelivery(deliveries, this.box, id, settings), { intervalMs: this.options.pollIntervalMs });
+    // Before joining: no event may be routed while an older webhook is missing from the index.
+    await backfillWebhookIndex(this.store);
     this.consumer = new BusConsumer(this.bus, this.options.consumerGroup, (event) => router.route(event));
     await this.consumer.start();
     this.scheduler.start();

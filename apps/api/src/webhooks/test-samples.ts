@@ -1,8 +1,11 @@
+import { Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ulid } from '@app/platform/ids/ulid';
 import { newServiceBan, RAILS } from '@app/domain/accounts';
 import { cryptoRandom } from '@app/application/accounts';
 import type { CommandContext } from '@app/application/command-handling';
-import type { EntitiesService } from '@app/application/onboarding';
+import { GetEntityQuery } from '@app/application/onboarding';
+import type { WebhookTestSamples } from '@app/application/webhooks';
 import { presentAccount, presentAccountDetails, presentCredit } from '@app/read-models/accounts/account.presenter';
 import { presentEntity } from '@app/read-models/onboarding/entity.presenter';
 
@@ -13,14 +16,17 @@ const STATUS_OF: Record<string, string> = { completed: 'successful', failed: 'fa
  * presenters. Entities use the webhook's own entity; other resources are fresh samples that
  * belong to it (they exist nowhere else, which `test: true` tells the receiver).
  */
-export function testSample(entities: EntitiesService) {
-  return async (group: string, name: string, entityId: string, context: CommandContext): Promise<Record<string, unknown>> => {
+@Injectable()
+export class ApiTestSamples implements WebhookTestSamples {
+  constructor(private readonly queries: QueryBus) {}
+
+  async sample(group: string, name: string, entityId: string, context: CommandContext): Promise<Record<string, unknown>> {
     const now = Date.now();
     const account_id = `acc_${ulid()}`;
     const money = { amount: 125_000, currency: 'USD' };
     switch (group) {
       case 'entities':
-        return presentEntity(await entities.get(context, entityId));
+        return presentEntity(await this.queries.execute(new GetEntityQuery(context.actor, entityId)));
       case 'accounts':
         return presentAccount({ id: account_id, entity_id: entityId, type: 'checking', currency: 'USD', display_name: 'USD account', service_ban: newServiceBan(cryptoRandom), balance: { available: 125_000, current: 125_000 }, created: now, updated: now });
       case 'account_details':
@@ -43,5 +49,5 @@ export function testSample(entities: EntitiesService) {
       default:
         throw new Error(`no sample for ${group}`);
     }
-  };
+  }
 }

@@ -1,45 +1,34 @@
-import { Body, Controller, Get, Inject, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { CommandContext } from '@app/application/command-handling';
-import { EntitiesService } from '@app/application/onboarding';
-import { WebhooksService } from '@app/application/webhooks';
-import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
+import { RequestWebhookTestCommand } from '@app/application/webhooks';
+import { ListWebhookLogsQuery } from '@app/read-models/webhooks/list-webhook-logs.query';
+import { presentWebhookLog } from '@app/read-models/webhooks/webhook-log.projection';
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
-import { testSample } from './test-samples';
-import { presentWebhookLog, type WebhookLogDocument } from '@app/read-models/webhooks/webhook-log.projection';
-import { ListWebhookLogsQuery, WebhookTestDto } from './webhooks.dto';
+import { ListWebhookLogsQuery as ListWebhookLogsParams, WebhookTestDto } from './webhooks.dto';
 
 @Controller('webhook-logs')
 export class WebhookLogsController {
-  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  async list(@Ctx() ctx: CommandContext, @Query() query: ListWebhookLogsQuery) {
-    const filter = {
-      organization_id: ctx.actor.organizationId,
-      entity_id: entityScope(ctx.actor, query.entity_id),
-      webhook_id: query.webhook_id,
-      event: query.event,
-      status: query.status,
-    };
-    const page = await this.readStore.find<WebhookLogDocument>('webhook_logs', styleAQuery(query, filter));
-    return styleA(page, presentWebhookLog);
+  async list(@Ctx() ctx: CommandContext, @Query() query: ListWebhookLogsParams) {
+    const filter = { organizationId: ctx.actor.organizationId, entityId: entityScope(ctx.actor, query.entity_id), webhookId: query.webhook_id, event: query.event, status: query.status };
+    return styleA(await this.queries.execute(new ListWebhookLogsQuery(filter, styleAQuery(query))), presentWebhookLog);
   }
 }
 
 @Controller('webhook-tests')
 export class WebhookTestsController {
-  constructor(
-    private readonly webhooks: WebhooksService,
-    private readonly entities: EntitiesService,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   /** 201 once the test is recorded; the worker delivers it to that webhook with `test: true`. */
   @Post()
   async dispatch(@Ctx() ctx: CommandContext, @Body() body: WebhookTestDto) {
     const { entity_id, ...input } = body;
-    const eventId = await this.webhooks.requestTest(ctx, entityScope(ctx.actor, entity_id), input, testSample(this.entities));
+    const eventId = await this.commands.execute(new RequestWebhookTestCommand(ctx, entityScope(ctx.actor, entity_id), input));
     return { status: 'success', message: `Test event ${input.event_group}.${input.event_name} dispatched`, data: { event_id: eventId } };
   }
 }

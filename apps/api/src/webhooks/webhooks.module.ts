@@ -1,12 +1,34 @@
 import { Module } from '@nestjs/common';
-import { WebhooksService } from '@app/application/webhooks';
-import { OnboardingModule } from '../onboarding/onboarding.module';
+import {
+  CreateWebhookHandler,
+  DeleteWebhookHandler,
+  GetWebhookHandler,
+  RequestWebhookTestHandler,
+  UpdateWebhookHandler,
+  WEBHOOK_TEST_SAMPLES,
+} from '@app/application/webhooks';
+import { GetWebhookStatsHandler } from '@app/read-models/webhooks/get-webhook-stats.handler';
+import { ListWebhookLogsHandler } from '@app/read-models/webhooks/list-webhook-logs.handler';
+import { ListWebhooksHandler } from '@app/read-models/webhooks/list-webhooks.handler';
+import { ApiTestSamples } from './test-samples';
 import { WebhookLogsController, WebhookTestsController } from './webhook-logs.controller';
 import { WebhooksController } from './webhooks.controller';
 
 @Module({
-  imports: [OnboardingModule],
   controllers: [WebhooksController, WebhookLogsController, WebhookTestsController],
-  providers: [WebhooksService],
+  providers: [
+    // Commands
+    CreateWebhookHandler,
+    UpdateWebhookHandler,
+    DeleteWebhookHandler,
+    RequestWebhookTestHandler,
+    // Queries
+    GetWebhookHandler,
+    GetWebhookStatsHandler,
+    ListWebhooksHandler,
+    ListWebhookLogsHandler,
+    // Test event data, built with the API's presenters
+    { provide: WEBHOOK_TEST_SAMPLES, useClass: ApiTestSamples },
+  ],
 })
 export class WebhooksModule {}

@@ -1,9 +1,10 @@
-import { deliveryDecider, webhookDecider, type DeliveryAttemptRecord, type DeliveryCommand, type DeliveryState, type WebhookState } from '@app/domain';
+import { deliveryDecider, deliveryQueueDecider, webhookDecider, type DeliveryAttemptRecord, type DeliveryCommand, type DeliveryState, type QueuePlace, type WebhookState } from '@app/domain';
 import { WrongExpectedRevisionError, type EventStore } from '@app/platform/event-store/event-store.port';
-import { handleCommand, systemActor, type CommandContext } from '../command-handling';
-import { deliveryStream, webhookStream } from './streams';
+import { foldStream, handleCommand, systemActor, type CommandContext } from '../command-handling';
+import { deliveryQueueStream, deliveryStream, webhookStream } from './streams';
 
 type Scheduled = Extract<DeliveryCommand, { type: 'ScheduleDelivery' }>['delivery'];
+type QueueRef = { readonly webhook_id: string; readonly resource: string; readonly delivery_id: string };
 
 /** What the delivery worker asks of the log; every command is idempotent in the decider. */
 export class Deliveries {
@@ -11,6 +12,25 @@ export class Deliveries {
 
   private context(organizationId: string, causationId: string): CommandContext {
     return { actor: systemActor(organizationId, 'webhooks'), correlationId: causationId, causationId };
+  }
+
+  /**
+   * Puts the delivery in its webhook+resource queue; true when it is queued (now or by an earlier
+   * try of the same bus message). False only for a place behind the queue's last one: a repeat of
+   * a delivery already dequeued, whose scheduling is then a no-op too.
+   */
+  async enqueue(organizationId: string, causationId: string, ref: QueueRef, place: QueuePlace, entityId: string): Promise<boolean> {
+    const { state } = await handleCommand(this.store, deliveryQueueStream(ref.webhook_id, ref.resource), deliveryQueueDecider, { type: 'EnqueueDelivery', ...ref, ...place }, this.context(organizationId, causationId), {
+      entityId,
+    });
+    return state.pending.includes(ref.delivery_id);
+  }
+
+  /** Takes a finished delivery out of its queue; returns the delivery that is now the head, if any. */
+  async dequeue(organizationId: string, ref: QueueRef): Promise<string | null> {
+    const { newEvents } = await handleCommand(this.store, deliveryQueueStream(ref.webhook_id, ref.resource), deliveryQueueDecider, { type: 'DequeueDelivery', ...ref }, this.context(organizationId, ref.delivery_id));
+    const dequeued = newEvents[0];
+    return dequeued?.type === 'WebhookDeliveryDequeued' ? dequeued.data.next_head : null;
   }
 
   /** Scheduling the same delivery again (a redelivered bus message) records nothing. */
@@ -23,15 +43,12 @@ export class Deliveries {
 
   /** Read without a tenant: the worker acts for every organization. */
   async load(deliveryId: string): Promise<{ state: DeliveryState; organizationId: string } | null> {
-    const events = await this.store.readStream(deliveryStream(deliveryId));
-    if (!events.length) return null;
-    const state = events.reduce((s, e) => deliveryDecider.evolve(s, e as never), deliveryDecider.initialState);
-    return { state, organizationId: events[0].metadata.organization_id };
+    const folded = await foldStream(this.store, deliveryStream(deliveryId), deliveryDecider);
+    return folded.owner ? { state: folded.state, organizationId: folded.owner.organization_id } : null;
   }
 
   async webhook(webhookId: string): Promise<WebhookState> {
-    const events = await this.store.readStream(webhookStream(webhookId));
-    return events.reduce((s, e) => webhookDecider.evolve(s, e as never), webhookDecider.initialState);
+    return (await foldStream(this.store, webhookStream(webhookId), webhookDecider)).state;
   }
 
   /** Claims the next attempt; null when another worker holds it or it is no longer due. */
@@ -53,9 +70,10 @@ export class Deliveries {
     }
   }
 
-  async record(organizationId: string, deliveryId: string, outcome: DeliveryAttemptRecord, retryScheduleMs: readonly number[]): Promise<void> {
+  /** Returns the delivery as it stands after the attempt is recorded. */
+  async record(organizationId: string, deliveryId: string, outcome: DeliveryAttemptRecord, retryScheduleMs: readonly number[]): Promise<DeliveryState> {
     const command: DeliveryCommand = { type: 'RecordDeliveryAttempt', delivery_id: deliveryId, outcome, retry_schedule_ms: retryScheduleMs };
-    await handleCommand(this.store, deliveryStream(deliveryId), deliveryDecider, command, this.context(organizationId, deliveryId));
+    return (await handleCommand(this.store, deliveryStream(deliveryId), deliveryDecider, command, this.context(organizationId, deliveryId))).state;
   }
 
   async cancel(organizationId: string, deliveryId: string, reason: Extract<DeliveryCommand, { type: 'CancelDelivery' }>['reason']): Promise<void> {

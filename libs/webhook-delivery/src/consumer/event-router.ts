@@ -1,9 +1,10 @@
-import { subscribesTo, webhookStatusAt, type WebhookEvent } from '@app/domain';
-import { derivedUlid, type Deliveries } from '@app/application/webhooks';
+import type { WebhookEvent } from '@app/domain';
+import { derivedUlid, indexWebhook, type Deliveries } from '@app/application/webhooks';
+import { systemActor } from '@app/application/command-handling';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
-import type { ReadStore } from '@app/platform/read-store/read-store.port';
-import type { WebhookDocument } from '@app/read-models/webhooks/webhook.projection';
 import type { PublicEventTable } from '../mapping/public-event';
+import type { WebhookDirectory } from './webhook-directory';
+import { targetsAt } from './webhook-timeline';
 
 interface PublicEvent {
   readonly id: string;
@@ -15,14 +16,14 @@ interface PublicEvent {
 }
 
 /**
- * Turns one domain event from the bus into scheduled deliveries: its public events, each to every
- * active, unexpired webhook of the entity that subscribes to it. Ids are derived from the domain
- * event id, so a redelivered message schedules nothing new.
+ * Turns one domain event from the bus into scheduled deliveries: its public events, each to the
+ * webhooks that were subscribed at the event's position in the log (never the read models, which
+ * trail it). Ids are derived from the domain event id, so a redelivered message schedules nothing new.
  */
 export class EventRouter {
   constructor(
     private readonly store: EventStore,
-    private readonly readStore: ReadStore,
+    private readonly directory: WebhookDirectory,
     private readonly deliveries: Deliveries,
     private readonly table: PublicEventTable,
     private readonly firstDelayMs: () => number,
@@ -30,48 +31,46 @@ export class EventRouter {
 
   async route(recorded: RecordedEvent): Promise<void> {
     if (recorded.type === 'WebhookTestRequested') return this.routeTest(recorded);
+    if (recorded.type === 'WebhookCreated') return this.index(recorded);
     const rule = this.table[recorded.type];
     const entityId = recorded.metadata.entity_id;
     if (!rule || !entityId) return;
-    const webhooks = await this.subscribers(recorded.metadata.organization_id, entityId);
+    const timelines = await this.directory.timelinesOf(entityId, recorded.position);
+    if (!timelines.length) return;
+    const at = { position: recorded.position, organizationId: recorded.metadata.organization_id, occurredAt: recorded.metadata.occurred_at };
     let history: Promise<RecordedEvent[]> | null = null;
     const load = () => (history ??= this.store.readStream(recorded.streamId).then((events) => events.filter((e) => e.revision <= recorded.revision)));
-    for (const name of rule.events) {
-      const targets = webhooks.filter((w) => subscribesTo(w.enabled_events, name));
+    for (const [seq, name] of rule.events.entries()) {
+      const targets = targetsAt(timelines, at, name);
       if (!targets.length) continue;
       const event: PublicEvent = { id: `evt_${derivedUlid(recorded.id, name)}`, event: name, created: recorded.metadata.occurred_at, entity_id: entityId, data: await rule.data(name, recorded, load) };
-      for (const webhook of targets) await this.schedule(recorded, webhook.id, event);
+      for (const webhook of targets) await this.schedule(recorded, webhook.id, event, seq);
     }
   }
 
-  /** A test goes to the one webhook it names, whatever that webhook subscribes to. */
+  /** A test goes to the one webhook it names, whatever that webhook subscribes to, and waits on nothing. */
   private async routeTest(recorded: RecordedEvent): Promise<void> {
     const d = (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookTestRequested' }>).data;
-    await this.schedule(recorded, d.webhook_id, { id: d.event_id, event: d.event, created: d.requested, entity_id: d.entity_id, test: true, data: d.data });
+    await this.schedule(recorded, d.webhook_id, { id: d.event_id, event: d.event, created: d.requested, entity_id: d.entity_id, test: true, data: d.data }, null);
   }
 
-  private schedule(recorded: RecordedEvent, webhookId: string, event: PublicEvent): Promise<void> {
-    const delivery = {
-      delivery_id: `whd_${derivedUlid(event.id, webhookId)}`,
-      webhook_id: webhookId,
-      entity_id: event.entity_id,
-      event_id: event.id,
-      event: event.event,
-      test: event.test === true,
-      payload: JSON.stringify(event),
-    };
-    return this.deliveries.schedule(recorded.metadata.organization_id, recorded.id, delivery, this.firstDelayMs());
+  /**
+   * A creation is indexed before it is written, except by code older than the index: repeating it
+   * here (a no-op otherwise) lists those webhooks too, as the startup backfill did for older ones.
+   */
+  private async index(recorded: RecordedEvent): Promise<void> {
+    const d = (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookCreated' }>).data;
+    const context = { actor: systemActor(recorded.metadata.organization_id, 'webhooks'), correlationId: recorded.metadata.correlation_id, causationId: recorded.id };
+    await indexWebhook(this.store, context, d.webhook_id, d.entity_id);
   }
 
-  /** Active, unexpired webhooks of the entity, from the list model (every page). */
-  private async subscribers(organizationId: string, entityId: string): Promise<WebhookDocument[]> {
-    const found: WebhookDocument[] = [];
-    const now = Date.now();
-    for (let before: string | undefined; ; ) {
-      const page = await this.readStore.find<WebhookDocument>('webhooks', { filter: { organization_id: organizationId, entity_id: entityId }, limit: 100, before });
-      found.push(...page.items.filter((w) => webhookStatusAt(w, now) === 'active'));
-      if (!page.hasMore || !page.items.length) return found;
-      before = page.items[page.items.length - 1].id;
-    }
+  /** Queued first (behind the resource's earlier deliveries to this webhook), then scheduled. */
+  private async schedule(recorded: RecordedEvent, webhookId: string, event: PublicEvent, seq: number | null): Promise<void> {
+    const organizationId = recorded.metadata.organization_id;
+    const delivery_id = `whd_${derivedUlid(event.id, webhookId)}`;
+    const ref = { webhook_id: webhookId, resource: recorded.streamId, delivery_id };
+    const queued = seq !== null && (await this.deliveries.enqueue(organizationId, recorded.id, ref, { position: recorded.position, seq }, event.entity_id));
+    const delivery = { delivery_id, webhook_id: webhookId, entity_id: event.entity_id, event_id: event.id, event: event.event, test: event.test === true, resource: queued ? recorded.streamId : null, payload: JSON.stringify(event) };
+    return this.deliveries.schedule(organizationId, recorded.id, delivery, this.firstDelayMs());
   }
 }

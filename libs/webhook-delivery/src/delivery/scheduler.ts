@@ -2,10 +2,15 @@ import type { ReadStore } from '@app/platform/read-store/read-store.port';
 import { logger } from '@app/platform/logging/logger';
 import { DUE_DELIVERIES, type DueDeliveryDocument } from '@app/read-models/webhooks/due-deliveries.projection';
 
+/** An attempt's outcome: the delivery that became the head of its queue by it, if any. */
+export type Attempt = (deliveryId: string) => Promise<string | null>;
+
 /**
- * Looks for due deliveries every `intervalMs` and attempts each, a bounded number at once. The due
- * list is a read model of delivery events, so what was due before a restart is due after it; the
- * claim in the delivery stream keeps two workers (or a stale list entry) from attempting twice.
+ * Looks for due deliveries every `intervalMs` and attempts each, a bounded number at once, oldest
+ * event first. Only queue heads are listed (a later event about the same resource waits behind an
+ * earlier one being retried); when an attempt hands the head on, the next delivery is attempted
+ * at once rather than at the next look. The list is a read model, so what was due before a
+ * restart is due after it; the claim in the delivery stream keeps two workers from attempting twice.
  */
 export class DeliveryScheduler {
   private timer: NodeJS.Timeout | null = null;
@@ -14,7 +19,7 @@ export class DeliveryScheduler {
 
   constructor(
     private readonly readStore: ReadStore,
-    private readonly attempt: (deliveryId: string) => Promise<void>,
+    private readonly attempt: Attempt,
     private readonly options: { intervalMs: number; concurrency?: number },
   ) {}
 
@@ -30,18 +35,24 @@ export class DeliveryScheduler {
   private async tick(): Promise<void> {
     try {
       const capacity = (this.options.concurrency ?? 50) - this.running.size;
-      if (capacity > 0) {
-        const due = await this.readStore.find<DueDeliveryDocument>(DUE_DELIVERIES, { limit: 100, range: { field: 'due_at', lte: Date.now() } });
-        for (const doc of due.items.filter((d) => !this.running.has(d.id)).slice(0, capacity)) this.run(doc.id);
-      }
+      if (capacity > 0) for (const id of (await this.due()).filter((d) => !this.running.has(d)).slice(0, capacity)) this.run(id);
     } catch (err) {
       logger.warn({ err, component: 'webhooks' }, 'looking for due deliveries failed');
     }
     this.schedule();
   }
 
+  /** Ids are ULIDs with the event's time: walking them upwards from the start serves the oldest first. */
+  private async due(): Promise<string[]> {
+    const page = await this.readStore.find<DueDeliveryDocument>(DUE_DELIVERIES, { filter: { head: true }, limit: 100, after: '', range: { field: 'due_at', lte: Date.now() } });
+    return page.items.map((d) => d.id).reverse();
+  }
+
   private run(deliveryId: string): void {
     const work = this.attempt(deliveryId)
+      .then((next) => {
+        if (next && !this.stopped && !this.running.has(next)) queueMicrotask(() => this.run(next));
+      })
       .catch((err) => logger.warn({ err, delivery_id: deliveryId, component: 'webhooks' }, 'delivery attempt failed; it stays due'))
       .finally(() => this.running.delete(deliveryId));
     this.running.set(deliveryId, work);
@@ -51,6 +62,6 @@ export class DeliveryScheduler {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await Promise.all(this.running.values());
+    while (this.running.size) await Promise.all(this.running.values());
   }
 }

@@ -28,7 +28,21 @@ interface DeliveryRef {
  * bytes every attempt sends, so each retry carries the same signature input.
  */
 export type DeliveryEvent =
-  | { readonly type: 'WebhookDeliveryScheduled'; readonly data: DeliveryRef & { readonly test: boolean; readonly payload: string; readonly scheduled: number; readonly due_at: number } }
+  | {
+      readonly type: 'WebhookDeliveryScheduled';
+      readonly data: DeliveryRef & {
+        readonly test: boolean;
+        readonly payload: string;
+        /**
+         * The stream the event is about, whose queue (`webhook-queue-<webhook>-<resource>`) orders
+         * this delivery behind earlier ones; null for tests, absent on deliveries scheduled before
+         * queues existed. Neither waits on anything.
+         */
+        readonly resource?: string | null;
+        readonly scheduled: number;
+        readonly due_at: number;
+      };
+    }
   | {
       /** A worker claims the attempt; until `lease_until` no other worker may make it. */
       readonly type: 'WebhookDeliveryAttemptStarted';

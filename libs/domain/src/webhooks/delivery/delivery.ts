@@ -8,6 +8,8 @@ interface DeliveryBase {
   readonly event: string;
   readonly test: boolean;
   readonly payload: string;
+  /** The resource queue the delivery waits in, or null when it waits on nothing. */
+  readonly resource: string | null;
   /** Attempts started so far; the next one is `attempts + 1`. */
   readonly attempts: number;
   /** Attempt numbers whose outcome is recorded. */
@@ -30,8 +32,8 @@ export const initialDeliveryState: DeliveryState = { status: 'none' };
 
 export function evolveDelivery(state: DeliveryState, event: DeliveryEvent): DeliveryState {
   if (event.type === 'WebhookDeliveryScheduled') {
-    const { delivery_id, scheduled: _s, due_at, ...rest } = event.data;
-    return { ...rest, id: delivery_id, status: 'pending', due_at, in_flight: null, attempts: 0, recorded: [] };
+    const { delivery_id, scheduled: _s, due_at, resource, ...rest } = event.data;
+    return { ...rest, id: delivery_id, resource: resource ?? null, status: 'pending', due_at, in_flight: null, attempts: 0, recorded: [] };
   }
   if (state.status === 'none') return state;
   switch (event.type) {

@@ -1,0 +1,9 @@
+import { Query } from '@nestjs/cqrs';
+import type { WebhookStats } from './webhook.presenter';
+
+/** A webhook's delivery statistics, counted by the `webhooks` read model (zeros before any). */
+export class GetWebhookStatsQuery extends Query<WebhookStats> {
+  constructor(readonly webhookId: string) {
+    super();
+  }
+}

@@ -1,0 +1,14 @@
+import { Query } from '@nestjs/cqrs';
+import type { Page, PageQuery } from '@app/platform/read-store/read-store.port';
+import type { WebhookDocument } from './webhook.projection';
+
+/** The webhooks of one entity, newest first (GET /entity-webhooks). */
+export class ListWebhooksQuery extends Query<Page<WebhookDocument>> {
+  constructor(
+    readonly organizationId: string,
+    readonly entityId: string,
+    readonly page: Omit<PageQuery, 'filter'>,
+  ) {
+    super();
+  }
+}
