@@ -19,9 +19,11 @@ const ROOT = resolve(__dirname, '..');
 const SUITES = {
   integration: [
     'libs/platform/src/read-store/mongo-read-store.int.spec.ts',
+    'libs/platform/src/coordination/mongo-coordination-store.int.spec.ts',
     'libs/platform/src/bus/kafka-message-bus.int.spec.ts',
     'test/distributed/distributed.dist.spec.ts',
     'test/distributed/projector-restart.dist.spec.ts',
+    'test/distributed/two-apis.dist.spec.ts',
     'test/distributed/webhooks.dist.spec.ts',
   ],
   eventstore: ['libs/platform/src/event-store/esdb-event-store.int.spec.ts'],
