@@ -1,4 +1,4 @@
-import { exitOnStartupFailure, runLogReader } from '../../projector/src/log-reader-worker';
+import { exitOnStartupFailure, runLogReader } from '@app/platform/log-reader/log-reader-process';
 
 /**
  * `npm run start:publisher`: forwards the log to the bus (topic payments.domain-events, keyed by

@@ -2,19 +2,19 @@ import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { describeAdapters } from '@app/platform/adapters';
-import { loadConfig, type PlatformConfig } from '@app/platform/config/platform-config';
-import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
-import { logger } from '@app/platform/logging/logger';
-import { PlatformLifecycle, PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
-import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
-import { READ_MODELS } from '@app/read-models/read-models';
+import { describeAdapters } from '../adapters';
+import { loadConfig, type PlatformConfig } from '../config/platform-config';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { logger } from '../logging/logger';
+import { PinoNestLogger } from '../logging/pino-nest-logger';
+import { PlatformLifecycle, PlatformModule, type PlatformRoles } from '../platform.module';
+import type { Projection } from '../read-store/projection';
 
 /** Only the platform: adapters and the log readers `roles` turns on; no controllers, no HTTP app. */
 @Module({})
 class LogReaderModule {
-  static forRoot(roles: PlatformRoles, config: PlatformConfig): DynamicModule {
-    return { module: LogReaderModule, imports: [PlatformModule.forRoot(roles, config, READ_MODELS)] };
+  static forRoot(roles: PlatformRoles, config: PlatformConfig, projections: readonly Projection[]): DynamicModule {
+    return { module: LogReaderModule, imports: [PlatformModule.forRoot(roles, config, projections)] };
   }
 }
 
@@ -24,10 +24,10 @@ class LogReaderModule {
  * and exits when its reader stops on an error, so that its supervisor starts it again from the
  * checkpoint (the reader's writes are replay-safe).
  */
-export async function runLogReader(name: 'projector' | 'publisher', roles: PlatformRoles): Promise<void> {
+export async function runLogReader(name: 'projector' | 'publisher', roles: PlatformRoles, projections: readonly Projection[] = []): Promise<void> {
   const config = loadConfig();
   // The context is initialised here: the readers have started before this line returns.
-  const app = await NestFactory.createApplicationContext(LogReaderModule.forRoot(roles, config), { logger: new PinoNestLogger() });
+  const app = await NestFactory.createApplicationContext(LogReaderModule.forRoot(roles, config, projections), { logger: new PinoNestLogger() });
   app.enableShutdownHooks();
   const lifecycle = app.get(PlatformLifecycle);
   const store = app.get<EventStore>(EVENT_STORE);
