@@ -14,8 +14,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * The API on the embedded adapters, on a read store the tests hold back. The bound is short so a
  * read that waits on a held read model when it should not fails within a second, not five.
  */
-export async function startHeldBackApp(): Promise<TestApp & { readModels: HeldBackReadStore }> {
-  const t = await startTestApp({ READ_CONSISTENCY_TIMEOUT_MS: '1500' }, undefined, { holdableProjections: true });
+export async function startHeldBackApp(env: Record<string, string> = {}): Promise<TestApp & { readModels: HeldBackReadStore }> {
+  const t = await startTestApp({ READ_CONSISTENCY_TIMEOUT_MS: '1500', ...env }, undefined, { holdableProjections: true });
   if (!t.readModels) throw new Error('the test app was not built on a held-back read store');
   return t as TestApp & { readModels: HeldBackReadStore };
 }

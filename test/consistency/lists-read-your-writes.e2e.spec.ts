@@ -87,3 +87,25 @@ describe('consistency: a list read right after a create includes it', () => {
     );
   });
 });
+
+describe('consistency: past the bound a list answers 503, never a stale page', () => {
+  let t: TestApp & { readModels: HeldBackReadStore };
+  beforeAll(async () => {
+    t = await startHeldBackApp({ READ_CONSISTENCY_TIMEOUT_MS: '200' });
+  });
+  afterAll(() => t.close());
+
+  it('503 read_model_lagging with Retry-After while the read model stays behind, the full list once it catches up', async () => {
+    t.readModels.hold();
+    const id = await approvedEntity(t);
+    const lagging = await t.http.get('/entities').set(bearer(KEYS.sandbox));
+    expect({ status: lagging.status, retryAfter: lagging.headers['retry-after'], body: lagging.body }).toEqual({
+      status: 503,
+      retryAfter: '1',
+      body: { status: 'error', code: 'read_model_lagging', message: expect.stringContaining('entities'), errors: [] },
+    });
+    t.readModels.release();
+    const listed = await t.http.get('/entities?limit=1').set(bearer(KEYS.sandbox)).expect(200);
+    expect(listed.body.data[0].id).toBe(id);
+  });
+});
