@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -6,6 +7,16 @@ import { Receiver } from '../webhooks/receiver';
 import { TEST_CA } from '../webhooks/webhooks-helpers';
 import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, type AppProcess } from './processes';
 import { standardWebhooksSecret } from '@app/application/webhooks';
+
+/** Webhooks the worker scheduled deliveries to, read from the API's log (SQLite in DATA_DIR). */
+function scheduledWebhooks(dataDir: string): string[] {
+  const db = new Database(join(dataDir, 'events.db'), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT data FROM events WHERE type = 'WebhookDeliveryScheduled'").all() as { data: string }[]).map((r) => JSON.parse(r.data).webhook_id as string);
+  } finally {
+    db.close();
+  }
+}
 
 /**
  * The webhook worker as its own deployment, fed by the real Kafka broker: the API (with its
@@ -52,8 +63,6 @@ describe('distributed deployment: the webhook worker as its own process on Kafka
     receiver.expect('/dist', standardWebhooksSecret(secret));
     receiver.responder = (_path, n) => (n === 1 ? { status: 500 } : { status: 200 });
     const hook = (await http.post('/entity-webhooks').set(auth).send({ entity_id: entity, url: receiver.url('/dist'), secret, enabled_events: { accounts: ['created'], inflows: ['completed'] } }).expect(201)).body;
-    // The worker finds subscribers in the list the projector process builds.
-    await eventually(async () => (await http.get('/entity-webhooks').query({ entity_id: entity }).set(auth)).body.data?.length ?? 0, (n) => n === 1, 'the webhook in the list');
 
     const account = (await http.post('/accounts').set(auth).send({ entity_id: entity, currency: 'USD' }).expect(201)).body;
     await http.post(`/sandbox/accounts/${account.id}/fund`).set(auth).send({ amount: 4200, currency: 'USD' }).expect(201);
@@ -73,5 +82,38 @@ describe('distributed deployment: the webhook worker as its own process on Kafka
     const failed = logs.find((l) => l.status === 'failed')!;
     expect(failed).toMatchObject({ attempt: 1, response: { status_code: 500 }, request: { headers: { 'webhook-signature': '***' } } });
     expect(logs.find((l) => l.event_id === failed.event_id && l.status === 'succeeded')).toMatchObject({ attempt: 2 });
+  });
+
+  it('routes each event at its position in the log and keeps one resource in order, without waiting for the projector', async () => {
+    const http = request(apps[0].url);
+    const entity = (await http.post('/entities').set(auth).send({ first_name: 'Bo', last_name: 'Lind', email: 'bo@example.com', country: 'SE' }).expect(201)).body.id as string;
+    const webhook = async (path: string, enabled_events: Record<string, string[]>) => {
+      const secret = `distributed-${path.slice(1)}-0123456789`;
+      receiver.expect(path, standardWebhooksSecret(secret));
+      return (await http.post('/entity-webhooks').set(auth).send({ entity_id: entity, url: receiver.url(path), secret, enabled_events }).expect(201)).body as { id: string };
+    };
+    receiver.responder = (path, n) => ({ status: path === '/dist-ordered' && n === 1 ? 500 : 200 });
+    // Deleted just before the events, created just before them: no list is waited for.
+    const gone = await webhook('/dist-gone', { accounts: ['created', 'updated'], inflows: ['completed'] });
+    await http.delete(`/entity-webhooks/${gone.id}`).query({ entity_id: entity }).set(auth).expect(200);
+    const ordered = await webhook('/dist-ordered', { accounts: ['created', 'updated'], inflows: ['completed'] });
+    const account = (await http.post('/accounts').set(auth).send({ entity_id: entity, currency: 'USD' }).expect(201)).body;
+    for (const amount of [100, 200]) await http.post(`/sandbox/accounts/${account.id}/fund`).set(auth).send({ amount, currency: 'USD' }).expect(201);
+
+    const received = await eventually(async () => receiver.on('/dist-ordered'), (r) => r.length >= 6, 'every event, the first one twice');
+    expect(receiver.rejected).toEqual([]);
+    // The first delivery failed once; the later ones waited for its retry, then followed in event order.
+    expect(received.map((r) => [r.payload.event, r.payload.data.amount ?? (r.payload.data.balance as { current: number }).current])).toEqual([
+      ['accounts.created', 0],
+      ['accounts.created', 0],
+      ['inflows.completed', 100],
+      ['accounts.updated', 100],
+      ['inflows.completed', 200],
+      ['accounts.updated', 300],
+    ]);
+    const scheduled = scheduledWebhooks(dataDir);
+    expect(scheduled.filter((id) => id === ordered.id)).toHaveLength(5);
+    expect(scheduled).not.toContain(gone.id);
+    expect(receiver.on('/dist-gone')).toEqual([]);
   });
 });
