@@ -48,7 +48,7 @@ describe('two API replicas behind the same stores', () => {
     for (let i = 0; i < 6; i++) {
       const [writer, reader] = pair(i);
       const entity = (await writer.post('/entities').set(auth).send({ first_name: 'Ada', last_name: `Okafor${i}`, email: 'ada@example.com', country: 'NG' }).expect(201)).body;
-      expect((await reader.get(`/entities/${entity.id}`).set(auth).expect(200)).body).toMatchObject({ id: entity.id, status: entity.status });
+      expect((await reader.get(`/entities/${entity.id}`).set(auth).expect(200)).body).toMatchObject({ id: entity.id, status: 'approved' });
       const listed = (await reader.get('/entities?limit=100').set(auth).expect(200)).body.data as Array<{ id: string }>;
       expect(listed.map((e) => e.id)).toContain(entity.id);
 
