@@ -95,6 +95,40 @@ describe('two API replicas behind the same stores', () => {
     for (const api of apis) expect((await api.health()).status).toBe('ok');
   });
 
+  it('when the replica working the network stops, the other takes its leases over and finishes the transfers it left', async () => {
+    const statuses = await Promise.all(apis.map(async (api) => (await api.health()).process_managers as ManagerStatus[]));
+    const holder = statuses.findIndex((s) => s.some((m) => m.name === 'transfer-rails' && m.holding));
+    const survivor = apis[1 - holder];
+    const { entity, account, detail } = await payerWithDetail(request(apis[holder].url));
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const body = { account_id: account, payment_detail_id: detail, amount: 500 + i, payment_type: 'bank-transfer', description: `Invoice ${i}`, unique_reference: `dist-stop-${i}-${Date.now()}` };
+      ids.push((await request(apis[holder].url).post('/transfer').set(auth).send(body).expect(201)).body.id);
+    }
+    // A graceful stop aborts the network steps it has not taken yet and releases its leases.
+    await apis[holder].stop();
+    for (const id of ids) {
+      await eventually(async () => (await request(survivor.url).get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status, (s) => s === 'successful', `transfer ${id} successful`);
+    }
+    const log = await readLog(dataDir);
+    for (const id of ids) {
+      expect(log.filter((e) => e.streamId === `transfer-${id}`).map((e) => e.type)).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
+    }
+    const managers = (await survivor.health()).process_managers as ManagerStatus[];
+    expect(managers.filter((m) => !m.holding)).toEqual([]);
+  });
+
+  /** An approved entity with a funded USD account, a counterparty and a bank payment detail, through alternating replicas. */
+  async function payerWithDetail(only?: ReturnType<typeof request>): Promise<{ entity: string; account: string; detail: string }> {
+    const [a, b] = only ? [only, only] : pair(0);
+    const entity = (await a.post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Payer', email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
+    const account = (await b.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)).body.id;
+    await a.post(`/sandbox/accounts/${account}/fund`).set(auth).send({ amount: 1_000_000, currency: 'USD' }).expect(201);
+    const counterparty = (await b.post('/counterparties').set(auth).send({ type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } }).expect(201)).body.id;
+    const detail = (await a.post(`/counterparties/${counterparty}/payment-details`).set(auth).send(BANK_USD).expect(201)).body.id;
+    return { entity, account, detail };
+  }
+
   /** Created, documented and submitted through alternating replicas; the review approves it about a second later. */
   async function onboardWithAutomaticReview(): Promise<string> {
     const created = await pair(0)[0]
@@ -114,12 +148,7 @@ describe('two API replicas behind the same stores', () => {
 
   /** Transfers created through alternating replicas and moved to successful by the simulated network. */
   async function payOutThroughTheSandboxNetwork(n: number): Promise<{ account: string; ids: string[] }> {
-    const [a, b] = pair(0);
-    const entity = (await a.post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Payer', email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
-    const account = (await b.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)).body.id;
-    await a.post(`/sandbox/accounts/${account}/fund`).set(auth).send({ amount: 1_000_000, currency: 'USD' }).expect(201);
-    const counterparty = (await b.post('/counterparties').set(auth).send({ type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } }).expect(201)).body.id;
-    const detail = (await a.post(`/counterparties/${counterparty}/payment-details`).set(auth).send(BANK_USD).expect(201)).body.id;
+    const { entity, account, detail } = await payerWithDetail();
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       const body = { account_id: account, payment_detail_id: detail, amount: 1_000 + i, payment_type: 'bank-transfer', description: `Invoice ${i}`, unique_reference: `dist-${i}-${Date.now()}` };
