@@ -4,6 +4,7 @@ import {
   CreateCounterpartyHandler,
   DeactivateCounterpartyHandler,
   GetCounterpartyHandler,
+  IndexPaymentDetailHandler,
   LookupCounterpartyHandler,
   UpdateCounterpartyHandler,
 } from '@app/application/counterparties';
@@ -19,6 +20,7 @@ import { CounterpartyLookupsController } from './counterparty-lookups.controller
     UpdateCounterpartyHandler,
     DeactivateCounterpartyHandler,
     AddPaymentDetailHandler,
+    IndexPaymentDetailHandler,
     GetCounterpartyHandler,
     LookupCounterpartyHandler,
     ListCounterpartiesHandler,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import {
+  CompleteAutomaticReviewHandler,
   CreateEntityHandler,
   EntitiesService,
   GetEntityHandler,
@@ -26,6 +27,7 @@ import { OnboardingController } from './onboarding.controller';
     UploadDocumentHandler,
     SubmitOnboardingHandler,
     ReviewEntityHandler,
+    CompleteAutomaticReviewHandler,
     // Queries
     GetEntityHandler,
     ListEntitiesHandler,

@@ -1,6 +1,14 @@
 import { Module } from '@nestjs/common';
 import { feeScheduleFrom } from '@app/domain/transfers';
-import { AdvanceTransferHandler, CreateTransferHandler, GetTransferHandler, TRANSFER_FEES, TransferRunners } from '@app/application/transfers';
+import {
+  AdvanceTransferHandler,
+  ApplyTransferMoneyHandler,
+  CreateTransferHandler,
+  GetTransferHandler,
+  RecoverTransferReservationHandler,
+  TRANSFER_FEES,
+  TransferRunners,
+} from '@app/application/transfers';
 import { ListTransfersHandler } from '@app/read-models/transfers/list-transfers.handler';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { StatementController } from '../accounts/statement.controller';
@@ -12,6 +20,9 @@ import { TransfersController } from './transfers.controller';
   providers: [
     CreateTransferHandler,
     AdvanceTransferHandler,
+    // Sent by the process managers
+    ApplyTransferMoneyHandler,
+    RecoverTransferReservationHandler,
     GetTransferHandler,
     ListTransfersHandler,
     TransferRunners,

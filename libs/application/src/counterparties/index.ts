@@ -14,3 +14,5 @@ export * from './get-counterparty/get-counterparty.query';
 export * from './get-counterparty/get-counterparty.handler';
 export * from './lookup-counterparty/lookup-counterparty.query';
 export * from './lookup-counterparty/lookup-counterparty.handler';
+export * from './index-payment-detail/index-payment-detail.command';
+export * from './index-payment-detail/index-payment-detail.handler';

@@ -1,21 +1,22 @@
+import type { CommandBus } from '@nestjs/cqrs';
 import type { PaymentDetailData } from '@app/domain';
-import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { systemActor } from '../command-handling';
 import type { ProcessManager } from '../process-managers';
-import { indexPaymentDetail } from './payment-detail-index';
+import { IndexPaymentDetailCommand } from './index-payment-detail/index-payment-detail.command';
 
 /**
  * The backstop of the payment-detail index: details added before the index existed, or whose
  * request died between the detail and its index, are indexed from the log. Indexing twice is a no-op.
  */
-export function paymentDetailIndexManager(store: EventStore): ProcessManager {
+export function paymentDetailIndexManager(commands: CommandBus): ProcessManager {
   return {
     name: 'payment-detail-index',
     handles: ['PaymentDetailAdded'],
     async handle(event: RecordedEvent) {
       const data = event.data as unknown as PaymentDetailData;
       const context = { actor: systemActor(event.metadata.organization_id, 'payment-detail-index'), correlationId: event.metadata.correlation_id, causationId: event.id };
-      await indexPaymentDetail(store, context, data.payment_detail_id, data.counterparty_id);
+      await commands.execute(new IndexPaymentDetailCommand(context, data.payment_detail_id, data.counterparty_id));
     },
   };
 }

@@ -15,3 +15,5 @@ export * from './review-entity/review-entity.command';
 export * from './review-entity/review-entity.handler';
 export * from './upload-document/upload-document.command';
 export * from './upload-document/upload-document.handler';
+export * from './complete-automatic-review/complete-automatic-review.command';
+export * from './complete-automatic-review/complete-automatic-review.handler';

@@ -1,18 +1,19 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { AUTOMATIC_REVIEW_DELAY_MS, entityDecider } from '@app/domain/onboarding';
+import { CommandBus } from '@nestjs/cqrs';
+import { AUTOMATIC_REVIEW_DELAY_MS } from '@app/domain/onboarding';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
-import { handleCommand, systemActor } from '../command-handling';
+import { systemActor } from '../command-handling';
 import { ProcessManagerRunners, sleep, type ProcessManager } from '../process-managers';
-import { entityStream } from './streams';
+import { CompleteAutomaticReviewCommand } from './complete-automatic-review/complete-automatic-review.command';
 
 /**
  * The sandbox KYC/KYB review: about a second after a submission, decide it by the sandbox rule.
  * The delay is measured from the submission time in the event, so a review that was due while
  * the process was down runs as soon as it is back. Deciding an already decided entity is a no-op.
  */
-export function kycReviewManager(store: EventStore, delayMs = AUTOMATIC_REVIEW_DELAY_MS): ProcessManager {
+export function kycReviewManager(commands: CommandBus, delayMs = AUTOMATIC_REVIEW_DELAY_MS): ProcessManager {
   return {
     name: 'kyc-review',
     handles: ['OnboardingSubmitted'],
@@ -20,11 +21,7 @@ export function kycReviewManager(store: EventStore, delayMs = AUTOMATIC_REVIEW_D
       const entityId = String(event.data.entity_id);
       await sleep(Number(event.data.submitted) + delayMs - Date.now(), signal);
       const actor = systemActor(event.metadata.organization_id, 'kyc-review');
-      await handleCommand(store, entityStream(entityId), entityDecider, { type: 'CompleteAutomaticReview', entity_id: entityId, now: Date.now() }, {
-        actor,
-        correlationId: event.metadata.correlation_id,
-        causationId: event.id,
-      });
+      await commands.execute(new CompleteAutomaticReviewCommand({ actor, correlationId: event.metadata.correlation_id, causationId: event.id }, entityId));
     },
   };
 }
@@ -33,14 +30,14 @@ export function kycReviewManager(store: EventStore, delayMs = AUTOMATIC_REVIEW_D
 @Injectable()
 export class KycReviewRunner implements OnApplicationBootstrap {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: CommandBus,
     private readonly runners: ProcessManagerRunners,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.sandboxAutoAdvance) return;
-    await this.runners.start(kycReviewManager(this.store), {
+    await this.runners.start(kycReviewManager(this.commands), {
       onError: (err, event) => logger.warn({ err, event_id: event.id, entity_id: event.data.entity_id }, 'automatic KYC review failed; retrying'),
     });
   }

@@ -12,3 +12,7 @@ export * from './transfer-money.process-manager';
 export * from './transfer-rails.process-manager';
 export * from './transfer-recovery.process-manager';
 export * from './transfer-runners';
+export * from './apply-transfer-money/apply-transfer-money.command';
+export * from './apply-transfer-money/apply-transfer-money.handler';
+export * from './recover-transfer-reservation/recover-transfer-reservation.command';
+export * from './recover-transfer-reservation/recover-transfer-reservation.handler';

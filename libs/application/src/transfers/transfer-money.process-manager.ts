@@ -1,8 +1,9 @@
+import type { CommandBus } from '@nestjs/cqrs';
 import type { TransferEvent } from '@app/domain/transfers';
-import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { systemActor, type CommandContext } from '../command-handling';
 import type { ProcessManager } from '../process-managers';
-import { applyMoney, settleBookTransfer } from './transfer-money';
+import { ApplyTransferMoneyCommand } from './apply-transfer-money/apply-transfer-money.command';
 
 export const systemContext = (event: RecordedEvent, name: string): CommandContext => ({
   actor: systemActor(event.metadata.organization_id, name),
@@ -14,15 +15,12 @@ export const systemContext = (event: RecordedEvent, name: string): CommandContex
  * The backstop for money: the request that creates or moves a transfer applies its money before
  * answering; if it died midway, this applies it from the log. Every step is a no-op the second time.
  */
-export function transferMoneyManager(store: EventStore): ProcessManager {
+export function transferMoneyManager(commands: CommandBus): ProcessManager {
   return {
     name: 'transfer-money',
     handles: ['TransferCreated', 'TransferSucceeded', 'TransferFailed', 'TransferReversed', 'TransferVoided'],
     async handle(recorded: RecordedEvent) {
-      const event = recorded as unknown as TransferEvent;
-      const context = systemContext(recorded, 'transfer-money');
-      if (event.type !== 'TransferCreated') return applyMoney(store, event, context);
-      if (event.data.destination_account_id !== null) await settleBookTransfer(store, event.data.transfer.id, context);
+      await commands.execute(new ApplyTransferMoneyCommand(systemContext(recorded, 'transfer-money'), recorded as unknown as TransferEvent));
     },
   };
 }

@@ -73,4 +73,7 @@ export async function advanceIfAllowed(store: EventStore, transferId: string, to
 export async function settleBookTransfer(store: EventStore, transferId: string, context: CommandContext): Promise<void> {
   await advanceIfAllowed(store, transferId, 'processing', orgLevel(context));
   await advanceIfAllowed(store, transferId, 'successful', orgLevel(context));
+  // A refused move means the process manager moved it first and may still be applying its money:
+  // apply the recorded moves here too (idempotent), so the answer never precedes the credit.
+  for (const event of await store.readStream(transferStream(transferId))) await applyMoney(store, event as unknown as TransferEvent, context);
 }

@@ -1,8 +1,10 @@
+import type { CommandBus } from '@nestjs/cqrs';
 import type { TransferEvent } from '@app/domain/transfers';
-import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { DomainException } from '../command-handling';
 import type { ProcessManager } from '../process-managers';
 import { sleep } from '../process-managers';
-import { advanceIfAllowed } from './transfer-money';
+import { AdvanceTransferCommand } from './advance-transfer/advance-transfer.command';
 import { systemContext } from './transfer-money.process-manager';
 
 /** Each network step takes this long, so a transfer is successful about 1.6 s after creation (decisions §6: within ~2 s). */
@@ -12,9 +14,9 @@ export const RAIL_STEP_MS = 800;
  * The simulated network of SANDBOX_AUTO_ADVANCE: pending → processing → successful. Delays are
  * measured from the event's own time, so a step that fell due while the process was down runs at
  * once after a restart. A step the transfer has already left (moved by the sandbox endpoint) is
- * refused by the lifecycle and dropped. Book transfers are not on a network (transfer-money moves them).
+ * refused by the lifecycle (a conflict) and dropped. Book transfers are not on a network.
  */
-export function transferRailsManager(store: EventStore, stepMs = RAIL_STEP_MS): ProcessManager {
+export function transferRailsManager(commands: CommandBus, stepMs = RAIL_STEP_MS): ProcessManager {
   return {
     name: 'transfer-rails',
     handles: ['TransferCreated', 'TransferProcessing'],
@@ -23,8 +25,12 @@ export function transferRailsManager(store: EventStore, stepMs = RAIL_STEP_MS): 
       const t = event.data.transfer;
       if (t.payment_type === 'book-transfer') return;
       await sleep(t.updated + stepMs - Date.now(), signal);
-      const context = systemContext(recorded, 'transfer-rails');
-      await advanceIfAllowed(store, t.id, event.type === 'TransferCreated' ? 'processing' : 'successful', context);
+      const to = event.type === 'TransferCreated' ? 'processing' : 'successful';
+      try {
+        await commands.execute(new AdvanceTransferCommand(systemContext(recorded, 'transfer-rails'), t.id, to, null));
+      } catch (error) {
+        if (!(error instanceof DomainException && error.error.kind === 'conflict')) throw error;
+      }
     },
   };
 }

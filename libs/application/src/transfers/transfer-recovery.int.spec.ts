@@ -12,6 +12,10 @@ import { accountStream } from '../accounts/streams';
 import { transferReferenceStream, transferStream } from './streams';
 import { transferRecoveryManager } from './transfer-recovery.process-manager';
 import { transferMoneyManager } from './transfer-money.process-manager';
+import { commandBusFor } from '../testing/command-bus';
+import { ApplyTransferMoneyHandler } from './apply-transfer-money/apply-transfer-money.handler';
+import { RecoverTransferReservationHandler } from './recover-transfer-reservation/recover-transfer-reservation.handler';
+import type { CommandBus } from '@nestjs/cqrs';
 
 /** Each crash window of docs/decisions/transfers.md, staged on a real store, then recovered. */
 describe('transfer creation crash windows', () => {
@@ -19,17 +23,20 @@ describe('transfer creation crash windows', () => {
   let store: SqliteEventStore;
   const context: CommandContext = { actor: systemActor('org_test', 'test'), correlationId: 'c', causationId: 'c' };
   const ACC = `acc_${ulid()}`;
-  const recovery = () => transferRecoveryManager(store, 0);
+  let bus: { commands: CommandBus; close(): Promise<void> };
+  const recovery = () => transferRecoveryManager(store, bus.commands, 0);
   const signal = new AbortController().signal;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'transfer-recovery-'));
     store = new SqliteEventStore(join(dir, 'events.db'));
+    bus = await commandBusFor(store, [RecoverTransferReservationHandler, ApplyTransferMoneyHandler]);
     const open = { type: 'OpenAccount' as const, account_id: ACC, entity: { id: 'ent_1', status: 'approved' }, mode: 'sandbox' as const, account_type: 'checking', currency: 'USD', display_name: 'Ops', service_ban: newServiceBan(seededRandom(3)), now: 1 };
     await handleCommand(store, accountStream(ACC), accountDecider, open, context, { entityId: 'ent_1' });
     await handleCommand(store, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id: 'txn_1', amount: 10_000, currency: 'USD', now: 2 }, context);
   });
   afterEach(async () => {
+    await bus.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -117,7 +124,7 @@ describe('transfer creation crash windows', () => {
       await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 }, context);
     }
     const succeeded = (await store.readStream(transferStream(i.id))).at(-1)!;
-    const money = transferMoneyManager(store);
+    const money = transferMoneyManager(bus.commands);
     await money.handle(succeeded, signal);
     await money.handle(succeeded, signal);
     expect(balanceOf(await account())).toEqual({ available: 8_990, current: 8_990 });

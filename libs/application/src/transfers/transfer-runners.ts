@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
@@ -19,14 +20,15 @@ const CONCURRENCY = 5_000;
 export class TransferRunners implements OnApplicationBootstrap {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: CommandBus,
     private readonly runners: ProcessManagerRunners,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     // Payouts find payment details through their index, so its backfill runs beside them.
-    const managers: ProcessManager[] = [transferMoneyManager(this.store), transferRecoveryManager(this.store), paymentDetailIndexManager(this.store)];
-    if (this.config.sandboxAutoAdvance) managers.push(transferRailsManager(this.store));
+    const managers: ProcessManager[] = [transferMoneyManager(this.commands), transferRecoveryManager(this.store, this.commands), paymentDetailIndexManager(this.commands)];
+    if (this.config.sandboxAutoAdvance) managers.push(transferRailsManager(this.commands));
     for (const manager of managers) {
       await this.runners.start(manager, {
         concurrency: CONCURRENCY,
