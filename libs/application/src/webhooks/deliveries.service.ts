@@ -20,15 +20,16 @@ export class Deliveries {
    * a delivery already dequeued, whose scheduling is then a no-op too.
    */
   async enqueue(organizationId: string, causationId: string, ref: QueueRef, place: QueuePlace, entityId: string): Promise<boolean> {
-    const { state } = await handleCommand(this.store, deliveryQueueStream(ref.webhook_id, ref.resource), deliveryQueueDecider, { type: 'EnqueueDelivery', ...ref, ...place }, this.context(organizationId, causationId), {
-      entityId,
-    });
+    const command = { type: 'EnqueueDelivery' as const, ...ref, ...place };
+    const queue = deliveryQueueStream(ref.webhook_id, ref.resource);
+    const { state } = await handleCommand(this.store, queue, deliveryQueueDecider, command, this.context(organizationId, causationId), { entityId });
     return state.pending.includes(ref.delivery_id);
   }
 
   /** Takes a finished delivery out of its queue; returns the delivery that is now the head, if any. */
   async dequeue(organizationId: string, ref: QueueRef): Promise<string | null> {
-    const { newEvents } = await handleCommand(this.store, deliveryQueueStream(ref.webhook_id, ref.resource), deliveryQueueDecider, { type: 'DequeueDelivery', ...ref }, this.context(organizationId, ref.delivery_id));
+    const queue = deliveryQueueStream(ref.webhook_id, ref.resource);
+    const { newEvents } = await handleCommand(this.store, queue, deliveryQueueDecider, { type: 'DequeueDelivery', ...ref }, this.context(organizationId, ref.delivery_id));
     const dequeued = newEvents[0];
     return dequeued?.type === 'WebhookDeliveryDequeued' ? dequeued.data.next_head : null;
   }

@@ -43,7 +43,8 @@ export class EventRouter {
     for (const [seq, name] of rule.events.entries()) {
       const targets = targetsAt(timelines, at, name);
       if (!targets.length) continue;
-      const event: PublicEvent = { id: `evt_${derivedUlid(recorded.id, name)}`, event: name, created: recorded.metadata.occurred_at, entity_id: entityId, data: await rule.data(name, recorded, load) };
+      const id = `evt_${derivedUlid(recorded.id, name)}`;
+      const event: PublicEvent = { id, event: name, created: recorded.metadata.occurred_at, entity_id: entityId, data: await rule.data(name, recorded, load) };
       for (const webhook of targets) await this.schedule(recorded, webhook.id, event, seq);
     }
   }
@@ -70,7 +71,16 @@ export class EventRouter {
     const delivery_id = `whd_${derivedUlid(event.id, webhookId)}`;
     const ref = { webhook_id: webhookId, resource: recorded.streamId, delivery_id };
     const queued = seq !== null && (await this.deliveries.enqueue(organizationId, recorded.id, ref, { position: recorded.position, seq }, event.entity_id));
-    const delivery = { delivery_id, webhook_id: webhookId, entity_id: event.entity_id, event_id: event.id, event: event.event, test: event.test === true, resource: queued ? recorded.streamId : null, payload: JSON.stringify(event) };
+    const delivery = {
+      delivery_id,
+      webhook_id: webhookId,
+      entity_id: event.entity_id,
+      event_id: event.id,
+      event: event.event,
+      test: event.test === true,
+      resource: queued ? recorded.streamId : null,
+      payload: JSON.stringify(event),
+    };
     return this.deliveries.schedule(organizationId, recorded.id, delivery, this.firstDelayMs());
   }
 }
