@@ -11,6 +11,7 @@ import { HealthController } from './health/health.controller';
 import { OnboardingModule } from './onboarding/onboarding.module';
 import { bodyParsing } from './http/body-parsing.middleware';
 import { requestId } from './http/request-id.middleware';
+import { requestShape } from './http/request-shape.middleware';
 import { TransfersModule } from './transfers/transfers.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhookWorkerModule } from '@app/webhook-delivery/webhook-worker.module';
@@ -29,8 +30,8 @@ export class AppModule implements NestModule {
     };
   }
 
-  /** Body parsing runs as Nest middleware so malformed JSON reaches the error envelope filter. */
+  /** Body parsing and shape checks run as Nest middleware so their refusals reach the error envelope filter. */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(requestId, ...bodyParsing()).forRoutes('*path');
+    consumer.apply(requestId, ...bodyParsing(), requestShape).forRoutes('*path');
   }
 }

@@ -1,23 +1,16 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsOptional, Matches } from 'class-validator';
 import { GetAccountQuery } from '@app/application/accounts';
 import type { CommandContext } from '@app/application/command-handling';
 import { ListAccountTransactionsQuery } from '@app/read-models/accounts/list-account-transactions.query';
 import { presentStatementEntry, STATEMENT_CURSOR } from '@app/read-models/accounts/statement.projection';
 import { Ctx } from '../http/auth/auth.decorators';
-import { styleA } from '../http/pagination';
-
-const LIMIT = 'limit must be an integer between 1 and 100';
+import { LimitField, styleA } from '../http/pagination';
 
 /** Style A (`limit`, `cursor`); entry ids are longer than resource ids, so the cursor has its own pattern. */
 export class StatementPageDto {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: LIMIT })
-  @Min(1, { message: LIMIT })
-  @Max(100, { message: LIMIT })
+  @LimitField()
   limit?: number;
 
   @IsOptional()

@@ -1,7 +1,7 @@
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsOptional, IsString, Length, Matches, ValidateBy, ValidateNested } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches, ValidateBy } from 'class-validator';
 import countries from 'i18n-iso-countries';
 import { BANK_SCHEMES, type BankScheme } from '@app/domain';
+import { Block } from '../http/blocks';
 import { ENTITY_ID } from './counterparty.dto';
 import { IsSupportedCurrency } from './payment-detail.dto';
 
@@ -21,7 +21,7 @@ export class CounterpartyLookupDto {
   @IsSupportedCurrency() currency: string;
   @IsAlpha3Country() country: string;
   @IsOptional() @IsString() @Length(1, 100) account_number?: string;
-  @IsDefined({ message: 'issuer is required' }) @ValidateNested() @Type(() => IssuerDto) issuer: IssuerDto;
+  @Block(() => IssuerDto) issuer: IssuerDto;
   /** Accepted for scope (an entity token's own entity, or any with an API key); the lookup reads no entity data. */
   @IsOptional() @Matches(ENTITY_ID, { message: 'entity_id must be an entity id (ent_…)' }) entity_id?: string;
 }

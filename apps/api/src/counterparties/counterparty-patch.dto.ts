@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { Block, BlockList } from '../http/blocks';
 import { IsCountryCode, IsStringMap } from '../onboarding/validators';
 import { BusinessIdentificationDto, IDENTIFICATION_ITEMS_MAX, IndividualIdentificationDto, PhoneDto } from './counterparty-profile.dto';
 
@@ -18,21 +18,21 @@ export class AddressPatchDto {
 class ProfilePatchCommon {
   @IsOptional() @IsString() @Length(1, 100) relationship?: string | null;
   @IsOptional() @IsEmail({}, { message: 'email must be an email address' }) @MaxLength(254) email?: string | null;
-  @IsOptional() @ValidateNested() @Type(() => AddressPatchDto) address?: AddressPatchDto | null;
-  @IsOptional() @ValidateNested() @Type(() => PhoneDto) phone?: PhoneDto | null;
+  @Block(() => AddressPatchDto, { optional: true, nullable: true }) address?: AddressPatchDto | null;
+  @Block(() => PhoneDto, { optional: true, nullable: true }) phone?: PhoneDto | null;
 }
 
 export class IndividualProfilePatchDto extends ProfilePatchCommon {
   @IsOptional() @IsString() @Length(1, 100) first_name?: string;
   @IsOptional() @IsString() @Length(1, 100) last_name?: string;
-  @IsOptional() @IsArray() @ArrayMaxSize(IDENTIFICATION_ITEMS_MAX) @ValidateNested({ each: true }) @Type(() => IndividualIdentificationDto)
+  @BlockList(() => IndividualIdentificationDto, IDENTIFICATION_ITEMS_MAX, { optional: true })
   identification?: IndividualIdentificationDto[];
 }
 
 export class BusinessProfilePatchDto extends ProfilePatchCommon {
   @IsOptional() @IsString() @Length(1, 255) legal_name?: string;
   @IsOptional() @IsString() @MaxLength(255) trading_name?: string | null;
-  @IsOptional() @IsArray() @ArrayMaxSize(IDENTIFICATION_ITEMS_MAX) @ValidateNested({ each: true }) @Type(() => BusinessIdentificationDto)
+  @BlockList(() => BusinessIdentificationDto, IDENTIFICATION_ITEMS_MAX, { optional: true })
   identification?: BusinessIdentificationDto[];
 }
 
@@ -45,9 +45,9 @@ class PatchBase {
 
 /** PATCH bodies are validated after the counterparty's type is known (the body does not carry it). */
 export class PatchIndividualCounterpartyDto extends PatchBase {
-  @IsOptional() @ValidateNested() @Type(() => IndividualProfilePatchDto) profile?: IndividualProfilePatchDto;
+  @Block(() => IndividualProfilePatchDto, { optional: true }) profile?: IndividualProfilePatchDto;
 }
 
 export class PatchBusinessCounterpartyDto extends PatchBase {
-  @IsOptional() @ValidateNested() @Type(() => BusinessProfilePatchDto) profile?: BusinessProfilePatchDto;
+  @Block(() => BusinessProfilePatchDto, { optional: true }) profile?: BusinessProfilePatchDto;
 }

@@ -1,6 +1,6 @@
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength, ValidateBy, ValidateNested, type ValidationArguments } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, Length, MaxLength, ValidateBy, type ValidationArguments } from 'class-validator';
 import { phoneProblem } from '@app/domain';
+import { Block, BlockList } from '../http/blocks';
 import { IsCountryCode } from '../onboarding/validators';
 
 /** E.164 and a valid number by libphonenumber's metadata. */
@@ -50,20 +50,20 @@ export class BusinessIdentificationDto {
 class ProfileCommon {
   @IsOptional() @IsString() @Length(1, 100) relationship?: string | null;
   @IsOptional() @IsEmail({}, { message: 'email must be an email address' }) @MaxLength(254) email?: string | null;
-  @IsOptional() @ValidateNested() @Type(() => AddressDto) address?: AddressDto | null;
-  @IsOptional() @ValidateNested() @Type(() => PhoneDto) phone?: PhoneDto | null;
+  @Block(() => AddressDto, { optional: true, nullable: true }) address?: AddressDto | null;
+  @Block(() => PhoneDto, { optional: true, nullable: true }) phone?: PhoneDto | null;
 }
 
 export class IndividualProfileDto extends ProfileCommon {
   @IsString() @Length(1, 100) first_name: string;
   @IsString() @Length(1, 100) last_name: string;
-  @IsOptional() @IsArray() @ArrayMaxSize(IDENTIFICATION_ITEMS_MAX) @ValidateNested({ each: true }) @Type(() => IndividualIdentificationDto)
+  @BlockList(() => IndividualIdentificationDto, IDENTIFICATION_ITEMS_MAX, { optional: true })
   identification?: IndividualIdentificationDto[];
 }
 
 export class BusinessProfileDto extends ProfileCommon {
   @IsString() @Length(1, 255) legal_name: string;
   @IsOptional() @IsString() @MaxLength(255) trading_name?: string | null;
-  @IsOptional() @IsArray() @ArrayMaxSize(IDENTIFICATION_ITEMS_MAX) @ValidateNested({ each: true }) @Type(() => BusinessIdentificationDto)
+  @BlockList(() => BusinessIdentificationDto, IDENTIFICATION_ITEMS_MAX, { optional: true })
   identification?: BusinessIdentificationDto[];
 }

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsNotEmptyObject, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { IsIn, IsNotEmptyObject, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { Block } from '../http/blocks';
 import { StyleAQuery } from '../http/pagination';
 import { IsStringMap } from '../onboarding/validators';
 import { BusinessProfileDto, IndividualProfileDto } from './counterparty-profile.dto';
@@ -17,9 +17,8 @@ export class CreateCounterpartyDto {
   @IsOptional() @IsString() @Length(1, 255) nickname?: string;
 
   /** The profile's shape follows `type`. */
-  @IsObject() @IsNotEmptyObject()
-  @ValidateNested()
-  @Type((options) => ((options?.object as { type?: unknown })?.type === 'business' ? BusinessProfileDto : IndividualProfileDto))
+  @Block((options) => ((options?.object as { type?: unknown })?.type === 'business' ? BusinessProfileDto : IndividualProfileDto))
+  @IsNotEmptyObject()
   profile: IndividualProfileDto | BusinessProfileDto;
 
   @IsOptional() @IsStringMap() meta?: Record<string, string>;

@@ -1,7 +1,7 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Length, Matches, ValidateBy, ValidateNested } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches, ValidateBy } from 'class-validator';
 import { BANK_SCHEMES, CHAINS, PAYMENT_METHODS, type BankScheme, type Chain, type PaymentMethod } from '@app/domain';
 import { isSupportedCurrency } from '@app/domain/accounts';
+import { Block } from '../http/blocks';
 import { IsCountryCode } from '../onboarding/validators';
 
 export const IsSupportedCurrency = () =>
@@ -33,8 +33,8 @@ export class CreatePaymentDetailDto {
   @IsIn(PAYMENT_METHODS, { message: `payment_method must be one of ${PAYMENT_METHODS.join(', ')}` }) payment_method: PaymentMethod;
   @IsSupportedCurrency() currency: string;
   @IsCountryCode() country: string;
-  @IsOptional() @ValidateNested() @Type(() => BankDto) bank?: BankDto;
-  @IsOptional() @ValidateNested() @Type(() => MomoDto) momo?: MomoDto;
-  @IsOptional() @ValidateNested() @Type(() => WalletDto) wallet?: WalletDto;
-  @IsOptional() @ValidateNested() @Type(() => BookDto) book?: BookDto;
+  @Block(() => BankDto, { optional: true }) bank?: BankDto;
+  @Block(() => MomoDto, { optional: true }) momo?: MomoDto;
+  @Block(() => WalletDto, { optional: true }) wallet?: WalletDto;
+  @Block(() => BookDto, { optional: true }) book?: BookDto;
 }

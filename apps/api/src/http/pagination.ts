@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import type { Page, PageQuery } from '@app/platform/read-store/read-store.port';
 
@@ -8,9 +8,15 @@ export const CURSOR_PATTERN = /^[a-z]{2,5}_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 const LIMIT_MESSAGE = 'limit must be an integer between 1 and 100';
 
+/**
+ * A query integer is plain decimal digits only: `Number()` would also take `1e2`, `0x10` or ` 1`
+ * (decisions §2), so anything else stays a string and fails IsInt.
+ */
+export const QueryInteger = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value));
+
 /** `limit`: 1-100 (decisions §2); the page size defaults to 20 where it is read. */
-const LimitField = () =>
-  applyDecorators(IsOptional(), Type(() => Number), IsInt({ message: LIMIT_MESSAGE }), Min(1, { message: LIMIT_MESSAGE }), Max(100, { message: LIMIT_MESSAGE }));
+export const LimitField = () =>
+  applyDecorators(IsOptional(), QueryInteger(), IsInt({ message: LIMIT_MESSAGE }), Min(1, { message: LIMIT_MESSAGE }), Max(100, { message: LIMIT_MESSAGE }));
 
 /** Style A (decisions §2): `limit` 1-100, default 20, and `cursor`. Extend it with a resource's filters. */
 export class StyleAQuery {

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { Block } from '../http/blocks';
 
 export class LinkToIdentityDto {
   @IsOptional()
@@ -13,9 +13,6 @@ export class UploadDocumentDto {
   @IsIn(['identity', 'address'], { message: 'key must be identity or address' })
   key: 'identity' | 'address';
 
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => LinkToIdentityDto)
+  @Block(() => LinkToIdentityDto, { optional: true })
   link_to_identity?: LinkToIdentityDto;
 }

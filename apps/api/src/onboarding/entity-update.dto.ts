@@ -1,18 +1,11 @@
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, IsUrl, Length, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { Block, BlockList } from '../http/blocks';
 import { BUSINESS_TYPES } from './entity.dto';
 import { IsBirthDate, IsCalendarDate, IsCountryCode, IsStringMap } from './validators';
 
 /** Absent is fine, null is not: for fields an update may change but never clear. */
 const Given = () => ValidateIf((_object, value) => value !== undefined);
-const Nested = (type: () => new () => object) => (target: object, key: string) => {
-  Given()(target, key);
-  IsObject({ message: `${key} must be an object` })(target, key);
-  ValidateNested()(target, key);
-  Type(type)(target, key);
-};
+const Nested = (type: () => new () => object) => Block(type, { optional: true });
 const Text = (max: number) => (target: object, key: string) => {
   Given()(target, key);
   IsString()(target, key);
@@ -125,6 +118,6 @@ export class UpdateBusinessEntityDto extends EntityFieldsDto {
   @Nested(() => BusinessFieldsDto) business?: BusinessFieldsDto;
   @Nested(() => AddressPatchDto) address?: AddressPatchDto;
   @Nested(() => AddressPatchDto) operating_address?: AddressPatchDto;
-  @Given() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => OfficerDto) business_officers?: OfficerDto[];
+  @BlockList(() => OfficerDto, 50, { optional: true }) business_officers?: OfficerDto[];
   @Given() @IsStringMap() meta?: Record<string, string>;
 }

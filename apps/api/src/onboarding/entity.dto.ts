@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsObject, IsOptional, IsString, Length, MaxLength, ValidateNested } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { Block } from '../http/blocks';
 import { IsBirthDate, IsCountryCode, IsStringMap } from './validators';
 
 export const BUSINESS_TYPES = ['llc', 'corporation', 'partnership', 'sole_proprietorship'] as const;
@@ -82,9 +82,7 @@ export class CreateBusinessEntityDto {
   @IsCountryCode()
   country_of_incorporation: string;
 
-  @IsObject({ message: 'registered_address must be an object' })
-  @ValidateNested()
-  @Type(() => RegisteredAddressDto)
+  @Block(() => RegisteredAddressDto)
   registered_address: RegisteredAddressDto;
 
   @IsOptional()

@@ -19,9 +19,15 @@ export async function requireEntity(store: EventStore, context: CommandContext, 
   if (!loaded || loaded.state.status === 'none') throw new DomainException(notFound('entity', entityId));
 }
 
-/** A book transfer lands in any open account of the organization, whichever entity holds it. */
+/**
+ * With an API key a book transfer lands in any open account of the organization, whichever entity
+ * holds it. An entity token sees its own entity's accounts only: another entity's answers exactly
+ * as an absent one, so the token learns neither that it exists nor its currency.
+ */
 export async function bookDestination(store: EventStore, context: CommandContext, accountId: string) {
   if (!isAccountId(accountId)) return null;
   const loaded = await loadAggregate(store, accountStream(accountId), accountDecider, orgOnly(context));
-  return loaded && loaded.state.status === 'open' ? { account_id: accountId, currency: loaded.state.currency } : null;
+  if (!loaded || loaded.state.status !== 'open') return null;
+  const tokenEntity = context.actor.entityId;
+  return tokenEntity && loaded.state.entity_id !== tokenEntity ? null : { account_id: accountId, currency: loaded.state.currency };
 }

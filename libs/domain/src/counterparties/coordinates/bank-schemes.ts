@@ -75,7 +75,21 @@ export function checkBankCoordinates(input: CoordinatesInput): BankCoordinates |
   const account = input.account_number ?? '';
   if (!account) return [{ field: 'account_number', message: `account_number is required with scheme ${input.scheme}` }];
   if (!rule.account.test(account.toUpperCase())) return [{ field: 'account_number', message: `account_number must be ${rule.accountFormat} for scheme ${input.scheme}` }];
+  const problem = ibanShapedProblem(account.toUpperCase());
+  if (problem) return [problem];
   return { scheme: input.scheme, code, account_number: account.toUpperCase(), country };
+}
+
+/** Two letters, two digits, 11-30 letters or digits: what an IBAN looks like (decisions §5). */
+const IBAN_SHAPE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
+
+/**
+ * An account number shaped like an IBAN is checked as one whatever the scheme (length for its
+ * country, format, mod-97), so a broken IBAN cannot slip through under `swift` or `chips`.
+ */
+function ibanShapedProblem(account: string): FieldError | null {
+  if (!IBAN_SHAPE.test(account) || isValidIBAN(account)) return null;
+  return { field: 'account_number', message: 'account_number has the shape of an IBAN but is not a valid one (country length, format and mod-97 check digits)' };
 }
 
 /** ibantools checks the country's length and BBAN format and the mod-97 check digits. */
@@ -85,6 +99,8 @@ function checkIban(input: CoordinatesInput): BankCoordinates | FieldError[] {
   const country = iban.slice(0, 2);
   if (country !== input.country) return [{ field: 'country', message: `the IBAN belongs to ${country}, not ${input.country}` }];
   const account = input.account_number ? input.account_number.toUpperCase() : null;
+  const problem = account ? ibanShapedProblem(account) : null;
+  if (problem) return [problem];
   // Given alongside an IBAN, the account number must be the IBAN itself or the account part inside its BBAN.
   if (account && account !== iban && !(extractIBAN(iban).bban ?? '').includes(account)) {
     return [{ field: 'account_number', message: 'account_number must be part of the IBAN, or be omitted' }];

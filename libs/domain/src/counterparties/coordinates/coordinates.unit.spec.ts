@@ -13,6 +13,7 @@ describe('bank schemes', () => {
     ['in_ifsc', 'SBIN0000300', '123456789', 'IN'],
     ['swift', 'DEUTDEFF', '1', 'DE'],
     ['swift', 'DEUTDEFF500', '1', 'DE'],
+    ['swift', 'DEUTDEFF', 'DE89370400440532013000', 'DE'],
     ['ca_cpa', '000300002', '1234567', 'CA'],
   ] as const)('accepts %s %s', (scheme, code, account, country) => {
     expect(Array.isArray(ok(scheme, code, account, country))).toBe(false);
@@ -27,6 +28,11 @@ describe('bank schemes', () => {
     ['swift', 'DEUTDEF', '1', 'DE', 'code'],
     ['ca_cpa', '100300002', '1234567', 'CA', 'code'],
     ['aba', '021000021', '123', 'GB', 'country'],
+    // An IBAN-shaped account number is an IBAN whatever the scheme (decisions §5): broken check digits, wrong length for DE.
+    ['swift', 'DEUTDEFF', 'DE89370400440532013001', 'DE', 'account_number'],
+    ['swift', 'DEUTDEFF', 'DE8937040044053201300', 'DE', 'account_number'],
+    ['chips', '123456', 'GB82WEST12345698765431', 'US', 'account_number'],
+    ['iban', 'DE89370400440532013000', 'DE89370400440532013001', 'DE', 'account_number'],
   ] as const)('refuses %s %s naming %s', (scheme, code, account, country, field) => {
     const result = ok(scheme, code, account, country);
     expect(Array.isArray(result) && result[0].field).toBe(field);
