@@ -87,7 +87,7 @@ export class CheckpointedWork {
     if (this.saveTimer || this.checkpoint <= this.saved) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
-      void this.save().catch(() => undefined);
+      void this.save().catch((error) => this.options.onCoordinationError?.(error));
     }, 50);
   }
 

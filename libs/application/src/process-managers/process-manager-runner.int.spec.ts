@@ -183,7 +183,7 @@ describe('ProcessManagerRunner', () => {
     };
     // The holder gives up between one and two renewal intervals before expiry.
     const expiring: RunnerOptions = { leaseTtlMs: 1_000, leaseRenewMs: 200 };
-    const a = new ProcessManagerRunner({ store, checkpoints: coordination, leases: flakyLeases }, manager, { ...expiring, onLeaseError: () => undefined });
+    const a = new ProcessManagerRunner({ store, checkpoints: coordination, leases: flakyLeases }, manager, { ...expiring, onCoordinationError: () => undefined });
     await a.start();
     const b = runnerFor(manager, expiring);
     await b.start();

@@ -19,7 +19,6 @@ export interface RunnerOptions extends WorkOptions {
   readonly leaseRenewMs?: number;
   /** Who this runner is in the lease record; unique per process by default. */
   readonly holder?: string;
-  readonly onLeaseError?: (error: unknown) => void;
 }
 
 export interface RunnerStatus {
@@ -97,7 +96,7 @@ export class ProcessManagerRunner {
     try {
       await this.renewOrTakeOver();
     } catch (error) {
-      this.options.onLeaseError?.(error);
+      this.options.onCoordinationError?.(error);
     }
   }
 
@@ -109,7 +108,7 @@ export class ProcessManagerRunner {
       held = await this.ports.leases.acquire(this.name, this.holder, ttl);
       if (held) this.heldUntil = asked + ttl;
     } catch (error) {
-      this.options.onLeaseError?.(error);
+      this.options.onCoordinationError?.(error);
       // Unknown: keep working only while the lease surely lasts until the next attempt.
       held = this.work !== null && Date.now() + (this.options.leaseRenewMs ?? DEFAULT_LEASE_RENEW_MS) < this.heldUntil;
     }
@@ -139,7 +138,7 @@ export class ProcessManagerRunner {
   }
 
   private async release(): Promise<void> {
-    await this.ports.leases.release(this.name, this.holder).catch((error) => this.options.onLeaseError?.(error));
+    await this.ports.leases.release(this.name, this.holder).catch((error) => this.options.onCoordinationError?.(error));
   }
 
   /** Stops working, saves the checkpoint, then releases the lease so that a replica takes over. */

@@ -22,7 +22,7 @@ export class ProcessManagerRunners implements OnModuleDestroy {
 
   async start(manager: ProcessManager, options: RunnerOptions = {}): Promise<ProcessManagerRunner> {
     const runner = new ProcessManagerRunner({ store: this.store, checkpoints: this.checkpoints, leases: this.leases }, manager, {
-      onLeaseError: (err) => logger.warn({ err, manager: manager.name }, 'process manager lease or checkpoint unavailable; retrying'),
+      onCoordinationError: (err) => logger.warn({ err, manager: manager.name }, 'process manager lease or checkpoint unavailable; retrying'),
       ...options,
     });
     this.runners.push(runner);

@@ -18,4 +18,6 @@ export interface WorkOptions {
   readonly retryDelayMs?: number;
   readonly maxRetryDelayMs?: number;
   readonly onError?: (error: unknown, event: RecordedEvent) => void;
+  /** The lease or checkpoint store failed; the runner tries again at its next interval or save. */
+  readonly onCoordinationError?: (error: unknown) => void;
 }
