@@ -17,8 +17,6 @@ export interface RunnerOptions extends WorkOptions {
   readonly leaseTtlMs?: number;
   /** How often the holder renews and the others try to take over; well under the TTL. */
   readonly leaseRenewMs?: number;
-  /** Who this runner is in the lease record; unique per process by default. */
-  readonly holder?: string;
 }
 
 export interface RunnerStatus {
@@ -54,7 +52,8 @@ export class ProcessManagerRunner {
     private readonly manager: ProcessManager,
     private readonly options: RunnerOptions = {},
   ) {
-    this.holder = options.holder ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    // Unique per runner, and says which process holds the lease to whoever reads the record.
+    this.holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   }
 
   /** Checkpoint and lease share this name, each in its own table. */
