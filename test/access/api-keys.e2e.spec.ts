@@ -71,6 +71,42 @@ describe('API keys and authentication', () => {
     expect(again.body.code).toBe('api_key_revoked');
   });
 
+  it('lets a live key manage keys of both modes, and a sandbox key only sandbox keys (decisions §1)', async () => {
+    const refused = await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ mode: 'live' }).expect(403);
+    expect(refused.body.code).toBe('forbidden_mode');
+
+    const live = await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ name: 'prod', mode: 'live' }).expect(201);
+    expect(live.body.key).toMatch(/^sk_live_/);
+    const test = await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ name: 'ci', mode: 'sandbox' }).expect(201);
+    expect(test.body).toMatchObject({ mode: 'sandbox', key: expect.stringMatching(/^sk_test_/) });
+    await t.http.get('/api-keys/current').set(bearer(test.body.key)).expect(200, /"mode":"sandbox"/);
+
+    await t.settle();
+    const ids = async (key: string) => (await t.http.get('/api-keys').set(bearer(key)).expect(200)).body.data.map((k: { id: string }) => k.id);
+    expect(await ids(KEYS.live)).toEqual(expect.arrayContaining([live.body.id, test.body.id]));
+    const seenBySandbox = await ids(test.body.key);
+    expect(seenBySandbox).toContain(test.body.id);
+    expect(seenBySandbox).not.toContain(live.body.id);
+
+    for (const attempt of [t.http.post(`/api-keys/${live.body.id}/rotate`), t.http.delete(`/api-keys/${live.body.id}`)]) {
+      expect((await attempt.set(bearer(test.body.key)).expect(404)).body.code).toBe('api_key_not_found');
+    }
+    await t.http.get('/api-keys/current').set(bearer(live.body.key)).expect(200);
+
+    const rotated = await t.http.post(`/api-keys/${test.body.id}/rotate`).set(bearer(KEYS.live)).expect(200);
+    expect(rotated.body).toMatchObject({ mode: 'sandbox', key: expect.stringMatching(/^sk_test_/) });
+    await t.http.delete(`/api-keys/${test.body.id}`).set(bearer(live.body.key)).expect(200);
+    await t.http.get('/api-keys/current').set(bearer(rotated.body.key)).expect(401);
+  });
+
+  it('refuses to let a key revoke itself with 409 cannot_revoke_self', async () => {
+    const created = await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({}).expect(201);
+    const res = await t.http.delete(`/api-keys/${created.body.id}`).set(bearer(created.body.key)).expect(409);
+    expect(res.body.code).toBe('cannot_revoke_self');
+    await t.http.get('/api-keys/current').set(bearer(created.body.key)).expect(200);
+    await t.http.delete(`/api-keys/${created.body.id}`).set(bearer(KEYS.sandbox)).expect(200);
+  });
+
   it("hides another organization's key as 404", async () => {
     const created = await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({}).expect(201);
     const res = await t.http.post(`/api-keys/${created.body.id}/rotate`).set(bearer(KEYS.other)).expect(404);

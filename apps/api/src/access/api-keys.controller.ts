@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { CreateApiKeyCommand, GetApiKeyQuery, IssueEntityTokenCommand, RevokeApiKeyCommand, RotateApiKeyCommand } from '@app/application/access';
+import { CreateApiKeyCommand, GetApiKeyQuery, IssueEntityTokenCommand, managedKeyModes, RevokeApiKeyCommand, RotateApiKeyCommand } from '@app/application/access';
 import type { CommandContext } from '@app/application/command-handling';
 import { presentApiKey } from '@app/read-models/access/api-key.presenter';
 import { ListApiKeysQuery } from '@app/read-models/access/list-api-keys.query';
@@ -30,7 +30,7 @@ export class ApiKeysController {
   @Get('api-keys')
   @ApiKeyOnly()
   async list(@Ctx() ctx: CommandContext, @Query() query: StyleAQuery) {
-    return styleA(await this.queries.execute(new ListApiKeysQuery(ctx.actor.organizationId, styleAQuery(query))), presentApiKey);
+    return styleA(await this.queries.execute(new ListApiKeysQuery(ctx.actor.organizationId, managedKeyModes(ctx.actor), styleAQuery(query))), presentApiKey);
   }
 
   @Post('api-keys/:id/rotate')

@@ -34,6 +34,7 @@ export class AccountsController {
   async list(@Ctx() ctx: CommandContext, @Query() query: ListAccountsDto) {
     const filter = {
       organization_id: ctx.actor.organizationId,
+      mode: ctx.actor.mode,
       entity_id: optionalEntityScope(ctx.actor, query.entity_id),
       currency: query.currency,
     };

@@ -27,7 +27,7 @@ export class StatementController {
   async list(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: StatementPageDto) {
     // Tenancy as for the account itself, from its stream: another organization's is not found, another entity's forbidden.
     await this.queries.execute(new GetAccountQuery(ctx.actor, id));
-    const page = await this.queries.execute(new ListAccountTransactionsQuery(id, { limit: query.limit ?? 20, before: query.cursor }));
+    const page = await this.queries.execute(new ListAccountTransactionsQuery(id, ctx.actor.mode, { limit: query.limit ?? 20, before: query.cursor }));
     return styleA(page, presentStatementEntry);
   }
 }

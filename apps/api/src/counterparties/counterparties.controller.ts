@@ -37,7 +37,7 @@ export class CounterpartiesController {
 
   @Get()
   async list(@Ctx() ctx: CommandContext, @Query() query: ListCounterpartiesQuery) {
-    const filter = { organization_id: ctx.actor.organizationId, entity_id: entityScope(ctx.actor, query.entity_id), type: query.type, status: query.status };
+    const filter = { organization_id: ctx.actor.organizationId, mode: ctx.actor.mode, entity_id: entityScope(ctx.actor, query.entity_id), type: query.type, status: query.status };
     return styleA(await this.queries.execute(new ListCounterparties(filter, styleAQuery(query))), presentCounterparty);
   }
 
@@ -74,6 +74,6 @@ export class CounterpartiesController {
   @Get(':id/payment-details')
   async listPaymentDetails(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: ListPaymentDetailsQuery) {
     await this.queries.execute(new GetCounterpartyQuery(ctx.actor, id));
-    return styleA(await this.queries.execute(new ListPaymentDetails(ctx.actor.organizationId, id, styleAQuery(query))), presentPaymentDetail);
+    return styleA(await this.queries.execute(new ListPaymentDetails(ctx.actor.organizationId, ctx.actor.mode, id, styleAQuery(query))), presentPaymentDetail);
   }
 }

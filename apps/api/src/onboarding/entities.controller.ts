@@ -58,7 +58,7 @@ export class EntitiesController {
 
   @Get('entities')
   async list(@Ctx() ctx: CommandContext, @Query() query: ListEntitiesDto) {
-    const filter = { organization_id: ctx.actor.organizationId, entity_id: ctx.actor.entityId, type: query.type, status: query.status };
+    const filter = { organization_id: ctx.actor.organizationId, mode: ctx.actor.mode, entity_id: ctx.actor.entityId, type: query.type, status: query.status };
     const page = await this.queries.execute(new ListEntitiesQuery(filter, styleAQuery(query)));
     return styleA(page, (doc) => presentEntity(doc.entity));
   }

@@ -37,6 +37,7 @@ export class TransfersController {
   async list(@Ctx() ctx: CommandContext, @Query() query: ListTransfersQuery) {
     const filter = {
       organization_id: ctx.actor.organizationId,
+      mode: ctx.actor.mode,
       entity_id: entityScope(ctx.actor, query.entity_id),
       account_id: query.account_id,
       status: query.status,

@@ -15,7 +15,7 @@ export class WebhookLogsController {
 
   @Get()
   async list(@Ctx() ctx: CommandContext, @Query() query: ListWebhookLogsParams) {
-    const filter = { organizationId: ctx.actor.organizationId, entityId: entityScope(ctx.actor, query.entity_id), webhookId: query.webhook_id, event: query.event, status: query.status };
+    const filter = { organizationId: ctx.actor.organizationId, mode: ctx.actor.mode, entityId: entityScope(ctx.actor, query.entity_id), webhookId: query.webhook_id, event: query.event, status: query.status };
     return styleA(await this.queries.execute(new ListWebhookLogsQuery(filter, styleAQuery(query))), presentWebhookLog);
   }
 }

@@ -31,7 +31,7 @@ export class WebhooksController {
 
   @Get()
   async list(@Ctx() ctx: CommandContext, @Query() query: ListWebhooksParams) {
-    const page = await this.queries.execute(new ListWebhooksQuery(ctx.actor.organizationId, entityScope(ctx.actor, query.entity_id), styleAQuery(query)));
+    const page = await this.queries.execute(new ListWebhooksQuery(ctx.actor.organizationId, ctx.actor.mode, entityScope(ctx.actor, query.entity_id), styleAQuery(query)));
     return styleA(page, (doc) => presentWebhook(doc));
   }
 

@@ -1,4 +1,5 @@
 import type { KeyMaterial } from '@app/domain/access';
+import type { Mode } from '@app/platform/event-store/event-mode';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { newEncryptionKeyPair, sha256 } from '@app/platform/security/credentials';
 import type { SecretBox } from '@app/platform/security/secret-box';
@@ -16,11 +17,11 @@ export async function newKeyMaterial(box: SecretBox, key: string): Promise<KeyMa
   };
 }
 
-/** The lookup stream is a reservation: a second key with the same hash cannot exist. */
-export async function registerKeyHash(store: EventStore, hash: string, apiKeyId: string, context: CommandContext): Promise<void> {
+/** The lookup stream is a reservation: a second key with the same hash cannot exist. It has its key's mode. */
+export async function registerKeyHash(store: EventStore, hash: string, apiKeyId: string, context: CommandContext, mode: Mode): Promise<void> {
   await store.append(
     apiKeyHashStream(hash),
-    [toAppend({ type: 'ApiKeyHashRegistered', data: { api_key_id: apiKeyId, key_hash: hash } }, context, null)],
+    [toAppend({ type: 'ApiKeyHashRegistered', data: { api_key_id: apiKeyId, key_hash: hash } }, context, null, 1, mode)],
     'no_stream',
   );
 }

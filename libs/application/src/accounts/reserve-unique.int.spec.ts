@@ -9,7 +9,7 @@ import { serviceBanStream } from './streams';
 describe('reserveUnique on the embedded event store', () => {
   let dir: string;
   let store: SqliteEventStore;
-  const context: CommandContext = { actor: systemActor('org_test', 'test'), correlationId: 'c', causationId: 'c' };
+  const context: CommandContext = { actor: systemActor('org_test', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
   const reservation = (ban: string) => ({ stream: serviceBanStream(ban), event: { type: 'ServiceBanReserved' as const, data: { service_ban: ban, account_id: 'acc_x' } } });
   const scripted = (values: string[]) => () => {
     const next = values.shift();

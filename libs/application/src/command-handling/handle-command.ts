@@ -1,7 +1,8 @@
 import { ulid } from '@app/platform/ids/ulid';
 import { isDomainError, type Decider, type DomainEvent } from '@app/domain';
 import { WrongExpectedRevisionError, type EventStore, type EventToAppend } from '@app/platform/event-store/event-store.port';
-import type { Actor, CommandContext } from './actor';
+import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
+import { actorLabel, type Actor, type CommandContext } from './actor';
 import { DomainException } from './domain-exception';
 import { foldStream, rememberFold, serializePerStream, type FoldedStream } from './stream-cache';
 import { forbidden, visibility } from './tenancy';
@@ -9,6 +10,11 @@ import { forbidden, visibility } from './tenancy';
 export interface HandleOptions {
   /** Owning entity recorded in metadata when the stream is new; existing streams keep theirs. */
   readonly entityId?: string | null;
+  /**
+   * Mode recorded when the stream is new, for a stream whose world is not the actor's (a live key
+   * creating a sandbox key); default the actor's. Existing streams keep theirs.
+   */
+  readonly mode?: Mode;
   readonly maxAttempts?: number;
   readonly schemaVersion?: number;
 }
@@ -51,8 +57,9 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
     if (isDomainError(decided)) throw new DomainException(decided);
     if (decided.length === 0) return { state: folded.state, newEvents: [], position: null };
     const entityId = folded.owner ? folded.owner.entity_id ?? null : options.entityId ?? null;
+    const mode = folded.owner ? modeOf(folded.owner) : options.mode ?? context.actor.mode;
     try {
-      const toStore = decided.map((e) => toAppend(e, context, entityId, options.schemaVersion ?? 1));
+      const toStore = decided.map((e) => toAppend(e, context, entityId, options.schemaVersion ?? 1, mode));
       const result = await store.append(streamId, toStore, folded.revision === -1 ? 'no_stream' : folded.revision);
       const state = decided.reduce(decider.evolve, folded.state);
       rememberFold(store, streamId, decider.evolve, { state, revision: result.nextExpectedRevision, owner: folded.owner ?? toStore[0].metadata });
@@ -63,7 +70,8 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
   }
 }
 
-export function toAppend(event: DomainEvent, context: CommandContext, entityId: string | null, schemaVersion = 1): EventToAppend {
+/** The event with its metadata; `mode` defaults to the actor's world. */
+export function toAppend(event: DomainEvent, context: CommandContext, entityId: string | null, schemaVersion = 1, mode: Mode = context.actor.mode): EventToAppend {
   return {
     type: event.type,
     data: event.data as Record<string, unknown>,
@@ -75,7 +83,8 @@ export function toAppend(event: DomainEvent, context: CommandContext, entityId: 
       causation_id: context.causationId,
       schema_version: schemaVersion,
       occurred_at: Date.now(),
-      actor: `${context.actor.kind}:${context.actor.id}`,
+      actor: actorLabel(context.actor),
+      mode,
     },
   };
 }
@@ -91,7 +100,7 @@ export async function loadAggregate<E extends DomainEvent, S>(
   return folded.revision === -1 ? null : { state: folded.state, revision: folded.revision };
 }
 
-/** Another organization's stream folds to nothing (as if absent); another entity's is forbidden. */
+/** Another organization's or mode's stream folds to nothing (as if absent); another entity's is forbidden. */
 function visibleFold<S>(folded: FoldedStream<S>, initialState: S, actor: Actor): FoldedStream<S> {
   if (!folded.owner) return folded;
   const seen = visibility(folded.owner, actor);

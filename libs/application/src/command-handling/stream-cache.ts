@@ -1,4 +1,5 @@
-import type { EventMetadata, EventStore } from '@app/platform/event-store/event-store.port';
+import { modeOf } from '@app/platform/event-store/event-mode';
+import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 
 export interface FoldedStream<S> {
   readonly state: S;
@@ -64,10 +65,15 @@ export async function foldStream<S>(
   const folded = {
     state: fresh.reduce((s, e) => decider.evolve(s, e as never), known ? known.state : decider.initialState),
     revision: fresh[fresh.length - 1].revision,
-    owner: known?.owner ?? fresh[0].metadata,
+    owner: known?.owner ?? ownerOf(fresh[0]),
   };
   cache.remember(streamId, folded);
   return folded;
+}
+
+/** Who owns a stream: its first event's metadata, with the mode upcast for streams older than modes. */
+function ownerOf(first: RecordedEvent): EventMetadata {
+  return first.metadata.mode ? first.metadata : { ...first.metadata, mode: modeOf(first.metadata, first.data) };
 }
 
 /** Records the state a successful append produced, so the next command on the stream reads nothing. */

@@ -16,7 +16,7 @@ import type { CommandBus } from '@nestjs/cqrs';
 describe('payment detail index', () => {
   let dir: string;
   let store: SqliteEventStore;
-  const context: CommandContext = { actor: systemActor('org_a', 'test'), correlationId: 'c', causationId: 'c' };
+  const context: CommandContext = { actor: systemActor('org_a', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
   const CPT = `cpt_${ulid()}`;
   const PMD = `pmd_${ulid()}`;
   const signal = new AbortController().signal;
@@ -54,7 +54,8 @@ describe('payment detail index', () => {
     expect(await findPaymentDetail(store, context.actor, PMD)).toMatchObject({ entity_id: 'ent_2' });
     await handleCommand(store, counterpartyStream(CPT), counterpartyDecider, { type: 'DeactivateCounterparty', counterparty_id: CPT, scope: null, now: 4 }, context);
     expect(await findPaymentDetail(store, context.actor, PMD)).toMatchObject({ counterparty_status: 'inactive' });
-    expect(await findPaymentDetail(store, systemActor('org_b', 'test'), PMD)).toBeNull();
+    expect(await findPaymentDetail(store, systemActor('org_b', 'test', 'sandbox'), PMD)).toBeNull();
+    expect(await findPaymentDetail(store, systemActor('org_a', 'test', 'live'), PMD)).toBeNull();
     await expect(findPaymentDetail(store, { ...context.actor, kind: 'entity_token', entityId: 'ent_1' }, PMD)).rejects.toMatchObject({ error: { code: 'forbidden' } });
   });
 });

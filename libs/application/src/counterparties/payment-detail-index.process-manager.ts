@@ -1,7 +1,7 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import type { PaymentDetailData } from '@app/domain';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
-import { systemActor } from '../command-handling';
+import { reactionContext } from '../command-handling';
 import type { ProcessManager } from '../process-managers';
 import { IndexPaymentDetailCommand } from './index-payment-detail/index-payment-detail.command';
 
@@ -15,8 +15,7 @@ export function paymentDetailIndexManager(commands: CommandBus): ProcessManager 
     handles: ['PaymentDetailAdded'],
     async handle(event: RecordedEvent) {
       const data = event.data as unknown as PaymentDetailData;
-      const context = { actor: systemActor(event.metadata.organization_id, 'payment-detail-index'), correlationId: event.metadata.correlation_id, causationId: event.id };
-      await commands.execute(new IndexPaymentDetailCommand(context, data.payment_detail_id, data.counterparty_id));
+      await commands.execute(new IndexPaymentDetailCommand(reactionContext(event, 'payment-detail-index'), data.payment_detail_id, data.counterparty_id));
     },
   };
 }

@@ -2,9 +2,10 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { CommandBus } from '@nestjs/cqrs';
 import { AUTOMATIC_REVIEW_DELAY_MS } from '@app/domain/onboarding';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
+import { modeOf } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
-import { systemActor } from '../command-handling';
+import { reactionContext } from '../command-handling';
 import { ProcessManagerRunners, sleep, type ProcessManager } from '../process-managers';
 import { CompleteAutomaticReviewCommand } from './complete-automatic-review/complete-automatic-review.command';
 
@@ -18,10 +19,11 @@ export function kycReviewManager(commands: CommandBus, delayMs = AUTOMATIC_REVIE
     name: 'kyc-review',
     handles: ['OnboardingSubmitted'],
     async handle(event: RecordedEvent, signal: AbortSignal) {
+      // A simulator never reviews a live entity (decisions §1): the operator API does.
+      if (modeOf(event.metadata) === 'live') return;
       const entityId = String(event.data.entity_id);
       await sleep(Number(event.data.submitted) + delayMs - Date.now(), signal);
-      const actor = systemActor(event.metadata.organization_id, 'kyc-review');
-      await commands.execute(new CompleteAutomaticReviewCommand({ actor, correlationId: event.metadata.correlation_id, causationId: event.id }, entityId));
+      await commands.execute(new CompleteAutomaticReviewCommand(reactionContext(event, 'kyc-review'), entityId));
     },
   };
 }

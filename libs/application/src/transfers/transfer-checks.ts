@@ -49,7 +49,7 @@ export async function bookDestination(store: EventStore, actor: Actor, source: O
   const id = detail.book_account_id;
   const refuse = (message: string) => fail(rule('invalid_destination_account', message, [{ field: 'payment_detail_id', message }]));
   if (!id || !isAccountId(id)) return refuse('the payment detail names no account');
-  const loaded = await loadAggregate(store, accountStream(id), accountDecider, { actor: systemActor(actor.organizationId, 'transfers') });
+  const loaded = await loadAggregate(store, accountStream(id), accountDecider, { actor: systemActor(actor.organizationId, 'transfers', actor.mode) });
   if (!loaded || loaded.state.status !== 'open') return refuse(`account ${id} does not exist in this organization`);
   if (id === source.id) return refuse('a book transfer cannot pay the account it is drawn from');
   if (loaded.state.currency !== source.currency) {

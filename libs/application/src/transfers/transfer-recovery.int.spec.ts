@@ -21,7 +21,7 @@ import type { CommandBus } from '@nestjs/cqrs';
 describe('transfer creation crash windows', () => {
   let dir: string;
   let store: SqliteEventStore;
-  const context: CommandContext = { actor: systemActor('org_test', 'test'), correlationId: 'c', causationId: 'c' };
+  const context: CommandContext = { actor: systemActor('org_test', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
   const ACC = `acc_${ulid()}`;
   let bus: { commands: CommandBus; close(): Promise<void> };
   const recovery = () => transferRecoveryManager(store, bus.commands, 0);

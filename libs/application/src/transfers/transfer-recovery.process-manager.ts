@@ -2,11 +2,11 @@ import type { CommandBus } from '@nestjs/cqrs';
 import { fold } from '@app/domain';
 import { isTransfer, transferDecider, type TransferReferenceEvent } from '@app/domain/transfers';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { reactionContext } from '../command-handling';
 import type { ProcessManager } from '../process-managers';
 import { sleep } from '../process-managers';
 import { RecoverTransferReservationCommand } from './recover-transfer-reservation/recover-transfer-reservation.command';
 import { transferStream } from './streams';
-import { systemContext } from './transfer-money.process-manager';
 
 /** Longer than any request takes, so recovery does not race a request that is still working. */
 export const RESERVATION_GRACE_MS = 5_000;
@@ -25,7 +25,7 @@ export function transferRecoveryManager(store: EventStore, commands: CommandBus,
       const { intent, reserved } = (recorded as unknown as Extract<TransferReferenceEvent, { type: 'TransferReferenceReserved' }>).data;
       if (isTransfer(fold(transferDecider, (await store.readStream(transferStream(intent.id))) as never[]))) return;
       await sleep(reserved + graceMs - Date.now(), signal);
-      await commands.execute(new RecoverTransferReservationCommand(systemContext(recorded, 'transfer-recovery'), intent));
+      await commands.execute(new RecoverTransferReservationCommand(reactionContext(recorded, 'transfer-recovery'), intent));
     },
   };
 }

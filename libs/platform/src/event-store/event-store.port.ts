@@ -1,4 +1,5 @@
 /** The one source of truth. Adapters: SQLite (embedded default) and EventStoreDB. */
+import type { Mode } from './event-mode';
 
 export interface EventMetadata {
   /** ULID of the event; also the store's event id. */
@@ -10,8 +11,10 @@ export interface EventMetadata {
   readonly schema_version: number;
   /** ms since epoch when the fact happened. */
   readonly occurred_at: number;
-  /** Who caused it: an API key, an entity token, or a process manager. */
+  /** Who caused it: an API key, an entity token, a process manager, or `operator`. */
   readonly actor?: string;
+  /** The world the event belongs to; absent on events older than modes: read it with `modeOf`. */
+  readonly mode?: Mode;
 }
 
 export interface EventToAppend {

@@ -8,7 +8,9 @@ import { ListApiKeysQuery } from './list-api-keys.query';
 export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  execute({ organizationId, page }: ListApiKeysQuery): Promise<Page<ApiKeyDocument>> {
-    return this.readStore.find<ApiKeyDocument>('api_keys', { filter: { organization_id: organizationId }, limit: page.limit, before: page.before });
+  execute({ organizationId, modes, page }: ListApiKeysQuery): Promise<Page<ApiKeyDocument>> {
+    // Keys are the two worlds' only shared list: both modes, or just the one the caller manages.
+    const mode = modes.length === 1 ? modes[0] : undefined;
+    return this.readStore.find<ApiKeyDocument>('api_keys', { filter: { organization_id: organizationId, mode }, limit: page.limit, before: page.before });
   }
 }

@@ -1,10 +1,12 @@
 import type { AccountEvent } from '@app/domain/accounts';
+import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
 import type { AccountView } from './account.presenter';
 
 export interface AccountDocument extends AccountView {
   readonly organization_id: string;
+  readonly mode: Mode;
   [field: string]: unknown;
 }
 
@@ -25,6 +27,7 @@ export const accountProjection: Projection<AccountDocument> = {
         return {
           id: d.account_id,
           organization_id: recorded.metadata.organization_id,
+          mode: modeOf(recorded.metadata, d),
           entity_id: d.entity_id,
           type: d.type,
           currency: d.currency,

@@ -8,7 +8,7 @@ import type { StatementEntry } from './statement.projection';
 export class ListAccountTransactionsHandler implements IQueryHandler<ListAccountTransactionsQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  execute({ accountId, page }: ListAccountTransactionsQuery): Promise<Page<StatementEntry>> {
-    return this.readStore.find<StatementEntry>('account_transactions', { filter: { account_id: accountId }, limit: page.limit, before: page.before });
+  execute({ accountId, mode, page }: ListAccountTransactionsQuery): Promise<Page<StatementEntry>> {
+    return this.readStore.find<StatementEntry>('account_transactions', { filter: { account_id: accountId, mode }, limit: page.limit, before: page.before });
   }
 }

@@ -1,4 +1,5 @@
 import type { AccountEvent, Balance } from '@app/domain/accounts';
+import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
 
@@ -8,6 +9,7 @@ export interface StatementEntry {
   [field: string]: unknown;
   readonly id: string;
   readonly organization_id: string;
+  readonly mode: Mode;
   readonly account_id: string;
   readonly type: StatementEntryType;
   /** What moved, in minor units: for holds, debits, releases and reversals the transfer's amount + fee. */
@@ -64,6 +66,7 @@ export const statementProjection: Projection<StatementEntry> = {
     return {
       id: statementEntryId(event.data.account_id, recorded.revision),
       organization_id: recorded.metadata.organization_id,
+      mode: modeOf(recorded.metadata),
       account_id: event.data.account_id,
       balance_after: event.data.balance_after,
       ...entry(event),

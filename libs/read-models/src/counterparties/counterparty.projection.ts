@@ -1,10 +1,12 @@
 import type { CounterpartyEvent } from '@app/domain';
+import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
 import type { CounterpartyView } from './counterparty.presenter';
 
 export interface CounterpartyDocument extends CounterpartyView {
   readonly organization_id: string;
+  readonly mode: Mode;
   [field: string]: unknown;
 }
 
@@ -19,7 +21,7 @@ export const counterpartyProjection: Projection<CounterpartyDocument> = {
     switch (event.type) {
       case 'CounterpartyCreated': {
         const { counterparty_id, created, ...rest } = event.data;
-        return current ?? { ...rest, id: counterparty_id, organization_id: String(recorded.metadata.organization_id), status: 'active', created, updated: created };
+        return current ?? { ...rest, id: counterparty_id, organization_id: String(recorded.metadata.organization_id), mode: modeOf(recorded.metadata), status: 'active', created, updated: created };
       }
       case 'CounterpartyUpdated': {
         const { entity_id, nickname, profile, meta, updated } = event.data;

@@ -8,7 +8,8 @@ import { PAYMENT_DETAILS, type PaymentDetailDocument } from './payment-detail.pr
 export class ListPaymentDetailsHandler implements IQueryHandler<ListPaymentDetailsQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  execute({ organizationId, counterpartyId, page }: ListPaymentDetailsQuery): Promise<Page<PaymentDetailDocument>> {
-    return this.readStore.find<PaymentDetailDocument>(PAYMENT_DETAILS, { limit: page.limit, before: page.before, filter: { organization_id: organizationId, counterparty_id: counterpartyId } });
+  execute({ organizationId, mode, counterpartyId, page }: ListPaymentDetailsQuery): Promise<Page<PaymentDetailDocument>> {
+    const filter = { organization_id: organizationId, mode, counterparty_id: counterpartyId };
+    return this.readStore.find<PaymentDetailDocument>(PAYMENT_DETAILS, { limit: page.limit, before: page.before, filter });
   }
 }

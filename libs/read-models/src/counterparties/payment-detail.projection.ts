@@ -1,4 +1,5 @@
 import type { CounterpartyEvent, PaymentDetailData } from '@app/domain';
+import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
 import type { ReadStore } from '@app/platform/read-store/read-store.port';
@@ -13,6 +14,7 @@ export const PAYMENT_DETAILS = 'payment_details';
 export interface PaymentDetailDocument {
   readonly id: string;
   readonly organization_id: string;
+  readonly mode: Mode;
   readonly entity_id: string;
   readonly counterparty_id: string;
   /** Follows the counterparty: `inactive` once it is deactivated. */
@@ -29,12 +31,13 @@ export interface PaymentDetailDocument {
   [field: string]: unknown;
 }
 
-function added(d: PaymentDetailData, organizationId: string): PaymentDetailDocument {
+function added(d: PaymentDetailData, organizationId: string, mode: Mode): PaymentDetailDocument {
   const { payment_detail_id, counterparty_id, entity_id, payment_method, currency, country, added: at, ...rest } = d;
   const blockName = Object.keys(rest)[0];
   return {
     id: payment_detail_id,
     organization_id: organizationId,
+    mode,
     entity_id,
     counterparty_id,
     counterparty_status: 'active',
@@ -63,7 +66,7 @@ export const paymentDetailProjection: Projection<PaymentDetailDocument> = {
     const event = recorded as unknown as CounterpartyEvent;
     switch (event.type) {
       case 'PaymentDetailAdded':
-        return current ?? added(event.data, String(recorded.metadata.organization_id));
+        return current ?? added(event.data, String(recorded.metadata.organization_id), modeOf(recorded.metadata));
       case 'CounterpartyDeactivated':
         return current && { ...current, counterparty_status: 'inactive', status: 'inactive', updated: event.data.deactivated };
       case 'CounterpartyUpdated':

@@ -1,10 +1,12 @@
 import { ENTITY_EVENT_TYPES, evolveEntity, initialEntityState, type EntityEvent, type ExistingEntity } from '@app/domain/onboarding';
+import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
 
 export interface EntityDocument {
   readonly id: string;
   readonly organization_id: string;
+  readonly mode: Mode;
   /** The entity itself: tokens filter on entity_id like every other entity-owned document. */
   readonly entity_id: string;
   readonly type: 'individual' | 'business';
@@ -28,6 +30,7 @@ export const entityProjection: Projection<EntityDocument> = {
     return {
       id: entity.id,
       organization_id: current?.organization_id ?? recorded.metadata.organization_id,
+      mode: current?.mode ?? modeOf(recorded.metadata, recorded.data),
       entity_id: entity.id,
       type: entity.type,
       status: entity.status,

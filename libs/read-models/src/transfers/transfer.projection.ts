@@ -1,8 +1,9 @@
 import type { TransferEvent, TransferRecord } from '@app/domain/transfers';
+import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
 
-export type TransferDocument = TransferRecord & { readonly organization_id: string; [field: string]: unknown };
+export type TransferDocument = TransferRecord & { readonly organization_id: string; readonly mode: Mode; [field: string]: unknown };
 
 /**
  * GET /transfers. Every lifecycle event carries the whole transfer, so the document is the last
@@ -16,6 +17,6 @@ export const transferProjection: Projection<TransferDocument> = {
   evolve(current, recorded: RecordedEvent) {
     const event = recorded as unknown as Exclude<TransferEvent, { type: 'TransferVoided' }>;
     if (event.type !== 'TransferCreated' && !current) return current;
-    return { ...event.data.transfer, organization_id: recorded.metadata.organization_id };
+    return { ...event.data.transfer, organization_id: recorded.metadata.organization_id, mode: modeOf(recorded.metadata) };
   },
 };

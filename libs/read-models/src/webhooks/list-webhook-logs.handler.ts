@@ -9,7 +9,7 @@ export class ListWebhookLogsHandler implements IQueryHandler<ListWebhookLogsQuer
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   execute({ filter: f, page }: ListWebhookLogsQuery): Promise<Page<WebhookLogDocument>> {
-    const filter = { organization_id: f.organizationId, entity_id: f.entityId, webhook_id: f.webhookId, event: f.event, status: f.status };
+    const filter = { organization_id: f.organizationId, mode: f.mode, entity_id: f.entityId, webhook_id: f.webhookId, event: f.event, status: f.status };
     return this.readStore.find<WebhookLogDocument>('webhook_logs', { ...page, filter });
   }
 }

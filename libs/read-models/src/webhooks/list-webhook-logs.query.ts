@@ -1,9 +1,11 @@
 import { Query } from '@nestjs/cqrs';
+import type { Mode } from '@app/platform/event-store/event-mode';
 import type { Page, PageQuery } from '@app/platform/read-store/read-store.port';
 import type { WebhookLogDocument } from './webhook-log.projection';
 
 export interface WebhookLogFilter {
   readonly organizationId: string;
+  readonly mode: Mode;
   readonly entityId: string;
   readonly webhookId?: string;
   readonly event?: string;

@@ -8,7 +8,7 @@ import type { WebhookDocument } from './webhook.projection';
 export class ListWebhooksHandler implements IQueryHandler<ListWebhooksQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  execute({ organizationId, entityId, page }: ListWebhooksQuery): Promise<Page<WebhookDocument>> {
-    return this.readStore.find<WebhookDocument>('webhooks', { ...page, filter: { organization_id: organizationId, entity_id: entityId } });
+  execute({ organizationId, mode, entityId, page }: ListWebhooksQuery): Promise<Page<WebhookDocument>> {
+    return this.readStore.find<WebhookDocument>('webhooks', { ...page, filter: { organization_id: organizationId, mode, entity_id: entityId } });
   }
 }

@@ -1,4 +1,5 @@
 import { Query } from '@nestjs/cqrs';
+import type { Mode } from '@app/platform/event-store/event-mode';
 import type { Page, PageQuery } from '@app/platform/read-store/read-store.port';
 import type { WebhookDocument } from './webhook.projection';
 
@@ -6,6 +7,7 @@ import type { WebhookDocument } from './webhook.projection';
 export class ListWebhooksQuery extends Query<Page<WebhookDocument>> {
   constructor(
     readonly organizationId: string,
+    readonly mode: Mode,
     readonly entityId: string,
     readonly page: Omit<PageQuery, 'filter'>,
   ) {

@@ -1,10 +1,12 @@
 import type { DeliveryAttemptRecord, DeliveryEvent } from '@app/domain';
+import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
 
 export interface WebhookLogDocument extends Omit<DeliveryAttemptRecord, 'log_id'> {
   readonly id: string;
   readonly organization_id: string;
+  readonly mode: Mode;
   readonly entity_id: string;
   readonly webhook_id: string;
   readonly event_id: string;
@@ -23,7 +25,7 @@ export const webhookLogProjection: Projection<WebhookLogDocument> = {
     const event = recorded as unknown as DeliveryEvent;
     if (event.type !== 'WebhookDeliveryAttempted' || current) return current;
     const { log_id, delivery_id: _d, next_attempt_at: _n, ...entry } = event.data;
-    return { ...entry, id: log_id, organization_id: recorded.metadata.organization_id, created: entry.completed_at };
+    return { ...entry, id: log_id, organization_id: recorded.metadata.organization_id, mode: modeOf(recorded.metadata), created: entry.completed_at };
   },
 };
 

@@ -1,10 +1,12 @@
 import type { DeliveryEvent, WebhookEvent } from '@app/domain';
+import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
 import type { WebhookView } from './webhook.presenter';
 
 export interface WebhookDocument extends WebhookView {
   readonly organization_id: string;
+  readonly mode: Mode;
   [field: string]: unknown;
 }
 
@@ -24,7 +26,7 @@ export const webhookProjection: Projection<WebhookDocument> = {
     switch (event.type) {
       case 'WebhookCreated': {
         const { webhook_id, signing_key: _sealed, created, ...settings } = event.data;
-        return { ...settings, id: webhook_id, organization_id: recorded.metadata.organization_id, stats: NO_DELIVERIES, created, updated: created };
+        return { ...settings, id: webhook_id, organization_id: recorded.metadata.organization_id, mode: modeOf(recorded.metadata), stats: NO_DELIVERIES, created, updated: created };
       }
       case 'WebhookUpdated': {
         const { signing_key: _sealed, ...changes } = event.data.changes;

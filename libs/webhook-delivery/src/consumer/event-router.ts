@@ -1,6 +1,7 @@
 import type { WebhookEvent } from '@app/domain';
 import { derivedUlid, indexWebhook, type Deliveries } from '@app/application/webhooks';
-import { systemActor } from '@app/application/command-handling';
+import { reactionContext } from '@app/application/command-handling';
+import { modeOf } from '@app/platform/event-store/event-mode';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { PublicEventTable } from '../mapping/public-event';
 import type { WebhookDirectory } from './webhook-directory';
@@ -37,7 +38,7 @@ export class EventRouter {
     if (!rule || !entityId) return;
     const timelines = await this.directory.timelinesOf(entityId, recorded.position);
     if (!timelines.length) return;
-    const at = { position: recorded.position, organizationId: recorded.metadata.organization_id, occurredAt: recorded.metadata.occurred_at };
+    const at = { position: recorded.position, organizationId: recorded.metadata.organization_id, mode: modeOf(recorded.metadata), occurredAt: recorded.metadata.occurred_at };
     let history: Promise<RecordedEvent[]> | null = null;
     const load = () => (history ??= this.store.readStream(recorded.streamId).then((events) => events.filter((e) => e.revision <= recorded.revision)));
     for (const [seq, name] of rule.events.entries()) {
@@ -61,8 +62,7 @@ export class EventRouter {
    */
   private async index(recorded: RecordedEvent): Promise<void> {
     const d = (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookCreated' }>).data;
-    const context = { actor: systemActor(recorded.metadata.organization_id, 'webhooks'), correlationId: recorded.metadata.correlation_id, causationId: recorded.id };
-    await indexWebhook(this.store, context, d.webhook_id, d.entity_id);
+    await indexWebhook(this.store, reactionContext(recorded, 'webhooks'), d.webhook_id, d.entity_id);
   }
 
   /** Queued first (behind the resource's earlier deliveries to this webhook), then scheduled. */

@@ -12,7 +12,7 @@ import { WebhookDirectory } from './webhook-directory';
 describe('webhook index backfill', () => {
   let dir: string;
   let store: SqliteEventStore;
-  const context: CommandContext = { actor: systemActor('org_a', 'test'), correlationId: 'c', causationId: 'c' };
+  const context: CommandContext = { actor: systemActor('org_a', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
   const settings = { url: 'https://hooks.example.com/in', expires_in: null, enabled_events: { all: true }, signing_key: 'sealed', description: null, tags: [], status: 'active' as const };
 
   /** As the API wrote webhooks before the index: the webhook stream alone. */

@@ -1,6 +1,6 @@
 import type { WebhookEvent } from '@app/domain';
 import { indexWebhook, WEBHOOK_INDEX_BACKFILL_STREAM } from '@app/application/webhooks';
-import { systemActor, toAppend } from '@app/application/command-handling';
+import { reactionContext, systemActor, toAppend } from '@app/application/command-handling';
 import { WrongExpectedRevisionError, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 
@@ -23,8 +23,7 @@ export async function backfillWebhookIndex(store: EventStore): Promise<void> {
     for (const event of page) {
       if (event.type !== 'WebhookCreated' || event.position > head) continue;
       const d = (event as unknown as Extract<WebhookEvent, { type: 'WebhookCreated' }>).data;
-      const context = { actor: systemActor(event.metadata.organization_id, 'webhook-index-backfill'), correlationId: event.metadata.correlation_id, causationId: event.id };
-      await indexWebhook(store, context, d.webhook_id, d.entity_id);
+      await indexWebhook(store, reactionContext(event, 'webhook-index-backfill'), d.webhook_id, d.entity_id);
       indexed++;
     }
     after = page[page.length - 1].position;
@@ -34,7 +33,7 @@ export async function backfillWebhookIndex(store: EventStore): Promise<void> {
 }
 
 async function markDone(store: EventStore, through: number): Promise<void> {
-  const context = { actor: systemActor('platform', 'webhook-index-backfill'), correlationId: WEBHOOK_INDEX_BACKFILL_STREAM, causationId: WEBHOOK_INDEX_BACKFILL_STREAM };
+  const context = { actor: systemActor('platform', 'webhook-index-backfill', 'sandbox'), correlationId: WEBHOOK_INDEX_BACKFILL_STREAM, causationId: WEBHOOK_INDEX_BACKFILL_STREAM };
   try {
     await store.append(WEBHOOK_INDEX_BACKFILL_STREAM, [toAppend({ type: 'WebhookIndexBackfilled', data: { through } }, context, null)], 'no_stream');
   } catch (error) {

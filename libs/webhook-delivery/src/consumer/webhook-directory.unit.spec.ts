@@ -34,7 +34,7 @@ function createWebhook(log: FakeLog, id: string): number {
 }
 
 const routedTo = async (directory: WebhookDirectory, position: number) =>
-  targetsAt(await directory.timelinesOf('ent_1', position), { position, organizationId: 'org_1', occurredAt: 0 }, 'accounts.created').map((w) => w.id);
+  targetsAt(await directory.timelinesOf('ent_1', position), { position, organizationId: 'org_1', mode: 'sandbox', occurredAt: 0 }, 'accounts.created').map((w) => w.id);
 
 describe('webhook directory (index stream + webhook streams, no read model)', () => {
   it('finds a webhook created just before an event, and not one deleted just before', async () => {

@@ -6,9 +6,9 @@ const T0 = 1_700_000_000_000;
 const ORG = 'org_1';
 
 /** A webhook stream: each event with the global position it was written at. */
-function timeline(id: string, events: Array<[number, WebhookEvent]>, organizationId = ORG): WebhookTimeline {
+function timeline(id: string, events: Array<[number, WebhookEvent]>, organizationId = ORG, mode?: 'live'): WebhookTimeline {
   const t = new WebhookTimeline();
-  t.extend(events.map(([position, e], revision) => ({ ...e, id: `e${position}`, streamId: `webhook-${id}`, revision, position, metadata: { organization_id: organizationId } }) as unknown as RecordedEvent));
+  t.extend(events.map(([position, e], revision) => ({ ...e, id: `e${position}`, streamId: `webhook-${id}`, revision, position, metadata: { organization_id: organizationId, mode } }) as unknown as RecordedEvent));
   return t;
 }
 
@@ -21,7 +21,7 @@ const updated = (id: string, changes: Record<string, unknown>): WebhookEvent => 
 const deleted = (id: string): WebhookEvent => ({ type: 'WebhookDeleted', data: { webhook_id: id, entity_id: 'ent_1', deleted: T0 } });
 const tested = (id: string): WebhookEvent => ({ type: 'WebhookTestRequested', data: { webhook_id: id, entity_id: 'ent_1', event_id: 'evt_1', event: 'accounts.created', data: {}, requested: T0 } });
 
-const at = (position: number, occurredAt = T0): RoutedEvent => ({ position, organizationId: ORG, occurredAt });
+const at = (position: number, occurredAt = T0, mode: RoutedEvent['mode'] = 'sandbox'): RoutedEvent => ({ position, organizationId: ORG, mode, occurredAt });
 const ids = (timelines: WebhookTimeline[], event: RoutedEvent, name = 'accounts.created') => targetsAt(timelines, event, name).map((w) => w.id);
 
 describe('routing at the event position', () => {
@@ -30,6 +30,12 @@ describe('routing at the event position', () => {
     expect(ids(hooks, at(9))).toEqual([]);
     expect(ids(hooks, at(11))).toEqual(['whk_a']);
     expect(ids(hooks, at(31))).toEqual(['whk_a', 'whk_b']);
+  });
+
+  it('sends a webhook only the events of its own mode (a webhook written before modes is sandbox)', () => {
+    const hooks = [timeline('whk_s', [[10, created('whk_s')]]), timeline('whk_l', [[11, created('whk_l')]], ORG, 'live')];
+    expect(ids(hooks, at(20))).toEqual(['whk_s']);
+    expect(ids(hooks, at(20, T0, 'live'))).toEqual(['whk_l']);
   });
 
   it('stops at the deletion: events before it are sent, events after it are not', () => {

@@ -1,12 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { domainError } from '@app/domain';
 import { apiKeyDecider } from '@app/domain/access';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { newApiKey } from '@app/platform/security/credentials';
 import { SECRET_BOX, SecretBox } from '@app/platform/security/secret-box';
-import { handleCommand } from '../../command-handling';
-import type { ActiveApiKey } from '../api-key';
+import { DomainException, handleCommand } from '../../command-handling';
+import { managedKeyModes, type ActiveApiKey } from '../api-key';
 import { newKeyMaterial, registerKeyHash } from '../key-material';
 import { apiKeyStream } from '../streams';
 import { CreateApiKeyCommand, type IssuedApiKey } from './create-api-key.command';
@@ -19,10 +20,13 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
   ) {}
 
   async execute({ context, input }: CreateApiKeyCommand): Promise<IssuedApiKey> {
+    if (!managedKeyModes(context.actor).includes(input.mode)) {
+      throw new DomainException(domainError('forbidden', 'forbidden_mode', 'A sandbox key can only create sandbox keys'));
+    }
     const id = `key_${ulid()}`;
     const key = input.key ?? newApiKey(input.mode);
     const material = await newKeyMaterial(this.box, key);
-    await registerKeyHash(this.store, material.key_hash, id, context);
+    await registerKeyHash(this.store, material.key_hash, id, context, input.mode);
     const { state } = await handleCommand(
       this.store,
       apiKeyStream(id),
@@ -38,6 +42,8 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
         now: Date.now(),
       },
       context,
+      // The key lives in its own world, whichever key created it.
+      { mode: input.mode },
     );
     return { key, state: state as ActiveApiKey };
   }

@@ -1,11 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { notFound } from '@app/domain';
 import { apiKeyDecider } from '@app/domain/access';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { newApiKey } from '@app/platform/security/credentials';
 import { SECRET_BOX, SecretBox } from '@app/platform/security/secret-box';
-import { handleCommand } from '../../command-handling';
-import { loadApiKey, type ActiveApiKey } from '../api-key';
+import { DomainException, handleCommand } from '../../command-handling';
+import { loadManagedKey, type ActiveApiKey } from '../api-key';
 import type { IssuedApiKey } from '../create-api-key/create-api-key.command';
 import { newKeyMaterial, registerKeyHash } from '../key-material';
 import { apiKeyStream } from '../streams';
@@ -19,13 +20,14 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
   ) {}
 
   async execute({ context, apiKeyId }: RotateApiKeyCommand): Promise<IssuedApiKey> {
-    const current = await loadApiKey(this.store, context.actor, apiKeyId);
-    const key = newApiKey(current?.mode ?? 'sandbox');
+    const managed = await loadManagedKey(this.store, context.actor, apiKeyId);
+    if (!managed) throw new DomainException(notFound('api_key', apiKeyId));
+    const inKeyMode = { ...context, actor: managed.actor };
+    const key = newApiKey(managed.key.mode);
     const material = await newKeyMaterial(this.box, key);
-    // An unknown key reserves no hash; the decider then refuses it as not found.
-    if (current) await registerKeyHash(this.store, material.key_hash, apiKeyId, context);
+    await registerKeyHash(this.store, material.key_hash, apiKeyId, inKeyMode, managed.key.mode);
     const command = { type: 'RotateApiKey' as const, api_key_id: apiKeyId, material, now: Date.now() };
-    const { state } = await handleCommand(this.store, apiKeyStream(apiKeyId), apiKeyDecider, command, context);
+    const { state } = await handleCommand(this.store, apiKeyStream(apiKeyId), apiKeyDecider, command, inKeyMode);
     return { key, state: state as ActiveApiKey };
   }
 }
