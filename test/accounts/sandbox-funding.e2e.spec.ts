@@ -102,13 +102,13 @@ describe('sandbox funding', () => {
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
     expect((await fund(account.id, { amount: 1, currency: 'USD' }, KEYS.live).expect(403)).body.code).toBe('sandbox_only');
 
-    // A live key of the same organization opens a live account for the sandbox-approved entity.
-    const liveKey = (await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ mode: 'live' }).expect(201)).body.key as string;
-    const live = await openAccount(t, liveKey, { entity_id: entity, currency: 'USD' });
-    await t.http.post('/account-details').set(bearer(liveKey)).send({ account_id: live.id, asset_type: 'fiat' }).expect(201);
-    expect((await fund(live.id, { amount: 1, currency: 'USD' }, liveKey).expect(403)).body.code).toBe('sandbox_only');
-    expect((await fund(live.id, { amount: 1, currency: 'USD' }).expect(403)).body.code).toBe('sandbox_only');
-    expect((await t.http.get(`/accounts/${live.id}`).set(bearer(liveKey))).body.balance).toEqual({ available: 0, current: 0 });
+    // Sandbox and live are two worlds (decisions §1): a sandbox key cannot mint a live key, and a
+    // live key does not see the sandbox-approved entity, so it cannot open a live account for it.
+    expect((await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ mode: 'live' }).expect(403)).body.code).toBe('forbidden_mode');
+    const sandboxKey = (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201)).body.key as string;
+    const sandboxEntity = await approvedEntity(t, sandboxKey);
+    await t.http.post('/accounts').set(bearer(KEYS.live)).send({ entity_id: sandboxEntity, type: 'checking', currency: 'USD' }).expect(404);
+    expect((await t.http.get(`/entities/${sandboxEntity}`).set(bearer(KEYS.live)).expect(404)).body.code).toBe('entity_not_found');
   });
 
   it('credits every one of 50 concurrent fundings exactly once', async () => {

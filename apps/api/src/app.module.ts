@@ -5,6 +5,7 @@ import type { PlatformConfig } from '@app/platform/config/platform-config';
 import { PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
 import { AccessModule } from './access/access.module';
 import { AccountsModule } from './accounts/accounts.module';
+import { AdminModule } from './admin/admin.module';
 import { BankCodesModule } from './bank-codes/bank-codes.module';
 import { CounterpartiesModule } from './counterparties/counterparties.module';
 import { HealthController } from './health/health.controller';
@@ -18,7 +19,7 @@ import { WebhookWorkerModule } from '@app/webhook-delivery/webhook-worker.module
 import { READ_MODELS } from '@app/read-models/read-models';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */
-export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule];
+export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule, AdminModule];
 
 @Module({})
 export class AppModule implements NestModule {

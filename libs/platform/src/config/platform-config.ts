@@ -25,6 +25,8 @@ export interface PlatformConfig {
   readonly transferFeesBps: Readonly<Record<string, number>>;
   /** How long a read waits, at most, for the read models to include the caller's writes (decisions §2). */
   readonly readConsistencyTimeoutMs: number;
+  /** Bearer token of the operator API (decisions §11); unset: /admin/* answers 404. */
+  readonly adminToken?: string;
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
@@ -45,6 +47,8 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   // Every process creates it at start; the API keeps uploaded documents there (a shared volume).
   DATA_DIR: EVERY_APP,
   PAYMENTS_BOOTSTRAP_API_KEYS: ['api'],
+  // The operator API (decisions §11) is served by the API; deployments set it from a secret.
+  PAYMENTS_ADMIN_TOKEN: ['api'],
   // Without it each process would generate its own key and could not read the others' secrets.
   PAYMENTS_MASTER_KEY: ['api', 'webhooks'],
   // The KYC review (a process manager) runs in the API processes.
@@ -106,7 +110,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     logLevel: env.LOG_LEVEL || 'info',
     transferFeesBps: feeTable(env.TRANSFER_FEES ?? DEFAULT_TRANSFER_FEES),
     readConsistencyTimeoutMs: positive(env.READ_CONSISTENCY_TIMEOUT_MS || '5000', 'READ_CONSISTENCY_TIMEOUT_MS'),
+    adminToken: adminToken(env.PAYMENTS_ADMIN_TOKEN),
   };
+}
+
+/** Empty means unset (an optional secret); a set token must be long enough not to be guessed. */
+function adminToken(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (value.length < 32) throw new Error('PAYMENTS_ADMIN_TOKEN must be at least 32 characters (e.g. openssl rand -hex 32)');
+  return value;
 }
 
 /**

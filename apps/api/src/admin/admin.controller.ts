@@ -1,0 +1,63 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { IsOptional, Matches } from 'class-validator';
+import type { CommandContext } from '@app/application/command-handling';
+import { ReviewEntityCommand } from '@app/application/onboarding';
+import { ListOrganizationEventsQuery, OperatorActorQuery, type OperatedResource } from '@app/application/operator';
+import { AdvanceTransferCommand } from '@app/application/transfers';
+import { presentEntity } from '@app/read-models/onboarding/entity.presenter';
+import { presentTransfer } from '@app/read-models/transfers/transfer.presenter';
+import { Public } from '../http/auth/auth.decorators';
+import { LimitField } from '../http/pagination';
+import { SandboxReviewDto } from '../onboarding/onboarding.controller';
+import { AdvanceTransferDto } from '../transfers/transfers.dto';
+import { OperatorGuard } from './operator.guard';
+
+/** Style A over the log: the cursor is a log position (`next_cursor` of the previous page). */
+export class OrganizationEventsDto {
+  @LimitField()
+  limit?: number;
+
+  @IsOptional()
+  @Matches(/^\d{1,15}$/, { message: 'cursor must be a next_cursor returned by a previous page' })
+  cursor?: string;
+}
+
+/**
+ * The operator API (decisions §11): live resources have no simulator, so an operator moves them,
+ * in any mode, through the same commands as the sandbox endpoints; the events record `operator`.
+ */
+@Controller('admin')
+@Public()
+@UseGuards(OperatorGuard)
+export class AdminController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('entities/:id/review')
+  @HttpCode(200)
+  async review(@Headers('x-request-id') requestId: string, @Param('id') id: string, @Body() body: SandboxReviewDto) {
+    const context = await this.operatorContext('entity', id, requestId);
+    return presentEntity(await this.commands.execute(new ReviewEntityCommand(context, { entityId: id, decision: body.decision, reason: body.reason ?? null })));
+  }
+
+  @Post('transfers/:id/advance')
+  @HttpCode(200)
+  async advance(@Headers('x-request-id') requestId: string, @Param('id') id: string, @Body() body: AdvanceTransferDto) {
+    const context = await this.operatorContext('transfer', id, requestId);
+    return presentTransfer(await this.commands.execute(new AdvanceTransferCommand(context, id, body.to, body.status_reason ?? null)));
+  }
+
+  @Get('organizations/:id/events')
+  async events(@Param('id') organizationId: string, @Query() query: OrganizationEventsDto) {
+    const page = await this.queries.execute(new ListOrganizationEventsQuery(organizationId, { after: Number(query.cursor ?? 0), limit: query.limit ?? 20 }));
+    return { data: page.items, meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore ? String(page.nextPosition) : null } } };
+  }
+
+  private async operatorContext(resource: OperatedResource, id: string, requestId: string): Promise<CommandContext> {
+    const actor = await this.queries.execute(new OperatorActorQuery(resource, id));
+    return { actor, correlationId: requestId, causationId: requestId };
+  }
+}
