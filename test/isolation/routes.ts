@@ -1,0 +1,126 @@
+import { FILES } from '../onboarding/fixtures';
+
+/** The first world's resources: everything here belongs to entity E in the sandbox world of one organization. */
+export interface World {
+  readonly entity: string;
+  readonly personId: string;
+  readonly business: string;
+  readonly account: string;
+  readonly counterparty: string;
+  readonly paymentDetail: string;
+  readonly transfer: string;
+  readonly webhook: string;
+  readonly apiKey: string;
+}
+
+export interface RouteRequest {
+  readonly path: string;
+  readonly body?: Record<string, unknown>;
+  /** multipart fields and one file, for the document upload */
+  readonly multipart?: { readonly fields: Record<string, string>; readonly file: Buffer };
+}
+
+/**
+ * How a route answers another world (decisions §1):
+ * - `owned`: names a first-world resource (path, query or body): another mode or organization 404,
+ *   another entity's token 403.
+ * - `list`: lists: the other worlds get 200 (or 403 for a token asking for entity E) and never see a first-world id.
+ * - `create`: creates in the caller's own world from nothing of the first world: 2xx, 403 for a token.
+ * - `shared`: reference data or the caller's own key: 200 for any key.
+ * - `sandbox`: a simulator naming a first-world resource: a live key 403 `sandbox_only`, another organization 404, a token 403.
+ * - `operator`: the operator API, outside API-key tenancy (test/operator); unset token: 404 for everyone.
+ * `liveManagesSandboxKeys`: a live key manages its organization's sandbox keys (decisions §1), so it is allowed there.
+ */
+export type RouteKind = 'owned' | 'list' | 'create' | 'shared' | 'sandbox' | 'operator';
+
+export interface RouteCase {
+  readonly kind: RouteKind;
+  readonly request: (w: World) => RouteRequest;
+  readonly liveManagesSandboxKeys?: true;
+  /** A token of another entity is refused before the resource is read (API-key-only routes). */
+  readonly apiKeyOnly?: true;
+}
+
+const individual = { first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', date_of_birth: '1990-01-31', country_of_residence: 'NG' };
+const business = {
+  legal_name: 'Acme Trading Ltd',
+  email: 'ops@acme.test',
+  business_type: 'llc',
+  country_of_incorporation: 'GB',
+  registered_address: { line_1: '1 High Street', city: 'London', state: 'Greater London', postal_code: 'N1 9GU', country_code: 'GB' },
+};
+const bank = { payment_method: 'bank-transfer', currency: 'USD', country: 'US', bank: { account_number: '987654321', account_name: 'Grace Hopper', scheme: 'aba', code: '021000021' } };
+
+/** Every route of the API, keyed `METHOD /path` as the Nest router has it; the test fails when one is missing. */
+export const ROUTES: Record<string, RouteCase> = {
+  'GET /health': { kind: 'shared', request: () => ({ path: '/health' }) },
+  'GET /api-keys/current': { kind: 'shared', request: () => ({ path: '/api-keys/current' }) },
+  'GET /bank-codes/:country': { kind: 'shared', request: () => ({ path: '/bank-codes/NG' }) },
+  'POST /counterparty-lookups': {
+    kind: 'shared',
+    request: () => ({ path: '/counterparty-lookups', body: { currency: 'USD', country: 'USA', account_number: '123456789', issuer: { code: '011000138', scheme: 'aba' } } }),
+  },
+
+  'POST /api-keys': { kind: 'create', apiKeyOnly: true, request: () => ({ path: '/api-keys', body: { name: 'matrix' } }) },
+  'GET /api-keys': { kind: 'list', apiKeyOnly: true, request: () => ({ path: '/api-keys' }) },
+  'POST /api-keys/:id/rotate': { kind: 'owned', apiKeyOnly: true, liveManagesSandboxKeys: true, request: (w) => ({ path: `/api-keys/${w.apiKey}/rotate` }) },
+  'DELETE /api-keys/:id': { kind: 'owned', apiKeyOnly: true, liveManagesSandboxKeys: true, request: (w) => ({ path: `/api-keys/${w.apiKey}` }) },
+  'POST /entity-tokens': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: '/entity-tokens', body: { entity_id: w.entity } }) },
+
+  'POST /entities': { kind: 'create', apiKeyOnly: true, request: () => ({ path: '/entities', body: { type: 'individual', first_name: 'M', last_name: 'Atrix', email: 'm@example.com', country: 'GB' } }) },
+  'POST /individual-entities': { kind: 'create', apiKeyOnly: true, request: () => ({ path: '/individual-entities', body: individual }) },
+  'POST /business-entities': { kind: 'create', apiKeyOnly: true, request: () => ({ path: '/business-entities', body: business }) },
+  'GET /entities': { kind: 'list', request: () => ({ path: '/entities' }) },
+  'GET /entities/:id': { kind: 'owned', request: (w) => ({ path: `/entities/${w.entity}` }) },
+  'PATCH /individual-entities/:id': { kind: 'owned', request: (w) => ({ path: `/individual-entities/${w.entity}`, body: { person: { first_name: 'Changed' } } }) },
+  'PATCH /business-entities/:id': { kind: 'owned', request: (w) => ({ path: `/business-entities/${w.business}`, body: { name: 'Changed Ltd' } }) },
+  'POST /documents/upload': {
+    kind: 'owned',
+    request: (w) => ({ path: '/documents/upload', multipart: { fields: { key: 'identity', 'link_to_identity[person_id]': w.personId }, file: FILES.png } }),
+  },
+  'POST /onboarding-submissions': { kind: 'owned', request: (w) => ({ path: '/onboarding-submissions', body: { entity_id: w.entity } }) },
+  'POST /sandbox/entities/:id/review': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/entities/${w.entity}/review`, body: { decision: 'rejected' } }) },
+
+  'POST /accounts': { kind: 'owned', request: (w) => ({ path: '/accounts', body: { entity_id: w.entity, type: 'checking', currency: 'EUR' } }) },
+  'GET /accounts': { kind: 'list', request: () => ({ path: '/accounts' }) },
+  'GET /accounts/:id': { kind: 'owned', request: (w) => ({ path: `/accounts/${w.account}` }) },
+  'GET /accounts/:id/transactions': { kind: 'owned', request: (w) => ({ path: `/accounts/${w.account}/transactions` }) },
+  'POST /account-details': { kind: 'owned', request: (w) => ({ path: '/account-details', body: { account_id: w.account, asset_type: 'fiat' } }) },
+  'POST /sandbox/accounts/:id/fund': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/accounts/${w.account}/fund`, body: { amount: 1, currency: 'USD' } }) },
+
+  'POST /counterparties': {
+    kind: 'owned',
+    request: (w) => ({ path: '/counterparties', body: { type: 'individual', entity_id: w.entity, profile: { first_name: 'Grace', last_name: 'Hopper' } } }),
+  },
+  'GET /counterparties': { kind: 'list', request: (w) => ({ path: `/counterparties?entity_id=${w.entity}` }) },
+  'GET /counterparties/:id': { kind: 'owned', request: (w) => ({ path: `/counterparties/${w.counterparty}` }) },
+  'PATCH /counterparties/:id': { kind: 'owned', request: (w) => ({ path: `/counterparties/${w.counterparty}`, body: { nickname: 'changed' } }) },
+  'POST /counterparties/:id/deactivate': { kind: 'owned', request: (w) => ({ path: `/counterparties/${w.counterparty}/deactivate`, body: { entity_id: w.entity } }) },
+  'POST /counterparties/:id/payment-details': { kind: 'owned', request: (w) => ({ path: `/counterparties/${w.counterparty}/payment-details`, body: bank }) },
+  'GET /counterparties/:id/payment-details': { kind: 'owned', request: (w) => ({ path: `/counterparties/${w.counterparty}/payment-details` }) },
+
+  'POST /transfer': { kind: 'owned', request: (w) => ({ path: '/transfer', body: transfer(w) }) },
+  'POST /transfers': { kind: 'owned', request: (w) => ({ path: '/transfers', body: transfer(w) }) },
+  'GET /transfers': { kind: 'list', request: (w) => ({ path: `/transfers?entity_id=${w.entity}` }) },
+  'GET /transfers/:id': { kind: 'owned', request: (w) => ({ path: `/transfers/${w.transfer}?entity_id=${w.entity}` }) },
+  'POST /sandbox/transfers/:id/advance': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/transfers/${w.transfer}/advance`, body: { to: 'failed' } }) },
+
+  'POST /entity-webhooks': {
+    kind: 'owned',
+    request: (w) => ({ path: '/entity-webhooks', body: { entity_id: w.entity, url: 'https://hooks.example.com/matrix', enabled_events: { outflows: ['created'] } } }),
+  },
+  'GET /entity-webhooks': { kind: 'list', request: (w) => ({ path: `/entity-webhooks?entity_id=${w.entity}` }) },
+  'GET /entity-webhooks/:id': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}?entity_id=${w.entity}` }) },
+  'PATCH /entity-webhooks/:id': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}`, body: { entity_id: w.entity, description: 'changed' } }) },
+  'DELETE /entity-webhooks/:id': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}?entity_id=${w.entity}` }) },
+  'POST /webhook-tests': { kind: 'owned', request: (w) => ({ path: '/webhook-tests', body: { webhook_id: w.webhook, event_group: 'outflows', event_name: 'created', entity_id: w.entity } }) },
+  'GET /webhook-logs': { kind: 'list', request: (w) => ({ path: `/webhook-logs?entity_id=${w.entity}` }) },
+
+  'POST /admin/entities/:id/review': { kind: 'operator', request: (w) => ({ path: `/admin/entities/${w.entity}/review`, body: { decision: 'rejected' } }) },
+  'POST /admin/transfers/:id/advance': { kind: 'operator', request: (w) => ({ path: `/admin/transfers/${w.transfer}/advance`, body: { to: 'failed' } }) },
+  'GET /admin/organizations/:id/events': { kind: 'operator', request: () => ({ path: '/admin/organizations/org_x/events' }) },
+};
+
+function transfer(w: World) {
+  return { account_id: w.account, payment_detail_id: w.paymentDetail, amount: 100, payment_type: 'bank-transfer', unique_reference: `matrix-${Math.random().toString(36).slice(2)}` };
+}
