@@ -42,8 +42,17 @@ describe('operator API (decisions §11)', () => {
     expect((await t.http.get(`/entities/${live}`).set(bearer(KEYS.live)).expect(200)).body.status).toBe('approved');
     const last = (await store().readStream(`entity-${live}`)).at(-1)!;
     expect(last.metadata).toMatchObject({ actor: 'operator', mode: 'live' });
+    expect(last.data).toMatchObject({ reviewer: 'operator', reason: 'documents checked' });
     // Same rules as the sandbox review: a decided entity is a conflict.
     await t.http.post(`/admin/entities/${live}/review`).set(operator).send({ decision: 'rejected' }).expect(409);
+  });
+
+  it("keeps the sandbox simulators off live resources even within the organization: a sandbox key's review of a live entity is 404", async () => {
+    const live = await submittedLive();
+    const sandboxKey = (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201)).body.key as string;
+    const res = await t.http.post(`/sandbox/entities/${live}/review`).set(bearer(sandboxKey)).send({ decision: 'approved' }).expect(404);
+    expect(res.body.code).toBe('entity_not_found');
+    expect((await t.http.get(`/entities/${live}`).set(bearer(KEYS.live)).expect(200)).body.status).not.toBe('approved');
   });
 
   it('validates bodies and answers 404 for unknown ids', async () => {

@@ -11,7 +11,8 @@ export class ReviewEntityHandler implements ICommandHandler<ReviewEntityCommand>
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async execute({ context, input: { entityId, decision, reason } }: ReviewEntityCommand): Promise<ExistingEntity> {
-    const command = { type: 'ReviewEntity' as const, entity_id: entityId, decision, reason, now: Date.now() };
+    const reviewer = context.actor.kind === 'operator' ? ('operator' as const) : ('sandbox_review' as const);
+    const command = { type: 'ReviewEntity' as const, entity_id: entityId, decision, reason, reviewer, now: Date.now() };
     const { state } = await handleCommand(this.store, entityStreamOf(entityId), entityDecider, command, context);
     return state as ExistingEntity;
   }

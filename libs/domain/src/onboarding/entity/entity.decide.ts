@@ -28,7 +28,7 @@ export type EntityCommand =
     }
   | { readonly type: 'UploadDocument'; readonly entity_id: string; readonly document: DocumentRecord }
   | { readonly type: 'SubmitOnboarding'; readonly entity_id: string; readonly now: number }
-  | { readonly type: 'ReviewEntity'; readonly entity_id: string; readonly decision: ReviewDecision; readonly reason: string | null; readonly now: number }
+  | { readonly type: 'ReviewEntity'; readonly entity_id: string; readonly decision: ReviewDecision; readonly reason: string | null; readonly reviewer: 'sandbox_review' | 'operator'; readonly now: number }
   | { readonly type: 'CompleteAutomaticReview'; readonly entity_id: string; readonly now: number };
 
 const missing = (id: string) => notFound('entity', id);
@@ -101,9 +101,10 @@ function missingRequirements(state: ExistingEntity): DomainError | null {
 function review(command: Extract<EntityCommand, { type: 'ReviewEntity' }>, state: EntityState): Decision<EntityEvent> {
   if (state.status === 'none') return missing(command.entity_id);
   if (!isUnderReview(state)) return conflict('entity_not_under_review', 'Only a submitted entity awaiting review can be reviewed');
-  const { entity_id, now } = command;
-  if (command.decision === 'approved') return [{ type: 'EntityApproved', data: { entity_id, reviewer: 'sandbox_review', reason: command.reason, approved: now } }];
-  return [{ type: 'EntityRejected', data: { entity_id, reviewer: 'sandbox_review', reason: command.reason ?? 'Rejected in sandbox review', rejected: now } }];
+  const { entity_id, reviewer, now } = command;
+  if (command.decision === 'approved') return [{ type: 'EntityApproved', data: { entity_id, reviewer, reason: command.reason, approved: now } }];
+  const reason = command.reason ?? (reviewer === 'operator' ? 'Rejected by the operator' : 'Rejected in sandbox review');
+  return [{ type: 'EntityRejected', data: { entity_id, reviewer, reason, rejected: now } }];
 }
 
 /** Idempotent: a review that already happened (or a replayed trigger) decides nothing. */

@@ -54,7 +54,14 @@ const underReview = [...ready, submitted];
 
 const submit: EntityCommand = { type: 'SubmitOnboarding', entity_id: ID, now: T0 + 100 };
 const autoReview: EntityCommand = { type: 'CompleteAutomaticReview', entity_id: ID, now: T0 + 1100 };
-const review = (decision: 'approved' | 'rejected', reason: string | null = null): EntityCommand => ({ type: 'ReviewEntity', entity_id: ID, decision, reason, now: T0 + 500 });
+const review = (decision: 'approved' | 'rejected', reason: string | null = null, reviewer: 'sandbox_review' | 'operator' = 'sandbox_review'): EntityCommand => ({
+  type: 'ReviewEntity',
+  entity_id: ID,
+  decision,
+  reason,
+  reviewer,
+  now: T0 + 500,
+});
 
 describe('entity with no stream', () => {
   const create = (overrides: Partial<Extract<EntityCommand, { type: 'CreateEntity' }>> = {}): EntityCommand => {
@@ -175,6 +182,9 @@ describe('pending entity under review', () => {
     spec(underReview).when(review('approved')).then([{ type: 'EntityApproved', data: { entity_id: ID, reviewer: 'sandbox_review', reason: null, approved: T0 + 500 } }]));
   it('is rejected with a reason', () =>
     spec(underReview).when(review('rejected')).thenState((state) => expect(state).toMatchObject({ status: 'rejected', status_reason: 'Rejected in sandbox review' })));
+
+  it('records the operator as the reviewer of an operator decision', () =>
+    spec(underReview).when(review('approved', 'documents verified', 'operator')).then([{ type: 'EntityApproved', data: { entity_id: ID, reviewer: 'operator', reason: 'documents verified', approved: T0 + 500 } }]));
   it('is approved automatically for an ordinary name', () => spec(underReview).when(autoReview).thenState((state) => expect(state.status).toBe('approved')));
   it.each(['Reject', 'MCREJECTSON', 'unrejected'])('is rejected automatically when last_name is %s', (name) =>
     spec([individual(name), uploaded('identity'), uploaded('address'), submitted]).when(autoReview).thenState((state) => {

@@ -5,7 +5,8 @@ export type BusinessType = 'llc' | 'corporation' | 'partnership' | 'sole_proprie
 export type DocumentKey = 'identity' | 'address';
 export type ReviewDecision = 'approved' | 'rejected';
 /** Who decided: the quick start, the automatic sandbox review, or the sandbox review endpoint. */
-export type Reviewer = 'quick_start' | 'auto_review' | 'sandbox_review';
+/** Who decided: the sandbox's quick start, automatic or manual review, or the operator (live and sandbox). */
+export type Reviewer = 'quick_start' | 'auto_review' | 'sandbox_review' | 'operator';
 
 export interface Address {
   readonly line_1: string;
