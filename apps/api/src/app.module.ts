@@ -13,20 +13,22 @@ import { OnboardingModule } from './onboarding/onboarding.module';
 import { bodyParsing } from './http/body-parsing.middleware';
 import { requestId } from './http/request-id.middleware';
 import { requestShape } from './http/request-shape.middleware';
+import { RateLimitModule } from './http/rate-limit/rate-limit.module';
 import { TransfersModule } from './transfers/transfers.module';
+import { CardsModule } from './cards/cards.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhookWorkerModule } from '@app/webhook-delivery/webhook-worker.module';
 import { READ_MODELS } from '@app/read-models/read-models';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */
-export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule, AdminModule];
+export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule, CardsModule, AdminModule];
 
 @Module({})
 export class AppModule implements NestModule {
   static forRoot(config: PlatformConfig, roles: PlatformRoles = { projector: true, publisher: true }): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(roles, config, READ_MODELS), CqrsModule.forRoot(), ProcessManagersModule, ...FEATURE_MODULES],
+      imports: [PlatformModule.forRoot(roles, config, READ_MODELS), CqrsModule.forRoot(), RateLimitModule, ProcessManagersModule, ...FEATURE_MODULES],
       controllers: [HealthController],
     };
   }

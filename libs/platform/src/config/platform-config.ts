@@ -23,10 +23,20 @@ export interface PlatformConfig {
   readonly logLevel: string;
   /** Transfer fees in basis points per payment type (`TRANSFER_FEES`, e.g. `bank-transfer:25,book-transfer:0`). */
   readonly transferFeesBps: Readonly<Record<string, number>>;
+  /** Collection fees in basis points per payment type (`COLLECTION_FEES`, decisions §7). */
+  readonly collectionFeesBps: Readonly<Record<string, number>>;
   /** How long a read waits, at most, for the read models to include the caller's writes (decisions §2). */
   readonly readConsistencyTimeoutMs: number;
+  /** Requests per second each API key and entity token sustains; 0 turns the limit off (decisions §2). */
+  readonly rateLimitPerSecond: number;
+  /** The bucket's size: how many requests may arrive at once. */
+  readonly rateLimitBurst: number;
   /** Bearer token of the operator API (decisions §11); unset: /admin/* answers 404. */
   readonly adminToken?: string;
+  /** Cards one entity may create per clock hour (decisions §2); 0 turns the limit off. */
+  readonly cardCreationLimitPerHour: number;
+  /** The sandbox FX table for cards (decisions §8), default the dataset shipped in `datasets/`. */
+  readonly fxRatesFile: string;
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
@@ -73,7 +83,13 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   // Set by the image (deploy/Dockerfile); under `test` the logger is silent unless LOG_LEVEL says otherwise.
   NODE_ENV: [],
   TRANSFER_FEES: ['api'],
+  COLLECTION_FEES: ['api'],
   READ_CONSISTENCY_TIMEOUT_MS: [],
+  // Per API key and entity token; the defaults (100/s, bursts of 200) fit every deployment.
+  RATE_LIMIT_PER_SECOND: [],
+  RATE_LIMIT_BURST: [],
+  CARD_CREATION_LIMIT_PER_HOUR: [],
+  FX_RATES_FILE: [],
 };
 
 const DEFAULT_RETRY_SCHEDULE = '0,5000,300000,1800000,7200000,18000000,36000000,36000000';
@@ -109,8 +125,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     kafkaTopicPartitions: positive(env.KAFKA_TOPIC_PARTITIONS || '3', 'KAFKA_TOPIC_PARTITIONS'),
     logLevel: env.LOG_LEVEL || 'info',
     transferFeesBps: feeTable(env.TRANSFER_FEES ?? DEFAULT_TRANSFER_FEES),
+    collectionFeesBps: feeTable(env.COLLECTION_FEES ?? DEFAULT_COLLECTION_FEES, 'COLLECTION_FEES'),
     readConsistencyTimeoutMs: positive(env.READ_CONSISTENCY_TIMEOUT_MS || '5000', 'READ_CONSISTENCY_TIMEOUT_MS'),
+    rateLimitPerSecond: integer(env.RATE_LIMIT_PER_SECOND || '100', 'RATE_LIMIT_PER_SECOND'),
+    rateLimitBurst: positive(env.RATE_LIMIT_BURST || '200', 'RATE_LIMIT_BURST'),
     adminToken: adminToken(env.PAYMENTS_ADMIN_TOKEN),
+    cardCreationLimitPerHour: integer(env.CARD_CREATION_LIMIT_PER_HOUR || '100', 'CARD_CREATION_LIMIT_PER_HOUR'),
+    fxRatesFile: resolve(env.FX_RATES_FILE || 'datasets/fx-rates.json'),
   };
 }
 
@@ -139,11 +160,14 @@ function masterKey(value: string | undefined, dataDir: string): Buffer {
 /** Basis points per payment type; the transfers feature checks the type names when it starts. */
 export const DEFAULT_TRANSFER_FEES = 'bank-transfer:25,momo-transfer:150,stablecoin-transfer:10,book-transfer:0';
 
-function feeTable(value: string): Record<string, number> {
+/** Decisions §7; the collections feature checks the type names when it starts. */
+export const DEFAULT_COLLECTION_FEES = 'card-acq:290,walletpay-acq:250';
+
+function feeTable(value: string, name = 'TRANSFER_FEES'): Record<string, number> {
   const table: Record<string, number> = {};
   for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
     const match = /^([a-z-]+):(\d{1,5})$/.exec(part);
-    if (!match || Number(match[2]) > 10_000) throw new Error(`TRANSFER_FEES: expected "<payment-type>:<basis points 0-10000>", got "${part}"`);
+    if (!match || Number(match[2]) > 10_000) throw new Error(`${name}: expected "<payment-type>:<basis points 0-10000>", got "${part}"`);
     table[match[1]] = Number(match[2]);
   }
   return table;

@@ -1,0 +1,47 @@
+import { createHmac } from 'node:crypto';
+import { Module } from '@nestjs/common';
+import {
+  AuthorizeCardHandler,
+  CARD_CLOCK,
+  CARD_DATASETS,
+  CARD_SETTINGS,
+  ChangeCardStatusHandler,
+  GetCardHandler,
+  IssueCardHandler,
+  ReassignCardHandler,
+  SettleCardTransactionHandler,
+  systemClock,
+  type CardSettings,
+} from '@app/application/cards';
+import { ListCardsHandler } from '@app/read-models/cards/list-cards.handler';
+import { ListCardTransactionsHandler } from '@app/read-models/cards/list-card-transactions.handler';
+import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
+import { loadCardDatasets } from './card-datasets.loader';
+import { CardsController } from './cards.controller';
+import { CardTransactionsController } from './sandbox-cards.controller';
+
+const settings = (config: PlatformConfig): CardSettings => ({
+  creationLimitPerHour: config.cardCreationLimitPerHour,
+  // Keyed: a plain hash of a 16-digit number with a known BIN could be reversed by brute force.
+  numberDigest: (number) => createHmac('sha256', config.masterKey).update(`card-number:${number}`).digest('hex'),
+});
+
+@Module({
+  controllers: [CardsController, CardTransactionsController],
+  providers: [
+    IssueCardHandler,
+    ChangeCardStatusHandler,
+    ReassignCardHandler,
+    AuthorizeCardHandler,
+    SettleCardTransactionHandler,
+    GetCardHandler,
+    ListCardsHandler,
+    ListCardTransactionsHandler,
+    // Tests move time with jest.spyOn(app.get(CARD_CLOCK), 'now').
+    { provide: CARD_CLOCK, useValue: { now: () => systemClock.now() } },
+    // A missing or malformed dataset stops the start rather than failing the first authorization.
+    { provide: CARD_DATASETS, useFactory: (config: PlatformConfig) => loadCardDatasets(config.fxRatesFile), inject: [PLATFORM_CONFIG] },
+    { provide: CARD_SETTINGS, useFactory: settings, inject: [PLATFORM_CONFIG] },
+  ],
+})
+export class CardsModule {}

@@ -1,0 +1,60 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { CommandContext } from '@app/application/command-handling';
+import { AuthorizeCardCommand, ChangeCardStatusCommand, GetCardQuery, SettleCardTransactionCommand } from '@app/application/cards';
+import { presentCard } from '@app/read-models/cards/card.presenter';
+import { presentCardTransaction } from '@app/read-models/cards/card-transaction.presenter';
+import { ListCardTransactionsQuery } from '@app/read-models/cards/list-card-transactions.query';
+import { Ctx, SandboxOnly } from '../http/auth/auth.decorators';
+import { styleBPagination, styleBQuery } from '../http/pagination';
+import { AuthorizationDto, CaptureDto, ListCardTransactionsQueryDto } from './cards.dto';
+
+/** The sandbox authorization network (decisions §8) and the card's transactions. */
+@Controller()
+export class CardTransactionsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('sandbox/cards/:id/authorizations')
+  @SandboxOnly()
+  async authorize(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: AuthorizationDto) {
+    const input = { amount: body.amount, currency: body.currency, merchant: { ...body.merchant }, capture: body.capture ?? true };
+    return { data: presentCardTransaction(await this.commands.execute(new AuthorizeCardCommand(ctx, id, input))) };
+  }
+
+  @Post('sandbox/card-transactions/:id/capture')
+  @SandboxOnly()
+  @HttpCode(200)
+  async capture(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: CaptureDto) {
+    return { data: presentCardTransaction(await this.commands.execute(new SettleCardTransactionCommand(ctx, id, { capture: body.amount ?? null }))) };
+  }
+
+  @Post('sandbox/card-transactions/:id/reverse')
+  @SandboxOnly()
+  @HttpCode(200)
+  async reverse(@Ctx() ctx: CommandContext, @Param('id') id: string) {
+    return { data: presentCardTransaction(await this.commands.execute(new SettleCardTransactionCommand(ctx, id, 'reverse'))) };
+  }
+
+  @Post('sandbox/cards/:id/fraud')
+  @SandboxOnly()
+  @HttpCode(200)
+  async fraud(@Ctx() ctx: CommandContext, @Param('id') id: string) {
+    const card = presentCard(await this.commands.execute(new ChangeCardStatusCommand(ctx, id, 'MarkCardFraud')));
+    return { data: { id: card.id, status: card.status, updated: card.updated } };
+  }
+
+  /** The card is checked first (404, 403 another entity's), then its transactions are listed, newest first. */
+  @Get('card-transactions/:cardId')
+  async list(@Ctx() ctx: CommandContext, @Param('cardId') cardId: string, @Query() query: ListCardTransactionsQueryDto) {
+    await this.queries.execute(new GetCardQuery(ctx.actor, cardId));
+    const paging = { ...query, next_cursor: query.next_cursor ?? query.cursor };
+    const filter = { organization_id: ctx.actor.organizationId, mode: ctx.actor.mode, card_id: cardId };
+    const page = await this.queries.execute(new ListCardTransactionsQuery(filter, styleBQuery(paging)));
+    const { has_next, has_previous, next_cursor, prev_cursor } = styleBPagination(paging, page);
+    const pagination = { order: 'desc', has_next, has_previous, limit: paging.limit ?? 20, next_cursor, previous_cursor: prev_cursor };
+    return { data: { payments: page.items.map(presentCardTransaction), pagination } };
+  }
+}

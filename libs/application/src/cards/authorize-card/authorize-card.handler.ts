@@ -1,0 +1,46 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { rule } from '@app/domain';
+import { cardDecider, cardTransactionIndexDecider, type CardTransactionRecord, type IssuedCardState } from '@app/domain/cards';
+import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { ulid } from '@app/platform/ids/ulid';
+import { DomainException, handleCommand } from '../../command-handling';
+import { CARD_CLOCK, CARD_DATASETS, type CardDatasets, type Clock } from '../card-ports';
+import { fxQuote, loadAccount, loadCard } from '../card-checks';
+import { holdOnAccount, settleTransaction } from '../card-money';
+import { cardStream, cardTransactionStream } from '../streams';
+import { AuthorizeCardCommand } from './authorize-card.command';
+
+/**
+ * One decision on the card stream (status, one-shot, MCC, every limit; approved: usage holds it),
+ * then the hold on the account stream (balance), then the capture unless `capture: false`.
+ * docs/decisions/cards.md explains why no limit can be passed and no money created.
+ */
+@CommandHandler(AuthorizeCardCommand)
+export class AuthorizeCardHandler implements ICommandHandler<AuthorizeCardCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CARD_CLOCK) private readonly clock: Clock,
+    @Inject(CARD_DATASETS) private readonly datasets: CardDatasets,
+  ) {}
+
+  async execute({ context, cardId, input }: AuthorizeCardCommand): Promise<CardTransactionRecord> {
+    const card = await loadCard(this.store, context.actor, cardId);
+    if (input.currency !== card.card.currency) {
+      throw new DomainException(rule('currency_mismatch', `Card ${cardId} spends ${card.card.currency}, not ${input.currency}`, [{ field: 'currency', message: `must be ${card.card.currency}` }]));
+    }
+    const account = await loadAccount(this.store, context.actor, card.card.account_id);
+    const fx = fxQuote(this.datasets.fx, card.card.currency, account.currency, input.amount);
+    const now = this.clock.now();
+    const id = `ctxn_${ulid()}`;
+    await handleCommand(this.store, cardTransactionStream(id), cardTransactionIndexDecider, { transaction_id: id, card_id: cardId }, context, { entityId: card.card.entity_id });
+    const authorize = { type: 'AuthorizeCard' as const, card_id: cardId, transaction_id: id, amount: input.amount, merchant: input.merchant, account_id: account.id, fx, groups: this.datasets.mccGroups, now };
+    const { state } = await handleCommand(this.store, cardStream(cardId), cardDecider, authorize, context);
+    const decided = (state as IssuedCardState).transactions[id];
+    if (decided.status !== 'pending') return decided;
+    const held = await holdOnAccount(this.store, context, decided, now);
+    if (held.status !== 'pending' || !input.capture) return held;
+    return settleTransaction(this.store, context, cardId, id, { capture: null }, now);
+  }
+
+}

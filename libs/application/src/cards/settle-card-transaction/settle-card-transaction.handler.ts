@@ -1,0 +1,29 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { notFound } from '@app/domain';
+import { cardTransactionIndexDecider, type CardTransactionRecord } from '@app/domain/cards';
+import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { DomainException, loadAggregate } from '../../command-handling';
+import { CARD_CLOCK, type Clock } from '../card-ports';
+import { loadCard } from '../card-checks';
+import { settleTransaction } from '../card-money';
+import { cardTransactionStream, isCardTransactionId } from '../streams';
+import { SettleCardTransactionCommand } from './settle-card-transaction.command';
+
+/** From the transaction id to its card through the index stream the authorization wrote first. */
+@CommandHandler(SettleCardTransactionCommand)
+export class SettleCardTransactionHandler implements ICommandHandler<SettleCardTransactionCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CARD_CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ context, transactionId, how }: SettleCardTransactionCommand): Promise<CardTransactionRecord> {
+    const index = isCardTransactionId(transactionId) ? await loadAggregate(this.store, cardTransactionStream(transactionId), cardTransactionIndexDecider, context) : null;
+    const cardId = index?.state.card_id;
+    if (!cardId) throw new DomainException(notFound('card_transaction', transactionId));
+    const card = await loadCard(this.store, context.actor, cardId);
+    if (!card.transactions[transactionId]) throw new DomainException(notFound('card_transaction', transactionId));
+    return settleTransaction(this.store, context, cardId, transactionId, how, this.clock.now());
+  }
+}
