@@ -41,7 +41,8 @@ export interface TestAppOptions {
 
 /**
  * The whole API on the embedded adapters in a fresh DATA_DIR, as `npm start` runs it.
- * SANDBOX_AUTO_ADVANCE defaults to false so tests move state with the sandbox endpoints.
+ * SANDBOX_AUTO_ADVANCE defaults to false so tests move state with the sandbox endpoints, and the
+ * rate limit is far above what any test sends.
  */
 export async function startTestApp(env: Record<string, string> = {}, dataDir?: string, options: TestAppOptions = {}): Promise<TestApp> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
@@ -50,6 +51,9 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     DATA_DIR: dir,
     PAYMENTS_BOOTSTRAP_API_KEYS: Object.values(KEYS).join(','),
     SANDBOX_AUTO_ADVANCE: 'false',
+    // Tests fire bursts and long sequences from one key; test/rate-limits sets its own small limits.
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_BURST: '100000',
     ...env,
   });
   const { app, readModels } = options.holdableProjections ? await createHoldableApi(config) : { app: await createApi(config), readModels: undefined };

@@ -10,6 +10,9 @@ import type { MessageBus } from './bus/message-bus.port';
 import type { CoordinationStore } from './coordination/coordination-store.port';
 import { MongoCoordinationStore } from './coordination/mongo-coordination-store';
 import { SqliteCoordinationStore } from './coordination/sqlite-coordination-store';
+import type { RateLimitStore } from './rate-limit/token-bucket';
+import { MongoRateLimitStore } from './rate-limit/mongo-rate-limit-store';
+import { SqliteRateLimitStore } from './rate-limit/sqlite-rate-limit-store';
 import { KafkaMessageBus } from './bus/kafka-message-bus';
 import { SqliteMessageBus } from './bus/sqlite-message-bus';
 
@@ -31,6 +34,12 @@ export function createReadStore(config: PlatformConfig): ReadStore {
 export function createCoordinationStore(config: PlatformConfig): CoordinationStore {
   if (config.mongoUrl) return new MongoCoordinationStore(config.mongoUrl, config.mongoDatabase);
   return new SqliteCoordinationStore(join(config.dataDir, 'read-models.db'));
+}
+
+/** Rate-limit buckets where every API replica finds them: MongoDB when set, else a file in DATA_DIR. */
+export function createRateLimitStore(config: PlatformConfig): RateLimitStore {
+  if (config.mongoUrl) return new MongoRateLimitStore(config.mongoUrl, config.mongoDatabase);
+  return new SqliteRateLimitStore(join(config.dataDir, 'rate-limits.db'));
 }
 
 export function createMessageBus(config: PlatformConfig): MessageBus {

@@ -3,17 +3,22 @@ import { Reflector } from '@nestjs/core';
 import { domainError } from '@app/domain';
 import { ApiKeysService, actorForKey, EntityTokensService } from '@app/application/access';
 import { DomainException, type Actor } from '@app/application/command-handling';
+import { ApiRateLimitGuard } from '../rate-limit/api-rate-limit.guard';
 import { API_KEY_ONLY, PUBLIC_ROUTE, SANDBOX_ONLY, type AuthenticatedRequest } from './auth.decorators';
 
 const unauthorized = (message: string) => new DomainException(domainError('unauthorized', 'unauthorized', message));
 
-/** Resolves `Authorization: Bearer …` to an actor on every route that is not public. */
+/**
+ * Resolves `Authorization: Bearer …` to an actor on every route that is not public, then meters
+ * that caller's rate limit: here rather than as a second global guard, whose order would be implicit.
+ */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
     private readonly tokens: EntityTokensService,
+    private readonly rateLimit: ApiRateLimitGuard,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -22,6 +27,7 @@ export class AuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const actor = await this.authenticate(req.headers.authorization);
     req.actor = actor;
+    await this.rateLimit.canActivate(context);
     if (flag(API_KEY_ONLY) && actor.kind !== 'api_key') {
       throw new DomainException(domainError('forbidden', 'forbidden', 'This operation needs an API key, not an entity token'));
     }

@@ -1,0 +1,21 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeRateLimitStoreContract } from './rate-limit-store.contract';
+import { SqliteRateLimitStore } from './sqlite-rate-limit-store';
+
+const dir = mkdtempSync(join(tmpdir(), 'rate-limits-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describeRateLimitStoreContract('sqlite', async (clock) => new SqliteRateLimitStore(join(dir, 'rate-limits.db'), clock));
+
+describe('SqliteRateLimitStore across processes', () => {
+  it('shares the buckets of one file between two connections (two API processes on one DATA_DIR)', async () => {
+    const now = () => 5_000;
+    const [a, b] = [new SqliteRateLimitStore(join(dir, 'shared.db'), now), new SqliteRateLimitStore(join(dir, 'shared.db'), now)];
+    const bucket = { capacity: 2, refillPerMs: 0.001 };
+    const takes = [await a.take('k', bucket), await b.take('k', bucket), await a.take('k', bucket)];
+    expect(takes.map((t) => t.allowed)).toEqual([true, true, false]);
+    await Promise.all([a.close(), b.close()]);
+  });
+});
