@@ -7,6 +7,7 @@ import { AccessModule } from './access/access.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { AdminModule } from './admin/admin.module';
 import { BankCodesModule } from './bank-codes/bank-codes.module';
+import { CollectionsModule } from './collections/collections.module';
 import { CounterpartiesModule } from './counterparties/counterparties.module';
 import { HealthController } from './health/health.controller';
 import { OnboardingModule } from './onboarding/onboarding.module';
@@ -21,7 +22,7 @@ import { WebhookWorkerModule } from '@app/webhook-delivery/webhook-worker.module
 import { READ_MODELS } from '@app/read-models/read-models';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */
-export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule, CardsModule, AdminModule];
+export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule, CardsModule, CollectionsModule, AdminModule];
 
 @Module({})
 export class AppModule implements NestModule {

@@ -17,6 +17,8 @@ export interface StatementEntry {
   readonly fee: number | null;
   readonly transfer_id: string | null;
   readonly transaction_id: string | null;
+  /** Collections (decisions §7): the payment intent credited or refunded. */
+  readonly payment_intent_id?: string | null;
   readonly balance_after: Balance;
   readonly created: number;
 }
@@ -30,7 +32,7 @@ export const STATEMENT_CURSOR = /^ste_[0-9A-HJKMNP-TV-Z]{26}\d{10}$/;
 
 type Money = Exclude<AccountEvent, { type: 'AccountOpened' | 'AccountDetailsIssued' }>;
 
-type EntryFields = Pick<StatementEntry, 'type' | 'amount' | 'fee' | 'transfer_id' | 'transaction_id' | 'created'>;
+type EntryFields = Pick<StatementEntry, 'type' | 'amount' | 'fee' | 'transfer_id' | 'transaction_id' | 'payment_intent_id' | 'created'>;
 
 function entry(event: Money): EntryFields {
   const none = { fee: null, transfer_id: null, transaction_id: null };
@@ -47,6 +49,10 @@ function entry(event: Money): EntryFields {
       return { ...none, type: 'release', amount: event.data.total, transfer_id: event.data.hold_id, created: event.data.released };
     case 'HoldReversed':
       return { ...none, type: 'reversal', amount: event.data.total, transfer_id: event.data.hold_id, created: event.data.reversed };
+    case 'CollectionCredited':
+      return { ...none, type: 'credit', amount: event.data.net, fee: event.data.fee, payment_intent_id: event.data.payment_intent_id, created: event.data.credited };
+    case 'CollectionRefunded':
+      return { ...none, type: 'debit', amount: event.data.amount, payment_intent_id: event.data.payment_intent_id, created: event.data.refunded };
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -58,7 +64,7 @@ function entry(event: Money): EntryFields {
 export const statementProjection: Projection<StatementEntry> = {
   name: 'account-statement',
   collection: 'account_transactions',
-  handles: ['AccountFunded', 'BookTransferReceived', 'FundsHeld', 'HoldSettled', 'HoldReleased', 'HoldReversed'],
+  handles: ['AccountFunded', 'BookTransferReceived', 'FundsHeld', 'HoldSettled', 'HoldReleased', 'HoldReversed', 'CollectionCredited', 'CollectionRefunded'],
   documentIds: (event) => [statementEntryId(String(event.data.account_id), event.revision)],
   evolve(current, recorded: RecordedEvent) {
     if (current) return current;
@@ -83,6 +89,7 @@ export const presentStatementEntry = (e: StatementEntry) => ({
   fee: e.fee,
   transfer_id: e.transfer_id,
   transaction_id: e.transaction_id,
+  payment_intent_id: e.payment_intent_id ?? null,
   balance_after: { available: e.balance_after.available, current: e.balance_after.current },
   created: e.created,
 });

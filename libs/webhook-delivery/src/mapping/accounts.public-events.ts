@@ -36,4 +36,6 @@ export const ACCOUNT_PUBLIC_EVENTS: PublicEventTable = {
   HoldSettled: balanceChange,
   HoldReversed: balanceChange,
   BookTransferReceived: balanceChange,
+  CollectionCredited: balanceChange,
+  CollectionRefunded: balanceChange,
 };

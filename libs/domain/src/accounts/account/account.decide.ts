@@ -4,6 +4,7 @@ import { currencyInfo, isValidAmount } from '../currency';
 import { assetTypeOf, isRail, RAILS, railsFor, type AssetType, type Rail } from '../rails';
 import type { AccountEvent } from './account.events';
 import { closeHold, placeHold, receiveBookTransfer, reverseHold } from './account.money';
+import { creditCollection, refundCollection, type CollectionCommand } from './account.collections';
 import { balanceOf, evolveAccount, initialAccountState, type AccountState, type OpenAccountState } from './account';
 
 export type AccountCommand =
@@ -41,7 +42,8 @@ export type AccountCommand =
       readonly amount: number;
       readonly currency: string;
       readonly now: number;
-    };
+    }
+  | CollectionCommand;
 
 type Open = Extract<AccountCommand, { type: 'OpenAccount' }>;
 
@@ -134,6 +136,10 @@ export function decideAccount(command: AccountCommand, state: AccountState): Dec
       return reverseHold(command, state);
     case 'ReceiveBookTransfer':
       return receiveBookTransfer(command, state);
+    case 'CreditCollection':
+      return creditCollection(command, state);
+    case 'RefundCollection':
+      return refundCollection(command, state);
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

@@ -1,4 +1,5 @@
 import type { AssetType, Issuer, Rail } from '../rails';
+import type { CollectionEvent } from './account.collections';
 
 /** Both figures in minor units; `available = current − holds`. */
 export interface Balance {
@@ -95,7 +96,8 @@ export type AccountEvent =
         readonly balance_after: Balance;
         readonly received: number;
       };
-    };
+    }
+  | CollectionEvent;
 
 export type AccountEventType = AccountEvent['type'];
 export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
@@ -107,4 +109,6 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
   'HoldSettled',
   'HoldReversed',
   'BookTransferReceived',
+  'CollectionCredited',
+  'CollectionRefunded',
 ];

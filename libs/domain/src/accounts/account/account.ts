@@ -1,5 +1,6 @@
 import type { AssetType, Issuer, Rail } from '../rails';
 import type { AccountEvent, Balance } from './account.events';
+import { evolveCollections, type CollectionLedger } from './account.collections';
 
 export interface AccountDetailsRecord {
   readonly id: string;
@@ -15,7 +16,7 @@ export interface AccountDetailsRecord {
   readonly updated: number;
 }
 
-export interface OpenAccountState {
+export interface OpenAccountState extends CollectionLedger {
   readonly status: 'open';
   readonly id: string;
   readonly entity_id: string;
@@ -104,6 +105,9 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       return { ...close(state, event.data.hold_id, event.data.total, 'reversed'), current: state.current + event.data.total, updated: event.data.reversed };
     case 'BookTransferReceived':
       return { ...state, current: state.current + event.data.amount, received: { id: event.data.transfer_id, value: true, previous: state.received }, updated: event.data.received };
+    case 'CollectionCredited':
+    case 'CollectionRefunded':
+      return evolveCollections(state, event);
     default:
       return state;
   }

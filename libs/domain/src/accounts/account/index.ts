@@ -1,3 +1,4 @@
 export * from './account.events';
 export * from './account';
 export * from './account.decide';
+export * from './account.collections';

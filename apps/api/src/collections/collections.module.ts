@@ -1,0 +1,63 @@
+import { Module } from '@nestjs/common';
+import {
+  ACQUIRER,
+  AuthenticateIntentActionHandler,
+  AuthorizeIntentActionHandler,
+  CancelPaymentIntentHandler,
+  CardDecryption,
+  COLLECTION_FEES,
+  CollectionRunners,
+  ConfirmPaymentIntentHandler,
+  CreatePaymentIntentHandler,
+  GetAuthenticationPageHandler,
+  GetIntentActionHandler,
+  GetPaymentIntentHandler,
+  ListRefundsHandler,
+  RecordRefundHandler,
+  RefundPaymentIntentHandler,
+  SettleIntentActionHandler,
+  SimulatedAcquirer,
+  SubmitAuthenticationPageHandler,
+  THREE_DS_BASE_URL,
+  VerifyIntentActionHandler,
+} from '@app/application/collections';
+import { collectionFeesFrom } from '@app/domain/collections';
+import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
+import { ListIntentActionsHandler } from '@app/read-models/collections/list-intent-actions.handler';
+import { ListPaymentIntentsHandler } from '@app/read-models/collections/list-payment-intents.handler';
+import { IntentActionsController } from './intent-actions.controller';
+import { PaymentIntentsController } from './payment-intents.controller';
+import { ThreeDsController } from './three-ds.controller';
+
+@Module({
+  controllers: [PaymentIntentsController, IntentActionsController, ThreeDsController],
+  providers: [
+    // Commands
+    CreatePaymentIntentHandler,
+    ConfirmPaymentIntentHandler,
+    CancelPaymentIntentHandler,
+    AuthenticateIntentActionHandler,
+    VerifyIntentActionHandler,
+    RefundPaymentIntentHandler,
+    SubmitAuthenticationPageHandler,
+    // Sent by requests and by the process managers
+    AuthorizeIntentActionHandler,
+    SettleIntentActionHandler,
+    RecordRefundHandler,
+    // Queries
+    GetPaymentIntentHandler,
+    GetIntentActionHandler,
+    ListRefundsHandler,
+    GetAuthenticationPageHandler,
+    ListPaymentIntentsHandler,
+    ListIntentActionsHandler,
+    CardDecryption,
+    CollectionRunners,
+    // The port: a real acquirer adapter replaces the simulated one here.
+    { provide: ACQUIRER, useClass: SimulatedAcquirer },
+    // Unknown payment types in COLLECTION_FEES stop the start, rather than being ignored.
+    { provide: COLLECTION_FEES, useFactory: (config: PlatformConfig) => collectionFeesFrom(config.collectionFeesBps), inject: [PLATFORM_CONFIG] },
+    { provide: THREE_DS_BASE_URL, useFactory: (config: PlatformConfig) => config.publicBaseUrl, inject: [PLATFORM_CONFIG] },
+  ],
+})
+export class CollectionsModule {}

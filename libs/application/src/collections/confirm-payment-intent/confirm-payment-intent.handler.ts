@@ -1,0 +1,63 @@
+import { Inject } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { intentActionDecider, invalidState, paymentIntentDecider, summarizeCard, type CardSummary, type CollectionFeeSchedule, type IntentActionRecord } from '@app/domain/collections';
+import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { DomainException, handleCommand, type CommandContext } from '../../command-handling';
+import { ACQUIRER, type Acquirer, type Tokenization } from '../acquirer.port';
+import { AuthorizeIntentActionCommand } from '../authorize-intent-action/authorize-intent-action.command';
+import { CardDecryption } from '../card-decryption';
+import { AUTHENTICATION_TTL_MS, COLLECTION_FEES, THREE_DS_BASE_URL } from '../collections-config';
+import { loadIntent } from '../load';
+import { intentActionStream, paymentIntentStream } from '../streams';
+import { readCard } from './read-card';
+import { ConfirmPaymentIntentCommand, type IntentActionInput } from './confirm-payment-intent.command';
+import { newAction } from './new-action';
+
+/**
+ * Checks, decrypts and tokenizes the card (it is dropped when this returns), records the action,
+ * points the intent at it, and lets the acquirer decide at once when no 3-D Secure is needed.
+ */
+@CommandHandler(ConfirmPaymentIntentCommand)
+export class ConfirmPaymentIntentHandler implements ICommandHandler<ConfirmPaymentIntentCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(ACQUIRER) private readonly acquirer: Acquirer,
+    @Inject(COLLECTION_FEES) private readonly fees: CollectionFeeSchedule,
+    @Inject(THREE_DS_BASE_URL) private readonly baseUrl: string,
+    private readonly decryption: CardDecryption,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async execute({ context, paymentIntentId, input }: ConfirmPaymentIntentCommand): Promise<IntentActionRecord> {
+    const intent = await loadIntent(this.store, context.actor, paymentIntentId);
+    if (intent.status !== 'requires_action') throw new DomainException(invalidState(intent, 'confirmed'));
+    const { summary, tokenization } = await this.cardStep(context, input);
+    const action = newAction(intent.intent, input, summary, this.fees, this.baseUrl);
+    const failure = 'declined' in tokenization ? tokenization.declined : null;
+    const token = 'token' in tokenization ? tokenization.token : null;
+    const expires = action.status === 'pending_user_action' ? action.created + AUTHENTICATION_TTL_MS : null;
+    const create = { type: 'CreateIntentAction' as const, action, acquirer_token: token, authentication_expires: expires, failure };
+    await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, create, context, { entityId: action.entity_id });
+    await this.pointIntentAt(context, action);
+    // Waiting for 3-D Secure: returned as is; otherwise decided (and settled) before the answer.
+    return this.commands.execute(new AuthorizeIntentActionCommand(context, action.id));
+  }
+
+  /** The card exists only inside this call: validated, summarized, handed to the acquirer. */
+  private async cardStep(context: CommandContext, input: IntentActionInput): Promise<{ summary: CardSummary | null; tokenization: Tokenization }> {
+    const card = await readCard(this.decryption, context.actor, input);
+    return { summary: card ? summarizeCard(card) : null, tokenization: await this.acquirer.tokenize(card, context.actor.mode) };
+  }
+
+  /** Another confirmation may have won the intent meanwhile: this action then fails, and the caller gets the 409. */
+  private async pointIntentAt(context: CommandContext, action: IntentActionRecord): Promise<void> {
+    const confirm = { type: 'ConfirmPaymentIntent' as const, payment_intent_id: action.payment_intent_id, intent_action_id: action.id, now: Date.now() };
+    try {
+      await handleCommand(this.store, paymentIntentStream(action.payment_intent_id), paymentIntentDecider, confirm, context);
+    } catch (error) {
+      const fail = { type: 'FailIntentAction' as const, intent_action_id: action.id, status_reason: 'intent_not_confirmable', now: Date.now() };
+      await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, fail, context);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import { isDomainError } from '@app/domain';
+import { parseCardData, type CardData } from '@app/domain/collections';
+import { DomainException, type Actor } from '../../command-handling';
+import type { CardDecryption } from '../card-decryption';
+import { refuseActionInput } from './action-input';
+import type { IntentActionInput } from './confirm-payment-intent.command';
+
+/**
+ * Every check of an action's input, the card decrypted and validated field by field: null for a
+ * wallet. The card returned must stay in the caller's memory only.
+ */
+export async function readCard(decryption: CardDecryption, actor: Actor, input: IntentActionInput): Promise<CardData | null> {
+  const refused = refuseActionInput(input);
+  if (refused) throw new DomainException(refused);
+  if (input.payment_type !== 'card-acq') return null;
+  const card = parseCardData(await decryption.decrypt(actor, input.payment_type_data.data!), new Date());
+  if (isDomainError(card)) throw new DomainException(card);
+  return card;
+}

@@ -1,0 +1,28 @@
+import { accountDecider } from '@app/domain/accounts';
+import { isFinal, paymentIntentDecider, type IntentActionRecord } from '@app/domain/collections';
+import type { EventStore } from '@app/platform/event-store/event-store.port';
+import { handleCommand, type CommandContext } from '../command-handling';
+import { accountStream } from '../accounts/streams';
+import { loadIntent } from './load';
+import { paymentIntentStream } from './streams';
+
+/**
+ * What a decided action does: completed credits the account with amount − fee (keyed by the
+ * intent, so once) and then completes the intent; failed fails the intent. Every step is a no-op
+ * the second time, so the request and the settlement process manager may both run it. An action
+ * its intent does not point at (it lost a race to confirm) moves nothing.
+ */
+export async function settleAction(store: EventStore, action: IntentActionRecord, context: CommandContext): Promise<void> {
+  if (!isFinal(action.status)) return;
+  const intent = await loadIntent(store, context.actor, action.payment_intent_id);
+  if (intent.intent.intent_action_id !== action.id) return;
+  const now = Date.now();
+  const base = { payment_intent_id: action.payment_intent_id, intent_action_id: action.id, now };
+  if (action.status === 'failed') {
+    await handleCommand(store, paymentIntentStream(action.payment_intent_id), paymentIntentDecider, { ...base, type: 'FailPaymentIntent', status_reason: action.status_reason ?? 'payment_failed' }, context);
+    return;
+  }
+  const credit = { type: 'CreditCollection' as const, account_id: action.account_id, payment_intent_id: action.payment_intent_id, amount: action.amount, fee: action.applicable_fee, currency: action.currency, now };
+  await handleCommand(store, accountStream(action.account_id), accountDecider, credit, context);
+  await handleCommand(store, paymentIntentStream(action.payment_intent_id), paymentIntentDecider, { ...base, type: 'CompletePaymentIntent' }, context);
+}

@@ -1,0 +1,3 @@
+export * from './intent-action.events';
+export * from './intent-action';
+export * from './intent-action.decide';

@@ -1,0 +1,25 @@
+import type { IntentActionEvent, IntentActionRecord } from './intent-action.events';
+
+export interface ExistingIntentAction {
+  readonly status: IntentActionRecord['status'];
+  readonly action: IntentActionRecord;
+  readonly acquirer_token: string | null;
+  readonly authentication_expires: number | null;
+}
+
+export type IntentActionState = { readonly status: 'none' } | ExistingIntentAction;
+
+export const initialIntentActionState: IntentActionState = { status: 'none' };
+
+export const isIntentAction = (state: IntentActionState): state is ExistingIntentAction => state.status !== 'none';
+
+export const isFinal = (status: IntentActionRecord['status']) => status === 'completed' || status === 'failed';
+
+export function evolveIntentAction(state: IntentActionState, event: IntentActionEvent): IntentActionState {
+  if (event.type === 'IntentActionCreated') {
+    const { action, acquirer_token, authentication_expires } = event.data;
+    return { status: action.status, action, acquirer_token, authentication_expires };
+  }
+  if (!isIntentAction(state)) return state;
+  return { ...state, status: event.data.action.status, action: event.data.action };
+}

@@ -1,0 +1,3 @@
+export * from './payment-intent.events';
+export * from './payment-intent';
+export * from './payment-intent.decide';
