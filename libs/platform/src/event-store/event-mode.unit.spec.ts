@@ -8,7 +8,8 @@ describe('modeOf: the one upcaster for modes', () => {
 
   it("reads an event older than modes as its creation data's mode, else sandbox", () => {
     expect(modeOf({}, { mode: 'live' })).toBe('live');
-    expect(modeOf({}, { account_id: 'acc_1' })).toBe('sandbox');
+    const noMode: { mode?: unknown; account_id: string } = { account_id: 'acc_1' };
+    expect(modeOf({}, noMode)).toBe('sandbox');
     expect(modeOf(null)).toBe('sandbox');
   });
 

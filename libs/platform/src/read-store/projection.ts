@@ -9,6 +9,11 @@ export interface Projection<D extends ReadDocument = ReadDocument> {
   readonly name: string;
   readonly collection: string;
   readonly handles: readonly string[];
+  /**
+   * Raised when documents gain something older events must fill in (e.g. `mode`): the projector
+   * then empties the collection and replays the log into it once. Absent: 0.
+   */
+  readonly version?: number;
   documentIds(event: RecordedEvent): readonly string[];
   evolve(current: D | null, event: RecordedEvent): D | null;
 }

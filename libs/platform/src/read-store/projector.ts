@@ -25,6 +25,7 @@ export class Projector {
   ) {}
 
   async start(): Promise<void> {
+    await this.rebuildOutdated();
     for (const p of this.projections) this.checkpoints[p.name] = await this.readStore.getCheckpoint(p.name);
     const from = Math.min(...Object.values(this.checkpoints), Number.MAX_SAFE_INTEGER);
     this.position = from === Number.MAX_SAFE_INTEGER ? 0 : from;
@@ -38,6 +39,22 @@ export class Projector {
       },
       (event) => this.onEvent(event),
     );
+  }
+
+  /**
+   * A projection whose version moved past the stored one is rebuilt from the log: its collection
+   * is emptied and the checkpoints of every projection writing there reset (position guards would
+   * otherwise skip the replayed events). Versions are kept as checkpoints named `version:<name>`,
+   * which, like versions, only grow. One projector runs per deployment, so one process does it.
+   */
+  private async rebuildOutdated(): Promise<void> {
+    const outdated: Projection[] = [];
+    for (const p of this.projections) if ((await this.readStore.getCheckpoint(versionKey(p))) < (p.version ?? 0)) outdated.push(p);
+    if (!outdated.length) return;
+    const collections = new Set(outdated.map((p) => p.collection));
+    const sharing = this.projections.filter((p) => collections.has(p.collection));
+    await this.readStore.reset([...collections], sharing.map((p) => p.name));
+    await this.readStore.apply([], Object.fromEntries(outdated.map((p) => [versionKey(p), p.version ?? 0])));
   }
 
   private async onEvent(event: RecordedEvent): Promise<void> {
@@ -106,3 +123,5 @@ export class Projector {
     await this.flush();
   }
 }
+
+const versionKey = (projection: Projection) => `version:${projection.name}`;

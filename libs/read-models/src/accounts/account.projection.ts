@@ -17,6 +17,8 @@ export interface AccountDocument extends AccountView {
 export const accountProjection: Projection<AccountDocument> = {
   name: 'accounts',
   collection: 'accounts',
+  // 1: documents record their mode; older read models are rebuilt once to gain it.
+  version: 1,
   handles: ['AccountOpened', 'AccountFunded', 'FundsHeld', 'HoldReleased', 'HoldSettled', 'HoldReversed', 'BookTransferReceived'],
   documentIds: (event) => [String(event.data.account_id)],
   evolve(current, recorded: RecordedEvent) {

@@ -14,6 +14,8 @@ export interface CounterpartyDocument extends CounterpartyView {
 export const counterpartyProjection: Projection<CounterpartyDocument> = {
   name: 'counterparties',
   collection: 'counterparties',
+  // 1: documents record their mode; older read models are rebuilt once to gain it.
+  version: 1,
   handles: ['CounterpartyCreated', 'CounterpartyUpdated', 'CounterpartyDeactivated'],
   documentIds: (event) => [String(event.data.counterparty_id)],
   evolve(current, recorded: RecordedEvent) {

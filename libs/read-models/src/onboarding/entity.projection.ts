@@ -22,6 +22,8 @@ export interface EntityDocument {
 export const entityProjection: Projection<EntityDocument> = {
   name: 'entities',
   collection: 'entities',
+  // 1: documents record their mode; older read models are rebuilt once to gain it.
+  version: 1,
   handles: ENTITY_EVENT_TYPES,
   documentIds: (event) => [String(event.data.entity_id)],
   evolve(current, recorded: RecordedEvent) {

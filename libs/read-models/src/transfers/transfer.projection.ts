@@ -12,6 +12,8 @@ export type TransferDocument = TransferRecord & { readonly organization_id: stri
 export const transferProjection: Projection<TransferDocument> = {
   name: 'transfers',
   collection: 'transfers',
+  // 1: documents record their mode; older read models are rebuilt once to gain it.
+  version: 1,
   handles: ['TransferCreated', 'TransferProcessing', 'TransferSucceeded', 'TransferFailed', 'TransferReversed'],
   documentIds: (event) => [String((event.data.transfer as { id: string }).id)],
   evolve(current, recorded: RecordedEvent) {

@@ -19,6 +19,8 @@ export interface WebhookLogDocument extends Omit<DeliveryAttemptRecord, 'log_id'
 export const webhookLogProjection: Projection<WebhookLogDocument> = {
   name: 'webhook-logs',
   collection: 'webhook_logs',
+  // 1: documents record their mode; older read models are rebuilt once to gain it.
+  version: 1,
   handles: ['WebhookDeliveryAttempted'],
   documentIds: (event) => [String(event.data.log_id)],
   evolve(current, recorded: RecordedEvent) {
