@@ -6,6 +6,8 @@ import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
 import { openAccount } from '../accounts/accounts-helpers';
 import { createCounterparty } from '../counterparties/helpers';
 import { BANK_USD, fund, paymentDetail, post, transferBody } from '../transfers/helpers';
+import { authorize, virtualCard } from '../cards/helpers';
+import { card, cardAction, confirm, createIntent, encrypt, publicKeyOf, walletAction } from '../collections/helpers';
 import { ROUTES, type RouteCase, type World } from './routes';
 
 type Column = 'same mode' | 'other mode' | 'other organization' | "other entity's token" | 'no key';
@@ -63,6 +65,7 @@ describe('isolation matrix: sandbox and live, organizations, entities', () => {
     const wrong: string[] = [];
     for (const column of ['other mode', 'other organization', "other entity's token", 'no key'] as const) {
       for (const [route, c] of Object.entries(ROUTES)) {
+        if (c.kind === 'capability' && !route.startsWith('GET')) continue;
         // A live key may rotate and revoke its organization's sandbox keys: it gets a key of its own to try that on.
         const world = column === 'other mode' && c.liveManagesSandboxKeys ? { ...w, apiKey: await throwawayKey(t) } : w;
         const res = await send(route, c, keys[column], world);
@@ -76,8 +79,8 @@ describe('isolation matrix: sandbox and live, organizations, entities', () => {
 
   it('serves the first world to its own key on every route', async () => {
     const wrong: string[] = [];
-    // Deletions and deactivation last, so the routes before them still find what they name.
-    const last = (route: string) => (route.startsWith('DELETE') || route.includes('deactivate') ? 1 : 0);
+    // Reads first, on the untouched world; deletions and deactivation last, so the writes before them still find what they name.
+    const last = (route: string) => (route.startsWith('GET') ? 0 : route.startsWith('DELETE') || route.includes('deactivate') ? 2 : 1);
     for (const [route, c] of Object.entries(ROUTES).sort(([a], [b]) => last(a) - last(b))) {
       if (c.kind === 'operator') continue;
       const res = await send(route, c, keys['same mode']);
@@ -93,6 +96,7 @@ function judge(column: Exclude<Column, 'same mode'>, c: RouteCase, res: Response
   const expect = (ok: boolean, what: string) => (ok ? null : `expected ${what}`);
   if (res.status >= 500) return 'never a 5xx';
   if (c.kind === 'operator') return expect(res.status === 404, '404 (no PAYMENTS_ADMIN_TOKEN)');
+  if (c.kind === 'capability') return expect(res.status !== 401, 'the page, whoever asks');
   if (column === 'no key') return c.request(w).path === '/health' ? expect(res.status === 200, '200') : expect(res.status === 401, '401');
   if (leaks(res, w)) return 'no first-world id in the answer';
   if (column === "other entity's token") {
@@ -118,7 +122,8 @@ function judge(column: Exclude<Column, 'same mode'>, c: RouteCase, res: Response
 function leaks(res: Response, w: World): boolean {
   if (res.status >= 300) return false;
   const text = JSON.stringify(res.body ?? {});
-  return [w.entity, w.business, w.account, w.counterparty, w.paymentDetail, w.transfer, w.webhook].some((id) => text.includes(id));
+  const ids = [w.entity, w.business, w.account, w.account2, w.counterparty, w.paymentDetail, w.transfer, w.webhook, w.card, w.cardTransaction];
+  return [...ids, w.waitingIntent, w.action, w.paidIntent, w.openIntent].some((id) => text.includes(id));
 }
 
 async function throwawayKey(t: TestApp): Promise<string> {
@@ -141,7 +146,20 @@ async function firstWorld(t: TestApp, key: string): Promise<World> {
   const transfer = (await post(t, transferBody(account, detail), '/transfer', key).expect(201)).body.id as string;
   const webhook = (await t.http.post('/entity-webhooks').set(bearer(key)).send({ entity_id: entity, url: 'https://hooks.example.com/first', enabled_events: { outflows: ['completed'] } }).expect(201)).body.id as string;
   const apiKey = (await t.http.post('/api-keys').set(bearer(key)).send({ name: 'first' }).expect(201)).body.id as string;
-  return { entity, personId, business, account, counterparty, paymentDetail: detail, transfer, webhook, apiKey };
+  return { entity, personId, business, account, counterparty, paymentDetail: detail, transfer, webhook, apiKey, ...(await cardsAndCollections(t, key, entity, account)) };
+}
+
+/** A card with a held authorization; intents waiting for 3-D Secure, paid, and open. */
+async function cardsAndCollections(t: TestApp, key: string, entity: string, account: string) {
+  const account2 = (await openAccount(t, key, { entity_id: entity, currency: 'EUR' })).id;
+  const issued = (await virtualCard(t, account, {}, key)).id;
+  const cardTransaction = (await authorize(t, issued, { amount: 500, capture: false }, key).expect(201)).body.data.id as string;
+  const waitingIntent = (await createIntent(t, account, {}, key)).id;
+  const action = (await confirm(t, waitingIntent, cardAction(encrypt(await publicKeyOf(t, key), card())), key).expect(201)).body.id as string;
+  const paidIntent = (await createIntent(t, account, {}, key)).id;
+  await confirm(t, paidIntent, walletAction(), key).expect(201);
+  const openIntent = (await createIntent(t, account, {}, key)).id;
+  return { account2, card: issued, cardTransaction, waitingIntent, action, paidIntent, openIntent };
 }
 
 /** Everything the first world's key can read of it, and every event of its streams. */
@@ -152,6 +170,8 @@ async function snapshot(t: TestApp, w: World, key: string) {
     `/counterparties/${w.counterparty}`, `/counterparties/${w.counterparty}/payment-details`, `/counterparties?entity_id=${w.entity}`,
     `/transfers/${w.transfer}?entity_id=${w.entity}`, `/transfers?entity_id=${w.entity}`, `/entity-webhooks/${w.webhook}?entity_id=${w.entity}`, `/entity-webhooks?entity_id=${w.entity}`,
     `/webhook-logs?entity_id=${w.entity}`, '/api-keys/current',
+    `/card-details/${w.card}`, `/card-transactions/${w.card}`, `/cards?entity_id=${w.entity}`, `/payment-intents/${w.waitingIntent}`, `/payment-intents/${w.paidIntent}`,
+    `/payment-intents/${w.openIntent}`, `/payment-intents/${w.paidIntent}/refunds`, `/intent-actions/${w.action}`, '/payment-intents', '/intent-actions',
   ];
   const reads: Record<string, unknown> = {};
   for (const path of paths) {

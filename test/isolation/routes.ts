@@ -11,6 +11,18 @@ export interface World {
   readonly transfer: string;
   readonly webhook: string;
   readonly apiKey: string;
+  /** A second account of E (EUR), for a card's reassignment. */
+  readonly account2: string;
+  readonly card: string;
+  /** A held (uncaptured) authorization on the card. */
+  readonly cardTransaction: string;
+  /** Confirmed with a card needing 3-D Secure: its action waits for the page. */
+  readonly waitingIntent: string;
+  readonly action: string;
+  /** Completed: it can be refunded. */
+  readonly paidIntent: string;
+  /** Created without an action yet: it can be confirmed or cancelled. */
+  readonly openIntent: string;
 }
 
 export interface RouteRequest {
@@ -29,9 +41,12 @@ export interface RouteRequest {
  * - `shared`: reference data or the caller's own key: 200 for any key.
  * - `sandbox`: a simulator naming a first-world resource: a live key 403 `sandbox_only`, another organization 404, a token 403.
  * - `operator`: the operator API, outside API-key tenancy (test/operator); unset token: 404 for everyone.
+ * - `capability`: the 3-D Secure page, opened by the customer's browser without a key: its
+ *   unguessable action id is the credential, so any caller may read it (never a 401 or 5xx) and the
+ *   other worlds do not press its buttons (that is the id holder's act, as the page intends).
  * `liveManagesSandboxKeys`: a live key manages its organization's sandbox keys (decisions §1), so it is allowed there.
  */
-export type RouteKind = 'owned' | 'list' | 'create' | 'shared' | 'sandbox' | 'operator';
+export type RouteKind = 'owned' | 'list' | 'create' | 'shared' | 'sandbox' | 'operator' | 'capability';
 
 export interface RouteCase {
   readonly kind: RouteKind;
@@ -116,10 +131,56 @@ export const ROUTES: Record<string, RouteCase> = {
   'POST /webhook-tests': { kind: 'owned', request: (w) => ({ path: '/webhook-tests', body: { webhook_id: w.webhook, event_group: 'outflows', event_name: 'created', entity_id: w.entity } }) },
   'GET /webhook-logs': { kind: 'list', request: (w) => ({ path: `/webhook-logs?entity_id=${w.entity}` }) },
 
+  'POST /virtual-cards': { kind: 'owned', request: (w) => ({ path: '/virtual-cards', body: cardBody(w) }) },
+  'POST /disposable-cards': { kind: 'owned', request: (w) => ({ path: '/disposable-cards', body: { ...cardBody(w), expiration_month: '12', expiration_year: '30' } }) },
+  'GET /cards': { kind: 'list', request: (w) => ({ path: `/cards?entity_id=${w.entity}` }) },
+  'GET /card-details/:id': { kind: 'owned', request: (w) => ({ path: `/card-details/${w.card}` }) },
+  'PATCH /card-details/:id/freeze': { kind: 'owned', request: (w) => ({ path: `/card-details/${w.card}/freeze` }) },
+  'PATCH /card-details/:id/unfreeze': { kind: 'owned', request: (w) => ({ path: `/card-details/${w.card}/unfreeze` }) },
+  'DELETE /card-details/:id': { kind: 'owned', request: (w) => ({ path: `/card-details/${w.card}` }) },
+  'PATCH /cards/:id/account': { kind: 'owned', request: (w) => ({ path: `/cards/${w.card}/account`, body: { account_id: w.account2 } }) },
+  'GET /card-transactions/:cardId': { kind: 'owned', request: (w) => ({ path: `/card-transactions/${w.card}` }) },
+  'POST /sandbox/cards/:id/authorizations': {
+    kind: 'sandbox',
+    request: (w) => ({ path: `/sandbox/cards/${w.card}/authorizations`, body: { amount: 100, currency: 'USD', merchant: MERCHANT, capture: false } }),
+  },
+  'POST /sandbox/card-transactions/:id/capture': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/card-transactions/${w.cardTransaction}/capture`, body: {} }) },
+  'POST /sandbox/card-transactions/:id/reverse': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/card-transactions/${w.cardTransaction}/reverse` }) },
+  'POST /sandbox/cards/:id/fraud': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/cards/${w.card}/fraud` }) },
+
+  'POST /payment-intents': { kind: 'owned', request: (w) => ({ path: '/payment-intents', body: { currency: 'USD', amount: 500, account_id: w.account, reference: `matrix-${Math.random()}` } }) },
+  'GET /payment-intents': { kind: 'list', request: () => ({ path: '/payment-intents' }) },
+  'GET /payment-intents/:id': { kind: 'owned', request: (w) => ({ path: `/payment-intents/${w.waitingIntent}` }) },
+  'PATCH /payment-intents/:id': { kind: 'owned', request: (w) => ({ path: `/payment-intents/${w.openIntent}`, body: { action: 'cancel' } }) },
+  'POST /payment-intents/:id/refunds': { kind: 'owned', request: (w) => ({ path: `/payment-intents/${w.paidIntent}/refunds`, body: { amount: 100 } }) },
+  'GET /payment-intents/:id/refunds': { kind: 'owned', request: (w) => ({ path: `/payment-intents/${w.paidIntent}/refunds` }) },
+  'POST /intent-actions': { kind: 'owned', request: (w) => ({ path: '/intent-actions', body: { payment_intent_id: w.openIntent, intent_action: WALLET_ACTION } }) },
+  'GET /intent-actions': { kind: 'list', request: () => ({ path: '/intent-actions' }) },
+  'GET /intent-actions/:id': { kind: 'owned', request: (w) => ({ path: `/intent-actions/${w.action}` }) },
+  'POST /intent-verifications/:id': { kind: 'owned', request: (w) => ({ path: `/intent-verifications/${w.action}` }) },
+  'POST /sandbox/intent-actions/:id/authenticate': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/intent-actions/${w.action}/authenticate`, body: { result: 'success' } }) },
+  'GET /3ds/:id': { kind: 'capability', request: (w) => ({ path: `/3ds/${w.action}` }) },
+  'POST /3ds/:id/approve': { kind: 'capability', request: (w) => ({ path: `/3ds/${w.action}/approve` }) },
+  'POST /3ds/:id/fail': { kind: 'capability', request: (w) => ({ path: `/3ds/${w.action}/fail` }) },
+
   'POST /admin/entities/:id/review': { kind: 'operator', request: (w) => ({ path: `/admin/entities/${w.entity}/review`, body: { decision: 'rejected' } }) },
   'POST /admin/transfers/:id/advance': { kind: 'operator', request: (w) => ({ path: `/admin/transfers/${w.transfer}/advance`, body: { to: 'failed' } }) },
   'GET /admin/organizations/:id/events': { kind: 'operator', request: () => ({ path: '/admin/organizations/org_x/events' }) },
 };
+
+const MERCHANT = { name: 'Sandbox Books', mcc: '5942', city: 'Lagos', state: 'LA', postal_code: '100001', country: 'NG' };
+const WALLET_ACTION = {
+  action: 'confirm',
+  category: 'collections',
+  payment_type: 'walletpay-acq',
+  payment_type_data: { billing_address: { country: 'GB' }, auth_model: '3ds_disabled' },
+  customer: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+};
+
+function cardBody(w: World) {
+  const cardholder = { first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', phone_number: '+2348012345678' };
+  return { account_id: w.account, card_name: 'Matrix card', cardholder, currency: 'USD', amount: 10_000 };
+}
 
 function transfer(w: World) {
   return { account_id: w.account, payment_detail_id: w.paymentDetail, amount: 100, payment_type: 'bank-transfer', unique_reference: `matrix-${Math.random().toString(36).slice(2)}` };
