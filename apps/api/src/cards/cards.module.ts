@@ -1,10 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { Module } from '@nestjs/common';
 import {
+  ApplyCardMoneyHandler,
   AuthorizeCardHandler,
   CARD_CLOCK,
   CARD_DATASETS,
   CARD_SETTINGS,
+  CardRunners,
   ChangeCardStatusHandler,
   GetCardHandler,
   IssueCardHandler,
@@ -34,6 +36,9 @@ const settings = (config: PlatformConfig): CardSettings => ({
     ReassignCardHandler,
     AuthorizeCardHandler,
     SettleCardTransactionHandler,
+    // Sent by the card-money process manager
+    ApplyCardMoneyHandler,
+    CardRunners,
     GetCardHandler,
     ListCardsHandler,
     ListCardTransactionsHandler,

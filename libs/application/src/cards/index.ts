@@ -12,3 +12,6 @@ export * from './authorize-card/authorize-card.command';
 export * from './authorize-card/authorize-card.handler';
 export * from './settle-card-transaction/settle-card-transaction.command';
 export * from './settle-card-transaction/settle-card-transaction.handler';
+export * from './apply-card-money/apply-card-money.command';
+export * from './apply-card-money/apply-card-money.handler';
+export * from './card-runners';

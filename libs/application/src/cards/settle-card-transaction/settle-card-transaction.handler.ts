@@ -6,7 +6,7 @@ import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-st
 import { DomainException, loadAggregate } from '../../command-handling';
 import { CARD_CLOCK, type Clock } from '../card-ports';
 import { loadCard } from '../card-checks';
-import { settleTransaction } from '../card-money';
+import { holdOnAccount, settleTransaction } from '../card-money';
 import { cardTransactionStream, isCardTransactionId } from '../streams';
 import { SettleCardTransactionCommand } from './settle-card-transaction.command';
 
@@ -23,7 +23,12 @@ export class SettleCardTransactionHandler implements ICommandHandler<SettleCardT
     const cardId = index?.state.card_id;
     if (!cardId) throw new DomainException(notFound('card_transaction', transactionId));
     const card = await loadCard(this.store, context.actor, cardId);
-    if (!card.transactions[transactionId]) throw new DomainException(notFound('card_transaction', transactionId));
-    return settleTransaction(this.store, context, cardId, transactionId, how, this.clock.now());
+    const transaction = card.transactions[transactionId];
+    if (!transaction) throw new DomainException(notFound('card_transaction', transactionId));
+    const now = this.clock.now();
+    // The authorization's own second step first (a no-op once done): a capture never debits a hold
+    // that was not placed, and a reversal never races the hold it releases.
+    if (transaction.status === 'pending') await holdOnAccount(this.store, context, transaction, now);
+    return settleTransaction(this.store, context, cardId, transactionId, how, now);
   }
 }
