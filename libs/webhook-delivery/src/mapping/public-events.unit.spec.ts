@@ -14,4 +14,13 @@ describe('public event table', () => {
     expect(names('AccountDetailsIssued')).toEqual(['account_details.created']);
     expect(names('AccountFunded')).toEqual(['inflows.completed', 'accounts.updated']);
   });
+
+  it('names the card events decisions §8 decided', () => {
+    const names = (type: string) => PUBLIC_EVENTS[type]?.events;
+    expect(names('CardIssued')).toEqual(['cards.created']);
+    for (const type of ['CardFrozen', 'CardUnfrozen', 'CardMarkedFraud', 'CardUsedUp', 'CardReassigned']) expect(names(type)).toEqual(['cards.updated']);
+    expect(names('CardDeleted')).toEqual(['cards.deleted']);
+    for (const type of ['CardAuthorizationHeld', 'CardAuthorizationDeclined']) expect(names(type)).toEqual(['card_transactions.created']);
+    for (const type of ['CardHoldDeclined', 'CardTransactionCaptured', 'CardTransactionReversed']) expect(names(type)).toEqual(['card_transactions.updated']);
+  });
 });
