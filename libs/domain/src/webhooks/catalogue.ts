@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_CATALOGUE = {
   funding_sessions: ['completed', 'failed'],
   payment_intent: ['completed', 'failed', 'cancelled', 'refunded'],
   cards: ['created', 'updated', 'deleted'],
+  card_transactions: ['created', 'updated'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type WebhookEventGroup = keyof typeof WEBHOOK_EVENT_CATALOGUE;
