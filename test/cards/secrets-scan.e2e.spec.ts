@@ -50,7 +50,7 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
 
   it('scans', async () => {
     const entity = await approvedEntity(t);
-    await webhookTo(t, receiver, '/cards', { entity_id: entity, enabled_events: { all: true } });
+    await webhookTo(t, receiver, '/cards', { entity_id: entity, enabled_events: { cards: ['created', 'updated', 'deleted'], card_transactions: ['created', 'updated'] } });
     await t.settle();
     const usd = await account(t, entity, 'USD', 100_000);
     const eur = await account(t, entity, 'EUR', 100_000);
