@@ -140,6 +140,36 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
     });
   });
 
+  describe('the 3-D Secure page (decisions §7)', () => {
+    it('serves plain HTML without an API key, with no script and a strict CSP; an unknown id is 404', async () => {
+      const { action } = await confirmed();
+      const page = await t.http.get(`/3ds/${action}`).expect(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
+      expect(page.text).not.toMatch(/<script|src=|href=/i);
+      expect(page.text).toContain(`action="/3ds/${action}/approve"`);
+      await t.http.get(`/3ds/${UNKNOWN_IA}`).expect(404);
+      await t.http.post(`/3ds/${UNKNOWN_IA}/approve`).expect(404);
+    });
+
+    it('once expired, acts on nothing (page and API), and verification fails the action and its intent', async () => {
+      const { intent, action } = await confirmed();
+      const realNow = Date.now.bind(Date);
+      const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 16 * 60_000);
+      try {
+        expect((await authenticate(t, action, 'success').expect(409)).body.code).toBe('authentication_expired');
+        const page = await t.http.post(`/3ds/${action}/approve`).expect(409);
+        expect(page.text).toContain('expired');
+        const verified = await t.http.post(`/intent-verifications/${action}`).set(bearer(KEYS.sandbox)).expect(200);
+        expect(verified.body).toMatchObject({ status: 'failed', status_reason: 'authentication_expired' });
+      } finally {
+        later.mockRestore();
+      }
+      expect((await get(t, `/payment-intents/${intent}`)).body).toMatchObject({ status: 'failed', status_reason: 'authentication_expired' });
+      expect((await t.http.get(`/3ds/${action}`).expect(409)).text).toContain('expired');
+    });
+  });
+
   it('completion credits amount − applicable_fee, visible in the statement with the intent id', async () => {
     const { intent, action } = await confirmed();
     await authenticate(t, action, 'success').expect(200);
@@ -165,5 +195,7 @@ describe('live mode (decisions §1, README)', () => {
     expect(res.body).toMatchObject({ status: 'failed', status_reason: 'acquirer_unavailable', requires_action: false });
     expect((await get(t, `/payment-intents/${intent.id}`, KEYS.live)).body).toMatchObject({ status: 'failed', status_reason: 'acquirer_unavailable' });
     await get(t, `/payment-intents/${intent.id}`, KEYS.sandbox).expect(404);
+    // The simulated issuer's page never acts for a live payment.
+    expect((await t.http.post(`/3ds/${res.body.id}/approve`).expect(409)).text).toContain('only available for sandbox');
   });
 });
