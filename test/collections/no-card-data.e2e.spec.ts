@@ -71,11 +71,11 @@ describe('no PAN or CVV outside memory', () => {
     await webhookTo(t, receiver, '/all', { entity_id: entity, enabled_events: { all: true } });
     const pem = await publicKeyOf(t);
     const api = (method: 'get' | 'post' | 'patch', path: string, body?: object) => record(t.http[method](path).set(bearer(KEYS.sandbox)).send(body));
-    const pay = async (number: string, cvv: string, extra: [object, object] = [{}, {}]) => {
+    const pay = async (number: string, cvv: string, extra: [Record<string, unknown>, Record<string, unknown>] = [{}, {}]) => {
       const intent = (await api('post', '/payment-intents', intentBody(account))).body.id as string;
       return (await api('post', '/intent-actions', { payment_intent_id: intent, intent_action: cardAction(encrypt(pem, card({ card_number: number, cvv })), ...extra) })).body;
     };
-    const direct: [object, object] = [{ return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined }];
+    const direct: [Record<string, unknown>, Record<string, unknown>] = [{ return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined }];
 
     const viaPage = await pay(CARDS.approved, CVVS[0]);
     await record(t.http.get(`/3ds/${viaPage.id}`));

@@ -39,7 +39,7 @@ function pageState(action: IntentActionRecord, expires: number | null, mode: str
 
 /** `return_url` with the decided query (decisions §7). */
 export function returnUrlFor(action: IntentActionRecord): string | null {
-  if (!action.return_url) return null;
+  if (!action.return_url || !URL.canParse(action.return_url)) return null;
   const url = new URL(action.return_url);
   url.searchParams.set('payment_intent_id', action.payment_intent_id);
   url.searchParams.set('intent_action_id', action.id);
