@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
+import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 import { approvedEntity } from '../support/fixtures';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
@@ -8,6 +9,7 @@ import { Receiver } from '../webhooks/receiver';
 import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, webhookTo } from '../webhooks/webhooks-helpers';
 import { account, CARDHOLDER, disposableBody, virtualBody } from './helpers';
 
+const ADMIN_TOKEN = 'admin-token-for-the-card-scan-0123456789';
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
 function filesUnder(dir: string): string[] {
@@ -33,7 +35,7 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
     requireTestCa();
     restoreEnv = fastWorkerEnv();
     receiver = await Receiver.start();
-    t = await startWebhookApp();
+    t = await startWebhookApp({ PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN });
     for (const level of LEVELS) jest.spyOn(logger, level).mockImplementation(((...args: unknown[]) => void logged.push(JSON.stringify(args))) as never);
   });
   afterAll(async () => {
@@ -82,7 +84,10 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
     await http('get', `/card-transactions/${virtual.id}`);
     await http('get', `/accounts/${usd}/transactions`);
     await http('get', `/events?limit=100`);
-    await http('get', `/cards/${virtual.id}/history`);
+    // The auditor's view of the log: card events are there (resource_type card), without credentials.
+    const organization = (await t.app.get<EventStore>(EVENT_STORE).readStream(`card-${virtual.id}`))[0].metadata.organization_id;
+    const audit = await t.http.get(`/admin/organizations/${organization}/events`).query({ limit: '100' }).set(bearer(ADMIN_TOKEN)).then(record('admin events'));
+    expect(audit.body.data.some((e: { resource_type: string }) => e.resource_type === 'card')).toBe(true);
     // Errors too: a refused creation echoes nothing of a card.
     await http('post', '/virtual-cards', { ...virtualBody(usd), cardholder: { ...CARDHOLDER, phone_number: 'bad' } });
 

@@ -26,7 +26,7 @@ export interface PublicEvent {
  * webhook delivery bookkeeping (`api-key-hash-…`, `entity-token-…`, `webhook-delivery-…`, …) are
  * how the platform keeps its own promises, not facts about a resource, so they are not listed.
  */
-const RESOURCE_STREAM = /^(entity|account|counterparty|transfer|webhook|api-key)-([a-z]{2,5}_[0-9A-Za-z]+)$/;
+const RESOURCE_STREAM = /^(entity|account|counterparty|transfer|card|webhook|api-key)-([a-z]{2,5}_[0-9A-Za-z]+)$/;
 
 /** Never shown, at any depth: key material, signing secrets and token hashes (decisions §10). */
 const SECRET_FIELDS = new Set(['key_hash', 'encrypted_private_key', 'signing_key', 'token_hash', 'secret', 'pan', 'cvv']);
