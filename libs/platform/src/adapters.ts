@@ -3,6 +3,7 @@ import type { PlatformConfig } from './config/platform-config';
 import type { EventStore } from './event-store/event-store.port';
 import { EsdbEventStore } from './event-store/esdb-event-store';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
+import { HashChainedEventStore } from './event-store/hash-chain/hash-chained-event-store';
 import type { ReadStore } from './read-store/read-store.port';
 import { MongoReadStore } from './read-store/mongo-read-store';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
@@ -21,8 +22,9 @@ import { SqliteMessageBus } from './bus/sqlite-message-bus';
  * variable is set, and the embedded one in DATA_DIR otherwise. Nothing else imports a driver.
  */
 export function createEventStore(config: PlatformConfig): EventStore {
-  if (config.eventStoreUrl) return new EsdbEventStore(config.eventStoreUrl);
-  return new SqliteEventStore(join(config.dataDir, 'events.db'));
+  // Every append of every path is hash-chained at the port boundary (decisions §10).
+  if (config.eventStoreUrl) return new HashChainedEventStore(new EsdbEventStore(config.eventStoreUrl));
+  return new HashChainedEventStore(new SqliteEventStore(join(config.dataDir, 'events.db')));
 }
 
 export function createReadStore(config: PlatformConfig): ReadStore {

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { anEvent, streamName } from '../event-store.contract';
+import { WrongExpectedRevisionError, type RecordedEvent } from '../event-store.port';
+import { SqliteEventStore } from '../sqlite-event-store';
+import { ChainChecker, withChain } from './chain-upcast';
+import { GENESIS_HASH, canonicalJson, eventHash } from './event-hash';
+import { HashChainedEventStore } from './hash-chained-event-store';
+
+let dir: string;
+let file: string;
+let store: HashChainedEventStore;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hash-chain-'));
+  file = join(dir, 'events.db');
+  store = new HashChainedEventStore(new SqliteEventStore(file, 20));
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const hashOf = (e: RecordedEvent) => (e.metadata as { hash?: string }).hash;
+const breaks = (events: RecordedEvent[]) => {
+  const checker = new ChainChecker(events[0]?.streamId ?? '');
+  return events.map((e) => checker.check(e)).filter(Boolean);
+};
+
+describe('canonical serialization', () => {
+  it('sorts keys at every depth, drops undefined and keeps arrays in order', () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[3,{"y":2,"z":1}]},"b":1}');
+  });
+
+  it('hashes the previous hash, type, data and metadata without its own hash', () => {
+    const event = anEvent('Opened', { amount: 1 });
+    const h = eventHash(GENESIS_HASH, event);
+    expect(h).toMatch(/^[0-9a-f]{64}$/);
+    expect(eventHash(GENESIS_HASH, { ...event, metadata: { ...event.metadata, hash: 'x' } as never })).toBe(h);
+    expect(eventHash('1'.repeat(64), event)).not.toBe(h);
+    expect(eventHash(GENESIS_HASH, { ...event, type: 'Closed' })).not.toBe(h);
+    expect(eventHash(GENESIS_HASH, { ...event, data: { amount: 2 } })).not.toBe(h);
+  });
+});
+
+describe('HashChainedEventStore', () => {
+  it('chains every append, in one call or several, whatever the expected revision', async () => {
+    const stream = streamName();
+    await store.append(stream, [anEvent('A'), anEvent('B')], 'no_stream');
+    await store.append(stream, [anEvent('C')], 1);
+    await store.append(stream, [anEvent('D')], 'any');
+    await store.append(stream, [anEvent('E')], 'stream_exists');
+    const fresh = new HashChainedEventStore(new SqliteEventStore(file, 20));
+    await fresh.append(stream, [anEvent('F')], 4); // a cold tail cache reads the last event
+    const events = await fresh.readStream(stream);
+    await fresh.close();
+    expect(events.map((e) => e.type)).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
+    expect(breaks(events)).toEqual([]);
+    expect(hashOf(events[0])).toBe(eventHash(GENESIS_HASH, events[0]));
+    expect(hashOf(events[5])).toBe(eventHash(hashOf(events[4])!, events[5]));
+  });
+
+  it('a conflicting append fails and leaves the chain whole', async () => {
+    const stream = streamName();
+    await store.append(stream, [anEvent('A')], 'no_stream');
+    await expect(store.append(stream, [anEvent('B')], 5)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await store.append(stream, [anEvent('B')], 0);
+    expect(breaks(await store.readStream(stream))).toEqual([]);
+  });
+
+  it('events older than chains get theirs from the upcaster, and new events chain on it', async () => {
+    const stream = streamName();
+    const raw = new SqliteEventStore(file, 20);
+    await raw.append(stream, [anEvent('Legacy1'), anEvent('Legacy2')], 'no_stream');
+    await raw.close();
+    await store.append(stream, [anEvent('New')], 1);
+    const events = await store.readStream(stream);
+    expect(events.map(hashOf).every((h) => /^[0-9a-f]{64}$/.test(h!))).toBe(true);
+    expect(hashOf(events[1])).toBe(withChain(events.slice(0, 2).map(stripHash))[1].metadata['hash' as never]);
+    expect(breaks(events)).toEqual([]);
+  });
+
+  it('the checker names the revision of an altered event and of a removed one', async () => {
+    const stream = streamName();
+    await store.append(stream, [anEvent('A'), anEvent('B', { amount: 1 }), anEvent('C')], 'no_stream');
+    const db = new Database(file);
+    db.prepare(`UPDATE events SET data = '{"amount":2}' WHERE stream_id = ? AND revision = 1`).run(stream);
+    expect(breaks(await store.readStream(stream))).toEqual([{ streamId: stream, revision: 1, reason: 'hash_mismatch' }]);
+    db.prepare('DELETE FROM events WHERE stream_id = ? AND revision = 1').run(stream);
+    db.close();
+    expect(breaks(await store.readStream(stream))).toEqual([{ streamId: stream, revision: 1, reason: 'missing_revision' }]);
+  });
+});
+
+function stripHash(event: RecordedEvent): RecordedEvent {
+  const { hash: _h, ...metadata } = event.metadata as RecordedEvent['metadata'] & { hash?: string };
+  return { ...event, metadata };
+}

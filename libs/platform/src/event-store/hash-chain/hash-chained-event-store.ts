@@ -1,0 +1,102 @@
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '../event-store.port';
+import { withChain } from './chain-upcast';
+import { GENESIS_HASH, eventHash, storedHash } from './event-hash';
+
+const TAIL_CAPACITY = 50_000;
+
+/**
+ * Every append of the product goes through here (adapters.ts wraps each adapter), so every stream
+ * is hash-chained whoever writes it: commands, reservations, indexes, webhook queues, bootstrap.
+ * The previous hash comes from a cache of stream tails fed by this process's appends and reads;
+ * a command folds its stream before appending, so the tail is almost always known and the chain
+ * costs one SHA-256 per event. On a miss it reads the last event (the whole stream once for a
+ * stream older than chains). The expected revision the hash was chained on is the one appended
+ * with, so a concurrent writer makes the append fail, never a fork in the chain.
+ */
+export class HashChainedEventStore implements EventStore {
+  private readonly tails = new Map<string, { revision: number; hash: string }>();
+
+  constructor(readonly inner: EventStore) {}
+
+  async append(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    for (let attempt = 1; ; attempt++) {
+      const exact = typeof expected === 'number' || expected === 'no_stream' ? expected : await this.currentRevision(streamId, expected);
+      try {
+        return await this.appendChained(streamId, events, exact);
+      } catch (error) {
+        if (exact === expected || !(error instanceof WrongExpectedRevisionError) || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    const events = await this.inner.readStream(streamId, options);
+    const chained = options.fromRevision ? events : withChain(events);
+    const last = chained[chained.length - 1];
+    const hash = last && storedHash(last.metadata);
+    if (hash) this.remember(streamId, last.revision, hash);
+    return chained;
+  }
+
+  readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]> {
+    return this.inner.readAll(options);
+  }
+
+  subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription {
+    return this.inner.subscribeToAll(options, handler);
+  }
+
+  headPosition(): Promise<number> {
+    return this.inner.headPosition();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private async appendChained(streamId: string, events: readonly EventToAppend[], expected: number | 'no_stream'): Promise<AppendResult> {
+    let previous = expected === 'no_stream' ? GENESIS_HASH : await this.hashAt(streamId, expected);
+    const chained = events.map((event) => {
+      const metadata = { ...event.metadata, hash: (previous = eventHash(previous, event)) };
+      return { ...event, metadata };
+    });
+    const result = await this.inner.append(streamId, chained, expected);
+    this.remember(streamId, result.nextExpectedRevision, previous);
+    return result;
+  }
+
+  /** The hash of the event at `revision`; a wrong revision yields anything, and the append then fails on it. */
+  private async hashAt(streamId: string, revision: number): Promise<string> {
+    const known = this.tails.get(streamId);
+    if (known?.revision === revision) return known.hash;
+    const [event] = await this.inner.readStream(streamId, { fromRevision: revision });
+    const hash = event && storedHash(event.metadata);
+    if (hash || !event) return hash ?? GENESIS_HASH;
+    const legacy = withChain((await this.inner.readStream(streamId)).slice(0, revision + 1));
+    return storedHash(legacy[legacy.length - 1].metadata)!;
+  }
+
+  /** `any` and `stream_exists` become the exact revision read, so the hash is chained on it. */
+  private async currentRevision(streamId: string, expected: 'any' | 'stream_exists'): Promise<number | 'no_stream'> {
+    const events = await this.inner.readStream(streamId);
+    if (!events.length && expected === 'stream_exists') throw new WrongExpectedRevisionError(streamId, expected, 'no_stream');
+    return events.length ? events[events.length - 1].revision : 'no_stream';
+  }
+
+  private remember(streamId: string, revision: number, hash: string): void {
+    const known = this.tails.get(streamId);
+    if (known && known.revision > revision) return;
+    this.tails.delete(streamId);
+    this.tails.set(streamId, { revision, hash });
+    if (this.tails.size > TAIL_CAPACITY) this.tails.delete(this.tails.keys().next().value as string);
+  }
+}
