@@ -1,4 +1,4 @@
-import { domainError, notFound, rule, type DomainError } from '@app/domain';
+import { notFound, rule, type DomainError } from '@app/domain';
 import { accountDecider, currencyInfo, type OpenAccountState } from '@app/domain/accounts';
 import { cardDecider, fxRate, convert, type FxQuote, type FxTable, type IssuedCardState } from '@app/domain/cards';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
@@ -34,5 +34,3 @@ export function fxQuote(table: FxTable, cardCurrency: string, accountCurrency: s
   const to = currencyInfo(accountCurrency)!.minor_units;
   return { rate, account_currency: accountCurrency, account_amount: convert(amount, rate, from, to) };
 }
-
-export const invalidField = (field: string, message: string) => new DomainException(domainError('validation', 'validation_error', `Invalid ${field}: ${message}`, { errors: [{ field, message }] }));

@@ -1,6 +1,6 @@
 import { conflict, notFound, type Decider, type Decision } from '../../shared';
 import type { CardEvent, IssuedCard } from './card.events';
-import { cardStatus, evolveCard, initialCardState, type CardState, type IssuedCardState } from './card';
+import { evolveCard, initialCardState, type CardState, type IssuedCardState } from './card';
 import { authorize, captureTransaction, declineHeld, reverseTransaction, type AuthorizeCard, type CaptureCardTransaction, type DeclineHeldAuthorization, type ReverseCardTransaction } from './card.authorize';
 
 export type CardCommand =
@@ -69,4 +69,3 @@ export const cardDecider: Decider<CardCommand, CardEvent, CardState> = {
   evolve: evolveCard,
 };
 
-export { cardStatus };
