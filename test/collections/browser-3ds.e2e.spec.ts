@@ -77,7 +77,7 @@ describe('3-D Secure page in Chromium', () => {
     const { intent, action, url } = await pendingAction();
     const page = await browser.newPage();
     await page.goto(url);
-    expect(await page.textContent('body')).toContain('card ending in 4242');
+    expect(await page.textContent('body')).toContain('USD 100.00 with the card ending in 4242');
     await Promise.all([page.waitForURL((u) => u.toString().startsWith(site.url)), page.click(button)]);
     expect(await page.textContent('#back')).toBe('Back at the shop');
     const query = Object.fromEntries(new URL(page.url()).searchParams);

@@ -115,6 +115,15 @@ describe('payment intent errors (spec Errors and Limits, decisions §2 and §7)'
       await confirm(t, intent, cardAction(encrypt(other.encryption_public_key, card())), other.key).expect(201);
     });
 
+    it('after a rotation only the new encryption key decrypts', async () => {
+      const created = (await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ name: 'rotating' }).expect(201)).body;
+      const rotated = (await t.http.post(`/api-keys/${created.id}/rotate`).set(bearer(KEYS.sandbox)).expect(200)).body;
+      expect(rotated.encryption_public_key).not.toBe(created.encryption_public_key);
+      const fresh = (await createIntent(t, account)).id;
+      expect((await confirm(t, fresh, cardAction(encrypt(created.encryption_public_key, card())), rotated.key).expect(400)).body.code).toBe('invalid_encrypted_data');
+      await confirm(t, fresh, cardAction(encrypt(rotated.encryption_public_key, card())), rotated.key).expect(201);
+    });
+
     it.each<[Record<string, unknown>, string]>([
       [{ card_number: '4242 4242 4242 4241' }, 'card_number'],
       [{ card_number: '424242424242' }, 'card_number'],

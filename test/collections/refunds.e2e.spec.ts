@@ -56,6 +56,12 @@ describe('refunds (decisions §7) and payment_intent.* webhooks (spec Events)', 
     await t.settle();
     const [action] = (await t.http.get('/intent-actions').query({ payment_intent_id: id }).set(bearer(KEYS.sandbox))).body.data;
     expect(action.refunded_amount).toBe(10_000);
+    const statement = (await t.http.get(`/accounts/${account}/transactions?limit=100`).set(bearer(KEYS.sandbox))).body.data as Array<Record<string, unknown>>;
+    expect(statement.filter((e) => e.payment_intent_id === id).map((e) => [e.type, e.amount])).toEqual([
+      ['debit', 6_000],
+      ['debit', 4_000],
+      ['credit', 10_000 - CARD_FEE],
+    ]);
   });
 
   it('never refunds more than charged: 422 refund_exceeds_charge, also with nothing left', async () => {

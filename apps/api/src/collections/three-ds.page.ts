@@ -1,4 +1,5 @@
 import type { AuthenticationPage } from '@app/application/collections';
+import { currencyInfo } from '@app/domain/accounts';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -30,4 +31,9 @@ export function renderPage({ state, action }: AuthenticationPage): string {
 </head><body><h1>Sandbox 3-D Secure</h1>${body}</body></html>`;
 }
 
-const formatAmount = (amount: number, currency: string) => `${currency} ${amount} (minor units)`;
+/** 10000 USD minor units reads "USD 100.00". */
+function formatAmount(amount: number, currency: string): string {
+  const units = currencyInfo(currency)?.minor_units ?? 0;
+  const digits = String(amount).padStart(units + 1, '0');
+  return units === 0 ? `${currency} ${digits}` : `${currency} ${digits.slice(0, -units)}.${digits.slice(-units)}`;
+}
