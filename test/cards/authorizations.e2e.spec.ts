@@ -31,6 +31,9 @@ describe('sandbox authorizations: hold, capture, reverse, balance, disposable, f
     expect(captured).toMatchObject({ id: held.id, status: 'successful', amount: 3_000 });
     expect(await balance(t, h.account)).toEqual({ available: 7_000, current: 7_000 });
     expect((await details(t, card.id)).body.data).toMatchObject({ amount_hold: 0, amount_used: 3_000 });
+    // The statement reads hold 4_000, release 4_000, hold 3_000, debit 3_000.
+    const statement = (await t.http.get(`/accounts/${h.account}/transactions`).set(bearer(KEYS.sandbox)).expect(200)).body.data as Array<{ type: string; amount: number }>;
+    expect(statement.map((e) => [e.type, e.amount]).reverse()).toEqual([['credit', 10_000], ['hold', 4_000], ['release', 4_000], ['hold', 3_000], ['debit', 3_000]]);
     expect((await capture(held.id).expect(409)).body.code).toBe('card_transaction_not_pending');
     await reverse(held.id).expect(409);
   });

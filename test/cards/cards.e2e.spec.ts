@@ -146,4 +146,25 @@ describe('cards: issue, read, list, lifecycle', () => {
     const stranger = await holder(t);
     expect((await patch(`/cards/${card.id}/account`, { account_id: stranger.account }).expect(422)).body.code).toBe('entity_mismatch');
   });
+
+  it('refuses an account currency the FX table cannot convert to (422 fx_not_supported), at creation and reassignment', async () => {
+    const h = await holder(t);
+    const brl = await account(t, h.entity, 'BRL');
+    expect((await post('/virtual-cards', virtualBody(brl)).expect(422)).body.code).toBe('fx_not_supported');
+    const card = await virtualCard(t, h.account);
+    expect((await patch(`/cards/${card.id}/account`, { account_id: brl }).expect(422)).body.code).toBe('fx_not_supported');
+    // A card in the account's own currency needs no rate.
+    await post('/virtual-cards', virtualBody(brl, { currency: 'BRL' })).expect(201);
+  });
+
+  it('works with an entity token: creates on its own accounts, lists without entity_id, 403 on another entity\'s account', async () => {
+    const h = await holder(t);
+    const token = await tokenFor(t, h.entity);
+    const created = await post('/virtual-cards', virtualBody(h.account), token).expect(201);
+    const listed = await t.http.get('/cards').set(bearer(token)).expect(200);
+    expect(listed.body.data.cards.map((c: { id: string }) => c.id)).toEqual([created.body.data.id]);
+    const stranger = await holder(t);
+    await post('/virtual-cards', virtualBody(stranger.account), token).expect(403);
+    await t.http.get('/cards').query({ entity_id: stranger.entity }).set(bearer(token)).expect(403);
+  });
 });
