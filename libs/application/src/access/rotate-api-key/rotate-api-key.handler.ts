@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { notFound } from '@app/domain';
+import { isDomainError, notFound } from '@app/domain';
 import { apiKeyDecider } from '@app/domain/access';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { newApiKey } from '@app/platform/security/credentials';
@@ -25,8 +25,11 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
     const inKeyMode = { ...context, actor: managed.actor };
     const key = newApiKey(managed.key.mode);
     const material = await newKeyMaterial(this.box, key);
-    await registerKeyHash(this.store, material.key_hash, apiKeyId, inKeyMode, managed.key.mode);
     const command = { type: 'RotateApiKey' as const, api_key_id: apiKeyId, material, now: Date.now() };
+    // A refused rotation (a revoked key) must write nothing, not even the new hash's registration.
+    const refusal = apiKeyDecider.decide(command, managed.key);
+    if (isDomainError(refusal)) throw new DomainException(refusal);
+    await registerKeyHash(this.store, material.key_hash, apiKeyId, inKeyMode, managed.key.mode);
     const { state } = await handleCommand(this.store, apiKeyStream(apiKeyId), apiKeyDecider, command, inKeyMode);
     return { key, state: state as ActiveApiKey };
   }
