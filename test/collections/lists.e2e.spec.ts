@@ -43,6 +43,8 @@ describe('style B lists of payment intents and intent actions (decisions §2)', 
     expect((await list('/payment-intents', { currency: 'EUR' })).data).toEqual([]);
     expect((await list('/payment-intents', { date_from: String(between) })).data.map((i) => i.id)).toEqual([intents[4]]);
     expect((await list('/payment-intents', { date_to: new Date(between).toISOString() })).data).toHaveLength(4);
+    const offset = new Date(between - 5 * 3_600_000).toISOString().slice(0, 23) + '-05:00';
+    expect((await list('/payment-intents', { date_to: offset })).data).toHaveLength(4);
     const today = new Date().toISOString().slice(0, 10);
     expect((await list('/payment-intents', { date_from: today, date_to: today })).data).toHaveLength(5);
   });
@@ -85,6 +87,7 @@ describe('style B lists of payment intents and intent actions (decisions §2)', 
     ['/payment-intents', { status: 'done' }, 'status'],
     ['/payment-intents', { date_from: 'yesterday' }, 'date_from'],
     ['/payment-intents', { date_to: '2026-13-45' }, 'date_to'],
+    ['/payment-intents', { date_from: '2026-02-30' }, 'date_from'],
     ['/intent-actions', { payment_type: 'cash' }, 'payment_type'],
     ['/intent-actions', { prev_cursor: 'x' }, 'prev_cursor'],
     ['/intent-actions', { payment_intent_id: 'pi_1' }, 'payment_intent_id'],

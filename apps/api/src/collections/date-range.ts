@@ -12,8 +12,14 @@ function instant(value: string, field: 'date_from' | 'date_to'): number {
   if (/^\d{1,15}$/.test(value)) return Number(value);
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const ms = Date.parse(dateOnly ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(ms)) throw bad(field);
+  if (Number.isNaN(ms) || !isCalendarDate(value.slice(0, 10))) throw bad(field);
   return dateOnly && field === 'date_to' ? ms + 86_400_000 - 1 : ms;
+}
+
+/** Date.parse rolls 2026-02-30 over to March: the date part must read back as itself. */
+function isCalendarDate(date: string): boolean {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === date;
 }
 
 export function createdRange(query: { date_from?: string; date_to?: string }) {
