@@ -6,6 +6,7 @@ import { PlatformModule, type PlatformRoles } from '@app/platform/platform.modul
 import { AccessModule } from './access/access.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { AdminModule } from './admin/admin.module';
+import { AuditModule } from './audit/audit.module';
 import { BankCodesModule } from './bank-codes/bank-codes.module';
 import { CollectionsModule } from './collections/collections.module';
 import { CounterpartiesModule } from './counterparties/counterparties.module';
@@ -22,7 +23,7 @@ import { WebhookWorkerModule } from '@app/webhook-delivery/webhook-worker.module
 import { READ_MODELS } from '@app/read-models/read-models';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */
-export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule, CardsModule, CollectionsModule, AdminModule];
+export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule, CardsModule, CollectionsModule, AdminModule, AuditModule];
 
 @Module({})
 export class AppModule implements NestModule {

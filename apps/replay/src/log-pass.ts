@@ -2,6 +2,7 @@ import { balanceOf, evolveAccount, initialAccountState, type AccountEvent, type 
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { ChainChecker, type ChainBreak } from '@app/platform/event-store/hash-chain/chain-upcast';
 import type { Projection } from '@app/platform/read-store/projection';
+import { handlesEvent } from '@app/platform/read-store/projector';
 import type { ReadDocument } from '@app/platform/read-store/read-store.port';
 
 /** The scratch store: every read model rebuilt in memory, collection → id → document. */
@@ -66,7 +67,7 @@ function checkChain(chains: Map<string, ChainChecker>, event: RecordedEvent, bre
 
 function project(scratch: ScratchStore, projections: readonly Projection[], event: RecordedEvent): void {
   for (const projection of projections) {
-    if (!projection.handles.includes(event.type)) continue;
+    if (!handlesEvent(projection, event)) continue;
     let collection = scratch.get(projection.collection);
     if (!collection) scratch.set(projection.collection, (collection = new Map()));
     for (const id of projection.documentIds(event)) {

@@ -13,9 +13,10 @@ import { intentActionProjection } from './collections/intent-action.projection';
 import { paymentIntentProjection } from './collections/payment-intent.projection';
 import { cardProjection } from './cards/card.projection';
 import { cardTransactionProjection } from './cards/card-transaction.projection';
+import { eventIndexProjection } from './audit/event-index.projection';
 
 /**
  * Every read model of the product, in one list: the all-in-one process and a standalone
  * projector deployment build exactly the same set. A new feature adds its projections here.
  */
-export const READ_MODELS: readonly Projection[] = [apiKeyProjection, entityProjection, accountProjection, counterpartyProjection, paymentDetailProjection, webhookProjection, webhookLogProjection, dueDeliveriesProjection, transferProjection, statementProjection, paymentIntentProjection, intentActionProjection, cardProjection, cardTransactionProjection] as readonly Projection[];
+export const READ_MODELS: readonly Projection[] = [apiKeyProjection, entityProjection, accountProjection, counterpartyProjection, paymentDetailProjection, webhookProjection, webhookLogProjection, dueDeliveriesProjection, transferProjection, statementProjection, paymentIntentProjection, intentActionProjection, cardProjection, cardTransactionProjection, eventIndexProjection] as readonly Projection[];

@@ -79,7 +79,7 @@ export class Projector {
     const writes: ProjectionWrite[] = [];
     for (const event of batch) {
       for (const projection of this.projections) {
-        if (event.position <= this.checkpoints[projection.name] || !projection.handles.includes(event.type)) continue;
+        if (event.position <= this.checkpoints[projection.name] || !handlesEvent(projection, event)) continue;
         for (const id of projection.documentIds(event)) {
           writes.push({
             collection: projection.collection,
@@ -125,3 +125,6 @@ export class Projector {
 }
 
 const versionKey = (projection: Projection) => `version:${projection.name}`;
+
+/** `*` reads every event (the audit index). */
+export const handlesEvent = (projection: Projection, event: RecordedEvent) => projection.handles.includes(event.type) || projection.handles.includes('*');

@@ -17,22 +17,48 @@ export interface PublicEvent {
     readonly correlation_id: string;
     readonly causation_id: string;
     readonly schema_version: number;
+    /** The stream's hash chain (decisions §10); events older than chains carry the upcast one. */
+    readonly hash: string | null;
   };
   readonly created: number;
 }
 
 /**
- * Streams of resources an auditor knows (`<type>-<prefix>_<id>`). Reservations, indexes and
- * webhook delivery bookkeeping (`api-key-hash-…`, `entity-token-…`, `webhook-delivery-…`, …) are
- * how the platform keeps its own promises, not facts about a resource, so they are not listed.
+ * Resources an auditor knows, by stream prefix (`<prefix>-<xx>_<id>`): adding a resource to the
+ * history, the event list and `GET /{collection}/{id}/history` is one line here. Reservations,
+ * indexes and webhook delivery bookkeeping (`api-key-hash-…`, `card-number-…`, `webhook-queue-…`)
+ * are how the platform keeps its own promises, not facts about a resource, so they are not listed.
  */
-const RESOURCE_STREAM = /^(entity|account|counterparty|transfer|card|webhook|api-key)-([a-z]{2,5}_[0-9A-Za-z]+)$/;
+export const RESOURCE_STREAMS = [
+  { prefix: 'entity', type: 'entity', collection: 'entities' },
+  { prefix: 'account', type: 'account', collection: 'accounts' },
+  { prefix: 'counterparty', type: 'counterparty', collection: 'counterparties' },
+  { prefix: 'transfer', type: 'transfer', collection: 'transfers' },
+  { prefix: 'payment-intent', type: 'payment_intent', collection: 'payment-intents' },
+  { prefix: 'intent-action', type: 'intent_action', collection: 'intent-actions' },
+  { prefix: 'card', type: 'card', collection: 'cards' },
+  { prefix: 'webhook', type: 'webhook', collection: 'entity-webhooks' },
+  { prefix: 'api-key', type: 'api_key', collection: null },
+] as const;
+
+export type ResourceStream = (typeof RESOURCE_STREAMS)[number];
+
+const RESOURCE_STREAM = new RegExp(`^(${RESOURCE_STREAMS.map((r) => r.prefix).join('|')})-([a-z]{2,5}_[0-9A-Za-z]+)$`);
+
+/** The resource a stream is about, or null for the platform's own streams. */
+export function resourceOf(streamId: string): { resource: ResourceStream; id: string } | null {
+  const match = RESOURCE_STREAM.exec(streamId);
+  return match ? { resource: RESOURCE_STREAMS.find((r) => r.prefix === match[1])!, id: match[2] } : null;
+}
 
 /** Never shown, at any depth: key material, signing secrets and token hashes (decisions §10). */
-const SECRET_FIELDS = new Set(['key_hash', 'encrypted_private_key', 'signing_key', 'token_hash', 'secret', 'pan', 'cvv']);
+const SECRET_FIELDS = new Set([
+  'key_hash', 'encrypted_private_key', 'signing_key', 'token_hash', 'secret',
+  'pan', 'card_number', 'cvv', 'cvc', 'encrypted_data', 'sealed_number', 'content', 'bytes', 'document_bytes',
+]);
 
 export function publicEvent(recorded: RecordedEvent): PublicEvent | null {
-  const resource = RESOURCE_STREAM.exec(recorded.streamId);
+  const resource = resourceOf(recorded.streamId);
   if (!resource) return null;
   const m = recorded.metadata;
   const actor = m.actor ?? null;
@@ -40,19 +66,23 @@ export function publicEvent(recorded: RecordedEvent): PublicEvent | null {
     id: `evt_${m.event_id}`,
     object: 'event',
     type: recorded.type,
-    resource_type: resource[1].replace('-', '_'),
-    resource_id: resource[2],
+    resource_type: resource.resource.type,
+    resource_id: resource.id,
     entity_id: m.entity_id ?? null,
     position: recorded.position,
     revision: recorded.revision,
     data: redact(recorded.data) as Record<string, unknown>,
     // A process manager's event was caused by another event, not by a request.
-    metadata: { actor, request_id: actor?.startsWith('system:') ? null : m.correlation_id, correlation_id: m.correlation_id, causation_id: m.causation_id, schema_version: m.schema_version },
+    metadata: { actor, request_id: actor?.startsWith('system:') ? null : m.correlation_id, correlation_id: m.correlation_id, causation_id: m.causation_id, schema_version: m.schema_version, hash: (m as { hash?: string }).hash ?? null },
     created: m.occurred_at,
   };
 }
 
-function redact(value: unknown): unknown {
+/**
+ * The second guard: none of these should ever be in an event (cards keep sealed numbers, documents
+ * their digest), so this only matters if one slipped in. Applied at any depth, on every event shown.
+ */
+export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).filter(([key]) => !SECRET_FIELDS.has(key)).map(([key, v]) => [key, redact(v)]));
