@@ -165,6 +165,15 @@ export const ROUTES: Record<string, RouteCase> = {
 
   'POST /admin/entities/:id/review': { kind: 'operator', request: (w) => ({ path: `/admin/entities/${w.entity}/review`, body: { decision: 'rejected' } }) },
   'POST /admin/transfers/:id/advance': { kind: 'operator', request: (w) => ({ path: `/admin/transfers/${w.transfer}/advance`, body: { to: 'failed' } }) },
+  'GET /events': { kind: 'list', apiKeyOnly: true, request: () => ({ path: '/events?limit=100' }) },
+  'GET /entities/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/entities/${w.entity}/history` }) },
+  'GET /accounts/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/accounts/${w.account}/history` }) },
+  'GET /counterparties/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/counterparties/${w.counterparty}/history` }) },
+  'GET /transfers/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/transfers/${w.transfer}/history` }) },
+  'GET /payment-intents/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/payment-intents/${w.paidIntent}/history` }) },
+  'GET /intent-actions/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/intent-actions/${w.action}/history` }) },
+  'GET /cards/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/cards/${w.card}/history` }) },
+  'GET /entity-webhooks/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/entity-webhooks/${w.webhook}/history` }) },
   'GET /admin/organizations/:id/events': { kind: 'operator', request: () => ({ path: '/admin/organizations/org_x/events' }) },
 };
 

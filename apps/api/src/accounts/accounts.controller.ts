@@ -9,6 +9,7 @@ import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope, optionalEntityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
 import { CreateAccountDto, ListAccountsDto } from './accounts.dto';
+import { AsOf } from '../audit/as-of.interceptor';
 
 const presentState = (state: OpenAccountState) => presentAccount(accountView(state, balanceOf(state)));
 
@@ -42,6 +43,7 @@ export class AccountsController {
   }
 
   @Get(':id')
+  @AsOf()
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentState(await this.queries.execute(new GetAccountQuery(ctx.actor, id)));
   }

@@ -9,6 +9,7 @@ import { Ctx, SandboxOnly } from '../http/auth/auth.decorators';
 import { styleBPagination, styleBQuery } from '../http/pagination';
 import { createdRange } from './date-range';
 import { AuthenticateDto, ConfirmIntentDto, ListIntentActionsQueryDto } from './payment-intents.dto';
+import { AsOf } from '../audit/as-of.interceptor';
 
 @Controller()
 export class IntentActionsController {
@@ -42,6 +43,7 @@ export class IntentActionsController {
   }
 
   @Get('intent-actions/:id')
+  @AsOf()
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentIntentAction(await this.queries.execute(new GetIntentActionQuery(ctx.actor, id)));
   }

@@ -9,6 +9,7 @@ import { Ctx } from '../http/auth/auth.decorators';
 import { styleA, styleBPagination, styleBQuery } from '../http/pagination';
 import { createdRange } from './date-range';
 import { CancelIntentDto, CreatePaymentIntentDto, ListPaymentIntentsQueryDto, ListRefundsQueryDto, RefundDto } from './payment-intents.dto';
+import { AsOf } from '../audit/as-of.interceptor';
 
 @Controller('payment-intents')
 export class PaymentIntentsController {
@@ -34,6 +35,7 @@ export class PaymentIntentsController {
   }
 
   @Get(':id')
+  @AsOf()
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentPaymentIntent(await this.queries.execute(new GetPaymentIntentQuery(ctx.actor, id)));
   }

@@ -13,6 +13,7 @@ import { PatchBusinessCounterpartyDto, PatchIndividualCounterpartyDto } from './
 import { CreateCounterpartyDto, DeactivateCounterpartyDto, EntityScopeQuery, ListCounterpartiesQuery, ListPaymentDetailsQuery } from './counterparty.dto';
 import { presentAddedPaymentDetail, presentCounterparty, presentPaymentDetail } from '@app/read-models/counterparties/counterparty.presenter';
 import { CreatePaymentDetailDto } from './payment-detail.dto';
+import { AsOf } from '../audit/as-of.interceptor';
 
 @Controller('counterparties')
 export class CounterpartiesController {
@@ -42,6 +43,7 @@ export class CounterpartiesController {
   }
 
   @Get(':id')
+  @AsOf()
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: EntityScopeQuery) {
     return presentCounterparty(await this.queries.execute(new GetCounterpartyQuery(ctx.actor, id, query.entity_id)));
   }

@@ -10,6 +10,7 @@ import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { StyleAQuery, styleA, styleAQuery } from '../http/pagination';
 import { CreateBusinessEntityDto, CreateIndividualEntityDto, QuickStartEntityDto } from './entity.dto';
 import { UpdateBusinessEntityDto, UpdateIndividualEntityDto } from './entity-update.dto';
+import { AsOf } from '../audit/as-of.interceptor';
 
 export class ListEntitiesDto extends StyleAQuery {
   @IsOptional()
@@ -64,6 +65,7 @@ export class EntitiesController {
   }
 
   @Get('entities/:id')
+  @AsOf()
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentEntity(await this.queries.execute(new GetEntityQuery(ctx.actor, id)));
   }

@@ -10,6 +10,7 @@ import { styleA, styleAQuery } from '../http/pagination';
 import { BodyValidatedWith422 } from './transfer-body.pipe';
 import { presentTransfer } from '@app/read-models/transfers/transfer.presenter';
 import { CreateTransferDto, ListTransfersQuery, TransferScopeQuery } from './transfers.dto';
+import { AsOf } from '../audit/as-of.interceptor';
 
 /** Declared as an interface so only the 422 pipe validates it (see transfer-body.pipe.ts). */
 interface CreateTransferBody extends CreateTransferDto {}
@@ -46,6 +47,7 @@ export class TransfersController {
   }
 
   @Get('transfers/:id')
+  @AsOf()
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: TransferScopeQuery) {
     return presentTransfer(await this.queries.execute(new GetTransferQuery(ctx.actor, id, entityScope(ctx.actor, query.entity_id))));
   }

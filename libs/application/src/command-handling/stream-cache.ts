@@ -1,4 +1,5 @@
 import { modeOf } from '@app/platform/event-store/event-mode';
+import { pointInTime } from '@app/platform/event-store/point-in-time';
 import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 
 export interface FoldedStream<S> {
@@ -58,8 +59,9 @@ export async function foldStream<S>(
   streamId: string,
   decider: { evolve: Evolve<S>; initialState: S },
 ): Promise<FoldedStream<S>> {
-  const cache = cacheFor(store, decider.evolve);
-  const known = cache.get(streamId) as FoldedStream<S> | undefined;
+  // An `as_of` read folds a prefix of the stream: neither completed from nor stored in the cache.
+  const cache = pointInTime() ? null : cacheFor(store, decider.evolve);
+  const known = cache?.get(streamId) as FoldedStream<S> | undefined;
   const fresh = await store.readStream(streamId, { fromRevision: known ? known.revision + 1 : 0 });
   if (!fresh.length) return known ?? { state: decider.initialState, revision: -1, owner: null };
   const folded = {
@@ -67,7 +69,7 @@ export async function foldStream<S>(
     revision: fresh[fresh.length - 1].revision,
     owner: known?.owner ?? ownerOf(fresh[0]),
   };
-  cache.remember(streamId, folded);
+  cache?.remember(streamId, folded);
   return folded;
 }
 

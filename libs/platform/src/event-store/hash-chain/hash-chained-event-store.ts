@@ -8,6 +8,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../event-store.port';
+import { upToPoint } from '../point-in-time';
 import { withChain } from './chain-upcast';
 import { GENESIS_HASH, eventHash, storedHash } from './event-hash';
 
@@ -44,7 +45,8 @@ export class HashChainedEventStore implements EventStore {
     const last = chained[chained.length - 1];
     const hash = last && storedHash(last.metadata);
     if (hash) this.remember(streamId, last.revision, hash);
-    return chained;
+    // Inside an `as_of` read every stream ends at the point (point-in-time.ts).
+    return upToPoint(chained);
   }
 
   readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]> {
