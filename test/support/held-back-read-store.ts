@@ -1,3 +1,4 @@
+import type { CollectionIndexes } from '@app/platform/read-store/read-index';
 import type { Page, PageQuery, ProjectionWrite, ReadDocument, ReadStore } from '@app/platform/read-store/read-store.port';
 
 /**
@@ -57,6 +58,14 @@ export class HeldBackReadStore implements ReadStore {
 
   reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void> {
     return this.inner.reset(collections, checkpoints);
+  }
+
+  ensureIndexes(declared: readonly CollectionIndexes[]): Promise<void> {
+    return this.inner.ensureIndexes(declared);
+  }
+
+  purgeTombstones(collection: string, upTo: number): Promise<number> {
+    return this.inner.purgeTombstones(collection, upTo);
   }
 
   close(): Promise<void> {

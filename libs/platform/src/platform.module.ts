@@ -10,6 +10,7 @@ import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { logger } from './logging/logger';
 import { PROJECTIONS, type Projection } from './read-store/projection';
 import { Projector } from './read-store/projector';
+import { indexesOf, type CollectionIndexes } from './read-store/read-index';
 import { RAW_READ_STORE, READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { consistentReadStore } from './read-store/consistency/consistent-read-store';
 import { SECRET_BOX, SecretBox } from './security/secret-box';
@@ -30,6 +31,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   readonly publisher: BusPublisher;
   private readonly failureListeners: Array<(component: string, error: unknown) => void> = [];
   private failure: { component: string; error: unknown } | null = null;
+  private readonly indexes: CollectionIndexes[];
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -39,6 +41,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     @Inject(PROJECTIONS) projections: readonly Projection[],
     @Inject(CHECKPOINT_STORE) private readonly coordination: CoordinationStore,
   ) {
+    this.indexes = indexesOf(projections);
     const onError = (component: string) => (err: unknown) => {
       logger.error({ err, component }, 'background reader stopped');
       this.failure ??= { component, error: err };
@@ -49,6 +52,8 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    // Before any list is served or written: indexes are created at startup, never on a request.
+    await this.readStore.ensureIndexes(this.indexes);
     if (this.roles.projector) await this.projector.start();
     if (this.roles.publisher) await this.publisher.start();
   }

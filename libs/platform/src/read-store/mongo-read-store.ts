@@ -1,6 +1,6 @@
 import { MongoClient, MongoServerError, type Collection, type Db, type Filter as MongoFilter } from 'mongodb';
 import { LEASES } from '../coordination/mongo-coordination-store';
-import { logger } from '../logging/logger';
+import type { CollectionIndexes } from './read-index';
 import type { Page, PageQuery, ProjectionWrite, ReadDocument, ReadStore } from './read-store.port';
 
 /** How a read-model document is stored: the projection's document under `body`, beside its guard. */
@@ -30,7 +30,6 @@ const MAX_WRITE_ATTEMPTS = 5;
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
   private readonly db: Db;
-  private readonly indexes = new Map<string, Promise<void>>();
 
   constructor(url: string, database: string) {
     this.client = new MongoClient(url);
@@ -43,35 +42,23 @@ export class MongoReadStore implements ReadStore {
   }
 
   async find<T extends ReadDocument>(collection: string, query: PageQuery): Promise<Page<T>> {
-    const filter: Record<string, unknown> = { deleted: false };
-    const equality: string[] = [];
-    for (const [field, value] of Object.entries(query.filter ?? {})) {
-      if (value === undefined) continue;
-      assertFieldName(field);
-      filter[`body.${field}`] = value;
-      equality.push(field);
-    }
-    if (query.range && (query.range.gte !== undefined || query.range.lte !== undefined)) {
-      assertFieldName(query.range.field);
-      const bounds: Record<string, number> = {};
-      if (query.range.gte !== undefined) bounds.$gte = query.range.gte;
-      if (query.range.lte !== undefined) bounds.$lte = query.range.lte;
-      filter[`body.${query.range.field}`] = bounds;
-    }
-    const id: Record<string, string> = {};
-    if (query.before !== undefined) id.$lt = query.before;
-    if (query.after !== undefined) id.$gt = query.after;
-    if (Object.keys(id).length) filter._id = id;
-    await this.ensureIndex(collection, equality, query.range?.field);
     // Reading towards newer documents walks ids upwards, then flips the page to newest first.
     const towardsNewer = query.after !== undefined && query.before === undefined;
-    const rows = await this.collection(collection)
-      .find(filter as MongoFilter<StoredDocument>, { projection: { body: 1 } })
-      .sort({ _id: towardsNewer ? 1 : -1 })
-      .limit(query.limit + 1)
-      .toArray();
+    const rows = await this.findCursor(collection, query, towardsNewer).toArray();
     const items = rows.slice(0, query.limit).map((r) => r.body as T);
     return { items: towardsNewer ? items.reverse() : items, hasMore: rows.length > query.limit };
+  }
+
+  /** The plan MongoDB chooses for a `find`, for the tests that prove lists never scan a collection. */
+  explainFind(collection: string, query: PageQuery): Promise<Record<string, unknown>> {
+    return this.findCursor(collection, query, query.after !== undefined && query.before === undefined).explain();
+  }
+
+  private findCursor(collection: string, query: PageQuery, ascending: boolean) {
+    return this.collection(collection)
+      .find(mongoFilter(query), { projection: { body: 1 } })
+      .sort({ _id: ascending ? 1 : -1 })
+      .limit(query.limit + 1);
   }
 
   async apply(writes: readonly ProjectionWrite[], checkpoints: Readonly<Record<string, number>>): Promise<void> {
@@ -152,27 +139,53 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * One compound index per query shape, created on first use: equality fields, then `_id` for the
-   * sort and cursors, then the range field (equality, sort, range), so a page reads only its rows.
+   * The declared indexes, created at startup: `deleted`, the declared fields, then `_id` descending
+   * for the sort and cursors, so a page reads only its rows. Plus one on tombstones for the purge.
+   * Undeclared list indexes (named `ix:`) are dropped, since each costs every write.
    */
-  private ensureIndex(collection: string, equality: readonly string[], range: string | undefined): Promise<void> {
-    const fields = [...new Set(equality)].sort();
-    const spec: Record<string, 1 | -1> = { deleted: 1 };
-    for (const f of fields) spec[`body.${f}`] = 1;
-    spec._id = -1;
-    if (range && !fields.includes(range)) spec[`body.${range}`] = 1;
-    const id = `${collection}:${Object.keys(spec).join(',')}`;
-    let pending = this.indexes.get(id);
-    if (!pending) {
-      pending = this.collection(collection)
-        .createIndex(spec)
-        .then(() => undefined)
-        // A missing index makes lists slower, never wrong: say so and keep serving.
-        .catch((err) => logger.warn({ err, collection, spec }, 'read store: could not create index'));
-      this.indexes.set(id, pending);
+  async ensureIndexes(declared: readonly CollectionIndexes[]): Promise<void> {
+    for (const { collection, indexes } of declared) {
+      const specs = indexes.map((fields) => ({ key: indexKey(fields), name: `ix:${fields.join(',')}` }));
+      const target = this.collection(collection);
+      await target.createIndexes([...specs, { key: { deleted: 1, pos: 1 }, name: 'tombstones' }]);
+      const existing = await target.listIndexes().toArray();
+      for (const { name } of existing) if (String(name).startsWith('ix:') && !specs.some((s) => s.name === name)) await target.dropIndex(name);
     }
-    return pending;
   }
+
+  /** Names of the collection's indexes, for the tests that check what startup created. */
+  async indexNames(collection: string): Promise<string[]> {
+    return (await this.collection(collection).listIndexes().toArray()).map((i) => String(i.name));
+  }
+
+  async purgeTombstones(collection: string, upTo: number): Promise<number> {
+    return (await this.collection(collection).deleteMany({ deleted: true, pos: { $lte: upTo } })).deletedCount;
+  }
+}
+
+function mongoFilter(query: PageQuery): MongoFilter<StoredDocument> {
+  const filter: Record<string, unknown> = { deleted: false };
+  for (const [field, value] of Object.entries(query.filter ?? {})) {
+    if (value === undefined) continue;
+    assertFieldName(field);
+    filter[`body.${field}`] = value;
+  }
+  const range = query.range;
+  if (range && (range.gte !== undefined || range.lte !== undefined)) {
+    assertFieldName(range.field);
+    filter[`body.${range.field}`] = { ...(range.gte !== undefined && { $gte: range.gte }), ...(range.lte !== undefined && { $lte: range.lte }) };
+  }
+  const id = { ...(query.before !== undefined && { $lt: query.before }), ...(query.after !== undefined && { $gt: query.after }) };
+  if (Object.keys(id).length) filter._id = id;
+  return filter as MongoFilter<StoredDocument>;
+}
+
+function indexKey(fields: readonly string[]): Record<string, 1 | -1> {
+  fields.forEach(assertFieldName);
+  const key: Record<string, 1 | -1> = { deleted: 1 };
+  for (const f of fields) key[`body.${f}`] = 1;
+  key._id = -1;
+  return key;
 }
 
 function key(collection: string, id: string): string {

@@ -14,6 +14,13 @@ export interface Projection<D extends ReadDocument = ReadDocument> {
    * then empties the collection and replays the log into it once. Absent: 0.
    */
   readonly version?: number;
+  /**
+   * Every filter combination the collection's list queries use, as field lists (equality fields,
+   * then the range field if any); the document id (descending) is appended by the adapters. Created
+   * at startup by every adapter (see read-index.ts); `test/performance/list-query-plans` proves no
+   * list query scans the collection.
+   */
+  readonly indexes?: readonly (readonly string[])[];
   documentIds(event: RecordedEvent): readonly string[];
   evolve(current: D | null, event: RecordedEvent): D | null;
 }

@@ -21,8 +21,10 @@ export class Projector {
     private readonly store: EventStore,
     private readonly readStore: ReadStore,
     private readonly projections: readonly Projection[],
-    private readonly options: { batchSize?: number; onError?: (e: unknown) => void } = {},
+    private readonly options: { batchSize?: number; onError?: (e: unknown) => void; purgeEveryMs?: number } = {},
   ) {}
+
+  private nextPurge = 0;
 
   async start(): Promise<void> {
     await this.rebuildOutdated();
@@ -97,6 +99,21 @@ export class Projector {
     this.checkpoints = advanced;
     this.position = last;
     this.releaseWaiters();
+    await this.purgeTombstones();
+  }
+
+  /**
+   * A tombstone only guards against an older event for its document being applied again. The
+   * projector never applies an event at or below a projection's checkpoint (a rebuild empties the
+   * collection, tombstones included), so once every projection writing a collection is past a
+   * tombstone it guards nothing: purge those, at most once per interval (default a minute).
+   */
+  private async purgeTombstones(): Promise<void> {
+    if (Date.now() < this.nextPurge) return;
+    this.nextPurge = Date.now() + (this.options.purgeEveryMs ?? 60_000);
+    const writers = new Map<string, number>();
+    for (const p of this.projections) writers.set(p.collection, Math.min(writers.get(p.collection) ?? Infinity, this.checkpoints[p.name]));
+    for (const [collection, upTo] of writers) await this.readStore.purgeTombstones(collection, upTo);
   }
 
   private releaseWaiters(): void {

@@ -93,6 +93,29 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
         await store.apply([put(col, { id: 'gone', v: 2 }, 3)], {});
         expect(await store.get(col, 'gone')).toEqual({ id: 'gone', v: 2 });
       });
+
+      it('purges tombstones at or below a position only: deletions above it still guard, live documents stay', async () => {
+        await store.apply([put(col, { id: 'a' }, 1), put(col, { id: 'b' }, 1), put(col, { id: 'live' }, 1)], {});
+        await store.apply([remove(col, 'a', 2), remove(col, 'b', 4)], {});
+        expect(await store.purgeTombstones(col, 3)).toBe(1);
+        expect(await store.purgeTombstones(col, 3)).toBe(0);
+        // 'b' keeps its guard: an older write replayed is still refused.
+        await store.apply([put(col, { id: 'b', v: 'old' }, 3)], {});
+        expect(await store.get(col, 'b')).toBeNull();
+        expect(await store.get(col, 'live')).toEqual({ id: 'live' });
+        expect(await store.purgeTombstones(col, 10)).toBe(1);
+      });
+    });
+
+    it('creates declared indexes (idempotently) and lists still answer the same through them', async () => {
+      const declared = [{ collection: col, indexes: [['org', 'status'], ['org', 'created']] }];
+      await store.ensureIndexes(declared);
+      await store.ensureIndexes(declared);
+      await seed([1, 2, 3].map((n) => ({ id: `d${n}`, org: 'o', status: n % 2 ? 'odd' : 'even', created: n })));
+      const page = await store.find(col, { filter: { org: 'o', status: 'odd' }, range: { field: 'created', gte: 2 }, limit: 5 });
+      expect(page.items.map((d) => d.id)).toEqual(['d3']);
+      await store.ensureIndexes([{ collection: col, indexes: [['org']] }]);
+      expect((await store.find(col, { filter: { org: 'o' }, before: 'd3', limit: 5 })).items.map((d) => d.id)).toEqual(['d2', 'd1']);
     });
 
     it('records checkpoints, 0 before the first, and moves them with apply', async () => {

@@ -1,3 +1,5 @@
+import type { CollectionIndexes } from './read-index';
+
 /** Read models: documents for lists, filters and cursors, rebuilt from the log at will. */
 
 export interface ReadDocument {
@@ -46,6 +48,17 @@ export interface ReadStore {
   /** Applies the writes in order, then records the checkpoints; atomically where the adapter can. */
   apply(writes: readonly ProjectionWrite[], checkpoints: Readonly<Record<string, number>>): Promise<void>;
   getCheckpoint(name: string): Promise<number>;
+  /**
+   * Creates the indexes the list queries need and drops undeclared ones; called once at startup by
+   * every process (idempotent), never on the request path.
+   */
+  ensureIndexes(declared: readonly CollectionIndexes[]): Promise<void>;
+  /**
+   * Deletes the collection's tombstones written at or below `upTo`. Safe only once no event at or
+   * below `upTo` can be applied to the collection again (every projection writing it has its
+   * checkpoint there): the projector decides when. Returns how many went.
+   */
+  purgeTombstones(collection: string, upTo: number): Promise<number>;
   /** Removes every document of the collections and the named checkpoints, for a rebuild. */
   reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void>;
   close(): Promise<void>;

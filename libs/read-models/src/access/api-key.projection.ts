@@ -19,6 +19,8 @@ export interface ApiKeyDocument {
 export const apiKeyProjection: Projection<ApiKeyDocument> = {
   name: 'api-keys',
   collection: 'api_keys',
+  // Every filter its list offers, with organization and mode first (see read-index.ts).
+  indexes: [['organization_id'], ['organization_id', 'mode']],
   handles: ['ApiKeyCreated', 'ApiKeyRotated', 'ApiKeyRevoked'],
   documentIds: (event) => [String(event.data.api_key_id)],
   evolve(current, recorded: RecordedEvent) {

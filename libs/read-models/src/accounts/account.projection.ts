@@ -2,6 +2,7 @@ import type { AccountEvent } from '@app/domain/accounts';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
+import { organizationIndexes } from '@app/platform/read-store/read-index';
 import type { AccountView } from './account.presenter';
 
 export interface AccountDocument extends AccountView {
@@ -17,6 +18,8 @@ export interface AccountDocument extends AccountView {
 export const accountProjection: Projection<AccountDocument> = {
   name: 'accounts',
   collection: 'accounts',
+  // Every filter its list offers, within one organization and mode.
+  indexes: organizationIndexes('entity_id', 'currency'),
   // 1: documents record their mode; older read models are rebuilt once to gain it.
   version: 1,
   handles: ['AccountOpened', 'AccountFunded', 'FundsHeld', 'HoldReleased', 'HoldSettled', 'HoldReversed', 'BookTransferReceived'],

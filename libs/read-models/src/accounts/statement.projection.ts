@@ -64,6 +64,8 @@ function entry(event: Money): EntryFields {
 export const statementProjection: Projection<StatementEntry> = {
   name: 'account-statement',
   collection: 'account_transactions',
+  // The statement's one filter: its account, in the caller's mode (see read-index.ts).
+  indexes: [['account_id', 'mode']],
   // 1: documents record their mode; older read models are rebuilt once to gain it.
   version: 1,
   handles: ['AccountFunded', 'BookTransferReceived', 'FundsHeld', 'HoldSettled', 'HoldReleased', 'HoldReversed', 'CollectionCredited', 'CollectionRefunded'],

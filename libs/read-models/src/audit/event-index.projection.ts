@@ -2,6 +2,7 @@ import { publicEvent, type PublicEvent } from '@app/application/operator/list-or
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
+import { organizationIndexes } from '@app/platform/read-store/read-index';
 
 export interface EventIndexDocument {
   [field: string]: unknown;
@@ -30,6 +31,8 @@ export const eventIndexId = (position: number) => `evp_${String(position).padSta
 export const eventIndexProjection: Projection<EventIndexDocument> = {
   name: 'event-index',
   collection: 'events',
+  // Every filter GET /events offers, within one organization and mode (a `created` range is checked on the rows).
+  indexes: organizationIndexes('type', 'resource_type', 'resource_id', 'entity_id'),
   handles: ['*'],
   documentIds: (event) => (publicEvent(event) ? [eventIndexId(event.position)] : []),
   evolve(current, recorded: RecordedEvent) {

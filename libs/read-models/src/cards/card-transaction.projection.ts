@@ -9,6 +9,8 @@ export type CardTransactionDocument = CardTransactionRecord & { readonly organiz
 export const cardTransactionProjection: Projection<CardTransactionDocument> = {
   name: 'card-transactions',
   collection: 'card_transactions',
+  // Every filter its list offers, with organization and mode first (see read-index.ts).
+  indexes: [['organization_id', 'mode', 'card_id']],
   handles: ['CardAuthorizationHeld', 'CardAuthorizationDeclined', 'CardHoldDeclined', 'CardTransactionCaptured', 'CardTransactionReversed'],
   documentIds: (event) => [String((event.data.transaction as { id: string }).id)],
   evolve(_current, recorded: RecordedEvent) {

@@ -2,6 +2,7 @@ import type { IntentActionEvent, IntentActionRecord, PaymentIntentEvent } from '
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
+import { organizationIndexes } from '@app/platform/read-store/read-index';
 
 export type IntentActionDocument = IntentActionRecord & { readonly refunded_amount: number; readonly organization_id: string; readonly mode: Mode; [field: string]: unknown };
 
@@ -14,6 +15,8 @@ type Refunded = Extract<PaymentIntentEvent, { type: 'PaymentIntentRefunded' }>;
 export const intentActionProjection: Projection<IntentActionDocument> = {
   name: 'intent-actions',
   collection: 'intent_actions',
+  // Every filter its list offers, within one organization and mode (a `created` range is checked on the rows).
+  indexes: organizationIndexes('entity_id', 'currency', 'reference', 'payment_type', 'status', 'payment_intent_id', 'account_id'),
   handles: ['IntentActionCreated', 'IntentActionAuthenticated', 'IntentActionCompleted', 'IntentActionFailed', 'PaymentIntentRefunded'],
   documentIds: (event) => {
     if (event.type === 'PaymentIntentRefunded') return [(event.data as Refunded['data']).intent.intent_action_id ?? ''].filter(Boolean);

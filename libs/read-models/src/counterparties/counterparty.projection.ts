@@ -2,6 +2,7 @@ import type { CounterpartyEvent } from '@app/domain';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
+import { organizationIndexes } from '@app/platform/read-store/read-index';
 import type { CounterpartyView } from './counterparty.presenter';
 
 export interface CounterpartyDocument extends CounterpartyView {
@@ -14,6 +15,8 @@ export interface CounterpartyDocument extends CounterpartyView {
 export const counterpartyProjection: Projection<CounterpartyDocument> = {
   name: 'counterparties',
   collection: 'counterparties',
+  // Every filter its list offers, within one organization and mode.
+  indexes: organizationIndexes('entity_id', 'type', 'status'),
   // 1: documents record their mode; older read models are rebuilt once to gain it.
   version: 1,
   handles: ['CounterpartyCreated', 'CounterpartyUpdated', 'CounterpartyDeactivated'],

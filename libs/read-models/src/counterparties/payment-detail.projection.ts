@@ -55,6 +55,8 @@ function added(d: PaymentDetailData, organizationId: string, mode: Mode): Paymen
 export const paymentDetailProjection: Projection<PaymentDetailDocument> = {
   name: 'payment-details',
   collection: PAYMENT_DETAILS,
+  // Every filter its list offers, with organization and mode first (see read-index.ts).
+  indexes: [['organization_id', 'mode', 'counterparty_id']],
   // 1: documents record their mode; older read models are rebuilt once to gain it.
   version: 1,
   handles: ['PaymentDetailAdded', 'CounterpartyDeactivated', 'CounterpartyUpdated'],

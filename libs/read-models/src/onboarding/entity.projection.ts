@@ -2,6 +2,7 @@ import { ENTITY_EVENT_TYPES, evolveEntity, initialEntityState, type EntityEvent,
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
+import { organizationIndexes } from '@app/platform/read-store/read-index';
 
 export interface EntityDocument {
   readonly id: string;
@@ -22,6 +23,8 @@ export interface EntityDocument {
 export const entityProjection: Projection<EntityDocument> = {
   name: 'entities',
   collection: 'entities',
+  // Every filter its list offers, within one organization and mode.
+  indexes: organizationIndexes('entity_id', 'type', 'status'),
   // 1: documents record their mode; older read models are rebuilt once to gain it.
   version: 1,
   handles: ENTITY_EVENT_TYPES,

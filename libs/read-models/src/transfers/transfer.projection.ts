@@ -12,6 +12,12 @@ export type TransferDocument = TransferRecord & { readonly organization_id: stri
 export const transferProjection: Projection<TransferDocument> = {
   name: 'transfers',
   collection: 'transfers',
+  // Every filter its list offers, within one organization, mode and entity.
+  indexes: [
+    ['organization_id', 'mode', 'entity_id'],
+    ['organization_id', 'mode', 'entity_id', 'account_id'],
+    ['organization_id', 'mode', 'entity_id', 'status'],
+  ],
   // 1: documents record their mode; older read models are rebuilt once to gain it.
   version: 1,
   handles: ['TransferCreated', 'TransferProcessing', 'TransferSucceeded', 'TransferFailed', 'TransferReversed'],

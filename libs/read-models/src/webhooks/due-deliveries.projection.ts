@@ -66,6 +66,8 @@ function onQueue(current: DueDeliveryDocument | null, event: DeliveryQueueEvent)
 export const dueDeliveriesProjection: Projection<DueDeliveryDocument> = {
   name: 'webhook-deliveries-ready',
   collection: DUE_DELIVERIES,
+  // The scheduler's query: queue heads, oldest id first; `due_at` is checked on those rows only.
+  indexes: [['head']],
   handles: ['WebhookDeliveryScheduled', 'WebhookDeliveryAttemptStarted', 'WebhookDeliveryAttempted', 'WebhookDeliveryCancelled', 'WebhookDeliveryEnqueued', 'WebhookDeliveryDequeued'],
   documentIds: (event) => [String(event.data.delivery_id), ...(event.type === 'WebhookDeliveryDequeued' && event.data.next_head ? [String(event.data.next_head)] : [])],
   evolve(current, recorded: RecordedEvent) {

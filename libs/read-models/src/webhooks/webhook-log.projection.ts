@@ -19,6 +19,13 @@ export interface WebhookLogDocument extends Omit<DeliveryAttemptRecord, 'log_id'
 export const webhookLogProjection: Projection<WebhookLogDocument> = {
   name: 'webhook-logs',
   collection: 'webhook_logs',
+  // Every filter its list offers, within one organization, mode and entity.
+  indexes: [
+    ['organization_id', 'mode', 'entity_id'],
+    ['organization_id', 'mode', 'entity_id', 'webhook_id'],
+    ['organization_id', 'mode', 'entity_id', 'event'],
+    ['organization_id', 'mode', 'entity_id', 'status'],
+  ],
   // 1: documents record their mode; older read models are rebuilt once to gain it.
   version: 1,
   handles: ['WebhookDeliveryAttempted'],

@@ -19,6 +19,8 @@ export const NO_DELIVERIES: WebhookView['stats'] = { deliveries_total: 0, delive
 export const webhookProjection: Projection<WebhookDocument> = {
   name: 'webhooks',
   collection: 'webhooks',
+  // Every filter its list offers, with organization and mode first (see read-index.ts).
+  indexes: [['organization_id', 'mode', 'entity_id']],
   // 1: documents record their mode; older read models are rebuilt once to gain it.
   version: 1,
   handles: ['WebhookCreated', 'WebhookUpdated', 'WebhookDeleted', 'WebhookDeliveryAttempted'],

@@ -1,6 +1,7 @@
 import type { EventStore } from '../../event-store/event-store.port';
 import type { Projection } from '../projection';
 import type { Projector } from '../projector';
+import type { CollectionIndexes } from '../read-index';
 import type { Page, PageQuery, ProjectionWrite, ReadDocument, ReadStore } from '../read-store.port';
 import { ProjectorProgress, StoredCheckpointProgress } from './projection-progress';
 import { ReadYourWritesBarrier } from './read-your-writes.barrier';
@@ -36,6 +37,14 @@ export class ConsistentReadStore implements ReadStore {
 
   reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void> {
     return this.inner.reset(collections, checkpoints);
+  }
+
+  ensureIndexes(declared: readonly CollectionIndexes[]): Promise<void> {
+    return this.inner.ensureIndexes(declared);
+  }
+
+  purgeTombstones(collection: string, upTo: number): Promise<number> {
+    return this.inner.purgeTombstones(collection, upTo);
   }
 
   /** The platform closes the adapter it owns, once; closing a view of it changes nothing. */

@@ -1,0 +1,66 @@
+import { assertCollectionName, assertFieldName } from './read-index';
+import type { PageQuery } from './read-store.port';
+
+/** A field of the JSON body, spelled exactly as in the indexes so the planner matches them. */
+export const jsonField = (field: string): string => `json_extract(body, '$.${field}')`;
+
+export const indexName = (collection: string, fields: readonly string[]): string => `ix:${collection}:${fields.join(',')}`;
+
+/**
+ * An expression index over one collection's live documents. Partial (`collection = '<name>' AND
+ * deleted = 0`), so it holds only that collection's rows and never a tombstone; the query must
+ * therefore spell both terms as literals, which `findSql` does.
+ */
+export function indexDdl(collection: string, fields: readonly string[]): string {
+  assertCollectionName(collection);
+  fields.forEach(assertFieldName);
+  const columns = [...fields.map(jsonField), 'id DESC'].join(', ');
+  return `CREATE INDEX IF NOT EXISTS "${indexName(collection, fields)}" ON documents (${columns}) WHERE collection = '${collection}' AND deleted = 0`;
+}
+
+export interface FindSql {
+  readonly sql: string;
+  readonly params: unknown[];
+  /** Reading towards newer documents walks ids upwards; the caller flips the page to newest first. */
+  readonly towardsNewer: boolean;
+}
+
+/**
+ * The declared index a query walks: the one with the most fields, all of them filtered on by
+ * equality. SQLite's planner, without statistics, prefers the primary key's whole-collection range
+ * (it yields the id order for free), so the adapter names the index itself. A range is checked on
+ * the rows the index yields, newest first, so a page stops at its limit without sorting anything.
+ */
+export function chooseIndex(indexes: readonly (readonly string[])[], query: PageQuery): readonly string[] | undefined {
+  const filtered = new Set(Object.entries(query.filter ?? {}).flatMap(([field, value]) => (value === undefined ? [] : [field])));
+  let best: readonly string[] | undefined;
+  for (const fields of indexes) if (fields.every((f) => filtered.has(f)) && fields.length > (best?.length ?? 0)) best = fields;
+  return best;
+}
+
+export function findSql(collection: string, query: PageQuery, indexes: readonly (readonly string[])[] = []): FindSql {
+  assertCollectionName(collection);
+  const index = chooseIndex(indexes, query);
+  const where = [`collection = '${collection}'`, 'deleted = 0'];
+  const params: unknown[] = [];
+  const add = (term: string, value: unknown) => {
+    where.push(term);
+    params.push(value);
+  };
+  for (const [field, value] of Object.entries(query.filter ?? {})) {
+    if (value === undefined) continue;
+    assertFieldName(field);
+    if (value === null) where.push(`${jsonField(field)} IS NULL`);
+    else add(`${jsonField(field)} = ?`, typeof value === 'boolean' ? Number(value) : value);
+  }
+  const range = query.range;
+  if (range) assertFieldName(range.field);
+  if (range?.gte !== undefined) add(`${jsonField(range.field)} >= ?`, range.gte);
+  if (range?.lte !== undefined) add(`${jsonField(range.field)} <= ?`, range.lte);
+  if (query.before !== undefined) add('id < ?', query.before);
+  if (query.after !== undefined) add('id > ?', query.after);
+  const towardsNewer = query.after !== undefined && query.before === undefined;
+  const indexed = index ? ` INDEXED BY "${indexName(collection, index)}"` : '';
+  const sql = `SELECT body FROM documents${indexed} WHERE ${where.join(' AND ')} ORDER BY id ${towardsNewer ? 'ASC' : 'DESC'} LIMIT ?`;
+  return { sql, params: [...params, query.limit + 1], towardsNewer };
+}

@@ -1,0 +1,132 @@
+import type { IQuery } from '@nestjs/cqrs';
+import type { PageQuery, ReadStore } from '@app/platform/read-store/read-store.port';
+import { ListApiKeysHandler } from '../access/list-api-keys.handler';
+import { ListApiKeysQuery } from '../access/list-api-keys.query';
+import { ListAccountTransactionsHandler } from '../accounts/list-account-transactions.handler';
+import { ListAccountTransactionsQuery } from '../accounts/list-account-transactions.query';
+import { ListAccountsHandler } from '../accounts/list-accounts.handler';
+import { ListAccountsQuery } from '../accounts/list-accounts.query';
+import { ListEventsHandler } from '../audit/list-events.handler';
+import { ListEventsQuery } from '../audit/list-events.query';
+import { ListCardTransactionsHandler } from '../cards/list-card-transactions.handler';
+import { ListCardTransactionsQuery } from '../cards/list-card-transactions.query';
+import { ListCardsHandler } from '../cards/list-cards.handler';
+import { ListCardsQuery } from '../cards/list-cards.query';
+import { ListIntentActionsHandler } from '../collections/list-intent-actions.handler';
+import { ListIntentActionsQuery } from '../collections/list-intent-actions.query';
+import { ListPaymentIntentsHandler } from '../collections/list-payment-intents.handler';
+import { ListPaymentIntentsQuery } from '../collections/list-payment-intents.query';
+import { ListCounterpartiesHandler } from '../counterparties/list-counterparties.handler';
+import { ListCounterpartiesQuery } from '../counterparties/list-counterparties.query';
+import { ListPaymentDetailsHandler } from '../counterparties/list-payment-details.handler';
+import { ListPaymentDetailsQuery } from '../counterparties/list-payment-details.query';
+import { ListEntitiesHandler } from '../onboarding/list-entities.handler';
+import { ListEntitiesQuery } from '../onboarding/list-entities.query';
+import { ListTransfersHandler } from '../transfers/list-transfers.handler';
+import { ListTransfersQuery } from '../transfers/list-transfers.query';
+import { ListWebhookLogsHandler } from '../webhooks/list-webhook-logs.handler';
+import { ListWebhookLogsQuery } from '../webhooks/list-webhook-logs.query';
+import { ListWebhooksHandler } from '../webhooks/list-webhooks.handler';
+import { ListWebhooksQuery } from '../webhooks/list-webhooks.query';
+import { DUE_DELIVERIES } from '../webhooks/due-deliveries.projection';
+
+/** One `find` a list query handler issued. */
+export interface IssuedFind {
+  readonly list: string;
+  readonly collection: string;
+  readonly query: PageQuery;
+}
+
+type Page = { limit: number; before?: string; after?: string; range?: PageQuery['range'] };
+type Handler = { execute(query: never): Promise<unknown> };
+
+const ORG = 'org_plan';
+const ID = 'x_01J0000000000000000000000';
+const A_PAGES: Page[] = [{ limit: 20 }, { limit: 20, before: ID }];
+const CREATED = [undefined, { field: 'created', gte: 1 }, { field: 'created', lte: 2 }, { field: 'created', gte: 1, lte: 2 }];
+const B_PAGES: Page[] = A_PAGES.concat({ limit: 20, after: ID }).flatMap((p) => CREATED.map((range) => ({ ...p, range })));
+
+/** Every subset of the optional filters, each set to a value (what a client may combine). */
+function subsets(optional: readonly string[]): Record<string, string>[] {
+  return optional.reduce<Record<string, string>[]>((all, field) => all.concat(all.map((s) => ({ ...s, [field]: `v_${field}` }))), [{}]);
+}
+
+/**
+ * Every list query of the API with every filter combination its controller can send, paged as its
+ * style allows (A: before; B: before or after, and the `created` range), plus the webhook
+ * scheduler's due query. A new list belongs here: the plan test then covers it.
+ */
+export function listQueries(): { list: string; handler: (store: ReadStore) => Handler; queries: IQuery[] }[] {
+  const base = { organization_id: ORG, mode: 'sandbox' as const };
+  const each = <T>(pages: Page[], optional: readonly string[], make: (filter: Record<string, string>, page: Page) => T): T[] =>
+    subsets(optional).flatMap((f) => pages.map((p) => make(f, p)));
+  return [
+    { list: 'api keys', handler: (s) => new ListApiKeysHandler(s), queries: A_PAGES.flatMap((p) => [new ListApiKeysQuery(ORG, ['sandbox'], p), new ListApiKeysQuery(ORG, ['sandbox', 'live'], p)]) },
+    { list: 'accounts', handler: (s) => new ListAccountsHandler(s), queries: each(A_PAGES, ['entity_id', 'currency'], (f, p) => new ListAccountsQuery({ ...base, ...f }, p)) },
+    { list: 'statement', handler: (s) => new ListAccountTransactionsHandler(s), queries: A_PAGES.map((p) => new ListAccountTransactionsQuery(ID, 'sandbox', p)) },
+    { list: 'entities', handler: (s) => new ListEntitiesHandler(s), queries: each(A_PAGES, ['entity_id', 'type', 'status'], (f, p) => new ListEntitiesQuery({ ...base, ...f } as never, p)) },
+    { list: 'counterparties', handler: (s) => new ListCounterpartiesHandler(s), queries: each(A_PAGES, ['entity_id', 'type', 'status'], (f, p) => new ListCounterpartiesQuery({ ...base, ...f }, p)) },
+    { list: 'payment details', handler: (s) => new ListPaymentDetailsHandler(s), queries: A_PAGES.map((p) => new ListPaymentDetailsQuery(ORG, 'sandbox', ID, p)) },
+    { list: 'transfers', handler: (s) => new ListTransfersHandler(s), queries: each(A_PAGES, ['account_id', 'status'], (f, p) => new ListTransfersQuery({ ...base, entity_id: ID, ...f }, p)) },
+    { list: 'webhooks', handler: (s) => new ListWebhooksHandler(s), queries: A_PAGES.map((p) => new ListWebhooksQuery(ORG, 'sandbox', ID, p)) },
+    {
+      list: 'webhook logs',
+      handler: (s) => new ListWebhookLogsHandler(s),
+      queries: each(A_PAGES, ['webhookId', 'event', 'status'], (f, p) => new ListWebhookLogsQuery({ organizationId: ORG, mode: 'sandbox', entityId: ID, ...f } as never, p)),
+    },
+    {
+      list: 'cards',
+      handler: (s) => new ListCardsHandler(s),
+      // The controller requires an entity or an account (or both).
+      queries: each(B_PAGES.filter((p) => !p.range), ['entity_id', 'account_id'], (f, p) => (Object.keys(f).length ? new ListCardsQuery({ ...base, deleted: false, ...f }, p) : null)).filter((q) => q !== null),
+    },
+    { list: 'card transactions', handler: (s) => new ListCardTransactionsHandler(s), queries: B_PAGES.filter((p) => !p.range).map((p) => new ListCardTransactionsQuery({ ...base, card_id: ID }, p)) },
+    {
+      list: 'payment intents',
+      handler: (s) => new ListPaymentIntentsHandler(s),
+      queries: each(B_PAGES, ['entity_id', 'status', 'reference', 'currency', 'account_id'], (f, p) => new ListPaymentIntentsQuery({ ...base, ...f }, p)),
+    },
+    {
+      list: 'intent actions',
+      handler: (s) => new ListIntentActionsHandler(s),
+      queries: each(B_PAGES, ['entity_id', 'currency', 'reference', 'payment_type', 'status', 'payment_intent_id', 'account_id'], (f, p) => new ListIntentActionsQuery({ ...base, ...f }, p)),
+    },
+    {
+      list: 'events',
+      handler: (s) => new ListEventsHandler(s),
+      queries: each(
+        CREATED.map((r) => ({ limit: 20, range: r })),
+        ['type', 'resource_type', 'resource_id', 'entity_id'],
+        (f, p) => new ListEventsQuery({ ...base, ...f }, { afterPosition: 7, limit: p.limit, createdFrom: p.range?.gte, createdTo: p.range?.lte }),
+      ),
+    },
+  ];
+}
+
+/** The webhook scheduler's due query (libs/webhook-delivery/src/delivery/scheduler.ts), as it sends it. */
+export const dueDeliveriesFind: IssuedFind = {
+  list: 'due deliveries',
+  collection: DUE_DELIVERIES,
+  query: { filter: { head: true }, limit: 100, after: '', range: { field: 'due_at', lte: 2 } },
+};
+
+/** Runs every list query through its real handler against a store that records the `find` it receives. */
+export async function issuedFinds(): Promise<IssuedFind[]> {
+  const issued: IssuedFind[] = [dueDeliveriesFind];
+  for (const { list, handler, queries } of listQueries()) {
+    let current: IssuedFind[] = [];
+    const recorder = {
+      find: async (collection: string, query: PageQuery) => {
+        current.push({ list, collection, query });
+        return { items: [], hasMore: false };
+      },
+    } as unknown as ReadStore;
+    for (const query of queries) {
+      current = [];
+      await handler(recorder).execute(query as never);
+      if (current.length !== 1) throw new Error(`${list}: expected one find per query, saw ${current.length}`);
+      issued.push(...current);
+    }
+  }
+  return issued;
+}
