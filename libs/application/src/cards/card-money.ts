@@ -1,11 +1,11 @@
 import { isDomainError } from '@app/domain';
-import { accountCardMoneyDecider, cardDecider, type CardTransactionRecord, type IssuedCardState } from '@app/domain/cards';
+import { accountCardMoneyDecider, cardDecider, transactionOf, type CardTransactionRecord, type IssuedCardState } from '@app/domain/cards';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { cardStream } from './streams';
 
-const transactionOf = (state: unknown, id: string) => (state as IssuedCardState).transactions[id];
+const transactionIn = (state: unknown, id: string) => transactionOf(state as IssuedCardState, id)!;
 
 /**
  * Second step of an approved authorization: the hold on the account stream (its available
@@ -21,7 +21,7 @@ export async function holdOnAccount(store: EventStore, context: CommandContext, 
   }
   const decline = { type: 'DeclineHeldAuthorization' as const, card_id: transaction.card_id, transaction_id: transaction.id, reason: 'insufficient_funds' as const, now };
   const { state } = await handleCommand(store, cardStream(transaction.card_id), cardDecider, decline, context);
-  return transactionOf(state, transaction.id);
+  return transactionIn(state, transaction.id);
 }
 
 /**
@@ -34,7 +34,7 @@ export async function settleTransaction(store: EventStore, context: CommandConte
       ? { type: 'ReverseCardTransaction' as const, card_id: cardId, transaction_id: transactionId, now }
       : { type: 'CaptureCardTransaction' as const, card_id: cardId, transaction_id: transactionId, amount: how.capture, now };
   const { state } = await handleCommand(store, cardStream(cardId), cardDecider, command, context);
-  const transaction = transactionOf(state, transactionId);
+  const transaction = transactionIn(state, transactionId);
   const money =
     how === 'reverse'
       ? { type: 'ReleaseCardHold' as const, account_id: transaction.account_id, hold_id: transactionId, now }

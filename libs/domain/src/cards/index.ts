@@ -1,6 +1,7 @@
 export * from './controls/controls';
 export * from './controls/controls.parse';
 export * from './controls/usage';
+export * from './controls/ledger';
 export * from './controls/windows';
 export * from './credentials/card-number';
 export * from './fx/fx';

@@ -29,7 +29,7 @@ export class ApplyCardMoneyHandler implements ICommandHandler<ApplyCardMoneyComm
     if (event.type === 'CardAuthorizationHeld') {
       // Only while still pending: a settled or declined one was finished by its request.
       const card = await loadCard(this.store, context.actor, transaction.card_id);
-      if (card.transactions[transaction.id]?.status === 'pending') await holdOnAccount(this.store, context, transaction, base.now);
+      if (card.pending[transaction.id]) await holdOnAccount(this.store, context, transaction, base.now);
       return;
     }
     const money =

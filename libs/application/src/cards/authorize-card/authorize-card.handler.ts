@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { rule } from '@app/domain';
-import { cardDecider, cardTransactionIndexDecider, type CardTransactionRecord, type IssuedCardState } from '@app/domain/cards';
+import { cardDecider, cardTransactionIndexDecider, transactionOf, type CardTransactionRecord, type IssuedCardState } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { DomainException, handleCommand } from '../../command-handling';
@@ -36,7 +36,7 @@ export class AuthorizeCardHandler implements ICommandHandler<AuthorizeCardComman
     await handleCommand(this.store, cardTransactionStream(id), cardTransactionIndexDecider, { transaction_id: id, card_id: cardId }, context, { entityId: card.card.entity_id });
     const authorize = { type: 'AuthorizeCard' as const, card_id: cardId, transaction_id: id, amount: input.amount, merchant: input.merchant, account_id: account.id, fx, groups: this.datasets.mccGroups, now };
     const { state } = await handleCommand(this.store, cardStream(cardId), cardDecider, authorize, context);
-    const decided = (state as IssuedCardState).transactions[id];
+    const decided = transactionOf(state as IssuedCardState, id)!;
     if (decided.status !== 'pending') return decided;
     const held = await holdOnAccount(this.store, context, decided, now);
     if (held.status !== 'pending' || !input.capture) return held;

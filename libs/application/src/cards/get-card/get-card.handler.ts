@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { cardUsage, spendsOf } from '@app/domain/cards';
+import { cardUsage } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { SECRET_BOX, SecretBox } from '@app/platform/security/secret-box';
 import { CARD_CLOCK, CARD_DATASETS, type CardDatasets, type Clock } from '../card-ports';
@@ -18,7 +18,7 @@ export class GetCardHandler implements IQueryHandler<GetCardQuery> {
 
   async execute({ actor, cardId }: GetCardQuery): Promise<CardDetails> {
     const card = await loadCard(this.store, actor, cardId);
-    const usage = cardUsage({ amount: card.card.amount, controls: card.card.controls, spends: spendsOf(card), groups: this.datasets.mccGroups, now: this.clock.now() });
+    const usage = cardUsage({ amount: card.card.amount, controls: card.card.controls, usage: card.usage, groups: this.datasets.mccGroups, now: this.clock.now() });
     return { card, number: this.box.open(card.card.pan).toString('utf8'), cvv: this.box.open(card.card.cvv).toString('utf8'), usage };
   }
 }

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFound } from '@app/domain';
-import { cardTransactionIndexDecider, type CardTransactionRecord } from '@app/domain/cards';
+import { cardTransactionIndexDecider, transactionOf, type CardTransactionRecord } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, loadAggregate } from '../../command-handling';
 import { CARD_CLOCK, type Clock } from '../card-ports';
@@ -23,7 +23,7 @@ export class SettleCardTransactionHandler implements ICommandHandler<SettleCardT
     const cardId = index?.state.card_id;
     if (!cardId) throw new DomainException(notFound('card_transaction', transactionId));
     const card = await loadCard(this.store, context.actor, cardId);
-    const transaction = card.transactions[transactionId];
+    const transaction = transactionOf(card, transactionId);
     if (!transaction) throw new DomainException(notFound('card_transaction', transactionId));
     const now = this.clock.now();
     // The authorization's own second step first (a no-op once done): a capture never debits a hold

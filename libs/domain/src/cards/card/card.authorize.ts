@@ -5,7 +5,7 @@ import { mccBlocked, withinLimits } from '../controls/usage';
 import { convert, type FxQuote } from '../fx/fx';
 import type { CardTransactionRecord, DeclineReason, Merchant } from './card-transaction';
 import type { CardEvent } from './card.events';
-import { cardStatus, spendsOf, type IssuedCardState } from './card';
+import { cardStatus, transactionOf, type IssuedCardState } from './card';
 
 export interface AuthorizeCard {
   readonly type: 'AuthorizeCard';
@@ -48,15 +48,16 @@ export interface ReverseCardTransaction {
  */
 function refusal(command: AuthorizeCard, state: IssuedCardState): DeclineReason | null {
   if (cardStatus(state) !== 'active') return 'card_blocked';
-  if (state.card.type === 'disposable' && spendsOf(state).length > 0) return 'card_blocked';
+  // One shot: a success uses it up (CardUsedUp); while its authorization is pending, nothing else.
+  if (state.card.type === 'disposable' && Object.keys(state.pending).length > 0) return 'card_blocked';
   const { controls, amount } = state.card;
   if (mccBlocked(controls, command.groups, command.merchant.mcc)) return 'mcc_blocked';
-  const ctx = { amount, controls, spends: spendsOf(state), groups: command.groups, now: command.now };
+  const ctx = { amount, controls, usage: state.usage, groups: command.groups, now: command.now };
   return withinLimits(ctx, command.amount, command.merchant.mcc) ? null : 'limit_exceeded';
 }
 
 export function authorize(command: AuthorizeCard, state: IssuedCardState): Decision<CardEvent> {
-  if (state.transactions[command.transaction_id]) return [];
+  if (transactionOf(state, command.transaction_id)) return [];
   // Converted and held for the account read before deciding: a reassignment in between re-runs it.
   if (command.account_id !== state.card.account_id) return conflict('card_reassigned', `Card ${command.card_id} moved to another account during the authorization; retry`);
   const reason = refusal(command, state);
@@ -81,7 +82,7 @@ export function authorize(command: AuthorizeCard, state: IssuedCardState): Decis
 }
 
 function pending(state: IssuedCardState, id: string): CardTransactionRecord | ReturnType<typeof conflict> {
-  const transaction = state.transactions[id];
+  const transaction = transactionOf(state, id);
   if (!transaction) return notFound('card_transaction', id);
   if (transaction.status !== 'pending') return conflict('card_transaction_not_pending', `Card transaction ${id} is ${transaction.status}, not pending`);
   return transaction;
@@ -89,8 +90,8 @@ function pending(state: IssuedCardState, id: string): CardTransactionRecord | Re
 
 /** The account refused the hold (its available balance): the card's usage lets go of it. */
 export function declineHeld(command: DeclineHeldAuthorization, state: IssuedCardState): Decision<CardEvent> {
-  const transaction = state.transactions[command.transaction_id];
-  if (!transaction || transaction.status !== 'pending') return [];
+  const transaction = state.pending[command.transaction_id];
+  if (!transaction) return [];
   const declined = { ...transaction, status: 'declined' as const, status_reason: command.reason, updated: command.now };
   return [{ type: 'CardHoldDeclined', data: { card_id: command.card_id, transaction: declined } }];
 }

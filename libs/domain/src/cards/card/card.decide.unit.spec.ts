@@ -2,7 +2,7 @@ import { specFor } from '../../shared/testing/given-when-then';
 import { cardCreationCounterDecider, cardNumberDecider } from '../reservations/card-reservations';
 import type { CardEvent, IssuedCard } from './card.events';
 import { cardDecider, type CardCommand } from './card.decide';
-import { cardStatus, type IssuedCardState } from './card';
+import { cardStatus, transactionOf, type IssuedCardState } from './card';
 
 const spec = specFor(cardDecider);
 const T = Date.UTC(2030, 0, 15, 10);
@@ -18,7 +18,7 @@ const at = (type: 'CardFrozen' | 'CardDeleted' | 'CardMarkedFraud'): CardEvent =
 
 describe('card decider', () => {
   it('holds an authorization that fits, once per transaction id', () => {
-    spec([issued()]).when(auth('t1')).thenState((state) => expect((state as IssuedCardState).transactions.t1.status).toBe('pending'));
+    spec([issued()]).when(auth('t1')).thenState((state) => expect(transactionOf(state as IssuedCardState, 't1')!.status).toBe('pending'));
     const held: CardEvent[] = [];
     spec([issued()]).when(auth('t1')).thenState((_s, events) => held.push(...events));
     spec([issued(), ...held]).when(auth('t1')).then([]);
@@ -31,7 +31,7 @@ describe('card decider', () => {
   it('reads blocked when frozen or deleted, fraud when marked, and declines card_blocked', () => {
     for (const event of [at('CardFrozen'), at('CardDeleted'), at('CardMarkedFraud')]) {
       spec([issued(), event]).when(auth('t1')).thenState((state) => {
-        expect((state as IssuedCardState).transactions.t1.status_reason).toBe('card_blocked');
+        expect(transactionOf(state as IssuedCardState, 't1')!.status_reason).toBe('card_blocked');
         expect(cardStatus(state as IssuedCardState)).toBe(event.type === 'CardMarkedFraud' ? 'fraud' : 'blocked');
       });
     }
@@ -40,12 +40,12 @@ describe('card decider', () => {
   });
 
   it('declines over the amount, then captures at most what was held, once', () => {
-    spec([issued()]).when(auth('t1', 10_001)).thenState((s) => expect((s as IssuedCardState).transactions.t1.status_reason).toBe('limit_exceeded'));
+    spec([issued()]).when(auth('t1', 10_001)).thenState((s) => expect(transactionOf(s as IssuedCardState, 't1')!.status_reason).toBe('limit_exceeded'));
     const events: CardEvent[] = [issued()];
     spec(events).when(auth('t1', 4_000)).thenState((_s, e) => events.push(...e));
     spec(events).when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: 4_001, now: T }).thenError('amount_exceeds_hold');
     spec(events).when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: 2_500, now: T }).thenState((s, e) => {
-      expect((s as IssuedCardState).transactions.t1).toMatchObject({ status: 'successful', amount: 2_500, account_amount: 2_500 });
+      expect(transactionOf(s as IssuedCardState, 't1')!).toMatchObject({ status: 'successful', amount: 2_500, account_amount: 2_500 });
       events.push(...e);
     });
     spec(events).when({ type: 'ReverseCardTransaction', card_id: 'crd_1', transaction_id: 't1', now: T }).thenError('card_transaction_not_pending');
@@ -55,7 +55,7 @@ describe('card decider', () => {
   it('uses up a disposable card on its first capture', () => {
     const events: CardEvent[] = [issued({ type: 'disposable' })];
     spec(events).when(auth('t1')).thenState((_s, e) => events.push(...e));
-    spec(events).when(auth('t2')).thenState((s) => expect((s as IssuedCardState).transactions.t2.status_reason).toBe('card_blocked'));
+    spec(events).when(auth('t2')).thenState((s) => expect(transactionOf(s as IssuedCardState, 't2')!.status_reason).toBe('card_blocked'));
     spec(events).when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: null, now: T }).thenState((s, e) => {
       expect(e.map((x) => x.type)).toEqual(['CardTransactionCaptured', 'CardUsedUp']);
       expect(cardStatus(s as IssuedCardState)).toBe('blocked');

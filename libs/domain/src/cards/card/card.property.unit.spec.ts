@@ -7,7 +7,7 @@ import { cardUsage } from '../controls/usage';
 import { convert } from '../fx/fx';
 import { cardDecider, type CardCommand } from './card.decide';
 import type { CardEvent, IssuedCard } from './card.events';
-import { spendsOf, type CardState, type IssuedCardState } from './card';
+import { allTransactions, transactionOf, type CardState, type IssuedCardState } from './card';
 
 /**
  * Any interleaving of authorizations, captures, reversals, freezes, reassignments and days
@@ -86,7 +86,7 @@ class World {
   }
 
   pending(pick: number) {
-    const list = Object.values(this.issued.transactions).filter((t) => t.status === 'pending');
+    const list = Object.values(this.issued.pending);
     return list.length ? list[pick % list.length] : null;
   }
 
@@ -127,7 +127,7 @@ class World {
     const merchant = { name: 'm', mcc, city: 'c', state: 's', postal_code: 'p', country: 'NG' };
     const id = `ctxn_${++this.seq}`;
     this.onCard({ type: 'AuthorizeCard', card_id: 'crd_1', transaction_id: id, amount, merchant, account_id, fx, groups: GROUPS, now: this.now });
-    const t = this.issued.transactions[id];
+    const t = transactionOf(this.issued, id)!;
     if (t.status !== 'pending') return;
     if (this.onAccount(account_id, { type: 'PlaceCardHold', account_id, hold_id: id, amount: t.account_amount, now: this.now })) {
       this.onCard({ type: 'DeclineHeldAuthorization', card_id: 'crd_1', transaction_id: id, reason: 'insufficient_funds', now: this.now });
@@ -138,12 +138,12 @@ class World {
 
   private settle(id: string, amount: number | null): void {
     if (this.onCard({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: id, amount, now: this.now })) return;
-    const t = this.issued.transactions[id];
+    const t = transactionOf(this.issued, id)!;
     this.onAccount(t.account_id, { type: 'CaptureCardHold', account_id: t.account_id, hold_id: id, amount: t.account_amount, now: this.now });
   }
 
   check(): void {
-    const usage = cardUsage({ amount: LIMITS.amount!, controls: CONTROLS, spends: spendsOf(this.issued), groups: GROUPS, now: this.now });
+    const usage = cardUsage({ amount: LIMITS.amount!, controls: CONTROLS, usage: this.issued.usage, groups: GROUPS, now: this.now });
     for (const [prefix, limit] of Object.entries(LIMITS)) {
       const used = usage.card[`${prefix}_used`];
       const hold = usage.card[`${prefix}_hold`];
@@ -158,7 +158,7 @@ class World {
         expect(u[`${prefix}_balance`]).toBe(limit - u[`${prefix}_used`] - u[`${prefix}_hold`]);
       }
     }
-    const txs = Object.values(this.issued.transactions);
+    const txs = allTransactions(this.issued);
     for (const t of txs.filter((x) => x.status === 'successful' || x.status === 'pending')) {
       expect(t.amount).toBeLessThanOrEqual(CONTROLS.individual!.transaction_amount_limit!);
       if (t.merchant.mcc === '5942') expect(t.amount).toBeLessThanOrEqual(2_500);
@@ -186,7 +186,7 @@ describe('cards: property over interleavings', () => {
           world.run(a);
           world.check();
         }
-        for (const t of Object.values(world.issued.transactions)) seen.set(t.status_reason ?? t.status, (seen.get(t.status_reason ?? t.status) ?? 0) + 1);
+        for (const t of allTransactions(world.issued)) seen.set(t.status_reason ?? t.status, (seen.get(t.status_reason ?? t.status) ?? 0) + 1);
       }),
       { numRuns: 200 },
     );

@@ -1,16 +1,8 @@
 import type { CardControls, EntryLimits, IndividualControls, MccGroups } from './controls';
+import type { Tally, UsageLedger } from './ledger';
 import { cycleStart, dayKey } from './windows';
 
-/** One authorization that counts against limits: held (pending) or used (captured). */
-export interface Spend {
-  readonly id: string;
-  /** Card currency, minor units. */
-  readonly amount: number;
-  readonly mcc: string;
-  /** When it was authorized: the day and cycle it counts in, even when captured later. */
-  readonly at: number;
-  readonly state: 'hold' | 'used';
-}
+const DAY = 86_400_000;
 
 type Window = 'day' | 'cycle' | 'life';
 
@@ -48,55 +40,66 @@ function entryMeters(e: EntryLimits): Meter[] {
 export interface UsageContext {
   readonly amount: number;
   readonly controls: CardControls;
-  readonly spends: readonly Spend[];
+  readonly usage: UsageLedger;
   readonly groups: MccGroups;
   readonly now: number;
 }
 
-function inWindow(ctx: UsageContext, window: Window, at: number): boolean {
-  if (window === 'life') return true;
-  if (window === 'day') return dayKey(at) === dayKey(ctx.now);
-  return cycleStart(ctx.controls.individual, at) === cycleStart(ctx.controls.individual, ctx.now);
+/** The tallies a window sums: today's, every day of the current cycle's, or the card's life. */
+function tallies(ctx: UsageContext, window: Window): Readonly<Record<string, Tally>>[] {
+  // A card without a cycle (disposable) has one cycle: its life.
+  if (window === 'life' || (window === 'cycle' && !ctx.controls.individual)) return [ctx.usage.lifetime];
+  const today = dayKey(ctx.now);
+  if (window === 'day') return ctx.usage.days[today] ? [ctx.usage.days[today]] : [];
+  const start = cycleStart(ctx.controls.individual, ctx.now);
+  return Object.entries(ctx.usage.days)
+    .filter(([day]) => Number(day) <= today && cycleStart(ctx.controls.individual, Number(day) * DAY) === start)
+    .map(([, t]) => t);
 }
 
-function measure(ctx: UsageContext, meter: Meter, spends: readonly Spend[]): MeterUsage {
+type InScope = (mcc: string) => boolean;
+
+function measure(ctx: UsageContext, meter: Meter, inScope: InScope): MeterUsage {
   let used = 0;
   let hold = 0;
-  for (const s of spends) {
-    if (!inWindow(ctx, meter.window, s.at)) continue;
-    const v = meter.measure === 'amount' ? s.amount : 1;
-    if (s.state === 'used') used += v;
-    else hold += v;
+  for (const byMcc of tallies(ctx, meter.window)) {
+    for (const [mcc, t] of Object.entries(byMcc)) {
+      if (!inScope(mcc)) continue;
+      used += meter.measure === 'amount' ? t.used_amount : t.used_count;
+      hold += meter.measure === 'amount' ? t.hold_amount : t.hold_count;
+    }
   }
   return { used, hold };
 }
 
 /** `<prefix>_used|_hold|_balance` for each meter; balance is limit − used − hold, 0 without a limit. */
-function fields(ctx: UsageContext, meters: Meter[], spends: readonly Spend[]): Record<string, number> {
+function fields(ctx: UsageContext, meters: Meter[], inScope: InScope): Record<string, number> {
   const out: Record<string, number> = {};
   for (const m of meters) {
-    const { used, hold } = measure(ctx, m, spends);
+    const { used, hold } = measure(ctx, m, inScope);
     Object.assign(out, { [`${m.prefix}_used`]: used, [`${m.prefix}_hold`]: hold, [`${m.prefix}_balance`]: m.limit === null ? 0 : m.limit - used - hold });
   }
   return out;
 }
 
-const inGroup = (ctx: UsageContext, group: string) => (s: Spend) => (ctx.groups[group] ?? []).includes(s.mcc);
+const any: InScope = () => true;
+const isMcc = (code: string): InScope => (mcc) => mcc === code;
+const inGroup = (ctx: UsageContext, group: string): InScope => (mcc) => (ctx.groups[group] ?? []).includes(mcc);
 
 /** The usage fields of GET /card-details: the card's at the top level, each entry's on the entry. */
 export function cardUsage(ctx: UsageContext) {
   return {
-    card: fields(ctx, individualMeters(ctx.amount, ctx.controls.individual), ctx.spends),
-    mcc: ctx.controls.mcc.map((e) => fields(ctx, entryMeters(e), ctx.spends.filter((s) => s.mcc === e.mcc))),
-    groups: ctx.controls.groups.map((g) => fields(ctx, entryMeters(g), ctx.spends.filter(inGroup(ctx, g.group_name)))),
+    card: fields(ctx, individualMeters(ctx.amount, ctx.controls.individual), any),
+    mcc: ctx.controls.mcc.map((e) => fields(ctx, entryMeters(e), isMcc(e.mcc))),
+    groups: ctx.controls.groups.map((g) => fields(ctx, entryMeters(g), inGroup(ctx, g.group_name))),
   };
 }
 
-function fits(ctx: UsageContext, meters: Meter[], spends: readonly Spend[], amount: number, perTransaction: number | null): boolean {
+function fits(ctx: UsageContext, meters: Meter[], inScope: InScope, amount: number, perTransaction: number | null): boolean {
   if (perTransaction !== null && amount > perTransaction) return false;
   return meters.every((m) => {
     if (m.limit === null) return true;
-    const { used, hold } = measure(ctx, m, spends);
+    const { used, hold } = measure(ctx, m, inScope);
     return used + hold + (m.measure === 'amount' ? amount : 1) <= m.limit;
   });
 }
@@ -104,11 +107,11 @@ function fits(ctx: UsageContext, meters: Meter[], spends: readonly Spend[], amou
 /** Whether a new authorization of `amount` at `mcc` fits every limit that applies to it. */
 export function withinLimits(ctx: UsageContext, amount: number, mcc: string): boolean {
   const { controls } = ctx;
-  if (!fits(ctx, individualMeters(ctx.amount, controls.individual), ctx.spends, amount, controls.individual?.transaction_amount_limit ?? null)) return false;
-  const mccOk = controls.mcc.filter((e) => e.mcc === mcc).every((e) => fits(ctx, entryMeters(e), ctx.spends.filter((s) => s.mcc === e.mcc), amount, e.transaction_amount_limit));
+  if (!fits(ctx, individualMeters(ctx.amount, controls.individual), any, amount, controls.individual?.transaction_amount_limit ?? null)) return false;
+  const mccOk = controls.mcc.filter((e) => e.mcc === mcc).every((e) => fits(ctx, entryMeters(e), isMcc(e.mcc), amount, e.transaction_amount_limit));
   const groupsOk = controls.groups
     .filter((g) => (ctx.groups[g.group_name] ?? []).includes(mcc))
-    .every((g) => fits(ctx, entryMeters(g), ctx.spends.filter(inGroup(ctx, g.group_name)), amount, g.transaction_amount_limit));
+    .every((g) => fits(ctx, entryMeters(g), inGroup(ctx, g.group_name), amount, g.transaction_amount_limit));
   return mccOk && groupsOk;
 }
 
