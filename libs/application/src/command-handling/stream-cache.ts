@@ -1,6 +1,7 @@
 import { modeOf } from '@app/platform/event-store/event-mode';
 import { pointInTime } from '@app/platform/event-store/point-in-time';
 import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { FoldCache, foldCacheMaxBytes } from './fold-cache';
 
 export interface FoldedStream<S> {
   readonly state: S;
@@ -17,40 +18,27 @@ type Evolve<S> = (state: S, event: never) => S;
  * without invalidation because streams only grow: a cached fold at revision n is completed by
  * reading from n + 1, and an append still carries its expected revision, so another process's
  * write is caught as a conflict. States are immutable values, so sharing one between readers is safe.
+ * One budget in bytes per store, across deciders (fold-cache.ts), least recently used out first.
  */
-class FoldCache {
-  private readonly entries = new Map<string, FoldedStream<unknown>>();
-  constructor(private readonly capacity: number) {}
+const caches = new WeakMap<EventStore, FoldCache<FoldedStream<unknown>>>();
+let maxBytes: number | undefined;
+// Keyed by the evolve function too: one stream can be folded by more than one decider.
+const evolveIds = new WeakMap<object, number>();
+let nextEvolveId = 0;
 
-  get(streamId: string): FoldedStream<unknown> | undefined {
-    const entry = this.entries.get(streamId);
-    if (entry) {
-      // Map keeps insertion order: re-inserting makes this the most recently used.
-      this.entries.delete(streamId);
-      this.entries.set(streamId, entry);
-    }
-    return entry;
-  }
-
-  remember(streamId: string, entry: FoldedStream<unknown>): void {
-    const current = this.entries.get(streamId);
-    if (current && current.revision >= entry.revision) return;
-    this.entries.delete(streamId);
-    this.entries.set(streamId, entry);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
-  }
+interface StreamCacheView {
+  get(streamId: string): FoldedStream<unknown> | undefined;
+  remember(streamId: string, entry: FoldedStream<unknown>): void;
 }
 
-// Keyed by the evolve function: one stream can be folded by more than one decider.
-const caches = new WeakMap<EventStore, WeakMap<object, FoldCache>>();
-const CAPACITY = 20_000;
-
-function cacheFor(store: EventStore, evolve: object): FoldCache {
-  let byEvolve = caches.get(store);
-  if (!byEvolve) caches.set(store, (byEvolve = new WeakMap()));
-  let cache = byEvolve.get(evolve);
-  if (!cache) byEvolve.set(evolve, (cache = new FoldCache(CAPACITY)));
-  return cache;
+function cacheFor(store: EventStore, evolve: object): StreamCacheView {
+  let cache = caches.get(store);
+  if (!cache) caches.set(store, (cache = new FoldCache((maxBytes ??= foldCacheMaxBytes()))));
+  let id = evolveIds.get(evolve);
+  if (id === undefined) evolveIds.set(evolve, (id = nextEvolveId++));
+  const prefix = `${id}:`;
+  const shared = cache;
+  return { get: (streamId) => shared.get(prefix + streamId), remember: (streamId, entry) => shared.remember(prefix + streamId, entry) };
 }
 
 /** The stream folded up to its current end, reading only what the cache has not seen. */

@@ -1,0 +1,83 @@
+/** Default budget: 64 MiB of estimated state (see `estimateBytes`); V8 keeps it in a small multiple of that. */
+export const DEFAULT_FOLD_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** `FOLD_CACHE_MAX_BYTES` (0 turns the cache off), read once per process. */
+export function foldCacheMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.FOLD_CACHE_MAX_BYTES;
+  if (raw === undefined || raw === '') return DEFAULT_FOLD_CACHE_MAX_BYTES;
+  if (!/^\d+$/.test(raw)) throw new Error(`FOLD_CACHE_MAX_BYTES must be a whole number of bytes, got "${raw}"`);
+  return Number(raw);
+}
+
+/**
+ * What a cached state costs, estimated cheaply: the length of its JSON, measured when the entry is
+ * first stored and again whenever its stream has doubled since the last measure. Between measures
+ * the figure is the last one, so a state growing with its stream is under-counted by at most half,
+ * and measuring costs O(1) amortized per event folded. JSON length tracks the strings and numbers
+ * a state holds; the heap it takes is a small, steady multiple, so the budget bounds memory.
+ */
+export function estimateBytes(state: unknown): number {
+  return JSON.stringify(state)?.length ?? 0;
+}
+
+interface Entry<V> {
+  value: V;
+  revision: number;
+  bytes: number;
+  measuredAt: number;
+}
+
+/**
+ * Least recently used entries, bounded by the sum of their estimated bytes rather than their count:
+ * twenty thousand small API keys and a handful of long account folds weigh what they hold. An entry
+ * larger than the whole budget is not kept.
+ */
+export class FoldCache<V extends { readonly state: unknown; readonly revision: number }> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private total = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly measure: (state: unknown) => number = estimateBytes,
+  ) {}
+
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    // Map keeps insertion order: re-inserting makes this the most recently used.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  remember(key: string, value: V): void {
+    const current = this.entries.get(key);
+    if (current && current.revision >= value.revision) return;
+    const remeasure = !current || value.revision + 1 >= 2 * (current.measuredAt + 1);
+    const bytes = remeasure ? this.measure(value.state) : current.bytes;
+    this.drop(key);
+    if (bytes > this.maxBytes) return;
+    this.entries.set(key, { value, revision: value.revision, bytes, measuredAt: remeasure ? value.revision : current.measuredAt });
+    this.total += bytes;
+    for (const oldest of this.entries.keys()) {
+      if (this.total <= this.maxBytes) break;
+      this.drop(oldest);
+    }
+  }
+
+  /** Estimated bytes held, for tests and the health figures. */
+  get bytes(): number {
+    return this.total;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.total -= entry.bytes;
+    this.entries.delete(key);
+  }
+}
