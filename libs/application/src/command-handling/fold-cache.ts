@@ -1,3 +1,5 @@
+import { estimateBytes } from './snapshots/state-codec';
+
 /** Default budget: 64 MiB of estimated state (see `estimateBytes`); V8 keeps it in a small multiple of that. */
 export const DEFAULT_FOLD_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -9,16 +11,7 @@ export function foldCacheMaxBytes(env: NodeJS.ProcessEnv = process.env): number 
   return Number(raw);
 }
 
-/**
- * What a cached state costs, estimated cheaply: the length of its JSON, measured when the entry is
- * first stored and again whenever its stream has doubled since the last measure. Between measures
- * the figure is the last one, so a state growing with its stream is under-counted by at most half,
- * and measuring costs O(1) amortized per event folded. JSON length tracks the strings and numbers
- * a state holds; the heap it takes is a small, steady multiple, so the budget bounds memory.
- */
-export function estimateBytes(state: unknown): number {
-  return JSON.stringify(state)?.length ?? 0;
-}
+export { estimateBytes };
 
 interface Entry<V> {
   value: V;
@@ -28,6 +21,12 @@ interface Entry<V> {
 }
 
 /**
+ * What a cached state costs is estimated (`estimateBytes`: about its JSON length, computed without
+ * recursion) when the entry is first stored and again whenever its stream has doubled since the
+ * last measure. Between measures the figure is the last one, so a state growing with its stream is
+ * under-counted by at most half, and measuring costs O(1) amortized per event folded. The heap a
+ * state takes is a small, steady multiple of that length, so the budget bounds memory.
+ *
  * Least recently used entries, bounded by the sum of their estimated bytes rather than their count:
  * twenty thousand small API keys and a handful of long account folds weigh what they hold. An entry
  * larger than the whole budget is not kept.

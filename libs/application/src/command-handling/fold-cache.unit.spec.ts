@@ -47,6 +47,13 @@ describe('FoldCache: bounded by bytes, least recently used out first', () => {
     expect(cache.bytes).toBeGreaterThanOrEqual(size('x'.repeat(511)));
   });
 
+  it('measures a state holding a linked list far deeper than JSON.stringify can walk', () => {
+    let history: unknown = null;
+    for (let i = 0; i < 200_000; i++) history = { id: `h${i}`, value: true, previous: history };
+    expect(() => JSON.stringify(history)).toThrow(RangeError);
+    expect(estimateBytes({ history })).toBeGreaterThan(200_000 * 20);
+  });
+
   it('reads FOLD_CACHE_MAX_BYTES, with a default and a refusal of nonsense', () => {
     expect(foldCacheMaxBytes({})).toBe(64 * 1024 * 1024);
     expect(foldCacheMaxBytes({ FOLD_CACHE_MAX_BYTES: '1048576' })).toBe(1048576);

@@ -1,0 +1,79 @@
+/**
+ * Folded states as text, for snapshots. States may hold persistent linked lists (an account's
+ * `History`) thousands of nodes deep, which JSON.stringify and v8.serialize cannot walk (they
+ * recurse). So a state is flattened, without recursion, into a table of shallow nodes: each object
+ * or array becomes one row whose members are plain values or `{ r: <row> }` references. A node
+ * reached twice is written once (structural sharing survives). Members that are `undefined` are
+ * dropped, as JSON drops them. Row 0 is the root.
+ */
+type Row = ['o', string[], unknown[]] | ['a', unknown[]];
+
+export function encodeState(state: unknown): string {
+  if (state === null || typeof state !== 'object') return JSON.stringify({ value: state ?? null });
+  const rows: Row[] = [];
+  const seen = new Map<object, number>();
+  const ref = (value: unknown): unknown => {
+    if (value === null || typeof value !== 'object') return value;
+    let index = seen.get(value);
+    if (index === undefined) {
+      seen.set(value, (index = rows.length));
+      rows.push(Array.isArray(value) ? ['a', []] : ['o', [], []]);
+      pending.push(value);
+    }
+    return { r: index };
+  };
+  const pending: object[] = [];
+  ref(state);
+  for (let i = 0; i < pending.length; i++) fill(rows[i], pending[i], ref);
+  return JSON.stringify({ rows });
+}
+
+function fill(row: Row, node: object, ref: (value: unknown) => unknown): void {
+  if (row[0] === 'a') {
+    for (const item of node as unknown[]) row[1].push(item === undefined ? null : ref(item));
+    return;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (value === undefined) continue;
+    row[1].push(key);
+    row[2].push(ref(value));
+  }
+}
+
+export function decodeState(text: string): unknown {
+  const parsed = JSON.parse(text) as { value?: unknown; rows?: Row[] };
+  if (!parsed.rows) return parsed.value;
+  const rows = parsed.rows;
+  const nodes = rows.map((row) => (row[0] === 'a' ? [] : {})) as Record<string, unknown>[];
+  const value = (v: unknown) => (v !== null && typeof v === 'object' ? nodes[(v as { r: number }).r] : v);
+  rows.forEach((row, i) => {
+    const node = nodes[i];
+    if (row[0] === 'a') row[1].forEach((item, j) => (node[j] = value(item)));
+    else row[1].forEach((key, j) => (node[key] = value(row[2][j])));
+  });
+  return nodes[0];
+}
+
+/**
+ * A state's size, cheaply and without recursion: about the length of its JSON (strings by length,
+ * numbers and literals by a few characters, each member by its key). Shared nodes count once.
+ */
+export function estimateBytes(state: unknown): number {
+  let bytes = 0;
+  const seen = new Set<object>();
+  const stack: unknown[] = [state];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === 'string') bytes += value.length + 2;
+    else if (value === null || typeof value !== 'object') bytes += 6;
+    else if (!seen.has(value)) {
+      seen.add(value);
+      bytes += 2;
+      for (const [key, member] of Object.entries(value)) {
+        bytes += key.length + 4;
+        stack.push(member);
+      }
+    }
+  }
+  return bytes;
+}
