@@ -53,12 +53,12 @@ describe('bad input on every route (property)', () => {
     expect(Object.keys(ROUTES).filter((r) => !served.includes(r))).toEqual([]);
   });
 
-  it('refuses deep, huge, broken and prototype-keyed bodies on every route', async () => {
+  it('refuses deep, huge, broken, array, unknown-field and prototype-keyed bodies on every route', async () => {
     const problems: string[] = [];
     for (const [route, c] of Object.entries(ROUTES)) {
       const [method] = route.split(' ');
       const { path } = c.request(w);
-      const bodies = [deepJson(5000), hugeJson(), '{"a":', ...PROTOTYPE_KEYS.map((key) => `{"${key}":{"polluted":true}}`)];
+      const bodies = [deepJson(5000), hugeJson(), '{"a":', '[{}]', '{"unexpected_field":1}', ...PROTOTYPE_KEYS.map((key) => `{"${key}":{"polluted":true}}`)];
       for (const json of bodies) {
         const problem = await check.refusalProblem({ method, path, json, description: json.slice(0, 30) }, KEYS.sandbox);
         if (problem) problems.push(`${route} with ${json.slice(0, 30)}: ${problem}`);

@@ -34,6 +34,19 @@ describe('bad input at the edge', () => {
     expect([res.status, res.body.code]).toEqual([413, 'payload_too_large']);
   });
 
+  it('refuses a top-level array body with 400 invalid_json', async () => {
+    const res = await post('/accounts').send(JSON.stringify([{ entity_id: entity, currency: 'USD' }]));
+    expect([res.status, res.body.code]).toEqual([400, 'invalid_json']);
+  });
+
+  it('refuses fields sent to a route that takes no body, naming the field', async () => {
+    const key = (await post('/api-keys').send({ name: 'spare' }).expect(201)).body.id as string;
+    const rotate = await post(`/api-keys/${key}/rotate`).send({ mode: 'live' });
+    expect(rotate.status).toBe(400);
+    expect(rotate.body.errors).toEqual([{ field: 'mode', message: 'mode is not an accepted field' }]);
+    await post(`/api-keys/${key}/rotate`).send({}).expect(200);
+  });
+
   it.each([
     ['__proto__', '{"currency":"USD","__proto__":{"x":1}}'],
     ['constructor', '{"currency":"USD","constructor":{"prototype":{"x":1}}}'],

@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
 import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
 import { strictValidationPipe } from './http/validation.pipe';
+import { UnexpectedBodyInterceptor } from './http/unexpected-body.interceptor';
 
 /** Builds the API exactly as `npm start` runs it; tests use the same function. */
 export async function createApi(config: PlatformConfig, roles?: PlatformRoles): Promise<INestApplication> {
@@ -13,6 +14,7 @@ export async function createApi(config: PlatformConfig, roles?: PlatformRoles): 
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   app.getHttpAdapter().getInstance().set('etag', false);
   app.useGlobalPipes(strictValidationPipe());
+  app.useGlobalInterceptors(new UnexpectedBodyInterceptor());
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();

@@ -24,6 +24,8 @@ interface Pending {
  */
 export function requestShape(req: Request, _res: Response, next: NextFunction): void {
   try {
+    // Every body of this API is an object; express.json also takes a top-level array.
+    if (Array.isArray(req.body)) throw new DomainException(domainError('validation', 'invalid_json', 'The request body must be a JSON object'));
     checkShape(req.query, 'query');
     checkShape(req.body, 'body');
     next();
