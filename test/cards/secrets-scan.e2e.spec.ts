@@ -96,6 +96,13 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
     const delivered = await eventually(() => receiver.on('/cards'), (r) => wanted.every((name) => r.some((d) => d.payload.event === name)));
     const names = new Set(delivered.map((d) => d.payload.event));
     for (const name of wanted) expect(names).toContain(name);
+    // Payloads: the card as the API shows it without credentials; the transaction as the API answered it.
+    const created = delivered.find((d) => d.payload.event === 'cards.created' && d.payload.data.id === virtual.id)!;
+    expect(created.payload.data).toMatchObject({ id: virtual.id, last_four: virtual.last_four, status: 'active' });
+    expect(created.payload.data.number).toBeUndefined();
+    expect(created.payload.data.cvv).toBeUndefined();
+    const captured = delivered.find((d) => d.payload.event === 'card_transactions.updated' && d.payload.data.id === pending.id && d.payload.data.status === 'successful')!;
+    expect(captured.payload.data).toMatchObject({ id: pending.id, amount: 900, card_id: virtual.id });
     const webhookLogs = JSON.stringify(await logsOf(t, entity));
     await t.settle();
 
