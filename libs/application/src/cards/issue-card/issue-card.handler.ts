@@ -33,6 +33,7 @@ export class IssueCardHandler implements ICommandHandler<IssueCardCommand> {
     const controls = this.controls(input);
     const expiry = this.expiry(input, now);
     const account = await loadAccount(this.store, context.actor, input.account_id);
+    // A card in another currency than its account needs a rate to ever spend: refused now, not at the till.
     fxQuote(this.datasets.fx, input.currency, account.currency, 1);
     const cardId = `crd_${ulid()}`;
     await this.count(context, account.entity_id, cardId, now);
