@@ -12,6 +12,7 @@ module.exports = {
   testMatch: [
     '<rootDir>/libs/platform/src/read-store/mongo-read-store.int.spec.ts',
     '<rootDir>/libs/read-models/src/plans/list-query-plans.int.spec.ts',
+    '<rootDir>/libs/platform/src/snapshots/mongo-snapshot-store.int.spec.ts',
     '<rootDir>/libs/platform/src/coordination/mongo-coordination-store.int.spec.ts',
     '<rootDir>/libs/platform/src/bus/kafka-message-bus.int.spec.ts',
     '<rootDir>/test/distributed/**/*.dist.spec.ts',

@@ -14,6 +14,9 @@ import { SqliteCoordinationStore } from './coordination/sqlite-coordination-stor
 import type { RateLimitStore } from './rate-limit/token-bucket';
 import { MongoRateLimitStore } from './rate-limit/mongo-rate-limit-store';
 import { SqliteRateLimitStore } from './rate-limit/sqlite-rate-limit-store';
+import type { SnapshotStore } from './snapshots/snapshot-store.port';
+import { MongoSnapshotStore } from './snapshots/mongo-snapshot-store';
+import { SqliteSnapshotStore } from './snapshots/sqlite-snapshot-store';
 import { KafkaMessageBus } from './bus/kafka-message-bus';
 import { SqliteMessageBus } from './bus/sqlite-message-bus';
 
@@ -30,6 +33,15 @@ export function createEventStore(config: PlatformConfig): EventStore {
 export function createReadStore(config: PlatformConfig): ReadStore {
   if (config.mongoUrl) return new MongoReadStore(config.mongoUrl, config.mongoDatabase);
   return new SqliteReadStore(join(config.dataDir, 'read-models.db'));
+}
+
+/**
+ * Snapshots of long streams: with MongoDB, in its database (shared by every replica); otherwise in
+ * `DATA_DIR/snapshots.db`, beside the embedded log (or as a per-process cache beside EventStoreDB).
+ */
+export function createSnapshotStore(config: PlatformConfig): SnapshotStore {
+  if (config.mongoUrl) return new MongoSnapshotStore(config.mongoUrl, config.mongoDatabase);
+  return new SqliteSnapshotStore(join(config.dataDir, 'snapshots.db'));
 }
 
 /** Checkpoints and leases of the process managers, in the database every replica's read store shares. */

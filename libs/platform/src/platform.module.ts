@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { createCoordinationStore, createEventStore, createMessageBus, createReadStore } from './adapters';
+import { createCoordinationStore, createEventStore, createMessageBus, createReadStore, createSnapshotStore } from './adapters';
 import { BusPublisher } from './bus/bus-publisher';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
 import { PLATFORM_CONFIG, type PlatformConfig } from './config/platform-config';
@@ -14,6 +14,7 @@ import { indexesOf, type CollectionIndexes } from './read-store/read-index';
 import { RAW_READ_STORE, READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { consistentReadStore } from './read-store/consistency/consistent-read-store';
 import { SECRET_BOX, SecretBox } from './security/secret-box';
+import { SNAPSHOT_STORE, attachSnapshots, type SnapshotStore } from './snapshots/snapshot-store.port';
 
 export interface PlatformRoles {
   /** Build read models in this process. */
@@ -40,8 +41,10 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     @Inject(PLATFORM_ROLES) private readonly roles: PlatformRoles,
     @Inject(PROJECTIONS) projections: readonly Projection[],
     @Inject(CHECKPOINT_STORE) private readonly coordination: CoordinationStore,
+    @Inject(SNAPSHOT_STORE) private readonly snapshots: SnapshotStore,
   ) {
     this.indexes = indexesOf(projections);
+    attachSnapshots(store, snapshots);
     const onError = (component: string) => (err: unknown) => {
       logger.error({ err, component }, 'background reader stopped');
       this.failure ??= { component, error: err };
@@ -75,6 +78,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     await this.bus.close();
     await this.readStore.close();
     await this.coordination.close();
+    await this.snapshots.close();
     await this.store.close();
   }
 }
@@ -100,6 +104,7 @@ export class PlatformModule {
         // One adapter behind both ports: process managers' checkpoints and leases.
         { provide: CHECKPOINT_STORE, useFactory: () => createCoordinationStore(config) },
         { provide: LEASE_STORE, useExisting: CHECKPOINT_STORE },
+        { provide: SNAPSHOT_STORE, useFactory: () => createSnapshotStore(config) },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(config.masterKey) },
         { provide: PROJECTIONS, useValue: projections },
         PlatformLifecycle,

@@ -2,6 +2,7 @@ import { modeOf } from '@app/platform/event-store/event-mode';
 import { pointInTime } from '@app/platform/event-store/point-in-time';
 import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { FoldCache, foldCacheMaxBytes } from './fold-cache';
+import { loadSnapshot, snapshotIfDue } from './snapshots/fold-snapshots';
 
 export interface FoldedStream<S> {
   readonly state: S;
@@ -49,15 +50,22 @@ export async function foldStream<S>(
 ): Promise<FoldedStream<S>> {
   // An `as_of` read folds a prefix of the stream: neither completed from nor stored in the cache.
   const cache = pointInTime() ? null : cacheFor(store, decider.evolve);
-  const known = cache?.get(streamId) as FoldedStream<S> | undefined;
+  // On a miss, a long stream starts from its latest snapshot instead of its first event.
+  const known = (cache?.get(streamId) ?? (cache && (await loadSnapshot(store, streamId, decider.evolve)))) as FoldedStream<S> | undefined;
   const fresh = await store.readStream(streamId, { fromRevision: known ? known.revision + 1 : 0 });
-  if (!fresh.length) return known ?? { state: decider.initialState, revision: -1, owner: null };
+  if (!fresh.length) {
+    if (known) cache?.remember(streamId, known);
+    return known ?? { state: decider.initialState, revision: -1, owner: null };
+  }
   const folded = {
     state: fresh.reduce((s, e) => decider.evolve(s, e as never), known ? known.state : decider.initialState),
     revision: fresh[fresh.length - 1].revision,
     owner: known?.owner ?? ownerOf(fresh[0]),
   };
-  cache?.remember(streamId, folded);
+  if (cache) {
+    cache.remember(streamId, folded);
+    snapshotIfDue(store, streamId, decider.evolve, known?.revision ?? -1, folded);
+  }
   return folded;
 }
 
@@ -68,7 +76,10 @@ function ownerOf(first: RecordedEvent): EventMetadata {
 
 /** Records the state a successful append produced, so the next command on the stream reads nothing. */
 export function rememberFold<S>(store: EventStore, streamId: string, evolve: Evolve<S>, folded: FoldedStream<S>): void {
-  cacheFor(store, evolve).remember(streamId, folded);
+  const cache = cacheFor(store, evolve);
+  const previous = cache.get(streamId)?.revision ?? -1;
+  cache.remember(streamId, folded);
+  snapshotIfDue(store, streamId, evolve, previous, folded);
 }
 
 const queues = new WeakMap<EventStore, Map<string, Promise<unknown>>>();

@@ -92,6 +92,8 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   FX_RATES_FILE: [],
   // The command path's fold cache (libs/application/src/command-handling/fold-cache.ts): 64 MiB by default.
   FOLD_CACHE_MAX_BYTES: [],
+  // Snapshot long streams (accounts, cards) every this many events; 0 turns snapshots off.
+  SNAPSHOT_EVERY: [],
 };
 
 const DEFAULT_RETRY_SCHEDULE = '0,5000,300000,1800000,7200000,18000000,36000000,36000000';

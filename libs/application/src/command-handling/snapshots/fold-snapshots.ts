@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { accountDecider } from '@app/domain/accounts';
+import { cardDecider } from '@app/domain/cards';
+import type { EventMetadata, EventStore } from '@app/platform/event-store/event-store.port';
+import { logger } from '@app/platform/logging/logger';
+import { snapshotsOf } from '@app/platform/snapshots/snapshot-store.port';
+import { decodeState, encodeState } from './state-codec';
+
+interface Folded {
+  readonly state: unknown;
+  readonly revision: number;
+  readonly owner: EventMetadata | null;
+}
+
+/**
+ * The deciders whose streams grow long (an account's money, a card's transactions), each with the
+ * version of its state: raise it when `evolve` or the state's shape changes. The key also carries a
+ * digest of `evolve`'s source, so even a forgotten bump never reads a snapshot an older evolve wrote.
+ */
+const VERSIONS = new Map<object, string>([
+  [accountDecider.evolve, 'account:1'],
+  [cardDecider.evolve, 'card:1'],
+]);
+
+/** For tests: snapshot another decider's streams. */
+export function snapshotDecider(evolve: object, version: string): void {
+  VERSIONS.set(evolve, version);
+}
+
+const keys = new WeakMap<object, string>();
+
+export function snapshotKey(evolve: object): string | undefined {
+  const version = VERSIONS.get(evolve);
+  if (version === undefined) return undefined;
+  let key = keys.get(evolve);
+  if (!key) keys.set(evolve, (key = `${version}:${createHash('sha256').update(String(evolve)).digest('hex').slice(0, 12)}`));
+  return key;
+}
+
+/** `SNAPSHOT_EVERY` events (default 500; 0 turns snapshots off), read once per process. */
+let every: number | undefined;
+export function snapshotEvery(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SNAPSHOT_EVERY;
+  if (raw === undefined || raw === '') return 500;
+  if (!/^\d+$/.test(raw)) throw new Error(`SNAPSHOT_EVERY must be a whole number of events, got "${raw}"`);
+  return Number(raw);
+}
+
+/** The latest snapshot of the stream for this evolve, as a fold to complete; undefined when none. */
+export async function loadSnapshot(store: EventStore, streamId: string, evolve: object): Promise<Folded | undefined> {
+  const key = snapshotKey(evolve);
+  const snapshots = snapshotsOf(store);
+  if (!key || !snapshots) return undefined;
+  try {
+    const found = await snapshots.load(streamId, key);
+    if (!found) return undefined;
+    const { state, owner } = decodeState(found.state) as { state: unknown; owner: EventMetadata | null };
+    return { state, owner, revision: found.revision };
+  } catch (err) {
+    // A snapshot is a cache: one that cannot be read costs a full fold, never a failed command.
+    logger.warn({ err, streamId }, 'snapshot: could not load, folding from the start');
+    return undefined;
+  }
+}
+
+/** Saves the fold when the stream has crossed a multiple of SNAPSHOT_EVERY events since `previousRevision`. */
+export function snapshotIfDue(store: EventStore, streamId: string, evolve: object, previousRevision: number, folded: Folded): void {
+  every ??= snapshotEvery();
+  const key = every ? snapshotKey(evolve) : undefined;
+  const snapshots = snapshotsOf(store);
+  if (!key || !snapshots || Math.floor((previousRevision + 1) / every) === Math.floor((folded.revision + 1) / every)) return;
+  const state = encodeState({ state: folded.state, owner: folded.owner });
+  snapshots.save({ streamId, key, revision: folded.revision, state }).catch((err) => logger.warn({ err, streamId }, 'snapshot: could not save'));
+}

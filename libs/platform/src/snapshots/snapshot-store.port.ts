@@ -1,0 +1,35 @@
+import type { EventStore } from '../event-store/event-store.port';
+
+/**
+ * A folded state of one stream at one revision, stored beside the log so a long stream is folded
+ * from there instead of from its first event. A cache, never a source of truth: losing one costs a
+ * longer fold. `key` names the decider and its evolve version, so a changed evolve never reads a
+ * snapshot an older one wrote. `state` is opaque text (the application encodes it).
+ */
+export interface StoredSnapshot {
+  readonly streamId: string;
+  readonly key: string;
+  readonly revision: number;
+  readonly state: string;
+}
+
+export interface SnapshotStore {
+  /** The latest snapshot of the stream under this key, or null. */
+  load(streamId: string, key: string): Promise<StoredSnapshot | null>;
+  /** Keeps the snapshot unless one at the same or a later revision is already stored. */
+  save(snapshot: StoredSnapshot): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const SNAPSHOT_STORE = Symbol('SNAPSHOT_STORE');
+
+// The fold (libs/application) reaches snapshots through the event store it folds from.
+const attached = new WeakMap<EventStore, SnapshotStore>();
+
+export function attachSnapshots(store: EventStore, snapshots: SnapshotStore): void {
+  attached.set(store, snapshots);
+}
+
+export function snapshotsOf(store: EventStore): SnapshotStore | undefined {
+  return attached.get(store);
+}
