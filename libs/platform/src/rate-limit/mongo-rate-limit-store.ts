@@ -5,6 +5,8 @@ interface StoredBucket {
   _id: string;
   /** When the bucket is full again (ms). */
   tat: number;
+  /** No earlier than `tat`: a full bucket is as good as none, so a TTL index drops it then. */
+  expires: Date;
 }
 
 /** A take that keeps losing races to other replicas lets the request through rather than fail it. */
@@ -18,6 +20,7 @@ const MAX_ATTEMPTS = 20;
 export class MongoRateLimitStore implements RateLimitStore {
   private readonly client: MongoClient;
   private readonly buckets: Collection<StoredBucket>;
+  private indexed?: Promise<string>;
 
   constructor(url: string, database: string, private readonly now: () => number = Date.now) {
     this.client = new MongoClient(url);
@@ -25,24 +28,32 @@ export class MongoRateLimitStore implements RateLimitStore {
   }
 
   async take(key: string, bucket: TokenBucket): Promise<BucketTake> {
+    this.indexed ??= this.buckets.createIndex({ expires: 1 }, { expireAfterSeconds: 0 });
+    await this.indexed;
     const step = 1 / bucket.refillPerMs;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const now = this.now();
-      const idle = await this.buckets.updateOne({ _id: key, tat: { $lt: now } }, { $set: { tat: now + step } });
+      // The latest the bucket can be full again after this take: a whole burst from now.
+      const expires = new Date(now + bucket.capacity * step);
+      const idle = await this.buckets.updateOne({ _id: key, tat: { $lt: now } }, { $set: { tat: now + step, expires } });
       if (idle.matchedCount === 1) return allowedAt(bucket, now + step, now);
-      const busy = await this.buckets.findOneAndUpdate({ _id: key, tat: { $gte: now, $lte: now + tolerance(bucket) } }, { $inc: { tat: step } }, { returnDocument: 'after' });
+      const busy = await this.buckets.findOneAndUpdate(
+        { _id: key, tat: { $gte: now, $lte: now + tolerance(bucket) } },
+        { $inc: { tat: step }, $max: { expires } },
+        { returnDocument: 'after' },
+      );
       if (busy) return allowedAt(bucket, busy.tat, now);
       const current = await this.buckets.findOne({ _id: key });
       if (current && current.tat > now + tolerance(bucket)) return refused(bucket, current.tat, now);
-      if (!current && (await this.created(key, now + step))) return allowedAt(bucket, now + step, now);
+      if (!current && (await this.created({ _id: key, tat: now + step, expires }))) return allowedAt(bucket, now + step, now);
       // Time or another replica moved the bucket between the steps: look again.
     }
     return { allowed: true, tokens: 0, retryAfterMs: 0 };
   }
 
-  private async created(key: string, tat: number): Promise<boolean> {
+  private async created(fresh: StoredBucket): Promise<boolean> {
     try {
-      await this.buckets.insertOne({ _id: key, tat });
+      await this.buckets.insertOne(fresh);
       return true;
     } catch (error) {
       if (error instanceof MongoServerError && error.code === 11000) return false;

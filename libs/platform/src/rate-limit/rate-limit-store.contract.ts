@@ -33,6 +33,15 @@ export function describeRateLimitStoreContract(name: string, open: (clock: () =>
       expect((await store.take(b, bucket)).allowed).toBe(true);
     });
 
+    it('forgets nothing that matters: a bucket idle past its refill starts full', async () => {
+      const k = key();
+      for (let i = 0; i < 3; i++) await store.take(k, bucket);
+      now += 2_000;
+      const takes = [];
+      for (let i = 0; i < 4; i++) takes.push((await store.take(k, bucket)).allowed);
+      expect(takes).toEqual([true, true, true, false]);
+    });
+
     it('never lets concurrent takes spend more than the burst', async () => {
       const k = key();
       const takes = await Promise.all(Array.from({ length: 10 }, () => store.take(k, bucket)));

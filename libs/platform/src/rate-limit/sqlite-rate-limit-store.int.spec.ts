@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describeRateLimitStoreContract } from './rate-limit-store.contract';
 import { SqliteRateLimitStore } from './sqlite-rate-limit-store';
 
@@ -17,5 +18,22 @@ describe('SqliteRateLimitStore across processes', () => {
     const takes = [await a.take('k', bucket), await b.take('k', bucket), await a.take('k', bucket)];
     expect(takes.map((t) => t.allowed)).toEqual([true, true, false]);
     await Promise.all([a.close(), b.close()]);
+  });
+});
+
+describe('SqliteRateLimitStore housekeeping', () => {
+  it('drops buckets that are full again, so the table holds active callers only', async () => {
+    let now = 0;
+    const file = join(dir, 'sweep.db');
+    const store = new SqliteRateLimitStore(file, () => now);
+    const bucket = { capacity: 2, refillPerMs: 0.002 };
+    // 1000 one-off callers, each idle (full again) a second later.
+    for (let i = 0; i < 1000; i++) {
+      await store.take(`caller-${i}`, bucket);
+      now += 1000;
+    }
+    const rows = new Database(file, { readonly: true }).prepare('SELECT COUNT(*) AS n FROM rate_limits').get() as { n: number };
+    expect(rows.n).toBeLessThan(5);
+    await store.close();
   });
 });
