@@ -1,6 +1,8 @@
 import { balanceOf, evolveAccount, initialAccountState, type AccountEvent, type AccountState } from '@app/domain/accounts';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { ChainChecker, type ChainBreak } from '@app/platform/event-store/hash-chain/chain-upcast';
+import { HashChainedEventStore } from '@app/platform/event-store/hash-chain/hash-chained-event-store';
+import { upcast } from '@app/platform/event-store/upcasters';
 import type { Projection } from '@app/platform/read-store/projection';
 import { handlesEvent } from '@app/platform/read-store/projector';
 import type { ReadDocument } from '@app/platform/read-store/read-store.port';
@@ -36,19 +38,22 @@ export interface PassOptions {
  * would. With an organization, only its events reach the projections and the ledger.
  */
 export async function readLog(store: EventStore, projections: readonly Projection[], options: PassOptions = {}): Promise<LogPass> {
-  const head = await store.headPosition();
+  // Chains are recomputed over the stored form; projections and folds read today's shape.
+  const raw = store instanceof HashChainedEventStore ? store.inner : store;
+  const head = await raw.headPosition();
   const chains = new Map<string, ChainChecker>();
   const pass: LogPass = { head, events: 0, streams: 0, breaks: [], scratch: new Map(), accounts: new Map() };
   let count = 0;
   for (let after = 0; after < head; ) {
-    const batch = await store.readAll({ after, limit: options.batchSize ?? 2000 });
+    const batch = await raw.readAll({ after, limit: options.batchSize ?? 2000 });
     if (!batch.length) break;
     for (const event of batch) {
       if (event.position > head) break;
       checkChain(chains, event, pass.breaks);
       if (!options.organizationId || event.metadata.organization_id === options.organizationId) {
-        project(pass.scratch, projections, event);
-        foldAccount(pass.accounts, event);
+        const current = upcast(event);
+        project(pass.scratch, projections, current);
+        foldAccount(pass.accounts, current);
       }
       count += 1;
     }

@@ -53,7 +53,7 @@ describe('HashChainedEventStore', () => {
     await store.append(stream, [anEvent('E')], 'stream_exists');
     const fresh = new HashChainedEventStore(new SqliteEventStore(file, 20));
     await fresh.append(stream, [anEvent('F')], 4); // a cold tail cache reads the last event
-    const events = await fresh.readStream(stream);
+    const events = await fresh.inner.readStream(stream);
     await fresh.close();
     expect(events.map((e) => e.type)).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
     expect(breaks(events)).toEqual([]);
@@ -66,7 +66,7 @@ describe('HashChainedEventStore', () => {
     await store.append(stream, [anEvent('A')], 'no_stream');
     await expect(store.append(stream, [anEvent('B')], 5)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
     await store.append(stream, [anEvent('B')], 0);
-    expect(breaks(await store.readStream(stream))).toEqual([]);
+    expect(breaks(await store.inner.readStream(stream))).toEqual([]);
   });
 
   it('events older than chains get theirs from the upcaster, and new events chain on it', async () => {
@@ -75,7 +75,8 @@ describe('HashChainedEventStore', () => {
     await raw.append(stream, [anEvent('Legacy1'), anEvent('Legacy2')], 'no_stream');
     await raw.close();
     await store.append(stream, [anEvent('New')], 1);
-    const events = await store.readStream(stream);
+    const events = withChain(await store.inner.readStream(stream));
+    expect((await store.readStream(stream)).map(hashOf)).toEqual(events.map(hashOf));
     expect(events.map(hashOf).every((h) => /^[0-9a-f]{64}$/.test(h!))).toBe(true);
     expect(hashOf(events[1])).toBe(withChain(events.slice(0, 2).map(stripHash))[1].metadata['hash' as never]);
     expect(breaks(events)).toEqual([]);
@@ -86,10 +87,10 @@ describe('HashChainedEventStore', () => {
     await store.append(stream, [anEvent('A'), anEvent('B', { amount: 1 }), anEvent('C')], 'no_stream');
     const db = new Database(file);
     db.prepare(`UPDATE events SET data = '{"amount":2}' WHERE stream_id = ? AND revision = 1`).run(stream);
-    expect(breaks(await store.readStream(stream))).toEqual([{ streamId: stream, revision: 1, reason: 'hash_mismatch' }]);
+    expect(breaks(await store.inner.readStream(stream))).toEqual([{ streamId: stream, revision: 1, reason: 'hash_mismatch' }]);
     db.prepare('DELETE FROM events WHERE stream_id = ? AND revision = 1').run(stream);
     db.close();
-    expect(breaks(await store.readStream(stream))).toEqual([{ streamId: stream, revision: 1, reason: 'missing_revision' }]);
+    expect(breaks(await store.inner.readStream(stream))).toEqual([{ streamId: stream, revision: 1, reason: 'missing_revision' }]);
   });
 });
 

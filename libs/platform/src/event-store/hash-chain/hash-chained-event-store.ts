@@ -9,12 +9,17 @@ import {
   type Subscription,
 } from '../event-store.port';
 import { upToPoint } from '../point-in-time';
+import { upcast } from '../upcasters';
 import { withChain } from './chain-upcast';
 import { GENESIS_HASH, eventHash, storedHash } from './event-hash';
 
 const TAIL_CAPACITY = 50_000;
 
 /**
+ * The event store as the product sees it: appends are hash-chained and reads come upcast
+ * (upcasters.ts; chain upcast first, on the stored form). `inner` is the stored form, for the
+ * verification, which recomputes chains over exactly what was written.
+ *
  * Every append of the product goes through here (adapters.ts wraps each adapter), so every stream
  * is hash-chained whoever writes it: commands, reservations, indexes, webhook queues, bootstrap.
  * The previous hash comes from a cache of stream tails fed by this process's appends and reads;
@@ -46,15 +51,15 @@ export class HashChainedEventStore implements EventStore {
     const hash = last && storedHash(last.metadata);
     if (hash) this.remember(streamId, last.revision, hash);
     // Inside an `as_of` read every stream ends at the point (point-in-time.ts).
-    return upToPoint(chained);
+    return upToPoint(chained).map((e) => upcast(e));
   }
 
-  readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]> {
-    return this.inner.readAll(options);
+  async readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]> {
+    return (await this.inner.readAll(options)).map((e) => upcast(e));
   }
 
   subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription {
-    return this.inner.subscribeToAll(options, handler);
+    return this.inner.subscribeToAll(options, (event) => handler(upcast(event)));
   }
 
   headPosition(): Promise<number> {
