@@ -70,7 +70,7 @@ function checkChain(chains: Map<string, ChainChecker>, event: RecordedEvent, bre
   if (broken) breaks.push(broken);
 }
 
-function project(scratch: ScratchStore, projections: readonly Projection[], event: RecordedEvent): void {
+export function project(scratch: ScratchStore, projections: readonly Projection[], event: RecordedEvent): void {
   for (const projection of projections) {
     if (!handlesEvent(projection, event)) continue;
     let collection = scratch.get(projection.collection);
