@@ -3,7 +3,8 @@ import { derivedUlid, indexWebhook, type Deliveries } from '@app/application/web
 import { reactionContext } from '@app/application/command-handling';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
-import type { PublicEventTable } from '../mapping/public-event';
+import type { PublicEventTable, StateAt } from '../mapping/public-event';
+import { ResourceFolds } from './resource-folds';
 import type { WebhookDirectory } from './webhook-directory';
 import { targetsAt } from './webhook-timeline';
 
@@ -22,13 +23,17 @@ interface PublicEvent {
  * trail it). Ids are derived from the domain event id, so a redelivered message schedules nothing new.
  */
 export class EventRouter {
+  private readonly folds: ResourceFolds;
+
   constructor(
     private readonly store: EventStore,
     private readonly directory: WebhookDirectory,
     private readonly deliveries: Deliveries,
     private readonly table: PublicEventTable,
     private readonly firstDelayMs: () => number,
-  ) {}
+  ) {
+    this.folds = new ResourceFolds(store);
+  }
 
   async route(recorded: RecordedEvent): Promise<void> {
     if (recorded.type === 'WebhookTestRequested') return this.routeTest(recorded);
@@ -39,13 +44,12 @@ export class EventRouter {
     const timelines = await this.directory.timelinesOf(entityId, recorded.position);
     if (!timelines.length) return;
     const at = { position: recorded.position, organizationId: recorded.metadata.organization_id, mode: modeOf(recorded.metadata), occurredAt: recorded.metadata.occurred_at };
-    let history: Promise<RecordedEvent[]> | null = null;
-    const load = () => (history ??= this.store.readStream(recorded.streamId).then((events) => events.filter((e) => e.revision <= recorded.revision)));
+    const stateAt: StateAt = (decider) => this.folds.at(recorded.streamId, recorded.revision, decider);
     for (const [seq, name] of rule.events.entries()) {
       const targets = targetsAt(timelines, at, name);
       if (!targets.length) continue;
       const id = `evt_${derivedUlid(recorded.id, name)}`;
-      const event: PublicEvent = { id, event: name, created: recorded.metadata.occurred_at, entity_id: entityId, data: await rule.data(name, recorded, load) };
+      const event: PublicEvent = { id, event: name, created: recorded.metadata.occurred_at, entity_id: entityId, data: await rule.data(name, recorded, stateAt) };
       for (const webhook of targets) await this.schedule(recorded, webhook.id, event, seq);
     }
   }

@@ -1,14 +1,12 @@
 import { cardDecider, type CardTransactionRecord, type IssuedCardState } from '@app/domain/cards';
 import { presentCard } from '@app/read-models/cards/card.presenter';
 import { presentCardTransaction } from '@app/read-models/cards/card-transaction.presenter';
-import { foldWith, type PublicEventRule, type PublicEventTable } from './public-event';
-
-const cardAt = foldWith(cardDecider.evolve, cardDecider.initialState);
+import type { PublicEventRule, PublicEventTable } from './public-event';
 
 /** The card without credentials: no event carries the PAN or CVV (decisions §8). */
 const card = (name: string): PublicEventRule => ({
   events: [name],
-  data: async (_n, _r, history) => presentCard(cardAt(await history()) as IssuedCardState),
+  data: async (_n, _r, stateAt) => presentCard((await stateAt(cardDecider)) as IssuedCardState),
 });
 
 const transaction = (name: string): PublicEventRule => ({

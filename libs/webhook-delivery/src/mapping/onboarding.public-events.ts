@@ -1,12 +1,10 @@
 import { entityDecider, type ExistingEntity } from '@app/domain/onboarding';
 import { presentEntity } from '@app/read-models/onboarding/entity.presenter';
-import { foldWith, type PublicEventRule, type PublicEventTable } from './public-event';
-
-const entityAt = foldWith(entityDecider.evolve, entityDecider.initialState);
+import type { PublicEventRule, PublicEventTable } from './public-event';
 
 const entity = (event: string): PublicEventRule => ({
   events: [event],
-  data: async (_name, _recorded, history) => presentEntity(entityAt(await history()) as ExistingEntity),
+  data: async (_name, _recorded, stateAt) => presentEntity((await stateAt(entityDecider)) as ExistingEntity),
 });
 
 /** docs/decisions/onboarding.md: creation, and the review result or an update, as the entity. */
