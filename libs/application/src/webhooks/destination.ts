@@ -12,8 +12,14 @@ import { DomainException } from '../command-handling';
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.process(address);
+  if (parsed.range() !== 'unicast') return false;
+  // ipaddr.js calls IPv4-compatible forms (::127.0.0.1) and other unassigned IPv6 space "unicast";
+  // only 2000::/3 is routed on the internet, so every other IPv6 form is refused.
+  return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }
+
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 
 export type Resolve = (host: string) => Promise<readonly string[]>;
 

@@ -35,6 +35,8 @@ describe('webhook decider', () => {
       [{ url: 'http://hooks.example.com/in' }, 'url'],
       [{ url: 'not a url' }, 'url'],
       [{ url: 'https://user:pw@hooks.example.com/' }, 'url'],
+      [{ url: 'https://hooks.example.com/in\r\nX-Injected: 1' }, 'url'],
+      [{ url: 'https://hooks.exa\tmple.com/in' }, 'url'],
       [{ expires_in: 0 }, 'expires_in'],
       [{ enabled_events: {} }, 'enabled_events'],
       [{ tags: [' '] }, 'tags'],

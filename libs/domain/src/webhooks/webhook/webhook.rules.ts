@@ -16,6 +16,8 @@ export const WEBHOOK_SECRET_MAX = 128;
  */
 export function refuseWebhookUrl(url: string): DomainError | null {
   if (url.length > WEBHOOK_URL_MAX) return invalid('url', `url must be at most ${WEBHOOK_URL_MAX} characters`);
+  // The URL parser silently drops tabs and line breaks; a URL is stored exactly as checked, so none may be there.
+  if (/[\u0000-\u0020\u007f]/.test(url)) return invalid('url', 'url must not contain spaces or control characters');
   let parsed: URL;
   try {
     parsed = new URL(url);
