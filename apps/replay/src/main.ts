@@ -13,7 +13,9 @@ async function main(): Promise<number> {
   const config = loadConfig(process.env);
   const [events, readModels] = [createEventStore(config), createReadStore(config)];
   try {
-    return await runReplay({ events, readModels, projections: READ_MODELS, out: (line) => console.log(line) }, options);
+    // Set before closing: the exit status must hold even if the process ends while stores close.
+    process.exitCode = await runReplay({ events, readModels, projections: READ_MODELS, out: (line) => console.log(line) }, options);
+    return process.exitCode;
   } finally {
     await Promise.all([events.close(), readModels.close()]);
   }
