@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,8 +80,22 @@ describe('distributed deployment: API, projector and publisher as separate proce
     expect((await api.health()).adapters).toEqual({ event_store: 'sqlite', read_store: 'mongodb', bus: 'kafka' });
 
     await expectLogOnKafka(dataDir);
+    await expectReplayVerifies(env);
   });
 });
+
+/** `npm run replay -- --verify` (the built entry) against this deployment: the log, the MongoDB read models, the ledger. */
+async function expectReplayVerifies(env: Record<string, string>): Promise<void> {
+  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'apps', 'replay', 'src', 'main.js'), '--verify'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => out.push(c));
+  child.stderr.on('data', (c: Buffer) => out.push(c));
+  const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const output = Buffer.concat(out).toString();
+  expect(output).toContain('OK: chains whole, read models equal the replay, ledger balances');
+  expect(output).toMatch(/\| accounts +\| 1 +\| 1 +\| [0-9a-f]{16} \| same/);
+  expect(status).toBe(0);
+}
 
 /** Every event of this deployment's log arrives on the topic, and each stream's in revision order. */
 async function expectLogOnKafka(dataDir: string): Promise<void> {
