@@ -1,6 +1,7 @@
 import { openAccount } from '../accounts/accounts-helpers';
 import { approvedEntity } from '../support/fixtures';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
+import { auditWorkload } from './audit-workload';
 import { BANK_USD, advance, fund, paymentDetail, payer, post, transferBody } from '../transfers/helpers';
 
 jest.setTimeout(60_000);
@@ -67,6 +68,22 @@ describe('as_of on GET by id', () => {
     }
     await fund(t, p.account, 1, 'USD');
     expect((await get(`/accounts/${p.account}`).expect(200)).body.balance.current).toBe(5_001);
+  });
+
+  it('payment intents and intent actions as of their creation, and the account before the collection', async () => {
+    const w = await auditWorkload(t);
+    const [created, ...later] = await history(`/payment-intents/${w.intent}`);
+    expect(later.length).toBeGreaterThan(0);
+    const live = (await get(`/payment-intents/${w.intent}`).expect(200)).body;
+    const then = (await get(`/payment-intents/${w.intent}?as_of=position:${created.position}`).expect(200)).body;
+    expect(then.id).toBe(w.intent);
+    expect(then.status).not.toBe(live.status);
+    await get(`/payment-intents/${w.intent}?as_of=position:${created.position - 1}`).expect(404);
+    const [actionCreated] = await history(`/intent-actions/${w.action}`);
+    await get(`/intent-actions/${w.action}?as_of=position:${actionCreated.position - 1}`).expect(404);
+    expect((await get(`/intent-actions/${w.action}?as_of=position:${actionCreated.position}`).expect(200)).body.id).toBe(w.action);
+    const before = (await get(`/accounts/${w.destination}?as_of=position:${created.position}`).expect(200)).body.balance;
+    expect(before).toEqual({ available: 5_000 + 3_000, current: 5_000 + 3_000 });
   });
 
   it('answers 400 on a malformed as_of', async () => {
