@@ -1,16 +1,6 @@
 import { estimateBytes } from './snapshots/state-codec';
 
-/** Default budget: 64 MiB of estimated state (see `estimateBytes`); V8 keeps it in a small multiple of that. */
-export const DEFAULT_FOLD_CACHE_MAX_BYTES = 64 * 1024 * 1024;
-
-/** `FOLD_CACHE_MAX_BYTES` (0 turns the cache off), read once per process. */
-export function foldCacheMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.FOLD_CACHE_MAX_BYTES;
-  if (raw === undefined || raw === '') return DEFAULT_FOLD_CACHE_MAX_BYTES;
-  if (!/^\d+$/.test(raw)) throw new Error(`FOLD_CACHE_MAX_BYTES must be a whole number of bytes, got "${raw}"`);
-  return Number(raw);
-}
-
+export { foldCacheMaxBytes } from '@app/platform/config/platform-config';
 export { estimateBytes };
 
 interface Entry<V> {

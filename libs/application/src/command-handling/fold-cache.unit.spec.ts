@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { loadConfig } from '@app/platform/config/platform-config';
 import { FoldCache, estimateBytes, foldCacheMaxBytes } from './fold-cache';
 
 const folded = (revision: number, payload: string) => ({ state: { payload }, revision });
@@ -58,5 +60,6 @@ describe('FoldCache: bounded by bytes, least recently used out first', () => {
     expect(foldCacheMaxBytes({})).toBe(64 * 1024 * 1024);
     expect(foldCacheMaxBytes({ FOLD_CACHE_MAX_BYTES: '1048576' })).toBe(1048576);
     expect(() => foldCacheMaxBytes({ FOLD_CACHE_MAX_BYTES: '64MB' })).toThrow('FOLD_CACHE_MAX_BYTES');
+    expect(() => loadConfig({ DATA_DIR: tmpdir(), PAYMENTS_MASTER_KEY: Buffer.alloc(32).toString('base64'), SNAPSHOT_EVERY: 'often' })).toThrow('SNAPSHOT_EVERY');
   });
 });

@@ -37,6 +37,10 @@ export interface PlatformConfig {
   readonly cardCreationLimitPerHour: number;
   /** The sandbox FX table for cards (decisions §8), default the dataset shipped in `datasets/`. */
   readonly fxRatesFile: string;
+  /** Budget of the command path's fold cache, in estimated bytes (`FOLD_CACHE_MAX_BYTES`, issue 14). */
+  readonly foldCacheMaxBytes: number;
+  /** Snapshot long streams every this many events; 0: never (`SNAPSHOT_EVERY`). */
+  readonly snapshotEvery: number;
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
@@ -136,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     adminToken: adminToken(env.PAYMENTS_ADMIN_TOKEN),
     cardCreationLimitPerHour: integer(env.CARD_CREATION_LIMIT_PER_HOUR || '100', 'CARD_CREATION_LIMIT_PER_HOUR'),
     fxRatesFile: resolve(env.FX_RATES_FILE || 'datasets/fx-rates.json'),
+    foldCacheMaxBytes: foldCacheMaxBytes(env),
+    snapshotEvery: snapshotEvery(env),
   };
 }
 
@@ -176,6 +182,13 @@ function feeTable(value: string, name = 'TRANSFER_FEES'): Record<string, number>
   }
   return table;
 }
+
+/**
+ * Read where they are used (the fold cache and snapshots live below any injector) and by
+ * loadConfig, so a bad value stops the process at startup rather than failing commands.
+ */
+export const foldCacheMaxBytes = (env: NodeJS.ProcessEnv = process.env): number => integer(env.FOLD_CACHE_MAX_BYTES || String(64 * 1024 * 1024), 'FOLD_CACHE_MAX_BYTES');
+export const snapshotEvery = (env: NodeJS.ProcessEnv = process.env): number => integer(env.SNAPSHOT_EVERY || '500', 'SNAPSHOT_EVERY');
 
 function integer(value: string, name: string): number {
   const n = Number(value);

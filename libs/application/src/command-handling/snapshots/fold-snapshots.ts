@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { accountDecider } from '@app/domain/accounts';
 import { cardDecider } from '@app/domain/cards';
 import type { EventMetadata, EventStore } from '@app/platform/event-store/event-store.port';
+import { snapshotEvery } from '@app/platform/config/platform-config';
 import { logger } from '@app/platform/logging/logger';
 import { snapshotsOf } from '@app/platform/snapshots/snapshot-store.port';
 import { decodeState, encodeState } from './state-codec';
@@ -37,14 +38,8 @@ export function snapshotKey(evolve: object): string | undefined {
   return key;
 }
 
-/** `SNAPSHOT_EVERY` events (default 500; 0 turns snapshots off), read once per process. */
+// `SNAPSHOT_EVERY` (default 500; 0 turns snapshots off), read once per process.
 let every: number | undefined;
-export function snapshotEvery(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.SNAPSHOT_EVERY;
-  if (raw === undefined || raw === '') return 500;
-  if (!/^\d+$/.test(raw)) throw new Error(`SNAPSHOT_EVERY must be a whole number of events, got "${raw}"`);
-  return Number(raw);
-}
 
 /** The latest snapshot of the stream for this evolve, as a fold to complete; undefined when none. */
 export async function loadSnapshot(store: EventStore, streamId: string, evolve: object): Promise<Folded | undefined> {
