@@ -14,8 +14,6 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const EVENTS = Number(arg('events', process.env.BENCH_EVENTS || 1_000_000));
-const DIR = arg('dir', process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bench-log-')));
 const STREAM_LENGTH = Number(process.env.BENCH_STREAM_LENGTH || 100);
 const CONCURRENCY = 64;
 const ORG = 'org_bench';
@@ -33,28 +31,42 @@ function accountEvents(ulid, n) {
   return { stream: `account-${account}`, events };
 }
 
-async function main() {
+/** Appends `events` events to the embedded log in `dir`; returns the figures. */
+async function generateLog(dir, events) {
   const { createEventStore } = require(dist('libs/platform/src/adapters'));
   const { loadConfig } = require(dist('libs/platform/src/config/platform-config'));
   const { ulid } = require(dist('libs/platform/src/ids/ulid'));
-  const store = createEventStore(loadConfig({ ...process.env, DATA_DIR: DIR }));
+  const store = createEventStore(loadConfig({ ...process.env, DATA_DIR: dir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' }));
+  // The store's writer thread does not keep the process alive: this does, until the log is written.
+  const keepAlive = setInterval(() => undefined, 60_000);
   const started = process.hrtime.bigint();
   let written = 0;
   const worker = async () => {
-    while (written < EVENTS) {
-      const { stream, events } = accountEvents(ulid, Math.min(STREAM_LENGTH, EVENTS - written));
-      written += events.length;
-      await store.append(stream, events, 'no_stream');
+    while (written < events) {
+      const batch = accountEvents(ulid, Math.min(STREAM_LENGTH, events - written));
+      written += batch.events.length;
+      await store.append(batch.stream, batch.events, 'no_stream');
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const head = await store.headPosition();
-  await store.close();
-  report('generate-log', [{ events: written, streams: Math.ceil(written / STREAM_LENGTH), seconds: seconds.toFixed(1), 'events/s': Math.round(written / seconds), head }], { data_dir: DIR });
+  try {
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const head = await store.headPosition();
+    await store.close();
+    return { events: written, streams: Math.ceil(written / STREAM_LENGTH), seconds: seconds.toFixed(1), 'events/s': Math.round(written / seconds), head };
+  } finally {
+    clearInterval(keepAlive);
+  }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+module.exports = { generateLog };
+
+if (require.main === module) {
+  const dir = arg('dir', process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bench-log-')));
+  generateLog(dir, Number(arg('events', process.env.BENCH_EVENTS || 1_000_000)))
+    .then((row) => report('generate-log', [row], { data_dir: dir }))
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}

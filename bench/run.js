@@ -5,6 +5,7 @@
 // fixed overall rate (0.7 × the full-load rate) with more connections than that rate needs, so
 // requests leave on schedule rather than waiting for earlier answers.
 const { spawn } = require('node:child_process');
+const { join } = require('node:path');
 const autocannon = require('autocannon');
 
 const KEY = 'sk_test_benchbenchbenchbenchbenchbench';
@@ -12,9 +13,11 @@ const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS || 20);
 
-function start(mode, port) {
+function start(mode, port, env = {}) {
   const child = spawn(process.execPath, [`${__dirname}/server.js`, mode, String(port)], {
-    env: { ...process.env, PAYMENTS_BOOTSTRAP_API_KEYS: KEY },
+    // The service resolves its relative defaults (datasets/fx-rates.json) from the repository root.
+    cwd: join(__dirname, '..'),
+    env: { ...process.env, PAYMENTS_BOOTSTRAP_API_KEYS: KEY, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -113,7 +116,14 @@ function print(results) {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+module.exports = { KEY, start, setUp, call };
+
+if (require.main === module) {
+  main()
+    // The scale figures (issue 14) follow the HTTP ones; BENCH_SCALE=0 skips them.
+    .then(() => process.env.BENCH_SCALE !== '0' && require('./scale').runScale())
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}

@@ -7,7 +7,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
 const [mode, port] = [process.argv[2], Number(process.argv[3])];
-const dist = (p) => join(__dirname, '..', 'dist', p);
+const dist = (p) => join(process.env.BENCH_DIST || join(__dirname, '..', 'dist'), p);
 
 async function api() {
   const { createApi } = require(dist('apps/api/src/app.factory'));
