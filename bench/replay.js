@@ -23,7 +23,12 @@ async function main() {
   const { checkLedger } = require(dist('apps/replay/src/ledger-check'));
   const store = createEventStore(loadConfig({ ...process.env, DATA_DIR: dir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' }));
   const started = process.hrtime.bigint();
-  const pass = await readLog(store, READ_MODELS);
+  let shown = 0;
+  const pass = await readLog(store, READ_MODELS, {
+    onProgress: (position, head) => {
+      if (position - shown >= head / 10 || position === head) console.error(`position ${(shown = position)} of ${head}`);
+    },
+  });
   const passSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   const documents = [...pass.scratch.values()].reduce((n, docs) => n + digestOf(docs.values()).documents, 0);
   const ledger = checkLedger(pass.accounts, pass.scratch.get('account_transactions')?.values() ?? []);
