@@ -149,7 +149,7 @@ export class MongoReadStore implements ReadStore {
       const target = this.collection(collection);
       await target.createIndexes([...specs, { key: { deleted: 1, pos: 1 }, name: 'tombstones' }]);
       const existing = await target.listIndexes().toArray();
-      for (const { name } of existing) if (String(name).startsWith('ix:') && !specs.some((s) => s.name === name)) await target.dropIndex(name);
+      for (const { name } of existing) if (isUndeclared(String(name), specs)) await target.dropIndex(String(name));
     }
   }
 
@@ -178,6 +178,14 @@ function mongoFilter(query: PageQuery): MongoFilter<StoredDocument> {
   const id = { ...(query.before !== undefined && { $lt: query.before }), ...(query.after !== undefined && { $gt: query.after }) };
   if (Object.keys(id).length) filter._id = id;
   return filter as MongoFilter<StoredDocument>;
+}
+
+/**
+ * A list index no projection declares any more: one named `ix:` that is not wanted, or one the
+ * previous version created on first use of a filter (driver-generated names, `deleted_1_…`).
+ */
+function isUndeclared(name: string, wanted: readonly { name: string }[]): boolean {
+  return (name.startsWith('ix:') || name.startsWith('deleted_1_')) && !wanted.some((w) => w.name === name);
 }
 
 function indexKey(fields: readonly string[]): Record<string, 1 | -1> {

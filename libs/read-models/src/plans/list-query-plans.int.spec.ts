@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { indexesOf } from '@app/platform/read-store/read-index';
+import { MongoClient } from 'mongodb';
 import { MongoReadStore } from '@app/platform/read-store/mongo-read-store';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 import { READ_MODELS } from '../read-models';
@@ -68,6 +69,15 @@ if (mongoUrl) {
       await store.ensureIndexes(indexesOf(READ_MODELS));
     });
     afterAll(() => store.close());
+
+    it('drops the indexes the previous version created on first use of a filter', async () => {
+      await store.ensureIndexes([]);
+      const legacy = new MongoClient(mongoUrl);
+      await legacy.db(database).collection('transfers').createIndex({ deleted: 1, 'body.organization_id': 1, _id: -1 });
+      await legacy.close();
+      await store.ensureIndexes(indexesOf(READ_MODELS));
+      expect((await store.indexNames('transfers')).filter((n) => n.startsWith('deleted_1_'))).toEqual([]);
+    });
 
     it('creates every declared index at startup: deleted, the fields, then _id descending', async () => {
       for (const { collection, indexes } of indexesOf(READ_MODELS)) {
