@@ -14,6 +14,7 @@ module.exports = {
     '<rootDir>/libs/read-models/src/plans/list-query-plans.int.spec.ts',
     '<rootDir>/libs/platform/src/snapshots/mongo-snapshot-store.int.spec.ts',
     '<rootDir>/libs/platform/src/coordination/mongo-coordination-store.int.spec.ts',
+    '<rootDir>/libs/platform/src/rate-limit/mongo-rate-limit-store.int.spec.ts',
     '<rootDir>/libs/platform/src/bus/kafka-message-bus.int.spec.ts',
     '<rootDir>/test/distributed/**/*.dist.spec.ts',
   ],
