@@ -10,7 +10,7 @@ import {
   RevokeApiKeyHandler,
   RotateApiKeyHandler,
 } from '@app/application/access';
-import { ListApiKeysHandler } from '@app/read-models/access/list-api-keys.handler';
+import { ListApiKeysHandler } from '@app/read-models/access/list-api-keys.query-handler';
 import { AuthGuard } from '../http/auth/auth.guard';
 import { ApiKeysController } from './api-keys.controller';
 

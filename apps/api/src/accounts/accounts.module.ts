@@ -7,8 +7,8 @@ import {
   IssueAccountDetailsHandler,
   OpenAccountHandler,
 } from '@app/application/accounts';
-import { ListAccountTransactionsHandler } from '@app/read-models/accounts/list-account-transactions.handler';
-import { ListAccountsHandler } from '@app/read-models/accounts/list-accounts.handler';
+import { ListAccountTransactionsHandler } from '@app/read-models/accounts/list-account-transactions.query-handler';
+import { ListAccountsHandler } from '@app/read-models/accounts/list-accounts.query-handler';
 import { AccountDetailsController } from './account-details.controller';
 import { AccountsController } from './accounts.controller';
 import { SandboxFundingController } from './sandbox-funding.controller';

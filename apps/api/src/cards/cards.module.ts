@@ -15,8 +15,8 @@ import {
   systemClock,
   type CardSettings,
 } from '@app/application/cards';
-import { ListCardsHandler } from '@app/read-models/cards/list-cards.handler';
-import { ListCardTransactionsHandler } from '@app/read-models/cards/list-card-transactions.handler';
+import { ListCardsHandler } from '@app/read-models/cards/list-cards.query-handler';
+import { ListCardTransactionsHandler } from '@app/read-models/cards/list-card-transactions.query-handler';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { loadCardDatasets } from './card-datasets.loader';
 import { CardsController } from './cards.controller';

@@ -23,8 +23,8 @@ import {
 } from '@app/application/collections';
 import { collectionFeesFrom } from '@app/domain/collections';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
-import { ListIntentActionsHandler } from '@app/read-models/collections/list-intent-actions.handler';
-import { ListPaymentIntentsHandler } from '@app/read-models/collections/list-payment-intents.handler';
+import { ListIntentActionsHandler } from '@app/read-models/collections/list-intent-actions.query-handler';
+import { ListPaymentIntentsHandler } from '@app/read-models/collections/list-payment-intents.query-handler';
 import { IntentActionsController } from './intent-actions.controller';
 import { PaymentIntentsController } from './payment-intents.controller';
 import { ThreeDsController } from './three-ds.controller';

@@ -8,8 +8,8 @@ import {
   LookupCounterpartyHandler,
   UpdateCounterpartyHandler,
 } from '@app/application/counterparties';
-import { ListCounterpartiesHandler } from '@app/read-models/counterparties/list-counterparties.handler';
-import { ListPaymentDetailsHandler } from '@app/read-models/counterparties/list-payment-details.handler';
+import { ListCounterpartiesHandler } from '@app/read-models/counterparties/list-counterparties.query-handler';
+import { ListPaymentDetailsHandler } from '@app/read-models/counterparties/list-payment-details.query-handler';
 import { CounterpartiesController } from './counterparties.controller';
 import { CounterpartyLookupsController } from './counterparty-lookups.controller';
 

@@ -12,7 +12,7 @@ import {
 } from '@app/application/onboarding';
 import { BLOB_STORE, createBlobStore } from '@app/platform/blob-store';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
-import { ListEntitiesHandler } from '@app/read-models/onboarding/list-entities.handler';
+import { ListEntitiesHandler } from '@app/read-models/onboarding/list-entities.query-handler';
 import { EntitiesController } from './entities.controller';
 import { OnboardingController } from './onboarding.controller';
 

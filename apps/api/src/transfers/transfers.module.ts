@@ -9,7 +9,7 @@ import {
   TRANSFER_FEES,
   TransferRunners,
 } from '@app/application/transfers';
-import { ListTransfersHandler } from '@app/read-models/transfers/list-transfers.handler';
+import { ListTransfersHandler } from '@app/read-models/transfers/list-transfers.query-handler';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { StatementController } from '../accounts/statement.controller';
 import { SandboxTransfersController } from './sandbox-transfers.controller';

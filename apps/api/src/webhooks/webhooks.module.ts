@@ -7,9 +7,9 @@ import {
   UpdateWebhookHandler,
   WEBHOOK_TEST_SAMPLES,
 } from '@app/application/webhooks';
-import { GetWebhookStatsHandler } from '@app/read-models/webhooks/get-webhook-stats.handler';
-import { ListWebhookLogsHandler } from '@app/read-models/webhooks/list-webhook-logs.handler';
-import { ListWebhooksHandler } from '@app/read-models/webhooks/list-webhooks.handler';
+import { GetWebhookStatsHandler } from '@app/read-models/webhooks/get-webhook-stats.query-handler';
+import { ListWebhookLogsHandler } from '@app/read-models/webhooks/list-webhook-logs.query-handler';
+import { ListWebhooksHandler } from '@app/read-models/webhooks/list-webhooks.query-handler';
 import { ApiTestSamples } from './test-samples';
 import { WebhookLogsController, WebhookTestsController } from './webhook-logs.controller';
 import { WebhooksController } from './webhooks.controller';
