@@ -50,7 +50,7 @@ async function main() {
   const { SqliteReadStore } = require(dist('libs/platform/src/read-store/sqlite-read-store'));
   const { indexesOf } = require(dist('libs/platform/src/read-store/read-index'));
   const { READ_MODELS } = require(dist('libs/read-models/src/read-models'));
-  const { ListTransfersHandler } = require(dist('libs/read-models/src/transfers/list-transfers.handler'));
+  const { ListTransfersHandler } = require(dist('libs/read-models/src/transfers/list-transfers.query-handler'));
   const { ListTransfersQuery } = require(dist('libs/read-models/src/transfers/list-transfers.query'));
   const { ulid } = require(dist('libs/platform/src/ids/ulid'));
   const dir = mkdtempSync(join(tmpdir(), 'bench-lists-'));

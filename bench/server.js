@@ -13,7 +13,10 @@ async function api() {
   const { createApi } = require(dist('apps/api/src/app.factory'));
   const { loadConfig } = require(dist('libs/platform/src/config/platform-config'));
   const { BootstrapService } = require(dist('libs/application/src/access'));
-  const config = loadConfig({ ...process.env, PORT: String(port), DATA_DIR: process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bench-')), LOG_LEVEL: 'warn' });
+  // One key drives hundreds of requests a second: the per-key limit (100/s by default) would turn
+  // most of them into 429s, so it is off unless BENCH_RATE_LIMIT sets it (the limiter's own cost).
+  const rateLimit = process.env.BENCH_RATE_LIMIT || '0';
+  const config = loadConfig({ ...process.env, RATE_LIMIT_PER_SECOND: rateLimit, PORT: String(port), DATA_DIR: process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bench-')), LOG_LEVEL: 'warn' });
   const app = await createApi(config);
   await app.get(BootstrapService).run();
   await app.listen(port);
