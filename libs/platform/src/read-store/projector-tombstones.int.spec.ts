@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { anEvent, streamName } from '../event-store/event-store.contract';
-import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import type { Projection } from './projection';
 import { Projector } from './projector';
-import { SqliteReadStore } from './sqlite-read-store';
+import { useEmbeddedStores } from '../testing/embedded-stores';
 
 /** `Opened` creates a document per stream, `Closed` deletes it (leaving a tombstone). */
 const doors: Projection = {
@@ -18,22 +15,10 @@ const doors: Projection = {
 };
 
 describe('projector: tombstone purge', () => {
-  let dir: string;
-  let store: SqliteEventStore;
-  let readStore: SqliteReadStore;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'tombstones-'));
-    store = new SqliteEventStore(join(dir, 'events.db'));
-    readStore = new SqliteReadStore(join(dir, 'read-models.db'));
-  });
-  afterEach(async () => {
-    await store.close();
-    await readStore.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const stores = useEmbeddedStores('tombstones');
 
   const tombstones = () => {
-    const db = new Database(join(dir, 'read-models.db'), { readonly: true });
+    const db = new Database(join(stores.dir, 'read-models.db'), { readonly: true });
     try {
       return (db.prepare("SELECT count(*) AS n FROM documents WHERE collection = 'doors' AND deleted = 1").get() as { n: number }).n;
     } finally {
@@ -43,31 +28,31 @@ describe('projector: tombstone purge', () => {
 
   it('purges tombstones once the projection is past them; a restart replays nothing back to life', async () => {
     const [a, b] = [streamName(), streamName()];
-    await store.append(a, [anEvent('Opened'), anEvent('Closed')], 'no_stream');
-    await store.append(b, [anEvent('Opened')], 'no_stream');
-    const projector = new Projector(store, readStore, [doors], { purgeEveryMs: 0 });
+    await stores.store.append(a, [anEvent('Opened'), anEvent('Closed')], 'no_stream');
+    await stores.store.append(b, [anEvent('Opened')], 'no_stream');
+    const projector = new Projector(stores.store, stores.readStore, [doors], { purgeEveryMs: 0 });
     await projector.start();
     await projector.waitFor();
     expect(tombstones()).toBe(0);
-    await store.append(b, [anEvent('Closed')], 0);
+    await stores.store.append(b, [anEvent('Closed')], 0);
     await projector.waitFor();
     await projector.stop();
     expect(tombstones()).toBe(0);
 
-    const again = new Projector(store, readStore, [doors], { purgeEveryMs: 0 });
+    const again = new Projector(stores.store, stores.readStore, [doors], { purgeEveryMs: 0 });
     await again.start();
     await again.waitFor();
     await again.stop();
-    expect((await readStore.find('doors', { limit: 10 })).items).toEqual([]);
+    expect((await stores.readStore.find('doors', { limit: 10 })).items).toEqual([]);
   });
 
   it('keeps tombstones between purges (the interval)', async () => {
-    await store.append(streamName(), [anEvent('Opened'), anEvent('Closed')], 'no_stream');
-    const projector = new Projector(store, readStore, [doors], { purgeEveryMs: 60_000 });
+    await stores.store.append(streamName(), [anEvent('Opened'), anEvent('Closed')], 'no_stream');
+    const projector = new Projector(stores.store, stores.readStore, [doors], { purgeEveryMs: 60_000 });
     await projector.start();
     await projector.waitFor();
     const stream = streamName();
-    await store.append(stream, [anEvent('Opened'), anEvent('Closed')], 'no_stream');
+    await stores.store.append(stream, [anEvent('Opened'), anEvent('Closed')], 'no_stream');
     await projector.waitFor();
     await projector.stop();
     expect(tombstones()).toBeGreaterThan(0);
