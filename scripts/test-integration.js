@@ -24,6 +24,7 @@ const SUITES = {
     'libs/platform/src/coordination/mongo-coordination-store.int.spec.ts',
     'libs/platform/src/rate-limit/mongo-rate-limit-store.int.spec.ts',
     'libs/platform/src/bus/kafka-message-bus.int.spec.ts',
+    'test/distributed/all-in-one.dist.spec.ts',
     'test/distributed/distributed.dist.spec.ts',
     'test/distributed/projector-restart.dist.spec.ts',
     'test/distributed/two-apis.dist.spec.ts',

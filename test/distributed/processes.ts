@@ -5,13 +5,15 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
-export type AppName = 'api' | 'projector' | 'publisher' | 'webhooks';
+/** `all-in-one` is what `npm start` runs; the others are `npm run start:<name>`. */
+export type AppName = 'api' | 'projector' | 'publisher' | 'webhooks' | 'all-in-one';
 
-/** The file `npm run start:<name>` runs, read from package.json so the test runs what operators run. */
+/** The file the app's npm script runs, read from package.json so the test runs what operators run. */
 export function entryOf(name: AppName): string {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
-  const match = /^node (\S+\.js)$/.exec(scripts[`start:${name}`] ?? '');
-  if (!match) throw new Error(`package.json start:${name} should be "node <compiled entry>"`);
+  const script = name === 'all-in-one' ? 'start' : `start:${name}`;
+  const match = /^node (\S+\.js)$/.exec(scripts[script] ?? '');
+  if (!match) throw new Error(`package.json ${script} should be "node <compiled entry>"`);
   return join(ROOT, match[1]);
 }
 

@@ -1,3 +1,4 @@
+import { createApi } from './app.factory';
 import { exitOnStartupFailure, serve } from './serve';
 
 /**
@@ -6,4 +7,4 @@ import { exitOnStartupFailure, serve } from './serve';
  * shared read store. Every replica starts the process managers; each manager's lease in the shared
  * store decides which one works, and the others take over if it stops or dies.
  */
-serve({ projector: false, publisher: false }).catch(exitOnStartupFailure);
+serve((config) => createApi(config, { projector: false, publisher: false })).catch(exitOnStartupFailure);

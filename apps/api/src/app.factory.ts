@@ -7,10 +7,11 @@ import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
 import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
 import { strictValidationPipe } from './http/validation.pipe';
 import { UnexpectedBodyInterceptor } from './http/unexpected-body.interceptor';
+import type { ReadersSupervisor } from './background/readers-supervisor';
 
 /** Builds the API exactly as `npm start` runs it; tests use the same function. */
-export async function createApi(config: PlatformConfig, roles?: PlatformRoles): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, roles), { bodyParser: false, logger: new PinoNestLogger() });
+export async function createApi(config: PlatformConfig, roles?: PlatformRoles, readers: ReadersSupervisor | null = null): Promise<INestApplication> {
+  const app = await NestFactory.create(AppModule.forRoot(config, roles, readers), { bodyParser: false, logger: new PinoNestLogger() });
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   app.getHttpAdapter().getInstance().set('etag', false);
   app.useGlobalPipes(strictValidationPipe());

@@ -21,17 +21,20 @@ import { CardsModule } from './cards/cards.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhookWorkerModule } from '@app/webhook-delivery/webhook-worker.module';
 import { READ_MODELS } from '@app/read-models/read-models';
+import { BACKGROUND_READERS, type ReadersSupervisor } from './background/readers-supervisor';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */
 export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule, CardsModule, CollectionsModule, AdminModule, AuditModule];
 
 @Module({})
 export class AppModule implements NestModule {
-  static forRoot(config: PlatformConfig, roles: PlatformRoles = { projector: true, publisher: true }): DynamicModule {
+  /** `readers`: the readers process `npm start` supervises beside this API, if any. */
+  static forRoot(config: PlatformConfig, roles: PlatformRoles = { projector: true, publisher: true }, readers: ReadersSupervisor | null = null): DynamicModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(roles, config, READ_MODELS), CqrsModule.forRoot(), RateLimitModule, ProcessManagersModule, ...FEATURE_MODULES],
       controllers: [HealthController],
+      providers: [{ provide: BACKGROUND_READERS, useValue: readers }],
     };
   }
 

@@ -1,4 +1,5 @@
+import { createAllInOne } from './background/all-in-one';
 import { exitOnStartupFailure, serve } from './serve';
 
-/** `npm start`: the API, projector and publisher in one process on the configured adapters. */
-serve({ projector: true, publisher: true }).catch(exitOnStartupFailure);
+/** `npm start`: the API, with the projector, publisher, webhook worker and process managers beside it. */
+serve((config) => createAllInOne(config)).catch(exitOnStartupFailure);

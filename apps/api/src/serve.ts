@@ -3,20 +3,20 @@ import { BootstrapService } from '@app/application/access';
 import { describeAdapters } from '@app/platform/adapters';
 import { loadConfig } from '@app/platform/config/platform-config';
 import { logger } from '@app/platform/logging/logger';
-import type { PlatformRoles } from '@app/platform/platform.module';
-import { createApi } from './app.factory';
+import type { INestApplication } from '@nestjs/common';
+import type { PlatformConfig } from '@app/platform/config/platform-config';
 
 /**
- * Starts the HTTP API with the log readers `roles` asks for: all of them for `npm start`, none
- * for `npm run start:api` (the projector and publisher then run as their own deployments).
+ * Starts the HTTP API `create` builds: for `npm start` with every reader of the log beside it,
+ * for `npm run start:api` with none (the projector and publisher run as their own deployments).
  */
-export async function serve(roles: PlatformRoles): Promise<void> {
+export async function serve(create: (config: PlatformConfig) => Promise<INestApplication>): Promise<void> {
   const config = loadConfig();
-  const app = await createApi(config, roles);
+  const app = await create(config);
   const { generatedKey } = await app.get(BootstrapService).run();
   await app.listen(config.port);
   const base = `http://localhost:${config.port}`;
-  logger.info({ port: config.port, data_dir: config.dataDir, adapters: describeAdapters(config), roles }, 'payments API listening');
+  logger.info({ port: config.port, data_dir: config.dataDir, adapters: describeAdapters(config), readers: config.readers }, 'payments API listening');
   // Printed once, on the first start only: the key is never stored in clear.
   if (generatedKey) {
     process.stdout.write(

@@ -21,6 +21,13 @@ export interface PlatformRoles {
   readonly projector: boolean;
   /** Forward the log to the bus from this process. */
   readonly publisher: boolean;
+  /**
+   * Work the process managers here (each under its lease) and deliver webhooks here (when
+   * WEBHOOKS_EMBEDDED allows). Default true; off in the API that `npm start` runs beside its
+   * readers process, which works them instead.
+   */
+  readonly processManagers?: boolean;
+  readonly webhooks?: boolean;
 }
 
 export const PLATFORM_ROLES = Symbol('PLATFORM_ROLES');

@@ -3,6 +3,7 @@ import { Deliveries } from '@app/application/webhooks';
 import { MESSAGE_BUS, type MessageBus } from '@app/platform/bus/message-bus.port';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { PLATFORM_ROLES, type PlatformRoles } from '@app/platform/platform.module';
 import { logger } from '@app/platform/logging/logger';
 import { RAW_READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
 import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
@@ -31,10 +32,11 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(WORKER_OPTIONS) private readonly options: WorkerOptions,
+    @Inject(PLATFORM_ROLES) private readonly roles: PlatformRoles,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.options.enabled) return;
+    if (!this.options.enabled || this.roles.webhooks === false) return;
     const deliveries = new Deliveries(this.store);
     const schedule = this.config.webhookRetryScheduleMs;
     const router = new EventRouter(this.store, new WebhookDirectory(this.store), deliveries, PUBLIC_EVENTS, () => schedule[0] ?? 0);

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { CHECKPOINT_STORE, type CheckpointStore } from '@app/platform/coordination/checkpoint-store.port';
 import { LEASE_STORE, type LeaseStore } from '@app/platform/coordination/lease-store.port';
+import { PLATFORM_ROLES, type PlatformRoles } from '@app/platform/platform.module';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 import type { ProcessManager } from './process-manager';
@@ -18,16 +19,18 @@ export class ProcessManagerRunners implements OnModuleDestroy {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
     @Inject(LEASE_STORE) private readonly leases: LeaseStore,
+    @Inject(PLATFORM_ROLES) private readonly roles: PlatformRoles,
   ) {}
 
-  async start(manager: ProcessManager, options: RunnerOptions = {}): Promise<ProcessManagerRunner> {
+  /** Runs `manager` here, unless this process leaves process managers to another (its roles). */
+  async start(manager: ProcessManager, options: RunnerOptions = {}): Promise<void> {
+    if (this.roles.processManagers === false) return;
     const runner = new ProcessManagerRunner({ store: this.store, checkpoints: this.checkpoints, leases: this.leases }, manager, {
       onCoordinationError: (err) => logger.warn({ err, manager: manager.name }, 'process manager lease or checkpoint unavailable; retrying'),
       ...options,
     });
     this.runners.push(runner);
     await runner.start();
-    return runner;
   }
 
   status(): RunnerStatus[] {

@@ -41,6 +41,8 @@ export interface PlatformConfig {
   readonly foldCacheMaxBytes: number;
   /** Snapshot long streams every this many events; 0: never (`SNAPSHOT_EVERY`). */
   readonly snapshotEvery: number;
+  /** Where `npm start` runs the log's readers: a supervised second process (default) or inline (`READERS`). */
+  readonly readers: 'process' | 'inline';
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
@@ -98,6 +100,8 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   FOLD_CACHE_MAX_BYTES: [],
   // Snapshot long streams (accounts, cards) every this many events; 0 turns snapshots off.
   SNAPSHOT_EVERY: [],
+  // Only `npm start` (the all-in-one default) reads it; each deployment of deploy/ is one role already.
+  READERS: [],
 };
 
 const DEFAULT_RETRY_SCHEDULE = '0,5000,300000,1800000,7200000,18000000,36000000,36000000';
@@ -142,7 +146,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     fxRatesFile: resolve(env.FX_RATES_FILE || 'datasets/fx-rates.json'),
     foldCacheMaxBytes: foldCacheMaxBytes(env),
     snapshotEvery: snapshotEvery(env),
+    readers: readersMode(env.READERS),
   };
+}
+
+function readersMode(value: string | undefined): PlatformConfig['readers'] {
+  if (!value || value === 'process') return 'process';
+  if (value === 'inline') return 'inline';
+  throw new Error(`READERS must be "process" or "inline", not "${value}"`);
 }
 
 /** Empty means unset (an optional secret); a set token must be long enough not to be guessed. */

@@ -9,6 +9,7 @@ import {
   Subscription,
   SubscribeOptions,
 } from './event-store.port';
+import { processSignals } from '../log-reader/process-signals';
 import { pollingSubscription } from './polling-subscription';
 import { RecentEvents } from './recent-events';
 import { SqliteEventWriter } from './sqlite-event-writer';
@@ -36,6 +37,7 @@ export class SqliteEventStore implements EventStore {
   private readonly listeners = new Set<() => void>();
   private closed = false;
   private readonly stmts;
+  private readonly offSibling: () => void;
 
   constructor(file: string, private readonly pollIntervalMs = 100) {
     this.db = openSqlite(file, 'durable');
@@ -51,7 +53,13 @@ export class SqliteEventStore implements EventStore {
         UNIQUE (stream_id, revision)
       );
     `);
-    this.writer = new SqliteEventWriter(file, () => this.listeners.forEach((notify) => notify()));
+    const wakeSubscriptions = () => this.listeners.forEach((notify) => notify());
+    this.writer = new SqliteEventWriter(file, () => {
+      wakeSubscriptions();
+      processSignals.appended.notify();
+    });
+    // A sibling process on the same file (npm start's readers process) says it appended.
+    this.offSibling = processSignals.siblingAppended.on(wakeSubscriptions);
     this.stmts = {
       readStream: this.db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision'),
       readAll: this.db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
@@ -102,7 +110,7 @@ export class SqliteEventStore implements EventStore {
         this.listeners.add(notify);
         return () => this.listeners.delete(notify);
       },
-      // Other processes (a separate projector) append too: poll as a fallback to the in-process signal.
+      // Other processes append too: poll as a fallback to the in-process and sibling signals.
       pollIntervalMs: this.pollIntervalMs,
       after: options.after ?? 0,
       onError: options.onError,
@@ -113,6 +121,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.offSibling();
     await this.writer.close();
     this.db.close();
   }

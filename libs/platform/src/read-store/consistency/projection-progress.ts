@@ -1,3 +1,4 @@
+import { processSignals } from '../../log-reader/process-signals';
 import type { Projector } from '../projector';
 import type { ReadStore } from '../read-store.port';
 
@@ -6,8 +7,6 @@ export interface ProjectionProgress {
   /** True once every named projection includes `position`; false when `withinMs` runs out first. */
   reach(names: readonly string[], position: number, withinMs: number): Promise<boolean>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A process that runs the projector asks it directly: its position is where every projection's
@@ -30,7 +29,8 @@ export class ProjectorProgress implements ProjectionProgress {
 
 /**
  * Any other process (an API replica beside a projector deployment) reads the checkpoints the
- * projector stores with its documents, polling with a short, growing interval.
+ * projector stores with its documents, polling with a short, growing interval. Under `npm start`
+ * the readers process says when it stored checkpoints, which cuts the wait short.
  */
 export class StoredCheckpointProgress implements ProjectionProgress {
   constructor(
@@ -44,7 +44,7 @@ export class StoredCheckpointProgress implements ProjectionProgress {
       if ((await this.lowest(names)) >= position) return true;
       const left = deadline - Date.now();
       if (left <= 0) return false;
-      await sleep(Math.min(delay, left));
+      await processSignals.checkpointsMoved.wait(Math.min(delay, left));
     }
   }
 
