@@ -1,129 +1,94 @@
 'use strict';
-// npm run bench: transfer creation (embedded default) vs an empty NestJS POST route vs a raw
-// Express route, in one run. This process generates the load; each target runs in its own child.
-// Full load: closed loop, many connections, as fast as the target answers. 70%: open loop at a
-// fixed overall rate (0.7 × the full-load rate) with more connections than that rate needs, so
-// requests leave on schedule rather than waiting for earlier answers.
-const { spawn } = require('node:child_process');
-const { join } = require('node:path');
-const autocannon = require('autocannon');
+// npm run bench (issue 14): every main write route's full-load rate against an empty NestJS POST
+// route from the same run; each route's p50/p99 at 50% of its own full rate (open loop) beside a
+// raw Express route's p99 at the same rate; under the 50% transfer load, the projection lag and
+// commit → webhook receiver latency; then the scale figures (scale.js, BENCH_SCALE=0 skips them)
+// and a summary table, also written to bench/results/summary.json. This process generates the
+// load; each target runs in its own child process (server.js).
+const os = require('node:os');
+const { start, stop } = require('./client');
+const { setUp } = require('./world');
+const { selectedRoutes } = require('./routes');
+const { RECEIVER_ENV, startReceiver } = require('./webhooks');
+const phases = require('./phases');
+const { table, routeRows, httpFigures, scaleFigures, writeSummary } = require('./summary');
 
-const KEY = 'sk_test_benchbenchbenchbenchbenchbench';
-const DURATION = Number(process.env.BENCH_SECONDS || 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
-const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS || 20);
+const PORTS = { express: 4101, 'nest-empty': 4102, api: 4103 };
+const url = (mode) => `http://127.0.0.1:${PORTS[mode]}`;
 
-function start(mode, port, env = {}) {
-  const child = spawn(process.execPath, [`${__dirname}/server.js`, mode, String(port)], {
-    // The service resolves its relative defaults (datasets/fx-rates.json) from the repository root.
-    cwd: join(__dirname, '..'),
-    env: { ...process.env, PAYMENTS_BOOTSTRAP_API_KEYS: KEY, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => String(d).includes('READY') && resolve(child));
-    child.on('exit', (code) => reject(new Error(`${mode} exited with ${code}`)));
-  });
-}
-
-async function call(base, method, path, body) {
-  const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
-
-/** An approved entity, funded USD accounts and a bank payment detail for the transfers. */
-async function setUp(base) {
-  const must = async (p, expected = 201) => {
-    const r = await p;
-    if (r.status !== expected) throw new Error(`setup: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
-  const entity = (await must(call(base, 'POST', '/entities', { type: 'individual', first_name: 'Bench', last_name: 'Mark', email: 'b@example.com', country: 'US' }))).id;
-  const accounts = [];
-  for (let i = 0; i < ACCOUNTS; i++) {
-    const account = (await must(call(base, 'POST', '/accounts', { entity_id: entity, currency: 'USD' }))).id;
-    await must(call(base, 'POST', `/sandbox/accounts/${account}/fund`, { amount: 1e13, currency: 'USD' }));
-    accounts.push(account);
+async function measured(mode, env, work) {
+  const child = await start(mode, PORTS[mode], env);
+  try {
+    return await work(url(mode));
+  } finally {
+    await stop(child);
   }
-  const cpt = (await must(call(base, 'POST', '/counterparties', { type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } }))).id;
-  const pmd = (await must(call(base, 'POST', `/counterparties/${cpt}/payment-details`, { payment_method: 'bank-transfer', currency: 'USD', country: 'US', bank: { account_number: '123456789', scheme: 'aba', code: '021000021' } }))).id;
-  for (let i = 0; i < 100; i++) {
-    const probe = await call(base, 'POST', '/transfer', { account_id: accounts[0], payment_detail_id: pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `probe-${i}` });
-    if (probe.status === 201) return { accounts, pmd };
-    await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Transfers first, then each other write route; a route whose setup fails is reported and skipped. */
+async function apiPhases(receiver) {
+  return measured('api', RECEIVER_ENV, async (base) => {
+    const transfer = await phases.transfers(base, await setUp(base), receiver);
+    console.log(`measured ${transfer.name}: ${transfer.full.rps} req/s`);
+    const routes = [transfer];
+    const failed = [];
+    for (const route of selectedRoutes()) {
+      try {
+        routes.push(await phases.writeRoute(base, route, { webhookUrl: receiver.url }));
+        console.log(`measured ${route.name}: ${routes[routes.length - 1].full.rps} req/s`);
+      } catch (err) {
+        failed.push({ route: route.name, error: err.message });
+        console.error(`skipped ${route.name}: ${err.message}`);
+      }
+    }
+    return { routes, failed };
+  });
+}
+
+/** BENCH_EXPRESS_AT=transfer measures raw Express only at the transfer's 50% rate (shorter run). */
+const expressRates = (routes) => (process.env.BENCH_EXPRESS_AT === 'transfer' ? routes.slice(0, 1) : routes).map((r) => ({ name: r.name, rate: r.rate }));
+
+async function httpPhases() {
+  const receiver = await startReceiver();
+  const express = await start('express', PORTS.express);
+  try {
+    const nest = await measured('nest-empty', {}, phases.emptyRoute);
+    const expressFull = await phases.emptyRoute(url('express'));
+    const { routes, failed } = await apiPhases(receiver);
+    const expressAt = await phases.expressAt(url('express'), expressRates(routes));
+    return { nest, expressFull, routes, failed, expressAt };
+  } finally {
+    await stop(express);
+    await receiver.close();
   }
-  throw new Error('payment detail never became visible');
 }
 
-function load(url, options) {
-  return new Promise((resolve, reject) => autocannon({ url, duration: DURATION, connections: CONNECTIONS, method: 'POST', ...options }, (err, r) => (err ? reject(err) : resolve(r))));
-}
-
-const summary = (r) => ({ rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
-
-async function measure(name, url, options) {
-  await load(url, { ...options, duration: 3 }); // warm-up
-  const full = summary(await load(url, options));
-  const rate = Math.max(1, Math.floor(full.rps * 0.7));
-  const seventy = summary(await load(url, { ...options, overallRate: rate, connections: Math.max(CONNECTIONS * 4, 200) }));
-  return { name, full, rate, seventy };
+function printHttp({ nest, expressFull, routes, failed, expressAt }) {
+  const { TRANSFER_SECONDS, ROUTE_SECONDS, WARMUP_SECONDS, CONNECTIONS } = phases;
+  console.log(`\n${os.cpus().length} CPUs (${os.cpus()[0]?.model}), Node ${process.version}`);
+  console.log(`full load: closed loop, ${CONNECTIONS} connections, after ${WARMUP_SECONDS}s warm-up; 50%: open loop at half that rate; transfers ${TRANSFER_SECONDS}s per phase, other routes ${ROUTE_SECONDS}s`);
+  console.log(`empty NestJS POST: ${nest.rps} req/s (p99 ${nest.p99} ms); raw Express POST: ${expressFull.rps} req/s (p99 ${expressFull.p99} ms)\n`);
+  table(routeRows(routes, nest, expressAt));
+  for (const r of routes) for (const s of [...r.full.samples, ...r.half.samples].slice(0, 3)) console.log(`  ${r.name} answered: ${s}`);
+  for (const r of routes.filter((x) => !x.quiet)) console.log(`  ${r.name}: readers still behind ${phases.CATCH_UP_MS / 1000} s after full load; 50% phase started on a backlog`);
+  for (const f of failed) console.log(`  not measured: ${f.route}: ${f.error}`);
 }
 
 async function main() {
-  const results = [];
-  const targets = [
-    ['raw Express POST', 'express', 4101],
-    ['empty NestJS POST', 'nest-empty', 4102],
-    ['POST /transfer (embedded)', 'api', 4103],
-  ];
-  for (const [name, mode, port] of targets) {
-    const child = await start(mode, port);
-    try {
-      const base = `http://127.0.0.1:${port}`;
-      if (mode === 'api') {
-        const { accounts, pmd } = await setUp(base);
-        let n = 0;
-        const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-        const setupRequest = (req) => {
-          n += 1;
-          const body = { account_id: accounts[n % accounts.length], payment_detail_id: pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `bench-${process.pid}-${n}` };
-          return { ...req, body: JSON.stringify(body) };
-        };
-        results.push(await measure(name, `${base}/transfer`, { headers, requests: [{ method: 'POST', setupRequest }] }));
-      } else {
-        results.push(await measure(name, `${base}/empty`, { headers: { 'content-type': 'application/json' }, body: '{}' }));
-      }
-    } finally {
-      child.kill('SIGTERM');
-    }
-  }
-  print(results);
+  const http = await httpPhases();
+  printHttp(http);
+  const scale = process.env.BENCH_SCALE === '0' ? null : await require('./scale').runScale();
+  const transfer = http.routes[0];
+  const figures = [...httpFigures(transfer, http.nest, http.expressAt), ...scaleFigures(scale)];
+  console.log('\n== summary (issue 14 targets)\n');
+  table(figures);
+  const settings = { transfer_seconds: phases.TRANSFER_SECONDS, route_seconds: phases.ROUTE_SECONDS, connections: phases.CONNECTIONS, cpus: os.cpus().length, node: process.version };
+  writeSummary({ settings, figures, routes: routeRows(http.routes, http.nest, http.expressAt), empty_nest: http.nest, raw_express: http.expressFull, transfer, failed: http.failed, scale });
 }
-
-function print(results) {
-  console.log(`\n${DURATION}s per phase, ${CONNECTIONS} connections at full load, ${ACCOUNTS} source accounts for transfers\n`);
-  console.log('target                       | full: req/s   p50   p99 | 70%: rate   req/s   p50   p99 | non-2xx');
-  for (const r of results) {
-    const f = r.full;
-    const s = r.seventy;
-    console.log(`${r.name.padEnd(28)} | ${String(f.rps).padStart(10)} ${String(f.p50).padStart(5)} ${String(f.p99).padStart(5)} | ${String(r.rate).padStart(9)} ${String(s.rps).padStart(7)} ${String(s.p50).padStart(5)} ${String(s.p99).padStart(5)} | ${f.non2xx + s.non2xx}`);
-  }
-  const nest = results.find((r) => r.name.startsWith('empty NestJS'));
-  const transfer = results.find((r) => r.name.startsWith('POST /transfer'));
-  if (nest && transfer) {
-    const ratio = transfer.full.rps / nest.full.rps;
-    console.log(`\ntransfer creation / empty NestJS route: ${(ratio * 100).toFixed(1)}% (target ≥ 35%); p99 at 70%: ${transfer.seventy.p99} ms (target ≤ 25 ms)`);
-  }
-}
-
-module.exports = { KEY, start, setUp, call };
 
 if (require.main === module) {
-  main()
-    // The scale figures (issue 14) follow the HTTP ones; BENCH_SCALE=0 skips them.
-    .then(() => process.env.BENCH_SCALE !== '0' && require('./scale').runScale())
-    .catch((err) => {
-      console.error(err);
-      process.exit(1);
-    });
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
 }

@@ -6,12 +6,17 @@
 //   1 million) events already in the log: generate-log.js writes them, the API starts on that
 //   DATA_DIR, its readers catch up, then transfers run closed loop for BENCH_SECONDS.
 const { spawn } = require('node:child_process');
-const { readFileSync, rmSync, mkdtempSync } = require('node:fs');
+const { existsSync, readFileSync, rmSync, mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { generateLog } = require('./generate-log');
 const { report } = require('./support');
+const { KEY, start, stop } = require('./client');
+const { setUp } = require('./world');
+const { caughtUp } = require('./lag');
+
+const CATCH_UP_MS = 30 * 60_000;
 
 const SIZES = (process.env.BENCH_STORED_EVENTS || '10000,1000000').split(',').map(Number);
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
@@ -20,25 +25,15 @@ const PORT = 4110;
 
 const memoryMb = (pid, field) => Math.round(Number(/(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field)))[1]) / 1024);
 
-async function caughtUp(base, timeoutMs = 30 * 60_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const { log } = await (await fetch(`${base}/health`)).json();
-    if (log.projected >= log.head && log.published >= log.head) return;
-    if (Date.now() > until) throw new Error(`readers still behind after ${timeoutMs} ms: ${JSON.stringify(log)}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
 
 async function transfersOn(stored) {
-  const { KEY, start, setUp } = require('./run');
   const dir = mkdtempSync(join(tmpdir(), 'bench-stored-'));
   const generated = await generateLog(dir, stored);
   const child = await start('api', PORT, { DATA_DIR: dir });
   try {
     const base = `http://127.0.0.1:${PORT}`;
     const caughtUpIn = Date.now();
-    await caughtUp(base);
+    if (!(await caughtUp(base, CATCH_UP_MS))) throw new Error(`readers still behind after ${CATCH_UP_MS} ms`);
     const catchUpSeconds = ((Date.now() - caughtUpIn) / 1000).toFixed(1);
     const { accounts, pmd } = await setUp(base);
     let n = 0;
@@ -53,8 +48,7 @@ async function transfersOn(stored) {
     );
     return { stored_events: stored, 'log written in s': generated.seconds, 'readers caught up in s': catchUpSeconds, 'transfers/s': Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, rss_mb: memoryMb(child.pid, 'VmRSS'), peak_rss_mb: memoryMb(child.pid, 'VmHWM'), non2xx: r.non2xx };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await stop(child);
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -69,6 +63,14 @@ async function runScale() {
   const ratio = large.p50_ms / small.p50_ms;
   report('stored-events', rows, { p50_ratio: ratio, targets: { p50_within: '20% of the smallest log', peak_rss_mb: 512 } });
   console.log(`\ntransfer p50 with ${large.stored_events} stored events / with ${small.stored_events}: ${(ratio * 100).toFixed(0)}% (target ≤ 120%); peak RSS ${large.peak_rss_mb} MB (target ≤ 512 MB)`);
+  const lists = listResults();
+  return { documents: lists?.documents, lists: lists?.rows, stored: rows };
+}
+
+/** list-queries.js runs in its own process and leaves its figures in results/list-queries.json. */
+function listResults() {
+  const file = join(__dirname, 'results', 'list-queries.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
 }
 
 module.exports = { runScale };

@@ -1,0 +1,43 @@
+'use strict';
+// Starting a benchmark target in its own child process, and plain JSON calls to it.
+const { spawn } = require('node:child_process');
+const { join } = require('node:path');
+
+const KEY = 'sk_test_benchbenchbenchbenchbenchbench';
+const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+
+/** Runs `node server.js <mode> <port>` and resolves once it prints READY. */
+function start(mode, port, env = {}) {
+  const child = spawn(process.execPath, [join(__dirname, 'server.js'), mode, String(port)], {
+    // The service resolves its relative defaults (datasets/fx-rates.json) from the repository root.
+    cwd: join(__dirname, '..'),
+    env: { ...process.env, PAYMENTS_BOOTSTRAP_API_KEYS: KEY, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => String(d).includes('READY') && resolve(child));
+    child.on('exit', (code) => reject(new Error(`${mode} exited with ${code}`)));
+  });
+}
+
+async function stop(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function call(base, method, path, body) {
+  const res = await fetch(base + path, { method, headers: HEADERS, body: body && JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** A call that must answer `expected`; anything else stops the run with the answer. */
+async function must(base, method, path, body, expected = [200, 201]) {
+  const r = await call(base, method, path, body);
+  if (!expected.includes(r.status)) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+module.exports = { KEY, HEADERS, start, stop, call, must };

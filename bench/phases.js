@@ -1,0 +1,69 @@
+'use strict';
+// One target's measurements: full load (closed loop), then 50% of that rate (open loop). Before a
+// fixed-rate phase the API's readers catch up with the full-load backlog, so each phase starts
+// from a quiet log and is measured on its own.
+const { closedLoop, openLoop } = require('./load');
+const { sampleLog, lagOf, caughtUp } = require('./lag');
+const { subscribe, drained, webhookLatency } = require('./webhooks');
+
+const seconds = (name, fallback) => Number(process.env[name] || fallback);
+const TRANSFER_SECONDS = seconds('BENCH_SECONDS', 10);
+const ROUTE_SECONDS = seconds('BENCH_ROUTE_SECONDS', 5);
+const WARMUP_SECONDS = seconds('BENCH_WARMUP_SECONDS', 2);
+const CONNECTIONS = seconds('BENCH_CONNECTIONS', 50);
+const CATCH_UP_MS = 120_000;
+const HALF = 0.5;
+const run = `${process.pid}-${Date.now().toString(36)}`;
+
+async function fullLoad(base, next, duration) {
+  await closedLoop({ base, seconds: WARMUP_SECONDS, connections: CONNECTIONS, next });
+  return closedLoop({ base, seconds: duration, connections: CONNECTIONS, next });
+}
+
+/** An empty route's full-load rate: the reference the routes are compared with. */
+const emptyRoute = (base) => fullLoad(base, () => ({ method: 'POST', path: '/empty', body: {} }), TRANSFER_SECONDS);
+
+/** `rates`: [{ name, rate }]; the raw Express route at each, open loop, for the p99 beside each route's. */
+async function expressAt(base, rates) {
+  const out = new Map();
+  for (const { name, rate } of rates) out.set(name, await openLoop({ base, seconds: ROUTE_SECONDS, rate, next: () => ({ method: 'POST', path: '/empty', body: {} }) }));
+  return out;
+}
+
+/** A write route: `route.prepare(base, env)` then `route.request(context, n)`. */
+async function writeRoute(base, route, env) {
+  const context = route.prepare ? await route.prepare(base, env) : {};
+  let n = 0;
+  const next = () => route.request(context, n++);
+  const full = await fullLoad(base, next, ROUTE_SECONDS);
+  const quiet = await caughtUp(base, CATCH_UP_MS);
+  const rate = Math.max(1, Math.floor(full.rps * HALF));
+  const half = await openLoop({ base, seconds: ROUTE_SECONDS, rate, next });
+  return { name: route.name, full, rate, half, quiet };
+}
+
+/**
+ * POST /transfer: full load, then 50% of it with the projection lag sampled and every
+ * outflows.created delivered to `receiver`, timed against the transfer's response.
+ */
+async function transfers(base, world, receiver) {
+  let n = 0;
+  const next = () => {
+    n += 1;
+    const body = { account_id: world.accounts[n % world.accounts.length], payment_detail_id: world.pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `bench-${run}-${n}` };
+    return { method: 'POST', path: '/transfer', body };
+  };
+  const full = await fullLoad(base, next, TRANSFER_SECONDS);
+  await subscribe(base, receiver, world.entity);
+  const quiet = await caughtUp(base, CATCH_UP_MS);
+  const rate = Math.max(1, Math.floor(full.rps * HALF));
+  const responses = new Map();
+  const onAnswer = (status, body, at, due) => status === 201 && responses.set(JSON.parse(body).id, { sentAt: due, answeredAt: at });
+  const sampler = sampleLog(base);
+  const half = await openLoop({ base, seconds: TRANSFER_SECONDS, rate, next, onAnswer });
+  const log = await sampler.settle();
+  await drained(receiver, responses);
+  return { name: 'POST /transfer', full, rate, half, quiet, lag: { projected: lagOf(log, 'projected'), published: lagOf(log, 'published') }, webhook: webhookLatency(receiver, responses) };
+}
+
+module.exports = { TRANSFER_SECONDS, ROUTE_SECONDS, WARMUP_SECONDS, CONNECTIONS, CATCH_UP_MS, emptyRoute, expressAt, writeRoute, transfers };

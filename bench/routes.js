@@ -1,0 +1,74 @@
+'use strict';
+// The write routes measured beside POST /transfer: each prepares what its requests act on (through
+// the API, before any load), then gives the n-th request. Bodies follow test/isolation/routes.ts and
+// the e2e fixtures; every answer must be 2xx, or the run prints the route's errors.
+const { BANK, entity, fundedAccounts, counterparty } = require('./world');
+
+const SPREAD = 20; // resources a route's requests rotate over, so no one stream takes every write
+const PERSON = { first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', date_of_birth: '1990-01-31', country_of_residence: 'NG' };
+const BUSINESS = {
+  legal_name: 'Acme Trading Ltd',
+  email: 'ops@acme.test',
+  business_type: 'llc',
+  country_of_incorporation: 'GB',
+  registered_address: { line_1: '1 High Street', city: 'London', state: 'Greater London', postal_code: 'N1 9GU', country_code: 'GB' },
+};
+const CARDHOLDER = { first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', phone_number: '+2348012345678' };
+const post = (path, body) => ({ method: 'POST', path, body });
+const pick = (list, n) => list[n % list.length];
+const run = `${process.pid}-${Date.now().toString(36)}`; // unique references across runs on one DATA_DIR
+
+async function counterparties(base) {
+  const e = await entity(base, 'Payee');
+  const list = [];
+  for (let i = 0; i < SPREAD; i++) list.push(await counterparty(base, e));
+  return { entity: e, counterparties: list };
+}
+
+const withEntity = async (base) => ({ entity: await entity(base, 'Route') });
+const withAccounts = async (base) => {
+  const e = await entity(base, 'Holder');
+  return { entity: e, accounts: await fundedAccounts(base, e, SPREAD) };
+};
+
+/** `prepare(base, env)`: env.webhookUrl(path) is the bench's own HTTPS receiver (the API checks a webhook's destination). */
+const ROUTES = [
+  { name: 'POST /entities (quick start)', request: (_c, n) => post('/entities', { type: 'individual', first_name: 'Q', last_name: `S${n}`, email: 'q@example.com', country: 'US' }) },
+  { name: 'POST /individual-entities', request: () => post('/individual-entities', PERSON) },
+  { name: 'POST /business-entities', request: () => post('/business-entities', BUSINESS) },
+  { name: 'POST /accounts', prepare: withEntity, request: (c) => post('/accounts', { entity_id: c.entity, currency: 'USD' }) },
+  { name: 'POST /account-details', prepare: withAccounts, request: (c, n) => post('/account-details', { account_id: pick(c.accounts, n), asset_type: 'fiat' }) },
+  { name: 'POST /sandbox/accounts/:id/fund', prepare: withAccounts, request: (c, n) => post(`/sandbox/accounts/${pick(c.accounts, n)}/fund`, { amount: 1, currency: 'USD' }) },
+  { name: 'POST /counterparties', prepare: withEntity, request: (c, n) => post('/counterparties', { type: 'individual', entity_id: c.entity, profile: { first_name: 'Grace', last_name: `H${n}` } }) },
+  { name: 'PATCH /counterparties/:id', prepare: counterparties, request: (c, n) => ({ method: 'PATCH', path: `/counterparties/${pick(c.counterparties, n)}`, body: { nickname: `nick-${n}` } }) },
+  {
+    name: 'POST /counterparties/:id/payment-details',
+    prepare: counterparties,
+    request: (c, n) => post(`/counterparties/${pick(c.counterparties, n)}/payment-details`, { ...BANK, bank: { ...BANK.bank, account_number: String(100000000 + n) } }),
+  },
+  { name: 'POST /entity-tokens', prepare: withEntity, request: (c) => post('/entity-tokens', { entity_id: c.entity }) },
+  {
+    name: 'POST /entity-webhooks',
+    prepare: async (base, env) => ({ ...(await withEntity(base)), url: env.webhookUrl }),
+    request: (c, n) => post('/entity-webhooks', { entity_id: c.entity, url: c.url(`/route-${n}`), secret: 'bench-route-secret-0123456789', enabled_events: { outflows: ['created'] } }),
+  },
+  {
+    name: 'POST /virtual-cards',
+    prepare: withAccounts,
+    request: (c, n) => post('/virtual-cards', { account_id: pick(c.accounts, n), card_name: `Bench ${n}`, cardholder: CARDHOLDER, currency: 'USD', amount: 10_000 }),
+  },
+  {
+    name: 'POST /payment-intents',
+    prepare: withAccounts,
+    request: (c, n) => post('/payment-intents', { currency: 'USD', amount: 500, account_id: pick(c.accounts, n), reference: `bench-${run}-${n}` }),
+  },
+];
+
+/** BENCH_ROUTES=accounts,cards keeps the routes whose name contains one of the words (all by default). */
+function selectedRoutes(filter = process.env.BENCH_ROUTES) {
+  if (!filter) return ROUTES;
+  const words = filter.split(',').map((w) => w.trim().toLowerCase());
+  return ROUTES.filter((r) => words.some((w) => r.name.toLowerCase().includes(w)));
+}
+
+module.exports = { selectedRoutes };

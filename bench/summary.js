@@ -1,0 +1,70 @@
+'use strict';
+// The printed tables and bench/results/summary.json: each figure beside its reference from the
+// same run and its target (issue 14). Targets are printed, never asserted.
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const pct = (part, whole) => `${((100 * part) / whole).toFixed(1)}%`;
+const ok = (pass) => (pass ? 'yes' : 'NO');
+
+function table(rows) {
+  const columns = Object.keys(rows[0] ?? {});
+  const width = (c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length));
+  const line = (cells) => cells.map((v, i) => String(v).padEnd(width(columns[i]))).join(' | ');
+  console.log(line(columns));
+  console.log(columns.map((c) => '-'.repeat(width(c))).join('-|-'));
+  for (const r of rows) console.log(line(columns.map((c) => r[c])));
+}
+
+/** One row per measured route: full-load rate against the empty NestJS route, latency at 50% beside raw Express's. */
+function routeRows(routes, nest, express) {
+  return routes.map((r) => ({
+    route: r.name,
+    'full req/s': r.full.rps,
+    'of empty Nest': pct(r.full.rps, nest.rps),
+    '50% rate': r.rate,
+    'p50 ms': r.half.p50,
+    'p99 ms': r.half.p99,
+    'Express p99 ms': express.get(r.name)?.p99 ?? 'n/a',
+    'non-2xx': r.full.non2xx + r.half.non2xx,
+    errors: r.full.errors + r.half.errors,
+  }));
+}
+
+function httpFigures(transfer, nest, express) {
+  const expressP99 = express.get(transfer.name)?.p99;
+  const { projected, published } = transfer.lag;
+  const hook = transfer.webhook;
+  return [
+    { figure: 'POST /transfer full-load rate', value: `${transfer.full.rps} req/s = ${pct(transfer.full.rps, nest.rps)}`, reference: `empty NestJS POST ${nest.rps} req/s`, target: '≥ 35%', ok: ok(transfer.full.rps >= 0.35 * nest.rps) },
+    { figure: `POST /transfer p50/p99 at 50% (${transfer.rate}/s)`, value: `${transfer.half.p50} / ${transfer.half.p99} ms`, reference: `raw Express p99 ${expressP99 ?? 'n/a'} ms at that rate`, target: 'p99 ≤ 25 ms', ok: ok(transfer.half.p99 <= 25) },
+    { figure: 'projection lag p50/p99 at 50%', value: `${projected.p50} / ${projected.p99} ms`, reference: `${projected.positions} positions, ${projected.behind} never projected`, target: 'p99 ≤ 100 ms', ok: ok(projected.p99 <= 100 && !projected.behind) },
+    { figure: 'publish lag p50/p99 at 50%', value: `${published.p50} / ${published.p99} ms`, reference: `${published.positions} positions, ${published.behind} never published`, target: '-', ok: '-' },
+    { figure: 'commit → webhook receiver p50/p99', value: `${hook.p50} / ${hook.p99} ms`, reference: `from request ${hook.p99_from_request} ms; ${hook.delivered}/${hook.transfers} delivered`, target: 'p99 ≤ 250 ms', ok: ok(hook.p99 <= 250 && !hook.missing) },
+  ];
+}
+
+/** scale.js's figures, when it ran: the slowest list query, and transfers with the smallest and largest log. */
+function scaleFigures(scale) {
+  if (!scale) return [];
+  const rows = [];
+  if (scale.lists?.length) {
+    const worst = scale.lists.reduce((a, b) => (Number(b.p99_ms) > Number(a.p99_ms) ? b : a));
+    rows.push({ figure: `slowest list query p99 (${scale.documents} documents)`, value: `${worst.p99_ms} ms`, reference: `${worst.query}, ${worst.page} page`, target: '≤ 20 ms', ok: ok(Number(worst.p99_ms) <= 20) });
+  }
+  if (scale.stored?.length) {
+    const [small, large] = [scale.stored[0], scale.stored[scale.stored.length - 1]];
+    rows.push({ figure: `transfer p50 with ${large.stored_events} stored events`, value: `${large.p50_ms} ms = ${pct(large.p50_ms, small.p50_ms)}`, reference: `${small.p50_ms} ms with ${small.stored_events}`, target: '≤ 120%', ok: ok(large.p50_ms <= 1.2 * small.p50_ms) });
+    rows.push({ figure: `API peak RSS with ${large.stored_events} stored events`, value: `${large.peak_rss_mb} MB`, reference: `${small.peak_rss_mb} MB with ${small.stored_events}`, target: '≤ 512 MB', ok: ok(large.peak_rss_mb <= 512) });
+  }
+  return rows;
+}
+
+function writeSummary(data) {
+  mkdirSync(join(__dirname, 'results'), { recursive: true });
+  const file = join(__dirname, 'results', 'summary.json');
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), ...data }, null, 2));
+  console.log(`\nwritten: ${file}`);
+}
+
+module.exports = { table, routeRows, httpFigures, scaleFigures, writeSummary };
