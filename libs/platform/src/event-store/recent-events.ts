@@ -1,7 +1,8 @@
 import type { RecordedEvent } from './event-store.port';
 
 /**
- * The tail of the log this process appended, by position. Every subscriber (projector,
+ * The tail of the log, by position: what this process appended, and what it read at the head
+ * (another process's appends). Every subscriber (projector,
  * publisher, process managers, webhook worker) reads each new event right after it is written;
  * serving them from here spares a query and a JSON parse per subscriber. Only consecutive
  * positions are served: anything not held here (another process's append, an evicted event, a

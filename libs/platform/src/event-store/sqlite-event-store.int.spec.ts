@@ -91,4 +91,25 @@ describe('SqliteEventStore', () => {
     }
     await Promise.all([mine.close(), other.close(), uncached.close()]);
   });
+
+  it('keeps the head it read from the file for the next subscriber, but not a catch-up page', async () => {
+    const file = tempFile();
+    const [writer, reader] = [new SqliteEventStore(file), new SqliteEventStore(file)];
+    await writer.append(streamName(), [anEvent('A'), anEvent('B'), anEvent('C')], 'no_stream');
+    const queries = jest.spyOn((reader as unknown as { stmts: { readAll: { all: (...a: unknown[]) => unknown } } }).stmts.readAll, 'all');
+
+    // A full page is a reader catching up: nobody else needs it next, so it is not kept.
+    expect((await reader.readAll({ after: 0, limit: 2 })).map((e) => e.type)).toEqual(['A', 'B']);
+    expect((await reader.readAll({ after: 0, limit: 2 })).map((e) => e.type)).toEqual(['A', 'B']);
+    expect(queries).toHaveBeenCalledTimes(2);
+
+    // A short page reached the head: the second subscriber gets the same events without a query.
+    queries.mockClear();
+    const first = await reader.readAll({ after: 0, limit: 10 });
+    const second = await reader.readAll({ after: 0, limit: 10 });
+    expect(second).toEqual(first);
+    expect(second.map((e) => e.type)).toEqual(['A', 'B', 'C']);
+    expect(queries).toHaveBeenCalledTimes(1);
+    await Promise.all([writer.close(), reader.close()]);
+  });
 });

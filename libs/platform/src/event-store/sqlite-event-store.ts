@@ -96,7 +96,12 @@ export class SqliteEventStore implements EventStore {
   async readAll(options: { after?: number; limit?: number } = {}): Promise<RecordedEvent[]> {
     const [after, limit] = [options.after ?? 0, options.limit ?? 1000];
     const recent = this.recent.after(after, limit);
-    return recent.length ? recent : this.stmts.readAll.all(after, limit).map(toRecorded);
+    if (recent.length) return recent;
+    const read = this.stmts.readAll.all(after, limit).map(toRecorded);
+    // A short page is the log's head: every other subscriber is about to ask for the same events
+    // (another process appended them, so they are not held yet). A catch-up page is not kept.
+    if (read.length < limit) this.recent.remember(read);
+    return read;
   }
 
   async headPosition(): Promise<number> {
