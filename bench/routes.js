@@ -2,6 +2,7 @@
 // The write routes measured beside POST /transfer: each prepares what its requests act on (through
 // the API, before any load), then gives the n-th request. Bodies follow test/isolation/routes.ts and
 // the e2e fixtures; every answer must be 2xx, or the run prints the route's errors.
+const { must } = require('./client');
 const { BANK, entity, fundedAccounts, counterparty } = require('./world');
 
 const SPREAD = 20; // resources a route's requests rotate over, so no one stream takes every write
@@ -23,6 +24,19 @@ async function counterparties(base) {
   const list = [];
   for (let i = 0; i < SPREAD; i++) list.push(await counterparty(base, e));
   return { entity: e, counterparties: list };
+}
+
+/**
+ * Cards: at most CARD_CREATION_LIMIT_PER_HOUR (100) per entity, so the cards spread over
+ * BENCH_CARD_ENTITIES (100) entities with one account each: room for 10,000 cards in the run.
+ */
+async function cardAccounts(base) {
+  const accounts = [];
+  for (let i = 0; i < Number(process.env.BENCH_CARD_ENTITIES || 100); i++) {
+    const e = await entity(base, `Cardholder${i}`);
+    accounts.push((await must(base, 'POST', '/accounts', { entity_id: e, currency: 'USD' })).id);
+  }
+  return { accounts };
 }
 
 const withEntity = async (base) => ({ entity: await entity(base, 'Route') });
@@ -54,7 +68,7 @@ const ROUTES = [
   },
   {
     name: 'POST /virtual-cards',
-    prepare: withAccounts,
+    prepare: cardAccounts,
     request: (c, n) => post('/virtual-cards', { account_id: pick(c.accounts, n), card_name: `Bench ${n}`, cardholder: CARDHOLDER, currency: 'USD', amount: 10_000 }),
   },
   {
