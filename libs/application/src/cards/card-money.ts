@@ -3,6 +3,7 @@ import { accountCardMoneyDecider, cardDecider, transactionOf, type CardTransacti
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
+import { loadCard } from './card-checks';
 import { cardStream } from './streams';
 
 const transactionIn = (state: unknown, id: string) => transactionOf(state as IssuedCardState, id)!;
@@ -12,7 +13,14 @@ const transactionIn = (state: unknown, id: string) => transactionOf(state as Iss
  * balance decides). Refused, the card lets go of the usage it held, and the transaction is declined.
  */
 export async function holdOnAccount(store: EventStore, context: CommandContext, transaction: CardTransactionRecord, now: number): Promise<CardTransactionRecord> {
-  const hold = { type: 'PlaceCardHold' as const, account_id: transaction.account_id, hold_id: transaction.id, amount: transaction.account_amount, now };
+  const hold = async () => ({
+    type: 'PlaceCardHold' as const,
+    account_id: transaction.account_id,
+    hold_id: transaction.id,
+    amount: transaction.account_amount,
+    origin_done: await isFinished(store, context, transaction),
+    now,
+  });
   try {
     await handleCommand(store, accountStream(transaction.account_id), accountCardMoneyDecider, hold, context);
     return transaction;
@@ -22,6 +30,16 @@ export async function holdOnAccount(store: EventStore, context: CommandContext, 
   const decline = { type: 'DeclineHeldAuthorization' as const, card_id: transaction.card_id, transaction_id: transaction.id, reason: 'insufficient_funds' as const, now };
   const { state } = await handleCommand(store, cardStream(transaction.card_id), cardDecider, decline, context);
   return transactionIn(state, transaction.id);
+}
+
+/**
+ * Whether the card transaction is no longer pending, read after the account was folded (the hold
+ * command is built per attempt): its hold was placed while pending, and every capture or release of
+ * it follows the card's decision, so a finished transaction is either held or closed (and gone from
+ * the account state), and holding it again would keep money held forever.
+ */
+async function isFinished(store: EventStore, context: CommandContext, transaction: CardTransactionRecord): Promise<boolean> {
+  return !(await loadCard(store, context.actor, transaction.card_id)).pending[transaction.id];
 }
 
 /**

@@ -29,13 +29,15 @@ export interface HandleResult<E, S> {
  * Load the stream, fold, decide, append with the revision read; on a conflict (another process
  * wrote first), read on and decide again. Commands on one stream queue within this process, and
  * folds are cached, so a hot stream costs one short read per command, not a full replay.
+ * A command given as a function is built from each attempt's fold and may read other streams: what
+ * it reads is read after the fold, and the append still carries the fold's revision.
  * A domain error is thrown as a DomainException for the HTTP layer to render.
  */
 export function handleCommand<C, E extends DomainEvent, S>(
   store: EventStore,
   streamId: string,
   decider: Decider<C, E, S>,
-  command: C | ((state: S) => C),
+  command: C | ((state: S) => C | Promise<C>),
   context: CommandContext,
   options: HandleOptions = {},
 ): Promise<HandleResult<E, S>> {
@@ -46,14 +48,14 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
   store: EventStore,
   streamId: string,
   decider: Decider<C, E, S>,
-  command: C | ((state: S) => C),
+  command: C | ((state: S) => C | Promise<C>),
   context: CommandContext,
   options: HandleOptions,
 ): Promise<HandleResult<E, S>> {
   const attempts = options.maxAttempts ?? 10;
   for (let attempt = 1; ; attempt++) {
     const folded = visibleFold(await foldStream(store, streamId, decider), decider.initialState, context.actor);
-    const decided = decider.decide(typeof command === 'function' ? (command as (s: S) => C)(folded.state) : command, folded.state);
+    const decided = decider.decide(typeof command === 'function' ? await (command as (s: S) => C | Promise<C>)(folded.state) : command, folded.state);
     if (isDomainError(decided)) throw new DomainException(decided);
     if (decided.length === 0) return { state: folded.state, newEvents: [], position: null };
     const entityId = folded.owner ? folded.owner.entity_id ?? null : options.entityId ?? null;

@@ -22,14 +22,9 @@ const isCode = (error: unknown, code: string) => error instanceof DomainExceptio
 export async function finishReservation(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<Finished> {
   const now = Date.now();
   try {
-    await handleCommand(
-      store,
-      accountStream(intent.account_id),
-      accountDecider,
-      { type: 'PlaceHold', account_id: intent.account_id, hold_id: intent.id, amount: intent.amount, fee: intent.fee, now },
-      context,
-      { maxAttempts: MONEY_ATTEMPTS },
-    );
+    await handleCommand(store, accountStream(intent.account_id), accountDecider, async () => placeHold(intent, await isDecided(store, intent.id), now), context, {
+      maxAttempts: MONEY_ATTEMPTS,
+    });
   } catch (error) {
     if (!isCode(error, 'insufficient_funds')) throw error;
     return voidReservation(store, intent, context);
@@ -44,6 +39,19 @@ export async function finishReservation(store: EventStore, intent: TransferInten
     await giveBack(store, intent, context);
     return { outcome: 'voided' };
   }
+}
+
+const placeHold = (intent: TransferIntent, origin_done: boolean, now: number) =>
+  ({ type: 'PlaceHold', account_id: intent.account_id, hold_id: intent.id, amount: intent.amount, fee: intent.fee, origin_done, now }) as const;
+
+/**
+ * Whether the transfer stream has its first event (created or voided). Read after the account was
+ * folded (the command is built per attempt): the hold was placed before the transfer was created,
+ * and every close of it follows an event here, so an id decided here is either held already or
+ * closed (and gone from the account state), and holding it again would keep money held forever.
+ */
+async function isDecided(store: EventStore, transferId: string): Promise<boolean> {
+  return (await store.readStream(transferStream(transferId))).length > 0;
 }
 
 async function voidReservation(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<Finished> {

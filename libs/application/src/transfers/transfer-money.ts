@@ -3,6 +3,7 @@ import { isTransfer, transferDecider, type AdvanceTarget, type TransferEvent, ty
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
+import { closedHoldReader } from '../accounts/closed-hold-reader';
 import { MONEY_ATTEMPTS } from './finish-reservation';
 import { transferStream } from './streams';
 
@@ -13,8 +14,21 @@ type MoneyCommand = AccountCommand extends infer C ? (C extends AccountCommand ?
  * Money follows the transfer, whoever moved it: a book transfer credits an account of another
  * entity of the organization, so these steps act at organization level (still recorded as the caller).
  */
-const money = (store: EventStore, accountId: string, command: MoneyCommand, context: CommandContext) =>
-  handleCommand(store, accountStream(accountId), accountDecider, { ...command, account_id: accountId, now: Date.now() } as AccountCommand, orgLevel(context), { maxAttempts: MONEY_ATTEMPTS });
+const money = (store: EventStore, accountId: string, command: MoneyCommand | (() => Promise<MoneyCommand>), context: CommandContext) =>
+  handleCommand(
+    store,
+    accountStream(accountId),
+    accountDecider,
+    async () => ({ ...(typeof command === 'function' ? await command() : command), account_id: accountId, now: Date.now() }) as AccountCommand,
+    orgLevel(context),
+    { maxAttempts: MONEY_ATTEMPTS },
+  );
+
+/** The reversal's settled total and whether it was reversed already come from the account's log, read on each attempt. */
+function reversal(store: EventStore, accountId: string, holdId: string): () => Promise<MoneyCommand> {
+  const closed = closedHoldReader(store, accountId, holdId);
+  return async () => ({ type: 'ReverseSettledHold', hold_id: holdId, closed: await closed() });
+}
 
 const orgLevel = (context: CommandContext): CommandContext => ({ ...context, actor: { ...context.actor, entityId: undefined } });
 
@@ -45,7 +59,7 @@ export async function applyMoney(store: EventStore, event: TransferEvent, contex
       return;
     case 'TransferReversed':
       await money(store, t.account_id, { type: 'SettleHold', hold_id: t.id }, context);
-      await money(store, t.account_id, { type: 'ReverseSettledHold', hold_id: t.id }, context);
+      await money(store, t.account_id, reversal(store, t.account_id, t.id), context);
       return;
     default:
       return;

@@ -61,7 +61,7 @@ describe('transfer creation crash windows', () => {
     await handleCommand(store, transferReferenceStream(ACC, i.unique_reference), transferReferenceDecider, { type: 'ReserveTransferReference', intent: i, now: Date.now() }, context);
     return (await store.readStream(transferReferenceStream(ACC, i.unique_reference))).at(-1)!;
   };
-  const hold = (i: TransferIntent) => handleCommand(store, accountStream(ACC), accountDecider, { type: 'PlaceHold', account_id: ACC, hold_id: i.id, amount: i.amount, fee: i.fee, now: 3 }, context);
+  const hold = (i: TransferIntent) => handleCommand(store, accountStream(ACC), accountDecider, { type: 'PlaceHold', account_id: ACC, hold_id: i.id, amount: i.amount, fee: i.fee, origin_done: false, now: 3 }, context);
   const account = async () => fold(accountDecider, (await store.readStream(accountStream(ACC))) as never[]) as OpenAccountState;
   const transfer = async (i: TransferIntent) => fold(transferDecider, (await store.readStream(transferStream(i.id))) as never[]);
   const reference = async (i: TransferIntent) => fold(transferReferenceDecider, (await store.readStream(transferReferenceStream(ACC, i.unique_reference))) as never[]);

@@ -4,6 +4,7 @@ import { newServiceBan } from '../account-numbers';
 import { seededRandom } from '../testing/fixed-random';
 import type { AccountEvent } from './account.events';
 import { balanceOf, type AccountState } from './account';
+import { closedHoldIn } from './account.closed-hold';
 import { accountDecider, type AccountCommand } from './account.decide';
 
 const ACC = 'acc_01J00000000000000000000000';
@@ -18,7 +19,12 @@ const command = fc.oneof(
 
 type Step = typeof command extends fc.Arbitrary<infer T> ? T : never;
 
-function toCommand(step: Step, i: number): AccountCommand {
+/**
+ * What the application passes in, from the account's own log (`log`): a hold's origin has moved on
+ * once the hold closed (a transfer is created after its hold, and closed after it is created), and a
+ * reversal is told how the hold closed.
+ */
+function toCommand(step: Step, i: number, log: readonly AccountEvent[]): AccountCommand {
   const base = { account_id: ACC, now: 1_700_000_000_000 + i };
   switch (step.type) {
     case 'FundAccount':
@@ -26,7 +32,9 @@ function toCommand(step: Step, i: number): AccountCommand {
     case 'ReceiveBookTransfer':
       return { ...base, type: 'ReceiveBookTransfer', transfer_id: `in_${step.id}`, from_account_id: 'acc_other', amount: step.amount, currency: 'USD' };
     case 'PlaceHold':
-      return { ...base, type: 'PlaceHold', hold_id: step.hold_id, amount: step.amount, fee: step.fee };
+      return { ...base, type: 'PlaceHold', hold_id: step.hold_id, amount: step.amount, fee: step.fee, origin_done: closedHoldIn(log, step.hold_id) !== null };
+    case 'ReverseSettledHold':
+      return { ...base, type: step.type, hold_id: step.hold_id, closed: closedHoldIn(log, step.hold_id) };
     default:
       return { ...base, type: step.type, hold_id: step.hold_id };
   }
@@ -101,9 +109,10 @@ describe('account balance invariants', () => {
           accountDecider.initialState,
         ) as AccountEvent[];
         let state: AccountState = open.reduce(accountDecider.evolve, accountDecider.initialState);
+        const log: AccountEvent[] = [...open];
         const ledger = new Ledger();
         steps.forEach((step, i) => {
-          const c = toCommand(step, i);
+          const c = toCommand(step, i, log);
           const expected = ledger.apply(c);
           const result = accountDecider.decide(c, state);
           if (isDomainError(result)) {
@@ -113,6 +122,7 @@ describe('account balance invariants', () => {
           }
           expect(result.length > 0 ? 'moved' : 'noop').toBe(expected);
           for (const event of result) {
+            log.push(event);
             state = accountDecider.evolve(state, event);
             if (state.status !== 'open') throw new Error('account closed');
             if ('balance_after' in event.data) expect(event.data.balance_after).toEqual(balanceOf(state));

@@ -5,6 +5,7 @@ import { assetTypeOf, isRail, RAILS, railsFor, type AssetType, type Rail } from 
 import type { AccountEvent } from './account.events';
 import { closeHold, placeHold, receiveBookTransfer, reverseHold } from './account.money';
 import { creditCollection, refundCollection, type CollectionCommand } from './account.collections';
+import type { ClosedHold } from './account.closed-hold';
 import { balanceOf, evolveAccount, initialAccountState, type AccountState, type OpenAccountState } from './account';
 
 export type AccountCommand =
@@ -30,10 +31,30 @@ export type AccountCommand =
       readonly account_number: string;
       readonly now: number;
     }
-  | { readonly type: 'PlaceHold'; readonly account_id: string; readonly hold_id: string; readonly amount: number; readonly fee: number; readonly now: number }
+  | {
+      readonly type: 'PlaceHold';
+      readonly account_id: string;
+      readonly hold_id: string;
+      readonly amount: number;
+      readonly fee: number;
+      /**
+       * The hold's origin has moved past holding (its transfer created or voided, its card
+       * transaction no longer pending), read after the account was folded: a hold now would be a
+       * second one that nothing closes, so placing is a no-op.
+       */
+      readonly origin_done: boolean;
+      readonly now: number;
+    }
   | { readonly type: 'ReleaseHold'; readonly account_id: string; readonly hold_id: string; readonly now: number }
   | { readonly type: 'SettleHold'; readonly account_id: string; readonly hold_id: string; readonly now: number }
-  | { readonly type: 'ReverseSettledHold'; readonly account_id: string; readonly hold_id: string; readonly now: number }
+  | {
+      readonly type: 'ReverseSettledHold';
+      readonly account_id: string;
+      readonly hold_id: string;
+      /** How this account's log closed the hold (closedHoldIn), null while open or never held. */
+      readonly closed: ClosedHold | null;
+      readonly now: number;
+    }
   | {
       readonly type: 'ReceiveBookTransfer';
       readonly account_id: string;

@@ -35,7 +35,7 @@ const funded = (amount: number, current: number, transaction_id = 'txn_1'): Acco
 });
 
 const fund = (amount: number, currency = 'USD', transaction_id = 'txn_1'): AccountCommand => ({ type: 'FundAccount', account_id: ACC, transaction_id, amount, currency, now: T0 + 1 });
-const hold = (hold_id: string, amount: number, fee = 0): AccountCommand => ({ type: 'PlaceHold', account_id: ACC, hold_id, amount, fee, now: T0 + 2 });
+const hold = (hold_id: string, amount: number, fee = 0): AccountCommand => ({ type: 'PlaceHold', account_id: ACC, hold_id, amount, fee, origin_done: false, now: T0 + 2 });
 const achNumber = RAILS.ach.newNumber(seededRandom(4));
 const issue = (over: Partial<Extract<AccountCommand, { type: 'IssueAccountDetails' }>> = {}): AccountCommand => ({
   type: 'IssueAccountDetails',

@@ -8,10 +8,13 @@ type Command<T extends AccountCommand['type']> = Extract<AccountCommand, { type:
 
 /**
  * Money commands keyed by the transfer id: placing, closing, reversing or receiving the same id
- * again is a no-op, so process managers and retried requests may repeat any of them.
+ * again is a no-op, so process managers and retried requests may repeat any of them. A hold is
+ * placed only while open here or while its origin has not moved on (`origin_done`, read by the
+ * caller after this state was folded): a closed hold is no longer in the state, and its origin
+ * always moved on before it could close, so a late repeat never holds the money twice.
  */
 export function placeHold(command: Command<'PlaceHold'>, state: OpenAccountState): Decision<AccountEvent> {
-  if (state.holds[command.hold_id] !== undefined || lookup(state.closed_holds, command.hold_id) !== undefined) return [];
+  if (command.origin_done || state.holds[command.hold_id] !== undefined) return [];
   if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
   if (!Number.isSafeInteger(command.fee) || command.fee < 0) return invalid('fee', 'fee must be a non-negative integer of minor units');
   const total = command.amount + command.fee;
@@ -31,9 +34,12 @@ export function closeHold(command: Command<'ReleaseHold' | 'SettleHold'>, state:
   return [{ type: 'HoldSettled', data: { ...base, balance_after: { available, current: current - total }, settled: command.now } }];
 }
 
-/** Credits back what a settled hold debited (amount + fee). Only a settled hold can come back. */
+/**
+ * Credits back what a settled hold debited (amount + fee). Only a settled hold can come back, once:
+ * `closed` is how this account's log closed the hold, read by the caller up to this state.
+ */
 export function reverseHold(command: Command<'ReverseSettledHold'>, state: OpenAccountState): Decision<AccountEvent> {
-  const closed = lookup(state.closed_holds, command.hold_id);
+  const { closed } = command;
   if (closed?.outcome === 'reversed') return [];
   if (closed?.outcome !== 'settled') return conflict('hold_not_settled', `Hold ${command.hold_id} has not been settled, so nothing can be reversed`);
   const { available, current } = balanceOf(state);

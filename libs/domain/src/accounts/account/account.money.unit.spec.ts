@@ -2,6 +2,7 @@ import { specFor } from '../../shared/testing/given-when-then';
 import { newServiceBan } from '../account-numbers';
 import { seededRandom } from '../testing/fixed-random';
 import type { AccountEvent } from './account.events';
+import { closedHoldIn } from './account.closed-hold';
 import { accountDecider, type AccountCommand } from './account.decide';
 
 const spec = specFor(accountDecider);
@@ -21,8 +22,10 @@ const held: AccountEvent = { type: 'FundsHeld', data: { account_id: ACC, hold_id
 const settled: AccountEvent = { type: 'HoldSettled', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 350, current: 350 }, settled: T } };
 const released: AccountEvent = { type: 'HoldReleased', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, released: T } };
 
-const cmd = (type: 'PlaceHold' | 'SettleHold' | 'ReleaseHold' | 'ReverseSettledHold', now = T + 5): AccountCommand =>
-  type === 'PlaceHold' ? { type, account_id: ACC, hold_id: 'trf_1', amount: 600, fee: 50, now } : { type, account_id: ACC, hold_id: 'trf_1', now };
+const hold = (origin_done = false, now = T + 5): AccountCommand => ({ type: 'PlaceHold', account_id: ACC, hold_id: 'trf_1', amount: 600, fee: 50, origin_done, now });
+const close = (type: 'SettleHold' | 'ReleaseHold', now = T + 5): AccountCommand => ({ type, account_id: ACC, hold_id: 'trf_1', now });
+/** A reversal as its caller builds it: what the given events say about the hold. */
+const reverse = (given: readonly AccountEvent[], now = T + 5): AccountCommand => ({ type: 'ReverseSettledHold', account_id: ACC, hold_id: 'trf_1', closed: closedHoldIn(given, 'trf_1'), now });
 const receive = (over: Partial<Extract<AccountCommand, { type: 'ReceiveBookTransfer' }>> = {}): AccountCommand => ({
   type: 'ReceiveBookTransfer',
   account_id: ACC,
@@ -35,32 +38,73 @@ const receive = (over: Partial<Extract<AccountCommand, { type: 'ReceiveBookTrans
 });
 
 describe('account money commands keyed by transfer id', () => {
+  const reversed: AccountEvent = { type: 'HoldReversed', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, reversed: T } };
+
   describe('a settled hold', () => {
     const given = [opened, funded, held, settled];
 
     it('is credited back in full (amount + fee) by a reversal', () => {
-      spec(given).when(cmd('ReverseSettledHold')).then([
+      spec(given).when(reverse(given)).then([
         { type: 'HoldReversed', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, reversed: T + 5 } },
       ]);
     });
 
-    it('is reversed only once', () => {
-      const reversed: AccountEvent = { type: 'HoldReversed', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, reversed: T } };
-      spec([...given, reversed]).when(cmd('ReverseSettledHold')).then([]);
+    it('is reversed only once', () => spec([...given, reversed]).when(reverse([...given, reversed])).then([]));
+
+    it('is not held again when the hold is repeated (a retried creation): its origin has moved on', () => spec(given).when(hold(true)).then([]));
+
+    it('has left the state: only the origin tells a repeated hold from a new one', () => {
+      const refunded: AccountEvent = { type: 'AccountFunded', data: { ...funded.data, transaction_id: 'txn_2', balance_after: { available: 1350, current: 1350 } } } as AccountEvent;
+      spec([...given, refunded]).when(hold(false)).thenState((s) => expect(s).toMatchObject({ holds: { trf_1: 650 } }));
     });
 
-    it('is not held again when the hold is repeated (a retried creation)', () => spec(given).when(cmd('PlaceHold')).then([]));
+    it('is not settled or released twice', () => {
+      spec(given).when(close('SettleHold')).then([]);
+      spec(given).when(close('ReleaseHold')).then([]);
+    });
   });
 
   describe('a released hold', () => {
-    it('is not held again, and cannot be reversed', () => {
-      spec([opened, funded, held, released]).when(cmd('PlaceHold')).then([]);
-      spec([opened, funded, held, released]).when(cmd('ReverseSettledHold')).thenError('hold_not_settled', (e) => expect(e.kind).toBe('conflict'));
+    const given = [opened, funded, held, released];
+
+    it('is not held again once its origin moved on, and cannot be reversed', () => {
+      spec(given).when(hold(true)).then([]);
+      spec(given).when(reverse(given)).thenError('hold_not_settled', (e) => expect(e.kind).toBe('conflict'));
     });
   });
 
   describe('an open hold', () => {
-    it('cannot be reversed before it is settled', () => spec([opened, funded, held]).when(cmd('ReverseSettledHold')).thenError('hold_not_settled'));
+    it('is not held twice, whatever its origin says', () => {
+      spec([opened, funded, held]).when(hold(false)).then([]);
+      spec([opened, funded, held]).when(hold(true)).then([]);
+    });
+
+    it('cannot be reversed before it is settled', () => spec([opened, funded, held]).when(reverse([opened, funded, held])).thenError('hold_not_settled'));
+  });
+
+  describe('closed holds leave the state', () => {
+    const cycle = (i: number): AccountEvent[] => {
+      const id = `trf_${i}`;
+      const after = { available: 1000, current: 1000 };
+      const heldI: AccountEvent = { type: 'FundsHeld', data: { account_id: ACC, hold_id: id, amount: 600, fee: 50, balance_after: { available: 350, current: 1000 }, held: T + i } };
+      if (i % 3 === 0) return [heldI, { type: 'HoldReleased', data: { account_id: ACC, hold_id: id, total: 650, balance_after: after, released: T + i } }];
+      const settledI: AccountEvent = { type: 'HoldSettled', data: { account_id: ACC, hold_id: id, total: 650, balance_after: { available: 350, current: 350 }, settled: T + i } };
+      if (i % 3 === 1) return [heldI, settledI, { type: 'AccountFunded', data: { ...funded.data, transaction_id: `txn_${i}`, amount: 650, balance_after: after, funded: T + i } } as AccountEvent];
+      return [heldI, settledI, { type: 'HoldReversed', data: { account_id: ACC, hold_id: id, total: 650, balance_after: after, reversed: T + i } }];
+    };
+    /** Every hold placed and then settled, released, or settled and reversed, in turn. */
+    const after = (cycles: number) => [opened, funded, ...Array.from({ length: cycles }, (_, i) => cycle(i)).flat()].reduce(accountDecider.evolve, accountDecider.initialState);
+    /** The state with every number set to 0: what is left is its shape, which must not depend on history. */
+    const shape = (state: unknown) => JSON.stringify(state, (_key, value: unknown) => (typeof value === 'number' ? 0 : value));
+
+    it('after 3 or 600 cycles of place then settle, release, or settle and reverse: no open hold, same shape, same size', () => {
+      const few = after(3);
+      const many = after(600);
+      expect(many).toMatchObject({ holds: {}, current: 1000 });
+      expect(few).toMatchObject({ holds: {}, current: 1000 });
+      expect(shape(many)).toBe(shape(few));
+      expect(JSON.stringify(many).length - JSON.stringify(few).length).toBeLessThan(10);
+    });
   });
 
   describe('an incoming book transfer', () => {
@@ -82,6 +126,6 @@ describe('account money commands keyed by transfer id', () => {
   });
 
   it('refuses a hold whose total is not a safe integer as insufficient funds', () => {
-    spec([opened, funded]).when({ type: 'PlaceHold', account_id: ACC, hold_id: 'trf_2', amount: Number.MAX_SAFE_INTEGER, fee: 10, now: T }).thenError('insufficient_funds');
+    spec([opened, funded]).when({ type: 'PlaceHold', account_id: ACC, hold_id: 'trf_2', amount: Number.MAX_SAFE_INTEGER, fee: 10, origin_done: false, now: T }).thenError('insufficient_funds');
   });
 });

@@ -27,14 +27,12 @@ export interface OpenAccountState extends CollectionLedger {
   readonly display_name: string;
   readonly service_ban: string;
   readonly current: number;
-  /** Open holds by id, each the amount + fee it reserves. */
-  readonly holds: Readonly<Record<string, number>>;
   /**
-   * Holds no longer open, by id, with their total and how they ended. Kept so that a repeated
-   * PlaceHold after a settle or release stays a no-op (process managers and retries repeat), and
-   * so a reversal knows what was debited.
+   * Open holds by id, each the amount + fee it reserves. A hold leaves the state when it closes, so
+   * the state does not grow with history: whether a hold id was already used is answered by the
+   * hold's origin (PlaceHold's `origin_done`), how it ended by the account's log (closedHoldIn).
    */
-  readonly closed_holds: History<ClosedHold>;
+  readonly holds: Readonly<Record<string, number>>;
   /** Book transfers credited here, by the sender's transfer id: each is credited once. */
   readonly received: History<true>;
   /** At most one set of coordinates per rail. */
@@ -55,11 +53,6 @@ export function lookup<T>(history: History<T>, id: string): T | undefined {
   return undefined;
 }
 
-export interface ClosedHold {
-  readonly total: number;
-  readonly outcome: 'released' | 'settled' | 'reversed';
-}
-
 export type AccountState = { readonly status: 'none' } | OpenAccountState;
 
 export const initialAccountState: AccountState = { status: 'none' };
@@ -71,7 +64,7 @@ export const balanceOf = (state: OpenAccountState): Balance => ({ available: sta
 export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
   if (event.type === 'AccountOpened') {
     const { account_id, opened, ...rest } = event.data;
-    return { ...rest, status: 'open', id: account_id, current: 0, holds: {}, closed_holds: null, received: null, details: {}, created: opened, updated: opened };
+    return { ...rest, status: 'open', id: account_id, current: 0, holds: {}, received: null, details: {}, created: opened, updated: opened };
   }
   if (state.status !== 'open') return state;
   switch (event.type) {
@@ -98,11 +91,11 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
     case 'FundsHeld':
       return { ...state, holds: { ...state.holds, [event.data.hold_id]: event.data.amount + event.data.fee }, updated: event.data.held };
     case 'HoldReleased':
-      return { ...close(state, event.data.hold_id, event.data.total, 'released'), updated: event.data.released };
+      return { ...state, holds: without(state.holds, event.data.hold_id), updated: event.data.released };
     case 'HoldSettled':
-      return { ...close(state, event.data.hold_id, event.data.total, 'settled'), current: state.current - event.data.total, updated: event.data.settled };
+      return { ...state, holds: without(state.holds, event.data.hold_id), current: state.current - event.data.total, updated: event.data.settled };
     case 'HoldReversed':
-      return { ...close(state, event.data.hold_id, event.data.total, 'reversed'), current: state.current + event.data.total, updated: event.data.reversed };
+      return { ...state, current: state.current + event.data.total, updated: event.data.reversed };
     case 'BookTransferReceived':
       return { ...state, current: state.current + event.data.amount, received: { id: event.data.transfer_id, value: true, previous: state.received }, updated: event.data.received };
     case 'CollectionCredited':
@@ -111,10 +104,6 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
     default:
       return state;
   }
-}
-
-function close(state: OpenAccountState, id: string, total: number, outcome: ClosedHold['outcome']): OpenAccountState {
-  return { ...state, holds: without(state.holds, id), closed_holds: { id, value: { total, outcome }, previous: state.closed_holds } };
 }
 
 function without(holds: Readonly<Record<string, number>>, id: string): Readonly<Record<string, number>> {

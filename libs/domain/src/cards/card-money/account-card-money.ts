@@ -1,14 +1,16 @@
 import { type Decider, type Decision } from '../../shared';
-import { balanceOf, evolveAccount, initialAccountState, lookup, type AccountEvent, type AccountState } from '../../accounts/account';
+import { balanceOf, evolveAccount, initialAccountState, type AccountEvent, type AccountState } from '../../accounts/account';
 import { closeHold, placeHold } from '../../accounts/account/account.money';
 
 /**
  * The card network's money on the account stream, beside the account's own decider (same events,
  * same fold): a hold per card transaction (hold_id = its id), then a capture or a release.
- * Every command is keyed by the transaction id, so repeating one changes nothing.
+ * Every command is keyed by the transaction id, so repeating one changes nothing: a hold is placed
+ * only while the card transaction is still pending (`origin_done`, read after the account was
+ * folded), so once it is captured or released nothing re-opens it, and a capture finds no open hold.
  */
 export type CardMoneyCommand =
-  | { readonly type: 'PlaceCardHold'; readonly account_id: string; readonly hold_id: string; readonly amount: number; readonly now: number }
+  | { readonly type: 'PlaceCardHold'; readonly account_id: string; readonly hold_id: string; readonly amount: number; readonly origin_done: boolean; readonly now: number }
   | { readonly type: 'ReleaseCardHold'; readonly account_id: string; readonly hold_id: string; readonly now: number }
   | { readonly type: 'CaptureCardHold'; readonly account_id: string; readonly hold_id: string; readonly amount: number; readonly now: number };
 
@@ -40,7 +42,7 @@ export function decideCardMoney(command: CardMoneyCommand, state: AccountState):
     case 'ReleaseCardHold':
       return closeHold({ ...command, type: 'ReleaseHold' }, state);
     case 'CaptureCardHold':
-      return lookup(state.closed_holds, captureHoldId(command.hold_id)) ? [] : capture(command, state);
+      return capture(command, state);
   }
 }
 

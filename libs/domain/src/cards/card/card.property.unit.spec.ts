@@ -62,7 +62,7 @@ class World {
   private openAccount(id: string): AccountState {
     const base: OpenAccountState = {
       status: 'open', id, entity_id: 'ent_1', mode: 'sandbox', type: 'checking', currency: id === 'acc_usd' ? 'USD' : 'EUR', minor_units: 2, display_name: id,
-      service_ban: 'x', current: FUNDS[id], holds: {}, closed_holds: null, received: null, details: {}, created: 0, updated: 0,
+      service_ban: 'x', current: FUNDS[id], holds: {}, received: null, details: {}, created: 0, updated: 0,
     };
     return base;
   }
@@ -129,7 +129,7 @@ class World {
     this.onCard({ type: 'AuthorizeCard', card_id: 'crd_1', transaction_id: id, amount, merchant, account_id, fx, groups: GROUPS, now: this.now });
     const t = transactionOf(this.issued, id)!;
     if (t.status !== 'pending') return;
-    if (this.onAccount(account_id, { type: 'PlaceCardHold', account_id, hold_id: id, amount: t.account_amount, now: this.now })) {
+    if (this.onAccount(account_id, { type: 'PlaceCardHold', account_id, hold_id: id, amount: t.account_amount, origin_done: !this.issued.pending[id], now: this.now })) {
       this.onCard({ type: 'DeclineHeldAuthorization', card_id: 'crd_1', transaction_id: id, reason: 'insufficient_funds', now: this.now });
       return;
     }

@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ulid } from 'ulid';
+import { fold } from '@app/domain';
+import { accountDecider, balanceOf, newServiceBan, type OpenAccountState } from '@app/domain/accounts';
+import { seededRandom } from '@app/domain/accounts/testing/fixed-random';
+import { transferDecider, type TransferEvent, type TransferIntent } from '@app/domain/transfers';
+import type { EventStore } from '@app/platform/event-store/event-store.port';
+import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
+import { handleCommand, systemActor, type CommandContext } from '../command-handling';
+import { accountStream } from '../accounts/streams';
+import { finishReservation } from './finish-reservation';
+import { advanceTransfer, applyMoney } from './transfer-money';
+import { transferStream } from './streams';
+
+/**
+ * The account state forgets closed holds; a repeated hold is answered by the transfer stream and a
+ * repeated reversal by the account's log. Every rerun a process manager or a retried request makes,
+ * staged on a real store: the money moves once.
+ */
+describe('hold idempotency from the hold origin', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  const context: CommandContext = { actor: systemActor('org_test', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
+  const ACC = `acc_${ulid()}`;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hold-origin-'));
+    store = new SqliteEventStore(join(dir, 'events.db'));
+    const open = { type: 'OpenAccount' as const, account_id: ACC, entity: { id: 'ent_1', status: 'approved' }, mode: 'sandbox' as const, account_type: 'checking', currency: 'USD', display_name: 'Ops', service_ban: newServiceBan(seededRandom(3)), now: 1 };
+    await handleCommand(store, accountStream(ACC), accountDecider, open, context, { entityId: 'ent_1' });
+    await fund(10_000, 'txn_1');
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const fund = (amount: number, transaction_id: string) =>
+    handleCommand(store, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id, amount, currency: 'USD', now: 2 }, context);
+  const intent = (amount: number): TransferIntent => ({
+    id: `trf_${ulid()}`,
+    account_id: ACC,
+    entity_id: 'ent_1',
+    counterparty_id: 'cpt_1',
+    payment_detail_id: 'pmd_1',
+    currency: 'USD',
+    amount,
+    fee: 10,
+    payment_type: 'bank-transfer',
+    description: null,
+    unique_reference: 'ref-1',
+    metadata: {},
+    created: Date.now(),
+    destination_account_id: null,
+  });
+  const balance = async () => balanceOf(fold(accountDecider, (await store.readStream(accountStream(ACC))) as never[]) as OpenAccountState);
+  const heldCount = async (id: string) => (await store.readStream(accountStream(ACC))).filter((e) => e.type === 'FundsHeld' && e.data.hold_id === id).length;
+  const last = async (id: string) => (await store.readStream(transferStream(id))).at(-1) as unknown as TransferEvent;
+  const succeed = async (i: TransferIntent) => {
+    expect((await finishReservation(store, i, context)).outcome).toBe('created');
+    await advanceTransfer(store, i.id, 'processing', null, context);
+    await advanceTransfer(store, i.id, 'successful', null, context);
+  };
+
+  it('settled, then the reservation is finished again (a duplicate request, the recovery process manager): nothing is held again', async () => {
+    const i = intent(1_000);
+    await succeed(i);
+    expect(await finishReservation(store, i, context)).toMatchObject({ outcome: 'created' });
+    expect(await balance()).toEqual({ available: 8_990, current: 8_990 });
+    expect(await heldCount(i.id)).toBe(1);
+  });
+
+  it('failed (released), then finished again: nothing is held again', async () => {
+    const i = intent(1_000);
+    expect((await finishReservation(store, i, context)).outcome).toBe('created');
+    await advanceTransfer(store, i.id, 'failed', null, context);
+    await finishReservation(store, i, context);
+    expect(await balance()).toEqual({ available: 10_000, current: 10_000 });
+    expect(await heldCount(i.id)).toBe(1);
+  });
+
+  it('voided for lack of funds, funds arrive, then finished again: still voided, nothing held', async () => {
+    const i = intent(20_000);
+    expect((await finishReservation(store, i, context)).outcome).toBe('voided');
+    await fund(20_000, 'txn_2');
+    expect((await finishReservation(store, i, context)).outcome).toBe('voided');
+    expect(await balance()).toEqual({ available: 30_000, current: 30_000 });
+    expect(await heldCount(i.id)).toBe(0);
+  });
+
+  it('a driver that folded the account before the hold, and read the transfer stream while another created and settled it, retries and holds nothing', async () => {
+    const i = intent(1_000);
+    // The late driver's store: its first read of the transfer stream answers "empty", and meanwhile
+    // another driver (its own store handle, so its own per-process queue) holds, creates and settles.
+    let raced = false;
+    const late: EventStore = Object.assign(Object.create(store) as EventStore, {
+      readStream: async (streamId: string, options?: { fromRevision?: number }) => {
+        const events = await store.readStream(streamId, options);
+        if (streamId !== transferStream(i.id) || raced) return events;
+        raced = true;
+        await succeed(i);
+        return events;
+      },
+    });
+    expect((await finishReservation(late, i, context)).outcome).toBe('created');
+    expect(raced).toBe(true);
+    expect(await balance()).toEqual({ available: 8_990, current: 8_990 });
+    expect(await heldCount(i.id)).toBe(1);
+  });
+
+  it('reversed: the request and the process manager both apply it, concurrently and again later; credited once', async () => {
+    const i = intent(1_000);
+    await succeed(i);
+    await advanceTransfer(store, i.id, 'reversed', 'returned_by_bank', context);
+    const reversed = await last(i.id);
+    await Promise.all([applyMoney(store, reversed, context), applyMoney(store, reversed, context)]);
+    await applyMoney(store, reversed, context);
+    expect(await balance()).toEqual({ available: 10_000, current: 10_000 });
+    expect((await store.readStream(accountStream(ACC))).filter((e) => e.type === 'HoldReversed')).toHaveLength(1);
+  });
+
+  it('reversed before its success was ever applied (crash): settled then credited back, once', async () => {
+    const i = intent(1_000);
+    expect((await finishReservation(store, i, context)).outcome).toBe('created');
+    // The transfer moves without its money steps, as if each request died right after its append.
+    for (const to of ['processing', 'successful', 'reversed'] as const) {
+      await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 }, context);
+    }
+    const reversed = await last(i.id);
+    await applyMoney(store, reversed, context);
+    await applyMoney(store, reversed, context);
+    expect(await balance()).toEqual({ available: 10_000, current: 10_000 });
+    const types = (await store.readStream(accountStream(ACC))).map((e) => e.type);
+    expect(types.filter((t) => t === 'HoldSettled' || t === 'HoldReversed')).toEqual(['HoldSettled', 'HoldReversed']);
+  });
+});
