@@ -118,6 +118,25 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
       expect((await store.find(col, { filter: { org: 'o' }, before: 'd3', limit: 5 })).items.map((d) => d.id)).toEqual(['d2', 'd1']);
     });
 
+    it('filters the same through declared indexes, for documents written before and after the declaration', async () => {
+      const docs = [
+        { id: 'a', status: 'open', live: true, closed_at: null, tier: 1, owner: { country: 'GB' }, tags: ['x'] },
+        { id: 'b', status: 'open', live: false, closed_at: null, tier: 2, owner: { country: 'NG' }, tags: ['y'] },
+        { id: 'c', status: 'closed', live: true, closed_at: 5, tier: 1, owner: { country: 'GB' } },
+      ];
+      await seed(docs.slice(0, 2));
+      await store.ensureIndexes([{ collection: col, indexes: [['status', 'live'], ['closed_at'], ['tier'], ['owner.country'], ['tags']] }]);
+      await seed(docs.slice(2), 100);
+      const ids = async (filter: Record<string, string | number | boolean | null>) => (await store.find(col, { filter, limit: 10 })).items.map((d) => d.id);
+      expect(await ids({ status: 'open', live: true })).toEqual(['a']);
+      expect(await ids({ status: 'closed', live: true })).toEqual(['c']);
+      expect(await ids({ closed_at: null })).toEqual(['b', 'a']);
+      expect(await ids({ closed_at: 5 })).toEqual(['c']);
+      expect(await ids({ tier: 1 })).toEqual(['c', 'a']);
+      expect(await ids({ 'owner.country': 'GB' })).toEqual(['c', 'a']);
+      expect((await store.find(col, { filter: { status: 'open' }, range: { field: 'tier', gte: 2 }, limit: 10 })).items.map((d) => d.id)).toEqual(['b']);
+    });
+
     it('records checkpoints, 0 before the first, and moves them with apply', async () => {
       const cp = `cp_${col}`;
       expect(await store.getCheckpoint(cp)).toBe(0);

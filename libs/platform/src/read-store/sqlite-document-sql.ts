@@ -1,20 +1,22 @@
 import { assertCollectionName, assertFieldName } from './read-index';
 import type { PageQuery } from './read-store.port';
+import { fieldColumn } from './sqlite-field-columns';
 
-/** A field of the JSON body, spelled exactly as in the indexes so the planner matches them. */
-export const jsonField = (field: string): string => `json_extract(body, '$.${field}')`;
+/** A field of the JSON body, for filters no index declares (checked on the rows an index yields). */
+const jsonField = (field: string): string => `json_extract(body, '$.${field}')`;
 
-export const indexName = (collection: string, fields: readonly string[]): string => `ix:${collection}:${fields.join(',')}`;
+/** `cx:`: over field columns (sqlite-field-columns.ts); earlier `ix:` indexes were over JSON expressions. */
+export const indexName = (collection: string, fields: readonly string[]): string => `cx:${collection}:${fields.join(',')}`;
 
 /**
- * An expression index over one collection's live documents. Partial (`collection = '<name>' AND
- * deleted = 0`), so it holds only that collection's rows and never a tombstone; the query must
- * therefore spell both terms as literals, which `findSql` does.
+ * An index over one collection's live documents. Partial (`collection = '<name>' AND deleted = 0`),
+ * so it holds only that collection's rows and never a tombstone; the query must therefore spell
+ * both terms as literals, which `findSql` does.
  */
 export function indexDdl(collection: string, fields: readonly string[]): string {
   assertCollectionName(collection);
   fields.forEach(assertFieldName);
-  const columns = [...fields.map(jsonField), 'id DESC'].join(', ');
+  const columns = [...fields.map(fieldColumn), 'id DESC'].join(', ');
   return `CREATE INDEX IF NOT EXISTS "${indexName(collection, fields)}" ON documents (${columns}) WHERE collection = '${collection}' AND deleted = 0`;
 }
 
@@ -38,9 +40,11 @@ export function chooseIndex(indexes: readonly (readonly string[])[], query: Page
   return best;
 }
 
-export function findSql(collection: string, query: PageQuery, indexes: readonly (readonly string[])[] = []): FindSql {
+/** `isColumn`: whether a field has its own column (a declared index field), else it is read from the body. */
+export function findSql(collection: string, query: PageQuery, indexes: readonly (readonly string[])[] = [], isColumn: (field: string) => boolean = () => false): FindSql {
   assertCollectionName(collection);
   const index = chooseIndex(indexes, query);
+  const fieldSql = (field: string) => (isColumn(field) ? fieldColumn(field) : jsonField(field));
   const where = [`collection = '${collection}'`, 'deleted = 0'];
   const params: unknown[] = [];
   const add = (term: string, value: unknown) => {
@@ -50,13 +54,13 @@ export function findSql(collection: string, query: PageQuery, indexes: readonly 
   for (const [field, value] of Object.entries(query.filter ?? {})) {
     if (value === undefined) continue;
     assertFieldName(field);
-    if (value === null) where.push(`${jsonField(field)} IS NULL`);
-    else add(`${jsonField(field)} = ?`, typeof value === 'boolean' ? Number(value) : value);
+    if (value === null) where.push(`${fieldSql(field)} IS NULL`);
+    else add(`${fieldSql(field)} = ?`, typeof value === 'boolean' ? Number(value) : value);
   }
   const range = query.range;
   if (range) assertFieldName(range.field);
-  if (range?.gte !== undefined) add(`${jsonField(range.field)} >= ?`, range.gte);
-  if (range?.lte !== undefined) add(`${jsonField(range.field)} <= ?`, range.lte);
+  if (range?.gte !== undefined) add(`${fieldSql(range.field)} >= ?`, range.gte);
+  if (range?.lte !== undefined) add(`${fieldSql(range.field)} <= ?`, range.lte);
   if (query.before !== undefined) add('id < ?', query.before);
   if (query.after !== undefined) add('id > ?', query.after);
   const towardsNewer = query.after !== undefined && query.before === undefined;

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,3 +13,48 @@ describeReadStoreContract('sqlite', async () => {
   dirs.push(dir);
   return new SqliteReadStore(join(dir, 'read-models.db'));
 });
+
+describe('SqliteReadStore field columns', () => {
+  const fresh = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'read-store-'));
+    dirs.push(dir);
+    return join(dir, 'read-models.db');
+  };
+  const put = (id: string, body: Record<string, unknown>, position: number) => ({ collection: 'things', id, position, evolve: () => ({ id, ...body }) });
+  const plan = (store: SqliteReadStore) => store.explainFind('things', { filter: { org: 'o', status: 'open' }, limit: 5 }).join(' | ');
+
+  it('moves a database of the expression-index layout onto columns: old indexes dropped, columns filled from the bodies', async () => {
+    const file = fresh();
+    const before = new SqliteReadStore(file);
+    await before.apply([put('a', { org: 'o', status: 'open' }, 1), put('b', { org: 'o', status: 'done' }, 2)], {});
+    // What the previous version created: an index over JSON expressions.
+    const raw = new Database(file);
+    raw.exec(`CREATE INDEX "ix:things:org,status" ON documents (json_extract(body, '$.org'), json_extract(body, '$.status'), id DESC) WHERE collection = 'things' AND deleted = 0`);
+    raw.close();
+    await before.close();
+
+    const store = new SqliteReadStore(file);
+    await store.ensureIndexes([{ collection: 'things', indexes: [['org', 'status']] }]);
+    expect(indexNames(file)).toEqual(['cx:things:org,status']);
+    expect(plan(store)).toMatch(/SEARCH documents USING INDEX cx:things:org,status \(f:org=\? AND f:status=\?\)/);
+    expect((await store.find('things', { filter: { org: 'o', status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['a']);
+    await store.close();
+  });
+
+  it('fills a column another process added after it opened the file, so that process finds its writes', async () => {
+    const file = fresh();
+    const older = new SqliteReadStore(file);
+    const newer = new SqliteReadStore(file);
+    await newer.ensureIndexes([{ collection: 'things', indexes: [['org', 'status']] }]);
+    await older.apply([put('a', { org: 'o', status: 'open' }, 1)], {});
+    expect((await newer.find('things', { filter: { org: 'o', status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['a']);
+    await Promise.all([older.close(), newer.close()]);
+  });
+});
+
+function indexNames(file: string): string[] {
+  const db = new Database(file, { readonly: true });
+  const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL AND name != 'tombstones'").all() as { name: string }[];
+  db.close();
+  return names.map((n) => n.name);
+}

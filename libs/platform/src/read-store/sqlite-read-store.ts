@@ -3,10 +3,12 @@ import { openSqlite } from '../sqlite/open-sqlite';
 import type { CollectionIndexes } from './read-index';
 import type { Page, PageQuery, ProjectionWrite, ReadDocument, ReadStore } from './read-store.port';
 import { findSql, indexDdl, indexName } from './sqlite-document-sql';
+import { FieldColumns, fieldColumn } from './sqlite-field-columns';
 
 /**
- * Embedded read models in one SQLite file beside the event store. Documents are JSON rows;
- * checkpoints live in the same database and are written in the same transaction as the data.
+ * Embedded read models in one SQLite file beside the event store. Documents are JSON rows, with
+ * the fields their indexes declare copied into columns; checkpoints live in the same database and
+ * are written in the same transaction as the data.
  * A deleted document stays as a tombstone so its position guard survives a replay.
  */
 export class SqliteReadStore implements ReadStore {
@@ -15,6 +17,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly prepared = new Map<string, Database.Statement>();
   /** The indexes `ensureIndexes` created, per collection: `find` names the one it walks. */
   private declared = new Map<string, readonly (readonly string[])[]>();
+  private readonly columns: FieldColumns;
+  private upsert: Database.Statement;
 
   constructor(file: string) {
     // Read models can always be rebuilt from the log, so a lost tail is replayed, not lost.
@@ -35,10 +39,6 @@ export class SqliteReadStore implements ReadStore {
       get: this.db.prepare<[string, string], { body: string | null; position: number; deleted: number }>(
         'SELECT body, position, deleted FROM documents WHERE collection = ? AND id = ?',
       ),
-      upsert: this.db.prepare(
-        `INSERT INTO documents (collection, id, position, deleted, body) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (collection, id) DO UPDATE SET position = excluded.position, deleted = excluded.deleted, body = excluded.body`,
-      ),
       purge: this.db.prepare('DELETE FROM documents WHERE collection = ? AND deleted = 1 AND position <= ?'),
       getCheckpoint: this.db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?'),
       // MAX: a checkpoint never moves back, whoever saves late (see the CheckpointStore port).
@@ -46,6 +46,17 @@ export class SqliteReadStore implements ReadStore {
         'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)',
       ),
     };
+    this.columns = new FieldColumns(this.db);
+    this.upsert = this.prepareUpsert();
+  }
+
+  /** Writes a document with every field column the table has (they change only with the schema). */
+  private prepareUpsert(): Database.Statement {
+    const names = ['collection', 'id', 'position', 'deleted', 'body', ...this.columns.all.map(fieldColumn)];
+    const updates = names.slice(2).map((n) => `${n} = excluded.${n}`);
+    return this.db.prepare(
+      `INSERT INTO documents (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT (collection, id) DO UPDATE SET ${updates.join(', ')}`,
+    );
   }
 
   async get<T extends ReadDocument>(collection: string, id: string): Promise<T | null> {
@@ -54,7 +65,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async find<T extends ReadDocument>(collection: string, query: PageQuery): Promise<Page<T>> {
-    const { sql, params, towardsNewer } = findSql(collection, query, this.declared.get(collection));
+    const { sql, params, towardsNewer } = findSql(collection, query, this.declared.get(collection), this.isColumn);
     const rows = this.statement(sql).all(...params) as { body: string }[];
     const hasMore = rows.length > query.limit;
     const items = rows.slice(0, query.limit).map((r) => JSON.parse(r.body) as T);
@@ -63,25 +74,30 @@ export class SqliteReadStore implements ReadStore {
 
   /** SQLite's plan for a `find` (one line per step), for the tests that prove lists never scan. */
   explainFind(collection: string, query: PageQuery): string[] {
-    const { sql, params } = findSql(collection, query, this.declared.get(collection));
+    const { sql, params } = findSql(collection, query, this.declared.get(collection), this.isColumn);
     return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
   }
 
+  private readonly isColumn = (field: string) => this.columns.has(field);
+
   /**
-   * Creates the declared indexes and drops the ones no projection declares any more (each costs
-   * every write). Synchronous DDL: on a large collection the first start after a new index waits
-   * for it, as a migration would.
+   * Adds a column per declared field, creates the declared indexes and drops every other index of
+   * the documents (each costs every write). Synchronous DDL: on a large collection the first start
+   * after a new index waits for it, as a migration would.
    */
   async ensureIndexes(declared: readonly CollectionIndexes[]): Promise<void> {
     const wanted = new Map<string, string>();
     for (const { collection, indexes } of declared) for (const fields of indexes) wanted.set(indexName(collection, fields), indexDdl(collection, fields));
-    const existing = this.db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'ix:%'").all();
-    this.declared = new Map(declared.map((d) => [d.collection, d.indexes]));
-    this.prepared.clear();
     this.db.transaction(() => {
+      this.columns.add(declared.flatMap((d) => d.indexes.flat()));
+      const existing = this.db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL AND name != 'tombstones'").all();
       for (const { name } of existing) if (!wanted.has(name)) this.db.exec(`DROP INDEX "${name}"`);
       for (const ddl of wanted.values()) this.db.exec(ddl);
     })();
+    this.declared = new Map(declared.map((d) => [d.collection, d.indexes]));
+    this.prepared.clear();
+    this.columns.refresh();
+    this.upsert = this.prepareUpsert();
   }
 
   async purgeTombstones(collection: string, upTo: number): Promise<number> {
@@ -97,13 +113,15 @@ export class SqliteReadStore implements ReadStore {
 
   async apply(writes: readonly ProjectionWrite[], checkpoints: Readonly<Record<string, number>>): Promise<void> {
     this.db.transaction(() => {
+      // Another process (a newer version) may have added a field column since this one started.
+      if (this.columns.refresh()) this.upsert = this.prepareUpsert();
       for (const write of writes) {
         const row = this.stmts.get.get(write.collection, write.id);
         if (row && row.position >= write.position) continue;
         const current = row && !row.deleted && row.body ? (JSON.parse(row.body) as ReadDocument) : null;
         const next = write.evolve(current);
         if (next === current) continue;
-        this.stmts.upsert.run(write.collection, write.id, write.position, next ? 0 : 1, next ? JSON.stringify(next) : null);
+        this.upsert.run(write.collection, write.id, write.position, next ? 0 : 1, next ? JSON.stringify(next) : null, ...this.columns.valuesOf(next));
       }
       for (const [name, position] of Object.entries(checkpoints)) this.stmts.setCheckpoint.run(name, position);
     })();

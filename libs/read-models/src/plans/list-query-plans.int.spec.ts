@@ -41,7 +41,7 @@ describe('list query plans (SQLite)', () => {
     const bad: string[] = [];
     for (const { list, collection, query } of finds) {
       const plan = store.explainFind(collection, query);
-      const searchesIndex = plan.some((step) => step.startsWith(`SEARCH documents USING INDEX ix:${collection}:`));
+      const searchesIndex = plan.some((step) => step.startsWith(`SEARCH documents USING INDEX cx:${collection}:`));
       const scansOrSorts = plan.some((step) => /^SCAN|TEMP B-TREE|PRIMARY KEY/.test(step));
       if (!searchesIndex || scansOrSorts) bad.push(`${list} ${JSON.stringify(query)}: ${plan.join(' | ')}`);
     }
@@ -51,7 +51,7 @@ describe('list query plans (SQLite)', () => {
   it('the check fails on a collection without its indexes (so the test can fail)', async () => {
     await store.ensureIndexes([]);
     const { collection, query } = finds.find((f) => f.list === 'transfers')!;
-    expect(store.explainFind(collection, query).join(' ')).not.toMatch(/USING INDEX ix:/);
+    expect(store.explainFind(collection, query).join(' ')).not.toMatch(/USING INDEX cx:/);
     await store.ensureIndexes(indexesOf(READ_MODELS));
   });
 });
