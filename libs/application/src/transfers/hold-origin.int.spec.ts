@@ -95,15 +95,16 @@ describe('hold idempotency from the hold origin', () => {
     // The late driver's store: its first read of the transfer stream answers "empty", and meanwhile
     // another driver (its own store handle, so its own per-process queue) holds, creates and settles.
     let raced = false;
-    const late: EventStore = Object.assign(Object.create(store) as EventStore, {
-      readStream: async (streamId: string, options?: { fromRevision?: number }) => {
-        const events = await store.readStream(streamId, options);
-        if (streamId !== transferStream(i.id) || raced) return events;
-        raced = true;
-        await succeed(i);
-        return events;
-      },
-    });
+    const readStream = async (streamId: string, options?: { fromRevision?: number }) => {
+      const events = await store.readStream(streamId, options);
+      if (streamId !== transferStream(i.id) || raced) return events;
+      raced = true;
+      await succeed(i);
+      return events;
+    };
+    const late = new Proxy(store, {
+      get: (target, key) => (key === 'readStream' ? readStream : (Reflect.get(target, key) as unknown)),
+    }) as EventStore;
     expect((await finishReservation(late, i, context)).outcome).toBe('created');
     expect(raced).toBe(true);
     expect(await balance()).toEqual({ available: 8_990, current: 8_990 });
