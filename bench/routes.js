@@ -15,6 +15,7 @@ const BUSINESS = {
   registered_address: { line_1: '1 High Street', city: 'London', state: 'Greater London', postal_code: 'N1 9GU', country_code: 'GB' },
 };
 const CARDHOLDER = { first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', phone_number: '+2348012345678' };
+const MERCHANT = { name: 'Sandbox Books', mcc: '5942', city: 'Lagos', state: 'LA', postal_code: '100001', country: 'NG' };
 const post = (path, body) => ({ method: 'POST', path, body });
 const pick = (list, n) => list[n % list.length];
 const run = `${process.pid}-${Date.now().toString(36)}`; // unique references across runs on one DATA_DIR
@@ -39,6 +40,26 @@ async function cardAccounts(base) {
   return { accounts };
 }
 
+/** Cards with room for every authorization of the run, on funded accounts. */
+async function cards(base) {
+  const { accounts } = await withAccounts(base);
+  const list = [];
+  for (const account of accounts) list.push((await must(base, 'POST', '/virtual-cards', { account_id: account, card_name: 'Bench', cardholder: CARDHOLDER, currency: 'USD', amount: 1e12 })).data.id);
+  return { cards: list };
+}
+
+async function individuals(base) {
+  const list = [];
+  for (let i = 0; i < SPREAD; i++) list.push((await must(base, 'POST', '/individual-entities', PERSON)).id);
+  return { entities: list };
+}
+
+async function webhookOf(base, env) {
+  const { entity: e } = await withEntity(base);
+  const hook = await must(base, 'POST', '/entity-webhooks', { entity_id: e, url: env.webhookUrl('/tests'), secret: 'bench-test-secret-0123456789', enabled_events: { outflows: ['created'] } });
+  return { entity: e, webhook: hook.id };
+}
+
 const withEntity = async (base) => ({ entity: await entity(base, 'Route') });
 const withAccounts = async (base) => {
   const e = await entity(base, 'Holder');
@@ -49,6 +70,7 @@ const withAccounts = async (base) => {
 const ROUTES = [
   { name: 'POST /entities (quick start)', request: (_c, n) => post('/entities', { type: 'individual', first_name: 'Q', last_name: `S${n}`, email: 'q@example.com', country: 'US' }) },
   { name: 'POST /individual-entities', request: () => post('/individual-entities', PERSON) },
+  { name: 'PATCH /individual-entities/:id', prepare: individuals, request: (c, n) => ({ method: 'PATCH', path: `/individual-entities/${pick(c.entities, n)}`, body: { person: { first_name: `Ada${n}` } } }) },
   { name: 'POST /business-entities', request: () => post('/business-entities', BUSINESS) },
   { name: 'POST /accounts', prepare: withEntity, request: (c) => post('/accounts', { entity_id: c.entity, currency: 'USD' }) },
   { name: 'POST /account-details', prepare: withAccounts, request: (c, n) => post('/account-details', { account_id: pick(c.accounts, n), asset_type: 'fiat' }) },
@@ -70,6 +92,16 @@ const ROUTES = [
     name: 'POST /virtual-cards',
     prepare: cardAccounts,
     request: (c, n) => post('/virtual-cards', { account_id: pick(c.accounts, n), card_name: `Bench ${n}`, cardholder: CARDHOLDER, currency: 'USD', amount: 10_000 }),
+  },
+  {
+    name: 'POST /sandbox/cards/:id/authorizations',
+    prepare: cards,
+    request: (c, n) => post(`/sandbox/cards/${pick(c.cards, n)}/authorizations`, { amount: 1, currency: 'USD', merchant: MERCHANT, capture: true }),
+  },
+  {
+    name: 'POST /webhook-tests',
+    prepare: webhookOf,
+    request: (c) => post('/webhook-tests', { webhook_id: c.webhook, event_group: 'outflows', event_name: 'created', entity_id: c.entity }),
   },
   {
     name: 'POST /payment-intents',
