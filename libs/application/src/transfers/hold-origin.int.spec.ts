@@ -10,6 +10,7 @@ import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { handleCommand, systemActor, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
+import { closedHoldReader } from '../accounts/closed-hold-reader';
 import { finishReservation } from './finish-reservation';
 import { advanceTransfer, applyMoney } from './transfer-money';
 import { transferStream } from './streams';
@@ -120,6 +121,31 @@ describe('hold idempotency from the hold origin', () => {
     await applyMoney(store, reversed, context);
     expect(await balance()).toEqual({ available: 10_000, current: 10_000 });
     expect((await store.readStream(accountStream(ACC))).filter((e) => e.type === 'HoldReversed')).toHaveLength(1);
+  });
+
+  it('a reversal that read the log while another reversal landed retries, reads on, and credits nothing', async () => {
+    const i = intent(1_000);
+    await succeed(i);
+    await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to: 'reversed', now: 6 }, context);
+    const reversed = await last(i.id);
+    let armed = false;
+    let raced = false;
+    const readStream = async (streamId: string, options?: { fromRevision?: number }) => {
+      const events = await store.readStream(streamId, options);
+      if (!armed || raced) return events;
+      raced = true;
+      await applyMoney(store, reversed, context);
+      return events;
+    };
+    const late = new Proxy(store, { get: (target, key) => (key === 'readStream' ? readStream : (Reflect.get(target, key) as unknown)) }) as EventStore;
+    const closed = closedHoldReader(late, ACC, i.id);
+    const reverse = async () => {
+      armed = true;
+      return { type: 'ReverseSettledHold' as const, account_id: ACC, hold_id: i.id, closed: await closed(), now: 7 };
+    };
+    expect((await handleCommand(late, accountStream(ACC), accountDecider, reverse, context)).newEvents).toEqual([]);
+    expect(raced).toBe(true);
+    expect(await balance()).toEqual({ available: 10_000, current: 10_000 });
   });
 
   it('reversed before its success was ever applied (crash): settled then credited back, once', async () => {
