@@ -53,7 +53,7 @@ function send(agent, base, request, onDone) {
 /**
  * Open loop at `rate` requests/s for `seconds`. `onAnswer(status, body, at, due)` sees each answer
  * with its arrival time and the time it was due to leave (performance.now()), e.g. to note when a
- * transfer's response arrived.
+ * transfer's response arrived. Answers still missing DRAIN_MS after the last departure count as errors.
  */
 function openLoop({ base, seconds, rate, next, onAnswer = () => {} }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
@@ -61,20 +61,14 @@ function openLoop({ base, seconds, rate, next, onAnswer = () => {} }) {
   const latencies = [];
   const total = Math.max(1, Math.round(seconds * rate));
   const start = performance.now();
-  let sent = 0;
   let finished = 0;
   return new Promise((resolve) => {
-    let over = false;
-    const done = () => {
-      if (over) return;
-      over = true;
+    const finish = () => {
       clearTimeout(deadline);
       agent.destroy();
-      latencies.sort((a, b) => a - b);
-      const elapsed = (performance.now() - start) / 1000;
-      resolve({ rate, requests: finished, rps: Math.round(finished / elapsed), p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), non2xx: t.non2xx, errors: t.errors + (total - finished), samples: t.samples });
+      resolve(openLoopResult({ t, latencies, rate, finished, total, seconds: (performance.now() - start) / 1000 }));
     };
-    const deadline = setTimeout(done, seconds * 1000 + DRAIN_MS);
+    const deadline = setTimeout(finish, seconds * 1000 + DRAIN_MS);
     const answered = (due) => (err, status, body) => {
       const at = performance.now();
       if (err) t.errors += 1;
@@ -83,15 +77,27 @@ function openLoop({ base, seconds, rate, next, onAnswer = () => {} }) {
         latencies.push(at - due);
         onAnswer(status, body, at, due);
       }
-      if (++finished === total) done();
+      if (++finished === total) finish();
     };
-    const tick = () => {
-      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
-      for (; sent < due; sent++) send(agent, base, next(sent), answered(start + (sent * 1000) / rate));
-      if (sent < total) setTimeout(tick, 1);
-    };
-    tick();
+    depart({ total, rate, start, send: (i, due) => send(agent, base, next(i), answered(due)) });
   });
+}
+
+/** Sends request i at start + i/rate, checking the clock every millisecond. */
+function depart({ total, rate, start, send: sendOne }) {
+  let sent = 0;
+  const tick = () => {
+    const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
+    for (; sent < due; sent++) sendOne(sent, start + (sent * 1000) / rate);
+    if (sent < total) setTimeout(tick, 1);
+  };
+  tick();
+}
+
+function openLoopResult({ t, latencies, rate, finished, total, seconds }) {
+  latencies.sort((a, b) => a - b);
+  const p = (q) => round(percentile(latencies, q));
+  return { rate, requests: finished, rps: Math.round(finished / seconds), p50: p(50), p99: p(99), non2xx: t.non2xx, errors: t.errors + (total - finished), samples: t.samples };
 }
 
 const round = (ms) => Math.round(ms * 10) / 10;
