@@ -30,6 +30,8 @@ export function fieldValue(document: ReadDocument, field: string): unknown {
 export class FieldColumns {
   private fields: string[] = [];
   private schemaVersion = -1;
+  /** Per collection, the fields its indexes hold (read from the index names, whoever created them). */
+  private indexedBy = new Map<string, Set<string>>();
 
   constructor(private readonly db: Database.Database) {
     this.refresh();
@@ -39,8 +41,9 @@ export class FieldColumns {
     return this.fields;
   }
 
-  has(field: string): boolean {
-    return this.fields.includes(field);
+  /** Whether `collection`'s documents fill the column of `field` (an index of the collection holds it). */
+  filled(collection: string, field: string): boolean {
+    return this.indexedBy.get(collection)?.has(field) ?? false;
   }
 
   /** Re-reads the columns when the schema changed (cheap to ask: one pragma). True if it did. */
@@ -48,24 +51,48 @@ export class FieldColumns {
     const version = this.db.pragma('schema_version', { simple: true }) as number;
     if (version === this.schemaVersion) return false;
     this.schemaVersion = version;
-    const columns = this.db.prepare<[], { name: string }>('SELECT name FROM pragma_table_info(\'documents\')').all();
+    const columns = this.db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('documents')").all();
     this.fields = columns.filter((c) => c.name.startsWith(PREFIX)).map((c) => c.name.slice(PREFIX.length));
+    this.indexedBy = indexedFields(this.db);
     return true;
   }
 
-  /** Adds a column per field not held yet, filled from the bodies already stored. Run inside a transaction. */
-  add(fields: Iterable<string>): void {
-    for (const field of new Set(fields)) {
+  /**
+   * Before an index of `collection` over `fields` is created: adds the columns not held yet and
+   * fills them for that collection's stored documents (its writes so far left them NULL, as no
+   * index of its read them). Run inside the transaction that creates the index.
+   */
+  prepareIndex(collection: string, fields: readonly string[]): void {
+    for (const field of fields) {
       assertFieldName(field);
-      if (this.fields.includes(field)) continue;
-      this.db.exec(`ALTER TABLE documents ADD COLUMN ${fieldColumn(field)}`);
-      this.db.exec(`UPDATE documents SET ${fieldColumn(field)} = json_extract(body, '$.${field}') WHERE body IS NOT NULL`);
-      this.fields.push(field);
+      if (!this.fields.includes(field)) {
+        this.db.exec(`ALTER TABLE documents ADD COLUMN ${fieldColumn(field)}`);
+        this.fields.push(field);
+      }
+      this.db.prepare(`UPDATE documents SET ${fieldColumn(field)} = json_extract(body, '$.${field}') WHERE collection = ? AND body IS NOT NULL`).run(collection);
     }
   }
 
-  /** The values of every column for one document (all NULL for a tombstone), in `all` order. */
-  valuesOf(document: ReadDocument | null): unknown[] {
-    return this.fields.map((field) => (document ? fieldValue(document, field) : null));
+  /**
+   * The values of every column for one document, in `all` order: the fields its collection's
+   * indexes hold, NULL for the rest (every index is partial to one collection, so no index reads
+   * them) and for a tombstone.
+   */
+  valuesOf(collection: string, document: ReadDocument | null): unknown[] {
+    const indexed = this.indexedBy.get(collection);
+    return this.fields.map((field) => (document && indexed?.has(field) ? fieldValue(document, field) : null));
   }
+}
+
+/** `cx:<collection>:<field>,<field>` (sqlite-document-sql.ts names them so) → fields per collection. */
+function indexedFields(db: Database.Database): Map<string, Set<string>> {
+  const names = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND name LIKE 'cx:%'").all();
+  const byCollection = new Map<string, Set<string>>();
+  for (const { name } of names) {
+    const [, collection, fields] = name.split(':');
+    const set = byCollection.get(collection) ?? new Set<string>();
+    for (const field of fields.split(',')) set.add(field);
+    byCollection.set(collection, set);
+  }
+  return byCollection;
 }

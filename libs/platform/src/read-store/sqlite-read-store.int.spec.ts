@@ -52,6 +52,25 @@ describe('SqliteReadStore field columns', () => {
   });
 });
 
+describe('SqliteReadStore field columns across collections', () => {
+  it('reads a field from the body for a collection that does not index it, and fills its column once it does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'read-store-'));
+    dirs.push(dir);
+    const store = new SqliteReadStore(join(dir, 'read-models.db'));
+    await store.ensureIndexes([{ collection: 'indexed', indexes: [['status']] }]);
+    const put = (collection: string, id: string, status: string) => ({ collection, id, position: 1, evolve: () => ({ id, status }) });
+    await store.apply([put('indexed', 'a', 'open'), put('plain', 'b', 'open'), put('plain', 'c', 'done')], {});
+    expect((await store.find('plain', { filter: { status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['b']);
+    expect((await store.find('indexed', { filter: { status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['a']);
+
+    // Declared later for the second collection too: its stored documents fill the column first.
+    await store.ensureIndexes([{ collection: 'indexed', indexes: [['status']] }, { collection: 'plain', indexes: [['status']] }]);
+    expect(store.explainFind('plain', { filter: { status: 'open' }, limit: 5 }).join(' ')).toMatch(/USING INDEX cx:plain:status/);
+    expect((await store.find('plain', { filter: { status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['b']);
+    await store.close();
+  });
+});
+
 function indexNames(file: string): string[] {
   const db = new Database(file, { readonly: true });
   const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL AND name != 'tombstones'").all() as { name: string }[];

@@ -50,6 +50,11 @@ export class SqliteReadStore implements ReadStore {
     this.upsert = this.prepareUpsert();
   }
 
+  /** Another process (another version) may have changed the field columns or indexes since this one looked. */
+  private followSchema(): void {
+    if (this.columns.refresh()) this.upsert = this.prepareUpsert();
+  }
+
   /** Writes a document with every field column the table has (they change only with the schema). */
   private prepareUpsert(): Database.Statement {
     const names = ['collection', 'id', 'position', 'deleted', 'body', ...this.columns.all.map(fieldColumn)];
@@ -65,7 +70,8 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async find<T extends ReadDocument>(collection: string, query: PageQuery): Promise<Page<T>> {
-    const { sql, params, towardsNewer } = findSql(collection, query, this.declared.get(collection), this.isColumn);
+    this.followSchema();
+    const { sql, params, towardsNewer } = findSql(collection, query, this.declared.get(collection), (field) => this.columns.filled(collection, field));
     const rows = this.statement(sql).all(...params) as { body: string }[];
     const hasMore = rows.length > query.limit;
     const items = rows.slice(0, query.limit).map((r) => JSON.parse(r.body) as T);
@@ -74,11 +80,10 @@ export class SqliteReadStore implements ReadStore {
 
   /** SQLite's plan for a `find` (one line per step), for the tests that prove lists never scan. */
   explainFind(collection: string, query: PageQuery): string[] {
-    const { sql, params } = findSql(collection, query, this.declared.get(collection), this.isColumn);
+    const { sql, params } = findSql(collection, query, this.declared.get(collection), (field) => this.columns.filled(collection, field));
     return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
   }
 
-  private readonly isColumn = (field: string) => this.columns.has(field);
 
   /**
    * Adds a column per declared field, creates the declared indexes and drops every other index of
@@ -86,14 +91,20 @@ export class SqliteReadStore implements ReadStore {
    * after a new index waits for it, as a migration would.
    */
   async ensureIndexes(declared: readonly CollectionIndexes[]): Promise<void> {
-    const wanted = new Map<string, string>();
-    for (const { collection, indexes } of declared) for (const fields of indexes) wanted.set(indexName(collection, fields), indexDdl(collection, fields));
+    const wanted = new Map<string, { collection: string; fields: readonly string[] }>();
+    for (const { collection, indexes } of declared) for (const fields of indexes) wanted.set(indexName(collection, fields), { collection, fields });
+    // Immediate: two processes starting together must not both decide from the same old schema.
     this.db.transaction(() => {
-      this.columns.add(declared.flatMap((d) => d.indexes.flat()));
+      this.columns.refresh();
       const existing = this.db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL AND name != 'tombstones'").all();
       for (const { name } of existing) if (!wanted.has(name)) this.db.exec(`DROP INDEX "${name}"`);
-      for (const ddl of wanted.values()) this.db.exec(ddl);
-    })();
+      const have = new Set(existing.map((e) => e.name));
+      for (const [name, { collection, fields }] of wanted) {
+        if (have.has(name)) continue;
+        this.columns.prepareIndex(collection, fields);
+        this.db.exec(indexDdl(collection, fields));
+      }
+    }).immediate();
     this.declared = new Map(declared.map((d) => [d.collection, d.indexes]));
     this.prepared.clear();
     this.columns.refresh();
@@ -113,15 +124,14 @@ export class SqliteReadStore implements ReadStore {
 
   async apply(writes: readonly ProjectionWrite[], checkpoints: Readonly<Record<string, number>>): Promise<void> {
     this.db.transaction(() => {
-      // Another process (a newer version) may have added a field column since this one started.
-      if (this.columns.refresh()) this.upsert = this.prepareUpsert();
+      this.followSchema();
       for (const write of writes) {
         const row = this.stmts.get.get(write.collection, write.id);
         if (row && row.position >= write.position) continue;
         const current = row && !row.deleted && row.body ? (JSON.parse(row.body) as ReadDocument) : null;
         const next = write.evolve(current);
         if (next === current) continue;
-        this.upsert.run(write.collection, write.id, write.position, next ? 0 : 1, next ? JSON.stringify(next) : null, ...this.columns.valuesOf(next));
+        this.upsert.run(write.collection, write.id, write.position, next ? 0 : 1, next ? JSON.stringify(next) : null, ...this.columns.valuesOf(write.collection, next));
       }
       for (const [name, position] of Object.entries(checkpoints)) this.stmts.setCheckpoint.run(name, position);
     })();
