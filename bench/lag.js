@@ -61,15 +61,16 @@ function firstSeen(samples, field, from, to) {
   return seen;
 }
 
-/** Lag p50/p99 (ms) of `field` behind `head` for the positions written while sampling, up to `to`; `behind`: never reached. */
+/** Lag p50/p99 (ms) of `field` behind `head` for the positions written while sampling, up to `to`; `behind`: never reached, counted as infinitely late. */
 function lagOf({ samples, to }, field) {
   if (samples.length < 2) return { positions: 0, p50: NaN, p99: NaN, behind: 0 };
   const from = samples[0].head;
   const written = firstSeen(samples, 'head', from, to);
   const reached = firstSeen(samples, field, from, to);
-  const lags = [...written].filter(([p]) => reached.has(p)).map(([p, at]) => reached.get(p) - at);
+  const lags = [...written].map(([p, at]) => (reached.get(p) ?? Infinity) - at);
   lags.sort((a, b) => a - b);
-  return { positions: written.size, p50: Math.round(percentile(lags, 50)), p99: Math.round(percentile(lags, 99)), behind: written.size - lags.length };
+  const behind = [...written.keys()].filter((p) => !reached.has(p)).length;
+  return { positions: written.size, p50: Math.round(percentile(lags, 50)), p99: Math.round(percentile(lags, 99)), behind };
 }
 
 /** Waits until the projector and publisher have reached the head; false if still behind after `timeoutMs`. */
