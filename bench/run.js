@@ -83,7 +83,8 @@ async function main() {
   console.log('\n== summary (issue 14 targets)\n');
   table(figures);
   const settings = { transfer_seconds: phases.TRANSFER_SECONDS, route_seconds: phases.ROUTE_SECONDS, connections: phases.CONNECTIONS, cpus: os.cpus().length, node: process.version };
-  writeSummary({ settings, figures, routes: routeRows(http.routes, http.nest, http.expressAt), empty_nest: http.nest, raw_express: http.expressFull, transfer, failed: http.failed, scale });
+  const references = { empty_nest: http.nest, raw_express: http.expressFull, raw_express_at: Object.fromEntries(http.expressAt) };
+  writeSummary({ settings, figures, routes: routeRows(http.routes, http.nest, http.expressAt), measurements: http.routes, references, failed: http.failed, scale });
 }
 
 if (require.main === module) {
