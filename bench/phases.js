@@ -4,7 +4,7 @@
 // from a quiet log and is measured on its own.
 const { closedLoop, openLoop } = require('./load');
 const { sampleLog, lagOf, caughtUp } = require('./lag');
-const { subscribe, drained, webhookLatency } = require('./webhooks');
+const { subscribe, routerCaughtUp, drained, webhookLatency } = require('./webhooks');
 
 const seconds = (name, fallback) => Number(process.env[name] || fallback);
 const TRANSFER_SECONDS = seconds('BENCH_SECONDS', 10);
@@ -55,15 +55,22 @@ async function transfers(base, world, receiver) {
   };
   const full = await fullLoad(base, next, TRANSFER_SECONDS);
   await subscribe(base, receiver, world.entity);
-  const quiet = await caughtUp(base, CATCH_UP_MS);
+  const waitFrom = Date.now();
+  const quiet = (await caughtUp(base, CATCH_UP_MS)) && (await routerCaughtUp(base, receiver, next().body, CATCH_UP_MS));
+  const backlogSeconds = (Date.now() - waitFrom) / 1000;
   const rate = Math.max(1, Math.floor(full.rps * HALF));
+  return { name: 'POST /transfer', full, rate, quiet, backlogSeconds, ...(await observedHalf(base, rate, next, receiver)) };
+}
+
+/** The 50% transfer phase with /health sampled throughout and each transfer's delivery awaited. */
+async function observedHalf(base, rate, next, receiver) {
   const responses = new Map();
   const onAnswer = (status, body, at, due) => status === 201 && responses.set(JSON.parse(body).id, { sentAt: due, answeredAt: at });
   const sampler = sampleLog(base);
   const half = await openLoop({ base, seconds: TRANSFER_SECONDS, rate, next, onAnswer });
   const log = await sampler.settle();
   await drained(receiver, responses);
-  return { name: 'POST /transfer', full, rate, half, quiet, lag: { projected: lagOf(log, 'projected'), published: lagOf(log, 'published') }, webhook: webhookLatency(receiver, responses) };
+  return { half, lag: { projected: lagOf(log, 'projected'), published: lagOf(log, 'published') }, webhook: webhookLatency(receiver, responses) };
 }
 
 module.exports = { TRANSFER_SECONDS, ROUTE_SECONDS, WARMUP_SECONDS, CONNECTIONS, CATCH_UP_MS, emptyRoute, expressAt, writeRoute, transfers };

@@ -47,6 +47,16 @@ async function subscribe(base, receiver, entityId) {
   return (await must(base, 'POST', '/entity-webhooks', body)).id;
 }
 
+/**
+ * Sends one transfer and waits for its delivery: the router reads the bus in order, so once it
+ * arrives the router has worked through the backlog of earlier phases (/health does not show it).
+ */
+async function routerCaughtUp(base, receiver, transfer, timeoutMs = 120_000) {
+  const { id } = await must(base, 'POST', '/transfer', transfer);
+  await drained(receiver, new Map([[id, null]]), timeoutMs);
+  return receiver.created.has(id);
+}
+
 /** Waits (up to `timeoutMs`: a backlog may take a while) until every transfer answered in `responses` has been delivered. */
 async function drained(receiver, responses, timeoutMs = 120_000) {
   const until = Date.now() + timeoutMs;
@@ -71,4 +81,4 @@ function webhookLatency(receiver, responses) {
   return { transfers: responses.size, delivered: responses.size - missing, missing, p50: ms(fromResponse, 50), p99: ms(fromResponse, 99), p99_from_request: ms(fromRequest, 99) };
 }
 
-module.exports = { RECEIVER_ENV, startReceiver, subscribe, drained, webhookLatency };
+module.exports = { RECEIVER_ENV, startReceiver, subscribe, routerCaughtUp, drained, webhookLatency };
