@@ -19,6 +19,7 @@ import { MongoSnapshotStore } from './snapshots/mongo-snapshot-store';
 import { SqliteSnapshotStore } from './snapshots/sqlite-snapshot-store';
 import { KafkaMessageBus } from './bus/kafka-message-bus';
 import { SqliteMessageBus } from './bus/sqlite-message-bus';
+import { ParentProcessWriter } from './event-store/parent-process-writer';
 
 /**
  * The one place adapters are chosen: each port uses its production adapter when its connection
@@ -27,7 +28,9 @@ import { SqliteMessageBus } from './bus/sqlite-message-bus';
 export function createEventStore(config: PlatformConfig): EventStore {
   // Every append of every path is hash-chained at the port boundary (decisions §10).
   if (config.eventStoreUrl) return new HashChainedEventStore(new EsdbEventStore(config.eventStoreUrl));
-  return new HashChainedEventStore(new SqliteEventStore(join(config.dataDir, 'events.db')));
+  // npm start's readers process commits through the API process's writer (parent-process-writer.ts).
+  const writer = config.appendThroughParent ? (onCommitted: () => void) => new ParentProcessWriter(onCommitted) : undefined;
+  return new HashChainedEventStore(new SqliteEventStore(join(config.dataDir, 'events.db'), undefined, writer));
 }
 
 export function createReadStore(config: PlatformConfig): ReadStore {

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
+import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { HashChainedEventStore } from '@app/platform/event-store/hash-chain/hash-chained-event-store';
 import type { PlatformRoles } from '@app/platform/platform.module';
 import { createApi } from '../app.factory';
 import { ReadersSupervisor } from './readers-supervisor';
@@ -15,6 +17,8 @@ export const API_BESIDE_READERS: PlatformRoles = { projector: false, publisher: 
 export async function createAllInOne(config: PlatformConfig, env: NodeJS.ProcessEnv = process.env): Promise<INestApplication> {
   if (config.readers === 'inline') return createApi(config);
   const readers = new ReadersSupervisor({ entry: join(__dirname, 'readers.main.js'), env });
-  await readers.start();
-  return createApi(config, API_BESIDE_READERS, readers);
+  const app = await createApi(config, API_BESIDE_READERS, readers);
+  const store = app.get<EventStore>(EVENT_STORE);
+  await readers.start(store instanceof HashChainedEventStore ? store.inner : store);
+  return app;
 }

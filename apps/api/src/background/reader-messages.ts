@@ -1,4 +1,5 @@
 import type { RunnerStatus } from '@app/application/process-managers';
+import type { AppendReply, AppendRequest } from '@app/platform/event-store/parent-process-writer';
 
 /** What the readers process reports about itself, for the API's GET /health. */
 export interface ReadersReport {
@@ -8,10 +9,10 @@ export interface ReadersReport {
 }
 
 /** API → readers process. */
-export type ToReaders = { readonly type: 'appended' } | { readonly type: 'status'; readonly id: number };
+export type ToReaders = { readonly type: 'appended' } | { readonly type: 'status'; readonly id: number } | AppendReply;
 
 /** Readers process → API. */
-export type FromReaders = { readonly type: 'ready' } | { readonly type: 'projected' } | { readonly type: 'status'; readonly id: number; readonly report: ReadersReport };
+export type FromReaders = { readonly type: 'ready' } | { readonly type: 'projected' } | { readonly type: 'status'; readonly id: number; readonly report: ReadersReport } | AppendRequest;
 
 /**
  * Sends at most one message per turn of the event loop: a burst of commits (or projector batches)

@@ -1,6 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { logger } from '@app/platform/logging/logger';
+import type { EventStore } from '@app/platform/event-store/event-store.port';
+import { answerAppend } from '@app/platform/event-store/parent-process-writer';
 import { processSignals } from '@app/platform/log-reader/process-signals';
 import { coalesced, type FromReaders, type ReadersReport, type ToReaders } from './reader-messages';
 
@@ -28,8 +30,9 @@ const STABLE_MS = 60_000;
 /**
  * `npm start` runs the log's readers (projector, publisher, webhook worker, process managers) in a
  * second process so that they never share the event loop with HTTP. This side starts it, restarts
- * it when it exits (each reader resumes from its checkpoint), stops it on shutdown, and relays
- * wake-ups: the API's commits to the readers, the projector's progress to read-your-writes waiters.
+ * it when it exits (each reader resumes from its checkpoint), stops it on shutdown, commits its
+ * appends (one writer per log file), and relays wake-ups: the API's commits to the readers, the
+ * projector's progress to read-your-writes waiters.
  */
 export class ReadersSupervisor implements OnApplicationShutdown {
   private child: ChildProcess | null = null;
@@ -41,14 +44,19 @@ export class ReadersSupervisor implements OnApplicationShutdown {
   private nextStatusId = 0;
   private readonly pendingStatus = new Map<number, (report: ReadersReport) => void>();
   private readonly offAppended: () => void;
+  private log: EventStore | null = null;
 
   constructor(private readonly options: SupervisorOptions) {
     this.delay = options.backoffMs?.first ?? 1_000;
     this.offAppended = processSignals.appended.on(coalesced(() => this.send({ type: 'appended' })));
   }
 
-  /** Resolves once the readers process has started its readers; rejects if it cannot. */
-  start(): Promise<void> {
+  /**
+   * Resolves once the readers process has started its readers; rejects if it cannot. `log` is the
+   * stored form of this process's event store (below the hash chain: appends come chained).
+   */
+  start(log: EventStore): Promise<void> {
+    this.log = log;
     return new Promise((resolve, reject) => {
       const timeout = setTimeout(() => reject(new Error('the readers process did not start in time')), this.options.readyTimeoutMs ?? 60_000);
       this.spawn((ready) => {
@@ -91,7 +99,8 @@ export class ReadersSupervisor implements OnApplicationShutdown {
     const child = fork(this.options.entry, [], { env: this.options.env ?? process.env, stdio: 'inherit' });
     this.child = child;
     child.on('message', (message: FromReaders) => {
-      if (message.type === 'projected') processSignals.checkpointsMoved.notify();
+      if (message.type === 'append') void answerAppend(this.log!, message).then((reply) => child.connected && child.send(reply));
+      else if (message.type === 'projected') processSignals.checkpointsMoved.notify();
       else if (message.type === 'status') this.pendingStatus.get(message.id)?.(message.report);
       else if (message.type === 'ready') {
         this.state = 'running';

@@ -19,7 +19,9 @@ export const READERS_ROLES: PlatformRoles = { projector: true, publisher: true, 
  */
 async function main(): Promise<void> {
   const send = (message: FromReaders) => process.send?.(message);
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(loadConfig(), READERS_ROLES), { logger: new PinoNestLogger() });
+  // One writer per log file: this process's appends are committed by the API's writer.
+  const config = { ...loadConfig(), appendThroughParent: true };
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, READERS_ROLES), { logger: new PinoNestLogger() });
   const lifecycle = app.get(PlatformLifecycle);
   const runners = app.get(ProcessManagerRunners);
   let closing = false;

@@ -43,6 +43,8 @@ export interface PlatformConfig {
   readonly snapshotEvery: number;
   /** Where `npm start` runs the log's readers: a supervised second process (default) or inline (`READERS`). */
   readonly readers: 'process' | 'inline';
+  /** Set by npm start's readers process only (never from the environment): commit through the API's writer. */
+  readonly appendThroughParent?: boolean;
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');

@@ -10,6 +10,7 @@ import {
   SubscribeOptions,
 } from './event-store.port';
 import { processSignals } from '../log-reader/process-signals';
+import type { EventWriter } from './parent-process-writer';
 import { pollingSubscription } from './polling-subscription';
 import { RecentEvents } from './recent-events';
 import { SqliteEventWriter } from './sqlite-event-writer';
@@ -32,14 +33,15 @@ interface EventRow {
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
-  private readonly writer: SqliteEventWriter;
+  private readonly writer: EventWriter;
   private readonly recent = new RecentEvents();
   private readonly listeners = new Set<() => void>();
   private closed = false;
   private readonly stmts;
   private readonly offSibling: () => void;
 
-  constructor(file: string, private readonly pollIntervalMs = 100) {
+  /** `writer`: who commits (default: a writer thread of this process on `file`). */
+  constructor(file: string, private readonly pollIntervalMs = 100, writer?: (onCommitted: () => void) => EventWriter) {
     this.db = openSqlite(file, 'durable');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS events (
@@ -54,10 +56,11 @@ export class SqliteEventStore implements EventStore {
       );
     `);
     const wakeSubscriptions = () => this.listeners.forEach((notify) => notify());
-    this.writer = new SqliteEventWriter(file, () => {
+    const onCommitted = () => {
       wakeSubscriptions();
       processSignals.appended.notify();
-    });
+    };
+    this.writer = writer ? writer(onCommitted) : new SqliteEventWriter(file, onCommitted);
     // A sibling process on the same file (npm start's readers process) says it appended.
     this.offSibling = processSignals.siblingAppended.on(wakeSubscriptions);
     this.stmts = {

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { EventWriter } from './parent-process-writer';
 import { WrongExpectedRevisionError, type AppendResult, type EventToAppend, type ExpectedRevision } from './event-store.port';
 
 interface PendingAppend {
@@ -58,7 +59,7 @@ parentPort.on('message', (msg) => {
  * that arrives meanwhile joins the next batch, so the busier the store, the more appends share
  * one fsync. An append resolves only after its batch is committed and synced.
  */
-export class SqliteEventWriter {
+export class SqliteEventWriter implements EventWriter {
   private readonly worker: Worker;
   private queue: PendingAppend[] = [];
   private inFlight: PendingAppend[] | null = null;
