@@ -71,6 +71,23 @@ describe('SqliteReadStore field columns across collections', () => {
   });
 });
 
+describe('SqliteReadStore batches', () => {
+  it('stores a document a batch writes many times once, as the last write left it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'read-store-'));
+    dirs.push(dir);
+    const store = new SqliteReadStore(join(dir, 'read-models.db'));
+    const add = (position: number) => ({ collection: 'tallies', id: 't', position, evolve: (d: Record<string, any> | null) => ({ id: 't', n: (d?.n ?? 0) + position }) });
+    const upsert = jest.spyOn((store as unknown as { upsert: { run: (...a: unknown[]) => unknown } }).upsert, 'run');
+    await store.apply([add(1), add(2), add(3), add(2)], {});
+    expect(upsert).toHaveBeenCalledTimes(1);
+    expect(await store.get('tallies', 't')).toEqual({ id: 't', n: 6 });
+    // The stored position is the last applied write's: a replay of the batch changes nothing.
+    await store.apply([add(1), add(2), add(3)], {});
+    expect(await store.get('tallies', 't')).toEqual({ id: 't', n: 6 });
+    await store.close();
+  });
+});
+
 function indexNames(file: string): string[] {
   const db = new Database(file, { readonly: true });
   const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL AND name != 'tombstones'").all() as { name: string }[];

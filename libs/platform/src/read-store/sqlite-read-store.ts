@@ -5,6 +5,15 @@ import type { Page, PageQuery, ProjectionWrite, ReadDocument, ReadStore } from '
 import { findSql, indexDdl, indexName } from './sqlite-document-sql';
 import { FieldColumns, fieldColumn } from './sqlite-field-columns';
 
+/** One document of a batch being applied: as stored, then as the batch's writes evolve it. */
+interface Staged {
+  readonly collection: string;
+  readonly id: string;
+  position: number;
+  body: ReadDocument | null;
+  changed: boolean;
+}
+
 /**
  * Embedded read models in one SQLite file beside the event store. Documents are JSON rows, with
  * the fields their indexes declare copied into columns; checkpoints live in the same database and
@@ -122,19 +131,37 @@ export class SqliteReadStore implements ReadStore {
     return prepared;
   }
 
+  /**
+   * A batch often touches one document many times (an account's balance, a transfer's status):
+   * each is read and parsed once, evolved in memory through every write of the batch, and stored
+   * once, with the position of the last write that changed it.
+   */
   async apply(writes: readonly ProjectionWrite[], checkpoints: Readonly<Record<string, number>>): Promise<void> {
     this.db.transaction(() => {
       this.followSchema();
+      const staged = new Map<string, Staged>();
       for (const write of writes) {
-        const row = this.stmts.get.get(write.collection, write.id);
-        if (row && row.position >= write.position) continue;
-        const current = row && !row.deleted && row.body ? (JSON.parse(row.body) as ReadDocument) : null;
-        const next = write.evolve(current);
-        if (next === current) continue;
-        this.upsert.run(write.collection, write.id, write.position, next ? 0 : 1, next ? JSON.stringify(next) : null, ...this.columns.valuesOf(write.collection, next));
+        const key = `${write.collection}\u0000${write.id}`;
+        let doc = staged.get(key);
+        if (!doc) staged.set(key, (doc = this.load(write.collection, write.id)));
+        if (doc.position >= write.position) continue;
+        const next = write.evolve(doc.body);
+        if (next === doc.body) continue;
+        Object.assign(doc, { body: next, position: write.position, changed: true });
+      }
+      for (const doc of staged.values()) {
+        if (!doc.changed) continue;
+        const { collection, id, position, body } = doc;
+        this.upsert.run(collection, id, position, body ? 0 : 1, body ? JSON.stringify(body) : null, ...this.columns.valuesOf(collection, body));
       }
       for (const [name, position] of Object.entries(checkpoints)) this.stmts.setCheckpoint.run(name, position);
     })();
+  }
+
+  private load(collection: string, id: string): Staged {
+    const row = this.stmts.get.get(collection, id);
+    const body = row && !row.deleted && row.body ? (JSON.parse(row.body) as ReadDocument) : null;
+    return { collection, id, position: row?.position ?? -1, body, changed: false };
   }
 
   async getCheckpoint(name: string): Promise<number> {
