@@ -3,7 +3,7 @@ import { Deliveries } from '@app/application/webhooks';
 import { MESSAGE_BUS, type MessageBus } from '@app/platform/bus/message-bus.port';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
-import { PLATFORM_ROLES, type PlatformRoles } from '@app/platform/platform.module';
+import { PLATFORM_ROLES, PlatformLifecycle, type PlatformRoles } from '@app/platform/platform.module';
 import { logger } from '@app/platform/logging/logger';
 import { RAW_READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
 import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
@@ -33,6 +33,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(WORKER_OPTIONS) private readonly options: WorkerOptions,
     @Inject(PLATFORM_ROLES) private readonly roles: PlatformRoles,
+    private readonly platform: PlatformLifecycle,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -47,11 +48,21 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.consumer = new BusConsumer(this.bus, this.options.consumerGroup, (event) => router.route(event));
     await this.consumer.start();
     this.scheduler.start();
+    if (this.roles.projector) void this.wakeOnProjection(this.scheduler);
     logger.info({ group: this.options.consumerGroup, timeout_ms: this.options.timeoutMs, component: 'webhooks' }, 'webhook worker started');
+  }
+
+  /** With the projector in this process, each of its batches may have made deliveries due: look at once. */
+  private async wakeOnProjection(scheduler: DeliveryScheduler): Promise<void> {
+    const projector = this.platform.projector;
+    // A failed projector stops the process (PlatformLifecycle.onFailure); the interval still looks meanwhile.
+    while (this.scheduler === scheduler && (await projector.waitFor(projector.lastPosition + 1).then(() => true, () => false))) scheduler.wake();
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.consumer?.stop();
-    await this.scheduler?.stop();
+    const scheduler = this.scheduler;
+    this.scheduler = null;
+    await scheduler?.stop();
   }
 }

@@ -15,6 +15,8 @@ export type Attempt = (deliveryId: string) => Promise<string | null>;
 export class DeliveryScheduler {
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
+  private ticking = false;
+  private lookAgain = false;
   private readonly running = new Map<string, Promise<void>>();
 
   constructor(
@@ -32,12 +34,29 @@ export class DeliveryScheduler {
     if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.options.intervalMs);
   }
 
+  /**
+   * Looks now rather than at the next interval: the read model of due deliveries has just moved (a
+   * projector batch in this process), so a new delivery goes out without waiting for the poll.
+   */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) return void (this.lookAgain = true);
+    if (this.timer) clearTimeout(this.timer);
+    void this.tick();
+  }
+
   private async tick(): Promise<void> {
+    this.ticking = true;
     try {
       const capacity = (this.options.concurrency ?? 50) - this.running.size;
       if (capacity > 0) for (const id of (await this.due()).filter((d) => !this.running.has(d)).slice(0, capacity)) this.run(id);
     } catch (err) {
       logger.warn({ err, component: 'webhooks' }, 'looking for due deliveries failed');
+    }
+    this.ticking = false;
+    if (this.lookAgain && !this.stopped) {
+      this.lookAgain = false;
+      return void setImmediate(() => void this.tick());
     }
     this.schedule();
   }
