@@ -45,6 +45,7 @@ export class ReadersSupervisor implements OnApplicationShutdown {
   private readonly pendingStatus = new Map<number, (report: ReadersReport) => void>();
   private readonly offAppended: () => void;
   private log: EventStore | null = null;
+  private firstStart: ((ready: boolean) => void) | null = null;
 
   constructor(private readonly options: SupervisorOptions) {
     this.delay = options.backoffMs?.first ?? 1_000;
@@ -57,15 +58,29 @@ export class ReadersSupervisor implements OnApplicationShutdown {
    */
   start(log: EventStore): Promise<void> {
     this.log = log;
+    // Whatever way this process ends (a failed shutdown hook, process.exit), the readers end too.
+    process.once('exit', this.killOnExit);
     return new Promise((resolve, reject) => {
-      const timeout = setTimeout(() => reject(new Error('the readers process did not start in time')), this.options.readyTimeoutMs ?? 60_000);
-      this.spawn((ready) => {
+      // A large first start (indexes built on a big read store, a long catch-up) may take longer:
+      // the API then serves meanwhile (lists wait, bounded) and /health says `starting`.
+      const timeout = setTimeout(() => {
+        this.firstStart = null;
+        logger.warn({ component: 'readers', waited_ms: this.options.readyTimeoutMs ?? 60_000 }, 'the readers process is still starting; serving meanwhile');
+        resolve();
+      }, this.options.readyTimeoutMs ?? 60_000);
+      this.firstStart = (ready) => {
+        this.firstStart = null;
         clearTimeout(timeout);
         if (ready) resolve();
         else reject(new Error('the readers process exited during start'));
-      });
+      };
+      this.spawn();
     });
   }
+
+  private readonly killOnExit = () => {
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  };
 
   async status(timeoutMs = 1_000): Promise<ReadersState> {
     const base = { state: this.state, pid: this.child?.pid ?? null, restarts: this.restarts };
@@ -82,6 +97,7 @@ export class ReadersSupervisor implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.offAppended();
+    process.off('exit', this.killOnExit);
     if (this.restartTimer) clearTimeout(this.restartTimer);
     const child = this.child;
     this.state = 'stopped';
@@ -94,7 +110,7 @@ export class ReadersSupervisor implements OnApplicationShutdown {
     clearTimeout(killer);
   }
 
-  private spawn(onStarted?: (ready: boolean) => void): void {
+  private spawn(): void {
     const started = Date.now();
     const child = fork(this.options.entry, [], { env: this.options.env ?? process.env, stdio: 'inherit' });
     this.child = child;
@@ -104,13 +120,14 @@ export class ReadersSupervisor implements OnApplicationShutdown {
       else if (message.type === 'status') this.pendingStatus.get(message.id)?.(message.report);
       else if (message.type === 'ready') {
         this.state = 'running';
-        onStarted?.(true);
+        this.firstStart?.(true);
       }
     });
     child.once('exit', (code, signal) => {
       if (this.child === child) this.child = null;
       if (this.stopping) return;
-      if (this.state === 'starting' && onStarted) return onStarted(false);
+      // The first start fails the API's start (a misconfiguration shows at once); later exits restart.
+      if (this.firstStart) return this.firstStart(false);
       logger.error({ code, signal, pid: child.pid, component: 'readers' }, 'readers process exited; restarting it');
       this.scheduleRestart(Date.now() - started);
     });

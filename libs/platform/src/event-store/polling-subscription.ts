@@ -34,6 +34,9 @@ export function pollingSubscription<T extends { position: number } = RecordedEve
         await options.handler(item);
         position = item.position;
       }
+      // SQLite reads and many handlers settle without I/O: a backlog would otherwise be worked
+      // through in microtasks alone, starving timers, signals and IPC (a SIGTERM, a parent's exit).
+      if (batch.length) await new Promise((resolve) => setImmediate(resolve));
       if (batch.length === 0 && !stopped && !signalled) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, options.pollIntervalMs);
