@@ -39,7 +39,7 @@ const orgLevel = (context: CommandContext): CommandContext => ({ ...context, act
  * command is a no-op the second time, so the request that moved the transfer and the
  * transfer-money process manager (the backstop after a crash) may both run it.
  */
-export async function applyMoney(store: EventStore, event: TransferEvent, context: CommandContext): Promise<void> {
+export async function applyMoney(store: EventStore, event: TransferEvent, context: CommandContext, known?: { destination: string | null }): Promise<void> {
   if (event.type === 'TransferVoided') {
     await money(store, event.data.account_id, { type: 'ReleaseHold', hold_id: event.data.transfer_id }, context);
     return;
@@ -48,7 +48,8 @@ export async function applyMoney(store: EventStore, event: TransferEvent, contex
   switch (event.type) {
     case 'TransferSucceeded': {
       await money(store, t.account_id, { type: 'SettleHold', hold_id: t.id }, context);
-      const destination = (await store.readStream(transferStream(t.id)))[0]?.data.destination_account_id;
+      // The caller that just folded the transfer knows its destination; otherwise it is in the first event.
+      const destination = known ? known.destination : (await store.readStream(transferStream(t.id)))[0]?.data.destination_account_id;
       if (typeof destination === 'string') {
         await money(store, destination, { type: 'ReceiveBookTransfer', transfer_id: t.id, from_account_id: t.account_id, amount: t.amount, currency: t.currency }, context);
       }
@@ -70,7 +71,8 @@ export async function applyMoney(store: EventStore, event: TransferEvent, contex
 export async function advanceTransfer(store: EventStore, transferId: string, to: AdvanceTarget, statusReason: string | null, context: CommandContext): Promise<TransferRecord | null> {
   const command = { type: 'AdvanceTransfer' as const, transfer_id: transferId, to, status_reason: statusReason, now: Date.now() };
   const { state, newEvents } = await handleCommand(store, transferStream(transferId), transferDecider, command, context);
-  for (const event of newEvents) await applyMoney(store, event, context);
+  const known = isTransfer(state) ? { destination: state.destination_account_id } : undefined;
+  for (const event of newEvents) await applyMoney(store, event, context, known);
   return isTransfer(state) ? state.transfer : null;
 }
 
