@@ -24,6 +24,7 @@ import { WORKER_OPTIONS, type WorkerOptions } from './worker-options';
 export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private consumer: BusConsumer | null = null;
   private scheduler: DeliveryScheduler | null = null;
+  private offBatch: () => void = () => undefined;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -48,21 +49,15 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.consumer = new BusConsumer(this.bus, this.options.consumerGroup, (event) => router.route(event));
     await this.consumer.start();
     this.scheduler.start();
-    if (this.roles.projector) void this.wakeOnProjection(this.scheduler);
+    // With the projector in this process, each of its batches may have made deliveries due.
+    const scheduler = this.scheduler;
+    if (this.roles.projector) this.offBatch = this.platform.projector.onBatch(() => scheduler.wake());
     logger.info({ group: this.options.consumerGroup, timeout_ms: this.options.timeoutMs, component: 'webhooks' }, 'webhook worker started');
   }
 
-  /** With the projector in this process, each of its batches may have made deliveries due: look at once. */
-  private async wakeOnProjection(scheduler: DeliveryScheduler): Promise<void> {
-    const projector = this.platform.projector;
-    // A failed projector stops the process (PlatformLifecycle.onFailure); the interval still looks meanwhile.
-    while (this.scheduler === scheduler && (await projector.waitFor(projector.lastPosition + 1).then(() => true, () => false))) scheduler.wake();
-  }
-
   async onModuleDestroy(): Promise<void> {
+    this.offBatch();
     await this.consumer?.stop();
-    const scheduler = this.scheduler;
-    this.scheduler = null;
-    await scheduler?.stop();
+    await this.scheduler?.stop();
   }
 }

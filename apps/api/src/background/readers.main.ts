@@ -18,7 +18,8 @@ export const READERS_ROLES: PlatformRoles = { projector: true, publisher: true, 
  * reader fails or when the API goes away, and the supervisor starts it again.
  */
 async function main(): Promise<void> {
-  const send = (message: FromReaders) => process.send?.(message);
+  // Once the API has gone, nothing is told (a send on a closed channel would be an 'error' event).
+  const send = (message: FromReaders) => void (process.connected && process.send?.(message));
   // One writer per log file: this process's appends are committed by the API's writer.
   const config = { ...loadConfig(), appendThroughParent: true };
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, READERS_ROLES), { logger: new PinoNestLogger() });
@@ -39,17 +40,9 @@ async function main(): Promise<void> {
     if (message.type === 'appended') processSignals.siblingAppended.notify();
     else if (message.type === 'status') send({ type: 'status', id: message.id, report: { projected: lifecycle.projector.lastPosition, published: lifecycle.publisher.lastPosition, process_managers: runners.status() } });
   });
-  // A projector failure ends the relay too; onFailure above exits the process for it.
-  relayProjected(lifecycle, () => send({ type: 'projected' })).catch(() => undefined);
+  // After each projector batch, so the API's read-your-writes waiters look at once.
+  lifecycle.projector.onBatch(() => send({ type: 'projected' }));
   send({ type: 'ready' });
-}
-
-/** Tells the API after each projector batch, so its read-your-writes waiters look at once. */
-async function relayProjected(lifecycle: PlatformLifecycle, notify: () => void): Promise<void> {
-  for (;;) {
-    await lifecycle.projector.waitFor(lifecycle.projector.lastPosition + 1);
-    notify();
-  }
 }
 
 main().catch((err) => {

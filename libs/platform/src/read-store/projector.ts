@@ -12,6 +12,7 @@ export class Projector {
   private checkpoints: Record<string, number> = {};
   private position = 0;
   private readonly waiters: Array<{ position: number; resolve(): void }> = [];
+  private readonly batchListeners = new Set<() => void>();
   private pending: RecordedEvent[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private failure: unknown = null;
@@ -99,6 +100,7 @@ export class Projector {
     this.checkpoints = advanced;
     this.position = last;
     this.releaseWaiters();
+    for (const listener of this.batchListeners) listener();
     await this.purgeTombstones();
   }
 
@@ -128,6 +130,12 @@ export class Projector {
     const target = position ?? (await this.store.headPosition());
     if (target <= this.position) return;
     await new Promise<void>((resolve) => this.waiters.push({ position: target, resolve }));
+  }
+
+  /** Called after every batch is stored (the webhook scheduler looks for due work, the API is told); returns the unsubscribe. */
+  onBatch(listener: () => void): () => void {
+    this.batchListeners.add(listener);
+    return () => this.batchListeners.delete(listener);
   }
 
   get lastPosition(): number {
