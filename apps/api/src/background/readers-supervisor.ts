@@ -88,7 +88,7 @@ export class ReadersSupervisor implements OnApplicationShutdown {
     const id = ++this.nextStatusId;
     const report = await new Promise<ReadersReport | null>((resolve) => {
       const timer = setTimeout(() => (this.pendingStatus.delete(id), resolve(null)), timeoutMs);
-      this.pendingStatus.set(id, (r) => (clearTimeout(timer), resolve(r)));
+      this.pendingStatus.set(id, (r) => (clearTimeout(timer), this.pendingStatus.delete(id), resolve(r)));
       this.send({ type: 'status', id });
     });
     return { ...base, report };
