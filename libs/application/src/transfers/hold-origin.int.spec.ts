@@ -14,6 +14,7 @@ import { closedHoldReader } from '../accounts/closed-hold-reader';
 import { finishReservation } from './finish-reservation';
 import { advanceTransfer, applyMoney } from './transfer-money';
 import { transferStream } from './streams';
+import { aTransferIntent } from '../testing/transfer-intent';
 
 /**
  * The account state forgets closed holds; a repeated hold is answered by the transfer stream and a
@@ -40,22 +41,7 @@ describe('hold idempotency from the hold origin', () => {
 
   const fund = (amount: number, transaction_id: string) =>
     handleCommand(store, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id, amount, currency: 'USD', now: 2 }, context);
-  const intent = (amount: number): TransferIntent => ({
-    id: `trf_${ulid()}`,
-    account_id: ACC,
-    entity_id: 'ent_1',
-    counterparty_id: 'cpt_1',
-    payment_detail_id: 'pmd_1',
-    currency: 'USD',
-    amount,
-    fee: 10,
-    payment_type: 'bank-transfer',
-    description: null,
-    unique_reference: 'ref-1',
-    metadata: {},
-    created: Date.now(),
-    destination_account_id: null,
-  });
+  const intent = (amount: number): TransferIntent => aTransferIntent(ACC, amount);
   const balance = async () => balanceOf(fold(accountDecider, (await store.readStream(accountStream(ACC))) as never[]) as OpenAccountState);
   const heldCount = async (id: string) => (await store.readStream(accountStream(ACC))).filter((e) => e.type === 'FundsHeld' && e.data.hold_id === id).length;
   const last = async (id: string) => (await store.readStream(transferStream(id))).at(-1) as unknown as TransferEvent;

@@ -13,6 +13,7 @@ import { transferReferenceStream, transferStream } from './streams';
 import { transferRecoveryManager } from './transfer-recovery.process-manager';
 import { transferMoneyManager } from './transfer-money.process-manager';
 import { commandBusFor } from '../testing/command-bus';
+import { aTransferIntent } from '../testing/transfer-intent';
 import { ApplyTransferMoneyHandler } from './apply-transfer-money/apply-transfer-money.handler';
 import { RecoverTransferReservationHandler } from './recover-transfer-reservation/recover-transfer-reservation.handler';
 import type { CommandBus } from '@nestjs/cqrs';
@@ -41,22 +42,7 @@ describe('transfer creation crash windows', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const intent = (amount: number, ref = 'ref-1'): TransferIntent => ({
-    id: `trf_${ulid()}`,
-    account_id: ACC,
-    entity_id: 'ent_1',
-    counterparty_id: 'cpt_1',
-    payment_detail_id: 'pmd_1',
-    currency: 'USD',
-    amount,
-    fee: 10,
-    payment_type: 'bank-transfer',
-    description: null,
-    unique_reference: ref,
-    metadata: {},
-    created: Date.now(),
-    destination_account_id: null,
-  });
+  const intent = (amount: number, ref = 'ref-1'): TransferIntent => aTransferIntent(ACC, amount, ref);
   const reserve = async (i: TransferIntent) => {
     await handleCommand(store, transferReferenceStream(ACC, i.unique_reference), transferReferenceDecider, { type: 'ReserveTransferReference', intent: i, now: Date.now() }, context);
     return (await store.readStream(transferReferenceStream(ACC, i.unique_reference))).at(-1)!;
