@@ -5,3 +5,4 @@ export * from './accounts';
 export * from './transfers';
 export * from './webhooks';
 export * from './counterparties';
+export * from './ledger';

@@ -37,7 +37,12 @@ export type AccountEvent =
         readonly transaction_id: string;
         readonly amount: number;
         readonly currency: string;
-        readonly source: 'sandbox';
+        /** `inflow`: money received on a rail for any mode (decisions §11), recorded by an operator. */
+        readonly source: 'sandbox' | 'inflow';
+        /** Inflows only: the rail it arrived on, the sender's reference (unique per account) and who sent it. */
+        readonly rail?: string;
+        readonly reference?: string;
+        readonly sender?: string | null;
         readonly balance_after: Balance;
         readonly funded: number;
       };

@@ -1,0 +1,3 @@
+export * from './ledger';
+export * from './money-movements';
+export * from './ledger-fold';

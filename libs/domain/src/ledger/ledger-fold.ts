@@ -1,0 +1,52 @@
+import { applyLedgerChange, customerBalance, newLedgerBook, unbalancedCurrency, type LedgerBook, type LedgerFault } from './ledger';
+import { ledgerChangesOf, newMovementContext, type MoneyEvent, type MovementContext } from './money-movements';
+
+/**
+ * The books of every organization and mode, folded from the log in order. Movements are described
+ * across streams (a transfer's reservation, a card transaction), so one context serves every book;
+ * ids are unique across organizations.
+ */
+export interface Ledgers {
+  readonly context: MovementContext;
+  readonly books: Map<string, LedgerBook>;
+}
+
+export const newLedgers = (): Ledgers => ({ context: newMovementContext(), books: new Map() });
+
+export const bookKey = (organizationId: string, mode: string) => `${organizationId}/${mode}`;
+
+export function bookOf(ledgers: Ledgers, key: string): LedgerBook {
+  let book = ledgers.books.get(key);
+  if (!book) ledgers.books.set(key, (book = newLedgerBook()));
+  return book;
+}
+
+/**
+ * Folds one event into its organization and mode's book and checks the books after it: each
+ * currency balances, and a money event's `balance_after` (what the account's decider computed)
+ * equals the account's balance in the ledger. The first fault names its transaction.
+ */
+export function foldLedgerEvent(ledgers: Ledgers, key: string, event: MoneyEvent): LedgerFault | null {
+  const changes = ledgerChangesOf(ledgers.context, event);
+  if ('message' in changes) return changes;
+  if (!changes.length) return null;
+  const book = bookOf(ledgers, key);
+  for (const change of changes) {
+    const fault = applyLedgerChange(book, change);
+    if (fault) return fault;
+  }
+  const unbalanced = unbalancedCurrency(book);
+  if (unbalanced) return { transaction_id: changes[0].transaction_id, message: `${unbalanced} does not balance` };
+  const data = event.data as { account_id?: string; balance_after?: { available: number; current: number } };
+  if (data.account_id && data.balance_after) {
+    const account = book.accounts.get(data.account_id);
+    const ledger = account ? customerBalance(account) : { available: 0, current: 0 };
+    if (ledger.available !== data.balance_after.available || ledger.current !== data.balance_after.current) {
+      return {
+        transaction_id: changes[changes.length - 1].transaction_id,
+        message: `${data.account_id}: the event says ${data.balance_after.available}/${data.balance_after.current} but its postings give ${ledger.available}/${ledger.current} (available/current)`,
+      };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,170 @@
+import type { AccountEvent } from '../accounts/account/account.events';
+import type { CardEvent } from '../cards/card/card.events';
+import type { IntentActionEvent } from '../collections/intent-action/intent-action.events';
+import type { TransferReferenceEvent } from '../transfers/reference/transfer-reference';
+import { clearingAccount, systemAccount, type LedgerChange, type LedgerFault, type LedgerLine } from './ledger';
+
+/**
+ * Which ledger transaction each money event on an account stream is (decisions §12). The account
+ * stream decides the money (its available balance); the movement it belongs to says where the
+ * other side goes: the transfer's rail (from its reference reservation, which precedes the hold),
+ * the card transaction's currencies (the card stream decides before the account follows), the
+ * intent action's payment type. Events of today's log and of logs written before the ledger fold
+ * the same way, so an old log gets its postings, fees included, with no rewrite.
+ *
+ * Transaction ids are the movement's own id: a transfer or card transaction id for its hold,
+ * `<transfer>:reversal` for a payout coming back, `<transfer>:receipt` for a book transfer arriving,
+ * the intent id for a collection, the refund id, the funding's transaction id. A book transfer
+ * passes through `clearing:book-transfer:<C>`: the sender's account decides and the receiver's
+ * stream applies the credit once (its own append), so the books balance at every position between.
+ */
+export type MoneyEvent = AccountEvent | CardEvent | IntentActionEvent | TransferReferenceEvent;
+
+interface TransferContext {
+  readonly rail: string;
+  readonly amount: number;
+  readonly fee: number;
+  readonly currency: string;
+}
+
+interface CardContext {
+  /** The card's currency and amount (the captured amount once captured). */
+  readonly currency: string;
+  readonly amount: number;
+  readonly status: 'held' | 'captured' | 'reversed';
+}
+
+/** What the derivation remembers: accounts' currencies, transfers that may still settle or come back, open card transactions, intents' payment types. */
+export interface MovementContext {
+  readonly accounts: Map<string, string>;
+  readonly transfers: Map<string, TransferContext>;
+  readonly cards: Map<string, CardContext>;
+  readonly intents: Map<string, string>;
+}
+
+export const newMovementContext = (): MovementContext => ({ accounts: new Map(), transfers: new Map(), cards: new Map(), intents: new Map() });
+
+const CAPTURE_SUFFIX = '.capture';
+const cardTransactionOf = (holdId: string) => (holdId.endsWith(CAPTURE_SUFFIX) ? holdId.slice(0, -CAPTURE_SUFFIX.length) : holdId);
+
+type Result = readonly LedgerChange[] | LedgerFault;
+
+/**
+ * The ledger changes of one event, updating the context. Events that move no money answer [].
+ * A money event whose movement the log never described is a fault, named by its transaction.
+ */
+export function ledgerChangesOf(context: MovementContext, event: MoneyEvent): Result {
+  switch (event.type) {
+    case 'AccountOpened':
+      context.accounts.set(event.data.account_id, event.data.currency);
+      return [];
+    case 'TransferReferenceReserved': {
+      const { intent } = event.data;
+      const rail = intent.payment_type;
+      context.transfers.set(intent.id, { rail, amount: intent.amount, fee: intent.fee, currency: intent.currency });
+      return [];
+    }
+    case 'CardAuthorizationHeld':
+    case 'CardTransactionCaptured':
+    case 'CardTransactionReversed': {
+      const t = event.data.transaction;
+      const status = event.type === 'CardAuthorizationHeld' ? 'held' : event.type === 'CardTransactionCaptured' ? 'captured' : 'reversed';
+      context.cards.set(t.id, { currency: t.currency, amount: t.amount, status });
+      return [];
+    }
+    case 'IntentActionCreated':
+      context.intents.set(event.data.action.payment_intent_id, event.data.action.payment_type);
+      return [];
+    default:
+      return accountMoney(context, event);
+  }
+}
+
+function accountMoney(context: MovementContext, event: MoneyEvent): Result {
+  switch (event.type) {
+    case 'AccountFunded': {
+      const d = event.data;
+      const from = d.source === 'inflow' && d.rail ? clearingAccount(d.rail, d.currency) : systemAccount('funding', d.currency);
+      return [{ kind: 'posted', transaction_id: d.transaction_id, lines: [{ debit: from, credit: d.account_id, amount: d.amount, currency: d.currency }] }];
+    }
+    case 'FundsHeld': {
+      const lines = holdLines(context, event.data);
+      return 'message' in lines ? lines : [{ kind: 'pending', transaction_id: event.data.hold_id, lines }];
+    }
+    case 'HoldSettled':
+      forget(context, event.data.hold_id, 'settled');
+      return [{ kind: 'post_pending', transaction_id: event.data.hold_id }];
+    case 'HoldReleased':
+      forget(context, event.data.hold_id, 'released');
+      return [{ kind: 'void_pending', transaction_id: event.data.hold_id }];
+    case 'HoldReversed': {
+      const id = `${event.data.hold_id}:reversal`;
+      const t = context.transfers.get(event.data.hold_id);
+      const currency = context.accounts.get(event.data.account_id);
+      if (!t || !currency) return { transaction_id: id, message: `reverses ${event.data.hold_id}, a payout the log never created` };
+      context.transfers.delete(event.data.hold_id);
+      return [{ kind: 'posted', transaction_id: id, lines: payoutLines(event.data.account_id, t, currency).map(flip) }];
+    }
+    case 'BookTransferReceived': {
+      const d = event.data;
+      return [{ kind: 'posted', transaction_id: `${d.transfer_id}:receipt`, lines: [{ debit: clearingAccount('book-transfer', d.currency), credit: d.account_id, amount: d.amount, currency: d.currency }] }];
+    }
+    case 'CollectionCredited': {
+      const d = event.data;
+      const rail = context.intents.get(d.payment_intent_id);
+      if (!rail) return { transaction_id: d.payment_intent_id, message: 'credits a collection whose intent action the log never created' };
+      const clearing = clearingAccount(rail, d.currency);
+      const lines: LedgerLine[] = [{ debit: clearing, credit: d.account_id, amount: d.net, currency: d.currency }];
+      if (d.fee > 0) lines.push({ debit: clearing, credit: systemAccount('fees', d.currency), amount: d.fee, currency: d.currency });
+      return [{ kind: 'posted', transaction_id: d.payment_intent_id, lines: lines.filter((l) => l.amount !== 0) }];
+    }
+    case 'CollectionRefunded': {
+      const d = event.data;
+      const rail = context.intents.get(d.payment_intent_id);
+      if (!rail) return { transaction_id: d.refund_id, message: 'refunds a collection whose intent action the log never created' };
+      return [{ kind: 'posted', transaction_id: d.refund_id, lines: [{ debit: d.account_id, credit: clearingAccount(rail, d.currency), amount: d.amount, currency: d.currency }] }];
+    }
+    default:
+      return [];
+  }
+}
+
+/** A payout: the account pays the rail the amount and the platform the fee. */
+function payoutLines(accountId: string, t: TransferContext, currency: string): LedgerLine[] {
+  const lines: LedgerLine[] = [{ debit: accountId, credit: clearingAccount(t.rail, currency), amount: t.amount, currency }];
+  if (t.fee > 0) lines.push({ debit: accountId, credit: systemAccount('fees', currency), amount: t.fee, currency });
+  return lines;
+}
+
+const flip = (line: LedgerLine): LedgerLine => ({ ...line, debit: line.credit, credit: line.debit });
+
+function holdLines(context: MovementContext, hold: Extract<AccountEvent, { type: 'FundsHeld' }>['data']): LedgerLine[] | LedgerFault {
+  const currency = context.accounts.get(hold.account_id);
+  if (!currency) return { transaction_id: hold.hold_id, message: `holds money on ${hold.account_id}, an account the log never opened` };
+  const transfer = context.transfers.get(hold.hold_id);
+  if (transfer) {
+    if (transfer.amount !== hold.amount || transfer.fee !== hold.fee) return { transaction_id: hold.hold_id, message: `holds ${hold.amount} + ${hold.fee} for a transfer of ${transfer.amount} + ${transfer.fee}` };
+    return payoutLines(hold.account_id, transfer, currency);
+  }
+  const card = context.cards.get(cardTransactionOf(hold.hold_id));
+  if (!card) return { transaction_id: hold.hold_id, message: 'holds money for a movement the log never described' };
+  if (card.currency === currency) return [{ debit: hold.account_id, credit: clearingAccount('card', currency), amount: hold.amount, currency }];
+  // FX: the account pays the FX position in its currency; the FX position pays the card network in the card's.
+  return [
+    { debit: hold.account_id, credit: systemAccount('fx', currency), amount: hold.amount, currency },
+    { debit: systemAccount('fx', card.currency), credit: clearingAccount('card', card.currency), amount: card.amount, currency: card.currency },
+  ];
+}
+
+/**
+ * Context no later event can need is dropped, so the derivation's memory follows what is open: a
+ * released transfer can no longer settle or come back; a card transaction ends when its hold
+ * settles, or when it is released after a reversal (a partial capture releases the authorization
+ * and then holds and settles `<id>.capture`, so a captured one is kept until then).
+ */
+function forget(context: MovementContext, holdId: string, how: 'settled' | 'released'): void {
+  if (how === 'released') context.transfers.delete(holdId);
+  const id = cardTransactionOf(holdId);
+  const card = context.cards.get(id);
+  if (card && (how === 'settled' || card.status === 'reversed')) context.cards.delete(id);
+}
