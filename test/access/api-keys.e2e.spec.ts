@@ -33,6 +33,30 @@ describe('API keys and authentication', () => {
     expect(JSON.stringify(res.body)).not.toContain(KEYS.sandbox);
   });
 
+  it('carries the organization_id the operator API takes (decisions §11), the same for every key and token of the organization', async () => {
+    const ORG_ID = /^org_[0-9A-HJKMNP-TV-Z]{26}$/;
+    const current = async (credential: string) => (await t.http.get('/api-keys/current').set(bearer(credential)).expect(200)).body;
+    const mine = await current(KEYS.live);
+    expect(mine.organization_id).toMatch(ORG_ID);
+    // A key the organization creates, in either mode, and an entity token it issues: the same organization.
+    const created = await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201);
+    expect(created.body.organization_id).toBe(mine.organization_id);
+    expect((await current(created.body.key)).organization_id).toBe(mine.organization_id);
+    const entity = await t.http
+      .post('/entities')
+      .set(bearer(KEYS.live))
+      .send({ type: 'individual', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country: 'GB' })
+      .expect(201);
+    const token = (await t.http.post('/entity-tokens').set(bearer(KEYS.live)).send({ entity_id: entity.body.id }).expect(201)).body.token;
+    expect((await current(token)).organization_id).toBe(mine.organization_id);
+    // Another organization's keys carry another id; every bootstrap key is its own organization.
+    const others = [await current(KEYS.sandbox), await current(KEYS.other)].map((k) => k.organization_id);
+    expect(new Set([mine.organization_id, ...others]).size).toBe(3);
+    await t.settle();
+    const listed = (await t.http.get('/api-keys').set(bearer(KEYS.live)).expect(200)).body.data as Array<{ organization_id: string }>;
+    expect(listed.every((k) => k.organization_id === mine.organization_id)).toBe(true);
+  });
+
   it('keeps the caller request id when it is sane', async () => {
     const res = await t.http.get('/health').set('x-request-id', 'client-123').expect(200);
     expect(res.headers['x-request-id']).toBe('client-123');

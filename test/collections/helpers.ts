@@ -1,4 +1,6 @@
 import { constants, publicEncrypt } from 'node:crypto';
+import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
+import { formToken, formTokenKey } from '../../apps/api/src/collections/three-ds.form';
 import { openAccount } from '../accounts/accounts-helpers';
 import { approvedEntity } from '../support/fixtures';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
@@ -81,6 +83,13 @@ export async function createIntent(t: TestApp, accountId: string, over: Record<s
 
 export const confirm = (t: TestApp, intentId: string, action: unknown, key: string = KEYS.sandbox) =>
   t.http.post('/intent-actions').set(bearer(key)).send({ payment_intent_id: intentId, intent_action: action });
+
+/** The 3-D Secure page's form token for an action, as the page renders it in its forms. */
+export const formTokenOf = (t: TestApp, actionId: string): string => formToken(formTokenKey(t.app.get<PlatformConfig>(PLATFORM_CONFIG).masterKey), actionId);
+
+/** The page's own form submission: its token, and what a browser says of a same-origin POST from it. */
+export const submitPage = (t: TestApp, actionId: string, button: 'approve' | 'fail' = 'approve', token: string = formTokenOf(t, actionId)) =>
+  t.http.post(`/3ds/${actionId}/${button}`).set({ 'Sec-Fetch-Site': 'same-origin', Origin: 'null' }).type('form').send({ csrf_token: token });
 
 export const balanceOf = async (t: TestApp, accountId: string, key: string = KEYS.sandbox) =>
   (await t.http.get(`/accounts/${accountId}`).set(bearer(key)).expect(200)).body.balance as { available: number; current: number };

@@ -1,7 +1,7 @@
 import { openAccount } from '../accounts/accounts-helpers';
 import { readyIndividual } from '../onboarding/fixtures';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
-import { balanceOf, CARDS, CARD_FEE, card, cardAction, confirm, createIntent, encrypt, merchant, publicKeyOf, UNKNOWN_IA, walletAction } from './helpers';
+import { balanceOf, CARDS, CARD_FEE, card, cardAction, confirm, createIntent, encrypt, merchant, publicKeyOf, submitPage, UNKNOWN_IA, walletAction } from './helpers';
 
 const get = (t: TestApp, path: string, key: string = KEYS.sandbox) => t.http.get(path).set(bearer(key));
 const authenticate = (t: TestApp, id: string, result: string, key: string = KEYS.sandbox) => t.http.post(`/sandbox/intent-actions/${id}/authenticate`).set(bearer(key)).send({ result });
@@ -145,11 +145,11 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
       const { action } = await confirmed();
       const page = await t.http.get(`/3ds/${action}`).expect(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
-      expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
+      expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://merchant.example; frame-ancestors 'none'; base-uri 'none'");
       expect(page.text).not.toMatch(/<script|src=|href=/i);
       expect(page.text).toContain(`action="/3ds/${action}/approve"`);
       await t.http.get(`/3ds/${UNKNOWN_IA}`).expect(404);
-      await t.http.post(`/3ds/${UNKNOWN_IA}/approve`).expect(404);
+      await submitPage(t, UNKNOWN_IA).expect(404);
     });
 
     it('once expired, acts on nothing (page and API), and verification fails the action and its intent', async () => {
@@ -158,7 +158,7 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
       const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 16 * 60_000);
       try {
         expect((await authenticate(t, action, 'success').expect(409)).body.code).toBe('authentication_expired');
-        const page = await t.http.post(`/3ds/${action}/approve`).expect(409);
+        const page = await submitPage(t, action).expect(409);
         expect(page.text).toContain('expired');
         const verified = await t.http.post(`/intent-verifications/${action}`).set(bearer(KEYS.sandbox)).expect(200);
         expect(verified.body).toMatchObject({ status: 'failed', status_reason: 'authentication_expired' });
@@ -196,6 +196,6 @@ describe('live mode (decisions §1, README)', () => {
     expect((await get(t, `/payment-intents/${intent.id}`, KEYS.live)).body).toMatchObject({ status: 'failed', status_reason: 'acquirer_unavailable' });
     await get(t, `/payment-intents/${intent.id}`, KEYS.sandbox).expect(404);
     // The simulated issuer's page never acts for a live payment.
-    expect((await t.http.post(`/3ds/${res.body.id}/approve`).expect(409)).text).toContain('only available for sandbox');
+    expect((await submitPage(t, res.body.id).expect(409)).text).toContain('only available for sandbox');
   });
 });

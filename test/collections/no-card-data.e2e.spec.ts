@@ -6,7 +6,7 @@ import { Receiver } from '../webhooks/receiver';
 import { eventually, fastWorkerEnv, requireTestCa, startWebhookApp, webhookTo } from '../webhooks/webhooks-helpers';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { fund } from '../transfers/helpers';
-import { CARDS, card, cardAction, CVVS, encrypt, intentBody, merchant, publicKeyOf } from './helpers';
+import { CARDS, card, cardAction, CVVS, encrypt, intentBody, merchant, publicKeyOf, submitPage } from './helpers';
 
 const PANS = [...Object.values(CARDS), '4242 4242 4242 4242'];
 
@@ -79,7 +79,7 @@ describe('no PAN or CVV outside memory', () => {
 
     const viaPage = await pay(CARDS.approved, CVVS[0]);
     await record(t.http.get(`/3ds/${viaPage.id}`));
-    await record(t.http.post(`/3ds/${viaPage.id}/approve`));
+    await record(submitPage(t, viaPage.id));
     await record(t.http.get(`/3ds/${viaPage.id}`));
     const viaApi = await pay(CARDS.other, CVVS[1]);
     await api('post', `/sandbox/intent-actions/${viaApi.id}/authenticate`, { result: 'success' });

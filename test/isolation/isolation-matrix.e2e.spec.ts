@@ -7,7 +7,7 @@ import { openAccount } from '../accounts/accounts-helpers';
 import { createCounterparty } from '../counterparties/helpers';
 import { BANK_USD, fund, paymentDetail, post, transferBody } from '../transfers/helpers';
 import { authorize, virtualCard } from '../cards/helpers';
-import { card, cardAction, confirm, createIntent, encrypt, publicKeyOf, walletAction } from '../collections/helpers';
+import { card, cardAction, confirm, createIntent, encrypt, formTokenOf, publicKeyOf, walletAction } from '../collections/helpers';
 import { ROUTES, type RouteCase, type World } from './routes';
 
 type Column = 'same mode' | 'other mode' | 'other organization' | "other entity's token" | 'no key';
@@ -159,7 +159,7 @@ async function cardsAndCollections(t: TestApp, key: string, entity: string, acco
   const paidIntent = (await createIntent(t, account, {}, key)).id;
   await confirm(t, paidIntent, walletAction(), key).expect(201);
   const openIntent = (await createIntent(t, account, {}, key)).id;
-  return { account2, card: issued, cardTransaction, waitingIntent, action, paidIntent, openIntent };
+  return { account2, card: issued, cardTransaction, waitingIntent, action, actionFormToken: formTokenOf(t, action), paidIntent, openIntent };
 }
 
 /** Everything the first world's key can read of it, and every event of its streams. */

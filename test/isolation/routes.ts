@@ -19,6 +19,8 @@ export interface World {
   /** Confirmed with a card needing 3-D Secure: its action waits for the page. */
   readonly waitingIntent: string;
   readonly action: string;
+  /** The page's form token for that action (what the page's own form posts back). */
+  readonly actionFormToken: string;
   /** Completed: it can be refunded. */
   readonly paidIntent: string;
   /** Created without an action yet: it can be confirmed or cancelled. */
@@ -160,8 +162,8 @@ export const ROUTES: Record<string, RouteCase> = {
   'POST /intent-verifications/:id': { kind: 'owned', request: (w) => ({ path: `/intent-verifications/${w.action}` }) },
   'POST /sandbox/intent-actions/:id/authenticate': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/intent-actions/${w.action}/authenticate`, body: { result: 'success' } }) },
   'GET /3ds/:id': { kind: 'capability', request: (w) => ({ path: `/3ds/${w.action}` }) },
-  'POST /3ds/:id/approve': { kind: 'capability', request: (w) => ({ path: `/3ds/${w.action}/approve` }) },
-  'POST /3ds/:id/fail': { kind: 'capability', request: (w) => ({ path: `/3ds/${w.action}/fail` }) },
+  'POST /3ds/:id/approve': { kind: 'capability', request: (w) => ({ path: `/3ds/${w.action}/approve`, body: { csrf_token: w.actionFormToken } }) },
+  'POST /3ds/:id/fail': { kind: 'capability', request: (w) => ({ path: `/3ds/${w.action}/fail`, body: { csrf_token: w.actionFormToken } }) },
 
   'POST /admin/entities/:id/review': { kind: 'operator', request: (w) => ({ path: `/admin/entities/${w.entity}/review`, body: { decision: 'rejected' } }) },
   'POST /admin/transfers/:id/advance': { kind: 'operator', request: (w) => ({ path: `/admin/transfers/${w.transfer}/advance`, body: { to: 'failed' } }) },
@@ -175,6 +177,8 @@ export const ROUTES: Record<string, RouteCase> = {
   'GET /cards/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/cards/${w.card}/history` }) },
   'GET /entity-webhooks/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/entity-webhooks/${w.webhook}/history` }) },
   'GET /admin/organizations/:id/events': { kind: 'operator', request: () => ({ path: '/admin/organizations/org_x/events' }) },
+  'GET /ledger': { kind: 'list', apiKeyOnly: true, request: () => ({ path: '/ledger' }) },
+  'GET /admin/organizations/:id/ledger': { kind: 'operator', request: () => ({ path: '/admin/organizations/org_x/ledger?mode=sandbox' }) },
 };
 
 const MERCHANT = { name: 'Sandbox Books', mcc: '5942', city: 'Lagos', state: 'LA', postal_code: '100001', country: 'NG' };

@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { approvedEntity } from '../support/fixtures';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
@@ -102,6 +107,33 @@ describe('operator API (decisions §11)', () => {
     expect(other.body.data.map((e: { resource_id: string }) => e.resource_id)).not.toContain(sandboxEntity);
     await t.http.get(`/admin/organizations/${organization}/events?cursor=abc`).set(operator).expect(400);
   });
+
+  it('takes the organization_id of GET /api-keys/current (decisions §11)', async () => {
+    const current = (await t.http.get('/api-keys/current').set(bearer(KEYS.other)).expect(200)).body;
+    expect(current.organization_id).toBe(await organizationOf(`api-key-${current.id}`));
+    const res = await t.http.get(`/admin/organizations/${current.organization_id}/events`).query({ limit: 100 }).set(operator).expect(200);
+    expect(res.body.data.map((e: { resource_id: string }) => e.resource_id)).toContain(current.id);
+  });
+
+  it.each([
+    'nope',
+    'org_x',
+    'org_01arz3ndektsv4rrffq69g5fav',
+    'org_01ARZ3NDEKTSV4RRFFQ69G5FAVX',
+    'org_01ARZ3NDEKTSV4RRFFQ69G5FAU',
+    'ent_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+    'org_01ARZ3NDEKTSV4RRFFQ69G5FA%20',
+  ])('answers 400 naming the id for a malformed organization id: %s', async (id) => {
+    const res = await t.http.get(`/admin/organizations/${id}/events`).set(operator).expect(400);
+    expect(res.body).toMatchObject({ status: 'error', code: 'validation_error', errors: [{ field: 'id', message: expect.stringContaining('organization id (org_') }] });
+    // The credential is still checked first: without it, 401 whatever the id.
+    await t.http.get(`/admin/organizations/${id}/events`).expect(401);
+  });
+
+  it('answers an empty page for a well-formed organization id that has no events', async () => {
+    const res = await t.http.get('/admin/organizations/org_01ARZ3NDEKTSV4RRFFQ69G5FAV/events').set(operator).expect(200);
+    expect(res.body).toEqual({ data: [], meta: { pagination: { has_more: false, next_cursor: null } } });
+  });
 });
 
 describe('operator API without PAYMENTS_ADMIN_TOKEN', () => {
@@ -118,6 +150,40 @@ describe('operator API without PAYMENTS_ADMIN_TOKEN', () => {
         const res = await t.http[method](path).set(auth).send({ decision: 'approved' }).expect(404);
         expect(res.body.code).toBe(unknown.body.code);
       }
+    }
+  });
+});
+
+describe('PAYMENTS_ADMIN_TOKEN set but blank', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'admin-token-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const load = (value: string | undefined) => loadConfig({ DATA_DIR: dataDir, ...(value === undefined ? {} : { PAYMENTS_ADMIN_TOKEN: value }) });
+
+  it.each([[''], [' '], ['\t'], [' '.repeat(40)], ['\n\n']])('refuses to start with %j: a clear error, not an operator API silently off', (value) => {
+    expect(() => load(value)).toThrow('PAYMENTS_ADMIN_TOKEN is set but blank');
+  });
+
+  it('refuses a token the guard could never accept (whitespace inside, too short, too long); unset is no operator API', () => {
+    expect(() => load(`${'a'.repeat(20)} ${'b'.repeat(20)}`)).toThrow('PAYMENTS_ADMIN_TOKEN must not contain whitespace');
+    expect(() => load('short')).toThrow('at least 32 characters');
+    expect(() => load('a'.repeat(513))).toThrow('at most 512 characters');
+    expect(load(undefined).adminToken).toBeUndefined();
+    expect(load(TOKEN).adminToken).toBe(TOKEN);
+  });
+
+  it('npm start exits 1 saying so, before serving anything', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'blank-admin-token-'));
+    try {
+      const run = spawnSync(process.execPath, ['-r', join(__dirname, '..', 'audit', 'ts-register.js'), join(__dirname, '..', '..', 'apps', 'api', 'src', 'main.ts')], {
+        env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: dataDir, PORT: '0', PAYMENTS_ADMIN_TOKEN: '   ', EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stdout + run.stderr).toContain('PAYMENTS_ADMIN_TOKEN is set but blank');
+      expect(run.stdout + run.stderr).not.toContain('payments API listening');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -3,7 +3,7 @@ import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Decisions §2: a token bucket per API key and per entity token, 429 with Retry-After over it. */
+/** Decisions §2: a token bucket per API key, shared by the entity tokens it issued; 429 with Retry-After over it. */
 describe('rate limits', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -46,14 +46,45 @@ describe('rate limits', () => {
     await current(KEYS.other).expect(200);
   });
 
-  it('keeps a bucket per credential: another key and an entity token are not limited by it, GET /health never', async () => {
+  /** Issues an entity token with `key`, waiting out the key's bucket when it is empty (issuing spends it too). */
+  const issueToken = async (entity: string, key: string): Promise<string> => {
+    for (;;) {
+      const res = await t.http.post('/entity-tokens').set(bearer(key)).send({ entity_id: entity });
+      if (res.status === 201) return res.body.token;
+      if (res.status !== 429) throw new Error(`entity token failed: ${res.status} ${JSON.stringify(res.body)}`);
+      await sleep(res.body.retry_after * 1000);
+    }
+  };
+
+  it('keeps a bucket per API key, which its entity tokens share; other keys are not limited by it, GET /health never', async () => {
     const entity = await approvedEntity(t, KEYS.sandbox);
-    const token = await tokenFor(t, entity, KEYS.sandbox);
-    await sleep(1000);
+    const tokens: string[] = [];
+    for (let i = 0; i < 4; i++) tokens.push(await issueToken(entity, KEYS.sandbox));
+    await sleep(1200);
+
+    // A key and four of its tokens, together: one burst (5), plus what refills meanwhile (1 per 200 ms).
+    const credentials = [KEYS.sandbox, ...tokens];
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => current(credentials[i % credentials.length])));
+    const refill = Math.floor((Date.now() - started) / 200) + 1;
+    const passed = answers.filter((r) => r.status === 200).length;
+    expect(answers.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+    expect(passed).toBeGreaterThanOrEqual(5);
+    expect(passed).toBeLessThanOrEqual(5 + refill);
+    // Had each token its own bucket, ~5 each would have passed (25 + 5 for the key).
+    expect(passed).toBeLessThan(10);
+
+    // The key spent, its tokens are refused at once; and the other way round.
+    await sleep(1200);
     expect((await untilLimited(() => current(KEYS.sandbox))).refused.status).toBe(429);
-    // The token was issued by the limited key, yet has its own bucket, and so has every other key.
-    const byToken = await untilLimited(() => current(token));
-    expect([byToken.passed >= 5, byToken.refused.status]).toEqual([true, 429]);
+    const byToken = await untilLimited(() => current(tokens[0]));
+    expect([byToken.passed <= 1, byToken.refused.status]).toEqual([true, 429]);
+    await sleep(1200);
+    expect((await untilLimited(() => current(tokens[1]))).passed).toBeGreaterThanOrEqual(5);
+    const byKey = await untilLimited(() => current(KEYS.sandbox));
+    expect([byKey.passed <= 1, byKey.refused.status]).toEqual([true, 429]);
+
+    // Another key's bucket (and so its tokens') is its own.
     expect((await current(KEYS.live)).status).toBe(200);
     for (let i = 0; i < 10; i++) await t.http.get('/health').expect(200);
   });

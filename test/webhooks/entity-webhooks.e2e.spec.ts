@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { approvedEntity, tokenFor } from '../support/fixtures';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
@@ -34,18 +35,22 @@ describe('entity webhooks API', () => {
       created: expect.any(Number),
       updated: res.body.created,
       secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      signing_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{86}==$/),
     });
     const got = await t.http.get(`/entity-webhooks/${res.body.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200);
-    expect(got.body).toEqual({ ...res.body, secret: undefined });
+    expect(got.body).toEqual({ ...res.body, secret: undefined, signing_secret: undefined });
     expect(got.body).not.toHaveProperty('secret');
+    expect(got.body).not.toHaveProperty('signing_secret');
     // Neither the secret nor its digest appears in clear in any event.
     const events = JSON.stringify(await t.app.get<EventStore>(EVENT_STORE).readStream(`webhook-${res.body.id}`));
     expect(events).not.toContain(res.body.secret);
+    expect(events).not.toContain(res.body.signing_secret.slice('whsec_'.length));
   });
 
-  it('returns no secret when the caller chose it', async () => {
+  it('returns no secret when the caller chose it, but its signing_secret', async () => {
     const res = await create({ entity_id: entity, url: HOOK, enabled_events: { all: true }, secret: 'my-own-secret-123456' }).expect(201);
     expect(res.body).not.toHaveProperty('secret');
+    expect(res.body.signing_secret).toBe(`whsec_${createHash('sha512').update('my-own-secret-123456').digest('base64')}`);
     expect(res.body.enabled_events).toEqual({ all: true });
   });
 
@@ -108,6 +113,7 @@ describe('entity webhooks API', () => {
     expect(res.body).toMatchObject({ url: HOOK, description: 'd', enabled_events: { inflows: ['completed'] }, tags: ['b', 'c'], expires_in: 60, status: 'inactive' });
     expect(res.body.expires_at).toBe(res.body.updated + 60_000);
     expect(res.body).not.toHaveProperty('secret');
+    expect(res.body).not.toHaveProperty('signing_secret');
     await t.http.patch(`/entity-webhooks/${hook.id}`).set(bearer(KEYS.sandbox)).send({ entity_id: entity, url: 'https://192.168.1.1/x' }).expect(400);
   });
 

@@ -36,7 +36,9 @@ export async function webhookTo(t: TestApp, receiver: Receiver, path: string, bo
   const secret = `secret-for-${path}-0123456789`;
   const res = await t.http.post('/entity-webhooks').set(bearer(key)).send({ url: receiver.url(path), secret, ...body });
   if (res.status !== 201) throw new Error(`create webhook failed: ${res.status} ${JSON.stringify(res.body)}`);
-  receiver.expect(path, standardWebhooksSecret(secret));
+  // The creation response's signing_secret is the Standard Webhooks key of the secret (decisions §9).
+  if (res.body.signing_secret !== standardWebhooksSecret(secret)) throw new Error(`signing_secret ${res.body.signing_secret} is not the key of ${secret}`);
+  receiver.expect(path, res.body.signing_secret);
   return res.body as { id: string; entity_id: string; status: string };
 }
 

@@ -7,6 +7,7 @@ import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
 import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
 import { strictValidationPipe } from './http/validation.pipe';
 import { UnexpectedBodyInterceptor } from './http/unexpected-body.interceptor';
+import { RouteTable } from './http/route-table';
 import type { ReadersSupervisor } from './background/readers-supervisor';
 
 /** Builds the API exactly as `npm start` runs it; tests use the same function. */
@@ -19,5 +20,7 @@ export async function createApi(config: PlatformConfig, roles?: PlatformRoles, r
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
+  // Built now that every route is registered, so a router it cannot read fails the start, not a request.
+  RouteTable.of(app.getHttpAdapter().getInstance());
   return app;
 }

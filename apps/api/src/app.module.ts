@@ -38,8 +38,11 @@ export class AppModule implements NestModule {
     };
   }
 
-  /** Body parsing and shape checks run as Nest middleware so their refusals reach the error envelope filter. */
+  /**
+   * Strict HTTP (405, 415), body parsing and shape checks run as Nest middleware, before
+   * authentication, so their refusals reach the error envelope filter.
+   */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(requestId, ...bodyParsing(), requestShape).forRoutes('*path');
+    consumer.apply(requestId, bodyParsing(), requestShape).forRoutes('*path');
   }
 }

@@ -1,15 +1,36 @@
-import { createEventStore, createReadStore } from '@app/platform/adapters';
-import { loadConfig } from '@app/platform/config/platform-config';
-import { READ_MODELS } from '@app/read-models/read-models';
-import { runReplay } from './replay';
-import { parseArgs } from './replay-args';
+import { parseReplayArgs, UsageError, USAGE, type ReplayCommand } from './replay-args';
+import type { ReplayOptions } from './replay';
 
 /**
  * `npm run replay -- --verify [--organization ID]` or `-- --rebuild`: on whatever adapters the
  * environment configures (DATA_DIR, or EVENTSTORE_URL / MONGO_URL), like the other entry points.
+ * `--help` prints the usage and exits 0; a command line it refuses exits 2 with the usage on
+ * stderr. Both before the configuration is read or a store opened (loadConfig alone creates
+ * DATA_DIR and its master key), and before the adapters and read models are even loaded.
  */
 async function main(): Promise<number> {
-  const options = parseArgs(process.argv.slice(2));
+  let command: ReplayCommand;
+  try {
+    command = parseReplayArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`replay: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  return replay(command.options);
+}
+
+async function replay(options: ReplayOptions): Promise<number> {
+  const [{ createEventStore, createReadStore }, { loadConfig }, { READ_MODELS }, { runReplay }] = await Promise.all([
+    import('@app/platform/adapters'),
+    import('@app/platform/config/platform-config'),
+    import('@app/read-models/read-models'),
+    import('./replay'),
+  ]);
   const config = loadConfig(process.env);
   const [events, readModels] = [createEventStore(config), createReadStore(config)];
   try {

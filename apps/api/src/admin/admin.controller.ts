@@ -24,6 +24,18 @@ export class OrganizationEventsDto {
 }
 
 /**
+ * Organization ids are `org_` + a ULID (BootstrapService: each seeded or generated key is its own
+ * organization); GET /api-keys/current shows the caller's as `organization_id`. Anything else is
+ * refused (400 naming `id`, the path parameter of decisions §11) before the log is scanned.
+ */
+export const ORGANIZATION_ID = /^org_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export class OrganizationParams {
+  @Matches(ORGANIZATION_ID, { message: 'id must be an organization id (org_…): the organization_id of GET /api-keys/current' })
+  id!: string;
+}
+
+/**
  * The operator API (decisions §11): live resources have no simulator, so an operator moves them,
  * in any mode, through the same commands as the sandbox endpoints; the events record `operator`.
  */
@@ -51,8 +63,8 @@ export class AdminController {
   }
 
   @Get('organizations/:id/events')
-  async events(@Param('id') organizationId: string, @Query() query: OrganizationEventsDto) {
-    const page = await this.queries.execute(new ListOrganizationEventsQuery(organizationId, { after: Number(query.cursor ?? 0), limit: query.limit ?? 20 }));
+  async events(@Param() params: OrganizationParams, @Query() query: OrganizationEventsDto) {
+    const page = await this.queries.execute(new ListOrganizationEventsQuery(params.id, { after: Number(query.cursor ?? 0), limit: query.limit ?? 20 }));
     return { data: page.items, meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore ? String(page.nextPosition) : null } } };
   }
 

@@ -81,6 +81,7 @@ export class IntentActionDto {
   @Block(() => CustomerDto)
   customer: CustomerDto;
 
+  /** The shape only: https and a public host, or loopback in sandbox, is the confirm use case's rule (return-url.ts). */
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'return_url must be an http or https URL' })
   @MaxLength(2048, { message: 'return_url must be at most 2048 characters' })

@@ -1,32 +1,50 @@
-import { Controller, Get, Headers, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Inject, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { IsString } from 'class-validator';
 import type { Response } from 'express';
 import { GetAuthenticationPageQuery, SubmitAuthenticationPageCommand, type AuthenticationPage } from '@app/application/collections';
 import type { AuthenticationResult } from '@app/domain/collections';
+import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { Public } from '../http/auth/auth.decorators';
-import { renderPage } from './three-ds.page';
+import { Accepts } from '../http/media-types';
+import { formToken, formTokenKey, ThreeDsFormGuard } from './three-ds.form';
+import { pageHeaders, renderPage } from './three-ds.page';
+
+/** What the page's forms send: the form token, nothing else (the guard has checked it already). */
+export class ThreeDsFormDto {
+  @IsString({ message: 'csrf_token must be a string' })
+  csrf_token: string;
+}
 
 /** The page is the customer's, opened from `next_action.url` in a browser: no API key. */
 @Controller('3ds')
 @Public()
+@Accepts('form', 'json')
 export class ThreeDsController {
+  private readonly tokenKey: Buffer;
+
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-  ) {}
+    @Inject(PLATFORM_CONFIG) config: PlatformConfig,
+  ) {
+    this.tokenKey = formTokenKey(config.masterKey);
+  }
 
   @Get(':id')
   async page(@Param('id') id: string, @Res() res: Response) {
-    send(res, await this.queries.execute(new GetAuthenticationPageQuery(id)));
+    this.send(res, id, await this.queries.execute(new GetAuthenticationPageQuery(id)));
   }
 
   @Post(':id/approve')
-  approve(@Param('id') id: string, @Headers('x-request-id') requestId: string, @Res() res: Response) {
+  @UseGuards(ThreeDsFormGuard)
+  approve(@Param('id') id: string, @Body() _form: ThreeDsFormDto, @Headers('x-request-id') requestId: string, @Res() res: Response) {
     return this.submit(id, 'success', requestId, res);
   }
 
   @Post(':id/fail')
-  fail(@Param('id') id: string, @Headers('x-request-id') requestId: string, @Res() res: Response) {
+  @UseGuards(ThreeDsFormGuard)
+  fail(@Param('id') id: string, @Body() _form: ThreeDsFormDto, @Headers('x-request-id') requestId: string, @Res() res: Response) {
     return this.submit(id, 'failure', requestId, res);
   }
 
@@ -34,15 +52,16 @@ export class ThreeDsController {
   private async submit(id: string, result: AuthenticationResult, requestId: string, res: Response) {
     const outcome = await this.commands.execute(new SubmitAuthenticationPageCommand(id, result, requestId));
     if (outcome.redirect) {
-      res.redirect(303, outcome.redirect);
+      // The merchant's page is not told where the customer came from.
+      res.set({ 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' }).redirect(303, outcome.redirect);
       return;
     }
-    send(res, outcome);
+    this.send(res, id, outcome);
   }
-}
 
-function send(res: Response, page: AuthenticationPage) {
-  res.status(page.state === 'not_found' ? 404 : page.state === 'open' ? 200 : 409);
-  res.set({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'", 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
-  res.send(renderPage(page));
+  private send(res: Response, id: string, page: AuthenticationPage) {
+    res.status(page.state === 'not_found' ? 404 : page.state === 'open' ? 200 : 409);
+    res.set(pageHeaders(page));
+    res.send(renderPage(page, formToken(this.tokenKey, id)));
+  }
 }

@@ -6,6 +6,7 @@ import { ReviewEntityCommand, SubmitOnboardingCommand, UploadDocumentCommand } f
 import { DomainException, type CommandContext } from '@app/application/command-handling';
 import { ApiKeyOnly, Ctx, SandboxOnly } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
+import { Accepts } from '../http/media-types';
 import { DocumentUploadInterceptor } from './document-upload.interceptor';
 import { UploadDocumentDto } from './document.dto';
 import { presentDocument } from '@app/read-models/onboarding/document.presenter';
@@ -35,6 +36,7 @@ export class OnboardingController {
 
   @Post('documents/upload')
   @UseInterceptors(DocumentUploadInterceptor)
+  @Accepts('multipart')
   async upload(@Ctx() ctx: CommandContext, @Body() body: UploadDocumentDto, @UploadedFile() file: Express.Multer.File | undefined) {
     if (!file) throw new DomainException(invalid('file', 'file is required (multipart/form-data, field "file")'));
     const upload = { key: body.key, personId: body.link_to_identity?.person_id, bytes: file.buffer, filename: file.originalname || null };

@@ -19,14 +19,17 @@ export class WebhooksController {
     private readonly queries: QueryBus,
   ) {}
 
-  /** 201 with the webhook; `secret` appears only here, and only when it was generated. */
+  /**
+   * 201 with the webhook; `secret` appears only here, and only when it was generated;
+   * `signing_secret` (the Standard Webhooks `whsec_…` key) appears only here, always.
+   */
   @Post()
   async create(@Ctx() ctx: CommandContext, @Body() body: CreateWebhookDto) {
     const { entity_id, ...input } = body;
     const defaults = { expires_in: input.expires_in ?? null, description: input.description ?? null, tags: input.tags ?? [], status: input.status ?? 'active' };
-    const { webhook, generatedSecret } = await this.commands.execute(new CreateWebhookCommand(ctx, entityScope(ctx.actor, entity_id), { ...input, ...defaults }));
+    const { webhook, generatedSecret, signingSecret } = await this.commands.execute(new CreateWebhookCommand(ctx, entityScope(ctx.actor, entity_id), { ...input, ...defaults }));
     const presented = presentWebhook({ ...webhook, stats: NO_DELIVERIES });
-    return generatedSecret ? { ...presented, secret: generatedSecret } : presented;
+    return { ...presented, ...(generatedSecret ? { secret: generatedSecret } : {}), signing_secret: signingSecret };
   }
 
   @Get()

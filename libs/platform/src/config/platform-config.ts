@@ -31,7 +31,7 @@ export interface PlatformConfig {
   readonly rateLimitPerSecond: number;
   /** The bucket's size: how many requests may arrive at once. */
   readonly rateLimitBurst: number;
-  /** Bearer token of the operator API (decisions §11); unset: /admin/* answers 404. */
+  /** Bearer token of the operator API (decisions §11); unset: /admin/* answers 404; set but blank: no start. */
   readonly adminToken?: string;
   /** Cards one entity may create per clock hour (decisions §2); 0 turns the limit off. */
   readonly cardCreationLimitPerHour: number;
@@ -158,10 +158,21 @@ function readersMode(value: string | undefined): PlatformConfig['readers'] {
   throw new Error(`READERS must be "process" or "inline", not "${value}"`);
 }
 
-/** Empty means unset (an optional secret); a set token must be long enough not to be guessed. */
+/**
+ * Unset: no operator API (404). Set, it must be a token the operator guard can accept (a bearer
+ * credential of 1-512 non-whitespace characters) and long enough not to be guessed. Set but blank
+ * or whitespace is refused at start rather than read as unset: it is almost always a secret that
+ * failed to load, and an operator API silently off (or, with spaces counted, guessable) is worse
+ * than a process that says so.
+ */
 function adminToken(value: string | undefined): string | undefined {
-  if (!value) return undefined;
+  if (value === undefined) return undefined;
+  if (value.trim() === '') {
+    throw new Error('PAYMENTS_ADMIN_TOKEN is set but blank: set it to a token of at least 32 characters (e.g. openssl rand -hex 32), or unset it to turn the operator API off');
+  }
+  if (/\s/.test(value)) throw new Error('PAYMENTS_ADMIN_TOKEN must not contain whitespace (it is sent as "Authorization: Bearer <token>")');
   if (value.length < 32) throw new Error('PAYMENTS_ADMIN_TOKEN must be at least 32 characters (e.g. openssl rand -hex 32)');
+  if (value.length > 512) throw new Error('PAYMENTS_ADMIN_TOKEN must be at most 512 characters');
   return value;
 }
 

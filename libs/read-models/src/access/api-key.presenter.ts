@@ -1,10 +1,14 @@
 import type { ActiveApiKey } from '@app/application/access';
 import type { ApiKeyDocument } from './api-key.projection';
 
-/** The api_key resource, from the folded key or its list document; never the hash or private key. */
+/**
+ * The api_key resource, from the folded key or its list document; never the hash or private key.
+ * `organization_id` (decisions §11) is the id the operator API's /admin/organizations/{id} routes take.
+ */
 export const presentApiKey = (k: ActiveApiKey | ApiKeyDocument) => ({
   id: k.id,
   object: 'api_key',
+  organization_id: k.organization_id,
   name: k.name,
   mode: k.mode,
   status: k.status,

@@ -1,17 +1,20 @@
-import { createHash } from 'node:crypto';
 import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, type ThrottlerModuleOptions, type ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerLimitDetail } from '@nestjs/throttler/dist/throttler.guard.interface';
 import { domainError } from '@app/domain';
-import { DomainException } from '@app/application/command-handling';
+import { DomainException, type Actor } from '@app/application/command-handling';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
 
+/** The bucket a caller spends: its API key's, the issuing key's for an entity token. */
+export const rateLimitBucketOf = (actor: Actor): string => `key:${actor.id}`;
+
 /**
- * One bucket per API key and per entity token (decisions §2), metered by the AuthGuard once it
- * knows the caller, so unauthenticated routes (GET /health) are never counted. Over the limit:
- * 429 `rate_limited` with Retry-After, in the decided envelope.
+ * One bucket per API key (decisions §2), which the entity tokens it issued spend too (minting
+ * tokens adds no capacity), metered by the AuthGuard once it knows the caller, so unauthenticated
+ * routes (GET /health) are never counted. Over the limit: 429 `rate_limited` with Retry-After, in
+ * the decided envelope.
  */
 @Injectable()
 export class ApiRateLimitGuard extends ThrottlerGuard {
@@ -28,11 +31,13 @@ export class ApiRateLimitGuard extends ThrottlerGuard {
     return this.config.rateLimitPerSecond === 0 || !context.switchToHttp().getRequest<AuthenticatedRequest>().actor;
   }
 
-  /** A key by its id; a token by a hash of itself (tokens have no id of their own, and are secrets). */
+  /**
+   * The issuing key's id, for a key and for an entity token alike: a token's actor carries the
+   * `api_key_id` its `EntityTokenIssued` event recorded (every token ever issued has one, and a
+   * token resolves only while that key is active), and a rotation keeps the id, so the bucket.
+   */
   protected async getTracker(req: AuthenticatedRequest): Promise<string> {
-    const actor = req.actor!;
-    if (actor.kind === 'api_key') return `key:${actor.id}`;
-    return `etk:${createHash('sha256').update(String(req.headers.authorization)).digest('base64url')}`;
+    return rateLimitBucketOf(req.actor!);
   }
 
   /** The throttler's default key is per route; the decided bucket is per credential, across routes. */

@@ -10,7 +10,7 @@ import type { IntentActionInput } from './confirm-payment-intent.command';
  * wallet. The card returned must stay in the caller's memory only.
  */
 export async function readCard(decryption: CardDecryption, actor: Actor, input: IntentActionInput): Promise<CardData | null> {
-  const refused = refuseActionInput(input);
+  const refused = refuseActionInput(input, actor.mode);
   if (refused) throw new DomainException(refused);
   if (input.payment_type !== 'card-acq') return null;
   const card = parseCardData(await decryption.decrypt(actor, input.payment_type_data.data!), new Date());

@@ -7,7 +7,7 @@ import { ulid } from '@app/platform/ids/ulid';
 import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
 import { DomainException, handleCommand } from '../../command-handling';
 import { loadEntity } from '../../onboarding/entity';
-import { generateWebhookSecret, sealSigningKey } from '../signing-key';
+import { generateWebhookSecret, sealSigningKey, standardWebhooksSecret } from '../signing-key';
 import { webhookStream } from '../streams';
 import { checkWebhookUrl } from '../webhook';
 import { indexWebhook } from '../webhook-index';
@@ -37,6 +37,6 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     if (isDomainError(checked)) throw new DomainException(checked);
     await indexWebhook(this.store, context, webhook_id, entityId);
     const { state } = await handleCommand(this.store, webhookStream(webhook_id), webhookDecider, command, context, { entityId });
-    return { webhook: state as ExistingWebhook, generatedSecret: given === undefined ? secret : null };
+    return { webhook: state as ExistingWebhook, generatedSecret: given === undefined ? secret : null, signingSecret: standardWebhooksSecret(secret) };
   }
 }
