@@ -5,7 +5,7 @@ import { approvedEntity } from '../support/fixtures';
 import { bearer, type TestApp } from '../support/test-app';
 import { BANK_USD, fund, paymentDetail, post, transferBody } from '../transfers/helpers';
 import { authorize, virtualCard } from '../cards/helpers';
-import { card, cardAction, confirm, createIntent, encrypt, publicKeyOf, walletAction } from '../collections/helpers';
+import { card, cardAction, confirm, createIntent, encrypt, formTokenOf, publicKeyOf, walletAction } from '../collections/helpers';
 
 /** One of every resource the routes name, created with `key`: what the bad requests aim at. */
 export async function buildWorld(t: TestApp, key: string): Promise<World> {
@@ -43,7 +43,7 @@ async function cardsAndCollections(t: TestApp, key: string, entity: string, acco
   const paidIntent = (await createIntent(t, account, {}, key)).id;
   await confirm(t, paidIntent, walletAction(), key).expect(201);
   const openIntent = (await createIntent(t, account, {}, key)).id;
-  return { account2, card: issued, cardTransaction, waitingIntent, action, paidIntent, openIntent };
+  return { account2, card: issued, cardTransaction, waitingIntent, action, actionFormToken: formTokenOf(t, action), paidIntent, openIntent };
 }
 
 export const idsOf = (w: World): string[] => Object.values(w);

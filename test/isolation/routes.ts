@@ -167,6 +167,7 @@ export const ROUTES: Record<string, RouteCase> = {
 
   'POST /admin/entities/:id/review': { kind: 'operator', request: (w) => ({ path: `/admin/entities/${w.entity}/review`, body: { decision: 'rejected' } }) },
   'POST /admin/transfers/:id/advance': { kind: 'operator', request: (w) => ({ path: `/admin/transfers/${w.transfer}/advance`, body: { to: 'failed' } }) },
+  'POST /admin/accounts/:id/inflows': { kind: 'operator', request: (w) => ({ path: `/admin/accounts/${w.account}/inflows`, body: { amount: 100, currency: 'USD', rail: 'bank-transfer', reference: `matrix-${Math.random().toString(36).slice(2)}` } }) },
   'GET /events': { kind: 'list', apiKeyOnly: true, request: () => ({ path: '/events?limit=100' }) },
   'GET /entities/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/entities/${w.entity}/history` }) },
   'GET /accounts/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/accounts/${w.account}/history` }) },

@@ -1,11 +1,16 @@
 import { Module } from '@nestjs/common';
 import { GetResourceHistoryHandler } from '@app/application/audit';
+import { GetLedgerHandler } from '@app/application/ledger';
 import { ListEventsHandler } from '@app/read-models/audit/list-events.query-handler';
 import { AuditController } from './audit.controller';
+import { LedgerController } from './ledger.controller';
 
-/** The auditors' history (decisions §10): the event list over its index, and each resource's stream. */
+/**
+ * The auditors' history (decisions §10): the event list over its index, and each resource's stream;
+ * and the ledger (decisions §12), folded from the log (its handler also serves the operator's route).
+ */
 @Module({
-  controllers: [AuditController],
-  providers: [ListEventsHandler, GetResourceHistoryHandler],
+  controllers: [AuditController, LedgerController],
+  providers: [ListEventsHandler, GetResourceHistoryHandler, GetLedgerHandler],
 })
 export class AuditModule {}

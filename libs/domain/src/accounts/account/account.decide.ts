@@ -5,8 +5,12 @@ import { assetTypeOf, isRail, RAILS, railsFor, type AssetType, type Rail } from 
 import type { AccountEvent } from './account.events';
 import { closeHold, placeHold, receiveBookTransfer, reverseHold } from './account.money';
 import { creditCollection, refundCollection, type CollectionCommand } from './account.collections';
+import { recordInflow, type InflowCommand } from './account.inflows';
 import type { ClosedHold } from './account.closed-hold';
 import { balanceOf, evolveAccount, initialAccountState, type AccountState, type OpenAccountState } from './account';
+
+/** Inflows (decisions §11) are account commands: exported with the decider they belong to. */
+export * from './account.inflows';
 
 export type AccountCommand =
   | {
@@ -64,7 +68,8 @@ export type AccountCommand =
       readonly currency: string;
       readonly now: number;
     }
-  | CollectionCommand;
+  | CollectionCommand
+  | InflowCommand;
 
 type Open = Extract<AccountCommand, { type: 'OpenAccount' }>;
 
@@ -146,6 +151,8 @@ export function decideAccount(command: AccountCommand, state: AccountState): Dec
   switch (command.type) {
     case 'FundAccount':
       return fund(command, state);
+    case 'RecordInflow':
+      return recordInflow(command, state);
     case 'IssueAccountDetails':
       return issueDetails(command, state);
     case 'PlaceHold':

@@ -1,0 +1,36 @@
+import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { IsIn, IsOptional, Matches } from 'class-validator';
+import { GetLedgerQuery } from '@app/application/ledger';
+import { Public } from '../http/auth/auth.decorators';
+import { parseAsOf } from '../audit/as-of.interceptor';
+import { OperatorGuard } from './operator.guard';
+
+/** `org_` + a ULID, as BootstrapService makes them (the same check as the operator's event list). */
+const ORGANIZATION_ID = /^org_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export class OrganizationLedgerParams {
+  @Matches(ORGANIZATION_ID, { message: 'id must be an organization id (org_…): the organization_id of GET /api-keys/current' })
+  id!: string;
+}
+
+/** A ledger is one organization and mode's (decisions §12): the operator names the mode. */
+export class OrganizationLedgerDto {
+  @IsIn(['sandbox', 'live'], { message: 'mode must be sandbox or live' })
+  mode!: 'sandbox' | 'live';
+
+  @IsOptional() as_of?: unknown;
+}
+
+/** `GET /admin/organizations/{id}/ledger?mode=` (decisions §12), behind the operator token as every /admin route. */
+@Controller('admin')
+@Public()
+@UseGuards(OperatorGuard)
+export class AdminLedgerController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get('organizations/:id/ledger')
+  async ledger(@Param() params: OrganizationLedgerParams, @Query() q: OrganizationLedgerDto) {
+    return { data: await this.queries.execute(new GetLedgerQuery(params.id, q.mode, q.as_of === undefined ? null : parseAsOf(q.as_of))) };
+  }
+}

@@ -1,0 +1,2 @@
+export * from './get-ledger/get-ledger.query';
+export * from './get-ledger/get-ledger.handler';
