@@ -1,94 +1,99 @@
+import { bookKey, customerBalance, foldLedgerEvent, newLedgers, type Ledgers, type LedgerBalances, type MoneyEvent } from '@app/domain/ledger';
+import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { ReadDocument } from '@app/platform/read-store/read-store.port';
-import { accountBalance, type FoldedAccount } from './log-pass';
+import { modeOf } from '@app/platform/event-store/event-mode';
 
-export interface LedgerDifference {
-  readonly resource: string;
+/** The first transaction that breaks one organization and mode's books, and where in the log. */
+export interface LedgerBreak {
+  readonly book: string;
+  readonly transactionId: string;
+  readonly position: number;
   readonly message: string;
 }
 
-/** Per organization and currency: what came in, went out and stayed (minor units). */
-export interface LedgerTotals {
-  funded: number;
-  collected: number;
-  paidOut: number;
-  fees: number;
-  refunds: number;
-  balances: number;
-  openHolds: number;
-}
-
-interface Entry extends ReadDocument {
-  readonly account_id: string;
-  readonly type: 'credit' | 'hold' | 'debit' | 'release' | 'reversal';
-  readonly amount: number;
-  readonly fee: number | null;
-  readonly transfer_id: string | null;
-  readonly transaction_id: string | null;
-  readonly payment_intent_id?: string | null;
+/** One line of the ledger table: a book's currency, or one of its ledger accounts (customers summed). */
+export interface LedgerRow extends LedgerBalances {
+  readonly book: string;
+  readonly currency: string;
+  /** `total` (the currency), a system account id (`fees:USD`), or `customers (n)`. */
+  readonly account: string;
 }
 
 /**
- * The ledger, from the rebuilt statement and the accounts folded by the domain:
- * 1. each account's balance (current and available) is the sum of its statement;
- * 2. per organization and currency, funded + collected − paid out − fees − refunds
- *    = Σ available balances + open holds (= Σ current balances). Fees are statement lines' `fee`.
+ * The ledger of decisions §12 checked at every position of the log: each event, in today's shape,
+ * is folded by the domain (`foldLedgerEvent`) into its organization and mode's book, which then
+ * must balance per currency (posted and pending); a money event's `balance_after` must equal its
+ * account's postings, and the amounts it states must be its transaction's.
+ * The movement context the derivation keeps is global (a payout's reservation and its hold are on
+ * different streams), so every event is folded whatever `--organization` says; only that
+ * organization's books are reported.
+ *
+ * A book's first break is kept: after it the book is wrong by construction and every later
+ * transaction of it would be reported again. The fold goes on, so other books are still checked.
  */
-export function checkLedger(accounts: Map<string, FoldedAccount>, statement: Iterable<ReadDocument>): { differences: LedgerDifference[]; totals: Map<string, LedgerTotals> } {
-  const byAccount = new Map<string, Entry[]>();
-  for (const entry of statement as Iterable<Entry>) (byAccount.get(entry.account_id) ?? byAccount.set(entry.account_id, []).get(entry.account_id)!).push(entry);
-  const differences: LedgerDifference[] = [];
-  const totals = new Map<string, LedgerTotals>();
-  for (const [id, { organizationId, state }] of accounts) {
-    const balance = accountBalance(state);
-    if (!balance || state.status === 'none') continue;
-    const entries = (byAccount.get(id) ?? []).sort((a, b) => (a.id < b.id ? -1 : 1));
-    const summed = sumStatement(entries, totalsFor(totals, `${organizationId} ${state.currency}`));
-    if (summed.current !== balance.current || summed.available !== balance.available) {
-      differences.push({ resource: `account ${id}`, message: `balance ${balance.available}/${balance.current} but statement sums to ${summed.available}/${summed.current} (available/current)` });
+export class LedgerCheck {
+  private readonly ledgers: Ledgers = newLedgers();
+  private readonly broken = new Map<string, LedgerBreak>();
+
+  constructor(private readonly organizationId?: string) {}
+
+  fold(event: RecordedEvent): void {
+    const book = bookKey(event.metadata.organization_id, modeOf(event.metadata, event.data));
+    const fault = foldLedgerEvent(this.ledgers, book, event as unknown as MoneyEvent);
+    if (fault && !this.broken.has(book)) this.broken.set(book, { book, transactionId: fault.transaction_id, position: event.position, message: fault.message });
+  }
+
+  /**
+   * Each account as the account projection rebuilt it (its listed balance) against its postings
+   * (decisions §12: each account's projected balance equals its ledger): one finding per account.
+   */
+  async projectedBalanceBreaks(accounts: AsyncIterable<ReadDocument>): Promise<{ account: string; message: string }[]> {
+    const found: { account: string; message: string }[] = [];
+    for await (const doc of accounts) {
+      const { id, organization_id, mode, balance } = doc as ReadDocument & { organization_id: string; mode: string; balance: { available: number; current: number } };
+      const account = this.ledgers.books.get(bookKey(organization_id, mode))?.accounts.get(id);
+      const ledger = account ? customerBalance(account) : { current: 0, available: 0 };
+      if (ledger.current !== balance.current || ledger.available !== balance.available) {
+        found.push({ account: id, message: `projected balance ${balance.available}/${balance.current} but its postings give ${ledger.available}/${ledger.current} (available/current)` });
+      }
     }
+    return found;
   }
-  for (const [key, t] of totals) {
-    const flows = t.funded + t.collected - t.paidOut - t.fees - t.refunds;
-    if (flows !== t.balances + t.openHolds) differences.push({ resource: `organization ${key}`, message: `funded + collected − paid out − fees − refunds = ${flows}, balances + open holds = ${t.balances + t.openHolds}` });
+
+  private reported(book: string): boolean {
+    return !this.organizationId || book.startsWith(`${this.organizationId}/`);
   }
-  return { differences, totals };
+
+  /** The first break of each reported book, in log order. */
+  breaks(): LedgerBreak[] {
+    return [...this.broken.values()].filter((b) => this.reported(b.book)).sort((a, b) => a.position - b.position);
+  }
+
+  /** Per reported book and currency: the total, each system account, and the customer accounts summed. */
+  rows(): LedgerRow[] {
+    const rows: LedgerRow[] = [];
+    for (const [book, { accounts, currencies }] of [...this.ledgers.books].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (!this.reported(book)) continue;
+      for (const [currency, total] of [...currencies].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        rows.push({ book, currency, account: 'total', ...pick(total) });
+        const customers = { debits_posted: 0, credits_posted: 0, debits_pending: 0, credits_pending: 0 };
+        let count = 0;
+        const system: LedgerRow[] = [];
+        for (const account of accounts.values()) {
+          if (account.currency !== currency) continue;
+          if (account.kind !== 'customer') system.push({ book, currency, account: account.id, ...pick(account) });
+          else {
+            count += 1;
+            for (const k of BALANCES) customers[k] += account[k];
+          }
+        }
+        rows.push(...system.sort((a, b) => (a.account < b.account ? -1 : 1)));
+        if (count) rows.push({ book, currency, account: `customers (${count})`, ...customers });
+      }
+    }
+    return rows;
+  }
 }
 
-function totalsFor(totals: Map<string, LedgerTotals>, key: string): LedgerTotals {
-  let t = totals.get(key);
-  if (!t) totals.set(key, (t = { funded: 0, collected: 0, paidOut: 0, fees: 0, refunds: 0, balances: 0, openHolds: 0 }));
-  return t;
-}
-
-/** Replays one account's statement, adding its flows to the organization's totals. */
-function sumStatement(entries: Entry[], t: LedgerTotals): { available: number; current: number } {
-  let [available, current] = [0, 0];
-  const holdFees = new Map<string, number>();
-  for (const e of entries) {
-    const fee = e.fee ?? 0;
-    if (e.type === 'credit') {
-      [available, current] = [available + e.amount, current + e.amount];
-      if (e.payment_intent_id) [t.collected, t.fees] = [t.collected + e.amount + fee, t.fees + fee];
-      else if (e.transfer_id) t.paidOut -= e.amount; // a book transfer received: money that stayed in
-      else t.funded += e.amount;
-    } else if (e.type === 'hold') {
-      available -= e.amount;
-      holdFees.set(e.transfer_id ?? '', fee);
-    } else if (e.type === 'release') available += e.amount;
-    else if (e.type === 'debit' && e.payment_intent_id) {
-      [available, current] = [available - e.amount, current - e.amount];
-      t.refunds += e.amount;
-    } else if (e.type === 'debit') {
-      current -= e.amount;
-      const holdFee = holdFees.get(e.transfer_id ?? '') ?? 0;
-      [t.paidOut, t.fees] = [t.paidOut + e.amount - holdFee, t.fees + holdFee];
-    } else if (e.type === 'reversal') {
-      [available, current] = [available + e.amount, current + e.amount];
-      const holdFee = holdFees.get(e.transfer_id ?? '') ?? 0;
-      [t.paidOut, t.fees] = [t.paidOut - (e.amount - holdFee), t.fees - holdFee];
-    }
-  }
-  t.balances += available;
-  t.openHolds += current - available;
-  return { available, current };
-}
+const BALANCES = ['debits_posted', 'credits_posted', 'debits_pending', 'credits_pending'] as const;
+const pick = (b: LedgerBalances): LedgerBalances => ({ debits_posted: b.debits_posted, credits_posted: b.credits_posted, debits_pending: b.debits_pending, credits_pending: b.credits_pending });

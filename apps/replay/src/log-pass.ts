@@ -1,66 +1,66 @@
-import { balanceOf, evolveAccount, initialAccountState, type AccountEvent, type AccountState } from '@app/domain/accounts';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { ChainChecker, type ChainBreak } from '@app/platform/event-store/hash-chain/chain-upcast';
 import { HashChainedEventStore } from '@app/platform/event-store/hash-chain/hash-chained-event-store';
 import { upcast } from '@app/platform/event-store/upcasters';
 import type { Projection } from '@app/platform/read-store/projection';
 import { handlesEvent } from '@app/platform/read-store/projector';
-import type { ReadDocument } from '@app/platform/read-store/read-store.port';
-
-/** The scratch store: every read model rebuilt in memory, collection → id → document. */
-export type ScratchStore = Map<string, Map<string, ReadDocument>>;
+import type { ProjectionWrite, ReadDocument, ReadStore } from '@app/platform/read-store/read-store.port';
+import { LedgerCheck } from './ledger-check';
 
 export interface LogPass {
   readonly head: number;
   readonly events: number;
   readonly streams: number;
   readonly breaks: ChainBreak[];
-  readonly scratch: ScratchStore;
-  /** Every account stream folded by the domain: the ledger's truth. */
-  readonly accounts: Map<string, FoldedAccount>;
-}
-
-export interface FoldedAccount {
-  readonly organizationId: string;
-  readonly state: AccountState;
+  readonly ledger: LedgerCheck;
+  /** Wall time of the pass (read, chains, ledger, projections into the scratch store), in ms. */
+  readonly ms: number;
 }
 
 export interface PassOptions {
   readonly organizationId?: string;
+  /** Events read, and projected into the scratch store in one transaction, at a time. */
   readonly batchSize?: number;
   onProgress?(position: number, head: number): void;
 }
 
 /**
- * One read of the log from position 0 to the head seen at the start: recomputes every stream's
- * hash chain (every stream, whatever the organization: a chain is only whole from revision 0),
- * folds every account stream, and replays every projection into the scratch store, as the projector
- * would. With an organization, only its events reach the projections and the ledger.
+ * One read of the log from position 0 to the head seen at the start, a batch at a time, so memory
+ * holds one batch of events, one chain link per stream and the ledger, never the read models:
+ * recomputes every stream's hash chain (every stream, whatever the organization: a chain is only
+ * whole from revision 0), folds every event into the ledger (its context is global), and replays
+ * every projection into `scratch` as the projector does (the same position-guarded writes, one
+ * `apply` per batch). With an organization, only its events reach the projections.
  */
-export async function readLog(store: EventStore, projections: readonly Projection[], options: PassOptions = {}): Promise<LogPass> {
-  // Chains are recomputed over the stored form; projections and folds read today's shape.
+export async function readLog(store: EventStore, projections: readonly Projection[], scratch: ReadStore, options: PassOptions = {}): Promise<LogPass> {
+  const started = Date.now();
+  // Chains are recomputed over the stored form; projections and the ledger read today's shape.
   const raw = store instanceof HashChainedEventStore ? store.inner : store;
   const head = await raw.headPosition();
   const chains = new Map<string, ChainChecker>();
-  const pass: LogPass = { head, events: 0, streams: 0, breaks: [], scratch: new Map(), accounts: new Map() };
+  const breaks: ChainBreak[] = [];
+  const ledger = new LedgerCheck(options.organizationId);
   let count = 0;
   for (let after = 0; after < head; ) {
     const batch = await raw.readAll({ after, limit: options.batchSize ?? 2000 });
     if (!batch.length) break;
+    const writes: ProjectionWrite[] = [];
     for (const event of batch) {
       if (event.position > head) break;
-      checkChain(chains, event, pass.breaks);
-      if (!options.organizationId || event.metadata.organization_id === options.organizationId) {
-        const current = upcast(event);
-        project(pass.scratch, projections, current);
-        foldAccount(pass.accounts, current);
-      }
+      checkChain(chains, event, breaks);
+      const current = upcast(event);
+      ledger.fold(current);
+      if (!options.organizationId || event.metadata.organization_id === options.organizationId) writes.push(...projectionWrites(projections, current));
       count += 1;
     }
+    await scratch.apply(writes, {});
     after = batch[batch.length - 1].position;
     options.onProgress?.(Math.min(after, head), head);
+    // The SQLite adapters answer synchronously: without this, a pass in microtasks alone would
+    // starve timers and signals (Ctrl-C) until the end of the log.
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return { ...pass, events: count, streams: chains.size };
+  return { head, events: count, streams: chains.size, breaks, ledger, ms: Date.now() - started };
 }
 
 function checkChain(chains: Map<string, ChainChecker>, event: RecordedEvent, breaks: ChainBreak[]): void {
@@ -70,6 +70,22 @@ function checkChain(chains: Map<string, ChainChecker>, event: RecordedEvent, bre
   if (broken) breaks.push(broken);
 }
 
+/** The writes the projector makes for one event (libs/platform/src/read-store/projector.ts), guarded by its position. */
+function projectionWrites(projections: readonly Projection[], event: RecordedEvent): ProjectionWrite[] {
+  const writes: ProjectionWrite[] = [];
+  for (const projection of projections) {
+    if (!handlesEvent(projection, event)) continue;
+    for (const id of projection.documentIds(event)) {
+      writes.push({ collection: projection.collection, id, position: event.position, evolve: (current) => projection.evolve(current as never, event) });
+    }
+  }
+  return writes;
+}
+
+/** Read models folded in memory, collection → id → document: for small logs (the checked-in fixtures' tests). */
+export type ScratchStore = Map<string, Map<string, ReadDocument>>;
+
+/** One event through every projection into an in-memory store (the fixtures' tests fold a whole small log this way). */
 export function project(scratch: ScratchStore, projections: readonly Projection[], event: RecordedEvent): void {
   for (const projection of projections) {
     if (!handlesEvent(projection, event)) continue;
@@ -82,13 +98,3 @@ export function project(scratch: ScratchStore, projections: readonly Projection[
     }
   }
 }
-
-function foldAccount(accounts: Map<string, FoldedAccount>, event: RecordedEvent): void {
-  if (!event.streamId.startsWith('account-acc_')) return;
-  const id = event.streamId.slice('account-'.length);
-  const known = accounts.get(id);
-  const state = evolveAccount(known?.state ?? initialAccountState, event as unknown as AccountEvent);
-  accounts.set(id, { organizationId: known?.organizationId ?? event.metadata.organization_id, state });
-}
-
-export const accountBalance = (state: AccountState) => (state.status === 'none' ? null : balanceOf(state));

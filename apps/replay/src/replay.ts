@@ -1,11 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
-import type { ReadDocument, ReadStore } from '@app/platform/read-store/read-store.port';
-import { differingIds, digestOf, liveDocuments } from './collection-digest';
-import { checkLedger } from './ledger-check';
-import { readLog, type ScratchStore } from './log-pass';
-import { replaceDiffering } from './rebuild-live';
+import type { ReadStore } from '@app/platform/read-store/read-store.port';
+import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
+import { ascending, compareCollection, type Difference } from './collection-digest';
+import { readLog } from './log-pass';
+import { LiveReplacer } from './rebuild-live';
 import { renderReport, type CollectionRow, type Finding } from './report';
 
 export interface ReplayOptions {
@@ -14,6 +17,8 @@ export interface ReplayOptions {
   readonly organizationId?: string;
   /** Progress bar; off in tests. */
   readonly progress?: boolean;
+  /** Where the scratch store's temporary directory is made (default: the OS temporary directory, `TMPDIR`). */
+  readonly scratchParent?: string;
 }
 
 export interface ReplayDeps {
@@ -23,50 +28,62 @@ export interface ReplayDeps {
   readonly out: (line: string) => void;
 }
 
+/** Differences named per collection; the rest are counted. */
+const NAMED_PER_COLLECTION = 20;
+
 /**
- * `npm run replay`: one pass over the log (chains, account folds, every projection into a scratch
- * store), then a digest per collection against the live read store and the ledger. Returns the
- * exit status: 1 on any difference, each named (stream and revision, or collection and id).
+ * `npm run replay`: one pass over the log (chains, the ledger at every position, every projection
+ * into a scratch store on disk: the embedded SQLite read store in a temporary directory, deleted
+ * at the end), then each collection compared with the live read store, both read in id order. It
+ * streams: memory holds a batch of events, a page of documents per side, a chain link per stream
+ * and the ledger. Returns the exit status: 1 on any difference, each named (stream and revision,
+ * collection and id, or the ledger transaction and its position).
  */
 export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promise<number> {
-  const bar = options.progress ? new SingleBar({ format: 'replay [{bar}] {percentage}% | position {value}/{total}', stopOnComplete: true }) : null;
-  const pass = await readLog(deps.events, deps.projections, {
-    organizationId: options.organizationId,
-    onProgress: (position, head) => (bar?.getTotal() ? bar.update(position) : bar?.start(head, position)),
-  });
-  bar?.stop();
-  await waitForLive(deps, pass.head);
-  const findings: Finding[] = pass.breaks.map((b) => ({ kind: 'chain', resource: `stream ${b.streamId} revision ${b.revision}`, message: b.reason === 'missing_revision' ? 'event missing' : 'hash does not match the event' }));
-  const collections = await compareCollections(deps, pass.scratch, options, findings);
-  const ledger = checkLedger(pass.accounts, pass.scratch.get('account_transactions')?.values() ?? []);
-  findings.push(...ledger.differences.map((d) => ({ kind: 'ledger' as const, ...d })));
-  renderReport(deps.out, { head: pass.head, events: pass.events, streams: pass.streams, collections, findings, totals: ledger.totals });
-  return findings.length ? 1 : 0;
+  const started = Date.now();
+  const dir = mkdtempSync(join(options.scratchParent ?? tmpdir(), 'replay-scratch-'));
+  const scratch = new SqliteReadStore(join(dir, 'read-models.db'));
+  try {
+    const bar = options.progress ? new SingleBar({ format: 'replay [{bar}] {percentage}% | position {value}/{total}', stopOnComplete: true }) : null;
+    const pass = await readLog(deps.events, deps.projections, scratch, {
+      organizationId: options.organizationId,
+      onProgress: (position, head) => (bar?.getTotal() ? bar.update(position) : bar?.start(head, position)),
+    });
+    bar?.stop();
+    await waitForLive(deps, pass.head);
+    const findings: Finding[] = pass.breaks.map((b) => ({ kind: 'chain', resource: `stream ${b.streamId} revision ${b.revision}`, message: b.reason === 'missing_revision' ? 'event missing' : 'hash does not match the event' }));
+    const collections = await compareCollections(deps, scratch, pass.head, options, findings);
+    for (const b of pass.ledger.breaks()) findings.push({ kind: 'ledger', resource: `transaction ${b.transactionId} at position ${b.position}`, message: b.message });
+    for (const b of await pass.ledger.projectedBalanceBreaks(ascending(scratch, 'accounts', options.organizationId))) findings.push({ kind: 'ledger', resource: `account ${b.account}`, message: b.message });
+    renderReport(deps.out, { head: pass.head, events: pass.events, streams: pass.streams, passMs: pass.ms, totalMs: Date.now() - started, collections, findings, ledger: pass.ledger.rows() });
+    return findings.length ? 1 : 0;
+  } finally {
+    await scratch.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-async function compareCollections(deps: ReplayDeps, scratch: ScratchStore, options: ReplayOptions, findings: Finding[]): Promise<CollectionRow[]> {
+async function compareCollections(deps: ReplayDeps, scratch: ReadStore, head: number, options: ReplayOptions, findings: Finding[]): Promise<CollectionRow[]> {
   const rows: CollectionRow[] = [];
   for (const collection of [...new Set(deps.projections.map((p) => p.collection))]) {
-    const rebuiltDocs = ofOrganization([...(scratch.get(collection)?.values() ?? [])], options.organizationId);
-    const rebuilt = digestOf(rebuiltDocs);
-    let live = digestOf(await liveDocuments(deps.readModels, collection, options.organizationId));
-    let differing = differingIds(rebuilt, live);
-    if (differing.length && options.rebuild) {
-      await replaceDiffering(deps.readModels, collection, differing, scratch.get(collection) ?? new Map(), await deps.events.headPosition());
-      live = digestOf(await liveDocuments(deps.readModels, collection, options.organizationId));
-      differing = differingIds(rebuilt, live);
+    const compare = (onDifference: (d: Difference) => Promise<void> | void) => compareCollection(scratch, deps.readModels, collection, options.organizationId, onDifference);
+    const named: Difference[] = [];
+    const name = (d: Difference) => void (named.length < NAMED_PER_COLLECTION && named.push(d));
+    let result;
+    if (options.rebuild) {
+      const replacer = new LiveReplacer(deps.readModels, collection, head);
+      result = await compare((d) => replacer.replace(d.id, d.rebuilt));
+      await replacer.flush();
+      // What is left after the replacement (documents written after the head keep their newer event).
+      if (result.differing) result = await compare(name);
+    } else {
+      result = await compare(name);
     }
-    for (const id of differing.slice(0, 20)) findings.push({ kind: 'read_model', resource: `${collection} ${id}`, message: describe(id, rebuilt.byId, live.byId) });
-    rows.push({ collection, rebuilt: rebuilt.documents, live: live.documents, digest: rebuilt.digest, same: !differing.length });
+    for (const d of named) findings.push({ kind: 'read_model', resource: `${collection} ${d.id}`, message: d.message });
+    if (result.differing > named.length) findings.push({ kind: 'read_model', resource: collection, message: `${result.differing - named.length} more document(s) differ` });
+    rows.push({ collection, rebuilt: result.rebuilt, live: result.live, digest: result.digest, same: !result.differing });
   }
   return rows;
-}
-
-const describe = (id: string, rebuilt: Map<string, string>, live: Map<string, string>) =>
-  !live.has(id) ? 'missing from the live read model' : !rebuilt.has(id) ? 'in the live read model, not in the replay' : 'differs from the replay';
-
-function ofOrganization(documents: ReadDocument[], organizationId?: string): ReadDocument[] {
-  return organizationId ? documents.filter((d) => d.organization_id === organizationId) : documents;
 }
 
 /** The live read models are compared once their projections include the head the replay read to. */

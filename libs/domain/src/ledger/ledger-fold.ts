@@ -27,6 +27,8 @@ export function bookOf(ledgers: Ledgers, key: string): LedgerBook {
  * equals the account's balance in the ledger. The first fault names its transaction.
  */
 export function foldLedgerEvent(ledgers: Ledgers, key: string, event: MoneyEvent): LedgerFault | null {
+  // Read before the fold: settling or releasing a hold takes it out of the pending transactions.
+  const stated = statedAmountFault(ledgers, key, event);
   const changes = ledgerChangesOf(ledgers.context, event);
   if ('message' in changes) return changes;
   if (!changes.length) return null;
@@ -48,5 +50,38 @@ export function foldLedgerEvent(ledgers: Ledgers, key: string, event: MoneyEvent
       };
     }
   }
-  return null;
+  return stated;
+}
+
+/**
+ * The amounts a money event states beside its balance, against the transaction the ledger holds:
+ * a settled, released or reversed hold's `total` (the statement line's amount) is what its account
+ * was debited pending (amount + fee), and a collection's `amount` is `net + fee`. The fold posts or
+ * voids the pending lines whatever `total` says, and `balance_after` can agree with the lines while
+ * `total` does not, so this is checked on its own.
+ */
+function statedAmountFault(ledgers: Ledgers, key: string, event: MoneyEvent): LedgerFault | null {
+  switch (event.type) {
+    case 'HoldSettled':
+    case 'HoldReleased': {
+      const d = event.data;
+      const lines = ledgers.books.get(key)?.pending.get(d.hold_id);
+      if (!lines) return null; // the fold names a post or void of nothing pending
+      const held = lines.filter((l) => l.debit === d.account_id).reduce((n, l) => n + l.amount, 0);
+      return held === d.total ? null : { transaction_id: d.hold_id, message: `${d.account_id}: the event ${event.type === 'HoldSettled' ? 'settles' : 'releases'} ${d.total} but ${held} is pending` };
+    }
+    case 'HoldReversed': {
+      const d = event.data;
+      const payout = ledgers.context.transfers.get(d.hold_id);
+      if (!payout) return null; // the fold names a reversal of a payout the log never created
+      const paid = payout.amount + payout.fee;
+      return paid === d.total ? null : { transaction_id: `${d.hold_id}:reversal`, message: `${d.account_id}: the event returns ${d.total} but the payout was ${paid} (amount + fee)` };
+    }
+    case 'CollectionCredited': {
+      const d = event.data;
+      return d.amount === d.net + d.fee ? null : { transaction_id: d.payment_intent_id, message: `${d.account_id}: amount ${d.amount} is not net ${d.net} + fee ${d.fee}` };
+    }
+    default:
+      return null;
+  }
 }

@@ -20,9 +20,10 @@ export const accountProjection: Projection<AccountDocument> = {
   collection: 'accounts',
   // Every filter its list offers, within one organization and mode.
   indexes: organizationIndexes('entity_id', 'currency'),
-  // 1: documents record their mode; older read models are rebuilt once to gain it.
-  version: 1,
-  handles: ['AccountOpened', 'AccountFunded', 'FundsHeld', 'HoldReleased', 'HoldSettled', 'HoldReversed', 'BookTransferReceived'],
+  // 1: documents record their mode. 2: collections and refunds move the listed balance (they were
+  // missed, so GET /accounts showed the balance before them). Older read models are rebuilt once.
+  version: 2,
+  handles: ['AccountOpened', 'AccountFunded', 'FundsHeld', 'HoldReleased', 'HoldSettled', 'HoldReversed', 'BookTransferReceived', 'CollectionCredited', 'CollectionRefunded'],
   documentIds: (event) => [String(event.data.account_id)],
   evolve(current, recorded: RecordedEvent) {
     const event = recorded as unknown as AccountEvent;
@@ -55,6 +56,10 @@ export const accountProjection: Projection<AccountDocument> = {
         return current && { ...current, balance: event.data.balance_after, updated: event.data.reversed };
       case 'BookTransferReceived':
         return current && { ...current, balance: event.data.balance_after, updated: event.data.received };
+      case 'CollectionCredited':
+        return current && { ...current, balance: event.data.balance_after, updated: event.data.credited };
+      case 'CollectionRefunded':
+        return current && { ...current, balance: event.data.balance_after, updated: event.data.refunded };
       default:
         return current;
     }
