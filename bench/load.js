@@ -24,7 +24,13 @@ function tally() {
   return t;
 }
 
-const encode = (r) => ({ method: r.method, path: r.path, body: r.body === undefined ? undefined : JSON.stringify(r.body) });
+/** A request may add headers (`headers`, e.g. Idempotency-Key) to the usual ones. */
+const encode = (r) => ({
+  method: r.method,
+  path: r.path,
+  body: r.body === undefined ? undefined : JSON.stringify(r.body),
+  ...(r.headers ? { headers: { ...HEADERS, ...r.headers } } : {}),
+});
 
 /** Closed loop for `seconds`: `next(n)` gives the n-th request ({ method, path, body }). */
 function closedLoop({ base, seconds, connections, next }) {
@@ -40,8 +46,8 @@ function closedLoop({ base, seconds, connections, next }) {
 }
 
 function send(agent, base, request, onDone) {
-  const { method, path, body } = encode(request);
-  const req = http.request(base + path, { method, agent, headers: HEADERS }, (res) => {
+  const { method, path, body, headers = HEADERS } = encode(request);
+  const req = http.request(base + path, { method, agent, headers }, (res) => {
     const chunks = [];
     res.on('data', (c) => chunks.push(c));
     res.on('end', () => onDone(null, res.statusCode, Buffer.concat(chunks).toString('utf8')));

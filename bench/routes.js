@@ -4,6 +4,7 @@
 // the e2e fixtures; every answer must be 2xx, or the run prints the route's errors.
 const { must } = require('./client');
 const { BANK, entity, fundedAccounts, counterparty } = require('./world');
+const { IDEMPOTENCY_ROUTES } = require('./idempotency');
 
 const SPREAD = 20; // resources a route's requests rotate over, so no one stream takes every write
 const PERSON = { first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', date_of_birth: '1990-01-31', country_of_residence: 'NG' };
@@ -108,6 +109,8 @@ const ROUTES = [
     prepare: withAccounts,
     request: (c, n) => post('/payment-intents', { currency: 'USD', amount: 500, account_id: pick(c.accounts, n), reference: `bench-${run}-${n}` }),
   },
+  // The cost of Idempotency-Key on POST /transfer: BENCH_ROUTES=idempotency measures these alone.
+  ...IDEMPOTENCY_ROUTES,
 ];
 
 /** BENCH_ROUTES=accounts,cards keeps the routes whose name contains one of the words (all by default). */

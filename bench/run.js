@@ -9,6 +9,7 @@ const os = require('node:os');
 const { start, stop } = require('./client');
 const { setUp } = require('./world');
 const { selectedRoutes } = require('./routes');
+const { idempotencyCost } = require('./idempotency');
 const { RECEIVER_ENV, startReceiver } = require('./webhooks');
 const phases = require('./phases');
 const { table, routeRows, httpFigures, scaleFigures, writeSummary } = require('./summary');
@@ -69,6 +70,8 @@ function printHttp({ nest, expressFull, routes, failed, expressAt }) {
   console.log(`full load: closed loop, ${CONNECTIONS} connections, after ${WARMUP_SECONDS}s warm-up; 50%: open loop at half that rate; transfers ${TRANSFER_SECONDS}s per phase, other routes ${ROUTE_SECONDS}s`);
   console.log(`empty NestJS POST: ${nest.rps} req/s (p99 ${nest.p99} ms); raw Express POST: ${expressFull.rps} req/s (p99 ${expressFull.p99} ms)\n`);
   table(routeRows(routes, nest, expressAt));
+  const cost = idempotencyCost(routes);
+  if (cost.length) console.log(['\nIdempotency-Key on POST /transfer:', ...cost].join('\n'));
   for (const r of routes) for (const s of [...r.full.samples, ...r.half.samples].slice(0, 3)) console.log(`  ${r.name} answered: ${s}`);
   for (const r of routes.filter((x) => !x.quiet)) console.log(`  ${r.name}: readers still behind ${phases.CATCH_UP_MS / 1000} s after full load; 50% phase started on a backlog`);
   for (const f of failed) console.log(`  not measured: ${f.route}: ${f.error}`);
@@ -78,13 +81,16 @@ async function main() {
   const http = await httpPhases();
   printHttp(http);
   const scale = process.env.BENCH_SCALE === '0' ? null : await require('./scale').runScale();
+  // Events per transfer in the log, without and with a webhook (events.js; BENCH_EVENTS=0 skips it).
+  const events = process.env.BENCH_EVENTS === '0' ? null : await require('./events').eventsPerTransfer();
+  if (events) require('./events').printEvents(events);
   const transfer = http.routes[0];
   const figures = [...httpFigures(transfer, http.nest, http.expressAt), ...scaleFigures(scale)];
   console.log('\n== summary (issue 14 targets)\n');
   table(figures);
   const settings = { transfer_seconds: phases.TRANSFER_SECONDS, route_seconds: phases.ROUTE_SECONDS, connections: phases.CONNECTIONS, cpus: os.cpus().length, node: process.version };
   const references = { empty_nest: http.nest, raw_express: http.expressFull, raw_express_at: Object.fromEntries(http.expressAt) };
-  writeSummary({ settings, figures, routes: routeRows(http.routes, http.nest, http.expressAt), measurements: http.routes, references, failed: http.failed, scale });
+  writeSummary({ settings, figures, routes: routeRows(http.routes, http.nest, http.expressAt), measurements: http.routes, references, failed: http.failed, scale, events });
 }
 
 if (require.main === module) {

@@ -46,8 +46,8 @@ async function transfersOn(stored) {
     const r = await new Promise((resolve, reject) =>
       autocannon({ url: `${base}/transfer`, duration: DURATION, connections: CONNECTIONS, headers, requests: [{ method: 'POST', setupRequest }] }, (e, res) => (e ? reject(e) : resolve(res))),
     );
-    // npm start's two processes: the API (this child) and the readers process it supervises.
-    const readers = (await (await fetch(`${base}/health`)).json()).readers?.pid;
+    // npm start's two processes: the API (this child) and the worker it supervises.
+    const readers = (await (await fetch(`${base}/health`)).json()).worker?.pid;
     const memory = { rss_mb: memoryMb(child.pid, 'VmRSS'), peak_rss_mb: memoryMb(child.pid, 'VmHWM') };
     if (readers) Object.assign(memory, { readers_rss_mb: memoryMb(readers, 'VmRSS'), readers_peak_rss_mb: memoryMb(readers, 'VmHWM') });
     return { stored_events: stored, 'log written in s': generated.seconds, 'readers caught up in s': catchUpSeconds, 'transfers/s': Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, ...memory, non2xx: r.non2xx };
@@ -66,7 +66,7 @@ async function runScale() {
   const [small, large] = [rows[0], rows[rows.length - 1]];
   const ratio = large.p50_ms / small.p50_ms;
   report('stored-events', rows, { p50_ratio: ratio, targets: { p50_within: '20% of the smallest log', peak_rss_mb: 512 } });
-  console.log(`\ntransfer p50 with ${large.stored_events} stored events / with ${small.stored_events}: ${(ratio * 100).toFixed(0)}% (target ≤ 120%); peak RSS ${large.peak_rss_mb} MB API + ${large.readers_peak_rss_mb ?? '-'} MB readers process (target ≤ 512 MB)`);
+  console.log(`\ntransfer p50 with ${large.stored_events} stored events / with ${small.stored_events}: ${(ratio * 100).toFixed(0)}% (target ≤ 120%); peak RSS ${large.peak_rss_mb} MB API + ${large.readers_peak_rss_mb ?? '-'} MB worker (target ≤ 512 MB)`);
   const lists = listResults();
   return { documents: lists?.documents, lists: lists?.rows, stored: rows };
 }

@@ -10,15 +10,15 @@ const [mode, port] = [process.argv[2], Number(process.argv[3])];
 const dist = (p) => join(process.env.BENCH_DIST || join(__dirname, '..', 'dist'), p);
 
 async function api() {
-  // Exactly what `npm start` runs: the API, and the log's readers in the process it supervises.
-  const { createAllInOne } = require(dist('apps/api/src/background/all-in-one'));
+  // Exactly what `npm start` runs: the API, and one worker with every role, which it supervises.
+  const { createApiWithWorker } = require(dist('apps/api/src/background/api-with-worker'));
   const { loadConfig } = require(dist('libs/platform/src/config/platform-config'));
   const { BootstrapService } = require(dist('libs/application/src/access'));
   // One key drives hundreds of requests a second: the per-key limit (100/s by default) would turn
   // most of them into 429s, so it is off unless BENCH_RATE_LIMIT sets it (the limiter's own cost).
   const rateLimit = process.env.BENCH_RATE_LIMIT || '0';
   const env = { ...process.env, RATE_LIMIT_PER_SECOND: rateLimit, PORT: String(port), DATA_DIR: process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bench-')), LOG_LEVEL: 'warn' };
-  const app = await createAllInOne(loadConfig(env), env);
+  const app = await createApiWithWorker(loadConfig(env), env);
   await app.get(BootstrapService).run();
   await app.listen(port);
 }

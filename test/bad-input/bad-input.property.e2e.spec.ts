@@ -28,11 +28,9 @@ describe('bad input on every route (property)', () => {
   let token: string;
   let check: RefusalCheck;
 
-  const embedded = process.env.WEBHOOKS_EMBEDDED;
   beforeAll(async () => {
-    // Nothing may append on its own: no simulated network, and no webhook worker (it reads process.env).
-    process.env.WEBHOOKS_EMBEDDED = 'false';
-    t = await startTestApp({ SANDBOX_AUTO_ADVANCE: 'false' });
+    // Nothing may append on its own: no simulated network, and no webhook worker.
+    t = await startTestApp({ SANDBOX_AUTO_ADVANCE: 'false' }, undefined, { workerRoles: ['projector', 'publisher', 'process-managers'] });
     w = await buildWorld(t, KEYS.sandbox);
     const other = await buildWorld(t, KEYS.other);
     const sibling = await buildWorld(t, KEYS.sandbox);
@@ -43,8 +41,6 @@ describe('bad input on every route (property)', () => {
   }, 60_000);
   afterAll(async () => {
     await t.close();
-    if (embedded === undefined) delete process.env.WEBHOOKS_EMBEDDED;
-    else process.env.WEBHOOKS_EMBEDDED = embedded;
   });
 
   it('covers every route the Nest router serves', () => {

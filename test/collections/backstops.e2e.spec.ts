@@ -3,7 +3,8 @@ import { accountDecider } from '@app/domain/accounts';
 import { intentActionDecider } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { eventually } from '../webhooks/webhooks-helpers';
-import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
+import { bearer, KEYS, type TestApp } from '../support/test-app';
+import { startCollectionsApp } from './acquirer-app';
 import { balanceOf, CARD_FEE, card, cardAction, confirm, createIntent, encrypt, merchant, publicKeyOf } from './helpers';
 
 /**
@@ -19,7 +20,8 @@ describe('collections process managers as the backstop', () => {
   let context: CommandContext;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // The acquirer backstop acts this long after the event; short, so the test waits little.
+    t = await startCollectionsApp({ deadlineMs: 1_000 });
     store = t.app.get<EventStore>(EVENT_STORE);
     ({ account } = await merchant(t));
     pem = await publicKeyOf(t);

@@ -1,5 +1,5 @@
-import { CONFIG_VARIABLES } from '@app/platform/config/platform-config';
-import { APPS, compose, hostsOf, kubernetes, startCommand, variablesReadByCode, type AppDeployment } from './manifests';
+import { CONFIG_VARIABLES, WORKER_ROLES } from '@app/platform/config/platform-config';
+import { APPS, compose, hostsOf, kubernetes, runs, startCommand, variablesReadByCode, type AppDeployment } from './manifests';
 
 const ADAPTER_SETTINGS = ['EVENTSTORE_URL', 'MONGO_URL', 'MONGO_DATABASE', 'KAFKA_BROKERS', 'KAFKA_TOPIC_PARTITIONS'];
 
@@ -20,9 +20,15 @@ function describeDeployment(name: string, load: () => { apps: Record<string, App
       for (const app of APPS) expect([app, apps[app].command]).toEqual([app, startCommand(app)]);
     });
 
+    it('runs one worker deployment per role, named after it, and every role somewhere', () => {
+      for (const role of WORKER_ROLES) expect([role, runs(`worker-${role}`, apps[`worker-${role}`].env)]).toEqual([role, [role]]);
+      expect(runs('api', apps.api.env)).toEqual(['api']);
+      expect(apps.api.env.WORKER_ROLES).toBeUndefined();
+    });
+
     it('sets every variable each app reads', () => {
       for (const app of APPS) {
-        const needed = Object.entries(CONFIG_VARIABLES).filter(([, readers]) => readers.includes(app)).map(([v]) => v);
+        const needed = Object.entries(CONFIG_VARIABLES).filter(([, readers]) => readers.some((r) => runs(app, apps[app].env).includes(r))).map(([v]) => v);
         const missing = needed.filter((v) => !(v in apps[app].env));
         expect({ app, missing }).toEqual({ app, missing: [] });
       }
@@ -37,11 +43,12 @@ function describeDeployment(name: string, load: () => { apps: Record<string, App
       expect(env.MONGO_URL).toMatch(/replicaSet=/);
     });
 
-    it('runs two API replicas without the embedded webhook worker, and one projector and publisher', () => {
+    it('runs two API replicas, one projector and one publisher, and scales the webhooks and process managers', () => {
       expect(apps.api.replicas).toBe(2);
-      expect(apps.api.env.WEBHOOKS_EMBEDDED).toBe('false');
-      expect(apps.projector.replicas).toBe(1);
-      expect(apps.publisher.replicas).toBe(1);
+      expect(apps['worker-projector'].replicas).toBe(1);
+      expect(apps['worker-publisher'].replicas).toBe(1);
+      expect(apps['worker-webhooks'].replicas).toBeGreaterThanOrEqual(2);
+      expect(apps['worker-process-managers'].replicas).toBeGreaterThanOrEqual(2);
     });
 
     it('health-checks every app', () => {

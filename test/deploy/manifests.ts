@@ -1,9 +1,20 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import type { AppName } from '@app/platform/config/platform-config';
 
 export const ROOT = join(__dirname, '..', '..');
-export const APPS = ['api', 'projector', 'publisher', 'webhooks'] as const;
+/** The deployments: the API, and one worker deployment per role. */
+export const APPS = ['api', 'worker-projector', 'worker-publisher', 'worker-webhooks', 'worker-process-managers'] as const;
+
+/** The npm script a deployment runs: the API, or the worker with the roles its WORKER_ROLES names. */
+export const scriptOf = (app: string) => (app === 'api' ? 'start:api' : 'start:worker');
+
+/** What a deployment runs, as CONFIG_VARIABLES names it: `api`, or the worker roles of WORKER_ROLES. */
+export function runs(app: string, env: Record<string, string>): AppName[] {
+  if (app === 'api') return ['api'];
+  return (env.WORKER_ROLES ?? '').split(',').map((r) => r.trim()).filter(Boolean) as AppName[];
+}
 
 /** Environment variable names the production code reads: `env.NAME` or `env['NAME']` in apps/ and libs/. */
 export function variablesReadByCode(): Map<string, string[]> {
@@ -81,10 +92,10 @@ export function kubernetes(): { objects: Doc[]; files: string[]; resources: stri
   return { objects, files, resources, apps };
 }
 
-/** The command `npm run start:<app>` runs, as an argument list. */
+/** The command of the npm script a deployment runs, as an argument list. */
 export function startCommand(app: string): string[] {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
-  return (scripts[`start:${app}`] ?? '').split(' ');
+  return (scripts[scriptOf(app)] ?? '').split(' ');
 }
 
 /** Host names in an adapter setting: esdb://h:p?…, mongodb://h1:p,h2:p/?…, h1:p,h2:p. */

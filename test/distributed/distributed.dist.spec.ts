@@ -7,37 +7,58 @@ import { KafkaMessageBus } from '@app/platform/bus/kafka-message-bus';
 import { DOMAIN_EVENTS_TOPIC, type BusSubscription, type ConsumedMessage } from '@app/platform/bus/message-bus.port';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, type AppProcess } from './processes';
+import { WORKER_ROLES } from '@app/platform/config/platform-config';
+import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, startWorker, type AppProcess } from './processes';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const PDF = Buffer.from('%PDF-1.7\n%%EOF\n');
 
 /**
- * The production shape on one machine: the API, the projector and the publisher as three OS
- * processes sharing the embedded SQLite log (the API writes it), read models on the Mongo-wire
- * server and the bus on a real Kafka broker. Writes go through the API; lists come back from
- * read models only the projector process builds; the publisher's events arrive on Kafka.
+ * The production shape on one machine, as deploy/ runs it: two API replicas (no reader of the log)
+ * and one worker per role (`start:worker` with WORKER_ROLES=projector, publisher, webhooks,
+ * process-managers), six OS processes sharing the embedded SQLite log, read models on the
+ * Mongo-wire server and the bus on a real Kafka broker. Writes go through one API; lists come
+ * back through the other from read models only the projector worker builds; the publisher
+ * worker's events arrive on Kafka.
  */
-describe('distributed deployment: API, projector and publisher as separate processes', () => {
+describe('distributed deployment: two APIs and one worker per role', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-dist-'));
   const key = randomKey();
   const env = sharedEnvironment(dataDir, `dist_${Date.now().toString(36)}`, key);
   const auth = { Authorization: `Bearer ${key}` };
   let api: AppProcess;
-  let projector: AppProcess;
-  let publisher: AppProcess;
+  let other: AppProcess;
+  let workers: AppProcess[] = [];
 
   beforeAll(async () => {
-    [api, projector, publisher] = await Promise.all([startApp('api', env), startApp('projector', env), startApp('publisher', env)]);
+    const started = await Promise.all([startApp('api', env), startApp('api', env), ...WORKER_ROLES.map((role) => startWorker(role, env))]);
+    [api, other] = started;
+    workers = started.slice(2);
   });
   afterAll(async () => {
-    for (const app of [api, projector, publisher]) await app?.stop();
+    for (const app of [api, other, ...workers]) await app?.stop();
     await killStartedApps();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('onboards, opens and funds through one process; lists answer from read models another built; Kafka has every event in order per stream', async () => {
+  it('runs each role in its own worker, and no reader in the APIs', async () => {
+    for (const [i, role] of WORKER_ROLES.entries()) {
+      const health = await workers[i].health();
+      expect({ role, roles: health.roles, status: health.status }).toEqual({ role, roles: [role], status: 'ok' });
+    }
+    const managers = (await workers[WORKER_ROLES.indexOf('process-managers')].health()).process_managers as Array<{ name: string; holding: boolean }>;
+    expect(managers.map((m) => m.name)).toEqual(expect.arrayContaining(['transfer-money', 'transfer-recovery', 'card-money', 'collections-acquirer']));
+    expect(managers.every((m) => m.holding)).toBe(true);
+    for (const replica of [api, other]) {
+      const health = await replica.health();
+      expect(health.worker).toBeUndefined();
+      expect(health.process_managers).toBeUndefined();
+    }
+  });
+
+  it('onboards, opens and funds through one API; lists answer through the other from read models a worker built; Kafka has every event in order per stream', async () => {
     const http = request(api.url);
+    const reader = request(other.url);
     const created = await http
       .post('/individual-entities')
       .set(auth)
@@ -58,25 +79,18 @@ describe('distributed deployment: API, projector and publisher as separate proce
       expect([200, 201]).toContain(res.status);
     }
 
-    const entities = await eventually(
-      async () => (await http.get('/entities?status=approved').set(auth).expect(200)).body.data as Array<Record<string, unknown>>,
-      (data) => data.some((e) => e.id === entityId),
-      'the approved entity in GET /entities',
-    );
+    // Read-your-writes across processes: the other API waits for the projector worker's checkpoints.
+    const entities = (await reader.get('/entities?status=approved').set(auth).expect(200)).body.data as Array<Record<string, unknown>>;
     expect(entities.map((e) => e.id)).toEqual([entityId]);
-    const accounts = await eventually(
-      async () => (await http.get(`/accounts?entity_id=${entityId}`).set(auth).expect(200)).body.data as Array<Record<string, any>>,
-      (data) => data[0]?.balance?.current === 152_500,
-      'the funded account in GET /accounts',
-    );
+    const accounts = (await reader.get(`/accounts?entity_id=${entityId}`).set(auth).expect(200)).body.data as Array<Record<string, any>>;
     expect(accounts).toHaveLength(1);
     expect(accounts[0]).toMatchObject({ id: accountId, entity_id: entityId, balance: { available: 152_500, current: 152_500 } });
 
-    // The API process runs no projector: the read models it answered from were built elsewhere.
+    // The APIs run no projector: they report where the projector worker's stored checkpoints are.
     const head = (await api.health()).log.head as number;
-    expect((await api.health()).log.projected).toBe(0);
-    // The projector process learns of another process's appends by polling, so it reaches the head shortly after.
-    await eventually(async () => (await projector.health()).log.projected as number, (projected) => projected >= head, 'the projector process at the log head');
+    const projector = workers[WORKER_ROLES.indexOf('projector')];
+    await eventually(async () => (await projector.health()).log.projected as number, (projected) => projected >= head, 'the projector worker at the log head');
+    await eventually(async () => (await other.health()).log.projected as number, (projected) => projected >= head, 'the other API reporting the stored position');
     expect((await api.health()).adapters).toEqual({ event_store: 'sqlite', read_store: 'mongodb', bus: 'kafka' });
 
     await expectLogOnKafka(dataDir);

@@ -15,6 +15,8 @@ module.exports = {
     '<rootDir>/libs/platform/src/snapshots/mongo-snapshot-store.int.spec.ts',
     '<rootDir>/libs/platform/src/coordination/mongo-coordination-store.int.spec.ts',
     '<rootDir>/libs/platform/src/rate-limit/mongo-rate-limit-store.int.spec.ts',
+    '<rootDir>/libs/platform/src/idempotency/mongo-idempotency-store.int.spec.ts',
+    '<rootDir>/libs/platform/src/delivery-store/mongo-delivery-store.int.spec.ts',
     '<rootDir>/libs/platform/src/bus/kafka-message-bus.int.spec.ts',
     '<rootDir>/test/distributed/**/*.dist.spec.ts',
   ],

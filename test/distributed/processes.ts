@@ -3,15 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { WorkerRole } from '@app/platform/config/platform-config';
 
 const ROOT = join(__dirname, '..', '..');
-/** `all-in-one` is what `npm start` runs; the others are `npm run start:<name>`. */
-export type AppName = 'api' | 'projector' | 'publisher' | 'webhooks' | 'all-in-one';
+/** `npm-start` is what `npm start` runs (the API and its supervised worker); the others are `npm run start:<name>`. */
+export type AppName = 'api' | 'worker' | 'npm-start';
 
 /** The file the app's npm script runs, read from package.json so the test runs what operators run. */
 export function entryOf(name: AppName): string {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
-  const script = name === 'all-in-one' ? 'start' : `start:${name}`;
+  const script = name === 'npm-start' ? 'start' : `start:${name}`;
   const match = /^node (\S+\.js)$/.exec(scripts[script] ?? '');
   if (!match) throw new Error(`package.json ${script} should be "node <compiled entry>"`);
   return join(ROOT, match[1]);
@@ -36,7 +37,7 @@ export async function startApp(name: AppName, env: Record<string, string>): Prom
   const port = await freePort();
   const child = spawn(process.execPath, [entryOf(name)], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', KAFKA_CLIENT_ID: `dist-${name}`, ...env, PORT: String(port) },
+    env: { ...process.env, LOG_LEVEL: 'warn', KAFKA_CLIENT_ID: `dist-${name}${env.WORKER_ROLES ? `-${env.WORKER_ROLES.replace(/,/g, '-')}` : ''}`, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.add(child);
@@ -72,6 +73,11 @@ export async function startApp(name: AppName, env: Record<string, string>): Prom
   }
 }
 
+/** `npm run start:worker` with the roles given (WORKER_ROLES), as one deployment of deploy/ runs it. */
+export function startWorker(roles: WorkerRole | readonly WorkerRole[], env: Record<string, string>): Promise<AppProcess> {
+  return startApp('worker', { ...env, WORKER_ROLES: ([] as WorkerRole[]).concat(roles).join(',') });
+}
+
 /** Every process a test started and did not stop is killed by its pid. */
 export async function killStartedApps(): Promise<void> {
   for (const child of [...started]) {
@@ -94,8 +100,6 @@ export function sharedEnvironment(dataDir: string, database: string, bootstrapKe
     PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64'),
     PAYMENTS_BOOTSTRAP_API_KEYS: bootstrapKey,
     SANDBOX_AUTO_ADVANCE: 'false',
-    // As in deploy/: the webhook worker is its own process, never embedded in the API.
-    WEBHOOKS_EMBEDDED: 'false',
   };
 }
 

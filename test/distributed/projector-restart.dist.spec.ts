@@ -7,14 +7,14 @@ import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { MongoReadStore } from '@app/platform/read-store/mongo-read-store';
 import { Projector } from '@app/platform/read-store/projector';
 import { READ_MODELS } from '@app/read-models/read-models';
-import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, type AppProcess } from './processes';
+import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, startWorker, type AppProcess } from './processes';
 
 /**
- * The projector process is killed (SIGKILL: no flush, no checkpoint) while the API keeps
- * writing, then started again. It must resume from its checkpoints, and every read model must end
+ * The projector worker (`WORKER_ROLES=projector`) is killed (SIGKILL: no flush, no checkpoint)
+ * while the API keeps writing, then started again. It must resume from its checkpoints, and every read model must end
  * identical, document for document, to a rebuild of the same log into an empty database.
  */
-describe('projector process killed mid-stream', () => {
+describe('projector worker killed mid-stream', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-dist-'));
   const key = randomKey();
   const database = `dist_restart_${Date.now().toString(36)}`;
@@ -25,7 +25,7 @@ describe('projector process killed mid-stream', () => {
   let projector: AppProcess;
 
   beforeAll(async () => {
-    [api, projector] = await Promise.all([startApp('api', env), startApp('projector', env)]);
+    [api, projector] = await Promise.all([startApp('api', env), startWorker('projector', env)]);
   });
   afterAll(async () => {
     for (const app of [api, projector]) await app?.stop();
@@ -70,7 +70,7 @@ describe('projector process killed mid-stream', () => {
     expect(killedAt).toBeGreaterThan(startHead);
     expect(killedAt).toBeLessThan(head);
 
-    projector = await startApp('projector', env);
+    projector = await startWorker('projector', env);
     await eventually(async () => (await projector.health()).log.projected as number, (p) => p >= head, 'the restarted projector to reach the head');
     expect(await checkpointOf(mongo.db(database))).toBe(head);
 
@@ -112,7 +112,7 @@ async function checkpointOf(db: Db): Promise<number> {
 /**
  * Every read model's collection, each document (position and tombstones included) in id order,
  * and the read models' checkpoints. The same database also holds the checkpoints of the process
- * managers the API runs; those are not read models, so a rebuild has none.
+ * managers; those are not read models, so a rebuild has none.
  */
 async function dump(db: Db): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, type AppProcess } from './processes';
+import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, startWorker, type AppProcess } from './processes';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const PDF = Buffer.from('%PDF-1.7\n%%EOF\n');
@@ -18,9 +18,9 @@ interface ManagerStatus {
 
 /**
  * Two API replicas (`start:api`) behind one log, one read store and one bus, with the projector and
- * the publisher as their own processes, and the sandbox network on (SANDBOX_AUTO_ADVANCE) in both
- * replicas: what one replica writes, the other reads back at once; every process manager runs in
- * both, and each one's work is done by exactly one of them.
+ * the publisher workers, and two process-managers workers (`WORKER_ROLES=process-managers`, the
+ * sandbox network on): what one replica writes, the other reads back at once; every process
+ * manager runs in both workers, and each one's work is done by exactly one of them.
  */
 describe('two API replicas behind the same stores', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-dist-'));
@@ -29,17 +29,27 @@ describe('two API replicas behind the same stores', () => {
   const auth = { Authorization: `Bearer ${key}` };
   let apis: AppProcess[] = [];
   let workers: AppProcess[] = [];
+  /** The two process-managers workers. */
+  let managers: AppProcess[] = [];
   /** Writer and reader swap on each call, so every write is read back through the other replica. */
   const pair = (i: number) => [request(apis[i % 2].url), request(apis[(i + 1) % 2].url)] as const;
 
   beforeAll(async () => {
-    // Started together, as a rollout does: both race for the bootstrap key and for every lease.
-    const started = await Promise.all([startApp('api', env), startApp('api', env), startApp('projector', env), startApp('publisher', env)]);
+    // Started together, as a rollout does: the APIs race for the bootstrap key, the workers for every lease.
+    const started = await Promise.all([
+      startApp('api', env),
+      startApp('api', env),
+      startWorker('projector', env),
+      startWorker('publisher', env),
+      startWorker('process-managers', env),
+      startWorker('process-managers', env),
+    ]);
     apis = started.slice(0, 2);
-    workers = started.slice(2);
+    workers = started.slice(2, 4);
+    managers = started.slice(4);
   });
   afterAll(async () => {
-    for (const app of [...apis, ...workers]) await app.stop();
+    for (const app of [...apis, ...workers, ...managers]) await app.stop();
     await killStartedApps();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -61,7 +71,27 @@ describe('two API replicas behind the same stores', () => {
     }
   });
 
-  it('runs each process manager in both replicas and works it in exactly one: every automatic step happens once', async () => {
+  it('runs one Idempotency-Key once across both replicas: concurrent requests through each, one account, replays everywhere (decisions §13)', async () => {
+    const entity = (await pair(0)[0].post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Idem', email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
+    const idempotencyKey = `dist-${Date.now().toString(36)}`;
+    const body = { entity_id: entity, type: 'checking', currency: 'USD' };
+    const send = (i: number) => pair(i)[0].post('/accounts').set({ ...auth, 'Idempotency-Key': idempotencyKey }).send(body);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => send(i)));
+    const ran = answers.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
+    expect(ran).toHaveLength(1);
+    for (const r of answers.filter((a) => a !== ran[0])) {
+      if (r.status === 201) expect([r.headers['idempotent-replayed'], r.body]).toEqual(['true', ran[0].body]);
+      else expect([r.status, r.body.code]).toEqual([409, 'idempotency_key_in_use']);
+    }
+    for (let i = 0; i < 2; i++) {
+      const again = await send(i).expect(201);
+      expect([again.headers['idempotent-replayed'], again.body.id]).toEqual(['true', ran[0].body.id]);
+    }
+    const accounts = (await pair(1)[0].get(`/accounts?entity_id=${entity}`).set(auth).expect(200)).body.data as Array<{ id: string }>;
+    expect(accounts.map((a) => a.id)).toEqual([ran[0].body.id]);
+  });
+
+  it('runs each process manager in both process-managers workers and works it in exactly one: every automatic step happens once', async () => {
     const entityId = await onboardWithAutomaticReview();
     const transfers = await payOutThroughTheSandboxNetwork(5);
 
@@ -75,11 +105,11 @@ describe('two API replicas behind the same stores', () => {
     expect(account.filter((t) => t === 'FundsHeld')).toHaveLength(transfers.ids.length);
     expect(account.filter((t) => t === 'HoldSettled')).toHaveLength(transfers.ids.length);
 
-    // Both replicas run every manager; for each, one holds the lease and did all its work.
+    // Both workers run every manager; for each, one holds the lease and did all its work.
     const count = (types: string[]) => log.filter((e) => types.includes(e.type)).length;
     const expectedWork: Record<string, number> = { 'kyc-review': count(['OnboardingSubmitted']), 'transfer-rails': count(['TransferCreated', 'TransferProcessing']) };
     const statuses = await eventually(
-      () => Promise.all(apis.map(async (api) => (await api.health()).process_managers as ManagerStatus[])),
+      () => Promise.all(managers.map(async (worker) => (await worker.health()).process_managers as ManagerStatus[])),
       (both) => Object.entries(expectedWork).every(([name, n]) => both.flat().filter((s) => s.name === name).reduce((sum, s) => sum + s.handled, 0) >= n),
       'the process managers to report their work',
     );
@@ -92,31 +122,32 @@ describe('two API replicas behind the same stores', () => {
       expect({ name, idle: (one.holding ? two : one).handled }).toEqual({ name, idle: 0 });
       if (name in expectedWork) expect({ name, handled: (one.holding ? one : two).handled }).toEqual({ name, handled: expectedWork[name] });
     }
-    for (const api of apis) expect((await api.health()).status).toBe('ok');
+    for (const app of [...apis, ...managers]) expect((await app.health()).status).toBe('ok');
   });
 
-  it('when the replica working the network stops, the other takes its leases over and finishes the transfers it left', async () => {
-    const statuses = await Promise.all(apis.map(async (api) => (await api.health()).process_managers as ManagerStatus[]));
+  it('when the worker working the network stops, the other takes its leases over and finishes the transfers it left', async () => {
+    const statuses = await Promise.all(managers.map(async (worker) => (await worker.health()).process_managers as ManagerStatus[]));
     const holder = statuses.findIndex((s) => s.some((m) => m.name === 'transfer-rails' && m.holding));
-    const survivor = apis[1 - holder];
-    const { entity, account, detail } = await payerWithDetail(request(apis[holder].url));
+    const survivor = managers[1 - holder];
+    const api = request(apis[0].url);
+    const { entity, account, detail } = await payerWithDetail(api);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const body = { account_id: account, payment_detail_id: detail, amount: 500 + i, payment_type: 'bank-transfer', description: `Invoice ${i}`, unique_reference: `dist-stop-${i}-${Date.now()}` };
-      ids.push((await request(apis[holder].url).post('/transfer').set(auth).send(body).expect(201)).body.id);
+      ids.push((await api.post('/transfer').set(auth).send(body).expect(201)).body.id);
     }
     // A graceful stop aborts the network steps it has not taken yet and releases its leases.
-    await apis[holder].stop();
+    await managers[holder].stop();
     for (const id of ids) {
-      await eventually(async () => (await request(survivor.url).get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status, (s) => s === 'successful', `transfer ${id} successful`);
+      await eventually(async () => (await request(apis[1].url).get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status, (s) => s === 'successful', `transfer ${id} successful`);
     }
     const log = await readLog(dataDir);
     for (const id of ids) {
       expect(log.filter((e) => e.streamId === `transfer-${id}`).map((e) => e.type)).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
     }
     // Each manager's runner retries on its own timer: the rest follow within one renewal interval.
-    const managers = () => survivor.health().then((h) => h.process_managers as ManagerStatus[]);
-    await eventually(managers, (all) => all.every((m) => m.holding), 'the survivor holding every lease', 15_000);
+    const held = () => survivor.health().then((h) => h.process_managers as ManagerStatus[]);
+    await eventually(held, (all) => all.every((m) => m.holding), 'the survivor holding every lease', 15_000);
   });
 
   /** An approved entity with a funded USD account, a counterparty and a bank payment detail, through alternating replicas. */

@@ -6,10 +6,12 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { BootstrapService } from '@app/application/access';
 import * as adapters from '@app/platform/adapters';
-import { loadConfig, type PlatformConfig } from '@app/platform/config/platform-config';
-import { PlatformLifecycle } from '@app/platform/platform.module';
+import { loadConfig, WORKER_ROLES, type PlatformConfig, type WorkerRole } from '@app/platform/config/platform-config';
+import { PlatformLifecycle, readersOf } from '@app/platform/platform.module';
 import { READ_MODELS } from '@app/read-models/read-models';
 import { createApi } from '../../apps/api/src/app.factory';
+import type { ApiOptions } from '../../apps/api/src/app.module';
+import { WorkerRolesModule } from '../../apps/worker/src/worker.module';
 import { HeldBackReadStore } from './held-back-read-store';
 
 /** Bootstrap keys seeded in every test app; each is its own organization. */
@@ -37,10 +39,18 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Builds the app on a HeldBackReadStore, so read models lag the log when a test says so. */
   readonly holdableProjections?: boolean;
+  /** The worker roles this app runs in its own process (default: every role); `[]`: the API alone, as `start:api`. */
+  readonly workerRoles?: readonly WorkerRole[];
+}
+
+/** The worker's roles in the test app's own process: one app drives and reads everything. */
+export function inProcessWorker(roles: readonly WorkerRole[] = WORKER_ROLES): ApiOptions {
+  return { inProcessWorker: { readers: readersOf(roles), modules: [WorkerRolesModule.forRoles(roles)] } };
 }
 
 /**
- * The whole API on the embedded adapters in a fresh DATA_DIR, as `npm start` runs it.
+ * The whole API on the embedded adapters in a fresh DATA_DIR, with the worker's roles (what
+ * `npm start` runs in a second process) in the same process, so tests drive one app.
  * SANDBOX_AUTO_ADVANCE defaults to false so tests move state with the sandbox endpoints, and the
  * rate limit is far above what any test sends.
  */
@@ -56,7 +66,8 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     RATE_LIMIT_BURST: '100000',
     ...env,
   });
-  const { app, readModels } = options.holdableProjections ? await createHoldableApi(config) : { app: await createApi(config), readModels: undefined };
+  const apiOptions = inProcessWorker(options.workerRoles ?? WORKER_ROLES);
+  const { app, readModels } = options.holdableProjections ? await createHoldableApi(config, apiOptions) : { app: await createApi(config, apiOptions), readModels: undefined };
   await app.get(BootstrapService).run();
   const lifecycle = app.get(PlatformLifecycle);
   await lifecycle.settle();
@@ -85,13 +96,13 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
  * The app as createApi builds it, with the read store adapter wrapped where the platform creates
  * it, so the projector, the query side and every other reader share the one held-back store.
  */
-async function createHoldableApi(config: PlatformConfig) {
+async function createHoldableApi(config: PlatformConfig, apiOptions: ApiOptions) {
   const create = adapters.createReadStore;
   let readModels: HeldBackReadStore | undefined;
   const names = new Set(READ_MODELS.map((p) => p.name));
   const spy = jest.spyOn(adapters, 'createReadStore').mockImplementation((c) => (readModels = new HeldBackReadStore(create(c), names)));
   try {
-    const app = await createApi(config);
+    const app = await createApi(config, apiOptions);
     if (!readModels) throw new Error('the platform did not create its read store through adapters.createReadStore');
     return { app, readModels };
   } finally {

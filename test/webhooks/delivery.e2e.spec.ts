@@ -1,9 +1,8 @@
 import { approvedEntity } from '../support/fixtures';
-import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { openAccount } from '../accounts/accounts-helpers';
 import { KEYS, bearer, type TestApp } from '../support/test-app';
 import { Receiver } from './receiver';
-import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, webhookTo } from './webhooks-helpers';
+import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, storedDeliveries, webhookTo } from './webhooks-helpers';
 
 /** The embedded worker in the all-in-one process delivering to a real HTTPS receiver. */
 describe('webhook deliveries (embedded worker)', () => {
@@ -120,12 +119,11 @@ describe('webhook deliveries (embedded worker)', () => {
     await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'JPY' });
     await eventually(() => receiver.on('/always-500'), (r) => r.length >= 1);
     await t.http.delete(`/entity-webhooks/${hook.id}`).send({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200);
-    const store = t.app.get<EventStore>(EVENT_STORE);
     const cancelled = await eventually(
-      async () => (await store.readAll({ limit: 10_000 })).filter((e) => e.type === 'WebhookDeliveryCancelled' && e.data.webhook_id === hook.id),
+      () => storedDeliveries(t.dataDir).filter((d) => d.webhook_id === hook.id && d.status === 'cancelled'),
       (found) => found.length >= 1,
     );
-    expect(cancelled[0].data.reason).toBe('webhook_deleted');
+    expect(cancelled[0].cancel_reason).toBe('webhook_deleted');
     expect(receiver.on('/always-500')).toHaveLength(1);
     receiver.responder = () => ({ status: 200 });
   });

@@ -28,6 +28,8 @@ export class Receiver {
   private readonly secrets = new Map<string, string>();
   private readonly counts = new Map<string, number>();
   private server: Server | null = null;
+  /** Answers held back by a responder's delay, dropped on close. */
+  private readonly delayed = new Set<NodeJS.Timeout>();
   responder: Responder = () => ({ status: 200 });
 
   static async start(): Promise<Receiver> {
@@ -60,8 +62,9 @@ export class Receiver {
         const answer = () => {
           if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain', 'set-cookie': 'session=abc' }).end(`answer ${n} from ${path}`);
         };
-        if (delayMs) setTimeout(answer, delayMs);
-        else answer();
+        if (!delayMs) return answer();
+        const timer = setTimeout(() => (this.delayed.delete(timer), answer()), delayMs);
+        this.delayed.add(timer);
       });
     });
     return new Promise((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
@@ -81,6 +84,7 @@ export class Receiver {
   }
 
   close(): Promise<void> {
+    for (const timer of this.delayed) clearTimeout(timer);
     this.server?.closeAllConnections();
     return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }

@@ -1,17 +1,15 @@
-import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { PlatformLifecycle } from '@app/platform/platform.module';
 import { openAccount } from '../accounts/accounts-helpers';
 import { approvedEntity } from '../support/fixtures';
 import { KEYS, bearer, type TestApp } from '../support/test-app';
 import { Receiver, type Received } from './receiver';
-import { eventually, fastWorkerEnv, requireTestCa, startWebhookApp, webhookTo } from './webhooks-helpers';
+import { eventually, fastWorkerEnv, requireTestCa, startWebhookApp, storedDeliveries, webhookTo } from './webhooks-helpers';
 
-/** The webhooks each account's `accounts.created` was routed to, from the log (the router's decision). */
-async function routedFor(store: EventStore, accountId: string): Promise<string[]> {
-  const events = await store.readAll({ limit: 100_000 });
-  return events
-    .filter((e) => e.type === 'WebhookDeliveryScheduled' && JSON.parse(String(e.data.payload)).data.id === accountId)
-    .map((e) => String(e.data.webhook_id))
+/** The webhooks each account's `accounts.created` was routed to (the router's decision), from the delivery store. */
+function routedFor(dataDir: string, accountId: string): string[] {
+  return storedDeliveries(dataDir)
+    .filter((d) => d.event === 'accounts.created' && JSON.parse(d.payload).data.id === accountId)
+    .map((d) => d.webhook_id)
     .sort();
 }
 
@@ -40,7 +38,6 @@ describe('webhook routing at the event position, and delivery order', () => {
     const entity = await approvedEntity(t, KEYS.sandbox, 'Position');
     const events = { accounts: ['created'] };
     const gone = await webhookTo(t, receiver, '/gone', { entity_id: entity, enabled_events: events });
-    const store = t.app.get<EventStore>(EVENT_STORE);
     const projector = t.app.get(PlatformLifecycle).projector;
     // No read model moves from here on: routing must come from the log alone.
     await projector.stop();
@@ -54,7 +51,7 @@ describe('webhook routing at the event position, and delivery order', () => {
       }
       // Each account goes to the webhooks created before it, and never to the deleted one.
       const expected = accounts.map((_, i) => created.slice(0, i + 1).sort());
-      const routed = await eventually(() => Promise.all(accounts.map((id) => routedFor(store, id))), (r) => JSON.stringify(r) === JSON.stringify(expected));
+      const routed = await eventually(() => accounts.map((id) => routedFor(t.dataDir, id)), (r) => JSON.stringify(r) === JSON.stringify(expected));
       expect(routed).toEqual(expected);
     } finally {
       await projector.start();
@@ -65,7 +62,7 @@ describe('webhook routing at the event position, and delivery order', () => {
     const fresh2 = await eventually(() => receiver.on('/fresh-2'), (r) => r.length >= 1);
     expect(fresh2.map((r) => r.payload.data.id)).toEqual(accounts.slice(2));
     expect(receiver.on('/gone')).toEqual([]);
-    expect(await Promise.all(accounts.map((id) => routedFor(store, id)))).not.toContainEqual(expect.arrayContaining([gone.id]));
+    expect(accounts.map((id) => routedFor(t.dataDir, id))).not.toContainEqual(expect.arrayContaining([gone.id]));
   });
 
   it("delivers one resource's events in order, a later one waiting while an earlier one is retried; other resources do not wait", async () => {

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import { standardWebhooksSecret } from '@app/application/webhooks';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
 import type { Receiver } from './receiver';
@@ -55,5 +56,26 @@ export async function eventually<T>(probe: () => Promise<T> | T, done: (value: T
     const value = await probe();
     if (done(value) || Date.now() > until) return value;
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A row of the embedded delivery store (DATA_DIR/deliveries.db), as the worker left it. */
+export interface StoredDelivery {
+  readonly id: string;
+  readonly webhook_id: string;
+  readonly event: string;
+  readonly payload: string;
+  readonly status: string;
+  readonly attempts: number;
+  readonly cancel_reason: string | null;
+}
+
+/** What the router scheduled and how each delivery stands: read from the delivery store, never the log. */
+export function storedDeliveries(dataDir: string): StoredDelivery[] {
+  const db = new Database(join(dataDir, 'deliveries.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT id, webhook_id, event, payload, status, attempts, cancel_reason FROM deliveries ORDER BY id').all() as StoredDelivery[];
+  } finally {
+    db.close();
   }
 }

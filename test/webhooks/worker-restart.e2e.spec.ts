@@ -1,15 +1,16 @@
 import { approvedEntity } from '../support/fixtures';
 import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig } from '@app/platform/config/platform-config';
-import { createWebhookWorker } from '../../apps/webhooks/src/worker.factory';
+import { createWorker } from '../../apps/worker/src/worker.factory';
 import { openAccount } from '../accounts/accounts-helpers';
-import { KEYS, type TestApp } from '../support/test-app';
+import { KEYS, startTestApp, type TestApp } from '../support/test-app';
 import { Receiver } from './receiver';
-import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, webhookTo } from './webhooks-helpers';
+import { eventually, fastWorkerEnv, logsOf, requireTestCa, webhookTo } from './webhooks-helpers';
 
 /**
- * The standalone deployment: the API runs without its embedded worker, and the worker is its own
- * Nest application context (as `npm run start:webhooks` builds it) on the same stores.
+ * The webhooks role as its own worker: the test app runs every other role, and the webhooks
+ * worker is its own Nest application context (as `WORKER_ROLES=webhooks npm run start:worker`
+ * builds it) on the same stores.
  */
 describe('webhook worker as its own deployment', () => {
   let t: TestApp;
@@ -18,14 +19,14 @@ describe('webhook worker as its own deployment', () => {
   let restoreEnv: () => void;
   const env = { WEBHOOK_RETRY_SCHEDULE_MS: '0,2500,400' };
   const startWorker = async () => {
-    worker = await createWebhookWorker(loadConfig({ ...process.env, DATA_DIR: t.dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env }));
+    worker = await createWorker(loadConfig({ ...process.env, DATA_DIR: t.dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env }), ['webhooks']);
   };
 
   beforeAll(async () => {
     requireTestCa();
-    restoreEnv = fastWorkerEnv({ WEBHOOKS_EMBEDDED: 'false' });
+    restoreEnv = fastWorkerEnv();
     receiver = await Receiver.start();
-    t = await startWebhookApp(env);
+    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env }, undefined, { workerRoles: ['projector', 'publisher', 'process-managers'] });
   });
   afterAll(async () => {
     await worker?.close();
@@ -59,7 +60,7 @@ describe('webhook worker as its own deployment', () => {
     expect(got[1].payload.id).toBe(got[0].payload.id);
     expect(receiver.rejected).toEqual([]);
 
-    // A restart after the 2xx changes nothing: the delivery is finished in its stream.
+    // A restart after the 2xx changes nothing: the delivery is finished in the delivery store.
     await worker!.close();
     await startWorker();
     await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'EUR' });

@@ -1,18 +1,16 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplication } from '@nestjs/common';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
-import type { PlatformRoles } from '@app/platform/platform.module';
-import { AppModule } from './app.module';
+import { AppModule, type ApiOptions } from './app.module';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
 import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
 import { strictValidationPipe } from './http/validation.pipe';
 import { UnexpectedBodyInterceptor } from './http/unexpected-body.interceptor';
 import { RouteTable } from './http/route-table';
-import type { ReadersSupervisor } from './background/readers-supervisor';
 
-/** Builds the API exactly as `npm start` runs it; tests use the same function. */
-export async function createApi(config: PlatformConfig, roles?: PlatformRoles, readers: ReadersSupervisor | null = null): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, roles, readers), { bodyParser: false, logger: new PinoNestLogger() });
+/** Builds the API exactly as `npm start` and `start:api` run it; tests use the same function. */
+export async function createApi(config: PlatformConfig, options: ApiOptions = {}): Promise<INestApplication> {
+  const app = await NestFactory.create(AppModule.forRoot(config, options), { bodyParser: false, logger: new PinoNestLogger() });
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   app.getHttpAdapter().getInstance().set('etag', false);
   app.useGlobalPipes(strictValidationPipe());

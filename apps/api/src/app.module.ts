@@ -1,8 +1,7 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ProcessManagersModule } from '@app/application/process-managers';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
-import { PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
+import { NO_READERS, PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
 import { AccessModule } from './access/access.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { AdminModule } from './admin/admin.module';
@@ -15,34 +14,47 @@ import { OnboardingModule } from './onboarding/onboarding.module';
 import { bodyParsing } from './http/body-parsing.middleware';
 import { requestId } from './http/request-id.middleware';
 import { requestShape } from './http/request-shape.middleware';
+import { WriteAdmission, WriteLoad } from './http/overload/write-admission.middleware';
 import { RateLimitModule } from './http/rate-limit/rate-limit.module';
+import { IdempotencyModule } from './http/idempotency/idempotency.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { CardsModule } from './cards/cards.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
-import { WebhookWorkerModule } from '@app/webhook-delivery/webhook-worker.module';
 import { READ_MODELS } from '@app/read-models/read-models';
-import { BACKGROUND_READERS, type ReadersSupervisor } from './background/readers-supervisor';
+import { WORKER_SUPERVISOR, type WorkerSupervisor } from './background/worker-supervisor';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */
-export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, WebhookWorkerModule.register(), TransfersModule, CardsModule, CollectionsModule, AdminModule, AuditModule];
+export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, TransfersModule, CardsModule, CollectionsModule, AdminModule, AuditModule];
+
+export interface ApiOptions {
+  /** `npm start`'s supervised worker, reported by GET /health. */
+  readonly worker?: WorkerSupervisor | null;
+  /**
+   * Tests only (test/support/test-app.ts): the worker's readers and role modules in this same
+   * process, so a test drives everything through one app. Never in a deployment: the API runs no
+   * reader of the log.
+   */
+  readonly inProcessWorker?: { readonly readers: PlatformRoles; readonly modules: NonNullable<DynamicModule['imports']> };
+}
 
 @Module({})
 export class AppModule implements NestModule {
-  /** `readers`: the readers process `npm start` supervises beside this API, if any. */
-  static forRoot(config: PlatformConfig, roles: PlatformRoles = { projector: true, publisher: true }, readers: ReadersSupervisor | null = null): DynamicModule {
+  static forRoot(config: PlatformConfig, options: ApiOptions = {}): DynamicModule {
+    const inProcess = options.inProcessWorker;
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(roles, config, READ_MODELS), CqrsModule.forRoot(), RateLimitModule, ProcessManagersModule, ...FEATURE_MODULES],
+      imports: [PlatformModule.forRoot(inProcess?.readers ?? NO_READERS, config, READ_MODELS), CqrsModule.forRoot(), RateLimitModule, IdempotencyModule, ...FEATURE_MODULES, ...(inProcess?.modules ?? [])],
       controllers: [HealthController],
-      providers: [{ provide: BACKGROUND_READERS, useValue: readers }],
+      providers: [{ provide: WORKER_SUPERVISOR, useValue: options.worker ?? null }, WriteLoad],
     };
   }
 
   /**
-   * Strict HTTP (405, 415), body parsing and shape checks run as Nest middleware, before
-   * authentication, so their refusals reach the error envelope filter.
+   * Write admission (503 `overloaded` past the bound), strict HTTP (405, 415), body parsing and
+   * shape checks run as Nest middleware, before authentication, so their refusals reach the error
+   * envelope filter.
    */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(requestId, bodyParsing(), requestShape).forRoutes('*path');
+    consumer.apply(requestId, WriteAdmission, bodyParsing(), requestShape).forRoutes('*path');
   }
 }

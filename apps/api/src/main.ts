@@ -1,5 +1,5 @@
-import { createAllInOne } from './background/all-in-one';
+import { createApiWithWorker } from './background/api-with-worker';
 import { exitOnStartupFailure, serve } from './serve';
 
-/** `npm start`: the API, with the projector, publisher, webhook worker and process managers beside it. */
-serve((config) => createAllInOne(config)).catch(exitOnStartupFailure);
+/** `npm start`: the API, and beside it one worker with every role (projector, publisher, webhooks, process managers), supervised. */
+serve((config) => createApiWithWorker(config)).catch(exitOnStartupFailure);

@@ -7,8 +7,8 @@ import type { INestApplication } from '@nestjs/common';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
 
 /**
- * Starts the HTTP API `create` builds: for `npm start` with every reader of the log beside it,
- * for `npm run start:api` with none (the projector and publisher run as their own deployments).
+ * Starts the HTTP API `create` builds: for `npm start` with one supervised worker beside it, for
+ * `npm run start:api` alone (the workers run as their own deployments).
  */
 export async function serve(create: (config: PlatformConfig) => Promise<INestApplication>): Promise<void> {
   const config = loadConfig();
@@ -16,7 +16,7 @@ export async function serve(create: (config: PlatformConfig) => Promise<INestApp
   const { generatedKey } = await app.get(BootstrapService).run();
   await app.listen(config.port);
   const base = `http://localhost:${config.port}`;
-  logger.info({ port: config.port, data_dir: config.dataDir, adapters: describeAdapters(config), readers: config.readers }, 'payments API listening');
+  logger.info({ port: config.port, data_dir: config.dataDir, adapters: describeAdapters(config) }, 'payments API listening');
   // Printed once, on the first start only: the key is never stored in clear.
   if (generatedKey) {
     process.stdout.write(

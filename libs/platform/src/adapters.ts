@@ -17,20 +17,28 @@ import { SqliteRateLimitStore } from './rate-limit/sqlite-rate-limit-store';
 import type { SnapshotStore } from './snapshots/snapshot-store.port';
 import { MongoSnapshotStore } from './snapshots/mongo-snapshot-store';
 import { SqliteSnapshotStore } from './snapshots/sqlite-snapshot-store';
+import type { IdempotencyStore } from './idempotency/idempotency-store.port';
+import { MongoIdempotencyStore } from './idempotency/mongo-idempotency-store';
+import { SqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store';
+import type { DeliveryStore } from './delivery-store/delivery-store.port';
+import { MongoDeliveryStore } from './delivery-store/mongo-delivery-store';
+import { SqliteDeliveryStore } from './delivery-store/sqlite-delivery-store';
 import { KafkaMessageBus } from './bus/kafka-message-bus';
 import { SqliteMessageBus } from './bus/sqlite-message-bus';
 import { ParentProcessWriter } from './event-store/parent-process-writer';
+import { SharedTailEventStore } from './log-reader/shared-tail';
 
 /**
  * The one place adapters are chosen: each port uses its production adapter when its connection
  * variable is set, and the embedded one in DATA_DIR otherwise. Nothing else imports a driver.
  */
 export function createEventStore(config: PlatformConfig): EventStore {
-  // Every append of every path is hash-chained at the port boundary (decisions §10).
-  if (config.eventStoreUrl) return new HashChainedEventStore(new EsdbEventStore(config.eventStoreUrl));
-  // npm start's readers process commits through the API process's writer (parent-process-writer.ts).
-  const writer = config.appendThroughParent ? (onCommitted: () => void) => new ParentProcessWriter(onCommitted) : undefined;
-  return new HashChainedEventStore(new SqliteEventStore(join(config.dataDir, 'events.db'), undefined, writer));
+  // Every append of every path is hash-chained at the port boundary (decisions §10), and every
+  // subscriber of the process shares one tail read of the log (log-reader/shared-tail.ts).
+  if (config.eventStoreUrl) return new HashChainedEventStore(new SharedTailEventStore(new EsdbEventStore(config.eventStoreUrl)));
+  // The worker npm start supervises commits through the API process's writer (parent-process-writer.ts).
+  const writer = config.appendThroughParent ? (onCommitted: () => void) => new ParentProcessWriter(onCommitted, process, config.workerMaxInflightAppends) : undefined;
+  return new HashChainedEventStore(new SharedTailEventStore(new SqliteEventStore(join(config.dataDir, 'events.db'), undefined, writer)));
 }
 
 export function createReadStore(config: PlatformConfig): ReadStore {
@@ -57,6 +65,24 @@ export function createCoordinationStore(config: PlatformConfig): CoordinationSto
 export function createRateLimitStore(config: PlatformConfig): RateLimitStore {
   if (config.mongoUrl) return new MongoRateLimitStore(config.mongoUrl, config.mongoDatabase);
   return new SqliteRateLimitStore(join(config.dataDir, 'rate-limits.db'));
+}
+
+/**
+ * Idempotency keys and their stored answers (decisions §13), where every API replica finds them:
+ * MongoDB when set (TTL index), else their own file in DATA_DIR.
+ */
+export function createIdempotencyStore(config: PlatformConfig): IdempotencyStore {
+  if (config.mongoUrl) return new MongoIdempotencyStore(config.mongoUrl, config.mongoDatabase);
+  return new SqliteIdempotencyStore(join(config.dataDir, 'idempotency.db'));
+}
+
+/**
+ * The webhook app's delivery store (due deliveries, claims, attempt logs): operational state kept
+ * beside the log, never in it. MongoDB when set, else its own file in DATA_DIR.
+ */
+export function createDeliveryStore(config: PlatformConfig): DeliveryStore {
+  if (config.mongoUrl) return new MongoDeliveryStore(config.mongoUrl, config.mongoDatabase);
+  return new SqliteDeliveryStore(join(config.dataDir, 'deliveries.db'));
 }
 
 export function createMessageBus(config: PlatformConfig): MessageBus {

@@ -1,12 +1,13 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createCoordinationStore, createEventStore, createMessageBus, createReadStore, createSnapshotStore } from './adapters';
-import { BusPublisher } from './bus/bus-publisher';
+import { BusPublisher, PUBLISHER_CHECKPOINT } from './bus/bus-publisher';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
-import { PLATFORM_CONFIG, type PlatformConfig } from './config/platform-config';
+import { PLATFORM_CONFIG, type PlatformConfig, type WorkerRole } from './config/platform-config';
 import { CHECKPOINT_STORE } from './coordination/checkpoint-store.port';
 import type { CoordinationStore } from './coordination/coordination-store.port';
 import { LEASE_STORE } from './coordination/lease-store.port';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
+import { storedFormOf } from './event-store/parent-process-writer';
 import { logger } from './logging/logger';
 import { PROJECTIONS, type Projection } from './read-store/projection';
 import { Projector } from './read-store/projector';
@@ -16,18 +17,25 @@ import { consistentReadStore } from './read-store/consistency/consistent-read-st
 import { SECRET_BOX, SecretBox } from './security/secret-box';
 import { SNAPSHOT_STORE, attachSnapshots, type SnapshotStore } from './snapshots/snapshot-store.port';
 
+/**
+ * The readers of the log this process runs. The worker runtime (apps/worker) sets them from its
+ * roles (`WORKER_ROLES`); the API runs none (`NO_READERS`). The projector and the publisher are
+ * started here; process managers and webhooks run where their modules are imported, and these
+ * flags say so to the code that asks (the webhook scheduler wakes on a projector batch beside it).
+ */
 export interface PlatformRoles {
   /** Build read models in this process. */
   readonly projector: boolean;
   /** Forward the log to the bus from this process. */
   readonly publisher: boolean;
-  /**
-   * Work the process managers here (each under its lease) and deliver webhooks here (when
-   * WEBHOOKS_EMBEDDED allows). Default true; off in the API that `npm start` runs beside its
-   * readers process, which works them instead.
-   */
   readonly processManagers?: boolean;
   readonly webhooks?: boolean;
+}
+
+export const NO_READERS: PlatformRoles = { projector: false, publisher: false, processManagers: false, webhooks: false };
+
+export function readersOf(roles: readonly WorkerRole[]): PlatformRoles {
+  return { projector: roles.includes('projector'), publisher: roles.includes('publisher'), processManagers: roles.includes('process-managers'), webhooks: roles.includes('webhooks') };
 }
 
 export const PLATFORM_ROLES = Symbol('PLATFORM_ROLES');
@@ -40,6 +48,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   private readonly failureListeners: Array<(component: string, error: unknown) => void> = [];
   private failure: { component: string; error: unknown } | null = null;
   private readonly indexes: CollectionIndexes[];
+  private readonly projections: readonly Projection[];
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -51,6 +60,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     @Inject(SNAPSHOT_STORE) private readonly snapshots: SnapshotStore,
   ) {
     this.indexes = indexesOf(projections);
+    this.projections = projections;
     attachSnapshots(store, snapshots);
     const onError = (component: string) => (err: unknown) => {
       logger.error({ err, component }, 'background reader stopped');
@@ -77,6 +87,21 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   /** For tests and read-your-writes in one process: waits until read models include the head. */
   async settle(): Promise<void> {
     if (this.roles.projector) await this.projector.waitFor();
+  }
+
+  /**
+   * How far the read models and the bus are, from the checkpoints the projector and the publisher
+   * store (wherever they run): what a process without those readers reports in /health.
+   */
+  async storedPositions(): Promise<{ projected: number; published: number }> {
+    const checkpoints = await Promise.all(this.projections.map((p) => this.readStore.getCheckpoint(p.name)));
+    return { projected: checkpoints.length ? Math.min(...checkpoints) : 0, published: await this.readStore.getCheckpoint(PUBLISHER_CHECKPOINT) };
+  }
+
+  /** Appends of this process accepted by the embedded log's writer and not committed yet (0 on EventStoreDB). */
+  pendingAppends(): number {
+    const stored = storedFormOf(this.store) as { pendingAppends?: { own: number } };
+    return stored.pendingAppends?.own ?? 0;
   }
 
   async onApplicationShutdown(): Promise<void> {

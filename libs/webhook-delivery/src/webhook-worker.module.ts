@@ -1,10 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { DeliveryStoreModule } from '@app/platform/delivery-store/delivery-store.module';
 import { WebhookWorker } from './webhook-worker';
 import { loadWorkerOptions, WORKER_OPTIONS, type WorkerOptions } from './worker-options';
 
 /**
- * The worker as a Nest module: imported by the all-in-one API (runs unless WEBHOOKS_EMBEDDED=false)
- * and by the standalone `apps/webhooks` process (always runs). Options are read when the app is
+ * The worker as a Nest module, with the delivery store it writes: imported by a worker with the
+ * webhooks role (apps/worker, WORKER_ROLES), and nowhere else. Options are read when the app is
  * built, not when this file is imported.
  */
 @Module({})
@@ -12,6 +13,7 @@ export class WebhookWorkerModule {
   static register(overrides: Partial<WorkerOptions> = {}): DynamicModule {
     return {
       module: WebhookWorkerModule,
+      imports: [DeliveryStoreModule],
       providers: [{ provide: WORKER_OPTIONS, useFactory: () => loadWorkerOptions(process.env, overrides) }, WebhookWorker],
     };
   }

@@ -1,8 +1,11 @@
 export interface WorkerOptions {
-  /** Whether this process runs the worker (the all-in-one process does unless WEBHOOKS_EMBEDDED=false). */
-  readonly enabled: boolean;
   /** Per attempt; decisions §9 say 10 s. WEBHOOK_TIMEOUT_MS exists so tests can time out quickly. */
   readonly timeoutMs: number;
+  /**
+   * A claimed attempt is presumed lost with its worker once it outlives its timeout by this much;
+   * the delivery is then attempted again (at-least-once). `WEBHOOK_LEASE_MARGIN_MS`, 30 s by default.
+   */
+  readonly leaseMarginMs: number;
   /** How often due deliveries are looked for. */
   readonly pollIntervalMs: number;
   readonly consumerGroup: string;
@@ -12,8 +15,8 @@ export const WORKER_OPTIONS = Symbol('WEBHOOK_WORKER_OPTIONS');
 
 export function loadWorkerOptions(env: NodeJS.ProcessEnv, overrides: Partial<WorkerOptions> = {}): WorkerOptions {
   return {
-    enabled: !/^(false|0|no)$/i.test(env.WEBHOOKS_EMBEDDED ?? ''),
     timeoutMs: positive(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
+    leaseMarginMs: positive(env.WEBHOOK_LEASE_MARGIN_MS, 30_000, 'WEBHOOK_LEASE_MARGIN_MS'),
     pollIntervalMs: positive(env.WEBHOOK_SCHEDULER_INTERVAL_MS, 250, 'WEBHOOK_SCHEDULER_INTERVAL_MS'),
     consumerGroup: env.WEBHOOK_CONSUMER_GROUP || 'webhooks',
     ...overrides,

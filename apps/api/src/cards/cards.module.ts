@@ -1,23 +1,20 @@
 import { createHmac } from 'node:crypto';
 import { Module } from '@nestjs/common';
 import {
-  ApplyCardMoneyHandler,
   AuthorizeCardHandler,
-  CARD_CLOCK,
   CARD_DATASETS,
   CARD_SETTINGS,
-  CardRunners,
   ChangeCardStatusHandler,
   GetCardHandler,
   IssueCardHandler,
   ReassignCardHandler,
   SettleCardTransactionHandler,
-  systemClock,
   type CardSettings,
 } from '@app/application/cards';
 import { ListCardsHandler } from '@app/read-models/cards/list-cards.query-handler';
 import { ListCardTransactionsHandler } from '@app/read-models/cards/list-card-transactions.query-handler';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
+import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
 import { loadCardDatasets } from './card-datasets.loader';
 import { CardsController } from './cards.controller';
 import { CardTransactionsController } from './sandbox-cards.controller';
@@ -29,6 +26,8 @@ const settings = (config: PlatformConfig): CardSettings => ({
 });
 
 @Module({
+  // The card clock, and ApplyCardMoney (sent by the card-money process manager).
+  imports: [ReactionCommandsModule],
   controllers: [CardsController, CardTransactionsController],
   providers: [
     IssueCardHandler,
@@ -36,14 +35,9 @@ const settings = (config: PlatformConfig): CardSettings => ({
     ReassignCardHandler,
     AuthorizeCardHandler,
     SettleCardTransactionHandler,
-    // Sent by the card-money process manager
-    ApplyCardMoneyHandler,
-    CardRunners,
     GetCardHandler,
     ListCardsHandler,
     ListCardTransactionsHandler,
-    // Tests move time with jest.spyOn(app.get(CARD_CLOCK), 'now').
-    { provide: CARD_CLOCK, useValue: { now: () => systemClock.now() } },
     // A missing or malformed dataset stops the start rather than failing the first authorization.
     { provide: CARD_DATASETS, useFactory: (config: PlatformConfig) => loadCardDatasets(config.fxRatesFile), inject: [PLATFORM_CONFIG] },
     { provide: CARD_SETTINGS, useFactory: settings, inject: [PLATFORM_CONFIG] },

@@ -1,28 +1,23 @@
 import { Module } from '@nestjs/common';
 import {
-  ACQUIRER,
   AuthenticateIntentActionHandler,
-  AuthorizeIntentActionHandler,
   CancelPaymentIntentHandler,
   CardDecryption,
   COLLECTION_FEES,
-  CollectionRunners,
   ConfirmPaymentIntentHandler,
   CreatePaymentIntentHandler,
   GetAuthenticationPageHandler,
   GetIntentActionHandler,
   GetPaymentIntentHandler,
   ListRefundsHandler,
-  RecordRefundHandler,
   RefundPaymentIntentHandler,
-  SettleIntentActionHandler,
-  SimulatedAcquirer,
   SubmitAuthenticationPageHandler,
   THREE_DS_BASE_URL,
   VerifyIntentActionHandler,
 } from '@app/application/collections';
 import { collectionFeesFrom } from '@app/domain/collections';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
+import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
 import { ListIntentActionsHandler } from '@app/read-models/collections/list-intent-actions.query-handler';
 import { ListPaymentIntentsHandler } from '@app/read-models/collections/list-payment-intents.query-handler';
 import { IntentActionsController } from './intent-actions.controller';
@@ -30,6 +25,8 @@ import { PaymentIntentsController } from './payment-intents.controller';
 import { ThreeDsController } from './three-ds.controller';
 
 @Module({
+  // The acquirer port, and Authorize/Settle/RecordRefund (sent by requests and by the process managers).
+  imports: [ReactionCommandsModule],
   controllers: [PaymentIntentsController, IntentActionsController, ThreeDsController],
   providers: [
     // Commands
@@ -40,10 +37,6 @@ import { ThreeDsController } from './three-ds.controller';
     VerifyIntentActionHandler,
     RefundPaymentIntentHandler,
     SubmitAuthenticationPageHandler,
-    // Sent by requests and by the process managers
-    AuthorizeIntentActionHandler,
-    SettleIntentActionHandler,
-    RecordRefundHandler,
     // Queries
     GetPaymentIntentHandler,
     GetIntentActionHandler,
@@ -52,9 +45,6 @@ import { ThreeDsController } from './three-ds.controller';
     ListPaymentIntentsHandler,
     ListIntentActionsHandler,
     CardDecryption,
-    CollectionRunners,
-    // The port: a real acquirer adapter replaces the simulated one here.
-    { provide: ACQUIRER, useClass: SimulatedAcquirer },
     // Unknown payment types in COLLECTION_FEES stop the start, rather than being ignored.
     { provide: COLLECTION_FEES, useFactory: (config: PlatformConfig) => collectionFeesFrom(config.collectionFeesBps), inject: [PLATFORM_CONFIG] },
     { provide: THREE_DS_BASE_URL, useFactory: (config: PlatformConfig) => config.publicBaseUrl, inject: [PLATFORM_CONFIG] },

@@ -4,23 +4,24 @@ import {
   CreateCounterpartyHandler,
   DeactivateCounterpartyHandler,
   GetCounterpartyHandler,
-  IndexPaymentDetailHandler,
   LookupCounterpartyHandler,
   UpdateCounterpartyHandler,
 } from '@app/application/counterparties';
 import { ListCounterpartiesHandler } from '@app/read-models/counterparties/list-counterparties.query-handler';
 import { ListPaymentDetailsHandler } from '@app/read-models/counterparties/list-payment-details.query-handler';
+import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
 import { CounterpartiesController } from './counterparties.controller';
 import { CounterpartyLookupsController } from './counterparty-lookups.controller';
 
 @Module({
+  // IndexPaymentDetail, sent by the backfill process manager.
+  imports: [ReactionCommandsModule],
   controllers: [CounterpartiesController, CounterpartyLookupsController],
   providers: [
     CreateCounterpartyHandler,
     UpdateCounterpartyHandler,
     DeactivateCounterpartyHandler,
     AddPaymentDetailHandler,
-    IndexPaymentDetailHandler,
     GetCounterpartyHandler,
     LookupCounterpartyHandler,
     ListCounterpartiesHandler,

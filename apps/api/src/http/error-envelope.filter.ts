@@ -4,6 +4,7 @@ import type { DomainError, DomainErrorKind } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
 import { logger } from '@app/platform/logging/logger';
 import { ReadModelLaggingError } from '@app/platform/read-store/consistency/read-model-lagging.error';
+import { OverloadedError } from './overload/overloaded.error';
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   validation: 400,
@@ -38,14 +39,14 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const { status, body } = toEnvelope(exception);
     if (status >= 500) logger.error({ err: exception, request_id: req.headers['x-request-id'], path: req.path }, 'request failed');
     if (res.headersSent) return;
-    if (exception instanceof ReadModelLaggingError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    if (exception instanceof ReadModelLaggingError || exception instanceof OverloadedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     res.status(status).json(body);
   }
 }
 
 export function toEnvelope(exception: unknown): { status: number; body: Record<string, unknown> } {
   if (exception instanceof DomainException) return fromDomainError(exception.error);
-  if (exception instanceof ReadModelLaggingError) return { status: HttpStatus.SERVICE_UNAVAILABLE, body: envelope(exception.code, exception.message) };
+  if (exception instanceof ReadModelLaggingError || exception instanceof OverloadedError) return { status: HttpStatus.SERVICE_UNAVAILABLE, body: envelope(exception.code, exception.message) };
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const response = exception.getResponse();

@@ -8,6 +8,7 @@ import { ApiKeyOnly, Ctx, SandboxOnly } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { Accepts } from '../http/media-types';
 import { DocumentUploadInterceptor } from './document-upload.interceptor';
+import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { UploadDocumentDto } from './document.dto';
 import { presentDocument } from '@app/read-models/onboarding/document.presenter';
 import { presentEntity } from '@app/read-models/onboarding/entity.presenter';
@@ -35,7 +36,8 @@ export class OnboardingController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('documents/upload')
-  @UseInterceptors(DocumentUploadInterceptor)
+  // Idempotency-Key after the multipart parser, so the fingerprint covers the file (decisions §13).
+  @UseInterceptors(DocumentUploadInterceptor, IdempotencyInterceptor)
   @Accepts('multipart')
   async upload(@Ctx() ctx: CommandContext, @Body() body: UploadDocumentDto, @UploadedFile() file: Express.Multer.File | undefined) {
     if (!file) throw new DomainException(invalid('file', 'file is required (multipart/form-data, field "file")'));

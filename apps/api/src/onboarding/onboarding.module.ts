@@ -1,22 +1,23 @@
 import { Module } from '@nestjs/common';
 import {
-  CompleteAutomaticReviewHandler,
   CreateEntityHandler,
   EntitiesService,
   GetEntityHandler,
-  KycReviewRunner,
   ReviewEntityHandler,
   SubmitOnboardingHandler,
   UpdateEntityHandler,
   UploadDocumentHandler,
 } from '@app/application/onboarding';
 import { BLOB_STORE, createBlobStore } from '@app/platform/blob-store';
+import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { ListEntitiesHandler } from '@app/read-models/onboarding/list-entities.query-handler';
 import { EntitiesController } from './entities.controller';
 import { OnboardingController } from './onboarding.controller';
 
 @Module({
+  // CompleteAutomaticReview (sent by the KYC review) with the other reactions' handlers.
+  imports: [ReactionCommandsModule],
   controllers: [EntitiesController, OnboardingController],
   providers: [
     // Adapters
@@ -27,14 +28,11 @@ import { OnboardingController } from './onboarding.controller';
     UploadDocumentHandler,
     SubmitOnboardingHandler,
     ReviewEntityHandler,
-    CompleteAutomaticReviewHandler,
     // Queries
     GetEntityHandler,
     ListEntitiesHandler,
     // For the webhook test samples until they dispatch GetEntityQuery
     EntitiesService,
-    // Process managers
-    KycReviewRunner,
   ],
   exports: [EntitiesService],
 })

@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { CommandContext } from '@app/application/command-handling';
 import { RequestWebhookTestCommand } from '@app/application/webhooks';
 import { ListWebhookLogsQuery } from '@app/read-models/webhooks/list-webhook-logs.query';
-import { presentWebhookLog } from '@app/read-models/webhooks/webhook-log.projection';
+import { presentWebhookLog } from '@app/read-models/webhooks/webhook-log.presenter';
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';

@@ -5,8 +5,7 @@ import type { CommandContext } from '@app/application/command-handling';
 import { CreateWebhookCommand, DeleteWebhookCommand, GetWebhookQuery, UpdateWebhookCommand } from '@app/application/webhooks';
 import { GetWebhookStatsQuery } from '@app/read-models/webhooks/get-webhook-stats.query';
 import { ListWebhooksQuery } from '@app/read-models/webhooks/list-webhooks.query';
-import { presentWebhook } from '@app/read-models/webhooks/webhook.presenter';
-import { NO_DELIVERIES } from '@app/read-models/webhooks/webhook.projection';
+import { NO_DELIVERIES, presentWebhook } from '@app/read-models/webhooks/webhook.presenter';
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
@@ -38,7 +37,7 @@ export class WebhooksController {
     return styleA(page, (doc) => presentWebhook(doc));
   }
 
-  /** Settings fold from the stream (read-your-writes); statistics come from the list model. */
+  /** Settings fold from the stream (read-your-writes); statistics come from the delivery store. */
   @Get(':id')
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: EntityQuery) {
     return this.withStats(await this.queries.execute(new GetWebhookQuery(ctx.actor, entityScope(ctx.actor, query.entity_id), id)));

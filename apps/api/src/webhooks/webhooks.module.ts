@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DeliveryStoreModule } from '@app/platform/delivery-store/delivery-store.module';
 import {
   CreateWebhookHandler,
   DeleteWebhookHandler,
@@ -15,6 +16,8 @@ import { WebhookLogsController, WebhookTestsController } from './webhook-logs.co
 import { WebhooksController } from './webhooks.controller';
 
 @Module({
+  // The log list and statistics read the webhook worker's delivery store.
+  imports: [DeliveryStoreModule],
   controllers: [WebhooksController, WebhookLogsController, WebhookTestsController],
   providers: [
     // Commands

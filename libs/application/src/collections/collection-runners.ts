@@ -1,10 +1,16 @@
-import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { logger } from '@app/platform/logging/logger';
 import { ProcessManagerRunners } from '../process-managers';
+import { AUTHORIZATION_DEADLINE, AUTHORIZATION_DEADLINE_MS } from './collections-config';
 import { acquirerManager, refundManager, settlementManager } from './collections.process-managers';
 
 const CONCURRENCY = 100;
+/**
+ * The acquirer backstop holds each event's slot for the whole deadline (a cheap timer), so its
+ * limit is what may wait at once: with 100 it would keep up with only 100 confirmations per deadline.
+ */
+const WAITING_CONCURRENCY = 5_000;
 
 /** The acquirer, settlement and refund backstops always run: requests rely on them after a crash. */
 @Injectable()
@@ -12,12 +18,18 @@ export class CollectionRunners implements OnApplicationBootstrap {
   constructor(
     private readonly commands: CommandBus,
     private readonly runners: ProcessManagerRunners,
+    @Optional() @Inject(AUTHORIZATION_DEADLINE) private readonly deadlineMs: number = AUTHORIZATION_DEADLINE_MS,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    for (const manager of [acquirerManager(this.commands), settlementManager(this.commands), refundManager(this.commands)]) {
+    const managers = [
+      { manager: acquirerManager(this.commands, this.deadlineMs), concurrency: WAITING_CONCURRENCY },
+      { manager: settlementManager(this.commands), concurrency: CONCURRENCY },
+      { manager: refundManager(this.commands), concurrency: CONCURRENCY },
+    ];
+    for (const { manager, concurrency } of managers) {
       await this.runners.start(manager, {
-        concurrency: CONCURRENCY,
+        concurrency,
         // Never the event itself: only ids (card data is never in an event anyway).
         onError: (err, event) => logger.warn({ err, event_id: event.id, stream: event.streamId, manager: manager.name }, 'collections step failed; retrying'),
       });

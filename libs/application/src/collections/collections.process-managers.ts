@@ -3,23 +3,31 @@ import type { CollectionEvent } from '@app/domain/accounts';
 import type { IntentActionEvent, PaymentIntentEvent } from '@app/domain/collections';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { reactionContext } from '../command-handling';
-import type { ProcessManager } from '../process-managers';
+import { sleep, type ProcessManager } from '../process-managers';
 import { AuthorizeIntentActionCommand } from './authorize-intent-action/authorize-intent-action.command';
+import { AUTHORIZATION_DEADLINE_MS } from './collections-config';
 import { RecordRefundCommand } from './record-refund/record-refund.command';
 import { SettleIntentActionCommand } from './settle-intent-action/settle-intent-action.command';
 
 /**
- * The acquirer step: once an intent is confirmed (or its customer passed 3-D Secure), the action
- * goes to the acquirer. The request does it before answering; this is the backstop after a crash.
+ * The acquirer step's backstop. The request that recorded the event (the confirmation, or the
+ * customer passing 3-D Secure) authorizes before answering, so this acts only on work still
+ * unfinished `deadlineMs` after the event (measured from the event's own time, so after a restart
+ * an overdue step runs at once): an action nobody claimed is claimed and authorized; one whose
+ * claim is still fresh is waited for, and taken over once the claim is as old as the deadline
+ * (its claimant died between claim and answer), calling the acquirer with the claim's key.
+ * Never a second call while the request's is running: decisions/collections.md.
  */
-export function acquirerManager(commands: CommandBus): ProcessManager {
+export function acquirerManager(commands: CommandBus, deadlineMs = AUTHORIZATION_DEADLINE_MS): ProcessManager {
   return {
     name: 'collections-acquirer',
     handles: ['PaymentIntentConfirmed', 'IntentActionAuthenticated'],
-    async handle(recorded: RecordedEvent) {
+    async handle(recorded: RecordedEvent, signal: AbortSignal) {
       const event = recorded as unknown as Extract<PaymentIntentEvent, { type: 'PaymentIntentConfirmed' }> | Extract<IntentActionEvent, { type: 'IntentActionAuthenticated' }>;
       const id = event.type === 'PaymentIntentConfirmed' ? event.data.intent.intent_action_id : event.data.action.id;
-      if (id) await commands.execute(new AuthorizeIntentActionCommand(reactionContext(recorded, 'collections-acquirer'), id));
+      if (!id) return;
+      await sleep(recorded.metadata.occurred_at + deadlineMs - Date.now(), signal);
+      await commands.execute(new AuthorizeIntentActionCommand(reactionContext(recorded, 'collections-acquirer'), id, { takeOverAfterMs: deadlineMs, signal }));
     },
   };
 }

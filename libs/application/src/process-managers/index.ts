@@ -1,5 +1,4 @@
 export * from './process-manager';
 export * from './process-manager-runner';
 export * from './process-manager-runners';
-export * from './process-managers.module';
 export * from './sleep';

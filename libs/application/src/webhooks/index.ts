@@ -3,7 +3,6 @@ export * from './signing-key';
 export * from './destination';
 export * from './webhook';
 export * from './webhook-index';
-export * from './deliveries.service';
 export * from './create-webhook/create-webhook.command';
 export * from './create-webhook/create-webhook.handler';
 export * from './update-webhook/update-webhook.command';

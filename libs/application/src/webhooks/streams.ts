@@ -3,14 +3,11 @@ import { createHash } from 'node:crypto';
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 export const WEBHOOK_ID = new RegExp(`^whk_${ULID}$`);
 
-/** Ids from a URL are checked before they name a stream (`webhook-delivery-…` shares the prefix). */
+/** Ids from a URL are checked before they name a stream (older logs hold `webhook-delivery-…` streams, which share the prefix). */
 export const isWebhookId = (id: string) => WEBHOOK_ID.test(id);
 export const webhookStream = (id: string) => `webhook-${id}`;
-export const deliveryStream = (id: string) => `webhook-delivery-${id}`;
 /** The webhooks of an entity (entity ids are unique platform-wide, so the organization is implied). */
 export const webhookIndexStream = (entityId: string) => `webhook-index-${entityId}`;
-/** Deliveries to one webhook about one resource (a stream id), in event order. */
-export const deliveryQueueStream = (webhookId: string, resource: string) => `webhook-queue-${webhookId}-${resource}`;
 /** Marks that WebhookCreated events older than the index were indexed (libs/webhook-delivery backfill). */
 export const WEBHOOK_INDEX_BACKFILL_STREAM = 'webhook-index-backfill';
 

@@ -1,5 +1,3 @@
 export * from './catalogue';
 export * from './webhook';
 export * from './webhook-index';
-export * from './delivery';
-export * from './delivery-queue';

@@ -41,17 +41,31 @@ export interface PlatformConfig {
   readonly foldCacheMaxBytes: number;
   /** Snapshot long streams every this many events; 0: never (`SNAPSHOT_EVERY`). */
   readonly snapshotEvery: number;
-  /** Where `npm start` runs the log's readers: a supervised second process (default) or inline (`READERS`). */
-  readonly readers: 'process' | 'inline';
-  /** Set by npm start's readers process only (never from the environment): commit through the API's writer. */
+  /** The readers of the log a worker runs (`WORKER_ROLES`, default all); the API runs none. */
+  readonly workerRoles: readonly WorkerRole[];
+  /** `npm start`: a worker that has not answered the supervisor's heartbeat for this long is killed and restarted (`WORKER_HEARTBEAT_TIMEOUT_MS`). */
+  readonly workerHeartbeatTimeoutMs: number;
+  /** Write requests (POST, PUT, PATCH, DELETE) the API works on at once; more answer 503 `overloaded` (`MAX_INFLIGHT_WRITES`). */
+  readonly maxInflightWrites: number;
+  /** Appends a worker has in flight through the API's writer at once; more wait in the worker (`WORKER_MAX_INFLIGHT_APPENDS`). */
+  readonly workerMaxInflightAppends: number;
+  /** How long an `Idempotency-Key` and its answer are kept (decisions §13: at least 24 h; `IDEMPOTENCY_TTL_SECONDS`). */
+  readonly idempotencyTtlSeconds: number;
+  /** The lease of a running key: a key left by a process that died runs again after at most this (`IDEMPOTENCY_LEASE_SECONDS`). */
+  readonly idempotencyLeaseSeconds: number;
+  /** Set by the worker `npm start` supervises only (never from the environment): commit through the API's writer. */
   readonly appendThroughParent?: boolean;
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
 
-/** The processes of a distributed deployment (docs/decisions/infrastructure.md). */
-export type AppName = 'api' | 'projector' | 'publisher' | 'webhooks';
-const EVERY_APP: readonly AppName[] = ['api', 'projector', 'publisher', 'webhooks'];
+/** The readers of the log a worker (apps/worker) can run, any set of them per process. */
+export type WorkerRole = 'projector' | 'publisher' | 'webhooks' | 'process-managers';
+export const WORKER_ROLES: readonly WorkerRole[] = ['projector', 'publisher', 'webhooks', 'process-managers'];
+
+/** What a process of a distributed deployment runs: the API, or a worker role (docs/decisions/infrastructure.md). */
+export type AppName = 'api' | WorkerRole;
+const EVERY_APP: readonly AppName[] = ['api', ...WORKER_ROLES];
 
 /**
  * Every environment variable the apps read (here and anywhere else in apps/ and libs/), and the
@@ -69,8 +83,8 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   PAYMENTS_ADMIN_TOKEN: ['api'],
   // Without it each process would generate its own key and could not read the others' secrets.
   PAYMENTS_MASTER_KEY: ['api', 'webhooks'],
-  // The KYC review (a process manager) runs in the API processes.
-  SANDBOX_AUTO_ADVANCE: ['api'],
+  // The sandbox KYC review and transfer network are process managers: the worker role runs them.
+  SANDBOX_AUTO_ADVANCE: ['process-managers'],
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: ['api', 'webhooks'],
   PUBLIC_BASE_URL: ['api'],
   WEBHOOK_RETRY_SCHEDULE_MS: ['webhooks'],
@@ -82,11 +96,10 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   KAFKA_CLIENT_ID: EVERY_APP,
   KAFKA_TOPIC_PARTITIONS: EVERY_APP,
   LOG_LEVEL: EVERY_APP,
-  // Read by the webhook worker's options (libs/webhook-delivery): the API must set it to false when the
-  // worker runs as its own deployment, or every API replica would deliver webhooks too.
-  WEBHOOKS_EMBEDDED: ['api'],
   WEBHOOK_TIMEOUT_MS: [],
   WEBHOOK_SCHEDULER_INTERVAL_MS: [],
+  // How long past its timeout a claimed delivery attempt is presumed lost with its worker (30 s); tests shorten it.
+  WEBHOOK_LEASE_MARGIN_MS: [],
   WEBHOOK_CONSUMER_GROUP: [],
   // Set by the image (deploy/Dockerfile); under `test` the logger is silent unless LOG_LEVEL says otherwise.
   NODE_ENV: [],
@@ -102,8 +115,16 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   FOLD_CACHE_MAX_BYTES: [],
   // Snapshot long streams (accounts, cards) every this many events; 0 turns snapshots off.
   SNAPSHOT_EVERY: [],
-  // Only `npm start` (the all-in-one default) reads it; each deployment of deploy/ is one role already.
-  READERS: [],
+  // Which readers a worker runs (apps/worker); every worker deployment of deploy/ names its role.
+  WORKER_ROLES: WORKER_ROLES,
+  // Only `npm start`'s supervisor reads it; the default fits.
+  WORKER_HEARTBEAT_TIMEOUT_MS: [],
+  // Backpressure (issue 20): the defaults fit; tests shrink them.
+  MAX_INFLIGHT_WRITES: [],
+  WORKER_MAX_INFLIGHT_APPENDS: [],
+  // Idempotency keys (decisions §13): the defaults (24 h, 30 s) fit every deployment; tests shorten them.
+  IDEMPOTENCY_TTL_SECONDS: [],
+  IDEMPOTENCY_LEASE_SECONDS: [],
 };
 
 const DEFAULT_RETRY_SCHEDULE = '0,5000,300000,1800000,7200000,18000000,36000000,36000000';
@@ -148,14 +169,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     fxRatesFile: resolve(env.FX_RATES_FILE || 'datasets/fx-rates.json'),
     foldCacheMaxBytes: foldCacheMaxBytes(env),
     snapshotEvery: snapshotEvery(env),
-    readers: readersMode(env.READERS),
+    workerRoles: workerRoles(env.WORKER_ROLES),
+    workerHeartbeatTimeoutMs: positive(env.WORKER_HEARTBEAT_TIMEOUT_MS || '10000', 'WORKER_HEARTBEAT_TIMEOUT_MS'),
+    maxInflightWrites: positive(env.MAX_INFLIGHT_WRITES || '256', 'MAX_INFLIGHT_WRITES'),
+    workerMaxInflightAppends: positive(env.WORKER_MAX_INFLIGHT_APPENDS || '64', 'WORKER_MAX_INFLIGHT_APPENDS'),
+    idempotencyTtlSeconds: positive(env.IDEMPOTENCY_TTL_SECONDS || '86400', 'IDEMPOTENCY_TTL_SECONDS'),
+    idempotencyLeaseSeconds: positive(env.IDEMPOTENCY_LEASE_SECONDS || '30', 'IDEMPOTENCY_LEASE_SECONDS'),
   };
 }
 
-function readersMode(value: string | undefined): PlatformConfig['readers'] {
-  if (!value || value === 'process') return 'process';
-  if (value === 'inline') return 'inline';
-  throw new Error(`READERS must be "process" or "inline", not "${value}"`);
+/** `WORKER_ROLES=projector,publisher`: a comma-separated subset of the roles; unset or empty: all of them. */
+export function workerRoles(value: string | undefined): readonly WorkerRole[] {
+  const names = (value ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+  if (!names.length) return WORKER_ROLES;
+  for (const name of names) {
+    if (!(WORKER_ROLES as readonly string[]).includes(name)) throw new Error(`WORKER_ROLES: unknown role "${name}" (roles: ${WORKER_ROLES.join(', ')})`);
+  }
+  return WORKER_ROLES.filter((role) => names.includes(role));
 }
 
 /**

@@ -7,7 +7,7 @@ import { SqliteEventStore } from './sqlite-event-store';
 import { useEmbeddedStores } from '../testing/embedded-stores';
 
 /**
- * The readers process's side of the IPC channel, wired here to the API's side in one process: what
+ * The worker's side of the IPC channel, wired here to the API's side in one process: what
  * the channel carries is the same structured-clone of plain objects either way.
  */
 function channelTo(serve: (request: AppendRequest) => Promise<unknown>) {
@@ -20,13 +20,13 @@ function channelTo(serve: (request: AppendRequest) => Promise<unknown>) {
   return channel;
 }
 
-describe('ParentProcessWriter: the readers process commits through the API process', () => {
+describe('ParentProcessWriter: the worker commits through the API process', () => {
   const stores = useEmbeddedStores('parent-writer');
 
-  const readersStore = (serve = (r: AppendRequest) => answerAppend(stores.store, r)) => {
+  const readersStore = (serve = (r: AppendRequest) => answerAppend(stores.store, r), maxInFlight = 64) => {
     const channel = channelTo(serve);
     const committed = jest.fn();
-    return { store: new SqliteEventStore(join(stores.dir, 'events.db'), 20, (onCommitted) => new ParentProcessWriter(() => (committed(), onCommitted()), channel as never)), committed, channel };
+    return { store: new SqliteEventStore(join(stores.dir, 'events.db'), 20, (onCommitted) => new ParentProcessWriter(() => (committed(), onCommitted()), channel as never, maxInFlight)), committed, channel };
   };
 
   it('appends through the other side, which judges the revision in its own writer', async () => {
@@ -65,5 +65,34 @@ describe('ParentProcessWriter: the readers process commits through the API proce
     await expect(appended).resolves.toMatchObject({ nextExpectedRevision: 0 });
     await closed;
     expect((await stores.store.readStream(stream)).map((e) => e.type)).toEqual(['Opened']);
+  });
+
+  it('has at most its bound of appends with the API at once; the rest wait in the worker, in order', async () => {
+    const held: Array<() => void> = [];
+    const { store } = readersStore((request) => new Promise((resolve) => held.push(() => resolve(answerAppend(stores.store, request)))), 2);
+    const streams = Array.from({ length: 5 }, () => streamName());
+    const appends = streams.map((s) => store.append(s, [anEvent('Opened')], 'no_stream'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(held).toHaveLength(2);
+    for (let answered = 0; answered < 5; answered++) {
+      while (held.length <= answered) await new Promise((r) => setTimeout(r, 5));
+      expect(held.length - answered).toBeLessThanOrEqual(2);
+      held[answered]();
+    }
+    await expect(Promise.all(appends)).resolves.toHaveLength(5);
+    const log = await stores.store.readAll();
+    expect(log.map((e) => e.streamId)).toEqual(streams);
+    await store.close();
+  });
+
+  it("commits the worker's appends behind the API's own when both wait for the writer", async () => {
+    // One append in the writer; meanwhile the worker's and the API's queue up, the worker's first.
+    const first = stores.store.append(streamName(), [anEvent('First')], 'no_stream');
+    const behind = [0, 1, 2].map(() => stores.store.appendBehind(streamName(), [anEvent('Worker')], 'no_stream'));
+    const own = [0, 1, 2].map(() => stores.store.append(streamName(), [anEvent('Api')], 'no_stream'));
+    expect(stores.store.pendingAppends).toEqual({ own: 4, behind: 3 });
+    await Promise.all([first, ...behind, ...own]);
+    expect((await stores.store.readAll()).map((e) => e.type)).toEqual(['First', 'Api', 'Api', 'Api', 'Worker', 'Worker', 'Worker']);
+    expect(stores.store.pendingAppends).toEqual({ own: 0, behind: 0 });
   });
 });

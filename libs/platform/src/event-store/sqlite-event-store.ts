@@ -13,7 +13,7 @@ import { processSignals } from '../log-reader/process-signals';
 import type { EventWriter } from './parent-process-writer';
 import { pollingSubscription } from './polling-subscription';
 import { RecentEvents } from './recent-events';
-import { SqliteEventWriter } from './sqlite-event-writer';
+import { SqliteEventWriter, type AppendLane } from './sqlite-event-writer';
 
 interface EventRow {
   position: number;
@@ -61,7 +61,7 @@ export class SqliteEventStore implements EventStore {
       processSignals.appended.notify();
     };
     this.writer = writer ? writer(onCommitted) : new SqliteEventWriter(file, onCommitted);
-    // A sibling process on the same file (npm start's readers process) says it appended.
+    // A sibling process on the same file (npm start's API, to its worker) says it appended.
     this.offSibling = processSignals.siblingAppended.on(wakeSubscriptions);
     this.stmts = {
       readStream: this.db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision'),
@@ -71,9 +71,23 @@ export class SqliteEventStore implements EventStore {
   }
 
   append(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    return this.appendIn('own', streamId, events, expected);
+  }
+
+  /** A sibling process's append (npm start's worker, over IPC): committed after this process's own. */
+  appendBehind(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    return this.appendIn('behind', streamId, events, expected);
+  }
+
+  /** Appends accepted and not committed yet, per lane; zeros when the writer does not say. */
+  get pendingAppends(): Record<AppendLane, number> {
+    return this.writer.pending ?? { own: 0, behind: 0 };
+  }
+
+  private appendIn(lane: AppendLane, streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
-    return this.writer.write(streamId, events, expected).then((result) => {
+    return this.writer.write(streamId, events, expected, lane).then((result) => {
       // One append's rows get consecutive positions and revisions, ending at the ones returned.
       // Events are immutable values, so readers share the objects the writer was given.
       const first = events.length - 1;

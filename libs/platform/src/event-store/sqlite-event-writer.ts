@@ -2,7 +2,11 @@ import { Worker } from 'node:worker_threads';
 import type { EventWriter } from './parent-process-writer';
 import { WrongExpectedRevisionError, type AppendResult, type EventToAppend, type ExpectedRevision } from './event-store.port';
 
+/** `own`: this process's appends; `behind`: a sibling's (npm start's worker), committed after them. */
+export type AppendLane = 'own' | 'behind';
+
 interface PendingAppend {
+  readonly lane: AppendLane;
   readonly streamId: string;
   readonly events: readonly EventToAppend[];
   readonly expected: ExpectedRevision;
@@ -54,14 +58,23 @@ parentPort.on('message', (msg) => {
 });
 `;
 
+/** Appends in one transaction at most: a larger backlog is committed in several, own lane first. */
+const MAX_BATCH = 512;
+/** While a sibling's appends wait, at least this share of each batch is theirs, so they never starve. */
+const BEHIND_SHARE = 8;
+
 /**
  * Group commit across a thread boundary: one batch is in the writer at a time, and every append
  * that arrives meanwhile joins the next batch, so the busier the store, the more appends share
  * one fsync. An append resolves only after its batch is committed and synced.
+ *
+ * Two lanes: this process's own appends (the API's requests) fill each batch first; a sibling's
+ * (npm start's worker, over IPC) take what is left, and at least an eighth of a full batch, so
+ * under load the requests' commits do not queue behind background work.
  */
 export class SqliteEventWriter implements EventWriter {
   private readonly worker: Worker;
-  private queue: PendingAppend[] = [];
+  private readonly queues: Record<AppendLane, PendingAppend[]> = { own: [], behind: [] };
   private inFlight: PendingAppend[] | null = null;
   private drained: Array<() => void> = [];
   private broken: Error | null = null;
@@ -76,17 +89,30 @@ export class SqliteEventWriter implements EventWriter {
     this.worker.unref();
   }
 
-  write(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+  write(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision, lane: AppendLane = 'own'): Promise<AppendResult> {
     if (this.broken) return Promise.reject(this.broken);
     return new Promise((resolve, reject) => {
-      this.queue.push({ streamId, events, expected, resolve, reject });
+      this.queues[lane].push({ lane, streamId, events, expected, resolve, reject });
       if (!this.inFlight) this.send();
     });
   }
 
+  /** Appends accepted and not yet committed, per lane (the API's overload check reads it). */
+  get pending(): Record<AppendLane, number> {
+    const inFlight = this.inFlight ?? [];
+    const own = inFlight.filter((p) => p.lane === 'own').length;
+    return { own: this.queues.own.length + own, behind: this.queues.behind.length + inFlight.length - own };
+  }
+
+  private get queued(): number {
+    return this.queues.own.length + this.queues.behind.length;
+  }
+
   private send(): void {
-    const batch = this.queue;
-    this.queue = [];
+    const { own, behind } = this.queues;
+    const behindTaken = Math.min(behind.length, Math.max(MAX_BATCH - own.length, behind.length ? Math.ceil(MAX_BATCH / BEHIND_SHARE) : 0));
+    const ownTaken = Math.min(own.length, MAX_BATCH - behindTaken);
+    const batch = [...own.splice(0, ownTaken), ...behind.splice(0, behindTaken)];
     this.inFlight = batch;
     // Keep the process alive while a batch is being committed; an idle writer holds nothing.
     this.worker.ref();
@@ -112,7 +138,7 @@ export class SqliteEventWriter implements EventWriter {
         else p.resolve(outcome);
       });
     if (msg.outcomes?.some((o) => !('error' in o) && !('conflict' in o))) this.onCommitted();
-    if (this.queue.length) this.send();
+    if (this.queued) this.send();
     else {
       this.worker.unref();
       this.drained.splice(0).forEach((resolve) => resolve());
@@ -121,15 +147,16 @@ export class SqliteEventWriter implements EventWriter {
 
   private fail(error: Error): void {
     this.broken = error;
-    [...(this.inFlight ?? []), ...this.queue].forEach((p) => p.reject(error));
+    [...(this.inFlight ?? []), ...this.queues.own, ...this.queues.behind].forEach((p) => p.reject(error));
     this.inFlight = null;
-    this.queue = [];
+    this.queues.own = [];
+    this.queues.behind = [];
     this.drained.splice(0).forEach((resolve) => resolve());
   }
 
   /** Commits what was already accepted, then stops the thread. */
   async close(): Promise<void> {
-    if (this.inFlight || this.queue.length) await new Promise<void>((resolve) => this.drained.push(resolve));
+    if (this.inFlight || this.queued) await new Promise<void>((resolve) => this.drained.push(resolve));
     if (!this.broken) {
       const closed = new Promise<void>((resolve) => this.worker.once('message', () => resolve()));
       this.worker.postMessage({ close: true });

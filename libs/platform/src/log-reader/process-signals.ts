@@ -26,8 +26,8 @@ export class Signal {
 }
 
 /**
- * Wake-ups between the processes `npm start` runs on one DATA_DIR (the API and the readers process
- * it supervises), relayed over their IPC channel (apps/api/src/background). Each is only a hint to
+ * Wake-ups between the processes `npm start` runs on one DATA_DIR (the API and the worker it
+ * supervises), relayed over their IPC channel (apps/api/src/background, apps/worker). Each is only a hint to
  * look again now: without them both sides still see everything by polling SQLite, just later.
  */
 export const processSignals = {

@@ -25,7 +25,8 @@ const MAX_WRITE_ATTEMPTS = 5;
  * compare-and-set on the position it was read at, and only happens when the event's position is
  * beyond it, so a replayed write is a no-op; checkpoints are written after the documents, so a
  * crash in between only replays writes the guard then skips. Plain find/sort/limit, insertOne
- * and updateOne with equality filters only: this runs on MongoDB and on mongo-java-server.
+ * and updateOne (in bulk writes) with equality filters only: this runs on MongoDB and on
+ * mongo-java-server.
  */
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
@@ -61,12 +62,65 @@ export class MongoReadStore implements ReadStore {
       .limit(query.limit + 1);
   }
 
+  /**
+   * A batch commits in one bulk write per collection it touches, then one for its checkpoints:
+   * every write is evolved in memory on the documents read up front (one read per collection),
+   * and each changed document is written once, as a compare-and-set on the position it was read
+   * at. When another writer got to a document first (a second projector), that collection's
+   * writes are applied again one by one, each guarded, which skips what is already there.
+   */
   async apply(writes: readonly ProjectionWrite[], checkpoints: Readonly<Record<string, number>>): Promise<void> {
     const known = await this.prefetch(writes);
-    for (const write of writes) await this.applyOne(write, known);
-    for (const [name, position] of Object.entries(checkpoints)) {
+    const staged = new Map<string, { collection: string; read: StoredDocument | null; doc: StoredDocument }>();
+    const byKey = new Map<string, ProjectionWrite[]>();
+    for (const write of writes) {
+      const k = key(write.collection, write.id);
+      byKey.set(k, [...(byKey.get(k) ?? []), write]);
+      const entry = staged.get(k);
+      const stored = entry ? entry.doc : (known.get(k) ?? null);
+      if (stored && stored.pos >= write.position) continue;
+      const current = stored && !stored.deleted ? stored.body : null;
+      const next = write.evolve(current);
+      if (next === current) continue;
+      const doc: StoredDocument = { _id: write.id, pos: write.position, deleted: next === null, body: next };
+      staged.set(k, { collection: write.collection, read: entry ? entry.read : (known.get(k) ?? null), doc });
+    }
+    const byCollection = new Map<string, Array<{ read: StoredDocument | null; doc: StoredDocument; k: string }>>();
+    for (const [k, { collection, read, doc }] of staged) byCollection.set(collection, [...(byCollection.get(collection) ?? []), { read, doc, k }]);
+    for (const [collection, docs] of byCollection) {
+      if (await this.bulkCompareAndSet(collection, docs)) continue;
+      // Someone else wrote one of these documents meanwhile: apply the batch's writes one by one.
+      const retry = new Map<string, StoredDocument | null>();
+      for (const { k } of docs) for (const write of byKey.get(k) ?? []) await this.applyOne(write, retry);
+    }
+    const entries = Object.entries(checkpoints);
+    if (entries.length) {
       // $max: a checkpoint never moves back, whoever saves late (see the CheckpointStore port).
-      await this.db.collection<StoredCheckpoint>(CHECKPOINTS).updateOne({ _id: name }, { $max: { position } }, { upsert: true });
+      await this.db
+        .collection<StoredCheckpoint>(CHECKPOINTS)
+        .bulkWrite(entries.map(([name, position]) => ({ updateOne: { filter: { _id: name }, update: { $max: { position } }, upsert: true } })), { ordered: false });
+    }
+  }
+
+  /** True when every document was written as read; false when one had moved (or was created) meanwhile. */
+  private async bulkCompareAndSet(collection: string, docs: ReadonlyArray<{ read: StoredDocument | null; doc: StoredDocument }>): Promise<boolean> {
+    if (!docs.length) return true;
+    const updates = docs.filter((d) => d.read).length;
+    try {
+      const result = await this.collection(collection).bulkWrite(
+        docs.map(({ read, doc }) => {
+          if (!read) return { insertOne: { document: doc } };
+          const { _id, ...fields } = doc;
+          return { updateOne: { filter: { _id, pos: read.pos }, update: { $set: fields } } };
+        }),
+        { ordered: false },
+      );
+      return result.matchedCount === updates;
+    } catch (error) {
+      // A duplicate key: a document this batch thought new was created by another writer.
+      if (error instanceof MongoServerError && (error.code === 11000 || (error as { writeErrors?: unknown }).writeErrors)) return false;
+      if ((error as { name?: string }).name === 'MongoBulkWriteError') return false;
+      throw error;
     }
   }
 

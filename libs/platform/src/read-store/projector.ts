@@ -62,7 +62,9 @@ export class Projector {
 
   private async onEvent(event: RecordedEvent): Promise<void> {
     this.pending.push(event);
-    if (this.pending.length >= (this.options.batchSize ?? 200)) await this.flush();
+    // A batch is one commit of the read store (documents and checkpoints together), as large as a
+    // page of the log: a backlog is projected with one commit per 500 events.
+    if (this.pending.length >= (this.options.batchSize ?? 500)) await this.flush();
     // A short timer closes a batch when the log goes quiet.
     else if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush().catch(this.options.onError), 5);
   }

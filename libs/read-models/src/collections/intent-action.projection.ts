@@ -7,6 +7,8 @@ import { organizationIndexes } from '@app/platform/read-store/read-index';
 export type IntentActionDocument = IntentActionRecord & { readonly refunded_amount: number; readonly organization_id: string; readonly mode: Mode; [field: string]: unknown };
 
 type Refunded = Extract<PaymentIntentEvent, { type: 'PaymentIntentRefunded' }>;
+/** The claim of an acquirer call changes nothing the API shows, so it is not handled. */
+type Handled = Exclude<IntentActionEvent, { type: 'IntentActionAuthorizationStarted' }>;
 
 /**
  * GET /intent-actions: the action's last state, and `refunded_amount` raised by each refund of
@@ -23,7 +25,7 @@ export const intentActionProjection: Projection<IntentActionDocument> = {
     return [String((event.data.action as { id: string }).id)];
   },
   evolve(current, recorded: RecordedEvent) {
-    const event = recorded as unknown as IntentActionEvent | Refunded;
+    const event = recorded as unknown as Handled | Refunded;
     if (event.type === 'PaymentIntentRefunded') return current && { ...current, refunded_amount: current.refunded_amount + event.data.refund.amount };
     if (event.type !== 'IntentActionCreated' && !current) return current;
     return { ...event.data.action, refunded_amount: current?.refunded_amount ?? 0, organization_id: recorded.metadata.organization_id, mode: modeOf(recorded.metadata) };

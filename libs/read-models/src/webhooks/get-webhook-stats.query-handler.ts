@@ -1,15 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
+import { DELIVERY_STORE, NO_DELIVERY_STATS, type DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import { GetWebhookStatsQuery } from './get-webhook-stats.query';
 import type { WebhookStats } from './webhook.presenter';
-import { NO_DELIVERIES, type WebhookDocument } from './webhook.projection';
 
 @QueryHandler(GetWebhookStatsQuery)
 export class GetWebhookStatsHandler implements IQueryHandler<GetWebhookStatsQuery> {
-  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+  constructor(@Inject(DELIVERY_STORE) private readonly deliveries: DeliveryStore) {}
 
   async execute({ webhookId }: GetWebhookStatsQuery): Promise<WebhookStats> {
-    return (await this.readStore.get<WebhookDocument>('webhooks', webhookId))?.stats ?? NO_DELIVERIES;
+    return (await this.deliveries.stats([webhookId])).get(webhookId) ?? NO_DELIVERY_STATS;
   }
 }

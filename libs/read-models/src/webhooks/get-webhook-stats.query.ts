@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { WebhookStats } from './webhook.presenter';
 
-/** A webhook's delivery statistics, counted by the `webhooks` read model (zeros before any). */
+/** A webhook's delivery statistics, counted by the delivery store per attempt logged (zeros before any). */
 export class GetWebhookStatsQuery extends Query<WebhookStats> {
   constructor(readonly webhookId: string) {
     super();

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
+import type { AttemptLogPage } from '@app/platform/delivery-store/delivery-store.port';
 import type { Mode } from '@app/platform/event-store/event-mode';
-import type { Page, PageQuery } from '@app/platform/read-store/read-store.port';
-import type { WebhookLogDocument } from './webhook-log.projection';
+import type { PageQuery } from '@app/platform/read-store/read-store.port';
 
 export interface WebhookLogFilter {
   readonly organizationId: string;
@@ -12,8 +12,8 @@ export interface WebhookLogFilter {
   readonly status?: 'succeeded' | 'failed';
 }
 
-/** Delivery attempts of one entity's webhooks, newest first (GET /webhook-logs). */
-export class ListWebhookLogsQuery extends Query<Page<WebhookLogDocument>> {
+/** Delivery attempts of one entity's webhooks, newest first (GET /webhook-logs), from the delivery store. */
+export class ListWebhookLogsQuery extends Query<AttemptLogPage> {
   constructor(
     readonly filter: WebhookLogFilter,
     readonly page: Omit<PageQuery, 'filter'>,

@@ -8,6 +8,9 @@ export interface WebhookStats {
   readonly last_response_status: number | null;
 }
 
+/** A webhook nothing was attempted for yet. */
+export const NO_DELIVERIES: WebhookStats = { deliveries_total: 0, deliveries_succeeded: 0, deliveries_failed: 0, last_delivery_at: null, last_response_status: null };
+
 export type WebhookView = Omit<ExistingWebhook, 'signing_key'> & { readonly stats: WebhookStats };
 
 /** The webhook object (decisions §9); the status read is `inactive` once `expires_at` has passed. */

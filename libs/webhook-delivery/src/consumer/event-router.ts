@@ -1,6 +1,7 @@
 import type { WebhookEvent } from '@app/domain';
-import { derivedUlid, indexWebhook, type Deliveries } from '@app/application/webhooks';
+import { derivedUlid, indexWebhook } from '@app/application/webhooks';
 import { reactionContext } from '@app/application/command-handling';
+import type { DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { PublicEventTable, StateAt } from '../mapping/public-event';
@@ -18,9 +19,10 @@ interface PublicEvent {
 }
 
 /**
- * Turns one domain event from the bus into scheduled deliveries: its public events, each to the
- * webhooks that were subscribed at the event's position in the log (never the read models, which
- * trail it). Ids are derived from the domain event id, so a redelivered message schedules nothing new.
+ * Turns one domain event from the bus into scheduled deliveries in the delivery store: its public
+ * events, each to the webhooks that were subscribed at the event's position in the log (never the
+ * read models, which trail it). Ids are derived from the domain event id, so a redelivered message
+ * schedules nothing new. Nothing is appended to the log for a delivery.
  */
 export class EventRouter {
   private readonly folds: ResourceFolds;
@@ -28,21 +30,23 @@ export class EventRouter {
   constructor(
     private readonly store: EventStore,
     private readonly directory: WebhookDirectory,
-    private readonly deliveries: Deliveries,
+    private readonly deliveries: DeliveryStore,
     private readonly table: PublicEventTable,
     private readonly firstDelayMs: () => number,
   ) {
     this.folds = new ResourceFolds(store);
   }
 
-  async route(recorded: RecordedEvent): Promise<void> {
+  /** Resolves to the number of deliveries it scheduled (none for a repeat). */
+  async route(recorded: RecordedEvent): Promise<number> {
     if (recorded.type === 'WebhookTestRequested') return this.routeTest(recorded);
     if (recorded.type === 'WebhookCreated') return this.index(recorded);
     const rule = this.table[recorded.type];
     const entityId = recorded.metadata.entity_id;
-    if (!rule || !entityId) return;
+    if (!rule || !entityId) return 0;
     const timelines = await this.directory.timelinesOf(entityId, recorded.position);
-    if (!timelines.length) return;
+    if (!timelines.length) return 0;
+    let scheduled = 0;
     const at = { position: recorded.position, organizationId: recorded.metadata.organization_id, mode: modeOf(recorded.metadata), occurredAt: recorded.metadata.occurred_at };
     const stateAt: StateAt = (decider) => this.folds.at(recorded.streamId, recorded.revision, decider);
     for (const [seq, name] of rule.events.entries()) {
@@ -50,41 +54,46 @@ export class EventRouter {
       if (!targets.length) continue;
       const id = `evt_${derivedUlid(recorded.id, name)}`;
       const event: PublicEvent = { id, event: name, created: recorded.metadata.occurred_at, entity_id: entityId, data: await rule.data(name, recorded, stateAt) };
-      for (const webhook of targets) await this.schedule(recorded, webhook.id, event, seq);
+      for (const webhook of targets) scheduled += Number(await this.schedule(recorded, webhook.id, event, seq));
     }
+    return scheduled;
   }
 
   /** A test goes to the one webhook it names, whatever that webhook subscribes to, and waits on nothing. */
-  private async routeTest(recorded: RecordedEvent): Promise<void> {
+  private async routeTest(recorded: RecordedEvent): Promise<number> {
     const d = (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookTestRequested' }>).data;
-    await this.schedule(recorded, d.webhook_id, { id: d.event_id, event: d.event, created: d.requested, entity_id: d.entity_id, test: true, data: d.data }, null);
+    return Number(await this.schedule(recorded, d.webhook_id, { id: d.event_id, event: d.event, created: d.requested, entity_id: d.entity_id, test: true, data: d.data }, null));
   }
 
   /**
    * A creation is indexed before it is written, except by code older than the index: repeating it
    * here (a no-op otherwise) lists those webhooks too, as the startup backfill did for older ones.
    */
-  private async index(recorded: RecordedEvent): Promise<void> {
+  private async index(recorded: RecordedEvent): Promise<number> {
     const d = (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookCreated' }>).data;
     await indexWebhook(this.store, reactionContext(recorded, 'webhooks'), d.webhook_id, d.entity_id);
+    return 0;
   }
 
-  /** Queued first (behind the resource's earlier deliveries to this webhook), then scheduled. */
-  private async schedule(recorded: RecordedEvent, webhookId: string, event: PublicEvent, seq: number | null): Promise<void> {
-    const organizationId = recorded.metadata.organization_id;
-    const delivery_id = `whd_${derivedUlid(event.id, webhookId)}`;
-    const ref = { webhook_id: webhookId, resource: recorded.streamId, delivery_id };
-    const queued = seq !== null && (await this.deliveries.enqueue(organizationId, recorded.id, ref, { position: recorded.position, seq }, event.entity_id));
-    const delivery = {
-      delivery_id,
-      webhook_id: webhookId,
+  /**
+   * Queued behind the resource's earlier deliveries to this webhook (tests wait on nothing). The
+   * webhook receives only its own mode's events, so the event's world is the delivery's.
+   */
+  private schedule(recorded: RecordedEvent, webhookId: string, event: PublicEvent, seq: number | null): Promise<boolean> {
+    const now = Date.now();
+    return this.deliveries.schedule({
+      id: `whd_${derivedUlid(event.id, webhookId)}`,
+      organization_id: recorded.metadata.organization_id,
+      mode: modeOf(recorded.metadata),
       entity_id: event.entity_id,
+      webhook_id: webhookId,
       event_id: event.id,
       event: event.event,
       test: event.test === true,
-      resource: queued ? recorded.streamId : null,
       payload: JSON.stringify(event),
-    };
-    return this.deliveries.schedule(organizationId, recorded.id, delivery, this.firstDelayMs());
+      queue: seq === null ? null : { resource: recorded.streamId, position: recorded.position, seq },
+      scheduled: now,
+      due_at: now + this.firstDelayMs(),
+    });
   }
 }

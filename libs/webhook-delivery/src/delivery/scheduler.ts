@@ -1,16 +1,16 @@
-import type { ReadStore } from '@app/platform/read-store/read-store.port';
+import type { DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import { logger } from '@app/platform/logging/logger';
-import { DUE_DELIVERIES, type DueDeliveryDocument } from '@app/read-models/webhooks/due-deliveries.projection';
 
 /** An attempt's outcome: the delivery that became the head of its queue by it, if any. */
 export type Attempt = (deliveryId: string) => Promise<string | null>;
 
 /**
- * Looks for due deliveries every `intervalMs` and attempts each, a bounded number at once, oldest
- * event first. Only queue heads are listed (a later event about the same resource waits behind an
- * earlier one being retried); when an attempt hands the head on, the next delivery is attempted
- * at once rather than at the next look. The list is a read model, so what was due before a
- * restart is due after it; the claim in the delivery stream keeps two workers from attempting twice.
+ * Looks for due deliveries every `intervalMs` (and whenever woken: the router scheduled something)
+ * and attempts each, a bounded number at once, the longest due first. Only queue heads are due (a
+ * later event about the same resource waits behind an earlier one being retried); when an attempt
+ * hands the head on, the next delivery is attempted at once rather than at the next look. The due
+ * list is the delivery store, so what was due before a restart is due after it; its claims keep
+ * two workers from making the same attempt.
  */
 export class DeliveryScheduler {
   private timer: NodeJS.Timeout | null = null;
@@ -20,7 +20,7 @@ export class DeliveryScheduler {
   private readonly running = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly readStore: ReadStore,
+    private readonly deliveries: DeliveryStore,
     private readonly attempt: Attempt,
     private readonly options: { intervalMs: number; concurrency?: number },
   ) {}
@@ -34,10 +34,7 @@ export class DeliveryScheduler {
     if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.options.intervalMs);
   }
 
-  /**
-   * Looks now rather than at the next interval: the read model of due deliveries has just moved (a
-   * projector batch in this process), so a new delivery goes out without waiting for the poll.
-   */
+  /** Looks now rather than at the next interval: a delivery was just scheduled, so it goes out without waiting for the poll. */
   wake(): void {
     if (this.stopped) return;
     if (this.ticking) return void (this.lookAgain = true);
@@ -61,10 +58,8 @@ export class DeliveryScheduler {
     this.schedule();
   }
 
-  /** Ids are ULIDs with the event's time: walking them upwards from the start serves the oldest first. */
-  private async due(): Promise<string[]> {
-    const page = await this.readStore.find<DueDeliveryDocument>(DUE_DELIVERIES, { filter: { head: true }, limit: 100, after: '', range: { field: 'due_at', lte: Date.now() } });
-    return page.items.map((d) => d.id).reverse();
+  private due(): Promise<string[]> {
+    return this.deliveries.due(Date.now(), 100);
   }
 
   private run(deliveryId: string): void {

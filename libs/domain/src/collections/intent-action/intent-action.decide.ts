@@ -16,6 +16,17 @@ export type IntentActionCommand =
     }
   | { readonly type: 'AuthenticateIntentAction'; readonly intent_action_id: string; readonly result: AuthenticationResult; readonly now: number }
   | { readonly type: 'ExpireAuthentication'; readonly intent_action_id: string; readonly now: number }
+  | {
+      /**
+       * Claims the acquirer call before it is made. `take_over_after_ms`: null for a request (it
+       * never takes over a claim), the deadline for the backstop (a claim older than it is taken over).
+       */
+      readonly type: 'StartAuthorization';
+      readonly intent_action_id: string;
+      readonly idempotency_key: string;
+      readonly take_over_after_ms: number | null;
+      readonly now: number;
+    }
   | { readonly type: 'CompleteIntentAction'; readonly intent_action_id: string; readonly now: number }
   | { readonly type: 'FailIntentAction'; readonly intent_action_id: string; readonly status_reason: string; readonly now: number };
 
@@ -57,6 +68,21 @@ function expire(command: Cmd<'ExpireAuthentication'>, state: ExistingIntentActio
   return [{ type: 'IntentActionFailed', data: { action: moved(state, 'failed', command.now, 'authentication_expired') } }];
 }
 
+/**
+ * One caller at a time calls the acquirer for a `pending` action: the claim is appended with the
+ * revision read, so of two racing callers the second re-reads, finds the claim and gets [] (it
+ * lost). A claim older than the backstop's deadline is presumed dead (its caller crashed between
+ * claim and answer) and may be claimed again; the key stays the first claim's, so the acquirer
+ * sees one step. Anything but `pending` has nothing to authorize: [].
+ */
+function startAuthorization(command: Cmd<'StartAuthorization'>, state: ExistingIntentAction): Decision<IntentActionEvent> {
+  if (state.status !== 'pending') return [];
+  const claim = state.authorization;
+  if (claim && (command.take_over_after_ms === null || command.now < claim.started + command.take_over_after_ms)) return [];
+  const idempotency_key = claim?.idempotency_key ?? command.idempotency_key;
+  return [{ type: 'IntentActionAuthorizationStarted', data: { intent_action_id: state.action.id, idempotency_key, started: command.now } }];
+}
+
 /** The acquirer's answer; repeating it is a no-op, a contradicting one is refused. */
 function decideOutcome(command: Cmd<'CompleteIntentAction' | 'FailIntentAction'>, state: ExistingIntentAction): Decision<IntentActionEvent> {
   const target = command.type === 'CompleteIntentAction' ? 'completed' : 'failed';
@@ -76,6 +102,8 @@ export function decideIntentAction(command: IntentActionCommand, state: IntentAc
       return authenticate(command, state);
     case 'ExpireAuthentication':
       return expire(command, state);
+    case 'StartAuthorization':
+      return startAuthorization(command, state);
     case 'CompleteIntentAction':
     case 'FailIntentAction':
       return decideOutcome(command, state);

@@ -66,6 +66,31 @@ describe('intent action decider (spec state table, decisions §7)', () => {
     spec([created, authenticated, done]).when(fail).thenError('invalid_state');
   });
 
+  describe('claiming the acquirer call (one call per step)', () => {
+    const start = (now: number, take_over_after_ms: number | null = null, idempotency_key = IA): IntentActionCommand => ({ type: 'StartAuthorization', intent_action_id: IA, idempotency_key, take_over_after_ms, now });
+    const started = (at: number, key = IA): IntentActionEvent => ({ type: 'IntentActionAuthorizationStarted', data: { intent_action_id: IA, idempotency_key: key, started: at } });
+
+    it('a pending action is claimed once: a second claimant (a request or the backstop before the deadline) gets nothing', () => {
+      spec([created, authenticated]).when(start(T + 10)).then([started(T + 10)]);
+      spec([created, authenticated, started(T + 10)]).when(start(T + 11)).then([]);
+      spec([created, authenticated, started(T + 10)]).when(start(T + 10 + 999, 1000)).then([]);
+    });
+
+    it('the backstop takes over a claim past its deadline, with the first claim\'s key; a request never does', () => {
+      spec([created, authenticated, started(T + 10, 'first-key')]).when(start(T + 1010, 1000, 'other')).then([started(T + 1010, 'first-key')]);
+      spec([created, authenticated, started(T + 10)]).when(start(T + 999_999)).then([]);
+    });
+
+    it('nothing to claim unless pending: awaiting 3-D Secure, or decided', () => {
+      spec([created]).when(start(T + 10)).then([]);
+      spec([created, authenticated, { type: 'IntentActionCompleted', data: { action: after('completed') } }]).when(start(T + 10, 0)).then([]);
+    });
+
+    it('a claimed action still completes or fails (the claim changes nothing the API shows)', () => {
+      spec([created, authenticated, started(T + 10)]).when(complete).then([{ type: 'IntentActionCompleted', data: { action: after('completed') } }]);
+    });
+  });
+
   it('is never completed without authentication', () => spec([created]).when(complete).thenError('invalid_state'));
   it('answers not found for a missing action', () => spec([]).when(complete).thenError('intent_action_not_found'));
 });

@@ -50,7 +50,7 @@ export interface IntentActionRecord {
   readonly updated: number;
 }
 
-/** Every event carries the whole action after it. */
+/** Every event that changes the action carries the whole action after it. */
 export type IntentActionEvent =
   | {
       readonly type: 'IntentActionCreated';
@@ -63,9 +63,25 @@ export type IntentActionEvent =
       };
     }
   | { readonly type: 'IntentActionAuthenticated'; readonly data: { readonly action: IntentActionRecord } }
+  | {
+      /**
+       * A caller claimed the acquirer call (decisions/collections.md "One acquirer call per step"):
+       * appended with the expected revision before calling, so of two callers one wins. Changes
+       * nothing the API shows (the action stays `pending`), so it carries no record: only the key
+       * the acquirer is sent and when the claim was made (a claim is exclusive until the deadline).
+       */
+      readonly type: 'IntentActionAuthorizationStarted';
+      readonly data: { readonly intent_action_id: string; readonly idempotency_key: string; readonly started: number };
+    }
   | { readonly type: 'IntentActionCompleted'; readonly data: { readonly action: IntentActionRecord } }
   | { readonly type: 'IntentActionFailed'; readonly data: { readonly action: IntentActionRecord } };
 
 export type IntentActionEventType = IntentActionEvent['type'];
 
-export const INTENT_ACTION_EVENT_TYPES: readonly IntentActionEventType[] = ['IntentActionCreated', 'IntentActionAuthenticated', 'IntentActionCompleted', 'IntentActionFailed'];
+export const INTENT_ACTION_EVENT_TYPES: readonly IntentActionEventType[] = [
+  'IntentActionCreated',
+  'IntentActionAuthenticated',
+  'IntentActionAuthorizationStarted',
+  'IntentActionCompleted',
+  'IntentActionFailed',
+];

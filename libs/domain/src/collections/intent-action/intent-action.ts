@@ -5,6 +5,16 @@ export interface ExistingIntentAction {
   readonly action: IntentActionRecord;
   readonly acquirer_token: string | null;
   readonly authentication_expires: number | null;
+  /**
+   * The last claim of the acquirer call, absent until one is made (absent, not null, so logs
+   * written before claims fold to the same state).
+   */
+  readonly authorization?: AuthorizationClaim;
+}
+
+export interface AuthorizationClaim {
+  readonly idempotency_key: string;
+  readonly started: number;
 }
 
 export type IntentActionState = { readonly status: 'none' } | ExistingIntentAction;
@@ -21,5 +31,9 @@ export function evolveIntentAction(state: IntentActionState, event: IntentAction
     return { status: action.status, action, acquirer_token, authentication_expires };
   }
   if (!isIntentAction(state)) return state;
+  if (event.type === 'IntentActionAuthorizationStarted') {
+    const { idempotency_key, started } = event.data;
+    return { ...state, authorization: { idempotency_key, started } };
+  }
   return { ...state, status: event.data.action.status, action: event.data.action };
 }

@@ -28,9 +28,9 @@ export class ProjectorProgress implements ProjectionProgress {
 }
 
 /**
- * Any other process (an API replica beside a projector deployment) reads the checkpoints the
+ * Any other process (every API: the projector runs in a worker) reads the checkpoints the
  * projector stores with its documents, polling with a short, growing interval. Under `npm start`
- * the readers process says when it stored checkpoints, which cuts the wait short.
+ * the worker says when it stored checkpoints, which cuts the wait short.
  */
 export class StoredCheckpointProgress implements ProjectionProgress {
   constructor(

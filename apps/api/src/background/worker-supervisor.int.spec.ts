@@ -1,0 +1,97 @@
+import { join } from 'node:path';
+import type { EventStore } from '@app/platform/event-store/event-store.port';
+import { WorkerSupervisor, type SupervisorOptions } from './worker-supervisor';
+
+const entry = join(__dirname, 'worker-supervisor.fixture.js');
+// The stand-in never appends, so the supervisor is never asked to commit through this log.
+const log = {} as EventStore;
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const until = async (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000) => {
+  for (const deadline = Date.now() + timeoutMs; !(await check()); await new Promise((r) => setTimeout(r, 10))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  }
+};
+
+describe('WorkerSupervisor', () => {
+  let supervisor: WorkerSupervisor | null = null;
+  const stopped: number[] = [];
+  const start = async (options: Partial<SupervisorOptions> = {}) => {
+    supervisor = new WorkerSupervisor({ entry, ...options });
+    await supervisor.start(log);
+    return supervisor;
+  };
+  /** Waits for a worker other than `previous` to run, and says how long that took. */
+  const restartedAfter = async (previous: number): Promise<{ pid: number; ms: number }> => {
+    const from = Date.now();
+    let pid = 0;
+    await until(async () => {
+      const s = await supervisor!.status(100);
+      pid = s.pid ?? 0;
+      return s.state === 'running' && pid !== 0 && pid !== previous && s.report !== null;
+    }, 'a new worker');
+    return { pid, ms: Date.now() - from };
+  };
+  afterEach(async () => {
+    await supervisor?.onApplicationShutdown();
+    supervisor = null;
+    // A SIGSTOPped worker the test left behind is killed by its pid.
+    for (const pid of stopped.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  });
+
+  it('starts the worker, asks it for its status, and keeps no answered request', async () => {
+    await start();
+    for (let i = 0; i < 5; i++) expect(await supervisor!.status()).toMatchObject({ state: 'running', restarts: 0, report: { projected: 7, published: 7 } });
+    expect((supervisor as unknown as { pendingStatus: Map<number, unknown> }).pendingStatus.size).toBe(0);
+  });
+
+  it('starts it again after it is SIGKILLed, with a backoff that doubles, and stops it on shutdown', async () => {
+    await start({ backoffMs: { first: 200, max: 400 }, heartbeat: { intervalMs: 50, timeoutMs: 5_000 } });
+    const first = (await supervisor!.status()).pid!;
+    process.kill(first, 'SIGKILL');
+    const second = await restartedAfter(first);
+    process.kill(second.pid, 'SIGKILL');
+    const third = await restartedAfter(second.pid);
+    // 200 ms, then 400 ms before the next start (plus the fork and its `ready`).
+    expect(second.ms).toBeGreaterThanOrEqual(190);
+    expect(third.ms).toBeGreaterThanOrEqual(390);
+    expect(third.ms).toBeGreaterThan(second.ms);
+    expect(await supervisor!.status()).toMatchObject({ state: 'running', restarts: 2, unresponsive_kills: 0 });
+    await supervisor!.onApplicationShutdown();
+    await until(() => !alive(third.pid), 'the worker to stop');
+    expect(await supervisor!.status()).toMatchObject({ state: 'stopped', pid: null });
+    supervisor = null;
+  });
+
+  it('kills a worker that stops answering its heartbeat (SIGSTOP) and starts another', async () => {
+    await start({ backoffMs: { first: 100, max: 200 }, heartbeat: { intervalMs: 50, timeoutMs: 400 } });
+    const first = (await supervisor!.status()).pid!;
+    stopped.push(first);
+    const frozenAt = Date.now();
+    process.kill(first, 'SIGSTOP');
+    // Still there while the heartbeat has not run out: a stopped process is not an exited one.
+    expect(alive(first)).toBe(true);
+    const next = await restartedAfter(first);
+    expect(Date.now() - frozenAt).toBeGreaterThanOrEqual(400);
+    expect(alive(first)).toBe(false);
+    expect(await supervisor!.status()).toMatchObject({ state: 'running', restarts: 1, unresponsive_kills: 1, pid: next.pid });
+
+    // Again: the backoff has doubled.
+    stopped.push(next.pid);
+    process.kill(next.pid, 'SIGSTOP');
+    const third = await restartedAfter(next.pid);
+    expect(third.ms).toBeGreaterThanOrEqual(400 + 200 - 20);
+    expect(await supervisor!.status()).toMatchObject({ restarts: 2, unresponsive_kills: 2 });
+  });
+
+  it('fails the start when the worker exits before it is ready', async () => {
+    supervisor = new WorkerSupervisor({ entry, env: { ...process.env, FIXTURE_EXIT_AT_START: '1' } });
+    await expect(supervisor.start(log)).rejects.toThrow('the worker exited during start');
+  });
+});

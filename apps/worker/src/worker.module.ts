@@ -1,0 +1,62 @@
+import { Inject, Injectable, Module, Optional, type DynamicModule } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ProcessManagerRunners } from '@app/application/process-managers';
+import { ProcessManagersRoleModule } from '@app/application/process-managers/process-managers-role.module';
+import type { PlatformConfig, WorkerRole } from '@app/platform/config/platform-config';
+import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { sharedTailOf } from '@app/platform/log-reader/shared-tail';
+import type { WorkerReport } from '@app/platform/log-reader/worker-protocol';
+import { PlatformLifecycle, PlatformModule, readersOf } from '@app/platform/platform.module';
+import { READ_MODELS } from '@app/read-models/read-models';
+import { WebhookWorkerModule } from '@app/webhook-delivery/webhook-worker.module';
+
+export const WORKER_ROLES_RUN = Symbol('WORKER_ROLES_RUN');
+
+/** What this worker runs and how far each of its readers is: its /health, and its answer to npm start's API. */
+@Injectable()
+export class WorkerStatus {
+  constructor(
+    @Inject(WORKER_ROLES_RUN) readonly roles: readonly WorkerRole[],
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly platform: PlatformLifecycle,
+    @Optional() @Inject(ProcessManagerRunners) private readonly runners: ProcessManagerRunners | null,
+  ) {}
+
+  report(): WorkerReport {
+    return {
+      roles: this.roles,
+      projected: this.roles.includes('projector') ? this.platform.projector.lastPosition : null,
+      published: this.roles.includes('publisher') ? this.platform.publisher.lastPosition : null,
+      process_managers: this.runners?.status() ?? [],
+      tail: sharedTailOf(this.store)?.stats ?? null,
+      rss_bytes: process.memoryUsage.rss(),
+    };
+  }
+}
+
+/**
+ * The modules a worker's roles need beside the platform (global) and CqrsModule: the process
+ * managers with the command handlers they send to, and the webhook worker. The projector and the
+ * publisher are the platform's, started by its roles. Nothing of the HTTP API.
+ */
+@Module({})
+export class WorkerRolesModule {
+  static forRoles(roles: readonly WorkerRole[]): DynamicModule {
+    const imports: DynamicModule['imports'] = [];
+    if (roles.includes('process-managers')) imports.push(ProcessManagersRoleModule);
+    if (roles.includes('webhooks')) imports.push(WebhookWorkerModule.register());
+    return { module: WorkerRolesModule, imports, providers: [{ provide: WORKER_ROLES_RUN, useValue: roles }, WorkerStatus], exports: [WorkerStatus] };
+  }
+}
+
+/** A worker: the platform with the readers of its roles, and the modules they need. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: PlatformConfig, roles: readonly WorkerRole[]): DynamicModule {
+    const imports: DynamicModule['imports'] = [PlatformModule.forRoot(readersOf(roles), config, READ_MODELS)];
+    // Process managers send commands through the bus, to the handlers of ReactionCommandsModule.
+    if (roles.includes('process-managers')) imports.push(CqrsModule.forRoot());
+    imports.push(WorkerRolesModule.forRoles(roles));
+    return { module: WorkerModule, imports };
+  }
+}

@@ -1,3 +1,0 @@
-export * from './delivery.events';
-export * from './delivery';
-export * from './delivery.decide';

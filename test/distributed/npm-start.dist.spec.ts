@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { eventually, killStartedApps, randomKey, startApp, type AppProcess } from './processes';
+
+const BANK_USD = { payment_method: 'bank-transfer', currency: 'USD', country: 'US', bank: { account_number: '123456789', account_name: 'Grace Hopper', scheme: 'aba', code: '021000021' } };
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+
+interface WorkerHealth {
+  state: string;
+  pid: number;
+  restarts: number;
+  unresponsive_kills: number;
+  roles: string[] | null;
+  rss_bytes: number | null;
+}
+
+/**
+ * `npm start` on the embedded default (SQLite log, read store and bus in DATA_DIR): the API serves
+ * HTTP and commands and runs no reader of the log; one worker with every role (projector,
+ * publisher, webhooks, process managers), a child process it supervises, reads it, so they never
+ * share the event loop with HTTP. A worker that dies or stops answering is started again.
+ */
+describe('npm start: the API and the worker it supervises', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'payments-npm-start-'));
+  const key = randomKey();
+  // Empty adapter URLs: the embedded default, whatever servers the integration run started.
+  const env = {
+    DATA_DIR: dataDir,
+    PAYMENTS_BOOTSTRAP_API_KEYS: key,
+    PAYMENTS_MASTER_KEY: randomBytes(32).toString('base64'),
+    MONGO_URL: '',
+    KAFKA_BROKERS: '',
+    SANDBOX_AUTO_ADVANCE: 'true',
+    // A frozen worker is found within 2 s rather than the default 10.
+    WORKER_HEARTBEAT_TIMEOUT_MS: '2000',
+    // npm start ignores it: its one worker runs every role.
+    WORKER_ROLES: 'publisher',
+  };
+  const auth = { Authorization: `Bearer ${key}` };
+  let app: AppProcess;
+  const worker = async () => (await app.health()).worker as WorkerHealth;
+
+  async function payer(api: ReturnType<typeof request>): Promise<{ entity: string; account: string; detail: string }> {
+    const entity = (await api.post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Payer', email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
+    const account = (await api.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)).body.id;
+    await api.post(`/sandbox/accounts/${account}/fund`).set(auth).send({ amount: 1_000_000, currency: 'USD' }).expect(201);
+    const counterparty = (await api.post('/counterparties').set(auth).send({ type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } }).expect(201)).body.id;
+    const detail = (await api.post(`/counterparties/${counterparty}/payment-details`).set(auth).send(BANK_USD).expect(201)).body.id;
+    return { entity, account, detail };
+  }
+
+  async function readsItsWrites(lastName: string): Promise<void> {
+    const api = request(app.url);
+    const entity = (await api.post('/entities').set(auth).send({ first_name: 'Ada', last_name: lastName, email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
+    expect(((await api.get('/entities?limit=100').set(auth).expect(200)).body.data as Array<{ id: string }>).map((e) => e.id)).toContain(entity);
+  }
+
+  beforeAll(async () => {
+    app = await startApp('npm-start', env);
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await killStartedApps();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs every role in one child process of the API, which reports it in /health', async () => {
+    const health = await app.health();
+    expect(health.worker).toMatchObject({ state: 'running', restarts: 0, roles: ['projector', 'publisher', 'webhooks', 'process-managers'] });
+    expect(health.worker.pid).not.toBe(app.pid);
+    expect(parentOf(health.worker.pid)).toBe(app.pid);
+    // One read of the log's tail for the projector, the publisher and the nine process managers.
+    expect(health.worker.tail).toMatchObject({ tails: 1, subscribers: 11 });
+    const managers = health.process_managers as Array<{ name: string; holding: boolean }>;
+    expect(managers.map((m) => m.name)).toEqual(expect.arrayContaining(['kyc-review', 'transfer-money', 'transfer-rails', 'card-money']));
+    expect(managers.every((m) => m.holding)).toBe(true);
+  });
+
+  it('reads every write back at once, lists included: the API waits on the worker projecting it', async () => {
+    const api = request(app.url);
+    for (let i = 0; i < 10; i++) {
+      const entity = (await api.post('/entities').set(auth).send({ first_name: 'Ada', last_name: `Okafor${i}`, email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
+      expect(((await api.get('/entities?limit=100').set(auth).expect(200)).body.data as Array<{ id: string }>).map((e) => e.id)).toContain(entity);
+      const account = (await api.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)).body.id;
+      await api.post(`/sandbox/accounts/${account}/fund`).set(auth).send({ amount: 500 + i, currency: 'USD' }).expect(201);
+      const listed = (await api.get(`/accounts?entity_id=${entity}`).set(auth).expect(200)).body.data as Array<Record<string, any>>;
+      expect(listed.map((a) => [a.id, a.balance.current])).toEqual([[account, 500 + i]]);
+    }
+  });
+
+  it('moves payouts through the sandbox network from the worker, committing through the API', async () => {
+    const api = request(app.url);
+    const { entity, account, detail } = await payer(api);
+    const body = { account_id: account, payment_detail_id: detail, amount: 1_000, payment_type: 'bank-transfer', description: 'Invoice', unique_reference: `npm-start-${Date.now()}` };
+    const id = (await api.post('/transfer').set(auth).send(body).expect(201)).body.id;
+    await eventually(async () => (await api.get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status, (s) => s === 'successful', `transfer ${id} successful`);
+    expect((await worker()).rss_bytes).toBeGreaterThan(0);
+  });
+
+  it('starts the worker again when it is SIGKILLed; it resumes from its checkpoints', async () => {
+    const before = await worker();
+    process.kill(before.pid, 'SIGKILL');
+    const after = await eventually(worker, (w) => w.state === 'running' && w.restarts === 1 && w.pid !== before.pid, 'the worker restarted');
+    expect(after.unresponsive_kills).toBe(0);
+    expect(parentOf(after.pid)).toBe(app.pid);
+    await readsItsWrites('AfterKill');
+    const health = await app.health();
+    expect(health.log.projected).toBe(health.log.head);
+  });
+
+  it('kills a worker that stops answering (SIGSTOP) and starts another; writes and lists carry on', async () => {
+    const before = await worker();
+    process.kill(before.pid, 'SIGSTOP');
+    try {
+      // Writes do not need the worker: the API commits them itself.
+      await request(app.url).post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Frozen', email: 'ada@example.com', country: 'NG' }).expect(201);
+      const after = await eventually(worker, (w) => w.state === 'running' && w.restarts === 2 && w.pid !== before.pid, 'the frozen worker replaced', 30_000);
+      expect(after.unresponsive_kills).toBe(1);
+      expect(alive(before.pid)).toBe(false);
+      await readsItsWrites('AfterFreeze');
+    } finally {
+      if (alive(before.pid)) process.kill(before.pid, 'SIGKILL');
+    }
+  });
+
+  it('stops the worker with the API, and when the API is killed', async () => {
+    const { pid } = await worker();
+    await app.stop();
+    await eventually(async () => alive(pid), (up) => !up, 'the worker stopped with the API');
+
+    // Started again on the same DATA_DIR, then killed without a chance to stop its child.
+    app = await startApp('npm-start', env);
+    const restarted = await worker();
+    await app.kill();
+    await eventually(async () => alive(restarted.pid), (up) => !up, 'the worker left after the killed API');
+  });
+});
