@@ -30,7 +30,8 @@ export async function buildWorld(t: TestApp, key: string): Promise<World> {
     await t.http.post('/entity-webhooks').set(bearer(key)).send({ entity_id: entity, url: 'https://hooks.example.com/probe', enabled_events: { outflows: ['completed'] } }).expect(201)
   ).body.id as string;
   const apiKey = (await t.http.post('/api-keys').set(bearer(key)).send({ name: 'probe' }).expect(201)).body.id as string;
-  return { entity, personId, business, account, counterparty, paymentDetail: detail, transfer, webhook, apiKey, ...(await cardsAndCollections(t, key, entity, account)) };
+  const event = (await t.http.get(`/transfers/${transfer}/history`).set(bearer(key)).expect(200)).body.data[0].id as string;
+  return { entity, personId, business, account, counterparty, paymentDetail: detail, transfer, webhook, apiKey, event, ...(await cardsAndCollections(t, key, entity, account)) };
 }
 
 /** A card with a held authorization; intents waiting for 3-D Secure, paid, and open (as the isolation matrix builds them). */

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Response } from 'supertest';
+import { AuditCheckpointWriter } from '@app/platform/audit-checkpoints/audit-checkpoint-writer';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { approvedEntity, tokenFor } from '../support/fixtures';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
@@ -146,7 +147,11 @@ async function firstWorld(t: TestApp, key: string): Promise<World> {
   const transfer = (await post(t, transferBody(account, detail), '/transfer', key).expect(201)).body.id as string;
   const webhook = (await t.http.post('/entity-webhooks').set(bearer(key)).send({ entity_id: entity, url: 'https://hooks.example.com/first', enabled_events: { outflows: ['completed'] } }).expect(201)).body.id as string;
   const apiKey = (await t.http.post('/api-keys').set(bearer(key)).send({ name: 'first' }).expect(201)).body.id as string;
-  return { entity, personId, business, account, counterparty, paymentDetail: detail, transfer, webhook, apiKey, ...(await cardsAndCollections(t, key, entity, account)) };
+  const world = { entity, personId, business, account, counterparty, paymentDetail: detail, transfer, webhook, apiKey, ...(await cardsAndCollections(t, key, entity, account)) };
+  // An event of the world, in a signed checkpoint (the writer signs every few seconds; now, here).
+  const event = (await t.http.get(`/transfers/${transfer}/history`).set(bearer(key)).expect(200)).body.data[0].id as string;
+  await t.app.get(AuditCheckpointWriter).checkpointNow();
+  return { ...world, event };
 }
 
 /** A card with a held authorization; intents waiting for 3-D Secure, paid, and open. */

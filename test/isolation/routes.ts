@@ -25,6 +25,8 @@ export interface World {
   readonly paidIntent: string;
   /** Created without an action yet: it can be confirmed or cancelled. */
   readonly openIntent: string;
+  /** An event of the first world (the transfer's creation, `evt_…`), in a signed checkpoint: GET /events/{id}/proof. */
+  readonly event: string;
 }
 
 export interface RouteRequest {
@@ -180,6 +182,9 @@ export const ROUTES: Record<string, RouteCase> = {
   'GET /admin/organizations/:id/events': { kind: 'operator', request: () => ({ path: '/admin/organizations/org_x/events' }) },
   'GET /ledger': { kind: 'list', apiKeyOnly: true, request: () => ({ path: '/ledger' }) },
   'GET /admin/organizations/:id/ledger': { kind: 'operator', request: () => ({ path: '/admin/organizations/org_x/ledger?mode=sandbox' }) },
+  'GET /events/:id/proof': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/events/${w.event}/proof` }) },
+  'GET /admin/audit/checkpoints': { kind: 'operator', request: () => ({ path: '/admin/audit/checkpoints' }) },
+  'GET /admin/audit/checkpoints/consistency': { kind: 'operator', request: () => ({ path: '/admin/audit/checkpoints/consistency?first=1&second=2' }) },
 };
 
 const MERCHANT = { name: 'Sandbox Books', mcc: '5942', city: 'Lagos', state: 'LA', postal_code: '100001', country: 'NG' };

@@ -5,6 +5,7 @@ import { upcast } from '@app/platform/event-store/upcasters';
 import type { Projection } from '@app/platform/read-store/projection';
 import { handlesEvent } from '@app/platform/read-store/projector';
 import type { ProjectionWrite, ReadDocument, ReadStore } from '@app/platform/read-store/read-store.port';
+import type { CheckpointCheck } from './checkpoint-check';
 import { LedgerCheck } from './ledger-check';
 
 export interface LogPass {
@@ -21,6 +22,8 @@ export interface PassOptions {
   readonly organizationId?: string;
   /** Events read, and projected into the scratch store in one transaction, at a time. */
   readonly batchSize?: number;
+  /** The log against the latest signed checkpoint: every event, with its chain hash, in position order. */
+  readonly checkpoint?: CheckpointCheck;
   onProgress?(position: number, head: number): void;
 }
 
@@ -41,15 +44,18 @@ export async function readLog(store: EventStore, projections: readonly Projectio
   const breaks: ChainBreak[] = [];
   const ledger = new LedgerCheck(options.organizationId);
   let count = 0;
+  let last = 0;
   for (let after = 0; after < head; ) {
     const batch = await raw.readAll({ after, limit: options.batchSize ?? 2000 });
     if (!batch.length) break;
     const writes: ProjectionWrite[] = [];
     for (const event of batch) {
       if (event.position > head) break;
-      checkChain(chains, event, breaks);
+      const chainHash = checkChain(chains, event, breaks);
+      options.checkpoint?.fold(event, chainHash);
       const current = upcast(event);
       ledger.fold(current);
+      last = event.position;
       if (!options.organizationId || event.metadata.organization_id === options.organizationId) writes.push(...projectionWrites(projections, current));
       count += 1;
     }
@@ -60,14 +66,17 @@ export async function readLog(store: EventStore, projections: readonly Projectio
     // starve timers and signals (Ctrl-C) until the end of the log.
     await new Promise((resolve) => setImmediate(resolve));
   }
+  options.checkpoint?.end(new Set(chains.keys()), last);
   return { head, events: count, streams: chains.size, breaks, ledger, ms: Date.now() - started };
 }
 
-function checkChain(chains: Map<string, ChainChecker>, event: RecordedEvent, breaks: ChainBreak[]): void {
+/** Checks the event's link in its stream's chain; returns its chain hash (stored, or upcast for an event older than chains). */
+function checkChain(chains: Map<string, ChainChecker>, event: RecordedEvent, breaks: ChainBreak[]): string {
   let checker = chains.get(event.streamId);
   if (!checker) chains.set(event.streamId, (checker = new ChainChecker(event.streamId)));
   const broken = checker.check(event);
   if (broken) breaks.push(broken);
+  return checker.hash;
 }
 
 /** The writes the projector makes for one event (libs/platform/src/read-store/projector.ts), guarded by its position. */

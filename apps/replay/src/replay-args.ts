@@ -4,9 +4,10 @@ import type { ReplayOptions } from './replay';
 export const USAGE = `Usage: npm run replay -- [--verify] [--rebuild] [--organization ID] [--no-progress]
 
 Replays the event log from position 0: recomputes every stream's hash chain, rebuilds every read
-model into a scratch store and compares it with the live one (a digest per collection), and checks
-the ledger. Runs on the adapters the environment configures (DATA_DIR, or EVENTSTORE_URL and
-MONGO_URL).
+model into a scratch store and compares it with the live one (a digest per collection), checks
+the ledger, and checks the log against the latest signed checkpoint in CHECKPOINT_DIR (truncation,
+deleted streams, rewritten or reordered events). Runs on the adapters the environment configures
+(DATA_DIR, or EVENTSTORE_URL and MONGO_URL).
 
 Options:
   --verify             compare only (the default)

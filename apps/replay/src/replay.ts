@@ -2,10 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SingleBar } from 'cli-progress';
+import type { AuditCheckpointConfig } from '@app/platform/audit-checkpoints/audit-checkpoint-config';
+import type { ChainBreak } from '@app/platform/event-store/hash-chain/chain-upcast';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
 import type { ReadStore } from '@app/platform/read-store/read-store.port';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
+import { CheckpointCheck } from './checkpoint-check';
 import { ascending, compareCollection, type Difference } from './collection-digest';
 import { readLog } from './log-pass';
 import { LiveReplacer } from './rebuild-live';
@@ -26,6 +29,8 @@ export interface ReplayDeps {
   readonly readModels: ReadStore;
   readonly projections: readonly Projection[];
   readonly out: (line: string) => void;
+  /** Where the signed checkpoints are and the key that signed them (CHECKPOINT_DIR, AUDIT_SIGNING_KEY): the log is checked against the latest. */
+  readonly checkpoints?: AuditCheckpointConfig;
 }
 
 /** Differences named per collection; the rest are counted. */
@@ -43,24 +48,36 @@ export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promi
   const started = Date.now();
   const dir = mkdtempSync(join(options.scratchParent ?? tmpdir(), 'replay-scratch-'));
   const scratch = new SqliteReadStore(join(dir, 'read-models.db'));
+  let checkpoint: CheckpointCheck | undefined;
   try {
+    // Read before the pass reads the head, so the checkpoint never covers more than the pass reads.
+    checkpoint = deps.checkpoints ? CheckpointCheck.open(deps.checkpoints) : undefined;
     const bar = options.progress ? new SingleBar({ format: 'replay [{bar}] {percentage}% | position {value}/{total}', stopOnComplete: true }) : null;
     const pass = await readLog(deps.events, deps.projections, scratch, {
       organizationId: options.organizationId,
+      checkpoint,
       onProgress: (position, head) => (bar?.getTotal() ? bar.update(position) : bar?.start(head, position)),
     });
     bar?.stop();
     await waitForLive(deps, pass.head);
-    const findings: Finding[] = pass.breaks.map((b) => ({ kind: 'chain', resource: `stream ${b.streamId} revision ${b.revision}`, message: b.reason === 'missing_revision' ? 'event missing' : 'hash does not match the event' }));
+    const findings: Finding[] = pass.breaks.map((b) => ({ kind: 'chain', resource: `stream ${b.streamId} revision ${b.revision}`, message: chainMessage(b) }));
+    findings.push(...(checkpoint?.findings() ?? []));
     const collections = await compareCollections(deps, scratch, pass.head, options, findings);
     for (const b of pass.ledger.breaks()) findings.push({ kind: 'ledger', resource: `transaction ${b.transactionId} at position ${b.position}`, message: b.message });
     for (const b of await pass.ledger.projectedBalanceBreaks(ascending(scratch, 'accounts', options.organizationId))) findings.push({ kind: 'ledger', resource: `account ${b.account}`, message: b.message });
-    renderReport(deps.out, { head: pass.head, events: pass.events, streams: pass.streams, passMs: pass.ms, totalMs: Date.now() - started, collections, findings, ledger: pass.ledger.rows() });
+    renderReport(deps.out, { head: pass.head, events: pass.events, streams: pass.streams, passMs: pass.ms, totalMs: Date.now() - started, collections, findings, ledger: pass.ledger.rows(), checkpoint: checkpoint?.status() });
     return findings.length ? 1 : 0;
   } finally {
+    checkpoint?.close();
     await scratch.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function chainMessage(b: ChainBreak): string {
+  if (b.reason === 'missing_revision') return 'event missing';
+  if (b.reason === 'hash_missing') return `no hash, after the chain's start (revision ${b.chainStart} has one): an event older than chains cannot follow a hashed one`;
+  return 'hash does not match the event';
 }
 
 async function compareCollections(deps: ReplayDeps, scratch: ReadStore, head: number, options: ReplayOptions, findings: Finding[]): Promise<CollectionRow[]> {

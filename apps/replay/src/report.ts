@@ -9,7 +9,7 @@ export interface CollectionRow {
 }
 
 export interface Finding {
-  readonly kind: 'chain' | 'read_model' | 'ledger';
+  readonly kind: 'chain' | 'read_model' | 'ledger' | 'checkpoint';
   readonly resource: string;
   readonly message: string;
 }
@@ -24,6 +24,8 @@ export interface Report {
   readonly collections: readonly CollectionRow[];
   readonly findings: readonly Finding[];
   readonly ledger: readonly LedgerRow[];
+  /** The checkpoint check's one line (issue 23): which checkpoint, and whether the log gives it. */
+  readonly checkpoint?: string;
 }
 
 /** The summary tables, then every finding on its own line (the resource first, so it can be grepped). */
@@ -39,6 +41,7 @@ export function renderReport(out: (line: string) => void, report: Report): void 
     const rows = report.ledger.map((r) => [r.book, r.currency, r.account, ...[r.debits_posted, r.credits_posted, r.debits_pending, r.credits_pending].map(String)]);
     out(table(['organization/mode', 'currency', 'ledger account', 'debits posted', 'credits posted', 'debits pending', 'credits pending'], rows));
   }
+  if (report.checkpoint) out(report.checkpoint);
   for (const f of report.findings) out(`DIFFERENCE ${f.kind}: ${f.resource}: ${f.message}`);
   const broken = report.findings.filter((f) => f.kind === 'chain').length;
   out(report.findings.length ? `FAILED: ${report.findings.length} difference(s), ${broken} in hash chains` : 'OK: chains whole, read models equal the replay, ledger balances');

@@ -2,14 +2,17 @@ import { Module } from '@nestjs/common';
 import { GetResourceHistoryHandler } from '@app/application/audit';
 import { GetLedgerHandler } from '@app/application/ledger';
 import { ListEventsHandler } from '@app/read-models/audit/list-events.query-handler';
+import { AuditCheckpointsApiModule } from './audit-checkpoints-api.module';
 import { AuditController } from './audit.controller';
 import { LedgerController } from './ledger.controller';
 
 /**
  * The auditors' history (decisions §10): the event list over its index, and each resource's stream;
- * and the ledger (decisions §12), folded from the log (its handler also serves the operator's route).
+ * and the ledger (decisions §12), folded from the log (its handler also serves the operator's route);
+ * and the signed checkpoints over the log with their proofs (issue 23).
  */
 @Module({
+  imports: [AuditCheckpointsApiModule],
   controllers: [AuditController, LedgerController],
   providers: [ListEventsHandler, GetResourceHistoryHandler, GetLedgerHandler],
 })

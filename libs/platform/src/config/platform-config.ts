@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { auditCheckpointConfig, type AuditCheckpointConfig } from '../audit-checkpoints/audit-checkpoint-config';
 
 /** Every setting the apps read, from the environment, in one place (decisions §0). */
 export interface PlatformConfig {
@@ -55,6 +56,8 @@ export interface PlatformConfig {
   readonly idempotencyLeaseSeconds: number;
   /** Set by the worker `npm start` supervises only (never from the environment): commit through the API's writer. */
   readonly appendThroughParent?: boolean;
+  /** Signed checkpoints over the log (issue 23; AUDIT_SIGNING_KEY, CHECKPOINT_DIR, AUDIT_CHECKPOINT_*: audit-checkpoints/audit-checkpoint-config.ts). */
+  readonly auditCheckpoints: AuditCheckpointConfig;
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
@@ -125,6 +128,12 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   // Idempotency keys (decisions §13): the defaults (24 h, 30 s) fit every deployment; tests shorten them.
   IDEMPOTENCY_TTL_SECONDS: [],
   IDEMPOTENCY_LEASE_SECONDS: [],
+  // Signed checkpoints over the log (issue 23, docs/decisions/audit.md). The default key is generated
+  // into DATA_DIR (a shared volume); set AUDIT_SIGNING_KEY from a secret in production.
+  AUDIT_SIGNING_KEY: [],
+  CHECKPOINT_DIR: [],
+  AUDIT_CHECKPOINT_INTERVAL_MS: [],
+  AUDIT_CHECKPOINT_EVERY_EVENTS: [],
 };
 
 const DEFAULT_RETRY_SCHEDULE = '0,5000,300000,1800000,7200000,18000000,36000000,36000000';
@@ -175,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     workerMaxInflightAppends: positive(env.WORKER_MAX_INFLIGHT_APPENDS || '64', 'WORKER_MAX_INFLIGHT_APPENDS'),
     idempotencyTtlSeconds: positive(env.IDEMPOTENCY_TTL_SECONDS || '86400', 'IDEMPOTENCY_TTL_SECONDS'),
     idempotencyLeaseSeconds: positive(env.IDEMPOTENCY_LEASE_SECONDS || '30', 'IDEMPOTENCY_LEASE_SECONDS'),
+    auditCheckpoints: auditCheckpointConfig(env, dataDir),
   };
 }
 

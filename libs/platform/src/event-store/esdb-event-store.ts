@@ -29,7 +29,8 @@ import {
 } from './event-store.port';
 
 /**
- * EventStoreDB adapter. `position` is the commit position in the transaction file as a Number:
+ * EventStoreDB adapter. `position` is the commit position in the transaction file as a Number, on
+ * $all reads and stream reads alike (readStreamPosition):
  * exact up to 2^53 bytes of log (8 PiB), far beyond a node's size. Plain appends get
  * prepare == commit, which lets a stored Number be turned back into a read position.
  * System events (`$`-prefixed types: stats, metadata, links) are not part of our log.
@@ -58,13 +59,16 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
+  /**
+   * Each event comes with its global position (the port's contract): the commit position the
+   * server gives a stream read, on the recorded event or on the resolved one (readStreamPosition).
+   */
   async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     const fromRevision = options.fromRevision ? BigInt(options.fromRevision) : START;
     try {
       for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision })) {
-        const event = toRecorded(resolved);
-        if (event) events.push(event);
+        if (isOurs(resolved)) events.push(toRecorded(resolved, readStreamPosition(resolved))!);
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
@@ -160,22 +164,43 @@ function toEsdbRevision(expected: ExpectedRevision): AppendExpectedRevision {
   return BigInt(expected);
 }
 
+/** A commit position as the port's number, or null when absent or the "no position" marker (2^64-1, or anything past 2^53). */
+function commitOf(commit: bigint | undefined): number | null {
+  return commit === undefined || commit < 0n || commit > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(commit);
+}
+
 /**
- * Stream reads come from the index, which on some server versions has no log position (absent, or
- * 2^64-1): those events get 0, "unknown". $all reads always carry the real position.
+ * The global position of an event read from its stream. EventStoreDB 22.6 and later put the $all
+ * commit position on stream reads over gRPC (kurrent-io/KurrentDB#3459): on the recorded event
+ * (`event.position.commit`) and on the resolved event (`commitPosition`, the ReadEvent's
+ * `commit_position`). Older servers send 2^64-1 ("no position"), and so does any server for an
+ * event written in an explicit transaction, which this adapter never writes. (Streams are read
+ * without resolveLinkTos: our streams hold events, never links.) Positions on stream reads are part
+ * of the port's contract (as_of, history, the webhook router and the checkpoint leaves rely on
+ * them), so a server that gives none is refused loudly rather than read as position 0.
  */
-function logPosition(position: Position | undefined): number {
-  const commit = position?.commit;
-  return commit === undefined || commit > BigInt(Number.MAX_SAFE_INTEGER) ? 0 : Number(commit);
+export function readStreamPosition(resolved: Pick<ResolvedEvent, 'event' | 'commitPosition'>): number {
+  const position = commitOf(resolved.event?.position?.commit) ?? commitOf(resolved.commitPosition);
+  if (position === null) {
+    const where = resolved.event ? `${resolved.event.streamId}@${resolved.event.revision}` : 'an event';
+    throw new Error(`EventStoreDB gave no commit position for ${where} on a stream read: the event store's contract needs one (EventStoreDB 22.6 or later over gRPC)`);
+  }
+  return position;
 }
 
 function isSystem(type: string): boolean {
   return type.startsWith('$');
 }
 
-function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {
+/** An event of our log: not a system event, JSON. */
+function isOurs(resolved: ResolvedEvent | AllStreamResolvedEvent): boolean {
+  return !!resolved.event && !isSystem(resolved.event.type) && resolved.event.isJson;
+}
+
+/** `position`: the event's global position, when read from its stream; $all reads carry their own. */
+function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent, position?: number): RecordedEvent | null {
   const event = resolved.event;
-  if (!event || isSystem(event.type) || !event.isJson) return null;
+  if (!event || !isOurs(resolved)) return null;
   const metadata = event.metadata as unknown as EventMetadata;
   return {
     id: metadata.event_id ?? event.id,
@@ -184,7 +209,7 @@ function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedE
     data: event.data as Record<string, unknown>,
     metadata,
     revision: Number(event.revision),
-    position: logPosition(event.position),
+    position: position ?? commitOf(event.position?.commit) ?? 0,
   };
 }
 

@@ -97,6 +97,26 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect((await store.readStream(stream, { fromRevision: 0 })).map((e) => e.type)).toEqual(['A', 'B', 'C']);
     });
 
+    it('readStream gives each event its global position: the one readAll gives it, the append\'s for the last', async () => {
+      const before = await store.headPosition();
+      const [a, b] = [streamName(), streamName()];
+      await store.append(a, [anEvent('A1'), anEvent('A2')], 'no_stream');
+      await store.append(b, [anEvent('B1')], 'no_stream');
+      const last = await store.append(a, [anEvent('A3')], 1);
+      const stream = await store.readStream(a);
+      const all = ours(await store.readAll({ after: before }), a);
+      expect(stream.map((e) => e.type)).toEqual(['A1', 'A2', 'A3']);
+      // Positions on stream reads are what as_of, history, webhook routing and the audit checkpoints rely on.
+      expect(stream.map((e) => e.position)).toEqual(all.map((e) => e.position));
+      expect(stream.every((e) => Number.isSafeInteger(e.position) && e.position > before)).toBe(true);
+      expect(increasing(stream.map((e) => e.position))).toBe(true);
+      expect(stream[2].position).toBe(last.position);
+      const [b1] = await store.readStream(b);
+      expect(b1.position).toBeGreaterThan(stream[1].position);
+      expect(b1.position).toBeLessThan(stream[2].position);
+      expect((await store.readStream(a, { fromRevision: 2 })).map((e) => e.position)).toEqual([last.position]);
+    });
+
     describe('global log', () => {
       it('readAll returns appends in order, strictly after `after`, up to `limit`', async () => {
         const before = await store.headPosition();

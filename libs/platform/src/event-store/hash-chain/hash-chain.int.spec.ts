@@ -94,6 +94,31 @@ describe('HashChainedEventStore', () => {
   });
 });
 
+describe('ChainChecker: an event without a hash after its stream\'s chain started', () => {
+  it('is a break (hash_missing) naming where the chain started, whether or not its content changed', async () => {
+    const stream = streamName();
+    await store.append(stream, [anEvent('A'), anEvent('B', { amount: 1 }), anEvent('C')], 'no_stream');
+    const db = new Database(file);
+    db.prepare(`UPDATE events SET metadata = json_remove(metadata, '$.hash') WHERE stream_id = ? AND revision = 1`).run(stream);
+    expect(breaks(await store.inner.readStream(stream))).toEqual([{ streamId: stream, revision: 1, reason: 'hash_missing', chainStart: 0 }]);
+    // The last event altered with its hash removed: its upcast hash is recomputed from what it says, so only this rule sees it.
+    db.prepare(`UPDATE events SET data = '{"forged":true}', metadata = json_remove(metadata, '$.hash') WHERE stream_id = ? AND revision = 2`).run(stream);
+    db.close();
+    expect(breaks(await store.inner.readStream(stream)).map((b) => b && [b.revision, b.reason])).toEqual([[1, 'hash_missing'], [2, 'hash_missing']]);
+  });
+
+  it('events older than chains before the first hashed one are not', async () => {
+    const stream = streamName();
+    const raw = new SqliteEventStore(file, 20);
+    await raw.append(stream, [anEvent('Legacy1'), anEvent('Legacy2')], 'no_stream');
+    await raw.close();
+    await store.append(stream, [anEvent('New')], 1);
+    const checker = new ChainChecker(stream);
+    expect((await store.inner.readStream(stream)).map((e) => checker.check(e))).toEqual([null, null, null]);
+    expect(checker.hash).toBe(hashOf((await store.inner.readStream(stream))[2]));
+  });
+});
+
 function stripHash(event: RecordedEvent): RecordedEvent {
   const { hash: _h, ...metadata } = event.metadata as RecordedEvent['metadata'] & { hash?: string };
   return { ...event, metadata };
