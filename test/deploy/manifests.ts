@@ -98,8 +98,12 @@ export function startCommand(app: string): string[] {
   return (scripts[scriptOf(app)] ?? '').split(' ');
 }
 
-/** Host names in an adapter setting: esdb://h:p?…, mongodb://h1:p,h2:p/?…, h1:p,h2:p. */
+/**
+ * Host names in an adapter setting: esdb://user:pw@h:p?…, mongodb://user:pw@h1:p,h2:p/?…, h1:p,h2:p.
+ * Placeholders a deployment fills in (compose's `${VAR:?…}`, Kubernetes' `$(VAR)`) are passwords.
+ */
 export function hostsOf(value: string): string[] {
-  const authority = value.replace(/^[a-z+]+:\/\//, '').split(/[/?]/)[0];
+  const filled = value.replace(/\$\{[^}]*\}|\$\([^)]*\)/g, 'secret');
+  const authority = filled.replace(/^[a-z+]+:\/\//, '').split(/[/?]/)[0].replace(/^[^@]*@/, '');
   return authority.split(',').map((h) => h.split(':')[0]);
 }

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { KafkaMessageBus } from '@app/platform/bus/kafka-message-bus';
 import { DOMAIN_EVENTS_TOPIC, type BusSubscription, type ConsumedMessage } from '@app/platform/bus/message-bus.port';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { traceparentOfEvent } from '@app/platform/logging/trace-context';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { WORKER_ROLES } from '@app/platform/config/platform-config';
 import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, startWorker, type AppProcess } from './processes';
@@ -139,7 +140,7 @@ async function expectLogOnKafka(dataDir: string): Promise<void> {
   const received = messages.map((m) => JSON.parse(m.value) as RecordedEvent);
   messages.forEach((m, i) => {
     expect(m.key).toBe(received[i].streamId);
-    expect(m.headers).toEqual({ 'event-type': received[i].type, 'event-id': received[i].id });
+    expect(m.headers).toEqual({ 'event-type': received[i].type, 'event-id': received[i].id, traceparent: traceparentOfEvent(received[i]) });
   });
   expect(received).toHaveLength(log.length);
   expect(new Set(received.map((e) => e.id))).toEqual(new Set(log.map((e) => e.id)));

@@ -88,6 +88,18 @@ describe('npm start: the API and the worker it supervises', () => {
     expect(managers.every((m) => m.holding)).toBe(true);
   });
 
+  it("serves the worker's series in the API's /metrics, beside its own (asked over IPC at each scrape)", async () => {
+    const text = (await request(app.url).get('/metrics').expect(200)).text;
+    // The worker's: its process managers, read from the stored checkpoints.
+    expect(text).toMatch(/^payments_process_manager_backlog\{manager="kyc-review"\} \d+$/m);
+    expect(text).toMatch(/^payments_process_manager_holding\{manager="kyc-review"\} 1$/m);
+    // The API's: HTTP by route template, the log as /health reads it.
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/health",status="200"\} \d+$/m);
+    expect(text).toMatch(/^payments_log_lag\{reader="projector"\} \d+$/m);
+    await request(app.url).get('/health/live').expect(200);
+    await request(app.url).get('/health/ready').expect(200);
+  });
+
   it('reads every write back at once, lists included: the API waits on the worker projecting it', async () => {
     const api = request(app.url);
     for (let i = 0; i < 10; i++) {

@@ -83,7 +83,8 @@ describe('isolation matrix: sandbox and live, organizations, entities', () => {
     // Reads first, on the untouched world; deletions and deactivation last, so the writes before them still find what they name.
     const last = (route: string) => (route.startsWith('GET') ? 0 : route.startsWith('DELETE') || route.includes('deactivate') ? 2 : 1);
     for (const [route, c] of Object.entries(ROUTES).sort(([a], [b]) => last(a) - last(b))) {
-      if (c.kind === 'operator') continue;
+      // Public routes answer the same to everyone (judged below); the dashboard's own test serves a build.
+      if (c.kind === 'operator' || c.kind === 'public') continue;
       const res = await send(route, c, keys['same mode']);
       const refused = res.status >= 500 || [401, 403, 404].includes(res.status) || (route.startsWith('GET') && res.status !== 200);
       if (refused) wrong.push(`${route}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
@@ -92,13 +93,17 @@ describe('isolation matrix: sandbox and live, organizations, entities', () => {
   }, 60_000);
 });
 
+/** The operator probes and the scrape: without a key, for everyone (docs/decisions/infrastructure.md, "Operations"). */
+const PUBLIC_PATHS = ['/health', '/health/live', '/health/ready', '/metrics'];
+
 /** Null when the answer is the decided one, else what is wrong with it. */
 function judge(column: Exclude<Column, 'same mode'>, c: RouteCase, res: Response, w: World): string | null {
   const expect = (ok: boolean, what: string) => (ok ? null : `expected ${what}`);
   if (res.status >= 500) return 'never a 5xx';
   if (c.kind === 'operator') return expect(res.status === 404, '404 (no PAYMENTS_ADMIN_TOKEN)');
   if (c.kind === 'capability') return expect(res.status !== 401, 'the page, whoever asks');
-  if (column === 'no key') return c.request(w).path === '/health' ? expect(res.status === 200, '200') : expect(res.status === 401, '401');
+  if (c.kind === 'public') return expect(res.status === 200 || (res.status === 404 && res.body.status === 'error'), 'the same public answer, with or without a key');
+  if (column === 'no key') return PUBLIC_PATHS.includes(c.request(w).path) ? expect(res.status === 200, '200') : expect(res.status === 401, '401');
   if (leaks(res, w)) return 'no first-world id in the answer';
   if (column === "other entity's token") {
     if (c.kind === 'shared') return expect(res.status < 300, '2xx');
@@ -122,7 +127,8 @@ function judge(column: Exclude<Column, 'same mode'>, c: RouteCase, res: Response
 /** A refusal may echo the id the caller sent; an answer that serves something must not carry the first world. */
 function leaks(res: Response, w: World): boolean {
   if (res.status >= 300) return false;
-  const text = JSON.stringify(res.body ?? {});
+  // A stream's events are in its text (supertest parses no text/event-stream body).
+  const text = JSON.stringify(res.body ?? {}) + (String(res.headers['content-type']).startsWith('text/event-stream') ? res.text : '');
   const ids = [w.entity, w.business, w.account, w.account2, w.counterparty, w.paymentDetail, w.transfer, w.webhook, w.card, w.cardTransaction];
   return [...ids, w.waitingIntent, w.action, w.paidIntent, w.openIntent].some((id) => text.includes(id));
 }

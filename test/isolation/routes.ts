@@ -48,9 +48,12 @@ export interface RouteRequest {
  * - `capability`: the 3-D Secure page, opened by the customer's browser without a key: its
  *   unguessable action id is the credential, so any caller may read it (never a 401 or 5xx) and the
  *   other worlds do not press its buttons (that is the id holder's act, as the page intends).
+ * - `public`: the dashboard's page and files (`/dashboard`), the OpenAPI document and the docs
+ *   page (`/openapi.json`, `/docs`), the same for every caller with or
+ *   without a key (the page holds no data: it signs in with a key); never a 401 or a 5xx.
  * `liveManagesSandboxKeys`: a live key manages its organization's sandbox keys (decisions §1), so it is allowed there.
  */
-export type RouteKind = 'owned' | 'list' | 'create' | 'shared' | 'sandbox' | 'operator' | 'capability';
+export type RouteKind = 'owned' | 'list' | 'create' | 'shared' | 'sandbox' | 'operator' | 'capability' | 'public';
 
 export interface RouteCase {
   readonly kind: RouteKind;
@@ -73,6 +76,9 @@ const bank = { payment_method: 'bank-transfer', currency: 'USD', country: 'US', 
 /** Every route of the API, keyed `METHOD /path` as the Nest router has it; the test fails when one is missing. */
 export const ROUTES: Record<string, RouteCase> = {
   'GET /health': { kind: 'shared', request: () => ({ path: '/health' }) },
+  'GET /health/live': { kind: 'shared', request: () => ({ path: '/health/live' }) },
+  'GET /health/ready': { kind: 'shared', request: () => ({ path: '/health/ready' }) },
+  'GET /metrics': { kind: 'shared', request: () => ({ path: '/metrics' }) },
   'GET /api-keys/current': { kind: 'shared', request: () => ({ path: '/api-keys/current' }) },
   'GET /bank-codes/:country': { kind: 'shared', request: () => ({ path: '/bank-codes/NG' }) },
   'POST /counterparty-lookups': {
@@ -182,6 +188,15 @@ export const ROUTES: Record<string, RouteCase> = {
   'GET /admin/organizations/:id/events': { kind: 'operator', request: () => ({ path: '/admin/organizations/org_x/events' }) },
   'GET /ledger': { kind: 'list', apiKeyOnly: true, request: () => ({ path: '/ledger' }) },
   'GET /admin/organizations/:id/ledger': { kind: 'operator', request: () => ({ path: '/admin/organizations/org_x/ledger?mode=sandbox' }) },
+  // A stream: `follow=false` ends it at the head of the log, so it answers like a list (its events are the webhook bodies, checked in the text).
+  'GET /events/stream': { kind: 'list', apiKeyOnly: true, request: () => ({ path: '/events/stream?after_position=0&follow=false' }) },
+  // Served whether or not the dashboard is built (404 dashboard_not_built then); test/dashboard serves a build.
+  'GET /dashboard': { kind: 'public', request: () => ({ path: '/dashboard' }) },
+  'GET /dashboard/assets/:file': { kind: 'public', request: () => ({ path: '/dashboard/assets/no-such-file.js' }) },
+  // The OpenAPI document and its docs page (docs/decisions/infrastructure.md, "OpenAPI"): the same for everyone, no key.
+  'GET /openapi.json': { kind: 'public', request: () => ({ path: '/openapi.json' }) },
+  'GET /docs': { kind: 'public', request: () => ({ path: '/docs' }) },
+  'GET /docs/:asset': { kind: 'public', request: () => ({ path: '/docs/swagger-initializer.js' }) },
   'GET /events/:id/proof': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/events/${w.event}/proof` }) },
   'GET /admin/audit/checkpoints': { kind: 'operator', request: () => ({ path: '/admin/audit/checkpoints' }) },
   'GET /admin/audit/checkpoints/consistency': { kind: 'operator', request: () => ({ path: '/admin/audit/checkpoints/consistency?first=1&second=2' }) },

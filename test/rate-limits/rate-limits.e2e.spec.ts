@@ -1,4 +1,4 @@
-import { approvedEntity, tokenFor } from '../support/fixtures';
+import { approvedEntity } from '../support/fixtures';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -13,6 +13,7 @@ import { createApi } from '../../apps/api/src/app.factory';
 import type { ApiOptions } from '../../apps/api/src/app.module';
 import { WorkerRolesModule } from '../../apps/worker/src/worker.module';
 import { HeldBackReadStore } from './held-back-read-store';
+import { checkedHttp } from './openapi-check';
 
 /** Bootstrap keys seeded in every test app; each is its own organization. */
 export const KEYS = {
@@ -73,7 +74,8 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
   await lifecycle.settle();
   const testApp: TestApp = {
     app,
-    http: request(app.getHttpServer()),
+    // Every response is checked against the OpenAPI document (openapi-check.ts).
+    http: checkedHttp(app),
     dataDir: dir,
     readModels,
     settle: () => lifecycle.settle(),

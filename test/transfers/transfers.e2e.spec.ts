@@ -1,7 +1,7 @@
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
 import { openAccount } from '../accounts/accounts-helpers';
-import { BANK_USD, MOMO_KES, TRF_ID, WALLET_USC, balanceOf, bookTo, eventually, paymentDetail, payer, post, statement, transferBody } from './helpers';
+import { BANK_USD, MOMO_KES, TRF_ID, WALLET_USC, balanceOf, bookTo, paymentDetail, payer, post, statement, transferBody } from './helpers';
 
 describe('transfers: creation per payment type, reads and lists', () => {
   let t: TestApp;

@@ -7,6 +7,7 @@ import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
 import { strictValidationPipe } from './http/validation.pipe';
 import { UnexpectedBodyInterceptor } from './http/unexpected-body.interceptor';
 import { RouteTable } from './http/route-table';
+import { attachOpenApi } from './openapi/docs.controller';
 
 /** Builds the API exactly as `npm start` and `start:api` run it; tests use the same function. */
 export async function createApi(config: PlatformConfig, options: ApiOptions = {}): Promise<INestApplication> {
@@ -20,5 +21,7 @@ export async function createApi(config: PlatformConfig, options: ApiOptions = {}
   await app.init();
   // Built now that every route is registered, so a router it cannot read fails the start, not a request.
   RouteTable.of(app.getHttpAdapter().getInstance());
+  // GET /openapi.json builds the document from the app's controllers on first use.
+  attachOpenApi(app);
   return app;
 }

@@ -1,5 +1,7 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { TerminusModule } from '@nestjs/terminus';
+import { DeliveryStoreModule } from '@app/platform/delivery-store/delivery-store.module';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
 import { NO_READERS, PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
 import { AccessModule } from './access/access.module';
@@ -10,6 +12,11 @@ import { BankCodesModule } from './bank-codes/bank-codes.module';
 import { CollectionsModule } from './collections/collections.module';
 import { CounterpartiesModule } from './counterparties/counterparties.module';
 import { HealthController } from './health/health.controller';
+import { ReadinessIndicators } from './health/readiness';
+import { ApiMetrics } from './metrics/api-metrics';
+import { MetricsController } from './metrics/metrics.controller';
+import { httpMetrics } from './http/http-metrics.middleware';
+import { requestLogging } from './http/logging';
 import { OnboardingModule } from './onboarding/onboarding.module';
 import { bodyParsing } from './http/body-parsing.middleware';
 import { requestId } from './http/request-id.middleware';
@@ -20,11 +27,14 @@ import { IdempotencyModule } from './http/idempotency/idempotency.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { CardsModule } from './cards/cards.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { EventStreamModule } from './event-stream/event-stream.module';
+import { DashboardModule } from './dashboard/dashboard.module';
+import { DocsModule } from './openapi/docs.controller';
 import { READ_MODELS } from '@app/read-models/read-models';
 import { WORKER_SUPERVISOR, type WorkerSupervisor } from './background/worker-supervisor';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */
-export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, TransfersModule, CardsModule, CollectionsModule, AdminModule, AuditModule];
+export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, TransfersModule, CardsModule, CollectionsModule, AdminModule, AuditModule, EventStreamModule, DashboardModule];
 
 export interface ApiOptions {
   /** `npm start`'s supervised worker, reported by GET /health. */
@@ -43,18 +53,32 @@ export class AppModule implements NestModule {
     const inProcess = options.inProcessWorker;
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(inProcess?.readers ?? NO_READERS, config, READ_MODELS), CqrsModule.forRoot(), RateLimitModule, IdempotencyModule, ...FEATURE_MODULES, ...(inProcess?.modules ?? [])],
-      controllers: [HealthController],
-      providers: [{ provide: WORKER_SUPERVISOR, useValue: options.worker ?? null }, WriteLoad],
+      imports: [
+        // Request logs (nestjs-pino): global, so its middleware runs before this module's.
+        requestLogging(),
+        PlatformModule.forRoot(inProcess?.readers ?? NO_READERS, config, READ_MODELS),
+        CqrsModule.forRoot(),
+        RateLimitModule,
+        IdempotencyModule,
+        // Probes (/health/live, /health/ready) and the delivery store they check.
+        TerminusModule.forRoot({ logger: false }),
+        DeliveryStoreModule,
+        ...FEATURE_MODULES,
+        // GET /openapi.json and the docs page /docs (docs/decisions/infrastructure.md, "OpenAPI").
+        DocsModule,
+        ...(inProcess?.modules ?? []),
+      ],
+      controllers: [HealthController, MetricsController],
+      providers: [{ provide: WORKER_SUPERVISOR, useValue: options.worker ?? null }, WriteLoad, ReadinessIndicators, ApiMetrics],
     };
   }
 
   /**
-   * Write admission (503 `overloaded` past the bound), strict HTTP (405, 415), body parsing and
-   * shape checks run as Nest middleware, before authentication, so their refusals reach the error
-   * envelope filter.
+   * HTTP metrics, the request id and trace, write admission (503 `overloaded` past the bound),
+   * strict HTTP (405, 415), body parsing and shape checks run as Nest middleware, before
+   * authentication, so their refusals reach the error envelope filter (and are counted).
    */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(requestId, WriteAdmission, bodyParsing(), requestShape).forRoutes('*path');
+    consumer.apply(httpMetrics, requestId, WriteAdmission, bodyParsing(), requestShape).forRoutes('*path');
   }
 }

@@ -9,6 +9,7 @@ import { LEASE_STORE } from './coordination/lease-store.port';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { storedFormOf } from './event-store/parent-process-writer';
 import { logger } from './logging/logger';
+import { APP_METRICS, AppMetrics } from './metrics/metrics';
 import { PROJECTIONS, type Projection } from './read-store/projection';
 import { Projector } from './read-store/projector';
 import { indexesOf, type CollectionIndexes } from './read-store/read-index';
@@ -139,9 +140,11 @@ export class PlatformModule {
         { provide: SNAPSHOT_STORE, useFactory: () => createSnapshotStore(config) },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(config.masterKey) },
         { provide: PROJECTIONS, useValue: projections },
+        // The application's scrape-time gauges (metrics/metrics.ts); each part defines its own.
+        { provide: APP_METRICS, useFactory: () => new AppMetrics() },
         PlatformLifecycle,
       ],
-      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, EVENT_STORE, READ_STORE, RAW_READ_STORE, MESSAGE_BUS, CHECKPOINT_STORE, LEASE_STORE, SECRET_BOX, PROJECTIONS, PlatformLifecycle],
+      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, EVENT_STORE, READ_STORE, RAW_READ_STORE, MESSAGE_BUS, CHECKPOINT_STORE, LEASE_STORE, SECRET_BOX, PROJECTIONS, APP_METRICS, PlatformLifecycle],
     };
   }
 }

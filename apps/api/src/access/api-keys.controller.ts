@@ -7,7 +7,11 @@ import { ListApiKeysQuery } from '@app/read-models/access/list-api-keys.query';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { StyleAQuery, styleA, styleAQuery } from '../http/pagination';
 import { CreateApiKeyDto, CreateEntityTokenDto } from './api-key.dto';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/api-route.decorator';
+import { ref, styleAList } from '../openapi/schema-dsl';
 
+@ApiTags('Access')
 @Controller()
 export class ApiKeysController {
   constructor(
@@ -16,12 +20,24 @@ export class ApiKeysController {
   ) {}
 
   @Get('api-keys/current')
+  @ApiRoute({
+    id: 'getCurrentApiKey',
+    summary: 'The caller’s API key',
+    description: 'With an entity token: the key that issued it.',
+    ok: { status: 200, schema: 'ApiKey', description: 'The key (never its secret)' },
+  })
   async current(@Ctx() ctx: CommandContext) {
     return presentApiKey(await this.queries.execute(new GetApiKeyQuery(ctx.actor, ctx.actor.id)));
   }
 
   @Post('api-keys')
   @ApiKeyOnly()
+  @ApiRoute({
+    id: 'createApiKey',
+    summary: 'Create an API key',
+    ok: { status: 201, schema: 'ApiKeyWithSecret', description: 'The new key, with `key` (this response only)' },
+    errors: { 403: 'A sandbox key asking for a live key (forbidden_mode)' },
+  })
   async create(@Ctx() ctx: CommandContext, @Body() body: CreateApiKeyDto) {
     const { key, state } = await this.commands.execute(new CreateApiKeyCommand(ctx, { name: body.name ?? null, mode: body.mode ?? 'sandbox' }));
     return { ...presentApiKey(state), key };
@@ -29,6 +45,14 @@ export class ApiKeysController {
 
   @Get('api-keys')
   @ApiKeyOnly()
+  @ApiRoute({
+    id: 'listApiKeys',
+    summary: 'List the organization’s API keys',
+    description: 'A sandbox key sees sandbox keys only.',
+    ok: { status: 200, schema: styleAList(ref('ApiKey')), description: 'Keys, newest first' },
+    errors: { 400: 'A bad limit or cursor (validation_error)' },
+    readModel: true,
+  })
   async list(@Ctx() ctx: CommandContext, @Query() query: StyleAQuery) {
     return styleA(await this.queries.execute(new ListApiKeysQuery(ctx.actor.organizationId, managedKeyModes(ctx.actor), styleAQuery(query))), presentApiKey);
   }
@@ -36,6 +60,13 @@ export class ApiKeysController {
   @Post('api-keys/:id/rotate')
   @ApiKeyOnly()
   @HttpCode(200)
+  @ApiRoute({
+    id: 'rotateApiKey',
+    summary: 'Rotate an API key',
+    description: 'A new secret and a new encryption_public_key; the old secret stops working.',
+    ok: { status: 200, schema: 'ApiKeyWithSecret', description: 'The key with its new `key`' },
+    errors: { 404: 'No such key in the caller’s organization and mode (not_found)', 409: 'The key is revoked (conflict)' },
+  })
   async rotate(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     const { key, state } = await this.commands.execute(new RotateApiKeyCommand(ctx, id));
     return { ...presentApiKey(state), key };
@@ -43,12 +74,25 @@ export class ApiKeysController {
 
   @Delete('api-keys/:id')
   @ApiKeyOnly()
+  @ApiRoute({
+    id: 'revokeApiKey',
+    summary: 'Revoke an API key',
+    ok: { status: 200, schema: 'ApiKey', description: 'The revoked key' },
+    errors: { 404: 'No such key (not_found)', 409: 'A key cannot revoke itself (cannot_revoke_self), or it is revoked already' },
+  })
   async revoke(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentApiKey(await this.commands.execute(new RevokeApiKeyCommand(ctx, id)));
   }
 
   @Post('entity-tokens')
   @ApiKeyOnly()
+  @ApiRoute({
+    id: 'createEntityToken',
+    summary: 'Issue an entity token',
+    description: 'A bearer token (etk_…) scoped to one entity: entity_id is inferred on every route, another entity’s resource answers 403.',
+    ok: { status: 201, schema: 'EntityToken', description: 'The token (shown once)' },
+    errors: { 404: 'No such entity (not_found)' },
+  })
   async issueToken(@Ctx() ctx: CommandContext, @Body() body: CreateEntityTokenDto) {
     return this.commands.execute(new IssueEntityTokenCommand(ctx, { entityId: body.entity_id, expiresInSeconds: body.expires_in ?? 3600 }));
   }

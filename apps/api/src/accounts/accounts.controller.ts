@@ -10,9 +10,13 @@ import { entityScope, optionalEntityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
 import { CreateAccountDto, ListAccountsDto } from './accounts.dto';
 import { AsOf } from '../audit/as-of.interceptor';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/api-route.decorator';
+import { ref, styleAList } from '../openapi/schema-dsl';
 
 const presentState = (state: OpenAccountState) => presentAccount(accountView(state, balanceOf(state)));
 
+@ApiTags('Accounts')
 @Controller('accounts')
 export class AccountsController {
   constructor(
@@ -21,6 +25,16 @@ export class AccountsController {
   ) {}
 
   @Post()
+  @ApiRoute({
+    id: 'createAccount',
+    summary: 'Open an account',
+    ok: { status: 201, schema: 'Account', description: 'The account, balances zero' },
+    errors: {
+      403: 'Another entity, with an entity token (forbidden)',
+      404: 'No such entity (entity_not_found)',
+      422: 'The entity is not approved (entity_not_approved), or the currency has no rail (rail_not_supported)',
+    },
+  })
   async open(@Ctx() ctx: CommandContext, @Body() body: CreateAccountDto) {
     const input = {
       entity_id: entityScope(ctx.actor, body.entity_id),
@@ -32,6 +46,13 @@ export class AccountsController {
   }
 
   @Get()
+  @ApiRoute({
+    id: 'listAccounts',
+    summary: 'List accounts',
+    ok: { status: 200, schema: styleAList(ref('Account')), description: 'Accounts, newest first' },
+    errors: { 403: 'Another entity’s, with an entity token (forbidden)' },
+    readModel: true,
+  })
   async list(@Ctx() ctx: CommandContext, @Query() query: ListAccountsDto) {
     const filter = {
       organization_id: ctx.actor.organizationId,
@@ -44,6 +65,13 @@ export class AccountsController {
 
   @Get(':id')
   @AsOf()
+  @ApiRoute({
+    id: 'getAccount',
+    summary: 'Retrieve an account',
+    description: 'Balances included: available = current − holds.',
+    ok: { status: 200, schema: 'Account', description: 'The account' },
+    errors: { 400: 'A malformed as_of (validation_error)', 403: 'Another entity’s (forbidden)', 404: 'No such account, or none yet at as_of (account_not_found)' },
+  })
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentState(await this.queries.execute(new GetAccountQuery(ctx.actor, id)));
   }

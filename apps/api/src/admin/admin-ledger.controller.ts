@@ -1,3 +1,4 @@
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, Matches } from 'class-validator';
@@ -5,24 +6,28 @@ import { GetLedgerQuery } from '@app/application/ledger';
 import { Public } from '../http/auth/auth.decorators';
 import { parseAsOf } from '../audit/as-of.interceptor';
 import { OperatorGuard } from './operator.guard';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** `org_` + a ULID, as BootstrapService makes them (the same check as the operator's event list). */
 const ORGANIZATION_ID = /^org_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export class OrganizationLedgerParams {
+  @ApiProperty({ pattern: '^org_[0-9A-HJKMNP-TV-Z]{26}$', description: 'The organization_id of GET /api-keys/current' })
   @Matches(ORGANIZATION_ID, { message: 'id must be an organization id (org_…): the organization_id of GET /api-keys/current' })
   id!: string;
 }
 
 /** A ledger is one organization and mode's (decisions §12): the operator names the mode. */
 export class OrganizationLedgerDto {
+  @ApiProperty({ enum: ['sandbox', 'live'] })
   @IsIn(['sandbox', 'live'], { message: 'mode must be sandbox or live' })
   mode!: 'sandbox' | 'live';
 
-  @IsOptional() as_of?: unknown;
+  @ApiProperty({ required: false, type: 'string', description: 'An ISO 8601 date-time, a Unix ms integer, or position:N' }) @IsOptional() as_of?: unknown;
 }
 
 /** `GET /admin/organizations/{id}/ledger?mode=` (decisions §12), behind the operator token as every /admin route. */
+@ApiTags('Operator')
 @Controller('admin')
 @Public()
 @UseGuards(OperatorGuard)
@@ -30,6 +35,12 @@ export class AdminLedgerController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('organizations/:id/ledger')
+  @ApiRoute({
+    id: 'operatorGetLedger',
+    summary: 'Operator: the books of an organization and mode',
+    ok: { status: 200, schema: 'Ledger', description: 'The ledger' },
+    errors: { 400: 'Not an organization id, no mode, or a malformed as_of (validation_error)' },
+  })
   async ledger(@Param() params: OrganizationLedgerParams, @Query() q: OrganizationLedgerDto) {
     return { data: await this.queries.execute(new GetLedgerQuery(params.id, q.mode, q.as_of === undefined ? null : parseAsOf(q.as_of))) };
   }

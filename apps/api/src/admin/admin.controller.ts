@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { IsOptional, Matches } from 'class-validator';
@@ -12,12 +13,16 @@ import { LimitField } from '../http/pagination';
 import { SandboxReviewDto } from '../onboarding/onboarding.controller';
 import { AdvanceTransferDto } from '../transfers/transfers.dto';
 import { OperatorGuard } from './operator.guard';
+import { ApiRoute } from '../openapi/api-route.decorator';
+import { ref, styleAList } from '../openapi/schema-dsl';
 
 /** Style A over the log: the cursor is a log position (`next_cursor` of the previous page). */
 export class OrganizationEventsDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @LimitField()
   limit?: number;
 
+  @ApiPropertyOptional({ pattern: '^\\d{1,15}$', description: 'A log position: next_cursor of the previous page' })
   @IsOptional()
   @Matches(/^\d{1,15}$/, { message: 'cursor must be a next_cursor returned by a previous page' })
   cursor?: string;
@@ -31,6 +36,7 @@ export class OrganizationEventsDto {
 export const ORGANIZATION_ID = /^org_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export class OrganizationParams {
+  @ApiProperty({ pattern: '^org_[0-9A-HJKMNP-TV-Z]{26}$', description: 'The organization_id of GET /api-keys/current' })
   @Matches(ORGANIZATION_ID, { message: 'id must be an organization id (org_…): the organization_id of GET /api-keys/current' })
   id!: string;
 }
@@ -39,6 +45,7 @@ export class OrganizationParams {
  * The operator API (decisions §11): live resources have no simulator, so an operator moves them,
  * in any mode, through the same commands as the sandbox endpoints; the events record `operator`.
  */
+@ApiTags('Operator')
 @Controller('admin')
 @Public()
 @UseGuards(OperatorGuard)
@@ -50,6 +57,13 @@ export class AdminController {
 
   @Post('entities/:id/review')
   @HttpCode(200)
+  @ApiRoute({
+    id: 'operatorReviewEntity',
+    summary: 'Operator: decide a submitted entity',
+    description: 'As the sandbox review, in any mode; recorded with actor operator.',
+    ok: { status: 200, schema: 'Entity', description: 'The decided entity' },
+    errors: { 409: 'Not under review (entity_not_under_review)' },
+  })
   async review(@Headers('x-request-id') requestId: string, @Param('id') id: string, @Body() body: SandboxReviewDto) {
     const context = await this.operatorContext('entity', id, requestId);
     return presentEntity(await this.commands.execute(new ReviewEntityCommand(context, { entityId: id, decision: body.decision, reason: body.reason ?? null })));
@@ -57,12 +71,26 @@ export class AdminController {
 
   @Post('transfers/:id/advance')
   @HttpCode(200)
+  @ApiRoute({
+    id: 'operatorAdvanceTransfer',
+    summary: 'Operator: move a transfer',
+    description: 'As the sandbox advance, in any mode.',
+    ok: { status: 200, schema: 'Transfer', description: 'The transfer after the move' },
+    errors: { 409: 'A move the lifecycle does not allow (invalid_transition)' },
+  })
   async advance(@Headers('x-request-id') requestId: string, @Param('id') id: string, @Body() body: AdvanceTransferDto) {
     const context = await this.operatorContext('transfer', id, requestId);
     return presentTransfer(await this.commands.execute(new AdvanceTransferCommand(context, id, body.to, body.status_reason ?? null)));
   }
 
   @Get('organizations/:id/events')
+  @ApiRoute({
+    id: 'operatorListOrganizationEvents',
+    summary: 'Operator: an organization’s event history',
+    description: 'Every mode, oldest first; the cursor is a log position.',
+    ok: { status: 200, schema: styleAList(ref('Event'), 'A page of events, oldest first'), description: 'Events, oldest first' },
+    errors: { 400: 'Not an organization id, or a bad limit or cursor (validation_error)' },
+  })
   async events(@Param() params: OrganizationParams, @Query() query: OrganizationEventsDto) {
     const page = await this.queries.execute(new ListOrganizationEventsQuery(params.id, { after: Number(query.cursor ?? 0), limit: query.limit ?? 20 }));
     return { data: page.items, meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore ? String(page.nextPosition) : null } } };

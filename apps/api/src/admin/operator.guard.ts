@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { domainError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
+import { assignRequestLog } from '@app/platform/logging/logger';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -23,6 +24,7 @@ export class OperatorGuard implements CanActivate {
     if (!timingSafeEqual(digest(sent), digest(this.config.adminToken))) {
       throw new DomainException(domainError('unauthorized', 'unauthorized', 'The operator API needs Authorization: Bearer <PAYMENTS_ADMIN_TOKEN>'));
     }
+    assignRequestLog({ actor: 'operator' });
     return true;
   }
 }

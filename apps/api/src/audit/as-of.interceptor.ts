@@ -1,5 +1,6 @@
-import { Injectable, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { applyDecorators, Injectable, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Observable } from 'rxjs';
+import { ApiQuery } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { domainError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
@@ -8,9 +9,7 @@ import { atPointInTime, type PointInTime } from '@app/platform/event-store/point
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 const malformed = () =>
-  new DomainException(
-    domainError('validation', 'validation_error', 'Invalid as_of', { errors: [{ field: 'as_of', message: 'as_of must be an ISO 8601 date-time, a ms integer or position:N' }] }),
-  );
+  new DomainException(domainError('validation', 'validation_error', 'Invalid as_of', { errors: [{ field: 'as_of', message: 'as_of must be an ISO 8601 date-time, a ms integer or position:N' }] }));
 
 /** `as_of` (decisions §10): an ISO 8601 date-time, a ms integer, or `position:N`. */
 export function parseAsOf(value: unknown): PointInTime {
@@ -42,5 +41,14 @@ export class AsOfInterceptor implements NestInterceptor {
   }
 }
 
-/** On each GET by id of decisions §10. */
-export const AsOf = () => UseInterceptors(AsOfInterceptor);
+/** On each GET by id of decisions §10 (and its `as_of` query parameter in the OpenAPI document). */
+export const AsOf = () =>
+  applyDecorators(
+    UseInterceptors(AsOfInterceptor),
+    ApiQuery({
+      name: 'as_of',
+      required: false,
+      description: 'The resource as it was at a point: an ISO 8601 date-time, a Unix ms integer, or position:N (a log position); before it existed, 404',
+      schema: { type: 'string', pattern: '^(position:\\d{1,16}|\\d{1,15}|\\d{4}-\\d{2}-\\d{2}T.+)$' },
+    }),
+  );

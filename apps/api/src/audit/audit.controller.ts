@@ -1,3 +1,4 @@
+import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Param, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { QueryBus } from '@nestjs/cqrs';
@@ -9,6 +10,8 @@ import { ListEventsQuery } from '@app/read-models/audit/list-events.query';
 import { createdRange } from '../collections/date-range';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { LimitField } from '../http/pagination';
+import { ApiRoute } from '../openapi/api-route.decorator';
+import { ref, styleAList } from '../openapi/schema-dsl';
 
 const HISTORY_ROUTES = RESOURCE_STREAMS.flatMap((r) => (r.collection ? [`${r.collection}/:id/history`] : []));
 const POSITION = /^\d{1,16}$/;
@@ -17,24 +20,51 @@ const DATE = /^(\d{1,15}|\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?)$
 
 /** Style A over the event index; the cursor is the position of the last event of the previous page. */
 export class ListEventsDto {
-  @LimitField() limit?: number;
-  @IsOptional() @Matches(POSITION, { message: 'cursor must be a next_cursor returned by a previous page' }) cursor?: string;
-  @IsOptional() @Matches(/^[A-Za-z]{1,64}$/, { message: 'type must be an event type such as TransferCreated' }) type?: string;
-  @IsOptional() @IsIn(RESOURCE_STREAMS.map((r) => r.type), { message: `resource_type must be one of ${RESOURCE_STREAMS.map((r) => r.type).join(', ')}` }) resource_type?: string;
-  @IsOptional() @Matches(ID, { message: 'resource_id must be a resource id' }) resource_id?: string;
-  @IsOptional() @Matches(ID, { message: 'entity_id must be an entity id' }) entity_id?: string;
-  @IsOptional() @Matches(POSITION, { message: 'after_position must be a non-negative integer' }) after_position?: string;
-  @IsOptional() @Matches(DATE, { message: 'date_from must be an ISO 8601 date or date-time, or ms' }) date_from?: string;
-  @IsOptional() @Matches(DATE, { message: 'date_to must be an ISO 8601 date or date-time, or ms' }) date_to?: string;
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 }) @LimitField() limit?: number;
+  @ApiPropertyOptional({ pattern: '^\\d{1,16}$', description: 'A log position: next_cursor of the previous page' })
+  @IsOptional()
+  @Matches(POSITION, { message: 'cursor must be a next_cursor returned by a previous page' })
+  cursor?: string;
+  @ApiPropertyOptional({ pattern: '^[A-Za-z]{1,64}$', description: 'A domain event type, e.g. TransferCreated' })
+  @IsOptional()
+  @Matches(/^[A-Za-z]{1,64}$/, { message: 'type must be an event type such as TransferCreated' })
+  type?: string;
+  @ApiPropertyOptional({ enum: RESOURCE_STREAMS.map((r) => r.type) })
+  @IsOptional()
+  @IsIn(RESOURCE_STREAMS.map((r) => r.type), { message: `resource_type must be one of ${RESOURCE_STREAMS.map((r) => r.type).join(', ')}` })
+  resource_type?: string;
+  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-Za-z]{1,40}$' }) @IsOptional() @Matches(ID, { message: 'resource_id must be a resource id' }) resource_id?: string;
+  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-Za-z]{1,40}$' }) @IsOptional() @Matches(ID, { message: 'entity_id must be an entity id' }) entity_id?: string;
+  @ApiPropertyOptional({ pattern: '^\\d{1,16}$', description: 'Events after this log position' })
+  @IsOptional()
+  @Matches(POSITION, { message: 'after_position must be a non-negative integer' })
+  after_position?: string;
+  @ApiPropertyOptional({ description: 'ISO 8601 date or date-time, or Unix ms; inclusive' })
+  @IsOptional()
+  @Matches(DATE, { message: 'date_from must be an ISO 8601 date or date-time, or ms' })
+  date_from?: string;
+  @ApiPropertyOptional({ description: 'ISO 8601 date or date-time, or Unix ms; inclusive' })
+  @IsOptional()
+  @Matches(DATE, { message: 'date_to must be an ISO 8601 date or date-time, or ms' })
+  date_to?: string;
 }
 
 /** The audit history (decisions §10): API key only, the caller's organization and mode only. */
+@ApiTags('Audit')
 @Controller()
 @ApiKeyOnly()
 export class AuditController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('events')
+  @ApiRoute({
+    id: 'listEvents',
+    summary: 'The event history',
+    description: 'The caller’s organization and mode, oldest first (ascending position).',
+    ok: { status: 200, schema: styleAList(ref('Event'), 'A page of events, oldest first'), description: 'Events, oldest first' },
+    errors: { 400: 'A bad filter, date or cursor (validation_error)' },
+    readModel: true,
+  })
   async events(@Ctx() { actor }: CommandContext, @Query() q: ListEventsDto) {
     const range = createdRange(q);
     const afterPosition = Math.max(Number(q.cursor ?? 0), Number(q.after_position ?? 0));
@@ -46,6 +76,13 @@ export class AuditController {
 
   /** One route per collection of the resource table (decisions §10), so a new resource is one line there. */
   @Get(HISTORY_ROUTES)
+  @ApiRoute({
+    id: 'getHistory',
+    summary: 'A resource’s history',
+    description: 'Every event of the resource, oldest first, with its hash chain.',
+    ok: { status: 200, schema: 'EventHistory', description: 'The events' },
+    errors: { 404: 'No such resource in the caller’s organization and mode (not_found)' },
+  })
   async history(@Ctx() { actor }: CommandContext, @Req() req: Request, @Param('id') id: string) {
     const resource = RESOURCE_STREAMS.find((r) => r.collection === req.path.split('/')[1])!;
     return { data: await this.queries.execute(new GetResourceHistoryQuery(actor, resource, id)) };

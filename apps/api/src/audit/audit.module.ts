@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GetResourceHistoryHandler } from '@app/application/audit';
-import { GetLedgerHandler } from '@app/application/ledger';
+import { GetLedgerHandler, LedgerMetrics } from '@app/application/ledger';
 import { ListEventsHandler } from '@app/read-models/audit/list-events.query-handler';
 import { AuditCheckpointsApiModule } from './audit-checkpoints-api.module';
 import { AuditController } from './audit.controller';
@@ -14,6 +14,7 @@ import { LedgerController } from './ledger.controller';
 @Module({
   imports: [AuditCheckpointsApiModule],
   controllers: [AuditController, LedgerController],
-  providers: [ListEventsHandler, GetResourceHistoryHandler, GetLedgerHandler],
+  // LedgerMetrics: the ledger's totals per currency and mode on /metrics, from the same fold.
+  providers: [ListEventsHandler, GetResourceHistoryHandler, GetLedgerHandler, LedgerMetrics],
 })
 export class AuditModule {}

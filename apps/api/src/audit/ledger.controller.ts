@@ -1,3 +1,4 @@
+import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsOptional } from 'class-validator';
@@ -5,19 +6,28 @@ import type { CommandContext } from '@app/application/command-handling';
 import { GetLedgerQuery } from '@app/application/ledger';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { parseAsOf } from './as-of.interceptor';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** `as_of` is the only parameter; parseAsOf refuses anything but a string of decisions §10 (400). */
 export class LedgerQueryDto {
-  @IsOptional() as_of?: unknown;
+  @ApiPropertyOptional({ type: 'string', description: 'An ISO 8601 date-time, a Unix ms integer, or position:N' }) @IsOptional() as_of?: unknown;
 }
 
 /** The caller's ledger (decisions §12): API key only, its own organization and mode. */
+@ApiTags('Audit')
 @Controller()
 @ApiKeyOnly()
 export class LedgerController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('ledger')
+  @ApiRoute({
+    id: 'getLedger',
+    summary: 'The books of the caller’s organization and mode',
+    description: 'Double-entry: every currency balances, Σ debits = Σ credits, posted and pending.',
+    ok: { status: 200, schema: 'Ledger', description: 'The ledger' },
+    errors: { 400: 'A malformed as_of (validation_error)' },
+  })
   async ledger(@Ctx() { actor }: CommandContext, @Query() q: LedgerQueryDto) {
     return { data: await this.queries.execute(new GetLedgerQuery(actor.organizationId, actor.mode, q.as_of === undefined ? null : parseAsOf(q.as_of))) };
   }

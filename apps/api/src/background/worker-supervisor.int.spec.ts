@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
+import { AppMetrics, eventStoreAppends } from '@app/platform/metrics/metrics';
 import { WorkerSupervisor, type SupervisorOptions } from './worker-supervisor';
 
 const entry = join(__dirname, 'worker-supervisor.fixture.js');
@@ -49,6 +50,24 @@ describe('WorkerSupervisor', () => {
     await start();
     for (let i = 0; i < 5; i++) expect(await supervisor!.status()).toMatchObject({ state: 'running', restarts: 0, report: { projected: 7, published: 7 } });
     expect((supervisor as unknown as { pendingStatus: Map<number, unknown> }).pendingStatus.size).toBe(0);
+  });
+
+  it("asks the worker for its metrics, which the API's /metrics sums with its own", async () => {
+    await start();
+    expect(await supervisor!.metrics()).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'payments_webhook_deliveries_total' })]));
+    const metrics = new AppMetrics();
+    metrics.addSource(() => supervisor!.metrics());
+    const before = (await eventStoreAppends.get()).values.find((v) => v.labels.outcome === 'ok')?.value ?? 0;
+    eventStoreAppends.inc({ outcome: 'ok' }, 2);
+    const text = await metrics.text();
+    expect(text).toContain('payments_webhook_deliveries_total{outcome="succeeded"} 3');
+    // The worker's 5 appends and this process's own, one series.
+    expect(text).toContain(`payments_event_store_appends_total{outcome="ok"} ${before + 2 + 5}`);
+    expect(text).toMatch(/^process_cpu_user_seconds_total /m);
+    await supervisor!.onApplicationShutdown();
+    expect(await supervisor!.metrics()).toBeNull();
+    // A worker that does not answer adds nothing: the scrape is this process alone.
+    expect(await metrics.text()).toContain(`payments_event_store_appends_total{outcome="ok"} ${before + 2}`);
   });
 
   it('starts it again after it is SIGKILLed, with a backoff that doubles, and stops it on shutdown', async () => {

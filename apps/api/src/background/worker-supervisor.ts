@@ -5,6 +5,7 @@ import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { answerAppend } from '@app/platform/event-store/parent-process-writer';
 import { processSignals } from '@app/platform/log-reader/process-signals';
 import { coalesced, type FromWorker, type ToWorker, type WorkerReport } from '@app/platform/log-reader/worker-protocol';
+import type { MetricsJson } from '@app/platform/metrics/metrics';
 
 export const WORKER_SUPERVISOR = Symbol('WORKER_SUPERVISOR');
 
@@ -55,6 +56,7 @@ export class WorkerSupervisor implements OnApplicationShutdown {
   private lastAnswer = 0;
   private nextId = 0;
   private readonly pendingStatus = new Map<number, (report: WorkerReport) => void>();
+  private readonly pendingMetrics = new Map<number, (metrics: MetricsJson) => void>();
   private readonly offAppended: () => void;
   private log: EventStore | null = null;
   private firstStart: ((ready: boolean) => void) | null = null;
@@ -106,6 +108,17 @@ export class WorkerSupervisor implements OnApplicationShutdown {
     return { ...base, report };
   }
 
+  /** The worker's metrics (its process series and gauges), for the API's /metrics; null while it does not answer. */
+  async metrics(timeoutMs = 1_000): Promise<MetricsJson | null> {
+    if (this.state !== 'running') return null;
+    const id = ++this.nextId;
+    return new Promise<MetricsJson | null>((resolve) => {
+      const timer = setTimeout(() => (this.pendingMetrics.delete(id), resolve(null)), timeoutMs);
+      this.pendingMetrics.set(id, (m) => (clearTimeout(timer), this.pendingMetrics.delete(id), resolve(m)));
+      this.send({ type: 'metrics', id });
+    });
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.offAppended();
@@ -133,6 +146,7 @@ export class WorkerSupervisor implements OnApplicationShutdown {
       if (message.type === 'append') void answerAppend(this.log!, message).then((reply) => child.connected && child.send(reply));
       else if (message.type === 'projected') processSignals.checkpointsMoved.notify();
       else if (message.type === 'status') this.pendingStatus.get(message.id)?.(message.report);
+      else if (message.type === 'metrics') this.pendingMetrics.get(message.id)?.(message.metrics);
       else if (message.type === 'ready') {
         this.state = 'running';
         this.firstStart?.(true);

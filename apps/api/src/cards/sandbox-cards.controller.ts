@@ -8,8 +8,11 @@ import { ListCardTransactionsQuery } from '@app/read-models/cards/list-card-tran
 import { Ctx, SandboxOnly } from '../http/auth/auth.decorators';
 import { styleBPagination, styleBQuery } from '../http/pagination';
 import { AuthorizationDto, CaptureDto, ListCardTransactionsQueryDto } from './cards.dto';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** The sandbox authorization network (decisions §8) and the card's transactions. */
+@ApiTags('Cards')
 @Controller()
 export class CardTransactionsController {
   constructor(
@@ -19,6 +22,13 @@ export class CardTransactionsController {
 
   @Post('sandbox/cards/:id/authorizations')
   @SandboxOnly()
+  @ApiRoute({
+    id: 'sandboxAuthorizeCard',
+    summary: 'Sandbox: a card authorization',
+    description: 'Successful (debits, or holds with capture false) or declined with status_reason (card_blocked, insufficient_funds, limit_exceeded, mcc_blocked).',
+    ok: { status: 201, schema: 'CardTransactionEnvelope', description: 'The card transaction' },
+    errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card (card_not_found)', 422: 'A business rule (fx_not_supported, …)' },
+  })
   async authorize(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: AuthorizationDto) {
     const input = { amount: body.amount, currency: body.currency, merchant: { ...body.merchant }, capture: body.capture ?? true };
     return { data: presentCardTransaction(await this.commands.execute(new AuthorizeCardCommand(ctx, id, input))) };
@@ -27,6 +37,17 @@ export class CardTransactionsController {
   @Post('sandbox/card-transactions/:id/capture')
   @SandboxOnly()
   @HttpCode(200)
+  @ApiRoute({
+    id: 'sandboxCaptureCardTransaction',
+    summary: 'Sandbox: capture a held card transaction',
+    ok: { status: 200, schema: 'CardTransactionEnvelope', description: 'The card transaction, successful' },
+    errors: {
+      403: 'Another entity’s card (forbidden)',
+      404: 'No such card transaction (card_transaction_not_found)',
+      409: 'Not pending (card_transaction_not_pending)',
+      422: 'More than held (amount_exceeds_hold)',
+    },
+  })
   async capture(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: CaptureDto) {
     return { data: presentCardTransaction(await this.commands.execute(new SettleCardTransactionCommand(ctx, id, { capture: body.amount ?? null }))) };
   }
@@ -34,6 +55,12 @@ export class CardTransactionsController {
   @Post('sandbox/card-transactions/:id/reverse')
   @SandboxOnly()
   @HttpCode(200)
+  @ApiRoute({
+    id: 'sandboxReverseCardTransaction',
+    summary: 'Sandbox: reverse a held card transaction',
+    ok: { status: 200, schema: 'CardTransactionEnvelope', description: 'The card transaction, reversed' },
+    errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card transaction (card_transaction_not_found)', 409: 'Not pending (card_transaction_not_pending)' },
+  })
   async reverse(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return { data: presentCardTransaction(await this.commands.execute(new SettleCardTransactionCommand(ctx, id, 'reverse'))) };
   }
@@ -41,6 +68,13 @@ export class CardTransactionsController {
   @Post('sandbox/cards/:id/fraud')
   @SandboxOnly()
   @HttpCode(200)
+  @ApiRoute({
+    id: 'sandboxMarkCardFraud',
+    summary: 'Sandbox: mark a card fraud',
+    description: 'Every later authorization is declined card_blocked; there is no way out of fraud.',
+    ok: { status: 200, schema: 'CardStatusChange', description: 'status fraud' },
+    errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card (card_not_found)', 409: 'Deleted (card_deleted)' },
+  })
   async fraud(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     const card = presentCard(await this.commands.execute(new ChangeCardStatusCommand(ctx, id, 'MarkCardFraud')));
     return { data: { id: card.id, status: card.status, updated: card.updated } };
@@ -48,6 +82,13 @@ export class CardTransactionsController {
 
   /** The card is checked first (404, 403 another entity's), then its transactions are listed, newest first. */
   @Get('card-transactions/:cardId')
+  @ApiRoute({
+    id: 'listCardTransactions',
+    summary: 'List a card’s transactions',
+    ok: { status: 200, schema: 'CardTransactionList', description: 'Card transactions, newest first' },
+    errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card (card_not_found)' },
+    readModel: true,
+  })
   async list(@Ctx() ctx: CommandContext, @Param('cardId') cardId: string, @Query() query: ListCardTransactionsQueryDto) {
     await this.queries.execute(new GetCardQuery(ctx.actor, cardId));
     const paging = { ...query, next_cursor: query.next_cursor ?? query.cursor };

@@ -1,3 +1,4 @@
+import { ApiConsumes, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Get, Headers, Inject, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { IsString } from 'class-validator';
@@ -9,14 +10,17 @@ import { Public } from '../http/auth/auth.decorators';
 import { Accepts } from '../http/media-types';
 import { formToken, formTokenKey, ThreeDsFormGuard } from './three-ds.form';
 import { pageHeaders, renderPage } from './three-ds.page';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** What the page's forms send: the form token, nothing else (the guard has checked it already). */
 export class ThreeDsFormDto {
+  @ApiProperty({ description: 'The form token the page carries' })
   @IsString({ message: 'csrf_token must be a string' })
   csrf_token: string;
 }
 
 /** The page is the customer's, opened from `next_action.url` in a browser: no API key. */
+@ApiTags('Collections')
 @Controller('3ds')
 @Public()
 @Accepts('form', 'json')
@@ -32,18 +36,58 @@ export class ThreeDsController {
   }
 
   @Get(':id')
+  @ApiRoute({
+    id: 'getThreeDsPage',
+    summary: 'The 3-D Secure page (opened by the customer)',
+    description: 'next_action.url: an HTML page whose buttons complete or fail the authentication. No credential: the unguessable action id is one.',
+    ok: [
+      { status: 200, mediaType: 'text/html', description: 'The page, waiting for the customer' },
+      { status: 404, mediaType: 'text/html', description: 'No such action: the page says so' },
+      { status: 409, mediaType: 'text/html', description: 'Decided or expired: the page says so' },
+    ],
+  })
   async page(@Param('id') id: string, @Res() res: Response) {
     this.send(res, id, await this.queries.execute(new GetAuthenticationPageQuery(id)));
   }
 
   @Post(':id/approve')
   @UseGuards(ThreeDsFormGuard)
+  @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
+  @ApiRoute({
+    id: 'approveThreeDs',
+    summary: 'The 3-D Secure page’s “complete” button',
+    ok: [
+      {
+        status: 303,
+        description: 'Decided: to return_url with payment_intent_id, intent_action_id and status in the query',
+        headers: { Location: { description: 'return_url with the decided query', required: true } },
+      },
+      { status: 404, mediaType: 'text/html', description: 'No such action: the page says so' },
+      { status: 409, mediaType: 'text/html', description: 'Decided or expired: the page says so' },
+    ],
+    errors: { 403: 'Not the page’s own form: another origin or a wrong form token (cross_site_request, invalid_form_token)' },
+  })
   approve(@Param('id') id: string, @Body() _form: ThreeDsFormDto, @Headers('x-request-id') requestId: string, @Res() res: Response) {
     return this.submit(id, 'success', requestId, res);
   }
 
   @Post(':id/fail')
   @UseGuards(ThreeDsFormGuard)
+  @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
+  @ApiRoute({
+    id: 'failThreeDs',
+    summary: 'The 3-D Secure page’s “fail” button',
+    ok: [
+      {
+        status: 303,
+        description: 'Decided: to return_url with payment_intent_id, intent_action_id and status in the query',
+        headers: { Location: { description: 'return_url with the decided query', required: true } },
+      },
+      { status: 404, mediaType: 'text/html', description: 'No such action: the page says so' },
+      { status: 409, mediaType: 'text/html', description: 'Decided or expired: the page says so' },
+    ],
+    errors: { 403: 'Not the page’s own form: another origin or a wrong form token (cross_site_request, invalid_form_token)' },
+  })
   fail(@Param('id') id: string, @Body() _form: ThreeDsFormDto, @Headers('x-request-id') requestId: string, @Res() res: Response) {
     return this.submit(id, 'failure', requestId, res);
   }

@@ -14,7 +14,13 @@ import { CreateCounterpartyDto, DeactivateCounterpartyDto, EntityScopeQuery, Lis
 import { presentAddedPaymentDetail, presentCounterparty, presentPaymentDetail } from '@app/read-models/counterparties/counterparty.presenter';
 import { CreatePaymentDetailDto } from './payment-detail.dto';
 import { AsOf } from '../audit/as-of.interceptor';
+import { ApiBody, ApiExtraModels, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { BusinessProfileDto, IndividualProfileDto } from './counterparty-profile.dto';
+import { ApiRoute } from '../openapi/api-route.decorator';
+import { ref, styleAList } from '../openapi/schema-dsl';
 
+@ApiTags('Counterparties')
+@ApiExtraModels(IndividualProfileDto, BusinessProfileDto, PatchIndividualCounterpartyDto, PatchBusinessCounterpartyDto)
 @Controller('counterparties')
 export class CounterpartiesController {
   constructor(
@@ -23,6 +29,12 @@ export class CounterpartiesController {
   ) {}
 
   @Post()
+  @ApiRoute({
+    id: 'createCounterparty',
+    summary: 'Create a counterparty',
+    ok: { status: 201, schema: 'Counterparty', description: 'The counterparty, active' },
+    errors: { 403: 'Another entity, with an entity token (forbidden)', 404: 'No such entity (entity_not_found)' },
+  })
   async create(@Ctx() ctx: CommandContext, @Body() body: CreateCounterpartyDto) {
     const state = await this.commands.execute(
       new CreateCounterpartyCommand(ctx, {
@@ -37,6 +49,13 @@ export class CounterpartiesController {
   }
 
   @Get()
+  @ApiRoute({
+    id: 'listCounterparties',
+    summary: 'List counterparties of an entity',
+    ok: { status: 200, schema: styleAList(ref('Counterparty')), description: 'Counterparties, newest first' },
+    errors: { 400: 'entity_id missing with an API key, or a bad filter (validation_error)', 403: 'Another entity’s (forbidden)' },
+    readModel: true,
+  })
   async list(@Ctx() ctx: CommandContext, @Query() query: ListCounterpartiesQuery) {
     const filter = { organization_id: ctx.actor.organizationId, mode: ctx.actor.mode, entity_id: entityScope(ctx.actor, query.entity_id), type: query.type, status: query.status };
     return styleA(await this.queries.execute(new ListCounterparties(filter, styleAQuery(query))), presentCounterparty);
@@ -44,12 +63,29 @@ export class CounterpartiesController {
 
   @Get(':id')
   @AsOf()
+  @ApiRoute({
+    id: 'getCounterparty',
+    summary: 'Retrieve a counterparty',
+    ok: { status: 200, schema: 'Counterparty', description: 'The counterparty' },
+    errors: { 400: 'A malformed as_of (validation_error)', 403: 'Another entity’s (forbidden)', 404: 'No such counterparty, or none yet at as_of (counterparty_not_found)' },
+  })
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: EntityScopeQuery) {
     return presentCounterparty(await this.queries.execute(new GetCounterpartyQuery(ctx.actor, id, query.entity_id)));
   }
 
   /** The body's profile shape depends on the stored type, so it is validated once that is known. */
   @Patch(':id')
+  @ApiBody({
+    description: 'The profile follows the counterparty’s type: PatchIndividualCounterpartyDto or PatchBusinessCounterpartyDto',
+    schema: { oneOf: [{ $ref: getSchemaPath(PatchIndividualCounterpartyDto) }, { $ref: getSchemaPath(PatchBusinessCounterpartyDto) }] },
+  })
+  @ApiRoute({
+    id: 'updateCounterparty',
+    summary: 'Update a counterparty',
+    description: 'Any subset of the profile; omitted fields are unchanged, null clears an optional one.',
+    ok: { status: 200, schema: 'Counterparty', description: 'The counterparty after the change' },
+    errors: { 403: 'Another entity’s (forbidden)', 404: 'No such counterparty or entity (counterparty_not_found, entity_not_found)', 409: 'Inactive (counterparty_inactive)' },
+  })
   async update(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: Record<string, unknown>) {
     const current = await this.queries.execute(new GetCounterpartyQuery(ctx.actor, id));
     const metatype = current.type === 'business' ? PatchBusinessCounterpartyDto : PatchIndividualCounterpartyDto;
@@ -61,12 +97,32 @@ export class CounterpartiesController {
 
   @Post(':id/deactivate')
   @HttpCode(200)
+  @ApiRoute({
+    id: 'deactivateCounterparty',
+    summary: 'Deactivate a counterparty',
+    description: 'It can no longer receive transfers; reactivation is through support only.',
+    ok: { status: 200, schema: 'Counterparty', description: 'The counterparty, inactive' },
+    errors: { 403: 'Another entity’s (forbidden)', 404: 'No such counterparty (counterparty_not_found)', 409: 'Already inactive (counterparty_inactive)' },
+  })
   async deactivate(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: DeactivateCounterpartyDto) {
     if (ctx.actor.entityId) entityScope(ctx.actor, body.entity_id);
     return presentCounterparty(await this.commands.execute(new DeactivateCounterpartyCommand(ctx, id, body.entity_id)));
   }
 
   @Post(':id/payment-details')
+  @ApiRoute({
+    id: 'createPaymentDetail',
+    summary: 'Add payment details to a counterparty',
+    description: 'Bank, mobile-money, wallet or book coordinates; formats are checked (IBAN mod-97, ABA checksum, EVM and Solana addresses).',
+    ok: { status: 201, schema: 'PaymentDetail', description: 'The payment details: their id is a transfer’s payment_detail_id' },
+    errors: {
+      400: 'The block does not match payment_method, or its coordinates fail their format (validation_error)',
+      403: 'Another entity’s (forbidden)',
+      404: 'No such counterparty or book account (counterparty_not_found, account_not_found)',
+      409: 'The counterparty is inactive (counterparty_inactive)',
+      422: 'A business rule (invalid_destination_account, …)',
+    },
+  })
   async addPaymentDetail(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: CreatePaymentDetailDto) {
     const { payment_method, currency, country, bank, momo, wallet, book } = body;
     const detail = await this.commands.execute(new AddPaymentDetailCommand(ctx, id, { payment_method, currency, country, bank, momo, wallet, book }));
@@ -74,6 +130,13 @@ export class CounterpartiesController {
   }
 
   @Get(':id/payment-details')
+  @ApiRoute({
+    id: 'listPaymentDetails',
+    summary: 'List payment details of a counterparty',
+    ok: { status: 200, schema: styleAList(ref('PaymentDetail')), description: 'Payment details, newest first' },
+    errors: { 403: 'Another entity’s (forbidden)', 404: 'No such counterparty (counterparty_not_found)' },
+    readModel: true,
+  })
   async listPaymentDetails(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: ListPaymentDetailsQuery) {
     await this.queries.execute(new GetCounterpartyQuery(ctx.actor, id));
     return styleA(await this.queries.execute(new ListPaymentDetails(ctx.actor.organizationId, ctx.actor.mode, id, styleAQuery(query))), presentPaymentDetail);

@@ -1,4 +1,6 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheckService } from '@nestjs/terminus';
+import type { Response } from 'express';
 import { describeAdapters } from '@app/platform/adapters';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
@@ -6,7 +8,11 @@ import { PlatformLifecycle } from '@app/platform/platform.module';
 import { Public } from '../http/auth/auth.decorators';
 import { WriteLoad } from '../http/overload/write-admission.middleware';
 import { WORKER_SUPERVISOR, type WorkerSupervisor } from '../background/worker-supervisor';
+import { ReadinessIndicators } from './readiness';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/api-route.decorator';
 
+@ApiTags('Platform')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -15,7 +21,46 @@ export class HealthController {
     private readonly platform: PlatformLifecycle,
     private readonly writes: WriteLoad,
     @Inject(WORKER_SUPERVISOR) private readonly worker: WorkerSupervisor | null,
+    private readonly checks: HealthCheckService,
+    private readonly readiness: ReadinessIndicators,
   ) {}
+
+  /**
+   * Liveness: the process answers. Touches no store, so an outage of a store (the event store
+   * down) makes the API unready, never restarted: restarting it would not bring the store back.
+   */
+  @Get('live')
+  @Public()
+  @ApiRoute({ id: 'getLiveness', summary: 'Liveness', description: 'The process answers; touches no store.', ok: { status: 200, schema: 'HealthCheck', description: 'Alive' } })
+  live() {
+    return this.checks.check([]);
+  }
+
+  /**
+   * Readiness: every store this API serves from answers (readiness.ts); 503 with each check's
+   * state otherwise, in @nestjs/terminus's shape (`status`, `info`, `error`, `details`), so the
+   * orchestrator stops routing requests here until it answers again.
+   */
+  @Get('ready')
+  @Public()
+  @ApiRoute({
+    id: 'getReadiness',
+    summary: 'Readiness',
+    description: 'Every store this API serves from answers.',
+    ok: [
+      { status: 200, schema: 'HealthCheck', description: 'Ready' },
+      { status: 503, schema: 'HealthCheck', description: 'A store does not answer: each check’s state' },
+    ],
+  })
+  async ready(@Res({ passthrough: true }) res: Response) {
+    try {
+      return await this.checks.check(this.readiness.checks());
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      res.status(503);
+      return error.getResponse();
+    }
+  }
 
   /**
    * Liveness, how far the log's readers trail it, and the load on writes, for operators. Under
@@ -24,6 +69,7 @@ export class HealthController {
    */
   @Get()
   @Public()
+  @ApiRoute({ id: 'getHealth', summary: 'Health for operators', description: 'How far the log’s readers trail it, the load on writes and, under npm start, the supervised worker.', ok: { status: 200, schema: 'Health', description: 'Health' } })
   async health() {
     const head = await this.store.headPosition();
     const base = { status: 'ok', adapters: describeAdapters(this.config), writes: { in_flight: this.writes.inFlight, refused: this.writes.refused, limit: this.config.maxInflightWrites } };

@@ -37,7 +37,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request>();
     const { status, body } = toEnvelope(exception);
-    if (status >= 500) logger.error({ err: exception, request_id: req.headers['x-request-id'], path: req.path }, 'request failed');
+    // The request's logger binds request_id, actor, organization and trace (http/logging.ts).
+    if (status >= 500) logger.error({ err: exception, path: req.path }, 'request failed');
     if (res.headersSent) return;
     if (exception instanceof ReadModelLaggingError || exception instanceof OverloadedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     res.status(status).json(body);

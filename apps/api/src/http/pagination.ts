@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
@@ -15,14 +16,15 @@ const LIMIT_MESSAGE = 'limit must be an integer between 1 and 100';
 export const QueryInteger = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value));
 
 /** `limit`: 1-100 (decisions §2); the page size defaults to 20 where it is read. */
-export const LimitField = () =>
-  applyDecorators(IsOptional(), QueryInteger(), IsInt({ message: LIMIT_MESSAGE }), Min(1, { message: LIMIT_MESSAGE }), Max(100, { message: LIMIT_MESSAGE }));
+export const LimitField = () => applyDecorators(IsOptional(), QueryInteger(), IsInt({ message: LIMIT_MESSAGE }), Min(1, { message: LIMIT_MESSAGE }), Max(100, { message: LIMIT_MESSAGE }));
 
 /** Style A (decisions §2): `limit` 1-100, default 20, and `cursor`. Extend it with a resource's filters. */
 export class StyleAQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size: plain decimal digits' })
   @LimitField()
   limit?: number;
 
+  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-HJKMNP-TV-Z]{26}$', description: 'meta.pagination.next_cursor of the previous page; omit for the first' })
   @IsOptional()
   @Matches(CURSOR_PATTERN, { message: 'cursor must be a next_cursor returned by a previous page' })
   cursor?: string;
@@ -42,13 +44,16 @@ export function styleA<D extends { id: string }, R>(page: Page<D>, present: (doc
 
 /** Style B (decisions §2): `limit`, `next_cursor` (older) and `prev_cursor` (newer). */
 export class StyleBQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size: plain decimal digits' })
   @LimitField()
   limit?: number;
 
+  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-HJKMNP-TV-Z]{26}$', description: 'pagination.next_cursor of the previous page: older items' })
   @IsOptional()
   @Matches(CURSOR_PATTERN, { message: 'next_cursor must be a cursor returned by a previous page' })
   next_cursor?: string;
 
+  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-HJKMNP-TV-Z]{26}$', description: 'pagination.prev_cursor of the previous page: newer items' })
   @IsOptional()
   @Matches(CURSOR_PATTERN, { message: 'prev_cursor must be a cursor returned by a previous page' })
   prev_cursor?: string;

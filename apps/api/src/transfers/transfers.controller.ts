@@ -11,10 +11,15 @@ import { BodyValidatedWith422 } from './transfer-body.pipe';
 import { presentTransfer } from '@app/read-models/transfers/transfer.presenter';
 import { CreateTransferDto, ListTransfersQuery, TransferScopeQuery } from './transfers.dto';
 import { AsOf } from '../audit/as-of.interceptor';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/api-route.decorator';
+import { ref, styleAList } from '../openapi/schema-dsl';
 
-/** Declared as an interface so only the 422 pipe validates it (see transfer-body.pipe.ts). */
+/** Declared as an interface so only the 422 pipe validates it (see transfer-body.pipe.ts): a class would also meet the 400 pipe. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 interface CreateTransferBody extends CreateTransferDto {}
 
+@ApiTags('Transfers')
 @Controller()
 export class TransfersController {
   constructor(
@@ -24,17 +29,50 @@ export class TransfersController {
 
   /** Bank and mobile-money transfers in the spec; every payment type here (decisions §6). */
   @Post('transfer')
+  @ApiBody({ type: CreateTransferDto })
+  @ApiRoute({
+    id: 'createTransfer',
+    summary: 'Create a transfer (payout)',
+    description: 'Bank and mobile-money transfers in the spec; every payment type here. Holds amount + fee at once; moves asynchronously (outflows.* webhooks).',
+    ok: { status: 201, schema: 'Transfer', description: 'The transfer, pending' },
+    errors: {
+      403: 'Another entity’s account, with an entity token (forbidden)',
+      404: 'No such account or payment details (account_not_found, payment_detail_not_found)',
+      409: { description: 'A transfer with this unique_reference exists for the account (duplicate_unique_reference): the original transfer', schema: 'DuplicateTransferError' },
+      422: 'A field is missing or invalid (validation_error: transfer creation answers 422, as the spec says), insufficient available balance (insufficient_funds), an inactive counterparty (counterparty_inactive), payment details of another method or currency (payment_method_mismatch, currency_mismatch)',
+    },
+  })
   createOne(@Ctx() ctx: CommandContext, @BodyValidatedWith422(CreateTransferDto) body: CreateTransferBody) {
     return this.create(ctx, body);
   }
 
   /** Stablecoin transfers in the spec; every payment type here. */
   @Post('transfers')
+  @ApiBody({ type: CreateTransferDto })
+  @ApiRoute({
+    id: 'createTransfers',
+    summary: 'Create a transfer (stablecoin in the spec)',
+    description: 'The same as POST /transfer: every payment type.',
+    ok: { status: 201, schema: 'Transfer', description: 'The transfer, pending' },
+    errors: {
+      403: 'Another entity’s account, with an entity token (forbidden)',
+      404: 'No such account or payment details (account_not_found, payment_detail_not_found)',
+      409: { description: 'A transfer with this unique_reference exists for the account (duplicate_unique_reference): the original transfer', schema: 'DuplicateTransferError' },
+      422: 'A field is missing or invalid (validation_error: transfer creation answers 422, as the spec says), insufficient available balance (insufficient_funds), an inactive counterparty (counterparty_inactive), payment details of another method or currency (payment_method_mismatch, currency_mismatch)',
+    },
+  })
   createMany(@Ctx() ctx: CommandContext, @BodyValidatedWith422(CreateTransferDto) body: CreateTransferBody) {
     return this.create(ctx, body);
   }
 
   @Get('transfers')
+  @ApiRoute({
+    id: 'listTransfers',
+    summary: 'List transfers of an entity',
+    ok: { status: 200, schema: styleAList(ref('Transfer')), description: 'Transfers, newest first' },
+    errors: { 400: 'entity_id missing with an API key, or a bad filter (validation_error)', 403: 'Another entity’s (forbidden)' },
+    readModel: true,
+  })
   async list(@Ctx() ctx: CommandContext, @Query() query: ListTransfersQuery) {
     const filter = {
       organization_id: ctx.actor.organizationId,
@@ -48,6 +86,16 @@ export class TransfersController {
 
   @Get('transfers/:id')
   @AsOf()
+  @ApiRoute({
+    id: 'getTransfer',
+    summary: 'Retrieve a transfer',
+    ok: { status: 200, schema: 'Transfer', description: 'The transfer' },
+    errors: {
+      400: 'entity_id missing with an API key, or a malformed as_of (validation_error)',
+      403: 'Another entity’s (forbidden)',
+      404: 'No such transfer of the entity, or none yet at as_of (transfer_not_found)',
+    },
+  })
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: TransferScopeQuery) {
     return presentTransfer(await this.queries.execute(new GetTransferQuery(ctx.actor, id, entityScope(ctx.actor, query.entity_id))));
   }

@@ -1,8 +1,9 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { CHECKPOINT_STORE, type CheckpointStore } from '@app/platform/coordination/checkpoint-store.port';
 import { LEASE_STORE, type LeaseStore } from '@app/platform/coordination/lease-store.port';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
+import { APP_METRICS, type AppMetrics } from '@app/platform/metrics/metrics';
 import type { ProcessManager } from './process-manager';
 import { ProcessManagerRunner, type RunnerOptions, type RunnerStatus } from './process-manager-runner';
 
@@ -19,7 +20,39 @@ export class ProcessManagerRunners implements OnModuleDestroy {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
     @Inject(LEASE_STORE) private readonly leases: LeaseStore,
-  ) {}
+    @Optional() @Inject(APP_METRICS) metrics: AppMetrics | null = null,
+  ) {
+    if (metrics) this.defineMetrics(metrics);
+  }
+
+  /**
+   * Per manager: how far its stored checkpoint is behind the head of the log (what is left to
+   * handle, in log positions, the same figure on every replica), whether this replica holds its
+   * lease, and how many events it handled here.
+   */
+  private defineMetrics(metrics: AppMetrics): void {
+    metrics.gauge({
+      name: 'payments_process_manager_backlog',
+      help: 'Log positions between the head of the log and the stored checkpoint of each process manager',
+      labelNames: ['manager'],
+      read: async () => {
+        const head = await this.store.headPosition();
+        return Promise.all(this.runners.map(async (r) => ({ labels: { manager: r.status.name }, value: Math.max(0, head - (await this.checkpoints.getCheckpoint(r.name))) })));
+      },
+    });
+    metrics.gauge({
+      name: 'payments_process_manager_holding',
+      help: '1 when this process holds the manager\'s lease (works it), else 0',
+      labelNames: ['manager'],
+      read: () => this.runners.map((r) => ({ labels: { manager: r.status.name }, value: r.status.holding ? 1 : 0 })),
+    });
+    metrics.gauge({
+      name: 'payments_process_manager_handled',
+      help: 'Events each process manager handled in this process since it started',
+      labelNames: ['manager'],
+      read: () => this.runners.map((r) => ({ labels: { manager: r.status.name }, value: r.status.handled })),
+    });
+  }
 
   /** Runs `manager` here, under its lease. Only a worker with the process-managers role has runners. */
   async start(manager: ProcessManager, options: RunnerOptions = {}): Promise<void> {

@@ -1,4 +1,5 @@
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
+import { traceparentOfEvent } from '../logging/trace-context';
 import type { ReadStore } from '../read-store/read-store.port';
 import { DOMAIN_EVENTS_TOPIC, type BusMessage, type MessageBus } from './message-bus.port';
 
@@ -12,11 +13,12 @@ export const PUBLISHER_CHECKPOINT = 'bus-publisher';
 const BATCH_WINDOW_MS = 20;
 const BATCH_SIZE = 500;
 
+/** `traceparent` (W3C): the trace of the request that caused the event, derived from its correlation id (logging/trace-context.ts). */
 export function toBusMessage(event: RecordedEvent): BusMessage {
   return {
     key: event.streamId,
     value: JSON.stringify(event),
-    headers: { 'event-type': event.type, 'event-id': event.id },
+    headers: { 'event-type': event.type, 'event-id': event.id, traceparent: traceparentOfEvent(event) },
   };
 }
 

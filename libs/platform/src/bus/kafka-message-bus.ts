@@ -1,4 +1,4 @@
-import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type Admin, type LogEntry, type Producer } from 'kafkajs';
 import { logger } from '../logging/logger';
 import type { BusMessage, BusSubscription, ConsumedMessage, MessageBus } from './message-bus.port';
 import { retryRetriable } from './retry-retriable';

@@ -54,6 +54,10 @@ export interface PlatformConfig {
   readonly idempotencyTtlSeconds: number;
   /** The lease of a running key: a key left by a process that died runs again after at most this (`IDEMPOTENCY_LEASE_SECONDS`). */
   readonly idempotencyLeaseSeconds: number;
+  /** The built dashboard (`npm run build` puts it in `dist/dashboard`), served at `/dashboard` (`DASHBOARD_DIR`). */
+  readonly dashboardDir: string;
+  /** A port of its own for the API's `GET /metrics` (`METRICS_PORT`); unset: /metrics is served on `port`. */
+  readonly metricsPort?: number;
   /** Set by the worker `npm start` supervises only (never from the environment): commit through the API's writer. */
   readonly appendThroughParent?: boolean;
   /** Signed checkpoints over the log (issue 23; AUDIT_SIGNING_KEY, CHECKPOINT_DIR, AUDIT_CHECKPOINT_*: audit-checkpoints/audit-checkpoint-config.ts). */
@@ -134,6 +138,13 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   CHECKPOINT_DIR: [],
   AUDIT_CHECKPOINT_INTERVAL_MS: [],
   AUDIT_CHECKPOINT_EVERY_EVENTS: [],
+  // Prometheus metrics of the API on a port of their own, kept off the public port (deploy/ sets it; unset: on PORT).
+  METRICS_PORT: ['api'],
+  // The dashboard's built files (`npm run build` writes them to dist/dashboard, relative to the working
+  // directory as datasets/ are); tests point it at their own build.
+  DASHBOARD_DIR: [],
+  // Read by `npm run listen` (apps/listen), a developer's command, never by a deployment.
+  PAYMENTS_API_KEY: [],
 };
 
 const DEFAULT_RETRY_SCHEDULE = '0,5000,300000,1800000,7200000,18000000,36000000,36000000';
@@ -184,6 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     workerMaxInflightAppends: positive(env.WORKER_MAX_INFLIGHT_APPENDS || '64', 'WORKER_MAX_INFLIGHT_APPENDS'),
     idempotencyTtlSeconds: positive(env.IDEMPOTENCY_TTL_SECONDS || '86400', 'IDEMPOTENCY_TTL_SECONDS'),
     idempotencyLeaseSeconds: positive(env.IDEMPOTENCY_LEASE_SECONDS || '30', 'IDEMPOTENCY_LEASE_SECONDS'),
+    metricsPort: env.METRICS_PORT ? integer(env.METRICS_PORT, 'METRICS_PORT') : undefined,
+    dashboardDir: resolve(env.DASHBOARD_DIR || 'dist/dashboard'),
     auditCheckpoints: auditCheckpointConfig(env, dataDir),
   };
 }

@@ -76,6 +76,16 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       expect(await store.get('whd_unknown')).toBeNull();
     });
 
+    it('keeps the trace id a delivery was scheduled with, through its claim; none stays none', async () => {
+      const traced = delivery(webhook(), { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736' });
+      expect(await store.schedule(traced)).toBe(true);
+      expect(await store.get(traced.id)).toMatchObject({ trace_id: '4bf92f3577b34da6a3ce929d0e0e4736' });
+      expect(await store.claim(traced.id, T0, LEASE)).toMatchObject({ trace_id: '4bf92f3577b34da6a3ce929d0e0e4736' });
+      const plain = delivery(webhook());
+      await store.schedule(plain);
+      expect(await store.get(plain.id)).not.toHaveProperty('trace_id');
+    });
+
     it('lists due heads only, the longest due first; a later delivery of a queue waits until the earlier one hands off', async () => {
       const hook = webhook();
       const [a1, a2, b1] = [delivery(hook, { ...queued('account-a', 10), due_at: T0 - 5 }), delivery(hook, { ...queued('account-a', 11), due_at: T0 - 9 }), delivery(hook, { ...queued('account-b', 12), due_at: T0 - 1 })];

@@ -43,6 +43,12 @@ export interface NewDelivery {
   readonly payload: string;
   /** Null: waits on nothing (tests, deliveries from before queues existed). */
   readonly queue: QueuePlace | null;
+  /**
+   * The W3C trace id of the request that caused the event (derived from its correlation id,
+   * logging/trace-context.ts): each attempt sends it as `traceparent`. Absent on deliveries
+   * scheduled before traces were carried.
+   */
+  readonly trace_id?: string;
   readonly scheduled: number;
   readonly due_at: number;
 }

@@ -28,6 +28,26 @@ const newDelivery = (id: string): NewDelivery => ({
   due_at: T0,
 });
 
+describe('SqliteDeliveryStore on a file from before traces', () => {
+  it('adds the trace_id column, keeps the deliveries there, and stores traces from then on', async () => {
+    const file = join(dir, 'before-traces.db');
+    const old = new Database(file);
+    old.exec(`CREATE TABLE deliveries (
+      id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, mode TEXT NOT NULL, entity_id TEXT NOT NULL, webhook_id TEXT NOT NULL,
+      event_id TEXT NOT NULL, event TEXT NOT NULL, test INTEGER NOT NULL, payload TEXT NOT NULL, resource TEXT, position INTEGER, seq INTEGER,
+      scheduled INTEGER NOT NULL, due_at INTEGER NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL, head INTEGER NOT NULL, finished_at INTEGER, cancel_reason TEXT)`);
+    old.prepare(`INSERT INTO deliveries VALUES ('whd_old', 'org_1', 'sandbox', 'ent_1', 'whk_1', 'evt_old', 'accounts.created', 0, '{}', NULL, NULL, NULL, ${T0}, ${T0}, 'pending', 0, 1, NULL, NULL)`).run();
+    old.close();
+    // The first connection adds the column; the second finds it there.
+    const [a, b] = [new SqliteDeliveryStore(file), new SqliteDeliveryStore(file)];
+    expect(await a.get('whd_old')).toMatchObject({ id: 'whd_old', status: 'pending' });
+    expect(await a.get('whd_old')).not.toHaveProperty('trace_id');
+    await b.schedule({ ...newDelivery('whd_new'), trace_id: '4bf92f3577b34da6a3ce929d0e0e4736' });
+    expect(await a.get('whd_new')).toMatchObject({ trace_id: '4bf92f3577b34da6a3ce929d0e0e4736' });
+    await Promise.all([a.close(), b.close()]);
+  });
+});
+
 describe('SqliteDeliveryStore across processes', () => {
   it('gives an attempt to one of two connections on one file (two workers on one DATA_DIR)', async () => {
     const file = join(dir, 'shared.db');

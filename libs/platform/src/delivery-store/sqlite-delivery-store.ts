@@ -33,6 +33,7 @@ interface DeliveryRow {
   head: number;
   finished_at: number | null;
   cancel_reason: CancelReason | null;
+  trace_id: string | null;
 }
 
 const SCHEMA = `
@@ -42,7 +43,7 @@ const SCHEMA = `
     event_id TEXT NOT NULL, event TEXT NOT NULL, test INTEGER NOT NULL, payload TEXT NOT NULL,
     resource TEXT, position INTEGER, seq INTEGER,
     scheduled INTEGER NOT NULL, due_at INTEGER NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL,
-    head INTEGER NOT NULL, finished_at INTEGER, cancel_reason TEXT
+    head INTEGER NOT NULL, finished_at INTEGER, cancel_reason TEXT, trace_id TEXT
   );
   -- The scheduler's look: heads only, by due time; a queue waiting behind a retry costs nothing.
   CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (due_at) WHERE head = 1;
@@ -88,11 +89,12 @@ const toDelivery = (r: DeliveryRow): Delivery => ({
   head: r.head === 1,
   finished_at: r.finished_at,
   cancel_reason: r.cancel_reason,
+  ...(r.trace_id ? { trace_id: r.trace_id } : {}),
 });
 
 const toRow = (d: Delivery): DeliveryRow => {
   const { queue, test, head, ...rest } = d;
-  return { ...rest, test: test ? 1 : 0, head: head ? 1 : 0, resource: queue?.resource ?? null, position: queue?.position ?? null, seq: queue?.seq ?? null };
+  return { ...rest, test: test ? 1 : 0, head: head ? 1 : 0, resource: queue?.resource ?? null, position: queue?.position ?? null, seq: queue?.seq ?? null, trace_id: d.trace_id ?? null };
 };
 
 /**
@@ -111,11 +113,20 @@ export class SqliteDeliveryStore implements DeliveryStore {
   constructor(file: string) {
     this.db = openSqlite(file, 'durable');
     this.db.exec(SCHEMA);
+    // A file from before traces were carried gets the column (null: no trace of its own). Another
+    // process opening the file at the same moment may add it first: that is the same outcome.
+    if (!(this.db.pragma('table_info(deliveries)') as Array<{ name: string }>).some((c) => c.name === 'trace_id')) {
+      try {
+        this.db.exec('ALTER TABLE deliveries ADD COLUMN trace_id TEXT');
+      } catch (error) {
+        if (!/duplicate column/i.test((error as Error).message)) throw error;
+      }
+    }
     const db = this.db;
     this.stmts = {
       insert: db.prepare<DeliveryRow>(
-        `INSERT INTO deliveries (id, organization_id, mode, entity_id, webhook_id, event_id, event, test, payload, resource, position, seq, scheduled, due_at, status, attempts, head, finished_at, cancel_reason)
-         VALUES (@id, @organization_id, @mode, @entity_id, @webhook_id, @event_id, @event, @test, @payload, @resource, @position, @seq, @scheduled, @due_at, @status, @attempts, @head, @finished_at, @cancel_reason)
+        `INSERT INTO deliveries (id, organization_id, mode, entity_id, webhook_id, event_id, event, test, payload, resource, position, seq, scheduled, due_at, status, attempts, head, finished_at, cancel_reason, trace_id)
+         VALUES (@id, @organization_id, @mode, @entity_id, @webhook_id, @event_id, @event, @test, @payload, @resource, @position, @seq, @scheduled, @due_at, @status, @attempts, @head, @finished_at, @cancel_reason, @trace_id)
          ON CONFLICT (id) DO NOTHING`,
       ),
       get: db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
@@ -227,9 +238,15 @@ export class SqliteDeliveryStore implements DeliveryStore {
     const params: Array<string | number> = [filter.organization_id, filter.mode, filter.entity_id];
     for (const field of ['webhook_id', 'event', 'status'] as const) {
       const value = filter[field];
-      if (value !== undefined) where.push(`${field} = ?`), params.push(value);
+      if (value !== undefined) {
+        where.push(`${field} = ?`);
+        params.push(value);
+      }
     }
-    if (page.before !== undefined) where.push('id < ?'), params.push(page.before);
+    if (page.before !== undefined) {
+      where.push('id < ?');
+      params.push(page.before);
+    }
     const sql = `SELECT entry FROM attempt_logs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`;
     const statement = this.listings.get(sql) ?? this.listings.set(sql, this.db.prepare(sql)).get(sql)!;
     const rows = statement.all(...params, page.limit + 1) as { entry: string }[];

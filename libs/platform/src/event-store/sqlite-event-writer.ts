@@ -34,6 +34,10 @@ const insert = db.prepare('INSERT INTO events (stream_id, revision, event_id, ty
 const matches = (expected, last) =>
   expected === 'any' || (expected === 'no_stream' ? last === -1 : expected === 'stream_exists' ? last >= 0 : expected === last);
 // One savepoint per append: a conflict or failure rolls back that append alone.
+// Except when SQLite rolled back the whole transaction itself (SQLITE_FULL or SQLITE_IOERR while a
+// large batch spills pages to the WAL): then nothing of the batch is written, and the appends after
+// it must not run outside the transaction (each would commit on its own and then be answered as
+// failed), so the batch fails as a whole (issue 23, test/faults/disk-full.e2e.spec.ts).
 const one = db.transaction((a) => {
   const last = lastRevision.get(a.streamId).r ?? -1;
   if (!matches(a.expected, last)) return { conflict: true, actual: last };
@@ -47,7 +51,10 @@ const one = db.transaction((a) => {
 });
 const batch = db.transaction((appends) =>
   appends.map((a) => {
-    try { return one(a); } catch (err) { return { error: String((err && err.message) || err) }; }
+    try { return one(a); } catch (err) {
+      if (!db.inTransaction) throw err;
+      return { error: String((err && err.message) || err) };
+    }
   }),
 );
 parentPort.on('message', (msg) => {
@@ -158,6 +165,9 @@ export class SqliteEventWriter implements EventWriter {
   async close(): Promise<void> {
     if (this.inFlight || this.queued) await new Promise<void>((resolve) => this.drained.push(resolve));
     if (!this.broken) {
+      // The idle thread is unref'd: without this, a process with nothing else to do would exit
+      // before the thread answers, and whatever follows `await close()` would never run.
+      this.worker.ref();
       const closed = new Promise<void>((resolve) => this.worker.once('message', () => resolve()));
       this.worker.postMessage({ close: true });
       await closed;

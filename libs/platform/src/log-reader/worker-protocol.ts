@@ -1,5 +1,6 @@
 import type { WorkerRole } from '../config/platform-config';
 import type { AppendReply, AppendRequest } from '../event-store/parent-process-writer';
+import type { MetricsJson } from '../metrics/metrics';
 import type { TailStats } from './shared-tail';
 
 /** A process manager as a worker reports it: whether this worker holds its lease, and how much it did. */
@@ -23,15 +24,22 @@ export interface WorkerReport {
 
 /**
  * API → worker, over the IPC channel of npm start (apps/api/src/background/worker-supervisor.ts):
- * the API committed (read now), a status request, a heartbeat, an append's outcome.
+ * the API committed (read now), a status request, a metrics request (the API's /metrics includes
+ * the worker's series), a heartbeat, an append's outcome.
  */
-export type ToWorker = { readonly type: 'appended' } | { readonly type: 'status'; readonly id: number } | { readonly type: 'ping'; readonly id: number } | AppendReply;
+export type ToWorker =
+  | { readonly type: 'appended' }
+  | { readonly type: 'status'; readonly id: number }
+  | { readonly type: 'metrics'; readonly id: number }
+  | { readonly type: 'ping'; readonly id: number }
+  | AppendReply;
 
-/** Worker → API: started, projected a batch, a status, a heartbeat's answer, an append to commit. */
+/** Worker → API: started, projected a batch, a status, its metrics, a heartbeat's answer, an append to commit. */
 export type FromWorker =
   | { readonly type: 'ready' }
   | { readonly type: 'projected' }
   | { readonly type: 'status'; readonly id: number; readonly report: WorkerReport }
+  | { readonly type: 'metrics'; readonly id: number; readonly metrics: MetricsJson }
   | { readonly type: 'pong'; readonly id: number }
   | AppendRequest;
 

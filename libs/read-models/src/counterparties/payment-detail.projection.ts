@@ -2,7 +2,6 @@ import type { CounterpartyEvent, PaymentDetailData } from '@app/domain';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
-import type { ReadStore } from '@app/platform/read-store/read-store.port';
 
 export const PAYMENT_DETAILS = 'payment_details';
 

@@ -4,6 +4,7 @@ import { reactionContext } from '@app/application/command-handling';
 import type { DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { traceIdOf } from '@app/platform/logging/trace-context';
 import type { PublicEventTable, StateAt } from '../mapping/public-event';
 import { ResourceFolds } from './resource-folds';
 import type { WebhookDirectory } from './webhook-directory';
@@ -92,6 +93,8 @@ export class EventRouter {
       test: event.test === true,
       payload: JSON.stringify(event),
       queue: seq === null ? null : { resource: recorded.streamId, position: recorded.position, seq },
+      // The trace of the request behind the event: each attempt sends it as `traceparent`.
+      trace_id: traceIdOf(recorded.metadata.correlation_id),
       scheduled: now,
       due_at: now + this.firstDelayMs(),
     });

@@ -4,6 +4,8 @@ import { webhookStream } from '@app/application/webhooks';
 import type { CancelReason, Delivery, DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
+import { formatTraceparent, newSpanId, traceIdOf } from '@app/platform/logging/trace-context';
+import { webhookAttemptDuration, webhookAttempts } from '@app/platform/metrics/metrics';
 import type { SecretBox } from '@app/platform/security/secret-box';
 import { postOnce } from './https-post';
 import { queryParams, redact } from './redact';
@@ -64,11 +66,16 @@ async function send({ deliveries, box }: AttemptDeps, webhook: ExistingWebhook, 
   const headers = {
     'content-type': 'application/json',
     'user-agent': 'payments-webhooks/1.0',
+    // W3C trace context: the trace of the request behind the event, this attempt as its span.
+    traceparent: formatTraceparent({ traceId: delivery.trace_id ?? traceIdOf(delivery.id), spanId: newSpanId(), sampled: true }),
     ...signatureHeaders(box.open(webhook.signing_key), delivery.event_id, delivery.payload, Date.now()),
   };
   const result = await postOnce(url, delivery.payload, headers, settings);
   const status_code = result.response?.status_code ?? 0;
   const status = status_code >= 200 && status_code < 300 ? 'succeeded' : 'failed';
+  const outcome = result.response ? status : 'error';
+  webhookAttempts.inc({ outcome });
+  webhookAttemptDuration.observe({ outcome }, (result.completed_at - result.sent_at) / 1000);
   const log = {
     id: `whl_${ulid()}`,
     delivery_id: delivery.id,

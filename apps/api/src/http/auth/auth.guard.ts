@@ -2,7 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { domainError } from '@app/domain';
 import { ApiKeysService, actorForKey, EntityTokensService } from '@app/application/access';
-import { DomainException, type Actor } from '@app/application/command-handling';
+import { DomainException, actorLabel, type Actor } from '@app/application/command-handling';
+import { assignRequestLog } from '@app/platform/logging/logger';
 import { ApiRateLimitGuard } from '../rate-limit/api-rate-limit.guard';
 import { API_KEY_ONLY, PUBLIC_ROUTE, SANDBOX_ONLY, type AuthenticatedRequest } from './auth.decorators';
 
@@ -27,6 +28,8 @@ export class AuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const actor = await this.authenticate(req.headers.authorization);
     req.actor = actor;
+    // Every later line of this request (and its completion line) names who and for whom.
+    assignRequestLog({ actor: actorLabel(actor), organization_id: actor.organizationId, mode: actor.mode });
     await this.rateLimit.canActivate(context);
     if (flag(API_KEY_ONLY) && actor.kind !== 'api_key') {
       throw new DomainException(domainError('forbidden', 'forbidden', 'This operation needs an API key, not an entity token'));

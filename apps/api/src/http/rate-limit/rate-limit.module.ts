@@ -22,6 +22,7 @@ export function throttlerOptions(config: PlatformConfig): ThrottlerModuleOptions
     { provide: getStorageToken(), inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => new TokenBucketStorage(createRateLimitStore(config)) },
     ApiRateLimitGuard,
   ],
-  exports: [ApiRateLimitGuard],
+  // The storage too: the readiness probe checks its store (apps/api/src/health/readiness.ts).
+  exports: [ApiRateLimitGuard, getStorageToken()],
 })
 export class RateLimitModule {}

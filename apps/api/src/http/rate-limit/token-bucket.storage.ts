@@ -9,7 +9,7 @@ import type { RateLimitStore } from '@app/platform/rate-limit/token-bucket';
  * `limit / ttl` the sustained rate. Times are whole seconds, as Retry-After wants them.
  */
 export class TokenBucketStorage implements ThrottlerStorage, OnApplicationShutdown {
-  constructor(private readonly store: RateLimitStore) {}
+  constructor(readonly store: RateLimitStore) {}
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
     const refillPerMs = limit / ttl;

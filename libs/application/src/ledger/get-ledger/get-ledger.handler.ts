@@ -56,6 +56,26 @@ export class GetLedgerHandler implements IQueryHandler<GetLedgerQuery> {
     return view(own, key);
   }
 
+  /**
+   * Every book's figures per currency and mode, summed across organizations, at the head of the
+   * log (the shared fold, read on): the ledger's metrics (ledger-metrics.ts).
+   */
+  async totals(): Promise<{ readonly position: number; readonly totals: readonly LedgerTotal[] }> {
+    return this.exclusive(async () => {
+      await this.advance(this.shared, null, true);
+      const sums = new Map<string, LedgerTotal>();
+      for (const [key, book] of this.shared.ledgers.books) {
+        const mode = key.slice(key.lastIndexOf('/') + 1);
+        for (const [currency, b] of book.currencies) {
+          const id = `${currency}/${mode}`;
+          const sum = sums.get(id) ?? { currency, mode, debits_posted: 0, credits_posted: 0, debits_pending: 0, credits_pending: 0 };
+          sums.set(id, { ...sum, debits_posted: sum.debits_posted + b.debits_posted, credits_posted: sum.credits_posted + b.credits_posted, debits_pending: sum.debits_pending + b.debits_pending, credits_pending: sum.credits_pending + b.credits_pending });
+        }
+      }
+      return { position: this.shared.position, totals: [...sums.values()] };
+    });
+  }
+
   /** One read of the shared fold at a time: each reads on from where the last stopped. */
   private exclusive<T>(read: () => Promise<T>): Promise<T> {
     const run = this.turn.then(read);
@@ -105,6 +125,12 @@ function reportFault(fault: LedgerFault, event: RecordedEvent): void {
     { transaction_id: fault.transaction_id, organization_id: event.metadata.organization_id, mode: modeOf(event.metadata, event.data), position: event.position, event_type: event.type },
     `ledger fault: ${fault.message}`,
   );
+}
+
+/** One currency's figures in one mode, summed over every organization's books. */
+export interface LedgerTotal extends LedgerFigures {
+  readonly currency: string;
+  readonly mode: string;
 }
 
 const figures = (b: LedgerBalances): LedgerFigures => ({ debits_posted: b.debits_posted, credits_posted: b.credits_posted, debits_pending: b.debits_pending, credits_pending: b.credits_pending });

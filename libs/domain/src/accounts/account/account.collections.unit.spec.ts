@@ -41,7 +41,10 @@ describe('collections on the account stream (decisions §7)', () => {
           if (isDomainError(result)) return expect(['refund_exceeds_charge', 'insufficient_funds', 'collection_not_credited']).toContain(result.code);
           for (const event of result) {
             state = accountDecider.evolve(state, event);
-            if (event.type === 'CollectionCredited') (credits += event.data.net), charged.set(event.data.payment_intent_id, event.data.amount);
+            if (event.type === 'CollectionCredited') {
+              credits += event.data.net;
+              charged.set(event.data.payment_intent_id, event.data.amount);
+            }
             if (event.type === 'CollectionRefunded') {
               refunds += event.data.amount;
               refunded.set(event.data.payment_intent_id, (refunded.get(event.data.payment_intent_id) ?? 0) + event.data.amount);

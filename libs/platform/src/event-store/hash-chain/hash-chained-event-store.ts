@@ -8,6 +8,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../event-store.port';
+import { eventStoreAppendedEvents, eventStoreAppends } from '../../metrics/metrics';
 import { upToPoint } from '../point-in-time';
 import { upcast } from '../upcasters';
 import { withChain } from './chain-upcast';
@@ -76,7 +77,16 @@ export class HashChainedEventStore implements EventStore {
       const metadata = { ...event.metadata, hash: (previous = eventHash(previous, event)) };
       return { ...event, metadata };
     });
-    const result = await this.inner.append(streamId, chained, expected);
+    let result: AppendResult;
+    try {
+      result = await this.inner.append(streamId, chained, expected);
+    } catch (error) {
+      // Every append of the process passes here: its outcomes are the store's metrics (metrics.ts).
+      eventStoreAppends.inc({ outcome: error instanceof WrongExpectedRevisionError ? 'conflict' : 'error' });
+      throw error;
+    }
+    eventStoreAppends.inc({ outcome: 'ok' });
+    eventStoreAppendedEvents.inc(chained.length);
     this.remember(streamId, result.nextExpectedRevision, previous);
     return result;
   }

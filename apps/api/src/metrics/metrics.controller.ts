@@ -1,0 +1,33 @@
+import { Controller, Get, NotFoundException, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Public } from '../http/auth/auth.decorators';
+import { ApiMetrics } from './api-metrics';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/api-route.decorator';
+
+/**
+ * `GET /metrics`, Prometheus's text format, without a key (scrapers carry none): on the API's port
+ * when no `METRICS_PORT` is set (`npm start`, tests); with it, only on that port, and this route
+ * answers as an unknown one (docs/decisions/infrastructure.md, "Operations").
+ */
+@ApiTags('Platform')
+@Controller('metrics')
+export class MetricsController {
+  constructor(private readonly metrics: ApiMetrics) {}
+
+  @Get()
+  @Public()
+  @ApiRoute({
+    id: 'getMetrics',
+    summary: 'Prometheus metrics',
+    ok: { status: 200, mediaType: 'text/plain', description: 'The Prometheus text exposition format' },
+    errors: { 404: 'METRICS_PORT is set: the metrics are served on that port only (not_found)' },
+  })
+  async scrape(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
+    if (!this.metrics.onApiPort) throw new NotFoundException(`Cannot ${req.method} ${req.path}`);
+    const body = await this.metrics.text();
+    res.setHeader('Content-Type', this.metrics.contentType);
+    res.setHeader('Cache-Control', 'no-store');
+    return body;
+  }
+}

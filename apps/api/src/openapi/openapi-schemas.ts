@@ -1,0 +1,740 @@
+import { ASSET_TYPES, RAIL_NAMES } from '@app/domain/accounts';
+import { BANK_SCHEMES, CHAINS, PAYMENT_METHODS, WEBHOOK_EVENT_CATALOGUE } from '@app/domain';
+import { AUTH_MODELS, COLLECTION_PAYMENT_TYPES, INTENT_ACTION_STATUSES, PAYMENT_INTENT_STATUSES } from '@app/domain/collections';
+import { PAYMENT_TYPES, TRANSFER_STATUSES } from '@app/domain/transfers';
+import { RESOURCE_STREAMS } from '@app/application/operator/list-organization-events/public-event';
+import {
+  amount,
+  anyObject,
+  arrayOf,
+  bool,
+  constant,
+  country2,
+  currency,
+  dataEnvelope,
+  int,
+  isoDateTime,
+  ms,
+  nullable,
+  num,
+  obj,
+  oneOfValues,
+  ref,
+  str,
+  stringMap,
+  successEnvelope,
+  type Schema,
+} from './schema-dsl';
+
+/**
+ * The response side of the contract, as JSON Schema components: presenters return plain objects,
+ * not classes, so their shapes are written here (request bodies and queries are the DTO classes,
+ * decorated with @ApiProperty). Enumerations come from the domain's own constants.
+ */
+
+const ENTITY_STATUSES = ['pending', 'approved', 'rejected', 'suspended'];
+const CARD_STATUSES = ['active', 'blocked', 'fraud'];
+const CARD_TRANSACTION_STATUSES = ['pending', 'successful', 'declined', 'reversed'];
+const DECLINE_REASONS = ['card_blocked', 'insufficient_funds', 'limit_exceeded', 'mcc_blocked'];
+const LEDGER_KINDS = ['customer', 'funding', 'fees', 'fx', 'clearing'];
+
+const fieldError = obj({ field: str('The field, with its path (profile.address.line1)'), message: str() });
+
+/** Everything but `status`, which the error envelope takes ("error"): the 409 of a duplicate reference carries the original this way. */
+const withoutStatus = (schema: Schema): Record<string, Schema> => {
+  const { status: _status, ...rest } = schema.properties as Record<string, Schema>;
+  return rest;
+};
+
+const errorBase = {
+  status: constant('error'),
+  code: str('Machine-readable, snake_case: validation_error, invalid_json, unauthorized, forbidden, sandbox_only, not_found, insufficient_funds…', { pattern: '^[a-z][a-z0-9_]*$' }),
+  message: str('What went wrong, for people'),
+  errors: arrayOf(fieldError, 'The fields at fault (empty when none is)'),
+};
+
+const address = obj(
+  { line_1: str(), line_2: str(), line_3: str(), city: str(), state: str(), postal_code: str(), country_code: country2(), meta: stringMap() },
+  { optional: ['line_2', 'line_3', 'state', 'postal_code', 'meta'] },
+);
+/** An address of an officer: any subset (decisions: business update). */
+const partialAddress = obj({ ...(address.properties as Record<string, Schema>) }, { optional: Object.keys(address.properties as object) });
+
+const identityDocument = obj(
+  {
+    type: str(),
+    number: str(),
+    issue_date: str(undefined, { format: 'date' }),
+    expiry_date: str(undefined, { format: 'date' }),
+    issuing_country: country2(),
+    issuing_authority: str(),
+    document_id: str(),
+    type_specific: obj({ id_subtype: str() }, { optional: ['id_subtype'] }),
+  },
+  { optional: ['type', 'number', 'issue_date', 'expiry_date', 'issuing_country', 'issuing_authority', 'document_id', 'type_specific'] },
+);
+const identification = obj(
+  { document: identityDocument, proof_of_address: obj({ type: oneOfValues(['utility', 'bank_statement']), document_id: str() }, { optional: ['type', 'document_id'] }) },
+  { optional: ['document', 'proof_of_address'] },
+);
+
+const individualProfile = obj(
+  {
+    first_name: str(),
+    last_name: str(),
+    email: str(),
+    date_of_birth: nullable(str('YYYY-MM-DD; null for quick-start entities', { format: 'date' })),
+    country_of_residence: country2(),
+    middle_name: str(),
+    nationality: country2(),
+    gender: str(),
+    phonenumber: str('E.164'),
+  },
+  { optional: ['middle_name', 'nationality', 'gender', 'phonenumber'] },
+);
+const businessProfileFields = {
+  legal_name: str(),
+  trading_name: nullable(str()),
+  email: str(),
+  business_type: oneOfValues(['llc', 'corporation', 'partnership', 'sole_proprietorship']),
+  country_of_incorporation: country2(),
+  website: str(),
+  description: str(),
+  phonenumber: str('E.164'),
+  registration_number: str(),
+  incorporation_meta: obj({ year: int(), month: int(), state: str() }, { optional: ['year', 'month', 'state'] }),
+};
+const businessOptional = ['website', 'description', 'phonenumber', 'registration_number', 'incorporation_meta'];
+
+const officer = obj({
+  id: str('off_…'),
+  person_id: nullable(str('per_… of an individual entity of the organization')),
+  job_title: nullable(str()),
+  is_control_person: bool(),
+  is_beneficial_owner: bool(),
+  ownership_percentage: nullable(num()),
+  person: nullable(
+    obj(
+      { first_name: str(), last_name: str(), middle_name: str(), date_of_birth: str(), email: str(), nationality: str(), gender: str(), meta: stringMap(), identification, address: partialAddress },
+      { optional: ['first_name', 'last_name', 'middle_name', 'date_of_birth', 'email', 'nationality', 'gender', 'meta', 'identification', 'address'] },
+    ),
+  ),
+});
+
+const entityDocument = obj({ id: str('doc_…'), key: oneOfValues(['identity', 'address']), status: constant('uploaded'), created: ms() });
+const entityCommon = {
+  id: str('ent_…'),
+  object: constant('entity'),
+  status: oneOfValues(ENTITY_STATUSES),
+  status_reason: nullable(str('Why it was rejected')),
+  meta: stringMap(),
+  name: nullable(str()),
+  parent_entity: nullable(str('ent_…')),
+  documents: arrayOf(entityDocument),
+  submitted: nullable(ms('When it was submitted for review')),
+  created: ms(),
+  updated: ms(),
+};
+
+const counterpartyAddress = obj({ line1: str(), line2: nullable(str()), city: str(), state_or_province: nullable(str()), postal_code: nullable(str()), country: country2() });
+const counterpartyProfileBase = {
+  relationship: nullable(str()),
+  email: nullable(str()),
+  address: nullable(counterpartyAddress),
+  identification: arrayOf(obj({ type: oneOfValues(['P', 'D', 'N', 'L']), number: str(), issuing_country: country2() })),
+  phone: nullable(obj({ number: str('E.164'), type: oneOfValues(['mobile', 'work', 'home', 'other']), country: nullable(country2()) })),
+};
+
+const paymentDetailBlocks = {
+  bank: obj({ account_number: str(), account_name: nullable(str()), scheme: oneOfValues(BANK_SCHEMES), code: str() }),
+  momo: obj({ phone_number: str('E.164'), provider: str() }),
+  wallet: obj({ address: str(), chain: oneOfValues(CHAINS) }),
+  book: obj({ account_id: str('acc_… of the same organization') }),
+};
+
+const BLOCK_OF: Record<(typeof PAYMENT_METHODS)[number], keyof typeof paymentDetailBlocks> = {
+  'bank-transfer': 'bank',
+  'momo-transfer': 'momo',
+  'stablecoin-transfer': 'wallet',
+  'book-transfer': 'book',
+};
+const paymentDetail = (method: (typeof PAYMENT_METHODS)[number]): Schema =>
+  obj(
+    {
+      id: str('pmd_…: the payment_detail_id of transfers'),
+      object: constant('payment_detail'),
+      counterparty_id: str(),
+      entity_id: str(),
+      payment_method: constant(method),
+      currency: currency(),
+      country: country2(),
+      [BLOCK_OF[method]]: paymentDetailBlocks[BLOCK_OF[method]],
+      status: oneOfValues(['active']),
+      created: ms(),
+      updated: ms(),
+    },
+    { description: `payment_method ${method}: the ${BLOCK_OF[method]} block` },
+  );
+
+const transfer = obj(
+  {
+    id: str('trf_…'),
+    object: constant('transfer'),
+    account_id: str('acc_…: the account debited'),
+    entity_id: str(),
+    counterparty_id: nullable(str()),
+    payment_detail_id: str(),
+    direction: constant('outflow'),
+    currency: currency(),
+    amount: amount(),
+    fee: amount('Fee in the smallest currency unit'),
+    status: oneOfValues(TRANSFER_STATUSES),
+    status_reason: nullable(str('snake_case cause, e.g. insufficient_funds, invalid_account_details')),
+    payment_type: oneOfValues(PAYMENT_TYPES),
+    description: nullable(str()),
+    unique_reference: str('The client reference, unique per account'),
+    metadata: stringMap(),
+    created: ms(),
+    updated: ms(),
+  },
+  { description: 'A payout (decisions §6)' },
+);
+
+const limits = {
+  open: bool('false blocks every transaction here'),
+  cumulative_amount_limit: nullable(int()),
+  cycle_transaction_count: nullable(int()),
+  daily_amount_limit: nullable(int()),
+  daily_transaction_count: nullable(int()),
+  transaction_amount_limit: nullable(int()),
+};
+const usageNames = (prefixes: string[]) => prefixes.flatMap((p) => [`${p}_used`, `${p}_hold`, `${p}_balance`]);
+const ENTRY_USAGE = usageNames(['cumulative_amount', 'cycle_transaction_count', 'daily_amount_limit', 'daily_transaction_count']);
+const CARD_USAGE = usageNames(['amount', 'daily_transaction_count', 'daily_amount_limit', 'cycle_transaction_count']);
+const usage = (names: string[]) => Object.fromEntries(names.map((n) => [n, int('Usage (read-only): used, held by pending authorizations, or left')]));
+const mccControl = obj({ mcc: str('4-digit merchant category code', { pattern: '^\\d{4}$' }), ...limits, ...usage(ENTRY_USAGE) }, { optional: ENTRY_USAGE });
+const groupControl = obj({ group_name: str(), ...limits, ...usage(ENTRY_USAGE) }, { optional: ENTRY_USAGE });
+const individualControls = obj(
+  {
+    billing_cycle: oneOfValues(['Daily', 'Weekly', 'Monthly', 'Yearly']),
+    billing_cycle_day: str(),
+    cycle_transaction_count: nullable(int()),
+    daily_amount_limit: nullable(int()),
+    daily_transaction_count: nullable(int()),
+    transaction_amount_limit: nullable(int()),
+  },
+  {
+    optional: ['billing_cycle', 'billing_cycle_day', 'cycle_transaction_count', 'daily_amount_limit', 'daily_transaction_count', 'transaction_amount_limit'],
+    description: 'Empty for disposable cards',
+  },
+);
+const cardBilling = obj({ address_line_1: str(), address_line_2: nullable(str()), city: str(), state: str(), postal_code: str() });
+const CARD_CREDENTIALS = ['number', 'cvv'];
+const card = (credentials: 'with' | 'without' | 'maybe', withUsage: boolean): Schema =>
+  obj(
+    {
+      id: str('crd_…'),
+      object: constant('card'),
+      name: str(),
+      status: oneOfValues(CARD_STATUSES),
+      type: oneOfValues(['disposable', 'virtual']),
+      entity_id: str(),
+      account_id: str(),
+      currency: currency(),
+      amount: amount('The spend limit'),
+      first_name: str(),
+      last_name: str(),
+      cardholder: obj({ first_name: str(), last_name: str(), email: str(), phone_number: str('E.164') }),
+      number: str('Full PAN (sensitive)', { pattern: '^\\d{13,19}$' }),
+      last_four: str(undefined, { pattern: '^\\d{4}$' }),
+      expiration_month: str('MM'),
+      expiration_year: str('YY'),
+      cvv: str('Sensitive', { pattern: '^\\d{3,4}$' }),
+      individual_controls: individualControls,
+      individual_mcc_controls: arrayOf(mccControl),
+      mcc_group_controls: arrayOf(groupControl),
+      ...(withUsage ? usage(CARD_USAGE) : {}),
+      billing: nullable(cardBilling),
+      shipping: { type: 'null', description: 'Physical cards only; always null here' },
+      transaction_alerts: bool(),
+      metadata: stringMap(),
+      deleted: nullable(ms('When it was deleted (soft delete)')),
+      created: ms(),
+      updated: ms(),
+    },
+    { optional: credentials === 'with' ? [] : CARD_CREDENTIALS, description: credentials === 'without' ? undefined : 'The card, with its credentials' },
+  );
+
+const cardTransaction = obj({
+  id: str('ctxn_…'),
+  object: constant('card_transaction'),
+  amount: amount('In the card currency; the captured amount once captured'),
+  currency: currency(),
+  unique_reference: str(),
+  account_id: str(),
+  entity_id: str(),
+  counterparty_id: { type: 'null' },
+  card_id: str(),
+  status: oneOfValues(CARD_TRANSACTION_STATUSES),
+  status_reason: nullable(oneOfValues(DECLINE_REASONS)),
+  narration: str(),
+  type: constant('debit'),
+  payment_type: constant('card'),
+  applicable_fee: amount(),
+  initiator: obj({ type: constant('card'), id: str(), name: str(), card_id: str() }),
+  recipient: obj({ name: str(), address: obj({ city: str(), state: str(), postal_code: str(), country: country2() }) }),
+  meta: obj({ provider_code: str(), mcc: str() }),
+  fx: nullable(obj({ rate: num('Account-currency units per one card-currency unit'), account_currency: currency(), account_amount: amount('In the account currency') })),
+  created: ms(),
+  updated: ms(),
+});
+
+const enabledEvents = {
+  description: '`{"all": true}` or a map of event group to event names',
+  oneOf: [
+    obj({ all: constant(true) }),
+    {
+      type: 'object',
+      properties: Object.fromEntries(Object.entries(WEBHOOK_EVENT_CATALOGUE).map(([group, names]) => [group, arrayOf(oneOfValues(names))])),
+      additionalProperties: false,
+      minProperties: 1,
+    },
+  ],
+};
+const webhookStats = obj({
+  deliveries_total: int(),
+  deliveries_succeeded: int(),
+  deliveries_failed: int(),
+  last_delivery_at: nullable(ms()),
+  last_response_status: nullable(int('HTTP status, null after a network error')),
+});
+const webhookFields = {
+  id: str('whk_…'),
+  object: constant('webhook'),
+  entity_id: str(),
+  url: str('https URL', { format: 'uri' }),
+  expires_in: nullable(int('Seconds')),
+  expires_at: nullable(ms()),
+  enabled_events: enabledEvents,
+  description: nullable(str()),
+  tags: arrayOf(str()),
+  status: oneOfValues(['active', 'inactive']),
+  stats: webhookStats,
+  created: ms(),
+  updated: ms(),
+};
+
+const publicEvent = obj({
+  id: str('evt_…'),
+  object: constant('event'),
+  type: str('The domain event, e.g. TransferCreated'),
+  resource_type: oneOfValues(RESOURCE_STREAMS.map((r) => r.type)),
+  resource_id: str(),
+  entity_id: nullable(str()),
+  position: int('Increasing across the whole log'),
+  revision: int('0-based within its resource'),
+  data: anyObject('The event data; PAN, CVV, secrets and document bytes never appear'),
+  metadata: obj({
+    actor: nullable(str('api_key:<id>, entity_token:<key id>, system:<process manager>, or operator')),
+    request_id: nullable(str()),
+    correlation_id: str(),
+    causation_id: str(),
+    schema_version: int(),
+    hash: nullable(str('SHA-256 hash chain of the stream, lowercase hex')),
+  }),
+  created: ms(),
+});
+
+const figures = { debits_posted: int(), credits_posted: int(), debits_pending: int(), credits_pending: int() };
+const ledger = obj({
+  position: int('The log position the books are at'),
+  currencies: arrayOf(obj({ currency: currency(), ...figures })),
+  accounts: arrayOf(obj({ id: str('acc_… or a system account: funding:USD, fees:USD, fx:USD, clearing:<rail>:USD'), kind: oneOfValues(LEDGER_KINDS), currency: currency(), ...figures })),
+});
+
+const apiKey = obj({
+  id: str('key_…'),
+  object: constant('api_key'),
+  organization_id: str('org_…: the id the operator API takes'),
+  name: nullable(str()),
+  mode: oneOfValues(['sandbox', 'live']),
+  status: oneOfValues(['active', 'revoked']),
+  last4: str(),
+  encryption_public_key: str('PEM, RSA ≥ 2048, SPKI: encrypts card data (RSA-OAEP, SHA-256)'),
+  created: ms(),
+  updated: ms(),
+});
+
+const statementEntry = obj({
+  id: str(),
+  object: constant('account_transaction'),
+  account_id: str(),
+  type: oneOfValues(['credit', 'hold', 'debit', 'release', 'reversal']),
+  amount: amount(),
+  fee: nullable(amount()),
+  transfer_id: nullable(str()),
+  transaction_id: nullable(str()),
+  payment_intent_id: nullable(str()),
+  balance_after: obj({ available: amount(), current: amount() }),
+  created: ms(),
+});
+
+const paymentIntent = obj({
+  id: str('pi_…'),
+  object: constant('payment_intent'),
+  currency: currency(),
+  amount: amount(),
+  reference: str(),
+  description: nullable(str()),
+  status: oneOfValues(PAYMENT_INTENT_STATUSES),
+  status_reason: nullable(str()),
+  entity_id: str(),
+  account_id: str('The account credited on completion'),
+  intent_action_id: nullable(str('The action that confirmed it')),
+  created: ms(),
+  updated: ms(),
+});
+
+const intentAction = obj({
+  id: str('ia_…'),
+  object: constant('intent_action'),
+  payment_intent_id: str(),
+  entity_id: str(),
+  account_id: str(),
+  currency: currency(),
+  amount: amount(),
+  reference: str(),
+  applicable_fee: amount(),
+  charge_amount: amount(),
+  refunded_amount: amount('Refunded so far'),
+  action: constant('confirm'),
+  category: constant('collections'),
+  payment_type: oneOfValues(COLLECTION_PAYMENT_TYPES),
+  payment_type_data: obj(
+    {
+      auth_model: oneOfValues(AUTH_MODELS),
+      payment_country: country2(),
+      last_four_digits: nullable(str()),
+      card_brand: nullable(str()),
+      card_type: nullable(str()),
+    },
+    { description: 'Never the card: its last four digits, brand and type' },
+  ),
+  customer: obj({ first_name: str(), last_name: str(), email: str() }),
+  return_url: nullable(str()),
+  status: oneOfValues(INTENT_ACTION_STATUSES),
+  status_reason: nullable(str()),
+  requires_action: bool('The customer must complete the redirect (3-D Secure)'),
+  next_action: nullable(obj({ type: constant('redirect_to_url'), url: str(undefined, { format: 'uri' }) })),
+  created: ms(),
+  updated: ms(),
+});
+
+export const COMPONENT_SCHEMAS: Record<string, Schema> = {
+  Error: { ...obj(errorBase, { open: true }), description: 'The one error envelope (decisions §2). Some errors add fields (a duplicate reference carries the original).' },
+  RateLimitError: obj(
+    { ...errorBase, retry_after: int('Seconds'), limit_type: oneOfValues(['requests_per_second', 'card_creation_per_hour']), current_count: int(), limit: int() },
+    { description: 'Over a rate limit (decisions §2): code rate_limited, with a Retry-After header' },
+  ),
+  DuplicateTransferError: obj(
+    { ...errorBase, ...withoutStatus(transfer), transfer },
+    { description: 'A transfer with this unique_reference exists for the account (code duplicate_unique_reference): the original transfer, its fields at the top level and whole under `transfer`' },
+  ),
+  DuplicateInflowError: obj(
+    { ...errorBase, ...withoutStatus(statementEntry), transaction: ref('AccountTransaction') },
+    { description: 'An inflow with this reference was recorded on the account (code duplicate_reference): the first one' },
+  ),
+
+  StyleAMeta: obj({ pagination: obj({ has_more: bool(), next_cursor: nullable(str('Pass as `cursor` for the next page')) }) }),
+  StyleBPagination: obj({
+    has_next: bool(),
+    has_previous: bool(),
+    next_cursor: nullable(str('Pass as `next_cursor` for older items')),
+    prev_cursor: nullable(str('Pass as `prev_cursor` for newer items')),
+  }),
+
+  ApiKey: apiKey,
+  ApiKeyWithSecret: obj({ ...(apiKey.properties as Record<string, Schema>), key: str('The key (sk_test_… or sk_live_…): shown in this response only') }),
+  EntityToken: obj({ token: str('etk_…'), entity_id: str(), expires_at: ms() }),
+
+  IndividualEntity: obj(
+    { ...entityCommon, type: constant('individual'), person_id: str('per_…: links KYC documents'), profile: individualProfile, address: nullable(address) },
+    { description: 'An individual entity' },
+  ),
+  BusinessEntity: obj(
+    {
+      ...entityCommon,
+      type: constant('business'),
+      profile: obj({ ...businessProfileFields, registered_address: nullable(address) }, { optional: businessOptional }),
+      operating_address: nullable(address),
+    },
+    { description: 'A business entity' },
+  ),
+  Entity: {
+    oneOf: [ref('IndividualEntity'), ref('BusinessEntity')],
+    discriminator: { propertyName: 'type', mapping: { individual: '#/components/schemas/IndividualEntity', business: '#/components/schemas/BusinessEntity' } },
+  },
+  QuickStartEntity: obj(
+    {
+      id: str('ent_…'),
+      object: constant('entity'),
+      type: constant('individual'),
+      first_name: str(),
+      last_name: str(),
+      email: str(),
+      country: country2(),
+      status: oneOfValues(['active', 'pending'], 'active: approved at once (sandbox); pending: a live entity awaiting review'),
+      person_id: str(),
+      created_at: isoDateTime(),
+    },
+    { description: 'The quick-start entity, flat (spec)' },
+  ),
+  Document: obj({
+    id: str('doc_…'),
+    object: constant('document'),
+    key: oneOfValues(['identity', 'address']),
+    person_id: str(),
+    content_type: oneOfValues(['application/pdf', 'image/jpeg', 'image/png']),
+    size: int('Bytes'),
+    status: constant('uploaded'),
+    created: ms(),
+  }),
+  IndividualEntityUpdate: successEnvelope(
+    obj({
+      changes_applied: obj(Object.fromEntries(['entity_fields', 'person_fields', 'address_fields', 'identification_fields'].map((g) => [g, arrayOf(str())]))),
+      address: nullable(address),
+      entity: ref('EntitySummary'),
+      person: obj({ person_id: str(), ...(individualProfile.properties as Record<string, Schema>) }, { optional: ['middle_name', 'nationality', 'gender', 'phonenumber'] }),
+      identification: obj({
+        document: nullable(identityDocument),
+        verification_status: oneOfValues(['not_started', 'pending', 'verified', 'rejected']),
+        proof_of_address: obj({
+          type: nullable(oneOfValues(['utility', 'bank_statement'])),
+          document_id: nullable(str()),
+          verification_status: oneOfValues(['not_started', 'pending', 'verified', 'rejected']),
+        }),
+      }),
+    }),
+    'The update of an individual entity',
+  ),
+  BusinessEntityUpdate: successEnvelope(
+    obj({
+      changes_applied: obj(
+        Object.fromEntries(['meta_fields', 'entity_fields', 'address_fields', 'officers_added', 'business_fields', 'officers_removed', 'officers_updated'].map((g) => [g, arrayOf(str())])),
+      ),
+      address: nullable(address),
+      operating_address: nullable(address),
+      entity: ref('EntitySummary'),
+      business: obj(
+        {
+          legal_name: str(),
+          trade_name: nullable(str()),
+          email: str(),
+          type: oneOfValues(['llc', 'corporation', 'partnership', 'sole_proprietorship']),
+          website: str(),
+          description: str(),
+          phonenumber: str(),
+          registration_number: str(),
+          incorporation_meta: obj({ year: int(), month: int(), state: str(), country: country2() }, { optional: ['year', 'month', 'state'] }),
+        },
+        { optional: businessOptional.filter((f) => f !== 'incorporation_meta') },
+      ),
+      business_meta: stringMap(),
+      business_officers: arrayOf(officer),
+    }),
+    'The update of a business entity',
+  ),
+  EntitySummary: obj({
+    id: str(),
+    type: oneOfValues(['individual', 'business']),
+    status: oneOfValues(ENTITY_STATUSES),
+    name: nullable(str()),
+    is_root: bool(),
+    parent_entity: nullable(str()),
+    parent_relationship: nullable(str()),
+    business_id: nullable(str()),
+    user_id: nullable(str()),
+    creation_context: oneOfValues(['api', 'quick_start']),
+    created: ms(),
+    updated: ms(),
+  }),
+
+  Account: obj({
+    id: str('acc_…'),
+    object: constant('account'),
+    entity_id: str(),
+    type: constant('checking'),
+    currency: currency(),
+    display_name: str(),
+    service_ban: str('Platform-generated bank account number'),
+    balance: obj({ available: amount('current − holds'), current: amount() }),
+    created: ms(),
+    updated: ms(),
+  }),
+  AccountDetails: obj({
+    id: str('acd_…'),
+    object: constant('account_details'),
+    entity_id: str(),
+    account_id: str(),
+    asset_type: oneOfValues(ASSET_TYPES),
+    currency: currency(),
+    rail: oneOfValues(RAIL_NAMES),
+    account_number: str(),
+    issuer: obj({ name: str(), code: str() }),
+    status: constant('active'),
+    created: ms(),
+    updated: ms(),
+  }),
+  SandboxTransaction: obj(
+    { id: str('txn_…'), object: constant('transaction'), type: constant('credit'), account_id: str(), amount: amount(), currency: currency(), status: constant('settled'), created_at: isoDateTime() },
+    { description: 'Sandbox funding: the account was credited' },
+  ),
+  AccountTransaction: { ...statementEntry, description: 'An entry of the account statement, with the balance after it' },
+
+  Counterparty: obj({
+    id: str('cpt_…'),
+    object: constant('counterparty'),
+    entity_id: str(),
+    type: oneOfValues(['individual', 'business']),
+    nickname: str(),
+    status: oneOfValues(['active', 'inactive']),
+    profile: {
+      description: 'Shape depends on `type`',
+      oneOf: [
+        obj({ first_name: str(), last_name: str(), ...counterpartyProfileBase }, { description: 'Individual' }),
+        obj({ legal_name: str(), trading_name: nullable(str()), ...counterpartyProfileBase }, { description: 'Business' }),
+      ],
+    },
+    meta: stringMap(),
+    created: ms(),
+    updated: ms(),
+  }),
+  PaymentDetail: {
+    description: 'Payment details of a counterparty: the block of its payment_method (bank, momo, wallet or book)',
+    oneOf: PAYMENT_METHODS.map((method) => paymentDetail(method)),
+    discriminator: { propertyName: 'payment_method' },
+  },
+  CounterpartyLookup: successEnvelope(
+    obj({ account_number: str(), account_name: str(), bank_code: str(), bank_name: nullable(str()), scheme: oneOfValues(BANK_SCHEMES), country: str(), currency: currency() }),
+    'The account is valid; its holder and bank',
+  ),
+  BankCodes: successEnvelope(arrayOf(obj({ bank_code: str(), bank_name: str(), swift_bic: nullable(str()) })), 'The banks of a country'),
+
+  Transfer: transfer,
+
+  PaymentIntent: paymentIntent,
+  PaymentIntentWithAction: obj(
+    { ...(paymentIntent.properties as Record<string, Schema>), intent_action: ref('IntentAction') },
+    { description: 'Created and confirmed in one call: the intent with its action embedded' },
+  ),
+  IntentAction: intentAction,
+  Refund: obj({
+    id: str('rfd_…'),
+    object: constant('refund'),
+    payment_intent_id: str(),
+    amount: amount(),
+    currency: currency(),
+    reason: nullable(str()),
+    status: constant('succeeded'),
+    created: ms(),
+  }),
+
+  Card: card('maybe', false),
+  CardCreated: obj({ status: constant('success'), data: card('with', false) }, { description: 'The new card, with its number and CVV (this response only)' }),
+  CardDetails: dataEnvelope(card('with', true), 'The card with its credentials and usage (usage fields at the top level of data)'),
+  CardList: dataEnvelope(
+    obj({
+      cards: arrayOf(obj({ id: str(), name: str(), status: oneOfValues(CARD_STATUSES), type: oneOfValues(['disposable', 'virtual']), last_four: str(), account_id: str(), created: ms() })),
+      pagination: ref('StyleBPagination'),
+    }),
+    'Cards of the entity or account, newest first; deleted cards are excluded',
+  ),
+  CardStatusChange: dataEnvelope(obj({ id: str(), status: oneOfValues(CARD_STATUSES), updated: ms() })),
+  CardDeleted: dataEnvelope(obj({ id: str(), status: oneOfValues(CARD_STATUSES), deleted: ms() })),
+  CardReassigned: dataEnvelope(obj({ card_id: str(), account_id: str(), currency: currency(), updated: ms() })),
+  CardTransaction: cardTransaction,
+  CardTransactionEnvelope: dataEnvelope(ref('CardTransaction')),
+  CardTransactionList: dataEnvelope(
+    obj({
+      payments: arrayOf(ref('CardTransaction')),
+      pagination: obj({ order: constant('desc'), has_next: bool(), has_previous: bool(), limit: int(), next_cursor: nullable(str()), previous_cursor: nullable(str()) }),
+    }),
+  ),
+
+  Webhook: obj(webhookFields),
+  WebhookCreated: obj(
+    {
+      ...webhookFields,
+      secret: str('The generated secret, when none was sent: returned once'),
+      signing_secret: str('whsec_ + base64(SHA-512(secret)): hand it to a Standard Webhooks library to verify deliveries; returned once', { pattern: '^whsec_' }),
+    },
+    { optional: ['secret'] },
+  ),
+  WebhookDeleted: successEnvelope(obj({ id: str(), deleted: constant(true) })),
+  WebhookTestDispatched: successEnvelope(obj({ event_id: str('evt_…') })),
+  WebhookLog: obj({
+    id: str('whl_…'),
+    object: constant('webhook_log'),
+    entity_id: str(),
+    webhook_id: str(),
+    event_id: str(),
+    event: str('e.g. outflows.completed'),
+    url: str(),
+    attempt: int('1-based'),
+    status: oneOfValues(['succeeded', 'failed']),
+    request: obj({ method: constant('POST'), headers: stringMap('Signature and authorization values read ***'), body: str() }),
+    query_params: stringMap(),
+    response: nullable(obj({ status_code: int(), headers: stringMap(), body: str() })),
+    error: nullable(str()),
+    duration_ms: int(),
+    created: ms(),
+    sent_at: ms(),
+    completed_at: ms(),
+  }),
+
+  Event: publicEvent,
+  EventHistory: dataEnvelope(arrayOf(ref('Event')), 'Every event of the resource, oldest first'),
+  Ledger: dataEnvelope(ledger, 'The books of an organization and mode (decisions §12)'),
+
+  SignedCheckpoint: obj(
+    {
+      tree_size: int('Leaves (events) in the tree: every event up to last_position'),
+      last_position: int('Global position of the last event in the tree'),
+      root_hash: str('RFC 6962 Merkle tree hash over the leaves, lowercase hex', { pattern: '^[0-9a-f]{64}$' }),
+      timestamp: ms('When it was signed'),
+      key_id: str('Hex SHA-256 of the signing key’s DER SubjectPublicKeyInfo'),
+      signature: str('Ed25519 over the checkpoint’s signed body, base64'),
+    },
+    { description: 'A signed checkpoint over the log (docs/decisions/audit.md, "Signed checkpoints")' },
+  ),
+  CheckpointKey: obj({
+    public_key: str('Ed25519, SubjectPublicKeyInfo PEM'),
+    key_id: str('Hex SHA-256 of the key’s DER SubjectPublicKeyInfo'),
+    algorithm: constant('Ed25519'),
+    format: str('What the signature covers: <format>\\n<tree_size>\\n<last_position>\\n<root_hash>\\n<timestamp>\\n'),
+  }),
+  EventProof: obj(
+    {
+      object: constant('event_proof'),
+      event_id: str('evt_…'),
+      leaf: obj({ position: int(), stream_id: str(), revision: int(), hash: str('The event’s chain hash (metadata.hash), lowercase hex') }),
+      leaf_hash: str('SHA-256(0x00 || canonical JSON of leaf), hex'),
+      leaf_index: int('0-based index of the leaf in the tree'),
+      audit_path: arrayOf(str(), 'Sibling hashes from the leaf up (hex)'),
+      checkpoint: ref('SignedCheckpoint'),
+      public_key: str('The checkpoints’ Ed25519 key, SubjectPublicKeyInfo PEM'),
+    },
+    { description: 'The inclusion proof (RFC 9162 §2.1.3) of an event in the latest signed checkpoint' },
+  ),
+  AuditCheckpoints: obj({ key: ref('CheckpointKey'), data: arrayOf(ref('SignedCheckpoint')), meta: ref('StyleAMeta') }, { description: 'Signed checkpoints, newest first' }),
+  CheckpointConsistency: obj(
+    { key: ref('CheckpointKey'), first: ref('SignedCheckpoint'), second: ref('SignedCheckpoint'), proof: arrayOf(str(), 'Hex hashes, as RFC 9162 §2.1.4.1 orders them') },
+    { description: 'Proof that the second checkpoint’s tree extends the first’s (RFC 9162 §2.1.4)' },
+  ),
+  Health: obj({ status: str() }, { open: true, description: 'Liveness and how far the log readers trail the log' }),
+  HealthCheck: obj(
+    { status: oneOfValues(['ok', 'error', 'shutting_down']), info: nullable(anyObject()), error: nullable(anyObject()), details: anyObject('Each check: its status and what it found') },
+    { optional: ['info', 'error'], description: 'A @nestjs/terminus health check' },
+  ),
+  OpenApiDocument: anyObject('This document (OpenAPI 3.1)'),
+};

@@ -1,0 +1,2 @@
+// Stylesheets are bundled by Vite into assets/*.css.
+declare module '*.css';

@@ -1,0 +1,106 @@
+import { allStyleA, get, path, ApiError } from '../api';
+import { facts, h, link, money, pill, replace, section, table, time } from '../dom';
+import type { Account, Card, StatementEntry } from '../types';
+import { pagedTable } from './paged';
+import { historyLink } from './timeline';
+
+export async function accountsView(): Promise<Node> {
+  return h(
+    'div',
+    null,
+    h('h1', null, 'Accounts'),
+    await pagedTable<Account>(
+      '/accounts',
+      {},
+      ['account', 'entity', 'currency', 'available', 'current', 'opened'],
+      (a) => [
+        link(`accounts/${a.id}`, a.display_name ?? a.id),
+        link(`entities/${a.entity_id}`, a.entity_id),
+        a.currency,
+        money(a.balance.available, a.currency),
+        money(a.balance.current, a.currency),
+        time(a.created),
+      ],
+      { id: 'accounts' },
+    ),
+  );
+}
+
+/** Statement entries the chart and table read at most (newest first from the API; shown oldest first in the chart). */
+const STATEMENT_MAX = 1_000;
+
+export async function accountView(id: string): Promise<Node> {
+  const [account, statement, cards] = await Promise.all([
+    get<Account>(path('accounts', id)),
+    allStyleA<StatementEntry>(path('accounts', id, 'transactions'), {}, STATEMENT_MAX),
+    get<{ data: { cards: Card[] } }>('/cards', { account_id: id, limit: 100 }),
+  ]);
+  const chart = h('div', { class: 'chart', id: 'balance-chart' });
+  const oldestFirst = [...statement.items].reverse();
+  // uPlot is its own chunk, loaded with the first chart.
+  const { balanceChart } = await import('../chart');
+  balanceChart(chart, account, oldestFirst, !statement.more);
+  const c = account.currency;
+  const reference = (e: StatementEntry) =>
+    e.transfer_id?.startsWith('trf_')
+      ? link(`entities/${account.entity_id}/transfers/${e.transfer_id}`, e.transfer_id)
+      : e.payment_intent_id
+        ? link(`payment-intents/${e.payment_intent_id}`, e.payment_intent_id)
+        : (e.transfer_id ?? e.transaction_id ?? '—');
+  return h(
+    'div',
+    null,
+    h('h1', null, account.display_name ?? account.id),
+    facts([
+      ['id', account.id],
+      ['entity', link(`entities/${account.entity_id}`, account.entity_id)],
+      ['type', account.type],
+      ['available', h('span', { id: 'balance-available' }, money(account.balance.available, c))],
+      ['current', h('span', { id: 'balance-current' }, money(account.balance.current, c))],
+      ['opened', time(account.created)],
+      ['history', historyLink(account.id)],
+    ]),
+    section('Balance over time', statement.more ? h('p', { class: 'hint' }, `More than ${STATEMENT_MAX} entries: the chart shows the latest only.`) : null, chart, asOfForm(account)),
+    section(
+      'Statement',
+      table(
+        ['time', 'type', 'amount', 'fee', 'for', 'available after', 'current after'],
+        statement.items.map((e) => [
+          time(e.created),
+          pill(e.type),
+          money(e.amount, c),
+          e.fee === null ? '—' : money(e.fee, c),
+          reference(e),
+          money(e.balance_after.available, c),
+          money(e.balance_after.current, c),
+        ]),
+        { id: 'statement', empty: 'No movements yet.' },
+      ),
+    ),
+    section(
+      'Cards',
+      table(
+        ['card', 'name', 'status'],
+        cards.data.cards.map((card) => [link(`cards/${card.id}`, `•••• ${card.last_four}`), card.name, pill(card.status)]),
+        { empty: 'No cards on this account.' },
+      ),
+    ),
+  );
+}
+
+/** The account as it was at a time (`as_of`, decisions §10). */
+function asOfForm(account: Account): HTMLElement {
+  const input = h('input', { type: 'datetime-local', id: 'as-of', step: '1', 'aria-label': 'as of (UTC)' });
+  const out = h('span', { id: 'as-of-balance', class: 'as-of' });
+  const show = async () => {
+    if (!input.value) return;
+    const at = new Date(`${input.value}Z`).toISOString();
+    try {
+      const then = await get<Account>(path('accounts', account.id), { as_of: at });
+      replace(out, `At ${time(Date.parse(at))}: available ${money(then.balance.available, account.currency)}, current ${money(then.balance.current, account.currency)}`);
+    } catch (error) {
+      replace(out, error instanceof ApiError && error.status === 404 ? 'The account did not exist yet then.' : (error as Error).message);
+    }
+  };
+  return h('p', { class: 'as-of-form' }, 'Balance as of ', input, ' UTC ', h('button', { type: 'button', onclick: () => void show() }, 'Show'), ' ', out);
+}

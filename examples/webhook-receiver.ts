@@ -1,0 +1,69 @@
+/**
+ * A webhook receiver that verifies every delivery with the `standardwebhooks` package, given the
+ * `signing_secret` (`whsec_…`) the API returned once, when the webhook was created.
+ *
+ *   SIGNING_SECRET=whsec_… PORT=4242 npm run example:webhook-receiver
+ *
+ * Deliveries are POSTs signed as Standard Webhooks (decisions §9): headers `webhook-id`,
+ * `webhook-timestamp` and `webhook-signature`; the body is `{id, event, created, entity_id, data}`.
+ * Verify the raw body, before parsing it; answer 2xx quickly (the API retries anything else), and
+ * expect a delivery more than once (at-least-once: `id` tells repeats apart).
+ * The API delivers to https URLs only: put this behind a TLS terminator or tunnel, or pass
+ * `serverOptions` with a certificate (test/openapi/typed-client.e2e.spec.ts does).
+ */
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+
+/** The delivery body (decisions §9). */
+export interface Delivery {
+  readonly id: string;
+  readonly event: string;
+  readonly created: number;
+  readonly entity_id: string;
+  readonly test?: boolean;
+  readonly data: Record<string, unknown>;
+}
+
+/** A request handler that answers 204 to a verified delivery (after `onDelivery`) and 400 to anything else. */
+export function webhookReceiver(signingSecret: string, onDelivery: (delivery: Delivery) => void | Promise<void>): RequestListener {
+  const webhook = new Webhook(signingSecret);
+  const seen = new Set<string>();
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void (async () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+        let delivery: Delivery;
+        try {
+          delivery = webhook.verify(body, headers) as Delivery;
+        } catch (error) {
+          res.writeHead(400, { 'content-type': 'text/plain' }).end(error instanceof WebhookVerificationError ? error.message : 'not a delivery');
+          return;
+        }
+        try {
+          // At least once: a retried delivery carries the same id.
+          if (!seen.has(delivery.id)) {
+            seen.add(delivery.id);
+            await onDelivery(delivery);
+          }
+          res.writeHead(204).end();
+        } catch {
+          // Not handled: a non-2xx makes the API try again later.
+          res.writeHead(500).end();
+        }
+      })();
+    });
+  };
+}
+
+if (require.main === module) {
+  const secret = process.env.SIGNING_SECRET;
+  if (!secret?.startsWith('whsec_')) {
+    console.error('Set SIGNING_SECRET to the signing_secret (whsec_…) of POST /entity-webhooks');
+    process.exit(2);
+  }
+  const port = Number(process.env.PORT ?? 4242);
+  createServer(webhookReceiver(secret, (d) => console.log(`${d.event} ${d.id}`, JSON.stringify(d.data)))).listen(port, () => console.log(`listening on http://localhost:${port}`));
+}

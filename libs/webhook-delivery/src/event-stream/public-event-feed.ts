@@ -1,0 +1,64 @@
+import { derivedUlid } from '@app/application/webhooks';
+import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
+import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { ResourceFolds } from '../consumer/resource-folds';
+import type { PublicEventTable, StateAt } from '../mapping/public-event';
+
+/** The webhook delivery body of decisions §9, exactly as a webhook receives it. */
+export interface DeliveryBody {
+  readonly id: string;
+  readonly event: string;
+  readonly created: number;
+  readonly entity_id: string;
+  readonly data: Record<string, unknown>;
+}
+
+/** The world a feed is for: one organization, one mode (decisions §1). */
+export interface FeedScope {
+  readonly organizationId: string;
+  readonly mode: Mode;
+}
+
+/**
+ * What a webhook subscribed to every event (`{"all": true}`) on every entity of one organization
+ * and mode would be sent for one domain event of the log: its public events, in order, each with
+ * the id, name and data the webhook router gives it (libs/webhook-delivery/src/consumer), so a
+ * receiver sees the same body, and the same `evt_…` id, from `listen` as from a real delivery.
+ * Test deliveries (`POST /webhook-tests`) are addressed to one webhook, not to the organization,
+ * so they are not part of it.
+ */
+export class PublicEventFeed {
+  private readonly folds: ResourceFolds;
+
+  constructor(
+    store: EventStore,
+    private readonly table: PublicEventTable,
+  ) {
+    this.folds = new ResourceFolds(store);
+  }
+
+  /** True when the event is in the scope's world and fires public events: cheap, no read. */
+  concerns(recorded: RecordedEvent, scope: FeedScope): boolean {
+    return (
+      recorded.metadata.organization_id === scope.organizationId &&
+      modeOf(recorded.metadata) === scope.mode &&
+      Boolean(recorded.metadata.entity_id) &&
+      Object.prototype.hasOwnProperty.call(this.table, recorded.type)
+    );
+  }
+
+  /** The delivery bodies the event fires, in the order a webhook receives them; none outside the scope. */
+  async bodiesOf(recorded: RecordedEvent, scope: FeedScope): Promise<DeliveryBody[]> {
+    if (!this.concerns(recorded, scope)) return [];
+    const rule = this.table[recorded.type];
+    const stateAt: StateAt = (decider) => this.folds.at(recorded.streamId, recorded.revision, decider);
+    const bodies: DeliveryBody[] = [];
+    for (const name of rule.events) {
+      bodies.push({ id: publicEventId(recorded, name), event: name, created: recorded.metadata.occurred_at, entity_id: recorded.metadata.entity_id!, data: await rule.data(name, recorded, stateAt) });
+    }
+    return bodies;
+  }
+}
+
+/** The public event id the router derives from the domain event and the name it fires (one id per pair, on every retry). */
+export const publicEventId = (recorded: RecordedEvent, name: string): string => `evt_${derivedUlid(recorded.id, name)}`;
