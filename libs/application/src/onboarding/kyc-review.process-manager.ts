@@ -6,7 +6,7 @@ import { modeOf } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 import { reactionContext } from '../command-handling';
-import { ProcessManagerRunners, sleep, type ProcessManager } from '../process-managers';
+import { ProcessManagerRunners, sleepUntil, type ProcessManager } from '../process-managers';
 import { CompleteAutomaticReviewCommand } from './complete-automatic-review/complete-automatic-review.command';
 
 /**
@@ -22,7 +22,7 @@ export function kycReviewManager(commands: CommandBus, delayMs = AUTOMATIC_REVIE
       // A simulator never reviews a live entity (decisions §1): the operator API does.
       if (modeOf(event.metadata) === 'live') return;
       const entityId = String(event.data.entity_id);
-      await sleep(Number(event.data.submitted) + delayMs - Date.now(), signal);
+      await sleepUntil(Number(event.data.submitted) + delayMs, signal);
       await commands.execute(new CompleteAutomaticReviewCommand(reactionContext(event, 'kyc-review'), entityId));
     },
   };

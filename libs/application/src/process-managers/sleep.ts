@@ -17,6 +17,16 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
+ * Resolves once the clock reads `at` or later. A timer may fire a millisecond before `Date.now()`
+ * reaches its deadline (timers run on the monotonic clock, rounded), so it sleeps again until the
+ * wall clock agrees: a step promised "after a second" never decides at 999 ms.
+ */
+export async function sleepUntil(at: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) throw new Error('aborted');
+  while (Date.now() < at) await sleep(Math.max(1, at - Date.now()), signal);
+}
+
+/**
  * One abort listener per signal, fanning out to a set: hundreds of sleeping steps each adding
  * their own listener made every add scan the signal's listener list.
  */
