@@ -14,7 +14,11 @@ module.exports = {
   // Jest 29 reads the timeout globally only; e2e and int tests wait on real I/O on loaded CI machines.
   testTimeout: 60_000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.unit.spec.ts', '<rootDir>/apps/**/*.unit.spec.ts', '<rootDir>/test/architecture/*.unit.spec.ts', '<rootDir>/test/openapi/*.unit.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/libs/**/*.unit.spec.ts', '<rootDir>/apps/**/*.unit.spec.ts', '<rootDir>/test/architecture/*.unit.spec.ts', '<rootDir>/test/openapi/*.unit.spec.ts'],
+    },
     { ...common, displayName: 'int', testMatch: ['<rootDir>/libs/**/*.int.spec.ts', '<rootDir>/apps/**/*.int.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts', '<rootDir>/apps/**/*.e2e.spec.ts'] },
   ],

@@ -78,7 +78,9 @@ async function eventsPerTransfer(port = Number(process.env.BENCH_EVENTS_PORT || 
 function printEvents(r) {
   console.log(`\nevents per transfer in the log (${r.transfers} transfers to successful, sandbox network on):`);
   console.log(`  without a webhook: ${r.without.toFixed(1)}`);
-  console.log(`  with one all-events webhook: ${r.withWebhook.toFixed(1)} (${r.deliveriesPerTransfer.toFixed(1)} deliveries per transfer; delivery bookkeeping in the log: ${(r.withWebhook - r.without).toFixed(1)})`);
+  console.log(
+    `  with one all-events webhook: ${r.withWebhook.toFixed(1)} (${r.deliveriesPerTransfer.toFixed(1)} deliveries per transfer; delivery bookkeeping in the log: ${(r.withWebhook - r.without).toFixed(1)})`,
+  );
 }
 
 module.exports = { eventsPerTransfer, printEvents };

@@ -21,12 +21,26 @@ const ENTITY = 'ent_01BENCH000000000000000000';
 
 function accountEvents(ulid, n) {
   const account = `acc_${ulid()}`;
-  const meta = () => ({ event_id: ulid(), organization_id: ORG, entity_id: ENTITY, correlation_id: 'bench', causation_id: 'bench', schema_version: 1, occurred_at: Date.now(), actor: 'system:bench', mode: 'sandbox' });
+  const meta = () => ({
+    event_id: ulid(),
+    organization_id: ORG,
+    entity_id: ENTITY,
+    correlation_id: 'bench',
+    causation_id: 'bench',
+    schema_version: 1,
+    occurred_at: Date.now(),
+    actor: 'system:bench',
+    mode: 'sandbox',
+  });
   const opened = { account_id: account, entity_id: ENTITY, mode: 'sandbox', type: 'checking', currency: 'USD', minor_units: 2, display_name: 'Bench', service_ban: '00000000', opened: Date.now() };
   const events = [{ type: 'AccountOpened', data: opened, metadata: meta() }];
   for (let i = 1; i < n; i++) {
     const balance = { available: i * 100, current: i * 100 };
-    events.push({ type: 'AccountFunded', data: { account_id: account, entity_id: ENTITY, transaction_id: `txn_${ulid()}`, amount: 100, currency: 'USD', source: 'sandbox', balance_after: balance, funded: Date.now() }, metadata: meta() });
+    events.push({
+      type: 'AccountFunded',
+      data: { account_id: account, entity_id: ENTITY, transaction_id: `txn_${ulid()}`, amount: 100, currency: 'USD', source: 'sandbox', balance_after: balance, funded: Date.now() },
+      metadata: meta(),
+    });
   }
   return { stream: `account-${account}`, events };
 }

@@ -71,7 +71,10 @@ async function main() {
   };
   const rows = [];
   for (const [shape, filter] of Object.entries(shapes)) {
-    for (const [page, before] of [['first', undefined], ['cursor', middle]]) {
+    for (const [page, before] of [
+      ['first', undefined],
+      ['cursor', middle],
+    ]) {
       const samples = await time(() => handler.execute(new ListTransfersQuery(filter, { limit: 20, before })));
       const p99 = percentile(samples, 99);
       rows.push({ query: shape, page, p50_ms: percentile(samples, 50).toFixed(2), p99_ms: p99.toFixed(2), target_p99_ms: TARGET_P99_MS, ok: p99 <= TARGET_P99_MS ? 'yes' : 'NO' });

@@ -91,7 +91,12 @@ async function main() {
     const projected = await catchUp(dir);
     console.error(`live read models at position ${projected.head} in ${projected.seconds} s`);
     const run = await timeReplay(dir);
-    console.log(run.stdout.split('\n').filter((l) => !l.startsWith('|')).join('\n'));
+    console.log(
+      run.stdout
+        .split('\n')
+        .filter((l) => !l.startsWith('|'))
+        .join('\n'),
+    );
     if (run.status !== 0) console.error(run.stderr);
     const pass = /log pass ([\d.]+) s \((\d+) events\/s\), whole run ([\d.]+) s \((\d+) events\/s\), peak RSS (\d+) MB/.exec(run.stdout);
     const row = {

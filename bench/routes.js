@@ -71,7 +71,11 @@ const withAccounts = async (base) => {
 const ROUTES = [
   { name: 'POST /entities (quick start)', request: (_c, n) => post('/entities', { type: 'individual', first_name: 'Q', last_name: `S${n}`, email: 'q@example.com', country: 'US' }) },
   { name: 'POST /individual-entities', request: () => post('/individual-entities', PERSON) },
-  { name: 'PATCH /individual-entities/:id', prepare: individuals, request: (c, n) => ({ method: 'PATCH', path: `/individual-entities/${pick(c.entities, n)}`, body: { person: { first_name: `Ada${n}` } } }) },
+  {
+    name: 'PATCH /individual-entities/:id',
+    prepare: individuals,
+    request: (c, n) => ({ method: 'PATCH', path: `/individual-entities/${pick(c.entities, n)}`, body: { person: { first_name: `Ada${n}` } } }),
+  },
   { name: 'POST /business-entities', request: () => post('/business-entities', BUSINESS) },
   { name: 'POST /accounts', prepare: withEntity, request: (c) => post('/accounts', { entity_id: c.entity, currency: 'USD' }) },
   { name: 'POST /account-details', prepare: withAccounts, request: (c, n) => post('/account-details', { account_id: pick(c.accounts, n), asset_type: 'fiat' }) },

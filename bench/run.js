@@ -67,7 +67,9 @@ async function httpPhases() {
 function printHttp({ nest, expressFull, routes, failed, expressAt }) {
   const { TRANSFER_SECONDS, ROUTE_SECONDS, WARMUP_SECONDS, CONNECTIONS } = phases;
   console.log(`\n${os.cpus().length} CPUs (${os.cpus()[0]?.model}), Node ${process.version}`);
-  console.log(`full load: closed loop, ${CONNECTIONS} connections, after ${WARMUP_SECONDS}s warm-up; 50%: open loop at half that rate; transfers ${TRANSFER_SECONDS}s per phase, other routes ${ROUTE_SECONDS}s`);
+  console.log(
+    `full load: closed loop, ${CONNECTIONS} connections, after ${WARMUP_SECONDS}s warm-up; 50%: open loop at half that rate; transfers ${TRANSFER_SECONDS}s per phase, other routes ${ROUTE_SECONDS}s`,
+  );
   console.log(`empty NestJS POST: ${nest.rps} req/s (p99 ${nest.p99} ms); raw Express POST: ${expressFull.rps} req/s (p99 ${expressFull.p99} ms)\n`);
   table(routeRows(routes, nest, expressAt));
   const cost = idempotencyCost(routes);

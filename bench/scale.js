@@ -23,8 +23,16 @@ const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = 10;
 const PORT = 4110;
 
-const memoryMb = (pid, field) => Math.round(Number(/(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field)))[1]) / 1024);
-
+const memoryMb = (pid, field) =>
+  Math.round(
+    Number(
+      /(\d+) kB/.exec(
+        readFileSync(`/proc/${pid}/status`, 'utf8')
+          .split('\n')
+          .find((l) => l.startsWith(field)),
+      )[1],
+    ) / 1024,
+  );
 
 async function transfersOn(stored) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-stored-'));
@@ -50,7 +58,16 @@ async function transfersOn(stored) {
     const readers = (await (await fetch(`${base}/health`)).json()).worker?.pid;
     const memory = { rss_mb: memoryMb(child.pid, 'VmRSS'), peak_rss_mb: memoryMb(child.pid, 'VmHWM') };
     if (readers) Object.assign(memory, { readers_rss_mb: memoryMb(readers, 'VmRSS'), readers_peak_rss_mb: memoryMb(readers, 'VmHWM') });
-    return { stored_events: stored, 'log written in s': generated.seconds, 'readers caught up in s': catchUpSeconds, 'transfers/s': Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, ...memory, non2xx: r.non2xx };
+    return {
+      stored_events: stored,
+      'log written in s': generated.seconds,
+      'readers caught up in s': catchUpSeconds,
+      'transfers/s': Math.round(r.requests.average),
+      p50_ms: r.latency.p50,
+      p99_ms: r.latency.p99,
+      ...memory,
+      non2xx: r.non2xx,
+    };
   } finally {
     await stop(child);
     rmSync(dir, { recursive: true, force: true });
@@ -59,14 +76,18 @@ async function transfersOn(stored) {
 
 async function runScale() {
   console.log(`\n== list queries on ${process.env.BENCH_DOCUMENTS || 1_000_000} read-model documents (target p99 ≤ 20 ms)\n`);
-  await new Promise((resolve, reject) => spawn(process.execPath, [join(__dirname, 'list-queries.js')], { stdio: 'inherit' }).once('exit', (c) => (c ? reject(new Error(`list-queries exited ${c}`)) : resolve())));
+  await new Promise((resolve, reject) =>
+    spawn(process.execPath, [join(__dirname, 'list-queries.js')], { stdio: 'inherit' }).once('exit', (c) => (c ? reject(new Error(`list-queries exited ${c}`)) : resolve())),
+  );
   console.log(`\n== transfers with ${SIZES.join(' and ')} stored events (${CONNECTIONS} connections, ${DURATION}s)\n`);
   const rows = [];
   for (const size of SIZES) rows.push(await transfersOn(size));
   const [small, large] = [rows[0], rows[rows.length - 1]];
   const ratio = large.p50_ms / small.p50_ms;
   report('stored-events', rows, { p50_ratio: ratio, targets: { p50_within: '20% of the smallest log', peak_rss_mb: 512 } });
-  console.log(`\ntransfer p50 with ${large.stored_events} stored events / with ${small.stored_events}: ${(ratio * 100).toFixed(0)}% (target ≤ 120%); peak RSS ${large.peak_rss_mb} MB API + ${large.readers_peak_rss_mb ?? '-'} MB worker (target ≤ 512 MB)`);
+  console.log(
+    `\ntransfer p50 with ${large.stored_events} stored events / with ${small.stored_events}: ${(ratio * 100).toFixed(0)}% (target ≤ 120%); peak RSS ${large.peak_rss_mb} MB API + ${large.readers_peak_rss_mb ?? '-'} MB worker (target ≤ 512 MB)`,
+  );
   const lists = listResults();
   return { documents: lists?.documents, lists: lists?.rows, stored: rows };
 }

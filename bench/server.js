@@ -47,7 +47,8 @@ async function rawExpress() {
   await new Promise((resolve) => app.listen(port, resolve));
 }
 
-({ api, 'nest-empty': nestEmpty, express: rawExpress })[mode]()
+const servers = { api, 'nest-empty': nestEmpty, express: rawExpress };
+servers[mode]()
   .then(() => console.log('READY'))
   .catch((err) => {
     console.error(err);

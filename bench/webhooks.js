@@ -76,7 +76,13 @@ function webhookLatency(receiver, responses) {
     fromResponse.push(at - answeredAt);
     fromRequest.push(at - sentAt);
   }
-  const ms = (list, p) => Math.round(percentile(list.sort((a, b) => a - b), p));
+  const ms = (list, p) =>
+    Math.round(
+      percentile(
+        list.sort((a, b) => a - b),
+        p,
+      ),
+    );
   const missing = [...responses.keys()].filter((id) => !receiver.created.has(id)).length;
   return { transfers: responses.size, delivered: responses.size - missing, missing, p50: ms(fromResponse, 50), p99: ms(fromResponse, 99), p99_from_request: ms(fromRequest, 99) };
 }

@@ -18,8 +18,7 @@ async function fundedAccounts(base, entityId, count) {
   return accounts;
 }
 
-const counterparty = async (base, entityId) =>
-  (await must(base, 'POST', '/counterparties', { type: 'individual', entity_id: entityId, profile: { first_name: 'Grace', last_name: 'Hopper' } })).id;
+const counterparty = async (base, entityId) => (await must(base, 'POST', '/counterparties', { type: 'individual', entity_id: entityId, profile: { first_name: 'Grace', last_name: 'Hopper' } })).id;
 
 const paymentDetail = async (base, cpt) => (await must(base, 'POST', `/counterparties/${cpt}/payment-details`, BANK)).id;
 

@@ -27,8 +27,15 @@ const FORMAT = 'payments-audit-checkpoint/v1';
 
 /** The streams of the resources GET /events shows, by resource_type (the stream is `<prefix>-<resource_id>`). */
 const STREAM_PREFIX = {
-  entity: 'entity', account: 'account', counterparty: 'counterparty', transfer: 'transfer', payment_intent: 'payment-intent',
-  intent_action: 'intent-action', card: 'card', webhook: 'webhook', api_key: 'api-key',
+  entity: 'entity',
+  account: 'account',
+  counterparty: 'counterparty',
+  transfer: 'transfer',
+  payment_intent: 'payment-intent',
+  intent_action: 'intent-action',
+  card: 'card',
+  webhook: 'webhook',
+  api_key: 'api-key',
 };
 
 const sha256 = (...parts) => {
@@ -145,12 +152,15 @@ function inclusion(proof, options, say) {
     if (mismatch.length) return `the event is not the proof's leaf: ${mismatch.join(', ')}`;
   }
   const computed = leafHash(leaf);
-  if (proof.leaf_hash !== undefined && proof.leaf_hash !== computed.toString('hex')) say(`note: the proof's leaf_hash differs from the leaf's (${computed.toString('hex').slice(0, 16)}…); checking the leaf`);
+  if (proof.leaf_hash !== undefined && proof.leaf_hash !== computed.toString('hex'))
+    say(`note: the proof's leaf_hash differs from the leaf's (${computed.toString('hex').slice(0, 16)}…); checking the leaf`);
   const path = (proof.audit_path ?? []).map((h, i) => hex(h, `audit_path[${i}]`));
   if (!verifyInclusion(proof.leaf_index, proof.checkpoint.tree_size, computed, path, hex(proof.checkpoint.root_hash, 'root_hash'))) {
     return `the audit path does not lead from leaf ${proof.leaf_index} (position ${leaf.position}, stream ${leaf.stream_id} revision ${leaf.revision}) to the signed root: the event is not the one signed`;
   }
-  return { ok: `event ${proof.event_id} (position ${leaf.position}, stream ${leaf.stream_id} revision ${leaf.revision}) is leaf ${proof.leaf_index} of the checkpoint of ${describe(proof.checkpoint)}` };
+  return {
+    ok: `event ${proof.event_id} (position ${leaf.position}, stream ${leaf.stream_id} revision ${leaf.revision}) is leaf ${proof.leaf_index} of the checkpoint of ${describe(proof.checkpoint)}`,
+  };
 }
 
 function consistency(file, options, say) {

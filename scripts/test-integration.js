@@ -89,7 +89,7 @@ async function eventstore() {
   if (!process.env.EVENTSTORE_URL) {
     process.stderr.write(
       'test:eventstore needs EVENTSTORE_URL, e.g.\n' +
-        "  docker run -d --name esdb -p 2113:2113 eventstore/eventstore:24.10 --insecure --run-projections=None\n" +
+        '  docker run -d --name esdb -p 2113:2113 eventstore/eventstore:24.10 --insecure --run-projections=None\n' +
         "  EVENTSTORE_URL='esdb://localhost:2113?tls=false' npm run test:eventstore\n",
     );
     return 1;

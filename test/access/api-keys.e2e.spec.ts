@@ -42,11 +42,7 @@ describe('API keys and authentication', () => {
     const created = await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201);
     expect(created.body.organization_id).toBe(mine.organization_id);
     expect((await current(created.body.key)).organization_id).toBe(mine.organization_id);
-    const entity = await t.http
-      .post('/entities')
-      .set(bearer(KEYS.live))
-      .send({ type: 'individual', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country: 'GB' })
-      .expect(201);
+    const entity = await t.http.post('/entities').set(bearer(KEYS.live)).send({ type: 'individual', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country: 'GB' }).expect(201);
     const token = (await t.http.post('/entity-tokens').set(bearer(KEYS.live)).send({ entity_id: entity.body.id }).expect(201)).body.token;
     expect((await current(token)).organization_id).toBe(mine.organization_id);
     // Another organization's keys carry another id; every bootstrap key is its own organization.
@@ -103,7 +99,10 @@ describe('API keys and authentication', () => {
     expect(live.body.key).toMatch(/^sk_live_/);
     const test = await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ name: 'ci', mode: 'sandbox' }).expect(201);
     expect(test.body).toMatchObject({ mode: 'sandbox', key: expect.stringMatching(/^sk_test_/) });
-    await t.http.get('/api-keys/current').set(bearer(test.body.key)).expect(200, /"mode":"sandbox"/);
+    await t.http
+      .get('/api-keys/current')
+      .set(bearer(test.body.key))
+      .expect(200, /"mode":"sandbox"/);
 
     await t.settle();
     const ids = async (key: string) => (await t.http.get('/api-keys').set(bearer(key)).expect(200)).body.data.map((k: { id: string }) => k.id);

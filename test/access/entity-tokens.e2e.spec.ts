@@ -36,11 +36,7 @@ describe('entity tokens', () => {
   it('cannot create keys, entities or tokens', async () => {
     await t.http.post('/api-keys').set(bearer(token)).send({}).expect(403);
     await t.http.post('/entity-tokens').set(bearer(token)).send({ entity_id: mine }).expect(403);
-    await t.http
-      .post('/individual-entities')
-      .set(bearer(token))
-      .send({ first_name: 'A', last_name: 'B', email: 'a@b.co', date_of_birth: '1990-01-01', country_of_residence: 'GB' })
-      .expect(403);
+    await t.http.post('/individual-entities').set(bearer(token)).send({ first_name: 'A', last_name: 'B', email: 'a@b.co', date_of_birth: '1990-01-01', country_of_residence: 'GB' }).expect(403);
   });
 
   it('lists only its own entity', async () => {

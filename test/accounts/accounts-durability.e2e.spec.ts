@@ -15,7 +15,12 @@ describe('accounts: concurrency and restart', () => {
   it('gives 40 accounts opened in parallel 40 distinct, reserved, check-digit-valid service BANs', async () => {
     const entity = await approvedEntity(t, KEYS.sandbox);
     const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => t.http.post('/accounts').set(bearer(KEYS.sandbox)).send({ entity_id: entity, currency: i % 2 ? 'USD' : 'EUR' })),
+      Array.from({ length: 40 }, (_, i) =>
+        t.http
+          .post('/accounts')
+          .set(bearer(KEYS.sandbox))
+          .send({ entity_id: entity, currency: i % 2 ? 'USD' : 'EUR' }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(results.map(() => 201));
     const bans = results.map((r) => r.body.service_ban as string);

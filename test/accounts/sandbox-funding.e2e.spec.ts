@@ -12,8 +12,7 @@ describe('sandbox funding', () => {
   });
   afterAll(() => t.close());
 
-  const fund = (accountId: string, body: Record<string, unknown>, key: string = KEYS.sandbox) =>
-    t.http.post(`/sandbox/accounts/${accountId}/fund`).set(bearer(key)).send(body);
+  const fund = (accountId: string, body: Record<string, unknown>, key: string = KEYS.sandbox) => t.http.post(`/sandbox/accounts/${accountId}/fund`).set(bearer(key)).send(body);
   const store = () => t.app.get<EventStore>(EVENT_STORE);
 
   it('credits the account with a settled transaction and raises both balances', async () => {

@@ -90,7 +90,10 @@ describe('architecture rules (docs/architecture.md, Layers)', () => {
     });
 
     it('each rule fires on a fixture that breaks it', () => {
-      const byRule = (name: string) => violations(F).filter((v) => v.rule.name === name).map((v) => `${v.from} → ${v.to}`);
+      const byRule = (name: string) =>
+        violations(F)
+          .filter((v) => v.rule.name === name)
+          .map((v) => `${v.from} → ${v.to}`);
       expect(byRule('commands-decide-on-streams')).toEqual([`${F}/libs/application/src/command-reading-a-read-model.ts → ${F}/libs/platform/src/read-store/read-store.port.ts`]);
       expect(byRule('webhook-router-on-streams')).toEqual([`${F}/libs/webhook-delivery/src/consumer/router-on-list-model.ts → ${F}/libs/read-models/src/webhook-list.ts`]);
       expect(byRule('no-app-imports-another-app')).toEqual([`${F}/apps/one/src/main.ts → ${F}/apps/two/src/thing.ts`]);
@@ -165,13 +168,7 @@ describe('architecture rules (docs/architecture.md, Layers)', () => {
 
     it('fires on a fixture decider, and not on comments, strings, property names or a given time', () => {
       const D = `${F}/libs/domain/src/clock-reading-decider.ts`;
-      expect(processOrClockReads(tsFiles(join(ROOT, F, 'libs/domain/src')))).toEqual([
-        `${D}:10: Date.now`,
-        `${D}:11: new Date()`,
-        `${D}:12: performance`,
-        `${D}:13: process`,
-        `${D}:14: crypto`,
-      ]);
+      expect(processOrClockReads(tsFiles(join(ROOT, F, 'libs/domain/src')))).toEqual([`${D}:10: Date.now`, `${D}:11: new Date()`, `${D}:12: performance`, `${D}:13: process`, `${D}:14: crypto`]);
     });
   });
 });

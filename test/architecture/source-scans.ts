@@ -142,7 +142,19 @@ function isReference(id: ts.Identifier): boolean {
   if ((ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent)) && parent.propertyName === id) return false;
   if (ts.isShorthandPropertyAssignment(parent)) return true; // `{ process }` reads it
   const named = parent as ts.Node & { name?: ts.Node };
-  if (named.name === id && (ts.isDeclarationStatement(parent) || ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isBindingElement(parent) || ts.isObjectLiteralElement(parent) || ts.isClassElement(parent) || ts.isTypeElement(parent) || ts.isEnumMember(parent) || ts.isPropertyAccessExpression(parent))) return false;
+  if (
+    named.name === id &&
+    (ts.isDeclarationStatement(parent) ||
+      ts.isVariableDeclaration(parent) ||
+      ts.isParameter(parent) ||
+      ts.isBindingElement(parent) ||
+      ts.isObjectLiteralElement(parent) ||
+      ts.isClassElement(parent) ||
+      ts.isTypeElement(parent) ||
+      ts.isEnumMember(parent) ||
+      ts.isPropertyAccessExpression(parent))
+  )
+    return false;
   return !ts.isLabeledStatement(parent) && !ts.isBreakOrContinueStatement(parent);
 }
 
@@ -174,7 +186,12 @@ export function processOrClockReads(files: string[]): string[] {
         found.push(`${where(sf, node)}: new Date()`);
       } else if (ts.isCallExpression(node) && isGlobalDate(node.expression)) {
         found.push(`${where(sf, node)}: Date()`);
-      } else if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && /^(globalThis|global)$/.test(node.expression.text) && (FORBIDDEN_GLOBALS.has(node.name.text) || node.name.text === 'Date')) {
+      } else if (
+        ts.isPropertyAccessExpression(node) &&
+        ts.isIdentifier(node.expression) &&
+        /^(globalThis|global)$/.test(node.expression.text) &&
+        (FORBIDDEN_GLOBALS.has(node.name.text) || node.name.text === 'Date')
+      ) {
         found.push(`${where(sf, node)}: ${node.expression.text}.${node.name.text}`);
       }
       ts.forEachChild(node, visit);

@@ -16,7 +16,11 @@ export async function auditWorkload(t: TestApp) {
   await advance(t, failed.id, { to: 'failed' }).expect(200);
   const book = await paymentDetail(t, p.counterparty, bookTo(destination.id));
   await post(t, transferBody(p.account, book, { amount: 3_000, payment_type: 'book-transfer' })).expect(201);
-  await eventually(() => balanceOf(t, destination.id), (b) => b.current === 8_000, 'the book transfer credited');
+  await eventually(
+    () => balanceOf(t, destination.id),
+    (b) => b.current === 8_000,
+    'the book transfer credited',
+  );
   const intent = await createIntent(t, destination.id);
   const action = (await confirm(t, intent.id, walletAction()).expect(201)).body as { id: string; status: string };
   if (action.status !== 'completed') throw new Error(`wallet collection: ${action.status}`);

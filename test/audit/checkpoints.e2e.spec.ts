@@ -81,7 +81,14 @@ describe('checkpoints: served, signed, consistent', () => {
   it('the operator reads them newest first with the public key, and each verifies with it', async () => {
     expect(second.tree_size).toBeGreaterThan(first.tree_size);
     expect(checkpointsPage.data.map((c) => c.tree_size)).toEqual([second.tree_size, first.tree_size]);
-    expect(checkpointsPage.data[0]).toEqual({ tree_size: second.tree_size, last_position: second.last_position, root_hash: second.root_hash, timestamp: second.timestamp, key_id: second.key_id, signature: second.signature });
+    expect(checkpointsPage.data[0]).toEqual({
+      tree_size: second.tree_size,
+      last_position: second.last_position,
+      root_hash: second.root_hash,
+      timestamp: second.timestamp,
+      key_id: second.key_id,
+      signature: second.signature,
+    });
     const key = createPublicKey(checkpointsPage.key.public_key);
     expect(key.asymmetricKeyType).toBe('ed25519');
     for (const c of checkpointsPage.data) expect(verifyCheckpoint(c, key)).toBe(true);
@@ -91,7 +98,11 @@ describe('checkpoints: served, signed, consistent', () => {
     const offline = verifyOffline(['--checkpoints', { json: checkpointsPage }, '--public-key', { pem: checkpointsPage.key.public_key }]);
     expect(offline).toMatchObject({ status: 0, stdout: expect.stringContaining('OK: 2 checkpoint(s) signed by this key') });
     // Append-only files outside the event store, one per checkpoint; the key generated beside the master key.
-    expect(readdirSync(join(dataDir, 'checkpoints')).filter((f) => f.endsWith('.json')).sort()).toEqual([first.tree_size, second.tree_size].map((n) => `checkpoint-${String(n).padStart(20, '0')}.json`));
+    expect(
+      readdirSync(join(dataDir, 'checkpoints'))
+        .filter((f) => f.endsWith('.json'))
+        .sort(),
+    ).toEqual([first.tree_size, second.tree_size].map((n) => `checkpoint-${String(n).padStart(20, '0')}.json`));
     expect(readFileSync(join(dataDir, 'checkpoints', 'public-key.pem'), 'utf8')).toBe(checkpointsPage.key.public_key);
   });
 
@@ -108,7 +119,10 @@ describe('checkpoints: served, signed, consistent', () => {
 
   it('a consistency proof shows the later checkpoint extends the earlier one, across a restart, offline', async () => {
     const key = { pem: checkpointsPage.key.public_key };
-    expect(verifyOffline(['--consistency', { json: consistency }, '--public-key', key])).toMatchObject({ status: 0, stdout: expect.stringContaining(`extends the one of tree_size ${first.tree_size}`) });
+    expect(verifyOffline(['--consistency', { json: consistency }, '--public-key', key])).toMatchObject({
+      status: 0,
+      stdout: expect.stringContaining(`extends the one of tree_size ${first.tree_size}`),
+    });
     const forged = { ...consistency, proof: consistency.proof.map((h, i) => (i === 0 ? h.replace(/^./, (c) => (c === '0' ? '1' : '0')) : h)) };
     expect(verifyOffline(['--consistency', { json: forged }, '--public-key', key])).toMatchObject({ status: 1, stdout: expect.stringContaining('does not extend') });
     await t.http.get(`/admin/audit/checkpoints/consistency?first=${second.tree_size}&second=${first.tree_size}`).set(ADMIN).expect(400);
@@ -117,12 +131,15 @@ describe('checkpoints: served, signed, consistent', () => {
 });
 
 describe('GET /events/{id}/proof', () => {
-  it('proves an event of the key\'s organization and mode in the latest checkpoint; the proof verifies offline', () => {
+  it("proves an event of the key's organization and mode in the latest checkpoint; the proof verifies offline", () => {
     expect(proof.checkpoint).toEqual(checkpointsPage.data[0]);
     expect(proof.leaf).toEqual({ position: event.position, stream_id: `transfer-${workload.paid}`, revision: event.revision, hash: event.metadata.hash });
     expect(proof.leaf_index).toBeLessThan(proof.checkpoint.tree_size);
     const run = verifyOffline([{ json: proof }, '--event', { json: event }, '--public-key', { pem: checkpointsPage.key.public_key }]);
-    expect(run).toMatchObject({ status: 0, stdout: expect.stringContaining(`OK: event ${event.id} (position ${event.position}, stream transfer-${workload.paid} revision ${event.revision}) is leaf ${proof.leaf_index}`) });
+    expect(run).toMatchObject({
+      status: 0,
+      stdout: expect.stringContaining(`OK: event ${event.id} (position ${event.position}, stream transfer-${workload.paid} revision ${event.revision}) is leaf ${proof.leaf_index}`),
+    });
     // Without a pinned key it still checks, and says whose key it used.
     expect(verifyOffline([{ json: proof }])).toMatchObject({ status: 0, stderr: expect.stringContaining('using the public key inside the file') });
   });
@@ -130,7 +147,10 @@ describe('GET /events/{id}/proof', () => {
   it('fails offline for an altered event, an altered leaf, another key or a forged checkpoint', () => {
     const key = { pem: checkpointsPage.key.public_key };
     const altered = { ...event, metadata: { ...event.metadata, hash: eventHash(GENESIS_HASH, { type: 'TransferCreated', data: { amount: 1 }, metadata: {} as never }) } };
-    expect(verifyOffline([{ json: proof }, '--event', { json: altered }, '--public-key', key])).toMatchObject({ status: 1, stdout: expect.stringContaining('the event is not the proof\'s leaf: metadata.hash') });
+    expect(verifyOffline([{ json: proof }, '--event', { json: altered }, '--public-key', key])).toMatchObject({
+      status: 1,
+      stdout: expect.stringContaining("the event is not the proof's leaf: metadata.hash"),
+    });
     const forgedLeaf = { ...proof, leaf: { ...proof.leaf, hash: altered.metadata.hash } };
     expect(verifyOffline([{ json: forgedLeaf }, '--public-key', key])).toMatchObject({ status: 1, stdout: expect.stringContaining('does not lead from leaf') });
     const moved = { ...proof, leaf: { ...proof.leaf, position: proof.leaf.position + 1 } };
@@ -142,7 +162,7 @@ describe('GET /events/{id}/proof', () => {
     expect(verifyOffline(['--bogus']).status).toBe(2);
   });
 
-  it('is the key\'s own: another organization or mode 404, an entity token 403, an unknown or malformed id 404, no key 401', async () => {
+  it("is the key's own: another organization or mode 404, an entity token 403, an unknown or malformed id 404, no key 401", async () => {
     await t.http.get(`/events/${event.id}/proof`).set(bearer(KEYS.other)).expect(404);
     await t.http.get(`/events/${event.id}/proof`).set(bearer(KEYS.live)).expect(404);
     const token = await tokenFor(t, await approvedEntity(t));
@@ -266,7 +286,13 @@ describe('replay --verify against the latest checkpoint', () => {
     });
     const run = await replay(dir);
     expect(run.status).toBe(1);
-    expect(differences(run.stdout)).toContainEqual(expect.stringMatching(new RegExp(`^DIFFERENCE checkpoint: log after position ${end}: truncated: the checkpoint of tree_size \\d+ signed events up to position ${end + 3}; 3 signed event\\(s\\) from position ${end + 1} are not in the log$`)));
+    expect(differences(run.stdout)).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^DIFFERENCE checkpoint: log after position ${end}: truncated: the checkpoint of tree_size \\d+ signed events up to position ${end + 3}; 3 signed event\\(s\\) from position ${end + 1} are not in the log$`,
+        ),
+      ),
+    );
     expect(run.stdout).not.toContain('DIFFERENCE chain');
   });
 
@@ -278,27 +304,33 @@ describe('replay --verify against the latest checkpoint', () => {
     expect(count).toBeGreaterThan(1);
     const run = await replay(dir);
     expect(run.status).toBe(1);
-    expect(differences(run.stdout)).toContainEqual(expect.stringMatching(new RegExp(`^DIFFERENCE checkpoint: stream transfer-${workload.failed}: deleted: its ${count} signed event\\(s\\) \\(revisions 0…${count - 1}, positions \\d+…\\d+\\) are not in the log$`)));
+    expect(differences(run.stdout)).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^DIFFERENCE checkpoint: stream transfer-${workload.failed}: deleted: its ${count} signed event\\(s\\) \\(revisions 0…${count - 1}, positions \\d+…\\d+\\) are not in the log$`),
+      ),
+    );
     expect(run.stdout).not.toContain('DIFFERENCE chain');
   });
 
-  it('a rewritten suffix: the last events\' actor changed and their chains recomputed → exit 1 naming each rewritten event', async () => {
+  it("a rewritten suffix: the last events' actor changed and their chains recomputed → exit 1 naming each rewritten event", async () => {
     const rewritten: Row[] = [];
     const dir = alteredCopy((db) => {
       rewritten.push(...(db.prepare('SELECT * FROM events ORDER BY position DESC LIMIT 4').all() as Row[]).reverse());
-      for (const row of rewritten) db.prepare('UPDATE events SET metadata = json_set(metadata, \'$.actor\', \'operator\') WHERE position = ?').run(row.position);
+      for (const row of rewritten) db.prepare("UPDATE events SET metadata = json_set(metadata, '$.actor', 'operator') WHERE position = ?").run(row.position);
       for (const stream of new Set(rewritten.map((r) => r.stream_id))) rechain(db, stream);
     });
     const run = await replay(dir);
     expect(run.status).toBe(1);
     expect(run.stdout).not.toContain('DIFFERENCE chain');
     for (const row of rewritten) {
-      expect(differences(run.stdout)).toContainEqual(expect.stringContaining(`DIFFERENCE checkpoint: position ${row.position}: rewritten: stream ${row.stream_id} revision ${row.revision} differs from the event signed at this position`));
+      expect(differences(run.stdout)).toContainEqual(
+        expect.stringContaining(`DIFFERENCE checkpoint: position ${row.position}: rewritten: stream ${row.stream_id} revision ${row.revision} differs from the event signed at this position`),
+      );
     }
     expect(run.stdout).toMatch(/DIFFERENCE checkpoint: checkpoint tree_size \d+: the log's \d+ event\(s\) up to position \d+ hash to [0-9a-f]{16}…, not the signed root/);
   });
 
-  it('cross-stream reordering: two neighbouring events of different streams swap positions (each stream\'s chain intact) → exit 1 naming both positions', async () => {
+  it("cross-stream reordering: two neighbouring events of different streams swap positions (each stream's chain intact) → exit 1 naming both positions", async () => {
     let swapped: [Row, Row] | null = null;
     const dir = alteredCopy((db) => {
       const rows = db.prepare('SELECT * FROM events ORDER BY position').all() as Row[];
@@ -328,7 +360,7 @@ describe('replay --verify against the latest checkpoint', () => {
       target = rows[rows.length - 1];
       expect(target.revision).toBeGreaterThan(0);
       const data = { ...JSON.parse(target.data), forged: true };
-      db.prepare('UPDATE events SET data = ?, metadata = json_remove(metadata, \'$.hash\') WHERE position = ?').run(JSON.stringify(data), target.position);
+      db.prepare("UPDATE events SET data = ?, metadata = json_remove(metadata, '$.hash') WHERE position = ?").run(JSON.stringify(data), target.position);
     });
     const row = target as unknown as Row;
     const run = await replay(dir);
@@ -355,7 +387,7 @@ describe('replay --verify against the latest checkpoint', () => {
     }
 
     const forged = alteredCopy((db) => {
-      db.prepare('UPDATE events SET metadata = json_set(metadata, \'$.actor\', \'operator\') WHERE position = ?').run(event.position);
+      db.prepare("UPDATE events SET metadata = json_set(metadata, '$.actor', 'operator') WHERE position = ?").run(event.position);
       rechain(db, `transfer-${workload.paid}`);
     });
     rmSync(join(forged, 'checkpoints', 'tree.db'));
@@ -364,7 +396,9 @@ describe('replay --verify against the latest checkpoint', () => {
     try {
       await fund(refused, workload.account, 100, 'USD');
       expect(await writerOf(refused).checkpointNow()).toBeNull();
-      expect(writerOf(refused).haltedBecause).toMatch(/^the log no longer gives the latest signed checkpoint \(tree_size \d+ up to position \d+; the log has \d+ events there\): not signing over it; run npm run replay -- --verify$/);
+      expect(writerOf(refused).haltedBecause).toMatch(
+        /^the log no longer gives the latest signed checkpoint \(tree_size \d+ up to position \d+; the log has \d+ events there\): not signing over it; run npm run replay -- --verify$/,
+      );
     } finally {
       await refused.close();
     }
@@ -389,7 +423,7 @@ describe('replay --verify against the latest checkpoint', () => {
   it('the proof of an event rewritten in the log (its chain recomputed) fails offline', async () => {
     const dir = alteredCopy((db) => {
       const [row] = db.prepare('SELECT * FROM events WHERE position = ?').all(event.position) as Row[];
-      db.prepare('UPDATE events SET data = json_set(data, \'$.amount\', json_extract(data, \'$.amount\') + 1) WHERE position = ?').run(row.position);
+      db.prepare("UPDATE events SET data = json_set(data, '$.amount', json_extract(data, '$.amount') + 1) WHERE position = ?").run(row.position);
       rechain(db, row.stream_id);
     });
     const app = await startTestApp(ENV, dir);

@@ -59,7 +59,10 @@ function fold(events: RecordedEvent[]) {
 }
 
 const readFixture = (): RecordedEvent[] =>
-  readFileSync(FIXTURE, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RecordedEvent);
+  readFileSync(FIXTURE, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RecordedEvent);
 
 async function writeFixture(): Promise<void> {
   const t = await startTestApp();
@@ -68,7 +71,15 @@ async function writeFixture(): Promise<void> {
   const db = new Database(join(t.dataDir, 'events.db'), { readonly: true });
   const rows = db.prepare('SELECT * FROM events ORDER BY position').all() as Array<Record<string, string | number>>;
   db.close();
-  const events = rows.map((r) => ({ id: r.event_id, streamId: r.stream_id, type: r.type, data: JSON.parse(String(r.data)), metadata: JSON.parse(String(r.metadata)), revision: r.revision, position: r.position }));
+  const events = rows.map((r) => ({
+    id: r.event_id,
+    streamId: r.stream_id,
+    type: r.type,
+    data: JSON.parse(String(r.data)),
+    metadata: JSON.parse(String(r.metadata)),
+    revision: r.revision,
+    position: r.position,
+  }));
   writeFileSync(FIXTURE, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
   writeFileSync(EXPECTED, JSON.stringify(fold(events as RecordedEvent[]), null, 1) + '\n');
   await t.close();
@@ -79,7 +90,7 @@ describe('the v1 event log fixture', () => {
     if (process.env.WRITE_EVENT_LOG_FIXTURE === '1' && !existsSync(FIXTURE)) await writeFixture();
   });
 
-  it('folds, through today\'s upcasters, deciders and projections, to the checked-in states', () => {
+  it("folds, through today's upcasters, deciders and projections, to the checked-in states", () => {
     const events = readFixture();
     expect(events.length).toBeGreaterThan(30);
     expect(fold(events)).toEqual(JSON.parse(readFileSync(EXPECTED, 'utf8')));

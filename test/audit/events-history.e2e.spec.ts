@@ -16,7 +16,7 @@ const get = (path: string, key: string = KEYS.sandbox) => t.http.get(path).set(b
 
 async function allEvents(query: string, key: string = KEYS.sandbox) {
   const events: Array<Record<string, any>> = [];
-  for (let cursor: string | null = null; ; ) {
+  for (let cursor: string | null = null; ;) {
     const res: { body: any } = await get(`/events?limit=100${query}${cursor ? `&cursor=${cursor}` : ''}`, key).expect(200);
     events.push(...res.body.data);
     cursor = res.body.meta.pagination.next_cursor;

@@ -23,7 +23,11 @@ jest.setTimeout(180_000);
 const ROOT = join(__dirname, '..', '..');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'event-log-v2-before-ledger.jsonl');
 
-const readFixture = (): RecordedEvent[] => readFileSync(FIXTURE, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RecordedEvent);
+const readFixture = (): RecordedEvent[] =>
+  readFileSync(FIXTURE, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RecordedEvent);
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -116,7 +120,18 @@ describe('replay --verify: the ledger of a log written before the ledger', () =>
   });
 
   it('holds every money shape, from two organizations', () => {
-    const types = ['AccountFunded', 'FundsHeld', 'HoldSettled', 'HoldReleased', 'HoldReversed', 'BookTransferReceived', 'CardTransactionCaptured', 'CardTransactionReversed', 'CollectionCredited', 'CollectionRefunded'];
+    const types = [
+      'AccountFunded',
+      'FundsHeld',
+      'HoldSettled',
+      'HoldReleased',
+      'HoldReversed',
+      'BookTransferReceived',
+      'CardTransactionCaptured',
+      'CardTransactionReversed',
+      'CollectionCredited',
+      'CollectionRefunded',
+    ];
     expect(types.filter((type) => !of(type).length)).toEqual([]);
     expect(of('CardAuthorizationHeld').some((e) => (e.data as { transaction: { fx: unknown } }).transaction.fx)).toBe(true);
     expect(org).not.toBe(otherOrg);
@@ -144,7 +159,7 @@ describe('replay --verify: the ledger of a log written before the ledger', () =>
     expect(readdirSync(scratchParent)).toEqual([]);
   });
 
-  it('--organization reports that organization\'s books only', async () => {
+  it("--organization reports that organization's books only", async () => {
     const run = await replay(clean, ['--verify', '--organization', otherOrg]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(`${otherOrg}/sandbox`);
@@ -172,7 +187,7 @@ describe('replay --verify: the ledger of a log written before the ledger', () =>
     expect((await replay(dir, ['--verify', '--organization', org])).status).toBe(1);
   });
 
-  it('a HoldSettled whose total alone was changed (the statement line\'s amount; its balance left right): exit 1 naming the payout', async () => {
+  it("a HoldSettled whose total alone was changed (the statement line's amount; its balance left right): exit 1 naming the payout", async () => {
     const index = events.findIndex((e) => e.type === 'HoldSettled' && String(e.data.hold_id).startsWith('trf_'));
     const settled = events[index].data as { hold_id: string; account_id: string; total: number };
     const run = await replay(await dataDirWith(forge(events, index, (d) => void (d.total += 100))), ['--verify']);

@@ -34,7 +34,11 @@ export async function ledgerWorkload(t: TestApp) {
 
   const book = await paymentDetail(t, p.counterparty, bookTo(destination.id));
   const booked = (await post(t, transferBody(p.account, book, { amount: 3_000, payment_type: 'book-transfer' })).expect(201)).body as { id: string };
-  await eventually(() => balanceOf(t, destination.id), (b) => b.current === 8_000, 'the book transfer credited');
+  await eventually(
+    () => balanceOf(t, destination.id),
+    (b) => b.current === 8_000,
+    'the book transfer credited',
+  );
 
   const capture = (id: string, body: object = {}) => t.http.post(`/sandbox/card-transactions/${id}/capture`).set(bearer(key)).send(body);
   const reverse = (id: string) => t.http.post(`/sandbox/card-transactions/${id}/reverse`).set(bearer(key)).send({});
@@ -61,7 +65,15 @@ export async function ledgerWorkload(t: TestApp) {
   const pem = await publicKeyOf(t);
   const cardIntent = await createIntent(t, destination.id, { amount: 20_000 });
   await confirm(t, cardIntent.id, cardAction(encrypt(pem, card()), { return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined })).expect(201);
-  await eventually(() => t.http.get(`/payment-intents/${cardIntent.id}`).set(bearer(key)).then((r) => r.body.status as string), (s) => s === 'completed', 'the card collection completed');
+  await eventually(
+    () =>
+      t.http
+        .get(`/payment-intents/${cardIntent.id}`)
+        .set(bearer(key))
+        .then((r) => r.body.status as string),
+    (s) => s === 'completed',
+    'the card collection completed',
+  );
   await t.http.post(`/payment-intents/${cardIntent.id}/refunds`).set(bearer(key)).send({ amount: 2_500 }).expect(201);
 
   // Still open at the end of the log: a payout not yet sent and a card authorization not captured.

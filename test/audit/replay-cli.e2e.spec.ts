@@ -72,7 +72,10 @@ describe('npm run replay: command line (node:util parseArgs, strict)', () => {
 
   it('still runs with valid arguments: an empty log verifies, exit 0', () => {
     const dataDir = untouchedDataDir();
-    for (const args of [['--verify', '--no-progress'], ['--organization', 'org_01ARZ3NDEKTSV4RRFFQ69G5FAV', '--no-progress']]) {
+    for (const args of [
+      ['--verify', '--no-progress'],
+      ['--organization', 'org_01ARZ3NDEKTSV4RRFFQ69G5FAV', '--no-progress'],
+    ]) {
       const run = replay(args, dataDir);
       expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
       expect(run.stdout).toContain('OK: chains whole, read models equal the replay, ledger balances');

@@ -23,7 +23,15 @@ async function main(out: string): Promise<void> {
   const db = new Database(join(t.dataDir, 'events.db'), { readonly: true });
   const rows = db.prepare('SELECT * FROM events ORDER BY position').all() as Array<Record<string, string | number>>;
   db.close();
-  const events = rows.map((r) => ({ id: r.event_id, streamId: r.stream_id, type: r.type, data: JSON.parse(String(r.data)), metadata: JSON.parse(String(r.metadata)), revision: r.revision, position: r.position }));
+  const events = rows.map((r) => ({
+    id: r.event_id,
+    streamId: r.stream_id,
+    type: r.type,
+    data: JSON.parse(String(r.data)),
+    metadata: JSON.parse(String(r.metadata)),
+    revision: r.revision,
+    position: r.position,
+  }));
   writeFileSync(out, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
   await t.close();
   clearInterval(keepAlive);

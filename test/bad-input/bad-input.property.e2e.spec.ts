@@ -84,5 +84,11 @@ describe('bad input on every route (property)', () => {
 function routerRoutes(app: INestApplication): string[] {
   const express = app.getHttpAdapter().getInstance();
   const stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> = (express.router ?? express._router).stack;
-  return stack.flatMap((layer) => (layer.route ? Object.keys(layer.route.methods).filter((m) => m !== '_all').map((m) => `${m.toUpperCase()} ${layer.route!.path}`) : []));
+  return stack.flatMap((layer) =>
+    layer.route
+      ? Object.keys(layer.route.methods)
+          .filter((m) => m !== '_all')
+          .map((m) => `${m.toUpperCase()} ${layer.route!.path}`)
+      : [],
+  );
 }

@@ -115,7 +115,7 @@ describe('bad input at the edge', () => {
     await paymentDetail(bankDetail({ scheme: 'swift', code: 'DEUTDEFF', account_number: 'DE89370400440532013000' }, 'EUR', 'DE')).expect(201);
   });
 
-  it('answers an entity token naming another entity\'s account exactly as an absent one', async () => {
+  it("answers an entity token naming another entity's account exactly as an absent one", async () => {
     const other = await approvedEntity(t, KEYS.sandbox, 'Other');
     const account = await post('/accounts').send({ entity_id: other, currency: 'GBP' }).expect(201);
     const token = await tokenFor(t, entity);

@@ -33,13 +33,7 @@ const extremeNumbers = fc.oneof(
 
 /** Any value a field may wrongly receive; `ids` are other organizations' and entities' ids. */
 export const oddValue = (ids: readonly string[]): fc.Arbitrary<Json> =>
-  fc.oneof(
-    fc.constantFrom<Json>(null, true, false, [], {}, [null], { a: { b: { c: [] } } }),
-    oddStrings,
-    extremeNumbers,
-    fc.constantFrom(...ids),
-    fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json>,
-  );
+  fc.oneof(fc.constantFrom<Json>(null, true, false, [], {}, [null], { a: { b: { c: [] } } }), oddStrings, extremeNumbers, fc.constantFrom(...ids), fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json>);
 
 /** Every path to a value inside a JSON body (`["bank","code"]`). */
 export function pathsOf(value: Json, prefix: string[] = []): string[][] {
@@ -79,9 +73,9 @@ export function badRequests(method: string, base: RouteRequest, ids: readonly st
   const options: fc.Arbitrary<BadRequest>[] = [
     fc.constantFrom(deepJson(65), deepJson(5000), hugeJson(), ...BROKEN_JSON).map((text) => at(base.path, text, `body replaced by ${text.slice(0, 30)}…`)),
     oddValue(ids).map((value) => at(base.path, JSON.stringify(value), `body replaced by ${JSON.stringify(value).slice(0, 60)}`)),
-    fc.tuple(fc.constantFrom(...containers), fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 12 })), oddValue(ids)).map(([where, key, value]) =>
-      at(base.path, JSON.stringify(setAt(body, [...where, key], value)), `extra field ${[...where, key].join('.')} = ${JSON.stringify(value).slice(0, 60)}`),
-    ),
+    fc
+      .tuple(fc.constantFrom(...containers), fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 12 })), oddValue(ids))
+      .map(([where, key, value]) => at(base.path, JSON.stringify(setAt(body, [...where, key], value)), `extra field ${[...where, key].join('.')} = ${JSON.stringify(value).slice(0, 60)}`)),
     queryArbitrary(ids).map((query) => at(`${base.path}${base.path.includes('?') ? '&' : '?'}${query}`, json, `query ${query.slice(0, 60)}`)),
   ];
   if (paths.length) {
@@ -90,7 +84,10 @@ export function badRequests(method: string, base: RouteRequest, ids: readonly st
       fc.constantFrom(...paths).map((path) => at(base.path, JSON.stringify(setAt(body, path, undefined)), `${path.join('.')} missing`)),
     );
   }
-  const segments = base.path.split('?')[0].split('/').filter((segment) => ID_SEGMENT.test(segment));
+  const segments = base.path
+    .split('?')[0]
+    .split('/')
+    .filter((segment) => ID_SEGMENT.test(segment));
   if (segments.length) {
     const replacement = fc.oneof(fc.constantFrom(...ids), oddStrings.map(encodeURIComponent));
     options.push(fc.tuple(fc.constantFrom(...segments), replacement).map(([segment, value]) => at(base.path.replace(segment, value), json, `path ${segment} → ${value.slice(0, 60)}`)));
@@ -101,7 +98,11 @@ export function badRequests(method: string, base: RouteRequest, ids: readonly st
 function queryArbitrary(ids: readonly string[]): fc.Arbitrary<string> {
   const key = fc.oneof(fc.constantFrom('limit', 'cursor', 'next_cursor', 'prev_cursor', 'entity_id', 'account_id', 'status', 'type', 'currency', ...PROTOTYPE_KEYS), fc.string({ maxLength: 10 }));
   const raw = fc.constantFrom('1e2', '0x10', '%201', '%00', '-1', '0', '101', '1.5', '99999999999999999999', '%E0%A4%A', 'a%0D%0Ab');
-  const value = fc.oneof(raw, fc.constantFrom(...ids), oddStrings.map((v) => encodeURIComponent(v)));
+  const value = fc.oneof(
+    raw,
+    fc.constantFrom(...ids),
+    oddStrings.map((v) => encodeURIComponent(v)),
+  );
   return fc.tuple(key, value).map(([k, v]) => `${encodeURIComponent(k)}=${v}`);
 }
 

@@ -16,7 +16,10 @@ export async function buildWorld(t: TestApp, key: string): Promise<World> {
       .post('/business-entities')
       .set(bearer(key))
       .send({
-        legal_name: 'Probe Ltd', email: 'ops@probe.test', business_type: 'llc', country_of_incorporation: 'GB',
+        legal_name: 'Probe Ltd',
+        email: 'ops@probe.test',
+        business_type: 'llc',
+        country_of_incorporation: 'GB',
         registered_address: { line_1: '1 High Street', city: 'London', state: 'Greater London', postal_code: 'N1 9GU', country_code: 'GB' },
       })
       .expect(201)
@@ -27,7 +30,11 @@ export async function buildWorld(t: TestApp, key: string): Promise<World> {
   const detail = await paymentDetail(t, counterparty, BANK_USD, key);
   const transfer = (await post(t, transferBody(account, detail), '/transfer', key).expect(201)).body.id as string;
   const webhook = (
-    await t.http.post('/entity-webhooks').set(bearer(key)).send({ entity_id: entity, url: 'https://hooks.example.com/probe', enabled_events: { outflows: ['completed'] } }).expect(201)
+    await t.http
+      .post('/entity-webhooks')
+      .set(bearer(key))
+      .send({ entity_id: entity, url: 'https://hooks.example.com/probe', enabled_events: { outflows: ['completed'] } })
+      .expect(201)
   ).body.id as string;
   const apiKey = (await t.http.post('/api-keys').set(bearer(key)).send({ name: 'probe' }).expect(201)).body.id as string;
   const event = (await t.http.get(`/transfers/${transfer}/history`).set(bearer(key)).expect(200)).body.data[0].id as string;

@@ -15,7 +15,17 @@ describe('sandbox authorizations: hold, capture, reverse, balance, disposable, f
     const h = await holder(t, 'USD', 10_000);
     const card = await virtualCard(t, h.account);
     const res = await authorize(t, card.id, { amount: 2_500 }).expect(201);
-    expect(res.body.data).toMatchObject({ status: 'successful', amount: 2_500, currency: 'USD', account_id: h.account, card_id: card.id, type: 'debit', payment_type: 'card', fx: null, applicable_fee: 0 });
+    expect(res.body.data).toMatchObject({
+      status: 'successful',
+      amount: 2_500,
+      currency: 'USD',
+      account_id: h.account,
+      card_id: card.id,
+      type: 'debit',
+      payment_type: 'card',
+      fx: null,
+      applicable_fee: 0,
+    });
     expect(await balance(t, h.account)).toEqual({ available: 7_500, current: 7_500 });
   });
 
@@ -33,7 +43,13 @@ describe('sandbox authorizations: hold, capture, reverse, balance, disposable, f
     expect((await details(t, card.id)).body.data).toMatchObject({ amount_hold: 0, amount_used: 3_000 });
     // The statement reads hold 4_000, release 4_000, hold 3_000, debit 3_000.
     const statement = (await t.http.get(`/accounts/${h.account}/transactions`).set(bearer(KEYS.sandbox)).expect(200)).body.data as Array<{ type: string; amount: number }>;
-    expect(statement.map((e) => [e.type, e.amount]).reverse()).toEqual([['credit', 10_000], ['hold', 4_000], ['release', 4_000], ['hold', 3_000], ['debit', 3_000]]);
+    expect(statement.map((e) => [e.type, e.amount]).reverse()).toEqual([
+      ['credit', 10_000],
+      ['hold', 4_000],
+      ['release', 4_000],
+      ['hold', 3_000],
+      ['debit', 3_000],
+    ]);
     expect((await capture(held.id).expect(409)).body.code).toBe('card_transaction_not_pending');
     await reverse(held.id).expect(409);
   });
@@ -140,7 +156,11 @@ describe('sandbox authorizations: hold, capture, reverse, balance, disposable, f
     const first = await t.http.get(`/card-transactions/${card.id}`).query({ limit: '2' }).set(bearer(KEYS.sandbox)).expect(200);
     expect(first.body.data.payments.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
     expect(first.body.data.pagination).toEqual({ order: 'desc', has_next: true, has_previous: false, limit: 2, next_cursor: ids[1], previous_cursor: null });
-    expect(first.body.data.payments[0]).toMatchObject({ initiator: { type: 'card', card_id: card.id }, recipient: { name: 'Sandbox Books', address: { country: 'NG' } }, meta: { provider_code: 'sandbox' } });
+    expect(first.body.data.payments[0]).toMatchObject({
+      initiator: { type: 'card', card_id: card.id },
+      recipient: { name: 'Sandbox Books', address: { country: 'NG' } },
+      meta: { provider_code: 'sandbox' },
+    });
     const second = await t.http.get(`/card-transactions/${card.id}`).query({ limit: '2', cursor: ids[1] }).set(bearer(KEYS.sandbox)).expect(200);
     expect(second.body.data.payments.map((p: { id: string }) => p.id)).toEqual([ids[0]]);
     expect(second.body.data.pagination).toMatchObject({ has_next: false, has_previous: true });

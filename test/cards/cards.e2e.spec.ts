@@ -17,16 +17,36 @@ describe('cards: issue, read, list, lifecycle', () => {
 
   it('issues a virtual card: wrapped, active, Luhn-valid sandbox number, 3 years ahead, controls normalised', async () => {
     const h = await holder(t);
-    const res = await post('/virtual-cards', virtualBody(h.account, { individual_controls: { billing_cycle: 'Weekly', billing_cycle_day: 'Monday', daily_amount_limit: 500 }, metadata: { team: 'ops' }, transaction_alerts: true })).expect(201);
+    const res = await post(
+      '/virtual-cards',
+      virtualBody(h.account, { individual_controls: { billing_cycle: 'Weekly', billing_cycle_day: 'Monday', daily_amount_limit: 500 }, metadata: { team: 'ops' }, transaction_alerts: true }),
+    ).expect(201);
     expect(res.body.status).toBe('success');
     const card = res.body.data;
-    expect(card).toMatchObject({ id: expect.stringMatching(/^crd_/), status: 'active', type: 'virtual', currency: 'USD', amount: 100_000, first_name: 'Ada', shipping: null, metadata: { team: 'ops' }, transaction_alerts: true });
+    expect(card).toMatchObject({
+      id: expect.stringMatching(/^crd_/),
+      status: 'active',
+      type: 'virtual',
+      currency: 'USD',
+      amount: 100_000,
+      first_name: 'Ada',
+      shipping: null,
+      metadata: { team: 'ops' },
+      transaction_alerts: true,
+    });
     expect(card.number).toMatch(/^499999\d{10}$/);
     expect(isLuhnValid(card.number)).toBe(true);
     expect(card.cvv).toMatch(/^\d{3}$/);
     expect(card.last_four).toBe(card.number.slice(-4));
     expect(Number(card.expiration_year)).toBe((new Date().getUTCFullYear() + 3) % 100);
-    expect(card.individual_controls).toEqual({ billing_cycle: 'Weekly', billing_cycle_day: 'Monday', daily_amount_limit: 500, cycle_transaction_count: null, daily_transaction_count: null, transaction_amount_limit: null });
+    expect(card.individual_controls).toEqual({
+      billing_cycle: 'Weekly',
+      billing_cycle_day: 'Monday',
+      daily_amount_limit: 500,
+      cycle_transaction_count: null,
+      daily_transaction_count: null,
+      transaction_amount_limit: null,
+    });
     expect(card.individual_mcc_controls).toEqual([]);
     expect(card.mcc_group_controls).toEqual([]);
   });
@@ -34,7 +54,15 @@ describe('cards: issue, read, list, lifecycle', () => {
   it('issues a disposable card with the requested expiry and empty controls', async () => {
     const h = await holder(t);
     const res = await post('/disposable-cards', disposableBody(h.account)).expect(201);
-    expect(res.body.data).toMatchObject({ type: 'disposable', status: 'active', expiration_month: '12', expiration_year: '30', individual_controls: {}, individual_mcc_controls: [], mcc_group_controls: [] });
+    expect(res.body.data).toMatchObject({
+      type: 'disposable',
+      status: 'active',
+      expiration_month: '12',
+      expiration_year: '30',
+      individual_controls: {},
+      individual_mcc_controls: [],
+      mcc_group_controls: [],
+    });
     expect(isLuhnValid(res.body.data.number)).toBe(true);
   });
 
@@ -157,7 +185,7 @@ describe('cards: issue, read, list, lifecycle', () => {
     await post('/virtual-cards', virtualBody(brl, { currency: 'BRL' })).expect(201);
   });
 
-  it('works with an entity token: creates on its own accounts, lists without entity_id, 403 on another entity\'s account', async () => {
+  it("works with an entity token: creates on its own accounts, lists without entity_id, 403 on another entity's account", async () => {
     const h = await holder(t);
     const token = await tokenFor(t, h.entity);
     const created = await post('/virtual-cards', virtualBody(h.account), token).expect(201);

@@ -134,8 +134,21 @@ describe('card controls: exactly at a limit passes, one unit over declines; rese
     await approved(card, 1_000);
     expect(await spend(card, 2_500, undefined, { capture: false })).toMatchObject({ status: 'pending' });
     const d = (await details(t, card)).body.data;
-    expect(d).toMatchObject({ amount_used: 1_000, amount_hold: 2_500, daily_amount_limit_used: 1_000, daily_amount_limit_hold: 2_500, daily_transaction_count_used: 1, daily_transaction_count_hold: 1, cycle_transaction_count_hold: 1 });
-    for (const [prefix, limit] of [['amount', 50_000], ['daily_amount_limit', 10_000], ['daily_transaction_count', 5], ['cycle_transaction_count', 9]] as const) {
+    expect(d).toMatchObject({
+      amount_used: 1_000,
+      amount_hold: 2_500,
+      daily_amount_limit_used: 1_000,
+      daily_amount_limit_hold: 2_500,
+      daily_transaction_count_used: 1,
+      daily_transaction_count_hold: 1,
+      cycle_transaction_count_hold: 1,
+    });
+    for (const [prefix, limit] of [
+      ['amount', 50_000],
+      ['daily_amount_limit', 10_000],
+      ['daily_transaction_count', 5],
+      ['cycle_transaction_count', 9],
+    ] as const) {
       expect(d[`${prefix}_balance`]).toBe(limit - d[`${prefix}_used`] - d[`${prefix}_hold`]);
     }
     // The hold counts against the limit: 10_000 − 1_000 − 2_500 = 6_500 remain.

@@ -66,7 +66,13 @@ describe('card money after a request died midway', () => {
     expect(await balance(t, h.account)).toEqual({ available: 1_000, current: 1_000 });
 
     const pending = (await authorize(t, card.id, { amount: 600, capture: false }).expect(201)).body.data;
-    await handleCommand(store, cardStream(card.id), cardDecider, { type: 'ReverseCardTransaction', card_id: card.id, transaction_id: pending.id, now: Date.now() }, { actor: systemActor(organizationId, 'crashed-request', 'sandbox'), correlationId: 'r', causationId: 'r' });
+    await handleCommand(
+      store,
+      cardStream(card.id),
+      cardDecider,
+      { type: 'ReverseCardTransaction', card_id: card.id, transaction_id: pending.id, now: Date.now() },
+      { actor: systemActor(organizationId, 'crashed-request', 'sandbox'), correlationId: 'r', causationId: 'r' },
+    );
     await until(async () => (await balance(t, h.account)).available === 1_000, 'the backstop release');
   });
 });

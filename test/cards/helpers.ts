@@ -12,7 +12,10 @@ export interface Holder {
 }
 
 export async function account(t: TestApp, entity: string, currency = 'USD', fund = 0, key: string = KEYS.sandbox): Promise<string> {
-  const res = await t.http.post('/accounts').set(bearer(key)).send({ entity_id: entity, type: 'checking', currency, display_name: `${currency} wallet` });
+  const res = await t.http
+    .post('/accounts')
+    .set(bearer(key))
+    .send({ entity_id: entity, type: 'checking', currency, display_name: `${currency} wallet` });
   if (res.status !== 201) throw new Error(`open account failed: ${res.status} ${JSON.stringify(res.body)}`);
   if (fund > 0) {
     const funded = await t.http.post(`/sandbox/accounts/${res.body.id}/fund`).set(bearer(key)).send({ amount: fund, currency });
@@ -50,7 +53,10 @@ export async function virtualCard(t: TestApp, accountId: string, extra: Record<s
 }
 
 export const authorize = (t: TestApp, cardId: string, body: Record<string, unknown> = {}, key: string = KEYS.sandbox) =>
-  t.http.post(`/sandbox/cards/${cardId}/authorizations`).set(bearer(key)).send({ amount: 1_000, currency: 'USD', merchant: MERCHANT, ...body });
+  t.http
+    .post(`/sandbox/cards/${cardId}/authorizations`)
+    .set(bearer(key))
+    .send({ amount: 1_000, currency: 'USD', merchant: MERCHANT, ...body });
 
 export const details = (t: TestApp, cardId: string, key: string = KEYS.sandbox) => t.http.get(`/card-details/${cardId}`).set(bearer(key));
 

@@ -78,7 +78,10 @@ describe('card interleavings through the API', () => {
         const sum = (xs: typeof txs) => xs.reduce((s, x) => s + x.amount, 0);
         expect(d.amount_used).toBe(sum(txs.filter((x) => x.status === 'successful')));
         expect(d.amount_hold).toBe(sum(txs.filter((x) => x.status === 'pending')));
-        for (const [id, funded] of [[h.account, FUNDS.usd], [eur, FUNDS.eur]] as const) {
+        for (const [id, funded] of [
+          [h.account, FUNDS.usd],
+          [eur, FUNDS.eur],
+        ] as const) {
           const mine = txs.filter((x) => x.account_id === id);
           const inAccount = (xs: typeof txs) => xs.reduce((s, x) => s + (x.fx ? x.fx.account_amount : x.amount), 0);
           const b = await balance(t, id);

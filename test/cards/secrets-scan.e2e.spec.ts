@@ -59,9 +59,18 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
     const eur = await account(t, entity, 'EUR', 100_000);
     const credentials: Array<{ number: string; cvv: string }> = [];
     const http = (method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: object) =>
-      t.http[method](path).set(bearer(KEYS.sandbox)).send(body ?? {}).then(record(`${method} ${path}`));
+      t.http[method](path)
+        .set(bearer(KEYS.sandbox))
+        .send(body ?? {})
+        .then(record(`${method} ${path}`));
 
-    const virtual = (await t.http.post('/virtual-cards').set(bearer(KEYS.sandbox)).send(virtualBody(usd, { individual_controls: { daily_amount_limit: 50_000 } })).expect(201)).body.data;
+    const virtual = (
+      await t.http
+        .post('/virtual-cards')
+        .set(bearer(KEYS.sandbox))
+        .send(virtualBody(usd, { individual_controls: { daily_amount_limit: 50_000 } }))
+        .expect(201)
+    ).body.data;
     const disposable = (await t.http.post('/disposable-cards').set(bearer(KEYS.sandbox)).send(disposableBody(usd)).expect(201)).body.data;
     credentials.push(virtual, disposable);
     for (const card of [virtual, disposable]) {
@@ -94,7 +103,10 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
 
     // Webhooks: cards.created ×2, cards.updated, cards.deleted, card_transactions.created|updated all delivered.
     const wanted = ['cards.created', 'cards.updated', 'cards.deleted', 'card_transactions.created', 'card_transactions.updated'];
-    const delivered = await eventually(() => receiver.on('/cards'), (r) => wanted.every((name) => r.some((d) => d.payload.event === name)));
+    const delivered = await eventually(
+      () => receiver.on('/cards'),
+      (r) => wanted.every((name) => r.some((d) => d.payload.event === name)),
+    );
     const names = new Set(delivered.map((d) => d.payload.event));
     for (const name of wanted) expect(names).toContain(name);
     // Payloads: the card as the API shows it without credentials; the transaction as the API answered it.
@@ -126,7 +138,10 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
     }
     expect(leaks).toEqual([]);
     // What is stored is sealed: the last four digits are there, the number is not.
-    const events = haystacks.filter((h) => /events\.db/.test(h.what)).map((h) => h.text).join('');
+    const events = haystacks
+      .filter((h) => /events\.db/.test(h.what))
+      .map((h) => h.text)
+      .join('');
     expect(events).toContain(virtual.last_four);
   });
 });

@@ -37,7 +37,10 @@ describe('collections process managers as the backstop', () => {
     const intent = await createIntent(t, account);
     const action = (await confirm(t, intent.id, cardAction(encrypt(pem, card()))).expect(201)).body;
     await handleCommand(store, `intent-action-${action.id}`, intentActionDecider, { type: 'AuthenticateIntentAction', intent_action_id: action.id, result: 'success', now: Date.now() }, context);
-    const after = await eventually(() => intentOf(intent.id), (i) => i.status === 'completed');
+    const after = await eventually(
+      () => intentOf(intent.id),
+      (i) => i.status === 'completed',
+    );
     expect(after.status).toBe('completed');
     expect(await balanceOf(t, account)).toEqual({ available: before.available + 10_000 - CARD_FEE, current: before.current + 10_000 - CARD_FEE });
   });
@@ -45,7 +48,16 @@ describe('collections process managers as the backstop', () => {
   it('a refund debited by a request that died is recorded on its intent', async () => {
     const intent = await createIntent(t, account, { amount: 5_000 });
     const action = (await confirm(t, intent.id, cardAction(encrypt(pem, card()), { return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined })).expect(201)).body;
-    const refund = { type: 'RefundCollection' as const, account_id: account, payment_intent_id: intent.id, refund_id: 'rfd_01ARZ3NDEKTSV4RRFFQ69G5FAV', amount: 1_000, currency: 'USD', reason: null, now: Date.now() };
+    const refund = {
+      type: 'RefundCollection' as const,
+      account_id: account,
+      payment_intent_id: intent.id,
+      refund_id: 'rfd_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      amount: 1_000,
+      currency: 'USD',
+      reason: null,
+      now: Date.now(),
+    };
     await handleCommand(store, `account-${account}`, accountDecider, refund, context);
     const list = await eventually(
       async () => (await t.http.get(`/payment-intents/${intent.id}/refunds`).set(bearer(KEYS.sandbox)).expect(200)).body.data as Array<{ id: string; amount: number }>,

@@ -25,7 +25,9 @@ async function returnSite(): Promise<{ server: Server; port: number; url: string
     if (url.pathname === '/attack') {
       const target = url.searchParams.get('target')!.replace(/"/g, '');
       const token = url.searchParams.get('token')!.replace(/"/g, '');
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Not the bank</title><form method="post" action="${target}"><input type="hidden" name="csrf_token" value="${token}"><button id="go">Win a prize</button></form>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><title>Not the bank</title><form method="post" action="${target}"><input type="hidden" name="csrf_token" value="${token}"><button id="go">Win a prize</button></form>`);
       return;
     }
     visits.push(url.searchParams);
@@ -83,27 +85,31 @@ describe('3-D Secure page in Chromium', () => {
   it.each([
     ['#approve', 'completed'],
     ['#fail', 'failed'],
-  ])('clicking %s lands on return_url with the decided query; the intent reads %s', async (button, status) => {
-    const before = await balanceOf(t, account);
-    const { intent, action, url } = await pendingAction();
-    const page = await browser.context.newPage();
-    const response = await page.goto(url);
-    expect(response?.headers()['content-security-policy']).toContain("form-action 'self'");
-    expect(await page.textContent('body')).toContain('USD 100.00 with the card ending in 4242');
-    await Promise.all([page.waitForURL((u) => u.toString().startsWith(site.url)), page.click(button)]);
-    expect(await page.textContent('#back')).toBe('Back at the shop');
-    const query = Object.fromEntries(new URL(page.url()).searchParams);
-    expect(query).toEqual({ payment_intent_id: intent, intent_action_id: action, status });
-    expect((await t.http.get(`/payment-intents/${intent}`).set(bearer(KEYS.sandbox)).expect(200)).body.status).toBe(status);
-    const credit = status === 'completed' ? 10_000 - CARD_FEE : 0;
-    expect(await balanceOf(t, account)).toEqual({ available: before.available + credit, current: before.current + credit });
+  ])(
+    'clicking %s lands on return_url with the decided query; the intent reads %s',
+    async (button, status) => {
+      const before = await balanceOf(t, account);
+      const { intent, action, url } = await pendingAction();
+      const page = await browser.context.newPage();
+      const response = await page.goto(url);
+      expect(response?.headers()['content-security-policy']).toContain("form-action 'self'");
+      expect(await page.textContent('body')).toContain('USD 100.00 with the card ending in 4242');
+      await Promise.all([page.waitForURL((u) => u.toString().startsWith(site.url)), page.click(button)]);
+      expect(await page.textContent('#back')).toBe('Back at the shop');
+      const query = Object.fromEntries(new URL(page.url()).searchParams);
+      expect(query).toEqual({ payment_intent_id: intent, intent_action_id: action, status });
+      expect((await t.http.get(`/payment-intents/${intent}`).set(bearer(KEYS.sandbox)).expect(200)).body.status).toBe(status);
+      const credit = status === 'completed' ? 10_000 - CARD_FEE : 0;
+      expect(await balanceOf(t, account)).toEqual({ available: before.available + credit, current: before.current + credit });
 
-    // The page is used now: opening it again says so, and its buttons are gone.
-    await page.goto(url);
-    expect(await page.textContent('#state')).toContain('already been completed');
-    expect(await page.$(button)).toBeNull();
-    await page.close();
-  }, 60_000);
+      // The page is used now: opening it again says so, and its buttons are gone.
+      await page.goto(url);
+      expect(await page.textContent('#state')).toContain('already been completed');
+      expect(await page.$(button)).toBeNull();
+      await page.close();
+    },
+    60_000,
+  );
 
   it('a page whose action was already decided by API says so, and posting its form again acts on nothing', async () => {
     const { intent, action, url } = await pendingAction();

@@ -7,7 +7,11 @@ import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
 import { tokenFor } from '../support/fixtures';
 import { ADDRESS, card, cardAction, confirm, createIntent, encrypt, intentBody, merchant, NEXT_YEAR, publicKeyOf, UNKNOWN_PI, walletAction } from './helpers';
 
-const create = (t: TestApp, body: unknown, key: string = KEYS.sandbox) => t.http.post('/payment-intents').set(bearer(key)).send(body as object);
+const create = (t: TestApp, body: unknown, key: string = KEYS.sandbox) =>
+  t.http
+    .post('/payment-intents')
+    .set(bearer(key))
+    .send(body as object);
 
 describe('payment intent errors (spec Errors and Limits, decisions §2 and §7)', () => {
   let t: TestApp;
@@ -155,7 +159,21 @@ describe('payment intent errors (spec Errors and Limits, decisions §2 and §7)'
     const dir = mkdtempSync(join(tmpdir(), 'openssl-card-'));
     writeFileSync(join(dir, 'key.pem'), pem);
     writeFileSync(join(dir, 'card.json'), JSON.stringify(card({ card_number: '4242 4242 4242 4242' })));
-    execFileSync('openssl', ['pkeyutl', '-encrypt', '-pubin', '-inkey', join(dir, 'key.pem'), '-in', join(dir, 'card.json'), '-out', join(dir, 'card.bin'), '-pkeyopt', 'rsa_padding_mode:oaep', '-pkeyopt', 'rsa_oaep_md:sha256']);
+    execFileSync('openssl', [
+      'pkeyutl',
+      '-encrypt',
+      '-pubin',
+      '-inkey',
+      join(dir, 'key.pem'),
+      '-in',
+      join(dir, 'card.json'),
+      '-out',
+      join(dir, 'card.bin'),
+      '-pkeyopt',
+      'rsa_padding_mode:oaep',
+      '-pkeyopt',
+      'rsa_oaep_md:sha256',
+    ]);
     const data = readFileSync(join(dir, 'card.bin')).toString('base64');
     const intent = await createIntent(t, account);
     const res = await confirm(t, intent.id, cardAction(data, { return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined, billing_address: ADDRESS })).expect(201);

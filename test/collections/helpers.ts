@@ -51,7 +51,17 @@ export const intentBody = (accountId: string, over: Record<string, unknown> = {}
   ...over,
 });
 
-export const BROWSER = { accept_header: 'text/html', user_agent: 'jest', java_enabled: false, javascript_enabled: true, language: 'en-GB', color_depth: '24', screen_height: '900', screen_width: '1440', timezone_offset: '0' };
+export const BROWSER = {
+  accept_header: 'text/html',
+  user_agent: 'jest',
+  java_enabled: false,
+  javascript_enabled: true,
+  language: 'en-GB',
+  color_depth: '24',
+  screen_height: '900',
+  screen_width: '1440',
+  timezone_offset: '0',
+};
 export const ADDRESS = { address_line_one: '1 Analytical Way', city: 'London', state: 'LDN', country: 'GB' };
 
 export function cardAction(data: string, over: Record<string, unknown> = {}, dataOver: Record<string, unknown> = {}) {

@@ -14,8 +14,21 @@ describe('payment intents: create, confirm with a card under the key’s RSA-OAE
   afterAll(() => t.close());
 
   it('creates an intent in requires_action (201), readable by id at once', async () => {
-    const res = await t.http.post('/payment-intents').set(bearer(KEYS.sandbox)).send(intentBody(account, { reference: 'order-1' })).expect(201);
-    expect(res.body).toMatchObject({ id: expect.stringMatching(PI_ID), object: 'payment_intent', status: 'requires_action', status_reason: null, amount: 10_000, currency: 'USD', reference: 'order-1', account_id: account });
+    const res = await t.http
+      .post('/payment-intents')
+      .set(bearer(KEYS.sandbox))
+      .send(intentBody(account, { reference: 'order-1' }))
+      .expect(201);
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(PI_ID),
+      object: 'payment_intent',
+      status: 'requires_action',
+      status_reason: null,
+      amount: 10_000,
+      currency: 'USD',
+      reference: 'order-1',
+      account_id: account,
+    });
     expect(res.body.intent_action).toBeUndefined();
     expect((await t.http.get(`/payment-intents/${res.body.id}`).set(bearer(KEYS.sandbox)).expect(200)).body).toEqual(res.body);
   });
@@ -43,7 +56,11 @@ describe('payment intents: create, confirm with a card under the key’s RSA-OAE
 
   it('creates and confirms in one call with 3ds_disabled: completed, intent_action embedded', async () => {
     const action = cardAction(encrypt(pem, card()), { return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined });
-    const res = await t.http.post('/payment-intents').set(bearer(KEYS.sandbox)).send(intentBody(account, { intent_action: action })).expect(201);
+    const res = await t.http
+      .post('/payment-intents')
+      .set(bearer(KEYS.sandbox))
+      .send(intentBody(account, { intent_action: action }))
+      .expect(201);
     expect(res.body).toMatchObject({ status: 'completed', intent_action: { status: 'completed', requires_action: false, payment_intent_id: res.body.id } });
   });
 

@@ -96,7 +96,10 @@ describe('no PAN or CVV outside memory', () => {
       await t.settle();
       await api('get', path);
     }
-    await eventually(() => receiver.received, (all) => all.some((r) => r.payload.event === 'payment_intent.refunded'));
+    await eventually(
+      () => receiver.received,
+      (all) => all.some((r) => r.payload.event === 'payment_intent.refunded'),
+    );
     await t.settle();
 
     // The scan can see what it looks for: the records are there, in the files, log and bus.

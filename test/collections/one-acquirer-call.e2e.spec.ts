@@ -68,7 +68,11 @@ describe('one acquirer call per intent action', () => {
     const before = await balanceOf(t, account);
     const { intent, action } = await awaitingAuthentication();
     acquirer.hold();
-    const request = t.http.post(`/sandbox/intent-actions/${action.id}/authenticate`).set(bearer(KEYS.sandbox)).send({ result: 'success' }).then((r) => r);
+    const request = t.http
+      .post(`/sandbox/intent-actions/${action.id}/authenticate`)
+      .set(bearer(KEYS.sandbox))
+      .send({ result: 'success' })
+      .then((r) => r);
     await acquirer.someoneHeld();
     // The request has claimed the step and not reached the acquirer.
     expect(await claims(action.id)).toEqual([{ intent_action_id: action.id, idempotency_key: action.id, started: expect.any(Number) }]);
@@ -104,7 +108,10 @@ describe('one acquirer call per intent action', () => {
     await acquirer.someoneHeld();
     expect(await claims(action.id)).toHaveLength(1);
 
-    const verification = t.http.post(`/intent-verifications/${action.id}`).set(bearer(KEYS.sandbox)).then((r) => r);
+    const verification = t.http
+      .post(`/intent-verifications/${action.id}`)
+      .set(bearer(KEYS.sandbox))
+      .then((r) => r);
     await new Promise((r) => setTimeout(r, 200));
     acquirer.release();
     const [answered] = await Promise.all([verification, manager]);
@@ -124,7 +131,11 @@ describe('one acquirer call per intent action', () => {
     expect((await actionOf(action.id)).status).toBe('pending');
     expect(acquirer.callsFor(action.id)).toBe(0);
 
-    const done = await eventually(() => intentOf(intent.id), (i) => i.status === 'completed', 4 * DEADLINE_MS + 10_000);
+    const done = await eventually(
+      () => intentOf(intent.id),
+      (i) => i.status === 'completed',
+      4 * DEADLINE_MS + 10_000,
+    );
     expect(done.status).toBe('completed');
     const completed = await eventOf(action.id, 'IntentActionCompleted');
     expect(completed.metadata.occurred_at).toBeGreaterThanOrEqual(dead.started + DEADLINE_MS);
@@ -144,7 +155,11 @@ describe('one acquirer call per intent action', () => {
     await acquirer.authorize({ idempotency_key: action.id, token, amount: 10_000, currency: 'USD', mode: 'sandbox' });
     acquirer.answer = { approved: true };
 
-    const done = await eventually(() => intentOf(intent.id), (i) => i.status !== 'requires_action' && i.status !== 'processing', 4 * DEADLINE_MS + 10_000);
+    const done = await eventually(
+      () => intentOf(intent.id),
+      (i) => i.status !== 'requires_action' && i.status !== 'processing',
+      4 * DEADLINE_MS + 10_000,
+    );
     expect(done.status).toBe('failed');
     expect((await actionOf(action.id)).status_reason).toBe('card_declined');
     expect(acquirer.callsFor(action.id)).toBe(2);

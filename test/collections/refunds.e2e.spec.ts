@@ -43,7 +43,16 @@ describe('refunds (decisions §7) and payment_intent.* webhooks (spec Events)', 
     const id = await completed();
     const before = await balanceOf(t, account);
     const first = await refund(id, { amount: 4_000, reason: 'damaged' }).expect(201);
-    expect(first.body).toEqual({ id: expect.stringMatching(/^rfd_/), object: 'refund', payment_intent_id: id, amount: 4_000, currency: 'USD', reason: 'damaged', status: 'succeeded', created: expect.any(Number) });
+    expect(first.body).toEqual({
+      id: expect.stringMatching(/^rfd_/),
+      object: 'refund',
+      payment_intent_id: id,
+      amount: 4_000,
+      currency: 'USD',
+      reason: 'damaged',
+      status: 'succeeded',
+      created: expect.any(Number),
+    });
     const rest = await refund(id).expect(201);
     expect(rest.body.amount).toBe(6_000);
     expect(await balanceOf(t, account)).toEqual({ available: before.available - 10_000, current: before.current - 10_000 });
@@ -98,7 +107,11 @@ describe('refunds (decisions §7) and payment_intent.* webhooks (spec Events)', 
     const cancelled = await createIntent(t, account);
     await t.http.patch(`/payment-intents/${cancelled.id}`).set(bearer(KEYS.sandbox)).send({ action: 'cancel' }).expect(200);
     const want = (event: string, id: string) => (r: (typeof receiver.received)[number]) => r.payload.event === event && r.payload.data.id === id;
-    const seen = await eventually(() => receiver.received, (all) => all.some(want('payment_intent.cancelled', cancelled.id)) && all.some(want('payment_intent.refunded', refunded.id)), 20_000);
+    const seen = await eventually(
+      () => receiver.received,
+      (all) => all.some(want('payment_intent.cancelled', cancelled.id)) && all.some(want('payment_intent.refunded', refunded.id)),
+      20_000,
+    );
     expect(seen.find(want('payment_intent.completed', done))?.payload.data).toMatchObject({ object: 'payment_intent', status: 'completed', amount: 10_000 });
     expect(seen.find(want('payment_intent.failed', declined.id))?.payload.data).toMatchObject({ status: 'failed', status_reason: 'card_declined' });
     expect(seen.find(want('payment_intent.cancelled', cancelled.id))?.payload.data).toMatchObject({ status: 'cancelled' });

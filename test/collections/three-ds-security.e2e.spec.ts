@@ -35,9 +35,7 @@ describe('3-D Secure page: forms, headers and return_url (decisions §7)', () =>
     it('the open page: a CSP with form-action and frame-ancestors, nosniff, no referrer, no framing, no caching', async () => {
       const { action } = await pending();
       const page = await t.http.get(`/3ds/${action}`).expect(200);
-      expect(page.headers['content-security-policy']).toBe(
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://merchant.example; frame-ancestors 'none'; base-uri 'none'",
-      );
+      expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://merchant.example; frame-ancestors 'none'; base-uri 'none'");
       expect(page.headers).toMatchObject({
         'x-content-type-options': 'nosniff',
         'referrer-policy': 'no-referrer',
@@ -58,7 +56,7 @@ describe('3-D Secure page: forms, headers and return_url (decisions §7)', () =>
       expect(unknown.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
     });
 
-    it("an http loopback return_url (sandbox) is named in form-action by its origin", async () => {
+    it('an http loopback return_url (sandbox) is named in form-action by its origin', async () => {
       const { action } = await pending('http://127.0.0.1:8080/back');
       const page = await t.http.get(`/3ds/${action}`).expect(200);
       expect(page.headers['content-security-policy']).toContain("form-action 'self' http://127.0.0.1:8080;");
@@ -83,11 +81,25 @@ describe('3-D Secure page: forms, headers and return_url (decisions §7)', () =>
 
     it('accepts an Origin naming the public base URL or the request’s own host, and a client that sends neither header', async () => {
       const viaBase = await pending();
-      await t.http.post(`/3ds/${viaBase.action}/approve`).set({ Origin: PUBLIC_BASE_URL, 'Sec-Fetch-Site': 'same-origin' }).type('form').send({ csrf_token: formTokenOf(t, viaBase.action) }).expect(303);
+      await t.http
+        .post(`/3ds/${viaBase.action}/approve`)
+        .set({ Origin: PUBLIC_BASE_URL, 'Sec-Fetch-Site': 'same-origin' })
+        .type('form')
+        .send({ csrf_token: formTokenOf(t, viaBase.action) })
+        .expect(303);
       const viaHost = await pending();
-      await t.http.post(`/3ds/${viaHost.action}/fail`).set({ Host: 'api.internal:3000', Origin: 'http://api.internal:3000' }).type('form').send({ csrf_token: formTokenOf(t, viaHost.action) }).expect(303);
+      await t.http
+        .post(`/3ds/${viaHost.action}/fail`)
+        .set({ Host: 'api.internal:3000', Origin: 'http://api.internal:3000' })
+        .type('form')
+        .send({ csrf_token: formTokenOf(t, viaHost.action) })
+        .expect(303);
       const plain = await pending();
-      await t.http.post(`/3ds/${plain.action}/approve`).type('form').send({ csrf_token: formTokenOf(t, plain.action) }).expect(303);
+      await t.http
+        .post(`/3ds/${plain.action}/approve`)
+        .type('form')
+        .send({ csrf_token: formTokenOf(t, plain.action) })
+        .expect(303);
     });
 
     it.each<[string, (action: string, other: string) => { headers: Record<string, string>; form: Record<string, string> | null }, string]>([

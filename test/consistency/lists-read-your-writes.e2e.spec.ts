@@ -23,11 +23,13 @@ describe('consistency: a list read right after a create includes it', () => {
 
   const get = (path: string) => () => t.http.get(path).set(bearer(KEYS.sandbox));
   /** A create that answers `status`; resolves to the id of what it created. */
-  const post = (path: string, body: () => Record<string, unknown>, status = 201) => async () => {
-    const res = await t.http.post(path).set(bearer(KEYS.sandbox)).send(body());
-    if (res.status !== status) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.id as string;
-  };
+  const post =
+    (path: string, body: () => Record<string, unknown>, status = 201) =>
+    async () => {
+      const res = await t.http.post(path).set(bearer(KEYS.sandbox)).send(body());
+      if (res.status !== status) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.id as string;
+    };
 
   /** Creates REPEATS times; each time the list, read while held, must show the new item first. */
   async function expectListedEveryTime(create: () => Promise<unknown>, list: () => PromiseLike<Response>, newest: (res: Response) => unknown = (res) => res.body.data[0]?.id) {
@@ -43,11 +45,17 @@ describe('consistency: a list read right after a create includes it', () => {
   }
 
   it('entities', async () => {
-    await expectListedEveryTime(post('/entities', () => ({ first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', country: 'NG' })), get('/entities?limit=1'));
+    await expectListedEveryTime(
+      post('/entities', () => ({ first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', country: 'NG' })),
+      get('/entities?limit=1'),
+    );
   });
 
   it('accounts', async () => {
-    await expectListedEveryTime(post('/accounts', () => ({ entity_id: entity, currency: 'USD' })), get(`/accounts?entity_id=${entity}&limit=1`));
+    await expectListedEveryTime(
+      post('/accounts', () => ({ entity_id: entity, currency: 'USD' })),
+      get(`/accounts?entity_id=${entity}&limit=1`),
+    );
   });
 
   it('counterparties', async () => {
@@ -59,13 +67,19 @@ describe('consistency: a list read right after a create includes it', () => {
 
   it('payment details of a counterparty', async () => {
     const counterparty = await createCounterparty(t, entity);
-    await expectListedEveryTime(post(`/counterparties/${counterparty.id}/payment-details`, () => BANK_USD), get(`/counterparties/${counterparty.id}/payment-details?limit=1`));
+    await expectListedEveryTime(
+      post(`/counterparties/${counterparty.id}/payment-details`, () => BANK_USD),
+      get(`/counterparties/${counterparty.id}/payment-details?limit=1`),
+    );
   });
 
   it('transfers', async () => {
     const p = await payer(t, 'USD', REPEATS * 200);
     const detail = await post(`/counterparties/${p.counterparty}/payment-details`, () => BANK_USD)();
-    await expectListedEveryTime(post('/transfer', () => transferBody(p.account, detail, { amount: 100 })), get(`/transfers?entity_id=${p.entity}&limit=1`));
+    await expectListedEveryTime(
+      post('/transfer', () => transferBody(p.account, detail, { amount: 100 })),
+      get(`/transfers?entity_id=${p.entity}&limit=1`),
+    );
   });
 
   it('the statement of an account (sandbox funding)', async () => {

@@ -46,40 +46,70 @@ describe('consistency: the balance right after each sandbox move shows its effec
   }
 
   it('sandbox funding credits at once', async () => {
-    await expectEffectEveryTime('fund', async () => '', () => fund(t, p.account, 500, 'USD'), (b) => moved(b, 500, 500));
+    await expectEffectEveryTime(
+      'fund',
+      async () => '',
+      () => fund(t, p.account, 500, 'USD'),
+      (b) => moved(b, 500, 500),
+    );
   });
 
   it('creating a transfer holds amount + fee at once', async () => {
-    await expectEffectEveryTime('create', async () => '', () => create().then(() => undefined), (b) => moved(b, -WITH_FEE, 0));
+    await expectEffectEveryTime(
+      'create',
+      async () => '',
+      () => create().then(() => undefined),
+      (b) => moved(b, -WITH_FEE, 0),
+    );
   });
 
   it('advance to processing keeps the hold', async () => {
-    await expectEffectEveryTime('processing', create, (id) => move(id, 'processing'), (b) => b);
+    await expectEffectEveryTime(
+      'processing',
+      create,
+      (id) => move(id, 'processing'),
+      (b) => b,
+    );
   });
 
   it('advance to successful debits current and drops the hold', async () => {
-    await expectEffectEveryTime('successful', async () => {
-      const id = await create();
-      await move(id, 'processing');
-      return id;
-    }, (id) => move(id, 'successful'), (b) => moved(b, 0, -WITH_FEE));
+    await expectEffectEveryTime(
+      'successful',
+      async () => {
+        const id = await create();
+        await move(id, 'processing');
+        return id;
+      },
+      (id) => move(id, 'successful'),
+      (b) => moved(b, 0, -WITH_FEE),
+    );
   });
 
   it('advance to failed releases the hold', async () => {
-    await expectEffectEveryTime('failed', async () => {
-      const id = await create();
-      await move(id, 'processing');
-      return id;
-    }, (id) => move(id, 'failed'), (b) => moved(b, WITH_FEE, 0));
+    await expectEffectEveryTime(
+      'failed',
+      async () => {
+        const id = await create();
+        await move(id, 'processing');
+        return id;
+      },
+      (id) => move(id, 'failed'),
+      (b) => moved(b, WITH_FEE, 0),
+    );
   });
 
   it('advance to reversed credits amount + fee back', async () => {
-    await expectEffectEveryTime('reversed', async () => {
-      const id = await create();
-      await move(id, 'processing');
-      await move(id, 'successful');
-      return id;
-    }, (id) => move(id, 'reversed'), (b) => moved(b, WITH_FEE, WITH_FEE));
+    await expectEffectEveryTime(
+      'reversed',
+      async () => {
+        const id = await create();
+        await move(id, 'processing');
+        await move(id, 'successful');
+        return id;
+      },
+      (id) => move(id, 'reversed'),
+      (b) => moved(b, WITH_FEE, WITH_FEE),
+    );
   });
 
   it('a book transfer debits the source and credits the destination before it answers', async () => {

@@ -21,7 +21,11 @@ describe('counterparties', () => {
       identification: [{ type: 'P', number: 'X1234567', issuing_country: 'US' }],
       phone: { number: '+12025550143', type: 'mobile', country: 'US' },
     });
-    const res = await t.http.post('/counterparties').set(bearer(KEYS.sandbox)).send({ type: 'individual', entity_id: entity, profile, meta: { ref: 'c-1' } }).expect(201);
+    const res = await t.http
+      .post('/counterparties')
+      .set(bearer(KEYS.sandbox))
+      .send({ type: 'individual', entity_id: entity, profile, meta: { ref: 'c-1' } })
+      .expect(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(CPT_ID),
       object: 'counterparty',
@@ -39,7 +43,10 @@ describe('counterparties', () => {
   });
 
   it('creates a business whose nickname defaults to its legal name, and keeps a given nickname', async () => {
-    const business = await createCounterparty(t, entity, { type: 'business', profile: businessProfile({ trading_name: 'Acme', identification: [{ type: 'L', number: 'RC-1', issuing_country: 'NG' }] }) });
+    const business = await createCounterparty(t, entity, {
+      type: 'business',
+      profile: businessProfile({ trading_name: 'Acme', identification: [{ type: 'L', number: 'RC-1', issuing_country: 'NG' }] }),
+    });
     expect(business).toMatchObject({ type: 'business', nickname: 'Acme Supplies Ltd', profile: { legal_name: 'Acme Supplies Ltd', trading_name: 'Acme', address: null } });
     const named = await createCounterparty(t, entity, { nickname: 'Landlord' });
     expect(named.nickname).toBe('Landlord');
@@ -69,7 +76,11 @@ describe('counterparties', () => {
     ['entity_id', { entity_id: undefined }],
   ])('answers 400 naming %s, and writes nothing', async (field, over) => {
     const before = await head();
-    const res = await t.http.post('/counterparties').set(bearer(KEYS.sandbox)).send({ type: 'individual', entity_id: entity, profile: individualProfile(), ...over }).expect(400);
+    const res = await t.http
+      .post('/counterparties')
+      .set(bearer(KEYS.sandbox))
+      .send({ type: 'individual', entity_id: entity, profile: individualProfile(), ...over })
+      .expect(400);
     expect(res.body).toMatchObject({ status: 'error', code: 'validation_error' });
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     expect(await head()).toBe(before);
@@ -78,7 +89,11 @@ describe('counterparties', () => {
   it('accepts each limit exactly at its bound', async () => {
     const at = await createCounterparty(t, entity, {
       nickname: 'n'.repeat(255),
-      profile: individualProfile({ first_name: 'f'.repeat(100), last_name: 'l'.repeat(100), address: { line1: 'a'.repeat(255), city: 'X', country: 'US', state_or_province: 's'.repeat(100), postal_code: '1'.repeat(20) } }),
+      profile: individualProfile({
+        first_name: 'f'.repeat(100),
+        last_name: 'l'.repeat(100),
+        address: { line1: 'a'.repeat(255), city: 'X', country: 'US', state_or_province: 's'.repeat(100), postal_code: '1'.repeat(20) },
+      }),
     });
     expect(at.nickname).toHaveLength(255);
     const business = await createCounterparty(t, entity, { type: 'business', profile: businessProfile({ legal_name: 'b'.repeat(255), trading_name: 't'.repeat(255) }) });

@@ -4,7 +4,10 @@ export const individualProfile = (over: Record<string, unknown> = {}) => ({ firs
 export const businessProfile = (over: Record<string, unknown> = {}) => ({ legal_name: 'Acme Supplies Ltd', ...over });
 
 export async function createCounterparty(t: TestApp, entityId: string, body: Record<string, unknown> = {}, key: string = KEYS.sandbox) {
-  const res = await t.http.post('/counterparties').set(bearer(key)).send({ type: 'individual', entity_id: entityId, profile: individualProfile(), ...body });
+  const res = await t.http
+    .post('/counterparties')
+    .set(bearer(key))
+    .send({ type: 'individual', entity_id: entityId, profile: individualProfile(), ...body });
   if (res.status !== 201) throw new Error(`counterparty failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { id: string; entity_id: string; nickname: string; status: string; type: string };
 }

@@ -12,7 +12,11 @@ describe('counterparty lists and updates', () => {
   });
   afterAll(() => t.close());
   const head = () => t.app.get<EventStore>(EVENT_STORE).headPosition();
-  const patch = (id: string, body: unknown, key: string = KEYS.sandbox) => t.http.patch(`/counterparties/${id}`).set(bearer(key)).send(body as object);
+  const patch = (id: string, body: unknown, key: string = KEYS.sandbox) =>
+    t.http
+      .patch(`/counterparties/${id}`)
+      .set(bearer(key))
+      .send(body as object);
 
   it('lists newest first with type and status filters and a cursor; entity_id is required with an API key', async () => {
     const lister = await pendingEntity(t);
@@ -54,7 +58,9 @@ describe('counterparty lists and updates', () => {
   });
 
   it('updates part of the profile, merging the address, and leaves the rest unchanged', async () => {
-    const cpt = await createCounterparty(t, entity, { profile: { first_name: 'Grace', last_name: 'Hopper', email: 'g@example.com', address: { line1: '1 Navy Way', city: 'Arlington', country: 'US' } } });
+    const cpt = await createCounterparty(t, entity, {
+      profile: { first_name: 'Grace', last_name: 'Hopper', email: 'g@example.com', address: { line1: '1 Navy Way', city: 'Arlington', country: 'US' } },
+    });
     const res = await patch(cpt.id, { nickname: 'Amazing Grace', profile: { address: { postal_code: '22202' }, relationship: 'vendor' }, meta: { k: 'v' } });
     expect(res.body.errors).toBeUndefined();
     expect(res.status).toBe(200);
@@ -97,7 +103,11 @@ describe('counterparty lists and updates', () => {
 
   it('reassigns to another entity of the organization, details following, and refuses foreign entities', async () => {
     const cpt = await createCounterparty(t, entity);
-    await t.http.post(`/counterparties/${cpt.id}/payment-details`).set(bearer(KEYS.sandbox)).send(bankDetail({ scheme: 'aba', code: '021000021', account_number: '12345678' })).expect(201);
+    await t.http
+      .post(`/counterparties/${cpt.id}/payment-details`)
+      .set(bearer(KEYS.sandbox))
+      .send(bankDetail({ scheme: 'aba', code: '021000021', account_number: '12345678' }))
+      .expect(201);
     const target = await pendingEntity(t);
     const moved = await patch(cpt.id, { entity_id: target }).expect(200);
     expect(moved.body.entity_id).toBe(target);
@@ -106,7 +116,10 @@ describe('counterparty lists and updates', () => {
     expect(details.body.data[0].entity_id).toBe(target);
     const oldToken = await tokenFor(t, entity);
     await t.http.get(`/counterparties/${cpt.id}`).set(bearer(oldToken)).expect(403);
-    await t.http.get(`/counterparties/${cpt.id}`).set(bearer(await tokenFor(t, target))).expect(200);
+    await t.http
+      .get(`/counterparties/${cpt.id}`)
+      .set(bearer(await tokenFor(t, target)))
+      .expect(200);
     await patch(cpt.id, { entity_id: await pendingEntity(t, KEYS.other) }).expect(404);
     await patch(cpt.id, { entity_id: entity }, await tokenFor(t, target)).expect(403);
   });

@@ -14,7 +14,15 @@ describe('counterparty lookups and bank codes', () => {
     expect(res.body).toEqual({
       status: 'success',
       message: expect.any(String),
-      data: { account_number: '123456789', account_name: expect.stringMatching(/^\w+ \w+$/), bank_code: '011000138', bank_name: 'BANK OF AMERICA, N.A.', scheme: 'aba', country: 'USA', currency: 'USD' },
+      data: {
+        account_number: '123456789',
+        account_name: expect.stringMatching(/^\w+ \w+$/),
+        bank_code: '011000138',
+        bank_name: 'BANK OF AMERICA, N.A.',
+        scheme: 'aba',
+        country: 'USA',
+        currency: 'USD',
+      },
     });
     const again = await lookup(body).expect(200);
     expect(again.body.data.account_name).toBe(res.body.data.account_name);

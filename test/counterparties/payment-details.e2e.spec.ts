@@ -115,7 +115,14 @@ describe('payment details', () => {
     const readStore = t.app.get<ReadStore>(READ_STORE);
     const organizationId = (await readStore.get<{ id: string; organization_id: string }>('payment_details', first.body.id))!.organization_id;
     expect(await readStore.get('payment_details', first.body.id)).toMatchObject({
-      payment_method: 'bank-transfer', currency: 'USD', country: 'US', counterparty_id: own.id, counterparty_status: 'active', entity_id: entity, organization_id: organizationId, destination_account_id: null,
+      payment_method: 'bank-transfer',
+      currency: 'USD',
+      country: 'US',
+      counterparty_id: own.id,
+      counterparty_status: 'active',
+      entity_id: entity,
+      organization_id: organizationId,
+      destination_account_id: null,
     });
     await t.http.post(`/counterparties/${own.id}/deactivate`).set(bearer(KEYS.sandbox)).send({}).expect(200);
     await t.settle();

@@ -38,7 +38,9 @@ function describeDeployment(name: string, load: () => { apps: Record<string, App
 
     it('sets every variable each app reads', () => {
       for (const app of APPS) {
-        const needed = Object.entries(CONFIG_VARIABLES).filter(([, readers]) => readers.some((r) => runs(app, apps[app].env).includes(r))).map(([v]) => v);
+        const needed = Object.entries(CONFIG_VARIABLES)
+          .filter(([, readers]) => readers.some((r) => runs(app, apps[app].env).includes(r)))
+          .map(([v]) => v);
         const missing = needed.filter((v) => !(v in apps[app].env));
         expect({ app, missing }).toEqual({ app, missing: [] });
       }
@@ -99,7 +101,11 @@ describe('deploy/k8s kustomization', () => {
     expect([...resources].sort()).toEqual([...files].sort());
     for (const o of objects) expect(o).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String), metadata: { name: expect.any(String) } });
     expect(objects.filter((o) => o.kind === 'StatefulSet').map((o) => [o.metadata.name, o.spec.replicas])).toEqual(
-      expect.arrayContaining([['eventstore', 1], ['mongo', 3], ['kafka', 1]]),
+      expect.arrayContaining([
+        ['eventstore', 1],
+        ['mongo', 3],
+        ['kafka', 1],
+      ]),
     );
   });
 });
@@ -146,7 +152,11 @@ describe('deploy/compose.yaml operations', () => {
   it('runs EventStoreDB with TLS and MongoDB with authentication, and the apps connect so', () => {
     const es = services.eventstore.environment;
     expect(es.EVENTSTORE_INSECURE).toBeUndefined();
-    expect(es).toMatchObject({ EVENTSTORE_CERTIFICATE_FILE: expect.any(String), EVENTSTORE_CERTIFICATE_PRIVATE_KEY_FILE: expect.any(String), EVENTSTORE_TRUSTED_ROOT_CERTIFICATES_PATH: expect.any(String) });
+    expect(es).toMatchObject({
+      EVENTSTORE_CERTIFICATE_FILE: expect.any(String),
+      EVENTSTORE_CERTIFICATE_PRIVATE_KEY_FILE: expect.any(String),
+      EVENTSTORE_TRUSTED_ROOT_CERTIFICATES_PATH: expect.any(String),
+    });
     expect(apps.api.env.EVENTSTORE_URL).toMatch(/^esdb:\/\/admin:\$\{EVENTSTORE_ADMIN_PASSWORD:\?[^}]*\}@eventstore:2113\?tls=true&tlsCAFile=/);
     for (const name of ['mongo1', 'mongo2', 'mongo3']) {
       expect(services[name].environment).toMatchObject({ MONGO_INITDB_ROOT_USERNAME: 'root', MONGO_INITDB_ROOT_PASSWORD: expect.stringMatching(/^\$\{MONGO_ROOT_PASSWORD/) });
@@ -228,7 +238,11 @@ describe('deploy/k8s operations', () => {
     const es = podSpecOf(objects.find((o) => o.kind === 'StatefulSet' && o.metadata.name === 'eventstore')!);
     const esEnv = Object.fromEntries(envOf(es.containers[0]).map((e) => [e.name, e.value ?? e.valueFrom]));
     expect(esEnv.EVENTSTORE_INSECURE).toBeUndefined();
-    expect(esEnv).toMatchObject({ EVENTSTORE_CERTIFICATE_FILE: expect.any(String), EVENTSTORE_CERTIFICATE_PRIVATE_KEY_FILE: expect.any(String), EVENTSTORE_TRUSTED_ROOT_CERTIFICATES_PATH: expect.any(String) });
+    expect(esEnv).toMatchObject({
+      EVENTSTORE_CERTIFICATE_FILE: expect.any(String),
+      EVENTSTORE_CERTIFICATE_PRIVATE_KEY_FILE: expect.any(String),
+      EVENTSTORE_TRUSTED_ROOT_CERTIFICATES_PATH: expect.any(String),
+    });
     expect(es.volumes.find((v: Doc) => v.name === 'certs').secret.secretName).toBe('eventstore-tls');
     expect(es.containers[0].readinessProbe.httpGet.scheme).toBe('HTTPS');
 

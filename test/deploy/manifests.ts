@@ -13,7 +13,10 @@ export const scriptOf = (app: string) => (app === 'api' ? 'start:api' : 'start:w
 /** What a deployment runs, as CONFIG_VARIABLES names it: `api`, or the worker roles of WORKER_ROLES. */
 export function runs(app: string, env: Record<string, string>): AppName[] {
   if (app === 'api') return ['api'];
-  return (env.WORKER_ROLES ?? '').split(',').map((r) => r.trim()).filter(Boolean) as AppName[];
+  return (env.WORKER_ROLES ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean) as AppName[];
 }
 
 /** Environment variable names the production code reads: `env.NAME` or `env['NAME']` in apps/ and libs/. */
@@ -56,9 +59,7 @@ export function compose(): { services: Record<string, Doc>; apps: Record<string,
   for (const name of APPS) {
     const s = services[name];
     if (!s) continue;
-    const env = Array.isArray(s.environment)
-      ? Object.fromEntries(s.environment.map((e: string) => [e.split('=')[0], e.slice(e.indexOf('=') + 1)]))
-      : { ...(s.environment ?? {}) };
+    const env = Array.isArray(s.environment) ? Object.fromEntries(s.environment.map((e: string) => [e.split('=')[0], e.slice(e.indexOf('=') + 1)])) : { ...(s.environment ?? {}) };
     apps[name] = { env, command: s.command, replicas: s.deploy?.replicas ?? 1, probed: Boolean(s.healthcheck?.test) };
   }
   return { services, apps };
@@ -104,6 +105,9 @@ export function startCommand(app: string): string[] {
  */
 export function hostsOf(value: string): string[] {
   const filled = value.replace(/\$\{[^}]*\}|\$\([^)]*\)/g, 'secret');
-  const authority = filled.replace(/^[a-z+]+:\/\//, '').split(/[/?]/)[0].replace(/^[^@]*@/, '');
+  const authority = filled
+    .replace(/^[a-z+]+:\/\//, '')
+    .split(/[/?]/)[0]
+    .replace(/^[^@]*@/, '');
   return authority.split(',').map((h) => h.split(':')[0]);
 }

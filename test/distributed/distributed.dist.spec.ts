@@ -66,9 +66,17 @@ describe('distributed deployment: two APIs and one worker per role', () => {
       .send({ first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', date_of_birth: '1990-01-31', country_of_residence: 'NG' })
       .expect(201);
     const { id: entityId, person_id: personId } = created.body as { id: string; person_id: string };
-    for (const [kind, file] of [['identity', PNG], ['address', PDF]] as const) {
-      await http.post('/documents/upload').set(auth).field('key', kind).field('link_to_identity[person_id]', personId)
-        .attach('file', file, { filename: `${kind}.bin`, contentType: 'application/octet-stream' }).expect(201);
+    for (const [kind, file] of [
+      ['identity', PNG],
+      ['address', PDF],
+    ] as const) {
+      await http
+        .post('/documents/upload')
+        .set(auth)
+        .field('key', kind)
+        .field('link_to_identity[person_id]', personId)
+        .attach('file', file, { filename: `${kind}.bin`, contentType: 'application/octet-stream' })
+        .expect(201);
     }
     await http.post('/onboarding-submissions').set(auth).send({ entity_id: entityId }).expect(200);
     const reviewed = await http.post(`/sandbox/entities/${entityId}/review`).set(auth).send({ decision: 'approved' }).expect(200);
@@ -90,8 +98,16 @@ describe('distributed deployment: two APIs and one worker per role', () => {
     // The APIs run no projector: they report where the projector worker's stored checkpoints are.
     const head = (await api.health()).log.head as number;
     const projector = workers[WORKER_ROLES.indexOf('projector')];
-    await eventually(async () => (await projector.health()).log.projected as number, (projected) => projected >= head, 'the projector worker at the log head');
-    await eventually(async () => (await other.health()).log.projected as number, (projected) => projected >= head, 'the other API reporting the stored position');
+    await eventually(
+      async () => (await projector.health()).log.projected as number,
+      (projected) => projected >= head,
+      'the projector worker at the log head',
+    );
+    await eventually(
+      async () => (await other.health()).log.projected as number,
+      (projected) => projected >= head,
+      'the other API reporting the stored position',
+    );
     expect((await api.health()).adapters).toEqual({ event_store: 'sqlite', read_store: 'mongodb', bus: 'kafka' });
 
     await expectLogOnKafka(dataDir);
@@ -132,7 +148,11 @@ async function expectLogOnKafka(dataDir: string): Promise<void> {
       },
       { fromBeginning: true },
     );
-    await eventually(async () => messages.length, (n) => n >= log.length, `${log.length} events on ${DOMAIN_EVENTS_TOPIC}`);
+    await eventually(
+      async () => messages.length,
+      (n) => n >= log.length,
+      `${log.length} events on ${DOMAIN_EVENTS_TOPIC}`,
+    );
   } finally {
     await subscription?.stop();
     await bus.close();

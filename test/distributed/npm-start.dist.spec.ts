@@ -56,7 +56,13 @@ describe('npm start: the API and the worker it supervises', () => {
     const entity = (await api.post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Payer', email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
     const account = (await api.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)).body.id;
     await api.post(`/sandbox/accounts/${account}/fund`).set(auth).send({ amount: 1_000_000, currency: 'USD' }).expect(201);
-    const counterparty = (await api.post('/counterparties').set(auth).send({ type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } }).expect(201)).body.id;
+    const counterparty = (
+      await api
+        .post('/counterparties')
+        .set(auth)
+        .send({ type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } })
+        .expect(201)
+    ).body.id;
     const detail = (await api.post(`/counterparties/${counterparty}/payment-details`).set(auth).send(BANK_USD).expect(201)).body.id;
     return { entity, account, detail };
   }
@@ -103,10 +109,20 @@ describe('npm start: the API and the worker it supervises', () => {
   it('reads every write back at once, lists included: the API waits on the worker projecting it', async () => {
     const api = request(app.url);
     for (let i = 0; i < 10; i++) {
-      const entity = (await api.post('/entities').set(auth).send({ first_name: 'Ada', last_name: `Okafor${i}`, email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
+      const entity = (
+        await api
+          .post('/entities')
+          .set(auth)
+          .send({ first_name: 'Ada', last_name: `Okafor${i}`, email: 'ada@example.com', country: 'NG' })
+          .expect(201)
+      ).body.id;
       expect(((await api.get('/entities?limit=100').set(auth).expect(200)).body.data as Array<{ id: string }>).map((e) => e.id)).toContain(entity);
       const account = (await api.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)).body.id;
-      await api.post(`/sandbox/accounts/${account}/fund`).set(auth).send({ amount: 500 + i, currency: 'USD' }).expect(201);
+      await api
+        .post(`/sandbox/accounts/${account}/fund`)
+        .set(auth)
+        .send({ amount: 500 + i, currency: 'USD' })
+        .expect(201);
       const listed = (await api.get(`/accounts?entity_id=${entity}`).set(auth).expect(200)).body.data as Array<Record<string, any>>;
       expect(listed.map((a) => [a.id, a.balance.current])).toEqual([[account, 500 + i]]);
     }
@@ -117,7 +133,11 @@ describe('npm start: the API and the worker it supervises', () => {
     const { entity, account, detail } = await payer(api);
     const body = { account_id: account, payment_detail_id: detail, amount: 1_000, payment_type: 'bank-transfer', description: 'Invoice', unique_reference: `npm-start-${Date.now()}` };
     const id = (await api.post('/transfer').set(auth).send(body).expect(201)).body.id;
-    await eventually(async () => (await api.get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status, (s) => s === 'successful', `transfer ${id} successful`);
+    await eventually(
+      async () => (await api.get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status,
+      (s) => s === 'successful',
+      `transfer ${id} successful`,
+    );
     expect((await worker()).rss_bytes).toBeGreaterThan(0);
   });
 
@@ -150,12 +170,20 @@ describe('npm start: the API and the worker it supervises', () => {
   it('stops the worker with the API, and when the API is killed', async () => {
     const { pid } = await worker();
     await app.stop();
-    await eventually(async () => alive(pid), (up) => !up, 'the worker stopped with the API');
+    await eventually(
+      async () => alive(pid),
+      (up) => !up,
+      'the worker stopped with the API',
+    );
 
     // Started again on the same DATA_DIR, then killed without a chance to stop its child.
     app = await startApp('npm-start', env);
     const restarted = await worker();
     await app.kill();
-    await eventually(async () => alive(restarted.pid), (up) => !up, 'the worker left after the killed API');
+    await eventually(
+      async () => alive(restarted.pid),
+      (up) => !up,
+      'the worker left after the killed API',
+    );
   });
 });

@@ -63,7 +63,10 @@ export async function startApp(name: AppName, env: Record<string, string>): Prom
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited during start:\n${app.output()}`);
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return app;
     if (Date.now() > deadline) {
       await app.kill();

@@ -45,12 +45,20 @@ describe('projector worker killed mid-stream', () => {
     const writer = (async () => {
       for (let i = 0; killedAt === null || writesAfterKill < 40; i++) {
         if (i % 10 === 0) {
-          const entity = await http.post('/entities').set(auth).send({ first_name: 'Ada', last_name: `Okafor${i}`, email: 'ada@example.com', country: 'NG' }).expect(201);
+          const entity = await http
+            .post('/entities')
+            .set(auth)
+            .send({ first_name: 'Ada', last_name: `Okafor${i}`, email: 'ada@example.com', country: 'NG' })
+            .expect(201);
           const account = await http.post('/accounts').set(auth).send({ entity_id: entity.body.id, type: 'checking', currency: 'USD' }).expect(201);
           accounts.push({ id: account.body.id, expected: 0 });
         }
         const target = accounts[i % accounts.length];
-        await http.post(`/sandbox/accounts/${target.id}/fund`).set(auth).send({ amount: 100 + i, currency: 'USD' }).expect(funded);
+        await http
+          .post(`/sandbox/accounts/${target.id}/fund`)
+          .set(auth)
+          .send({ amount: 100 + i, currency: 'USD' })
+          .expect(funded);
         target.expected += 100 + i;
         if (killedAt !== null) writesAfterKill += 1;
       }
@@ -59,7 +67,11 @@ describe('projector worker killed mid-stream', () => {
     // Kill once the projector has projected part of what is being written.
     // A failing writer ends the wait at once instead of after its timeout.
     await Promise.race([
-      eventually(async () => (await projector.health()).log.projected as number, (p) => p > startHead + 20, 'the projector to make progress'),
+      eventually(
+        async () => (await projector.health()).log.projected as number,
+        (p) => p > startHead + 20,
+        'the projector to make progress',
+      ),
       writer,
     ]);
     await projector.kill();
@@ -71,7 +83,11 @@ describe('projector worker killed mid-stream', () => {
     expect(killedAt).toBeLessThan(head);
 
     projector = await startWorker('projector', env);
-    await eventually(async () => (await projector.health()).log.projected as number, (p) => p >= head, 'the restarted projector to reach the head');
+    await eventually(
+      async () => (await projector.health()).log.projected as number,
+      (p) => p >= head,
+      'the restarted projector to reach the head',
+    );
     expect(await checkpointOf(mongo.db(database))).toBe(head);
 
     // Lists answer from the resumed read models.
@@ -104,7 +120,10 @@ const funded = (res: { status: number }) => expect([200, 201]).toContain(res.sta
 
 /** The lowest projection checkpoint: how far every read model is known to be complete. */
 async function checkpointOf(db: Db): Promise<number> {
-  const rows = await db.collection<{ _id: string; position: number }>('checkpoints').find({ _id: { $in: READ_MODELS.map((p) => p.name) } }).toArray();
+  const rows = await db
+    .collection<{ _id: string; position: number }>('checkpoints')
+    .find({ _id: { $in: READ_MODELS.map((p) => p.name) } })
+    .toArray();
   if (rows.length < READ_MODELS.length) return 0;
   return Math.min(...rows.map((r) => r.position));
 }
@@ -118,6 +137,10 @@ async function dump(db: Db): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const { collection } of READ_MODELS) out[collection] = await db.collection(collection).find({}).sort({ _id: 1 }).toArray();
   const names = READ_MODELS.map((p) => p.name);
-  out.checkpoints = await db.collection<{ _id: string }>('checkpoints').find({ _id: { $in: names } }).sort({ _id: 1 }).toArray();
+  out.checkpoints = await db
+    .collection<{ _id: string }>('checkpoints')
+    .find({ _id: { $in: names } })
+    .sort({ _id: 1 })
+    .toArray();
   return out;
 }

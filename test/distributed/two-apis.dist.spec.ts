@@ -57,13 +57,23 @@ describe('two API replicas behind the same stores', () => {
   it('reads a write made through one replica back through the other at once: by id and in lists', async () => {
     for (let i = 0; i < 6; i++) {
       const [writer, reader] = pair(i);
-      const entity = (await writer.post('/entities').set(auth).send({ first_name: 'Ada', last_name: `Okafor${i}`, email: 'ada@example.com', country: 'NG' }).expect(201)).body;
+      const entity = (
+        await writer
+          .post('/entities')
+          .set(auth)
+          .send({ first_name: 'Ada', last_name: `Okafor${i}`, email: 'ada@example.com', country: 'NG' })
+          .expect(201)
+      ).body;
       expect((await reader.get(`/entities/${entity.id}`).set(auth).expect(200)).body).toMatchObject({ id: entity.id, status: 'approved' });
       const listed = (await reader.get('/entities?limit=100').set(auth).expect(200)).body.data as Array<{ id: string }>;
       expect(listed.map((e) => e.id)).toContain(entity.id);
 
       const account = (await writer.post('/accounts').set(auth).send({ entity_id: entity.id, type: 'checking', currency: 'USD' }).expect(201)).body;
-      await writer.post(`/sandbox/accounts/${account.id}/fund`).set(auth).send({ amount: 1_000 + i, currency: 'USD' }).expect(201);
+      await writer
+        .post(`/sandbox/accounts/${account.id}/fund`)
+        .set(auth)
+        .send({ amount: 1_000 + i, currency: 'USD' })
+        .expect(201);
       const read = (await reader.get(`/accounts/${account.id}`).set(auth).expect(200)).body;
       expect(read.balance).toEqual({ available: 1_000 + i, current: 1_000 + i });
       const accounts = (await reader.get(`/accounts?entity_id=${entity.id}`).set(auth).expect(200)).body.data as Array<Record<string, any>>;
@@ -75,7 +85,11 @@ describe('two API replicas behind the same stores', () => {
     const entity = (await pair(0)[0].post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Idem', email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
     const idempotencyKey = `dist-${Date.now().toString(36)}`;
     const body = { entity_id: entity, type: 'checking', currency: 'USD' };
-    const send = (i: number) => pair(i)[0].post('/accounts').set({ ...auth, 'Idempotency-Key': idempotencyKey }).send(body);
+    const send = (i: number) =>
+      pair(i)[0]
+        .post('/accounts')
+        .set({ ...auth, 'Idempotency-Key': idempotencyKey })
+        .send(body);
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => send(i)));
     const ran = answers.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
     expect(ran).toHaveLength(1);
@@ -110,7 +124,14 @@ describe('two API replicas behind the same stores', () => {
     const expectedWork: Record<string, number> = { 'kyc-review': count(['OnboardingSubmitted']), 'transfer-rails': count(['TransferCreated', 'TransferProcessing']) };
     const statuses = await eventually(
       () => Promise.all(managers.map(async (worker) => (await worker.health()).process_managers as ManagerStatus[])),
-      (both) => Object.entries(expectedWork).every(([name, n]) => both.flat().filter((s) => s.name === name).reduce((sum, s) => sum + s.handled, 0) >= n),
+      (both) =>
+        Object.entries(expectedWork).every(
+          ([name, n]) =>
+            both
+              .flat()
+              .filter((s) => s.name === name)
+              .reduce((sum, s) => sum + s.handled, 0) >= n,
+        ),
       'the process managers to report their work',
     );
     const names = (s: ManagerStatus[]) => s.map((m) => m.name).sort();
@@ -139,7 +160,11 @@ describe('two API replicas behind the same stores', () => {
     // A graceful stop aborts the network steps it has not taken yet and releases its leases.
     await managers[holder].stop();
     for (const id of ids) {
-      await eventually(async () => (await request(apis[1].url).get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status, (s) => s === 'successful', `transfer ${id} successful`);
+      await eventually(
+        async () => (await request(apis[1].url).get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status,
+        (s) => s === 'successful',
+        `transfer ${id} successful`,
+      );
     }
     const log = await readLog(dataDir);
     for (const id of ids) {
@@ -156,7 +181,13 @@ describe('two API replicas behind the same stores', () => {
     const entity = (await a.post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Payer', email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
     const account = (await b.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)).body.id;
     await a.post(`/sandbox/accounts/${account}/fund`).set(auth).send({ amount: 1_000_000, currency: 'USD' }).expect(201);
-    const counterparty = (await b.post('/counterparties').set(auth).send({ type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } }).expect(201)).body.id;
+    const counterparty = (
+      await b
+        .post('/counterparties')
+        .set(auth)
+        .send({ type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } })
+        .expect(201)
+    ).body.id;
     const detail = (await a.post(`/counterparties/${counterparty}/payment-details`).set(auth).send(BANK_USD).expect(201)).body.id;
     return { entity, account, detail };
   }
@@ -169,12 +200,26 @@ describe('two API replicas behind the same stores', () => {
       .send({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', date_of_birth: '1990-01-31', country_of_residence: 'NG' })
       .expect(201);
     const { id, person_id: personId } = created.body as { id: string; person_id: string };
-    for (const [i, [kind, file]] of ([['identity', PNG], ['address', PDF]] as const).entries()) {
-      await pair(i)[0].post('/documents/upload').set(auth).field('key', kind).field('link_to_identity[person_id]', personId)
-        .attach('file', file, { filename: `${kind}.bin`, contentType: 'application/octet-stream' }).expect(201);
+    for (const [i, [kind, file]] of (
+      [
+        ['identity', PNG],
+        ['address', PDF],
+      ] as const
+    ).entries()) {
+      await pair(i)[0]
+        .post('/documents/upload')
+        .set(auth)
+        .field('key', kind)
+        .field('link_to_identity[person_id]', personId)
+        .attach('file', file, { filename: `${kind}.bin`, contentType: 'application/octet-stream' })
+        .expect(201);
     }
     await pair(1)[0].post('/onboarding-submissions').set(auth).send({ entity_id: id }).expect(200);
-    await eventually(async () => (await pair(0)[1].get(`/entities/${id}`).set(auth).expect(200)).body.status, (s) => s === 'approved', 'the automatic review');
+    await eventually(
+      async () => (await pair(0)[1].get(`/entities/${id}`).set(auth).expect(200)).body.status,
+      (s) => s === 'approved',
+      'the automatic review',
+    );
     return id;
   }
 
@@ -187,7 +232,11 @@ describe('two API replicas behind the same stores', () => {
       ids.push((await pair(i)[0].post('/transfer').set(auth).send(body).expect(201)).body.id);
     }
     for (const [i, id] of ids.entries()) {
-      await eventually(async () => (await pair(i)[1].get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status, (s) => s === 'successful', `transfer ${id} successful`);
+      await eventually(
+        async () => (await pair(i)[1].get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status,
+        (s) => s === 'successful',
+        `transfer ${id} successful`,
+      );
     }
     return { account, ids };
   }

@@ -50,12 +50,22 @@ describe('distributed deployment: the webhooks worker on Kafka', () => {
     const secret = 'distributed-secret-0123456789';
     receiver.expect('/dist', standardWebhooksSecret(secret));
     receiver.responder = (_path, n) => (n === 1 ? { status: 500 } : { status: 200 });
-    const hook = (await http.post('/entity-webhooks').set(auth).send({ entity_id: entity, url: receiver.url('/dist'), secret, enabled_events: { accounts: ['created'], inflows: ['completed'] } }).expect(201)).body;
+    const hook = (
+      await http
+        .post('/entity-webhooks')
+        .set(auth)
+        .send({ entity_id: entity, url: receiver.url('/dist'), secret, enabled_events: { accounts: ['created'], inflows: ['completed'] } })
+        .expect(201)
+    ).body;
 
     const account = (await http.post('/accounts').set(auth).send({ entity_id: entity, currency: 'USD' }).expect(201)).body;
     await http.post(`/sandbox/accounts/${account.id}/fund`).set(auth).send({ amount: 4200, currency: 'USD' }).expect(201);
 
-    const received = await eventually(async () => receiver.on('/dist'), (r) => new Set(r.map((x) => x.payload.event)).size === 2 && r.length >= 3, 'both events delivered');
+    const received = await eventually(
+      async () => receiver.on('/dist'),
+      (r) => new Set(r.map((x) => x.payload.event)).size === 2 && r.length >= 3,
+      'both events delivered',
+    );
     expect(receiver.rejected).toEqual([]);
     const created = received.filter((r) => r.payload.event === 'accounts.created');
     expect(created.length).toBeGreaterThanOrEqual(1);
@@ -78,7 +88,13 @@ describe('distributed deployment: the webhooks worker on Kafka', () => {
     const webhook = async (path: string, enabled_events: Record<string, string[]>) => {
       const secret = `distributed-${path.slice(1)}-0123456789`;
       receiver.expect(path, standardWebhooksSecret(secret));
-      return (await http.post('/entity-webhooks').set(auth).send({ entity_id: entity, url: receiver.url(path), secret, enabled_events }).expect(201)).body as { id: string };
+      return (
+        await http
+          .post('/entity-webhooks')
+          .set(auth)
+          .send({ entity_id: entity, url: receiver.url(path), secret, enabled_events })
+          .expect(201)
+      ).body as { id: string };
     };
     receiver.responder = (path, n) => ({ status: path === '/dist-ordered' && n === 1 ? 500 : 200 });
     // Deleted just before the events, created just before them: no list is waited for.
@@ -88,7 +104,11 @@ describe('distributed deployment: the webhooks worker on Kafka', () => {
     const account = (await http.post('/accounts').set(auth).send({ entity_id: entity, currency: 'USD' }).expect(201)).body;
     for (const amount of [100, 200]) await http.post(`/sandbox/accounts/${account.id}/fund`).set(auth).send({ amount, currency: 'USD' }).expect(201);
 
-    const received = await eventually(async () => receiver.on('/dist-ordered'), (r) => r.length >= 6, 'every event, the first one twice');
+    const received = await eventually(
+      async () => receiver.on('/dist-ordered'),
+      (r) => r.length >= 6,
+      'every event, the first one twice',
+    );
     expect(receiver.rejected).toEqual([]);
     // The first delivery failed once; the later ones waited for its retry, then followed in event order.
     expect(received.map((r) => [r.payload.event, r.payload.data.amount ?? (r.payload.data.balance as { current: number }).current])).toEqual([
@@ -100,8 +120,13 @@ describe('distributed deployment: the webhooks worker on Kafka', () => {
       ['accounts.updated', 300],
     ]);
     // Five deliveries to the webhook in force at each event's position, one attempted twice.
-    const logsOf = async (webhookId: string) => (await http.get('/webhook-logs').query({ entity_id: entity, webhook_id: webhookId, limit: '100' }).set(auth).expect(200)).body.data as Array<Record<string, any>>;
-    const logs = await eventually(() => logsOf(ordered.id), (l) => l.length >= 6, 'every attempt in GET /webhook-logs');
+    const logsOf = async (webhookId: string) =>
+      (await http.get('/webhook-logs').query({ entity_id: entity, webhook_id: webhookId, limit: '100' }).set(auth).expect(200)).body.data as Array<Record<string, any>>;
+    const logs = await eventually(
+      () => logsOf(ordered.id),
+      (l) => l.length >= 6,
+      'every attempt in GET /webhook-logs',
+    );
     expect(new Set(logs.map((l) => l.event_id)).size).toBe(5);
     expect(logs).toHaveLength(6);
     expect(receiver.on('/dist-gone')).toEqual([]);

@@ -57,7 +57,9 @@ describe('an overloaded API answers fast and writes nothing for what it refuses'
     jest.restoreAllMocks();
     await t.settle();
     const log = await store.readAll({ limit: 100_000 });
-    const created = log.filter((e) => e.type === 'TransferCreated').map((e) => (e.data as { transfer: { unique_reference: string } }).transfer?.unique_reference ?? (e.data as { unique_reference?: string }).unique_reference);
+    const created = log
+      .filter((e) => e.type === 'TransferCreated')
+      .map((e) => (e.data as { transfer: { unique_reference: string } }).transfer?.unique_reference ?? (e.data as { unique_reference?: string }).unique_reference);
     expect(created.sort()).toEqual(admitted.map((a) => a.reference).sort());
     // Nothing of a refused request: no reservation of its reference, no hold.
     expect(log.filter((e) => e.streamId.startsWith('transfer-reference-'))).toHaveLength(admitted.length);
@@ -66,7 +68,11 @@ describe('an overloaded API answers fast and writes nothing for what it refuses'
     expect(before.available - after.available).toBe(admitted.length * (1_000 + 3));
 
     // The bound is free again: the next write is admitted.
-    await t.http.post('/transfer').set(bearer(KEYS.sandbox)).send(transferBody(account, detail, { amount: 1_000 })).expect(201);
+    await t.http
+      .post('/transfer')
+      .set(bearer(KEYS.sandbox))
+      .send(transferBody(account, detail, { amount: 1_000 }))
+      .expect(201);
     expect((await t.http.get('/health').expect(200)).body.writes).toMatchObject({ in_flight: 0, refused: refused.length, limit: 4 });
   });
 });

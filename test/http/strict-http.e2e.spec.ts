@@ -62,7 +62,12 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
     });
 
     it('refuses a body without a Content-Type', async () => {
-      const res = await t.http.post('/api-keys').set(auth).serialize((b: string) => b).set('Content-Type', '').send('{"name":"x"}');
+      const res = await t.http
+        .post('/api-keys')
+        .set(auth)
+        .serialize((b: string) => b)
+        .set('Content-Type', '')
+        .send('{"name":"x"}');
       expect(res.status).toBe(415);
       envelope(res, 'unsupported_media_type');
     });
@@ -82,7 +87,12 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
     it.each(['application/json', 'application/json; charset=utf-8', 'application/merchant+json', 'application/vnd.api+json', 'APPLICATION/Merchant+JSON; charset=UTF-8'])(
       'parses %s as JSON',
       async (type) => {
-        const res = await t.http.post('/api-keys').set(auth).set('Content-Type', type).send(JSON.stringify({ name: `via ${type}` })).expect(201);
+        const res = await t.http
+          .post('/api-keys')
+          .set(auth)
+          .set('Content-Type', type)
+          .send(JSON.stringify({ name: `via ${type}` }))
+          .expect(201);
         expect(res.body.name).toBe(`via ${type}`);
       },
     );
@@ -179,10 +189,7 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
 
   describe('routes that take other bodies', () => {
     it('the document upload takes multipart only: JSON and forms 415 naming multipart/form-data', async () => {
-      for (const send of [
-        () => t.http.post('/documents/upload').set(auth).send({ key: 'identity' }),
-        () => t.http.post('/documents/upload').set(auth).type('form').send('key=identity'),
-      ]) {
+      for (const send of [() => t.http.post('/documents/upload').set(auth).send({ key: 'identity' }), () => t.http.post('/documents/upload').set(auth).type('form').send('key=identity')]) {
         const res = await send().expect(415);
         envelope(res, 'unsupported_media_type');
         expect(res.body.message).toContain('Content-Type: multipart/form-data');

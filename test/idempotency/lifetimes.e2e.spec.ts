@@ -31,7 +31,15 @@ describe('Idempotency-Key lifetimes', () => {
     expect(fresh.status).toBe(201);
     expect(fresh.body.id).not.toBe(first.body.id);
     expect((await accountsOf(t, own)).sort()).toEqual([first.body.id, fresh.body.id].sort());
-    await until(() => t.http.post('/accounts').set(withKey(key)).send(accountBody(own, { currency: 'EUR' })), (r) => r.status === 201, 'the key to expire again');
+    await until(
+      () =>
+        t.http
+          .post('/accounts')
+          .set(withKey(key))
+          .send(accountBody(own, { currency: 'EUR' })),
+      (r) => r.status === 201,
+      'the key to expire again',
+    );
   });
 
   it('keeps a request running longer than its lease: it renews the lease while it runs', async () => {
@@ -39,7 +47,11 @@ describe('Idempotency-Key lifetimes', () => {
     const key = uniqueKey('long');
     const held = holdNextCommand(t);
     try {
-      const first = t.http.post('/accounts').set(withKey(key)).send(accountBody(own)).then((r) => r);
+      const first = t.http
+        .post('/accounts')
+        .set(withKey(key))
+        .send(accountBody(own))
+        .then((r) => r);
       await held.entered;
       // Three leases long: the claim is renewed every third of one.
       const deadline = Date.now() + 3_000;
@@ -62,13 +74,24 @@ describe('Idempotency-Key lifetimes', () => {
     const body = accountBody(own);
     // What a process that claimed the key and died leaves in the shared store: a claim nobody renews.
     const dead = new SqliteIdempotencyStore(join(t.dataDir, 'idempotency.db'));
-    const claimed = await dead.claim({ scope: `${organization}:sandbox`, key, fingerprint: fingerprintOf({ method: 'POST', url: '/accounts', body }), owner: 'dead-process', leaseMs: 1_000, ttlMs: 86_400_000 });
+    const claimed = await dead.claim({
+      scope: `${organization}:sandbox`,
+      key,
+      fingerprint: fingerprintOf({ method: 'POST', url: '/accounts', body }),
+      owner: 'dead-process',
+      leaseMs: 1_000,
+      ttlMs: 86_400_000,
+    });
     await dead.close();
     expect(claimed).toEqual({ outcome: 'claimed', takenOver: false });
     const started = Date.now();
     const busy = await t.http.post('/accounts').set(withKey(key)).send(body).expect(409);
     expect(busy.body.code).toBe('idempotency_key_in_use');
-    const ran = await until(() => t.http.post('/accounts').set(withKey(key)).send(body), (r) => r.status !== 409, 'the dead claim to be taken over');
+    const ran = await until(
+      () => t.http.post('/accounts').set(withKey(key)).send(body),
+      (r) => r.status !== 409,
+      'the dead claim to be taken over',
+    );
     expect(Date.now() - started).toBeLessThan(3_000);
     expect([ran.status, replayed(ran)]).toEqual([201, false]);
     const again = await t.http.post('/accounts').set(withKey(key)).send(body).expect(201);
@@ -90,7 +113,11 @@ describe('Idempotency-Key and the rate limit', () => {
     // A key whose first answer is a 429: empty the bucket, then send it (a fresh key if a token came back meanwhile).
     let key = '';
     for (let attempt = 0; !key && attempt < 20; attempt++) {
-      await until(() => t.http.get('/api-keys/current').set(bearer(KEYS.sandbox)), (r) => r.status === 429, 'an empty bucket');
+      await until(
+        () => t.http.get('/api-keys/current').set(bearer(KEYS.sandbox)),
+        (r) => r.status === 429,
+        'an empty bucket',
+      );
       const candidate = uniqueKey('429');
       const res = await post(candidate);
       if (res.status === 429) {
@@ -99,7 +126,11 @@ describe('Idempotency-Key and the rate limit', () => {
       }
     }
     expect(key).not.toBe('');
-    const ran = await until(() => post(key), (r) => r.status !== 429, 'the bucket to refill');
+    const ran = await until(
+      () => post(key),
+      (r) => r.status !== 429,
+      'the bucket to refill',
+    );
     expect([ran.status, replayed(ran)]).toEqual([201, false]);
   });
 });

@@ -118,12 +118,19 @@ describe('Idempotency-Key: a retried request runs once and gets its answer again
 
   it('fingerprints an upload by its file: the same upload is replayed, another file under the key is refused', async () => {
     const person = (
-      await t.http.post('/individual-entities').set(bearer(KEYS.sandbox))
+      await t.http
+        .post('/individual-entities')
+        .set(bearer(KEYS.sandbox))
         .send({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', date_of_birth: '1906-12-09', country_of_residence: 'US' })
         .expect(201)
     ).body.person_id as string;
     const upload = (key: string, file: Buffer) =>
-      t.http.post('/documents/upload').set(withKey(key)).field('key', 'identity').field('link_to_identity[person_id]', person).attach('file', file, { filename: 'passport.pdf', contentType: 'application/pdf' });
+      t.http
+        .post('/documents/upload')
+        .set(withKey(key))
+        .field('key', 'identity')
+        .field('link_to_identity[person_id]', person)
+        .attach('file', file, { filename: 'passport.pdf', contentType: 'application/pdf' });
     const key = uniqueKey('doc');
     const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
     const first = await upload(key, pdf).expect(201);

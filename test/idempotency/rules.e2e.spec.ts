@@ -27,8 +27,14 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
       const head = await logHead(t);
       const other = await openAccount(t, KEYS.sandbox, accountBody(own));
       const attempts = [
-        t.http.post('/accounts').set(withKey(key)).send(accountBody(own, { currency: 'EUR' })),
-        t.http.post('/accounts').set(withKey(key)).send({ ...accountBody(own), display_name: 'Other' }),
+        t.http
+          .post('/accounts')
+          .set(withKey(key))
+          .send(accountBody(own, { currency: 'EUR' })),
+        t.http
+          .post('/accounts')
+          .set(withKey(key))
+          .send({ ...accountBody(own), display_name: 'Other' }),
         t.http.post('/accounts?x=1').set(withKey(key)).send(accountBody(own)),
         t.http.post(`/sandbox/accounts/${other.id}/fund`).set(withKey(key)).send({ amount: 1, currency: 'USD' }),
         t.http.delete(`/api-keys/key_01ARZ3NDEKTSV4RRFFQ69G5FAV`).set(withKey(key)),
@@ -61,13 +67,25 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
       const key = uniqueKey('busy');
       const held = holdNextCommand(t);
       try {
-        const first = t.http.post('/accounts').set(withKey(key)).send(accountBody(own)).then((r) => r);
+        const first = t.http
+          .post('/accounts')
+          .set(withKey(key))
+          .send(accountBody(own))
+          .then((r) => r);
         await held.entered;
         const busy = await t.http.post('/accounts').set(withKey(key)).send(accountBody(own)).expect(409);
         expect(busy.body).toEqual({ status: 'error', code: 'idempotency_key_in_use', message: expect.any(String), errors: [] });
         expect(busy.headers['retry-after']).toBe('1');
         // A different request under the running key is still a reuse.
-        expect((await t.http.post('/accounts').set(withKey(key)).send(accountBody(own, { currency: 'EUR' })).expect(422)).body.code).toBe('idempotency_key_reused');
+        expect(
+          (
+            await t.http
+              .post('/accounts')
+              .set(withKey(key))
+              .send(accountBody(own, { currency: 'EUR' }))
+              .expect(422)
+          ).body.code,
+        ).toBe('idempotency_key_reused');
         held.release();
         const done = await first;
         expect([done.status, replayed(done)]).toEqual([201, false]);
@@ -85,8 +103,22 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
       const account = (await openAccount(t, KEYS.sandbox, accountBody(own))).id;
       const key = uniqueKey('twenty');
       const [accounts, fundings] = await Promise.all([
-        Promise.all(Array.from({ length: 20 }, () => t.http.post('/accounts').set(withKey(key)).send(accountBody(own, { currency: 'EUR' })))),
-        Promise.all(Array.from({ length: 20 }, () => t.http.post(`/sandbox/accounts/${account}/fund`).set(withKey(`${key}-fund`)).send({ amount: 700, currency: 'USD' }))),
+        Promise.all(
+          Array.from({ length: 20 }, () =>
+            t.http
+              .post('/accounts')
+              .set(withKey(key))
+              .send(accountBody(own, { currency: 'EUR' })),
+          ),
+        ),
+        Promise.all(
+          Array.from({ length: 20 }, () =>
+            t.http
+              .post(`/sandbox/accounts/${account}/fund`)
+              .set(withKey(`${key}-fund`))
+              .send({ amount: 700, currency: 'USD' }),
+          ),
+        ),
       ]);
       for (const answers of [accounts, fundings]) {
         const ran = answers.filter((r) => r.status === 201 && !replayed(r));
@@ -105,9 +137,17 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
     it('runs the corrected body under the key of a 400 validation error', async () => {
       const own = await approvedEntity(t);
       const key = uniqueKey('400');
-      const bad = await t.http.post('/accounts').set(withKey(key)).send(accountBody(own, { currency: 'usd!' })).expect(400);
+      const bad = await t.http
+        .post('/accounts')
+        .set(withKey(key))
+        .send(accountBody(own, { currency: 'usd!' }))
+        .expect(400);
       expect(bad.body.code).toBe('validation_error');
-      const unknownField = await t.http.post('/accounts').set(withKey(key)).send(accountBody(own, { colour: 'red' })).expect(400);
+      const unknownField = await t.http
+        .post('/accounts')
+        .set(withKey(key))
+        .send(accountBody(own, { colour: 'red' }))
+        .expect(400);
       expect(unknownField.body.code).toBe('validation_error');
       const good = await t.http.post('/accounts').set(withKey(key)).send(accountBody(own)).expect(201);
       expect(replayed(good)).toBe(false);
@@ -119,7 +159,11 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
       await fund(t, account, 100_000, 'USD');
       const detail = await paymentDetail(t, (await createCounterparty(t, entity)).id, BANK_USD);
       const key = uniqueKey('trf-422');
-      const invalid = await t.http.post('/transfer').set(withKey(key)).send(transferBody(account, detail, { amount: -5 })).expect(422);
+      const invalid = await t.http
+        .post('/transfer')
+        .set(withKey(key))
+        .send(transferBody(account, detail, { amount: -5 }))
+        .expect(422);
       expect(invalid.body.code).toBe('validation_error');
       const created = await t.http.post('/transfer').set(withKey(key)).send(transferBody(account, detail)).expect(201);
       expect(replayed(created)).toBe(false);
@@ -162,7 +206,11 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
     it('runs again after a 413: a body over the limit is refused before the request runs', async () => {
       const own = await approvedEntity(t);
       const key = uniqueKey('413');
-      await t.http.post('/accounts').set(withKey(key)).send({ ...accountBody(own), display_name: 'x'.repeat(1_100_000) }).expect(413);
+      await t.http
+        .post('/accounts')
+        .set(withKey(key))
+        .send({ ...accountBody(own), display_name: 'x'.repeat(1_100_000) })
+        .expect(413);
       expect(replayed(await t.http.post('/accounts').set(withKey(key)).send(accountBody(own)).expect(201))).toBe(false);
     });
   });
@@ -180,7 +228,11 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
       const c = await create(KEYS.live, { entity_id: liveEntity, type: 'checking', currency: 'USD' }).expect(422);
       expect([replayed(a), replayed(b), replayed(c), c.body.code]).toEqual([false, false, false, 'entity_not_approved']);
       expect(a.body.id).not.toBe(b.body.id);
-      for (const [credential, body, first] of [[KEYS.sandbox, accountBody(sandboxEntity), a], [KEYS.other, accountBody(otherOrgEntity), b], [KEYS.live, { entity_id: liveEntity, type: 'checking', currency: 'USD' }, c]] as const) {
+      for (const [credential, body, first] of [
+        [KEYS.sandbox, accountBody(sandboxEntity), a],
+        [KEYS.other, accountBody(otherOrgEntity), b],
+        [KEYS.live, { entity_id: liveEntity, type: 'checking', currency: 'USD' }, c],
+      ] as const) {
         const again = await create(credential, body);
         expect([again.status, replayed(again), again.text]).toEqual([first.status, true, first.text]);
       }
@@ -207,7 +259,10 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
     const refused = async (send: () => Promise<import('supertest').Response>) => {
       const head = await logHead(t);
       const res = await send();
-      expect([res.status, res.body]).toEqual([400, { status: 'error', code: 'invalid_idempotency_key', message: expect.any(String), errors: [{ field: 'Idempotency-Key', message: expect.any(String) }] }]);
+      expect([res.status, res.body]).toEqual([
+        400,
+        { status: 'error', code: 'invalid_idempotency_key', message: expect.any(String), errors: [{ field: 'Idempotency-Key', message: expect.any(String) }] },
+      ]);
       expect(await logHead(t)).toBe(head);
     };
 
@@ -223,7 +278,13 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
 
     it('refuses a key sent twice, a raw non-ASCII byte, and control characters (those Node refuses itself)', async () => {
       const own = await approvedEntity(t);
-      await refused(() => t.http.post('/accounts').set(bearer(KEYS.sandbox)).set('Idempotency-Key', ['a', 'b'] as unknown as string).send(accountBody(own)));
+      await refused(() =>
+        t.http
+          .post('/accounts')
+          .set(bearer(KEYS.sandbox))
+          .set('Idempotency-Key', ['a', 'b'] as unknown as string)
+          .send(accountBody(own)),
+      );
       const body = JSON.stringify(accountBody(own));
       const nonAscii = await rawPost(t, '/accounts', 'k\xffk', body);
       expect(nonAscii).toMatch(/^HTTP\/1\.1 400 /);
@@ -234,7 +295,10 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
     });
 
     it('ignores the key on a GET, and on a request without a credential (401 first)', async () => {
-      await t.http.get('/accounts?entity_id=' + entity).set(withKey('')).expect(200);
+      await t.http
+        .get('/accounts?entity_id=' + entity)
+        .set(withKey(''))
+        .expect(200);
       const res = await t.http.post('/accounts').set({ 'Idempotency-Key': '' }).send(accountBody(entity)).expect(401);
       expect(res.body.code).toBe('unauthorized');
     });

@@ -17,7 +17,13 @@ type Column = 'same mode' | 'other mode' | 'other organization' | "other entity'
 function routerRoutes(app: INestApplication): string[] {
   const express = app.getHttpAdapter().getInstance();
   const stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> = (express.router ?? express._router).stack;
-  return stack.flatMap((layer) => (layer.route ? Object.keys(layer.route.methods).filter((m) => m !== '_all').map((m) => `${m.toUpperCase()} ${layer.route!.path}`) : []));
+  return stack.flatMap((layer) =>
+    layer.route
+      ? Object.keys(layer.route.methods)
+          .filter((m) => m !== '_all')
+          .map((m) => `${m.toUpperCase()} ${layer.route!.path}`)
+      : [],
+  );
 }
 
 /**
@@ -141,17 +147,32 @@ async function throwawayKey(t: TestApp): Promise<string> {
 async function firstWorld(t: TestApp, key: string): Promise<World> {
   const entity = await approvedEntity(t, key);
   const personId = (await t.http.get(`/entities/${entity}`).set(bearer(key)).expect(200)).body.person_id as string;
-  const business = (await t.http.post('/business-entities').set(bearer(key)).send({
-    legal_name: 'First World Ltd', email: 'ops@first.test', business_type: 'llc', country_of_incorporation: 'GB',
-    registered_address: { line_1: '1 High Street', city: 'London', state: 'Greater London', postal_code: 'N1 9GU', country_code: 'GB' },
-  }).expect(201)).body.id as string;
+  const business = (
+    await t.http
+      .post('/business-entities')
+      .set(bearer(key))
+      .send({
+        legal_name: 'First World Ltd',
+        email: 'ops@first.test',
+        business_type: 'llc',
+        country_of_incorporation: 'GB',
+        registered_address: { line_1: '1 High Street', city: 'London', state: 'Greater London', postal_code: 'N1 9GU', country_code: 'GB' },
+      })
+      .expect(201)
+  ).body.id as string;
   const account = (await openAccount(t, key, { entity_id: entity, currency: 'USD' })).id;
   await t.http.post('/account-details').set(bearer(key)).send({ account_id: account, asset_type: 'fiat' }).expect(201);
   await fund(t, account, 100_000, 'USD', key);
   const counterparty = (await createCounterparty(t, entity, {}, key)).id;
   const detail = await paymentDetail(t, counterparty, BANK_USD, key);
   const transfer = (await post(t, transferBody(account, detail), '/transfer', key).expect(201)).body.id as string;
-  const webhook = (await t.http.post('/entity-webhooks').set(bearer(key)).send({ entity_id: entity, url: 'https://hooks.example.com/first', enabled_events: { outflows: ['completed'] } }).expect(201)).body.id as string;
+  const webhook = (
+    await t.http
+      .post('/entity-webhooks')
+      .set(bearer(key))
+      .send({ entity_id: entity, url: 'https://hooks.example.com/first', enabled_events: { outflows: ['completed'] } })
+      .expect(201)
+  ).body.id as string;
   const apiKey = (await t.http.post('/api-keys').set(bearer(key)).send({ name: 'first' }).expect(201)).body.id as string;
   const world = { entity, personId, business, account, counterparty, paymentDetail: detail, transfer, webhook, apiKey, ...(await cardsAndCollections(t, key, entity, account)) };
   // An event of the world, in a signed checkpoint (the writer signs every few seconds; now, here).
@@ -177,12 +198,31 @@ async function cardsAndCollections(t: TestApp, key: string, entity: string, acco
 async function snapshot(t: TestApp, w: World, key: string) {
   await t.settle();
   const paths = [
-    `/entities/${w.entity}`, `/entities/${w.business}`, '/entities', `/accounts/${w.account}`, `/accounts/${w.account}/transactions`, `/accounts?entity_id=${w.entity}`,
-    `/counterparties/${w.counterparty}`, `/counterparties/${w.counterparty}/payment-details`, `/counterparties?entity_id=${w.entity}`,
-    `/transfers/${w.transfer}?entity_id=${w.entity}`, `/transfers?entity_id=${w.entity}`, `/entity-webhooks/${w.webhook}?entity_id=${w.entity}`, `/entity-webhooks?entity_id=${w.entity}`,
-    `/webhook-logs?entity_id=${w.entity}`, '/api-keys/current',
-    `/card-details/${w.card}`, `/card-transactions/${w.card}`, `/cards?entity_id=${w.entity}`, `/payment-intents/${w.waitingIntent}`, `/payment-intents/${w.paidIntent}`,
-    `/payment-intents/${w.openIntent}`, `/payment-intents/${w.paidIntent}/refunds`, `/intent-actions/${w.action}`, '/payment-intents', '/intent-actions',
+    `/entities/${w.entity}`,
+    `/entities/${w.business}`,
+    '/entities',
+    `/accounts/${w.account}`,
+    `/accounts/${w.account}/transactions`,
+    `/accounts?entity_id=${w.entity}`,
+    `/counterparties/${w.counterparty}`,
+    `/counterparties/${w.counterparty}/payment-details`,
+    `/counterparties?entity_id=${w.entity}`,
+    `/transfers/${w.transfer}?entity_id=${w.entity}`,
+    `/transfers?entity_id=${w.entity}`,
+    `/entity-webhooks/${w.webhook}?entity_id=${w.entity}`,
+    `/entity-webhooks?entity_id=${w.entity}`,
+    `/webhook-logs?entity_id=${w.entity}`,
+    '/api-keys/current',
+    `/card-details/${w.card}`,
+    `/card-transactions/${w.card}`,
+    `/cards?entity_id=${w.entity}`,
+    `/payment-intents/${w.waitingIntent}`,
+    `/payment-intents/${w.paidIntent}`,
+    `/payment-intents/${w.openIntent}`,
+    `/payment-intents/${w.paidIntent}/refunds`,
+    `/intent-actions/${w.action}`,
+    '/payment-intents',
+    '/intent-actions',
   ];
   const reads: Record<string, unknown> = {};
   for (const path of paths) {

@@ -92,7 +92,11 @@ export const ROUTES: Record<string, RouteCase> = {
   'DELETE /api-keys/:id': { kind: 'owned', apiKeyOnly: true, liveManagesSandboxKeys: true, request: (w) => ({ path: `/api-keys/${w.apiKey}` }) },
   'POST /entity-tokens': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: '/entity-tokens', body: { entity_id: w.entity } }) },
 
-  'POST /entities': { kind: 'create', apiKeyOnly: true, request: () => ({ path: '/entities', body: { type: 'individual', first_name: 'M', last_name: 'Atrix', email: 'm@example.com', country: 'GB' } }) },
+  'POST /entities': {
+    kind: 'create',
+    apiKeyOnly: true,
+    request: () => ({ path: '/entities', body: { type: 'individual', first_name: 'M', last_name: 'Atrix', email: 'm@example.com', country: 'GB' } }),
+  },
   'POST /individual-entities': { kind: 'create', apiKeyOnly: true, request: () => ({ path: '/individual-entities', body: individual }) },
   'POST /business-entities': { kind: 'create', apiKeyOnly: true, request: () => ({ path: '/business-entities', body: business }) },
   'GET /entities': { kind: 'list', request: () => ({ path: '/entities' }) },
@@ -175,7 +179,10 @@ export const ROUTES: Record<string, RouteCase> = {
 
   'POST /admin/entities/:id/review': { kind: 'operator', request: (w) => ({ path: `/admin/entities/${w.entity}/review`, body: { decision: 'rejected' } }) },
   'POST /admin/transfers/:id/advance': { kind: 'operator', request: (w) => ({ path: `/admin/transfers/${w.transfer}/advance`, body: { to: 'failed' } }) },
-  'POST /admin/accounts/:id/inflows': { kind: 'operator', request: (w) => ({ path: `/admin/accounts/${w.account}/inflows`, body: { amount: 100, currency: 'USD', rail: 'bank-transfer', reference: `matrix-${Math.random().toString(36).slice(2)}` } }) },
+  'POST /admin/accounts/:id/inflows': {
+    kind: 'operator',
+    request: (w) => ({ path: `/admin/accounts/${w.account}/inflows`, body: { amount: 100, currency: 'USD', rail: 'bank-transfer', reference: `matrix-${Math.random().toString(36).slice(2)}` } }),
+  },
   'GET /events': { kind: 'list', apiKeyOnly: true, request: () => ({ path: '/events?limit=100' }) },
   'GET /entities/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/entities/${w.entity}/history` }) },
   'GET /accounts/:id/history': { kind: 'owned', apiKeyOnly: true, request: (w) => ({ path: `/accounts/${w.account}/history` }) },

@@ -17,7 +17,7 @@ import { BANK_USD, balanceOf, bookTo, fund, payer, paymentDetail, post, transfer
  */
 async function readAll(store: EventStore): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await store.readAll({ after, limit: 1000 });
     if (!page.length) return all;
     all.push(...page);
@@ -56,7 +56,10 @@ describe('50 concurrent money operations on one account', () => {
         case 1:
           return authorize(t, card.id, { amount: 2_500, capture: i % 8 === 1 });
         case 2:
-          return t.http.post(`/payment-intents/${paid[(i >> 2) % paid.length]}/refunds`).set(bearer(KEYS.sandbox)).send({ amount: 1_500 });
+          return t.http
+            .post(`/payment-intents/${paid[(i >> 2) % paid.length]}/refunds`)
+            .set(bearer(KEYS.sandbox))
+            .send({ amount: 1_500 });
         default:
           return post(t, transferBody(p.account, book, { amount: 2_000, payment_type: 'book-transfer' }));
       }

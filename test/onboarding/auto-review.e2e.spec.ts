@@ -14,7 +14,10 @@ describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
   it('approves an ordinary individual about a second after submission', async () => {
     const entity = await readyIndividual(t);
     const submitted = (await submit(entity.id)).body.submitted as number;
-    const done = await eventually(() => status(entity.id), (e) => e.status !== 'pending');
+    const done = await eventually(
+      () => status(entity.id),
+      (e) => e.status !== 'pending',
+    );
     expect(done).toMatchObject({ status: 'approved', status_reason: null });
     // The review is scheduled from the recorded submission time, never earlier; how much later
     // depends on machine load, so no upper bound is asserted here.
@@ -24,17 +27,38 @@ describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
   it('rejects an individual whose last name contains "reject", in any case, with a reason', async () => {
     const entity = await readyIndividual(t, { last_name: 'McREJECTson' });
     await submit(entity.id);
-    const done = await eventually(() => status(entity.id), (e) => e.status !== 'pending');
+    const done = await eventually(
+      () => status(entity.id),
+      (e) => e.status !== 'pending',
+    );
     expect(done).toMatchObject({ status: 'rejected', status_reason: expect.stringContaining('last_name') });
   });
 
   it('rejects a business by legal name and approves another', async () => {
-    const bad = await t.http.post('/business-entities').set(bearer(KEYS.sandbox)).send(businessBody({ legal_name: 'Rejected Widgets Ltd' })).expect(201);
+    const bad = await t.http
+      .post('/business-entities')
+      .set(bearer(KEYS.sandbox))
+      .send(businessBody({ legal_name: 'Rejected Widgets Ltd' }))
+      .expect(201);
     const good = await t.http.post('/business-entities').set(bearer(KEYS.sandbox)).send(businessBody()).expect(201);
     await submit(bad.body.id);
     await submit(good.body.id);
-    expect((await eventually(() => status(bad.body.id), (e) => e.status !== 'pending')).status).toBe('rejected');
-    expect((await eventually(() => status(good.body.id), (e) => e.status !== 'pending')).status).toBe('approved');
+    expect(
+      (
+        await eventually(
+          () => status(bad.body.id),
+          (e) => e.status !== 'pending',
+        )
+      ).status,
+    ).toBe('rejected');
+    expect(
+      (
+        await eventually(
+          () => status(good.body.id),
+          (e) => e.status !== 'pending',
+        )
+      ).status,
+    ).toBe('approved');
   });
 
   it('leaves an entity decided by the sandbox endpoint as decided', async () => {
@@ -52,7 +76,10 @@ describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
     await t.settle();
     const listBefore = (await t.http.get('/entities?limit=100').set(bearer(KEYS.sandbox)).expect(200)).body.data;
     t = await t.restart();
-    const done = await eventually(() => status(entity.id), (e) => e.status !== 'pending');
+    const done = await eventually(
+      () => status(entity.id),
+      (e) => e.status !== 'pending',
+    );
     expect(done.status).toBe('approved');
     expect(done.documents).toEqual(before.documents);
     expect({ ...done, status: 'pending', updated: before.updated }).toEqual(before);

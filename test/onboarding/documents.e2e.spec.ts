@@ -12,7 +12,7 @@ describe('POST /documents/upload', () => {
   });
   afterAll(() => t.close());
 
-  const storedFiles = () => !existsSync(join(t.dataDir, 'documents')) ? 0 : readdirSync(join(t.dataDir, 'documents'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).length;
+  const storedFiles = () => (!existsSync(join(t.dataDir, 'documents')) ? 0 : readdirSync(join(t.dataDir, 'documents'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).length);
 
   it.each([
     ['PNG', FILES.png, 'image/png'],
@@ -26,7 +26,15 @@ describe('POST /documents/upload', () => {
     const entityRes = await t.http.get(`/entities/${entity.id}`).set(bearer(KEYS.sandbox)).expect(200);
     expect(entityRes.body.documents).toEqual([{ id: res.body.id, key: 'identity', status: 'uploaded', created: res.body.created }]);
     const orgDirs = readdirSync(join(t.dataDir, 'documents'));
-    const path = orgDirs.map((d) => join(t.dataDir, 'documents', d, res.body.id)).find((p) => { try { return readFileSync(p); } catch { return false; } });
+    const path = orgDirs
+      .map((d) => join(t.dataDir, 'documents', d, res.body.id))
+      .find((p) => {
+        try {
+          return readFileSync(p);
+        } catch {
+          return false;
+        }
+      });
     expect(path && readFileSync(path).equals(file)).toBe(true);
   });
 
@@ -77,15 +85,33 @@ describe('POST /documents/upload', () => {
 
   it('validates the text fields', async () => {
     const entity = await createIndividual(t);
-    const badKey = await t.http.post('/documents/upload').set(bearer(KEYS.sandbox)).field('key', 'selfie').field('link_to_identity[person_id]', entity.person_id).attach('file', FILES.png, 'a.png').expect(400);
+    const badKey = await t.http
+      .post('/documents/upload')
+      .set(bearer(KEYS.sandbox))
+      .field('key', 'selfie')
+      .field('link_to_identity[person_id]', entity.person_id)
+      .attach('file', FILES.png, 'a.png')
+      .expect(400);
     expect(badKey.body.errors[0].field).toBe('key');
     const noPerson = await t.http.post('/documents/upload').set(bearer(KEYS.sandbox)).field('key', 'identity').attach('file', FILES.png, 'a.png').expect(400);
     expect(noPerson.body.errors[0].field).toBe('link_to_identity[person_id]');
-    const badPerson = await t.http.post('/documents/upload').set(bearer(KEYS.sandbox)).field('key', 'identity').field('link_to_identity[person_id]', 'per_nope').attach('file', FILES.png, 'a.png').expect(400);
+    const badPerson = await t.http
+      .post('/documents/upload')
+      .set(bearer(KEYS.sandbox))
+      .field('key', 'identity')
+      .field('link_to_identity[person_id]', 'per_nope')
+      .attach('file', FILES.png, 'a.png')
+      .expect(400);
     expect(badPerson.body.errors[0].field).toBe('link_to_identity.person_id');
     const noFile = await t.http.post('/documents/upload').set(bearer(KEYS.sandbox)).field('key', 'identity').field('link_to_identity[person_id]', entity.person_id).expect(400);
     expect(noFile.body.errors[0].field).toBe('file');
-    const otherField = await t.http.post('/documents/upload').set(bearer(KEYS.sandbox)).field('key', 'identity').field('link_to_identity[person_id]', entity.person_id).attach('passport', FILES.png, 'a.png').expect(400);
+    const otherField = await t.http
+      .post('/documents/upload')
+      .set(bearer(KEYS.sandbox))
+      .field('key', 'identity')
+      .field('link_to_identity[person_id]', entity.person_id)
+      .attach('passport', FILES.png, 'a.png')
+      .expect(400);
     expect(otherField.body.errors[0].field).toBe('passport');
   });
 

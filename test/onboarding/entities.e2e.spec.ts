@@ -50,7 +50,11 @@ describe('entities: creation and lookup', () => {
     ])('refuses %s with 400 naming the field and writes nothing', async (_case, change, field) => {
       await t.settle();
       const before = await t.http.get('/entities?limit=100').set(bearer(KEYS.sandbox)).expect(200);
-      const res = await t.http.post('/entities').set(bearer(KEYS.sandbox)).send({ ...body, ...change }).expect(400);
+      const res = await t.http
+        .post('/entities')
+        .set(bearer(KEYS.sandbox))
+        .send({ ...body, ...change })
+        .expect(400);
       expect(res.body).toMatchObject({ status: 'error', code: 'validation_error' });
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
       await t.settle();
@@ -71,7 +75,11 @@ describe('entities: creation and lookup', () => {
 
   describe('POST /individual-entities', () => {
     it('creates a pending individual with its person_id', async () => {
-      const res = await t.http.post('/individual-entities').set(bearer(KEYS.sandbox)).send(individualBody({ meta: { crm_id: '42' } })).expect(201);
+      const res = await t.http
+        .post('/individual-entities')
+        .set(bearer(KEYS.sandbox))
+        .send(individualBody({ meta: { crm_id: '42' } }))
+        .expect(201);
       expect(res.body).toMatchObject({
         object: 'entity',
         type: 'individual',
@@ -106,7 +114,11 @@ describe('entities: creation and lookup', () => {
 
   describe('POST /business-entities', () => {
     it('creates a pending business', async () => {
-      const res = await t.http.post('/business-entities').set(bearer(KEYS.sandbox)).send(businessBody({ trading_name: 'Acme', meta: { tax_id: 'GB1' } })).expect(201);
+      const res = await t.http
+        .post('/business-entities')
+        .set(bearer(KEYS.sandbox))
+        .send(businessBody({ trading_name: 'Acme', meta: { tax_id: 'GB1' } }))
+        .expect(201);
       expect(res.body).toMatchObject({
         object: 'entity',
         type: 'business',

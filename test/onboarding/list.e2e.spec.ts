@@ -46,7 +46,13 @@ describe('GET /entities', () => {
   });
 
   it('validates the query', async () => {
-    for (const [q, field] of [['type=trust', 'type'], ['status=active', 'status'], ['limit=0', 'limit'], ['cursor=x', 'cursor'], ['colour=red', 'colour']]) {
+    for (const [q, field] of [
+      ['type=trust', 'type'],
+      ['status=active', 'status'],
+      ['limit=0', 'limit'],
+      ['cursor=x', 'cursor'],
+      ['colour=red', 'colour'],
+    ]) {
       const res = await list(`?${q}`).expect(400);
       expect(res.body.errors[0].field).toBe(field);
     }

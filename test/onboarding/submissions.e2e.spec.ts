@@ -9,7 +9,11 @@ describe('onboarding submission and sandbox review', () => {
   });
   afterAll(() => t.close());
 
-  const submit = (entityId: string | undefined, key: string = KEYS.sandbox) => t.http.post('/onboarding-submissions').set(bearer(key)).send(entityId ? { entity_id: entityId } : {});
+  const submit = (entityId: string | undefined, key: string = KEYS.sandbox) =>
+    t.http
+      .post('/onboarding-submissions')
+      .set(bearer(key))
+      .send(entityId ? { entity_id: entityId } : {});
   const review = (entityId: string, body: object, key: string = KEYS.sandbox) => t.http.post(`/sandbox/entities/${entityId}/review`).set(bearer(key)).send(body);
 
   it('answers 422 documents_missing naming both documents, then the one still missing', async () => {

@@ -11,7 +11,14 @@ describe('entity updates', () => {
 
   const patchIndividual = (id: string, body: object, key: string = KEYS.sandbox) => t.http.patch(`/individual-entities/${id}`).set(bearer(key)).send(body);
   const patchBusiness = (id: string, body: object, key: string = KEYS.sandbox) => t.http.patch(`/business-entities/${id}`).set(bearer(key)).send(body);
-  const createBusiness = async () => (await t.http.post('/business-entities').set(bearer(KEYS.sandbox)).send(businessBody({ meta: { tax_id: 'T-1' } })).expect(201)).body as { id: string };
+  const createBusiness = async () =>
+    (
+      await t.http
+        .post('/business-entities')
+        .set(bearer(KEYS.sandbox))
+        .send(businessBody({ meta: { tax_id: 'T-1' } }))
+        .expect(201)
+    ).body as { id: string };
 
   describe('PATCH /individual-entities/{id}', () => {
     it('applies the changes and reports them by group', async () => {

@@ -37,7 +37,14 @@ describe('operator inflows (decisions §11)', () => {
 
   const store = () => t.app.get<EventStore>(EVENT_STORE);
   const inflow = (accountId: string, body: Record<string, unknown>, auth: Record<string, string> = operator) => t.http.post(`/admin/accounts/${accountId}/inflows`).set(auth).send(body);
-  const wire = (over: Record<string, unknown> = {}) => ({ amount: 100_000, currency: 'USD', rail: 'bank-transfer', reference: `wire-${Math.random().toString(36).slice(2)}`, sender: 'ACME Trading Ltd', ...over });
+  const wire = (over: Record<string, unknown> = {}) => ({
+    amount: 100_000,
+    currency: 'USD',
+    rail: 'bank-transfer',
+    reference: `wire-${Math.random().toString(36).slice(2)}`,
+    sender: 'ACME Trading Ltd',
+    ...over,
+  });
 
   /** A live individual approved by the operator, and a USD account of it. */
   async function liveAccount(currency = 'USD') {
@@ -81,7 +88,10 @@ describe('operator inflows (decisions §11)', () => {
     expect(events).toEqual([expect.objectContaining({ type: 'AccountFunded', resource_type: 'account', resource_id: account, metadata: expect.objectContaining({ actor: 'operator' }) })]);
 
     // inflows.completed, as for sandbox funding: the transaction.
-    const hooks = await eventually(() => receiver.on('/live-inflows'), (r) => r.length >= 1);
+    const hooks = await eventually(
+      () => receiver.on('/live-inflows'),
+      (r) => r.length >= 1,
+    );
     expect(hooks.map((r) => r.payload.event)).toEqual(['inflows.completed']);
     expect(hooks[0].payload).toMatchObject({ entity_id: entity });
     expect(hooks[0].payload.data).toEqual({
@@ -144,13 +154,24 @@ describe('operator inflows (decisions §11)', () => {
   it('finishes an inflow whose request died after reserving its reference: the retry credits it once, with the reserved id', async () => {
     const { entity, account } = await liveAccount();
     const [opened] = await store().readStream(`account-${account}`);
-    const context: CommandContext = { actor: { kind: 'operator', organizationId: opened.metadata.organization_id, mode: 'live', id: 'operator' }, correlationId: 'req_crashed', causationId: 'req_crashed' };
+    const context: CommandContext = {
+      actor: { kind: 'operator', organizationId: opened.metadata.organization_id, mode: 'live', id: 'operator' },
+      correlationId: 'req_crashed',
+      causationId: 'req_crashed',
+    };
     const revision = (await store().readStream(`account-${account}`)).length - 1;
     const transaction_id = 'txn_01J0CRASHED000000000000000';
     const reserved = { transaction_id, account_id: account, amount: 321, currency: 'USD', rail: 'momo-transfer', reference: 'crashed-1', sender: null };
-    await handleCommand(store(), inflowReferenceStream(account, 'crashed-1'), inflowReferenceDecider, { type: 'ReserveInflowReference', inflow: reserved, account_revision: revision, now: Date.now() }, context, {
-      entityId: entity,
-    });
+    await handleCommand(
+      store(),
+      inflowReferenceStream(account, 'crashed-1'),
+      inflowReferenceDecider,
+      { type: 'ReserveInflowReference', inflow: reserved, account_revision: revision, now: Date.now() },
+      context,
+      {
+        entityId: entity,
+      },
+    );
     expect(await balanceOf(t, account, KEYS.live)).toEqual({ available: 0, current: 0 });
 
     const retried = await inflow(account, wire({ reference: 'crashed-1', amount: 321, rail: 'momo-transfer' })).expect(409);

@@ -39,7 +39,10 @@ describe('operator API (decisions §11)', () => {
     const live = await submittedLive();
     const sandbox = await readyIndividual(t);
     await t.http.post('/onboarding-submissions').set(bearer(KEYS.sandbox)).send({ entity_id: sandbox.id }).expect(200);
-    await eventually(() => t.http.get(`/entities/${sandbox.id}`).set(bearer(KEYS.sandbox)), (r) => r.body.status === 'approved');
+    await eventually(
+      () => t.http.get(`/entities/${sandbox.id}`).set(bearer(KEYS.sandbox)),
+      (r) => r.body.status === 'approved',
+    );
     expect((await t.http.get(`/entities/${live}`).set(bearer(KEYS.live)).expect(200)).body.status).not.toBe('approved');
 
     const reviewed = await t.http.post(`/admin/entities/${live}/review`).set(operator).send({ decision: 'approved', reason: 'documents checked' }).expect(200);
@@ -64,7 +67,11 @@ describe('operator API (decisions §11)', () => {
     await t.http.post('/admin/entities/ent_01ARZ3NDEKTSV4RRFFQ69G5FAV/review').set(operator).send({ decision: 'approved' }).expect(404);
     await t.http.post('/admin/entities/nope/review').set(operator).send({ decision: 'approved' }).expect(404);
     await t.http.post('/admin/transfers/trf_01ARZ3NDEKTSV4RRFFQ69G5FAV/advance').set(operator).send({ to: 'processing' }).expect(404);
-    const bad = await t.http.post(`/admin/entities/${await submittedLive()}/review`).set(operator).send({ decision: 'maybe' }).expect(400);
+    const bad = await t.http
+      .post(`/admin/entities/${await submittedLive()}/review`)
+      .set(operator)
+      .send({ decision: 'maybe' })
+      .expect(400);
     expect(bad.body.errors[0].field).toBe('decision');
   });
 
@@ -103,7 +110,10 @@ describe('operator API (decisions §11)', () => {
     expect(seen.some((e) => e.metadata.actor === 'operator')).toBe(true);
     expect(seen[0]).toMatchObject({ id: expect.stringMatching(/^evt_/), object: 'event', resource_type: 'api_key', revision: 0, created: expect.any(Number) });
     expect(JSON.stringify(seen)).not.toMatch(/key_hash|encrypted_private_key|PRIVATE KEY/);
-    const other = await t.http.get(`/admin/organizations/${await organizationOf(`entity-${await approvedEntity(t, KEYS.other)}`)}/events`).set(operator).expect(200);
+    const other = await t.http
+      .get(`/admin/organizations/${await organizationOf(`entity-${await approvedEntity(t, KEYS.other)}`)}/events`)
+      .set(operator)
+      .expect(200);
     expect(other.body.data.map((e: { resource_id: string }) => e.resource_id)).not.toContain(sandboxEntity);
     await t.http.get(`/admin/organizations/${organization}/events?cursor=abc`).set(operator).expect(400);
   });
@@ -145,7 +155,11 @@ describe('operator API without PAYMENTS_ADMIN_TOKEN', () => {
 
   it('answers 404 everywhere under /admin, as an unknown route does, whatever the credential', async () => {
     const unknown = await t.http.post('/no-such-route').set(bearer(KEYS.sandbox)).send({});
-    for (const [method, path] of [['post', '/admin/entities/ent_01ARZ3NDEKTSV4RRFFQ69G5FAV/review'], ['post', '/admin/transfers/x/advance'], ['get', '/admin/organizations/org_x/events']] as const) {
+    for (const [method, path] of [
+      ['post', '/admin/entities/ent_01ARZ3NDEKTSV4RRFFQ69G5FAV/review'],
+      ['post', '/admin/transfers/x/advance'],
+      ['get', '/admin/organizations/org_x/events'],
+    ] as const) {
       for (const auth of [{}, { Authorization: `Bearer ${TOKEN}` }, bearer(KEYS.live)]) {
         const res = await t.http[method](path).set(auth).send({ decision: 'approved' }).expect(404);
         expect(res.body.code).toBe(unknown.body.code);

@@ -25,7 +25,12 @@ describe('snapshots on the embedded adapter', () => {
   it('the command path snapshots an account beside the log, and a restarted process folds from it to the same balance', async () => {
     const entity = await approvedEntity(t);
     const account = (await t.http.post('/accounts').set(bearer(KEYS.sandbox)).send({ entity_id: entity, currency: 'USD' }).expect(201)).body.id as string;
-    for (let i = 1; i <= 7; i++) await t.http.post(`/sandbox/accounts/${account}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 100 * i, currency: 'USD' }).expect(201);
+    for (let i = 1; i <= 7; i++)
+      await t.http
+        .post(`/sandbox/accounts/${account}/fund`)
+        .set(bearer(KEYS.sandbox))
+        .send({ amount: 100 * i, currency: 'USD' })
+        .expect(201);
     const before = (await t.http.get(`/accounts/${account}`).set(bearer(KEYS.sandbox)).expect(200)).body;
     const snapshot = snapshotOf(`account-${account}`);
     expect(snapshot?.key).toMatch(/^account:\d+:[0-9a-f]{12}$/);

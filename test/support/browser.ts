@@ -87,7 +87,7 @@ async function unpackedChromium(): Promise<{ executablePath: string; libraries: 
  */
 function unpackLibraries(archive: string, into: string): void {
   const tar = brotliDecompressSync(readFileSync(archive));
-  for (let offset = 0; offset + 512 <= tar.length; ) {
+  for (let offset = 0; offset + 512 <= tar.length;) {
     const header = tar.subarray(offset, offset + 512);
     if (header[0] === 0) break;
     const field = (start: number, length: number) => header.toString('utf8', start, start + length).replace(/\0.*$/s, '');

@@ -43,13 +43,21 @@ describe('transfers under concurrency', () => {
     ]);
     const debited = succeed.length * 4_010;
     const stillHeld = (created.length - succeed.length - fail.length) * 4_010;
-    const balance = await eventually(() => balanceOf(t, p.account), (b) => b.current === FUNDED - debited && b.current - b.available === stillHeld, 'money settled');
+    const balance = await eventually(
+      () => balanceOf(t, p.account),
+      (b) => b.current === FUNDED - debited && b.current - b.available === stillHeld,
+      'money settled',
+    );
 
     // From the balance.
     expect(balance.available).toBeGreaterThanOrEqual(0);
     expect(debited + stillHeld + balance.available).toBe(FUNDED);
     // From the statement, which must agree with the balance.
-    const entries = await eventually(() => statement(t, p.account), (e) => e.length === 1 + created.length + succeed.length + fail.length, 'statement complete');
+    const entries = await eventually(
+      () => statement(t, p.account),
+      (e) => e.length === 1 + created.length + succeed.length + fail.length,
+      'statement complete',
+    );
     const sum = (type: string) => entries.filter((e) => e.type === type).reduce((a, e) => a + e.amount, 0);
     expect(sum('credit')).toBe(FUNDED);
     expect(sum('debit')).toBe(debited);

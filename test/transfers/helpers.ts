@@ -44,14 +44,12 @@ export const transferBody = (accountId: string, paymentDetailId: string, over: R
   ...over,
 });
 
-export const post = (t: TestApp, body: Record<string, unknown>, path: '/transfer' | '/transfers' = '/transfer', key: string = KEYS.sandbox) =>
-  t.http.post(path).set(bearer(key)).send(body);
+export const post = (t: TestApp, body: Record<string, unknown>, path: '/transfer' | '/transfers' = '/transfer', key: string = KEYS.sandbox) => t.http.post(path).set(bearer(key)).send(body);
 
 export const balanceOf = async (t: TestApp, accountId: string, key: string = KEYS.sandbox) =>
   (await t.http.get(`/accounts/${accountId}`).set(bearer(key)).expect(200)).body.balance as { available: number; current: number };
 
-export const advance = (t: TestApp, id: string, body: Record<string, unknown>, key: string = KEYS.sandbox) =>
-  t.http.post(`/sandbox/transfers/${id}/advance`).set(bearer(key)).send(body);
+export const advance = (t: TestApp, id: string, body: Record<string, unknown>, key: string = KEYS.sandbox) => t.http.post(`/sandbox/transfers/${id}/advance`).set(bearer(key)).send(body);
 
 export async function statement(t: TestApp, accountId: string, key: string = KEYS.sandbox) {
   await t.settle();

@@ -14,7 +14,12 @@ describe('transfers: lifecycle moves and the money that follows them', () => {
   afterAll(() => t.close());
 
   const create = async (amount: number) => (await post(t, transferBody(p.account, bank, { amount })).expect(201)).body as { id: string; fee: number };
-  const settledBalance = async (expected: { available: number; current: number }) => eventually(() => balanceOf(t, p.account), (b) => b.available === expected.available && b.current === expected.current, JSON.stringify(expected));
+  const settledBalance = async (expected: { available: number; current: number }) =>
+    eventually(
+      () => balanceOf(t, p.account),
+      (b) => b.available === expected.available && b.current === expected.current,
+      JSON.stringify(expected),
+    );
 
   it('pending → processing → successful debits current by amount + fee and drops the hold', async () => {
     const start = await balanceOf(t, p.account);
@@ -62,9 +67,15 @@ describe('transfers: lifecycle moves and the money that follows them', () => {
   it.each([
     [[], ['successful', 'reversed']],
     [['processing'], ['processing', 'reversed']],
-    [['processing', 'successful'], ['processing', 'successful', 'failed']],
+    [
+      ['processing', 'successful'],
+      ['processing', 'successful', 'failed'],
+    ],
     [['failed'], ['processing', 'successful', 'failed', 'reversed']],
-    [['processing', 'successful', 'reversed'], ['processing', 'successful', 'failed', 'reversed']],
+    [
+      ['processing', 'successful', 'reversed'],
+      ['processing', 'successful', 'failed', 'reversed'],
+    ],
   ])('after %p refuses %p with 409 invalid_transition and changes nothing', async (path, refused) => {
     const tr = await create(100);
     for (const to of path) await advance(t, tr.id, { to }).expect(200);
@@ -123,7 +134,11 @@ describe('transfers: the simulated network (SANDBOX_AUTO_ADVANCE=true)', () => {
       ['TransferProcessing', 'system:transfer-rails'],
       ['TransferSucceeded', 'system:transfer-rails'],
     ]);
-    await eventually(() => balanceOf(t, p.account), (b) => b.current === 39_975, 'debited');
+    await eventually(
+      () => balanceOf(t, p.account),
+      (b) => b.current === 39_975,
+      'debited',
+    );
     expect(await balanceOf(t, p.account)).toEqual({ available: 39_975, current: 39_975 });
     await t.settle();
     const events = (await t.http.get(`/transfers?entity_id=${p.entity}&status=successful`).set(bearer(KEYS.sandbox))).body.data;

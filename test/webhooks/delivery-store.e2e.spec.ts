@@ -45,14 +45,23 @@ describe('webhook deliveries in the delivery store, none in the log', () => {
     const detail = await paymentDetail(t, counterparty.id, BANK_USD);
     // Everything before the payout delivered, so the count below is the payout's alone: the funding's
     // inflows.completed arrived (so its events were routed) and nothing is left pending.
-    await eventually(() => Promise.resolve(receiver.on('/all').map((r) => r.payload.event)), (events) => events.includes('inflows.completed'));
-    await eventually(() => storedDeliveries(t.dataDir).filter((d) => d.webhook_id === hook.id && d.status !== 'succeeded'), (d) => d.length === 0);
+    await eventually(
+      () => Promise.resolve(receiver.on('/all').map((r) => r.payload.event)),
+      (events) => events.includes('inflows.completed'),
+    );
+    await eventually(
+      () => storedDeliveries(t.dataDir).filter((d) => d.webhook_id === hook.id && d.status !== 'succeeded'),
+      (d) => d.length === 0,
+    );
     const before = await store.headPosition();
     const deliveredBefore = receiver.on('/all').length;
 
     const transfer = (await t.http.post('/transfer').set(bearer(KEYS.sandbox)).send(transferBody(account.id, detail)).expect(201)).body.id as string;
     for (const to of ['processing', 'successful']) await t.http.post(`/sandbox/transfers/${transfer}/advance`).set(bearer(KEYS.sandbox)).send({ to }).expect(200);
-    const got = await eventually(() => receiver.on('/all').slice(deliveredBefore), (r) => r.length >= 5);
+    const got = await eventually(
+      () => receiver.on('/all').slice(deliveredBefore),
+      (r) => r.length >= 5,
+    );
     expect(got.map((r) => r.payload.event).sort()).toEqual(['accounts.updated', 'accounts.updated', 'outflows.completed', 'outflows.created', 'outflows.updated']);
     // Each resource's deliveries in the order of its events.
     expect(got.filter((r) => r.payload.event.startsWith('outflows.')).map((r) => r.payload.event)).toEqual(['outflows.created', 'outflows.updated', 'outflows.completed']);
@@ -74,10 +83,18 @@ describe('webhook deliveries in the delivery store, none in the log', () => {
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'EUR' });
     await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 700, currency: 'EUR' }).expect(201);
 
-    const got = await eventually(() => receiver.on('/retried'), (r) => r.length >= 5);
+    const got = await eventually(
+      () => receiver.on('/retried'),
+      (r) => r.length >= 5,
+    );
     // The first delivery answered 503 twice; the events behind it waited, then went in order.
     expect(got.map((r) => r.payload.event)).toEqual(['accounts.created', 'accounts.created', 'accounts.created', 'inflows.completed', 'accounts.updated']);
-    const logs = (await eventually(() => logsOf(t, entity, { webhook_id: hook.id }), (l) => l.length >= 5)).reverse();
+    const logs = (
+      await eventually(
+        () => logsOf(t, entity, { webhook_id: hook.id }),
+        (l) => l.length >= 5,
+      )
+    ).reverse();
     expect(logs.map((l) => [l.event, l.attempt, l.status, l.response?.status_code])).toEqual([
       ['accounts.created', 1, 'failed', 503],
       ['accounts.created', 2, 'failed', 503],

@@ -31,7 +31,10 @@ describe('webhook deliveries (embedded worker)', () => {
     await t.settle();
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
     await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 5000, currency: 'USD' }).expect(201);
-    const got = await eventually(() => receiver.on('/subscribed'), (r) => r.length >= 3);
+    const got = await eventually(
+      () => receiver.on('/subscribed'),
+      (r) => r.length >= 3,
+    );
     const byEvent = Object.fromEntries(got.map((r) => [r.payload.event, r.payload]));
     expect(Object.keys(byEvent).sort()).toEqual(['accounts.created', 'accounts.updated', 'inflows.completed']);
     const shown = (await t.http.get(`/accounts/${account.id}`).set(bearer(KEYS.sandbox)).expect(200)).body;
@@ -46,7 +49,10 @@ describe('webhook deliveries (embedded worker)', () => {
     // account_details.created is not subscribed: nothing more arrives for it.
     await t.http.post('/account-details').set(bearer(KEYS.sandbox)).send({ account_id: account.id, asset_type: 'fiat' }).expect(201);
     await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 1, currency: 'USD' }).expect(201);
-    const after = await eventually(() => receiver.on('/subscribed'), (r) => r.length >= 5);
+    const after = await eventually(
+      () => receiver.on('/subscribed'),
+      (r) => r.length >= 5,
+    );
     expect(after.map((r) => r.payload.event).filter((e) => e === 'account_details.created')).toEqual([]);
   });
 
@@ -56,7 +62,10 @@ describe('webhook deliveries (embedded worker)', () => {
     const res = await t.http.post('/webhook-tests').set(bearer(KEYS.sandbox)).send({ webhook_id: hook.id, entity_id: entity, event_group: 'outflows', event_name: 'completed' }).expect(201);
     expect(res.body).toEqual({ status: 'success', message: expect.any(String), data: { event_id: expect.stringMatching(/^evt_/) } });
     await t.http.post('/webhook-tests').set(bearer(KEYS.sandbox)).send({ webhook_id: hook.id, entity_id: entity, event_group: 'entities', event_name: 'updated' }).expect(201);
-    const got = await eventually(() => receiver.on('/tests'), (r) => r.length >= 2);
+    const got = await eventually(
+      () => receiver.on('/tests'),
+      (r) => r.length >= 2,
+    );
     const outflow = got.find((r) => r.payload.event === 'outflows.completed')!.payload;
     expect(outflow).toMatchObject({ id: res.body.data.event_id, test: true, entity_id: entity });
     expect(outflow.data).toMatchObject({ object: 'transfer', entity_id: entity, status: 'successful', direction: 'outflow', amount: expect.any(Number) });
@@ -73,11 +82,20 @@ describe('webhook deliveries (embedded worker)', () => {
     const deleted = await webhookTo(t, receiver, '/deleted', { entity_id: entity, enabled_events: events });
     const unsubscribed = await webhookTo(t, receiver, '/unsubscribed', { entity_id: entity, enabled_events: { accounts: ['updated'] } });
     await t.http.delete(`/entity-webhooks/${deleted.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200);
-    await eventually(async () => (await t.http.get(`/entity-webhooks/${expired.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox))).body.status, (s) => s === 'inactive');
+    await eventually(
+      async () => (await t.http.get(`/entity-webhooks/${expired.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox))).body.status,
+      (s) => s === 'inactive',
+    );
     await t.settle();
     await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'EUR' });
-    await eventually(() => receiver.on('/control'), (r) => r.length >= 1);
-    await eventually(() => logsOf(t, entity), (logs) => logs.length >= 1);
+    await eventually(
+      () => receiver.on('/control'),
+      (r) => r.length >= 1,
+    );
+    await eventually(
+      () => logsOf(t, entity),
+      (logs) => logs.length >= 1,
+    );
     for (const path of ['/inactive', '/expired', '/deleted', '/unsubscribed']) expect(receiver.on(path)).toEqual([]);
     for (const hook of [inactive, expired, deleted, unsubscribed]) expect(await logsOf(t, entity, { webhook_id: hook.id })).toEqual([]);
   });
@@ -89,8 +107,14 @@ describe('webhook deliveries (embedded worker)', () => {
     const slow = await webhookTo(t, receiver, '/flaky-slow', { entity_id: entity, enabled_events: { accounts: ['created'] } });
     await t.settle();
     await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'GBP' });
-    for (const [hook, firstError] of [[h500, 'HTTP 500'], [slow, 'timed out after 2000 ms']] as const) {
-      const logs = await eventually(() => logsOf(t, entity, { webhook_id: hook.id }), (l) => l.length >= 2);
+    for (const [hook, firstError] of [
+      [h500, 'HTTP 500'],
+      [slow, 'timed out after 2000 ms'],
+    ] as const) {
+      const logs = await eventually(
+        () => logsOf(t, entity, { webhook_id: hook.id }),
+        (l) => l.length >= 2,
+      );
       const [second, first] = logs;
       expect([first.attempt, first.status, first.error]).toEqual([1, 'failed', firstError]);
       expect([second.attempt, second.status, second.response.status_code]).toEqual([2, 'succeeded', 200]);
@@ -117,7 +141,10 @@ describe('webhook deliveries (embedded worker)', () => {
     const hook = await webhookTo(t, receiver, '/always-500', { entity_id: entity, enabled_events: { accounts: ['created'] } });
     await t.settle();
     await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'JPY' });
-    await eventually(() => receiver.on('/always-500'), (r) => r.length >= 1);
+    await eventually(
+      () => receiver.on('/always-500'),
+      (r) => r.length >= 1,
+    );
     await t.http.delete(`/entity-webhooks/${hook.id}`).send({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200);
     const cancelled = await eventually(
       () => storedDeliveries(t.dataDir).filter((d) => d.webhook_id === hook.id && d.status === 'cancelled'),

@@ -131,10 +131,23 @@ describe('entity webhooks API', () => {
   it('accepts test events for valid combinations only', async () => {
     const hook = (await create({ entity_id: entity, url: HOOK, enabled_events: { all: true } }).expect(201)).body;
     const send = (event_group: string, event_name: string) => t.http.post('/webhook-tests').set(bearer(KEYS.sandbox)).send({ webhook_id: hook.id, entity_id: entity, event_group, event_name });
-    for (const [g, n] of [['accounts', 'created'], ['account_details', 'created'], ['inflows', 'failed'], ['outflows', 'refunded'], ['entities', 'updated'], ['funding_sessions', 'completed'], ['payment_intent', 'cancelled']]) {
+    for (const [g, n] of [
+      ['accounts', 'created'],
+      ['account_details', 'created'],
+      ['inflows', 'failed'],
+      ['outflows', 'refunded'],
+      ['entities', 'updated'],
+      ['funding_sessions', 'completed'],
+      ['payment_intent', 'cancelled'],
+    ]) {
       await send(g, n).expect(201);
     }
-    for (const [g, n] of [['funding_sessions', 'created'], ['accounts', 'deleted'], ['cards', 'created'], ['transfers', 'created']]) {
+    for (const [g, n] of [
+      ['funding_sessions', 'created'],
+      ['accounts', 'deleted'],
+      ['cards', 'created'],
+      ['transfers', 'created'],
+    ]) {
       const res = await send(g, n).expect(400);
       expect(res.body.status).toBe('error');
     }

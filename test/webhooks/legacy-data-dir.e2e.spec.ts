@@ -14,7 +14,11 @@ import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, stor
  * projected from delivery events. Started on today's code, the same DATA_DIR lists the same logs.
  */
 const FIXTURE = join(__dirname, '..', 'fixtures', 'webhook-deliveries-v1.jsonl');
-const events = (): RecordedEvent[] => readFileSync(FIXTURE, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RecordedEvent);
+const events = (): RecordedEvent[] =>
+  readFileSync(FIXTURE, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RecordedEvent);
 const ENTITY = 'ent_01M85TK1A6HNBQKYPA709K4BMD';
 const WEBHOOKS = { flaky: 'whk_01M85TK1C8C785BXKD2Q4HJY86', down: 'whk_01M85TK1DW1Z4NRR6E6XFNKGYJ' };
 
@@ -34,7 +38,7 @@ function busProgress(dataDir: string): { routed: number; published: number } {
   const db = new Database(join(dataDir, 'bus.db'), { readonly: true, fileMustExist: true });
   try {
     const routed = (db.prepare("SELECT position FROM group_offsets WHERE group_id = 'webhooks'").get() as { position: number } | undefined)?.position ?? 0;
-    const published = (db.prepare('SELECT COUNT(*) AS n, MAX(position) AS last FROM messages').get() as { n: number; last: number | null });
+    const published = db.prepare('SELECT COUNT(*) AS n, MAX(position) AS last FROM messages').get() as { n: number; last: number | null };
     return { routed, published: published.n >= events().length ? (published.last ?? 0) : Infinity };
   } finally {
     db.close();
@@ -61,7 +65,12 @@ describe('an older DATA_DIR whose log holds delivery events', () => {
   it('lists its webhook logs as before, with the same filters and statistics', async () => {
     const attempted = events().filter((e) => e.type === 'WebhookDeliveryAttempted');
     const logs = await logsOf(t, ENTITY);
-    expect(logs.map((l) => l.id)).toEqual(attempted.map((e) => String(e.data.log_id)).sort().reverse());
+    expect(logs.map((l) => l.id)).toEqual(
+      attempted
+        .map((e) => String(e.data.log_id))
+        .sort()
+        .reverse(),
+    );
     const first = attempted[0].data;
     expect(logs.find((l) => l.id === first.log_id)).toEqual({
       id: first.log_id,
@@ -95,7 +104,11 @@ describe('an older DATA_DIR whose log holds delivery events', () => {
   it('routes the old log again (a fresh bus) without a second delivery, and writes no delivery event', async () => {
     // The publisher republishes the whole log and the router sees every event again: the derived
     // delivery ids are the imported ones, so nothing is scheduled twice and the pending retry keeps its time.
-    await eventually(() => busProgress(t.dataDir), (p) => p.routed >= p.published, 30_000);
+    await eventually(
+      () => busProgress(t.dataDir),
+      (p) => p.routed >= p.published,
+      30_000,
+    );
     const deliveries = storedDeliveries(t.dataDir);
     expect(deliveries).toHaveLength(events().filter((e) => e.type === 'WebhookDeliveryScheduled').length);
     expect(deliveries.filter((d) => d.status === 'pending').map((d) => [d.webhook_id, d.attempts])).toEqual([[WEBHOOKS.down, 2]]);

@@ -51,15 +51,24 @@ describe('webhook routing at the event position, and delivery order', () => {
       }
       // Each account goes to the webhooks created before it, and never to the deleted one.
       const expected = accounts.map((_, i) => created.slice(0, i + 1).sort());
-      const routed = await eventually(() => accounts.map((id) => routedFor(t.dataDir, id)), (r) => JSON.stringify(r) === JSON.stringify(expected));
+      const routed = await eventually(
+        () => accounts.map((id) => routedFor(t.dataDir, id)),
+        (r) => JSON.stringify(r) === JSON.stringify(expected),
+      );
       expect(routed).toEqual(expected);
     } finally {
       await projector.start();
     }
-    const got = await eventually(() => receiver.on('/fresh-0'), (r) => r.length >= 3);
+    const got = await eventually(
+      () => receiver.on('/fresh-0'),
+      (r) => r.length >= 3,
+    );
     expect(got.map((r) => r.payload.data.id)).toEqual(expect.arrayContaining(accounts));
     // Each webhook's deliveries go out on their own schedule: wait for this one's too.
-    const fresh2 = await eventually(() => receiver.on('/fresh-2'), (r) => r.length >= 1);
+    const fresh2 = await eventually(
+      () => receiver.on('/fresh-2'),
+      (r) => r.length >= 1,
+    );
     expect(fresh2.map((r) => r.payload.data.id)).toEqual(accounts.slice(2));
     expect(receiver.on('/gone')).toEqual([]);
     expect(accounts.map((id) => routedFor(t.dataDir, id))).not.toContainEqual(expect.arrayContaining([gone.id]));
@@ -73,7 +82,10 @@ describe('webhook routing at the event position, and delivery order', () => {
     for (const amount of [100, 200]) await t.http.post(`/sandbox/accounts/${a.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount, currency: 'USD' }).expect(201);
     const b = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'EUR' });
 
-    const got = await eventually(() => receiver.on('/ordered'), (r) => r.length >= 7);
+    const got = await eventually(
+      () => receiver.on('/ordered'),
+      (r) => r.length >= 7,
+    );
     const ofA = got.filter((r) => aboutAccount(r) === a.id).map((r) => [r.payload.event, r.payload.data.amount ?? (r.payload.data.balance as { current: number }).current]);
     expect(ofA).toEqual([
       ['accounts.created', 0],

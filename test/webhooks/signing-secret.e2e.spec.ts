@@ -48,7 +48,11 @@ describe('webhook signing_secret', () => {
   });
   afterEach(() => expect(receiver.rejected).toEqual([]));
 
-  const create = (body: Record<string, unknown>) => t.http.post('/entity-webhooks').set(bearer(KEYS.sandbox)).send({ entity_id: entity, ...body });
+  const create = (body: Record<string, unknown>) =>
+    t.http
+      .post('/entity-webhooks')
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: entity, ...body });
 
   it.each([
     ['generated', '/generated', undefined],
@@ -65,7 +69,10 @@ describe('webhook signing_secret', () => {
     receiver.expect(path, signingSecret);
     await t.settle();
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    const got = await eventually(() => receiver.on(path), (r) => r.length >= 1);
+    const got = await eventually(
+      () => receiver.on(path),
+      (r) => r.length >= 1,
+    );
     expect(got.map((r) => r.payload.event)).toEqual(['accounts.created']);
     expect(new Webhook(signingSecret).verify(got[0].body, got[0].headers)).toMatchObject({ event: 'accounts.created', data: { id: account.id } });
     // A wrong key is refused, so the check above means something.

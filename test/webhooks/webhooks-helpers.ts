@@ -35,7 +35,10 @@ export const startWebhookApp = (env: Record<string, string> = {}, dataDir?: stri
 /** Creates a webhook whose deliveries the receiver verifies on `path`. */
 export async function webhookTo(t: TestApp, receiver: Receiver, path: string, body: Record<string, unknown>, key: string = KEYS.sandbox) {
   const secret = `secret-for-${path}-0123456789`;
-  const res = await t.http.post('/entity-webhooks').set(bearer(key)).send({ url: receiver.url(path), secret, ...body });
+  const res = await t.http
+    .post('/entity-webhooks')
+    .set(bearer(key))
+    .send({ url: receiver.url(path), secret, ...body });
   if (res.status !== 201) throw new Error(`create webhook failed: ${res.status} ${JSON.stringify(res.body)}`);
   // The creation response's signing_secret is the Standard Webhooks key of the secret (decisions §9).
   if (res.body.signing_secret !== standardWebhooksSecret(secret)) throw new Error(`signing_secret ${res.body.signing_secret} is not the key of ${secret}`);
@@ -44,7 +47,10 @@ export async function webhookTo(t: TestApp, receiver: Receiver, path: string, bo
 }
 
 export async function logsOf(t: TestApp, entityId: string, query: Record<string, string> = {}) {
-  const res = await t.http.get('/webhook-logs').query({ entity_id: entityId, limit: '100', ...query }).set(bearer(KEYS.sandbox));
+  const res = await t.http
+    .get('/webhook-logs')
+    .query({ entity_id: entityId, limit: '100', ...query })
+    .set(bearer(KEYS.sandbox));
   if (res.status !== 200) throw new Error(`logs failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data as Array<Record<string, any>>;
 }

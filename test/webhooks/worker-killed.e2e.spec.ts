@@ -54,7 +54,11 @@ async function startWorkerProcess(dataDir: string): Promise<ChildProcess> {
     },
   });
   const healthy = await eventually(
-    () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false),
+    () =>
+      fetch(`http://127.0.0.1:${port}/health`).then(
+        (r) => r.ok,
+        () => false,
+      ),
     (ok) => ok || child.exitCode !== null,
     60_000,
   );
@@ -62,7 +66,8 @@ async function startWorkerProcess(dataDir: string): Promise<ChildProcess> {
   return child;
 }
 
-const killed = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL'))));
+const killed = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL'))));
 
 /**
  * Restart safety (decisions §9, at-least-once): a worker SIGKILLed while an attempt is in flight
@@ -101,24 +106,40 @@ describe('a webhooks worker killed mid-delivery', () => {
     const hook = await webhookTo(t, receiver, '/killed', { entity_id: entity, enabled_events: { accounts: ['created', 'updated'], inflows: ['completed'] } });
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
     await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 900, currency: 'USD' }).expect(201);
-    await eventually(() => receiver.on('/killed'), (r) => r.length >= 1);
+    await eventually(
+      () => receiver.on('/killed'),
+      (r) => r.length >= 1,
+    );
 
     // A second worker joins while the first holds the claim, then the first dies mid-request.
     survivor = await createWorker(loadConfig({ ...process.env, DATA_DIR: t.dataDir }), ['webhooks']);
     await killed(dying);
     const ours = () => storedDeliveries(t.dataDir).filter((d) => d.webhook_id === hook.id);
-    expect(ours().map((d) => [d.event, d.status, d.attempts]).sort()).toEqual([
+    expect(
+      ours()
+        .map((d) => [d.event, d.status, d.attempts])
+        .sort(),
+    ).toEqual([
       ['accounts.created', 'pending', 1],
       ['accounts.updated', 'pending', 0],
       ['inflows.completed', 'pending', 0],
     ]);
 
-    const got = await eventually(() => receiver.on('/killed'), (r) => r.length >= 4, 30_000);
+    const got = await eventually(
+      () => receiver.on('/killed'),
+      (r) => r.length >= 4,
+      30_000,
+    );
     expect(got.map((r) => r.payload.event)).toEqual(['accounts.created', 'accounts.created', 'inflows.completed', 'accounts.updated']);
     expect(got[1].payload.id).toBe(got[0].payload.id);
     // Not before the dead worker's claim ran out: its timeout plus the margin, from its claim.
     expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(TIMEOUT_MS + LEASE_MARGIN_MS - 300);
-    const logs = (await eventually(() => logsOf(t, entity, { webhook_id: hook.id }), (l) => l.length >= 3)).reverse();
+    const logs = (
+      await eventually(
+        () => logsOf(t, entity, { webhook_id: hook.id }),
+        (l) => l.length >= 3,
+      )
+    ).reverse();
     // The killed attempt never completed, so it has no entry; the one that replaced it is attempt 2.
     expect(logs.map((l) => [l.event, l.attempt, l.status])).toEqual([
       ['accounts.created', 2, 'succeeded'],

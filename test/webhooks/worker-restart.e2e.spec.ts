@@ -42,7 +42,10 @@ describe('webhook worker as its own deployment', () => {
     const hook = await webhookTo(t, receiver, '/restart', { entity_id: entity, enabled_events: { accounts: ['created'] } });
     await t.settle();
     await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    await eventually(() => logsOf(t, entity, { webhook_id: hook.id }), (logs) => logs.length === 1);
+    await eventually(
+      () => logsOf(t, entity, { webhook_id: hook.id }),
+      (logs) => logs.length === 1,
+    );
 
     // The retry is 2.5 s away: stop the worker now, while it is only scheduled.
     await worker!.close();
@@ -50,7 +53,10 @@ describe('webhook worker as its own deployment', () => {
     expect(receiver.on('/restart')).toHaveLength(1);
     await startWorker();
 
-    const logs = await eventually(() => logsOf(t, entity, { webhook_id: hook.id }), (l) => l.length >= 2);
+    const logs = await eventually(
+      () => logsOf(t, entity, { webhook_id: hook.id }),
+      (l) => l.length >= 2,
+    );
     expect(logs.map((l) => [l.attempt, l.status, l.response?.status_code])).toEqual([
       [2, 'succeeded', 204],
       [1, 'failed', 503],
@@ -64,7 +70,10 @@ describe('webhook worker as its own deployment', () => {
     await worker!.close();
     await startWorker();
     await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'EUR' });
-    await eventually(() => receiver.on('/restart'), (r) => r.length >= 3);
+    await eventually(
+      () => receiver.on('/restart'),
+      (r) => r.length >= 3,
+    );
     expect(receiver.on('/restart').map((r) => r.payload.data.currency)).toEqual(['USD', 'USD', 'EUR']);
   });
 });

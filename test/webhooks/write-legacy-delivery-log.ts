@@ -37,7 +37,10 @@ async function main(out: string): Promise<void> {
   const deleted = await webhookTo(t, receiver, '/deleted', { entity_id: entity, enabled_events: { accounts: ['created'] } });
   await t.http.post('/webhook-tests').set(bearer(KEYS.sandbox)).send({ webhook_id: flaky.id, entity_id: entity, event_group: 'entities', event_name: 'updated' }).expect(201);
   const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-  await eventually(() => receiver.on('/deleted'), (r) => r.length >= 1);
+  await eventually(
+    () => receiver.on('/deleted'),
+    (r) => r.length >= 1,
+  );
   await t.http.delete(`/entity-webhooks/${deleted.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200);
   await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 50_000, currency: 'USD' }).expect(201);
   const counterparty = await createCounterparty(t, entity, {}, KEYS.sandbox);
@@ -45,7 +48,10 @@ async function main(out: string): Promise<void> {
   const transfer = (await t.http.post('/transfer').set(bearer(KEYS.sandbox)).send(transferBody(account.id, detail)).expect(201)).body.id as string;
   await t.http.post(`/sandbox/transfers/${transfer}/advance`).set(bearer(KEYS.sandbox)).send({ to: 'processing' }).expect(200);
   await t.http.post(`/sandbox/transfers/${transfer}/advance`).set(bearer(KEYS.sandbox)).send({ to: 'successful' }).expect(200);
-  await eventually(() => logsOf(t, entity, { webhook_id: down.id }), (l) => l.length >= 2);
+  await eventually(
+    () => logsOf(t, entity, { webhook_id: down.id }),
+    (l) => l.length >= 2,
+  );
   const log = () => new Database(join(t.dataDir, 'events.db'), { readonly: true });
   const settled = () => {
     const db = log();
@@ -57,12 +63,24 @@ async function main(out: string): Promise<void> {
     }
   };
   // Every delivery finished except the one to /down, which waits a year: scheduled − 1 dequeued.
-  await eventually(async () => settled(), (s) => s.cancelled === 1 && s.dequeued === s.scheduled - 2, 30_000);
+  await eventually(
+    async () => settled(),
+    (s) => s.cancelled === 1 && s.dequeued === s.scheduled - 2,
+    30_000,
+  );
   await t.app.close();
   const db = log();
   const rows = db.prepare('SELECT * FROM events ORDER BY position').all() as Array<Record<string, string | number>>;
   db.close();
-  const events = rows.map((r) => ({ id: r.event_id, streamId: r.stream_id, type: r.type, data: JSON.parse(String(r.data)), metadata: JSON.parse(String(r.metadata)), revision: r.revision, position: r.position }));
+  const events = rows.map((r) => ({
+    id: r.event_id,
+    streamId: r.stream_id,
+    type: r.type,
+    data: JSON.parse(String(r.data)),
+    metadata: JSON.parse(String(r.metadata)),
+    revision: r.revision,
+    position: r.position,
+  }));
   writeFileSync(out, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
   const byType: Record<string, number> = {};
   for (const e of events) byType[String(e.type)] = (byType[String(e.type)] ?? 0) + 1;

@@ -34,7 +34,21 @@ import { READ_MODELS } from '@app/read-models/read-models';
 import { WORKER_SUPERVISOR, type WorkerSupervisor } from './background/worker-supervisor';
 
 /** Feature modules of the API; their read models are listed in read-models.ts. */
-export const FEATURE_MODULES = [AccessModule, OnboardingModule, AccountsModule, CounterpartiesModule, BankCodesModule, WebhooksModule, TransfersModule, CardsModule, CollectionsModule, AdminModule, AuditModule, EventStreamModule, DashboardModule];
+export const FEATURE_MODULES = [
+  AccessModule,
+  OnboardingModule,
+  AccountsModule,
+  CounterpartiesModule,
+  BankCodesModule,
+  WebhooksModule,
+  TransfersModule,
+  CardsModule,
+  CollectionsModule,
+  AdminModule,
+  AuditModule,
+  EventStreamModule,
+  DashboardModule,
+];
 
 export interface ApiOptions {
   /** `npm start`'s supervised worker, reported by GET /health. */

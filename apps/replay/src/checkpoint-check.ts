@@ -115,9 +115,17 @@ export class CheckpointCheck {
     }
     this.take();
     if (s.stream_id !== event.streamId || s.revision !== event.revision) {
-      this.diagnose('reordered', `position ${event.position}`, `reordered: signed as stream ${s.stream_id} revision ${s.revision}, the log has stream ${event.streamId} revision ${event.revision} there`);
+      this.diagnose(
+        'reordered',
+        `position ${event.position}`,
+        `reordered: signed as stream ${s.stream_id} revision ${s.revision}, the log has stream ${event.streamId} revision ${event.revision} there`,
+      );
     } else if (s.hash !== chainHash) {
-      this.diagnose('rewritten', `position ${event.position}`, `rewritten: stream ${s.stream_id} revision ${s.revision} differs from the event signed at this position (its chain hash was ${s.hash.slice(0, 16)}…, is ${chainHash.slice(0, 16)}…)`);
+      this.diagnose(
+        'rewritten',
+        `position ${event.position}`,
+        `rewritten: stream ${s.stream_id} revision ${s.revision} differs from the event signed at this position (its chain hash was ${s.hash.slice(0, 16)}…, is ${chainHash.slice(0, 16)}…)`,
+      );
     }
   }
 
@@ -138,7 +146,11 @@ export class CheckpointCheck {
     // The signed leaves say what changed only if they are the ones signed.
     const trusted = this.tree && this.signedRange.size === cp.tree_size && this.signedRange.root().toString('hex') === cp.root_hash;
     if (!trusted) {
-      this.out.push({ kind: 'checkpoint', resource: `checkpoint tree_size ${cp.tree_size}`, message: `${this.tree ? 'the side index tree.db does not give the signed root' : 'no side index tree.db'} in ${this.settings.dir}: what changed cannot be located` });
+      this.out.push({
+        kind: 'checkpoint',
+        resource: `checkpoint tree_size ${cp.tree_size}`,
+        message: `${this.tree ? 'the side index tree.db does not give the signed root' : 'no side index tree.db'} in ${this.settings.dir}: what changed cannot be located`,
+      });
       return;
     }
     this.reportMissing(cp, streams, logEnd);

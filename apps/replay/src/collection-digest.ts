@@ -25,7 +25,7 @@ const PAGE = 500;
  * or MongoDB): `after` walks ids upwards (the page comes newest first, so it is turned round).
  */
 export async function* ascending(store: ReadStore, collection: string, organizationId?: string): AsyncGenerator<ReadDocument> {
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const page = await store.find(collection, { limit: PAGE, after, filter: organizationId ? { organization_id: organizationId } : undefined });
     const items = page.items.reverse();
     yield* items;
@@ -63,7 +63,13 @@ export async function compareCollection(
       counts.rebuilt += 1;
     }
     if (liveDoc) counts.live += 1;
-    const message = !liveDoc ? 'missing from the live read model' : !rebuiltDoc ? 'in the live read model, not in the replay' : rebuiltHash !== documentHash(liveDoc) ? 'differs from the replay' : null;
+    const message = !liveDoc
+      ? 'missing from the live read model'
+      : !rebuiltDoc
+        ? 'in the live read model, not in the replay'
+        : rebuiltHash !== documentHash(liveDoc)
+          ? 'differs from the replay'
+          : null;
     if (message) {
       counts.differing += 1;
       await onDifference({ id: (rebuiltDoc ?? liveDoc)!.id, message, rebuilt: rebuiltDoc });

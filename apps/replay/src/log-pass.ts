@@ -45,7 +45,7 @@ export async function readLog(store: EventStore, projections: readonly Projectio
   const ledger = new LedgerCheck(options.organizationId);
   let count = 0;
   let last = 0;
-  for (let after = 0; after < head; ) {
+  for (let after = 0; after < head;) {
     const batch = await raw.readAll({ after, limit: options.batchSize ?? 2000 });
     if (!batch.length) break;
     const writes: ProjectionWrite[] = [];

@@ -64,8 +64,19 @@ export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promi
     findings.push(...(checkpoint?.findings() ?? []));
     const collections = await compareCollections(deps, scratch, pass.head, options, findings);
     for (const b of pass.ledger.breaks()) findings.push({ kind: 'ledger', resource: `transaction ${b.transactionId} at position ${b.position}`, message: b.message });
-    for (const b of await pass.ledger.projectedBalanceBreaks(ascending(scratch, 'accounts', options.organizationId))) findings.push({ kind: 'ledger', resource: `account ${b.account}`, message: b.message });
-    renderReport(deps.out, { head: pass.head, events: pass.events, streams: pass.streams, passMs: pass.ms, totalMs: Date.now() - started, collections, findings, ledger: pass.ledger.rows(), checkpoint: checkpoint?.status() });
+    for (const b of await pass.ledger.projectedBalanceBreaks(ascending(scratch, 'accounts', options.organizationId)))
+      findings.push({ kind: 'ledger', resource: `account ${b.account}`, message: b.message });
+    renderReport(deps.out, {
+      head: pass.head,
+      events: pass.events,
+      streams: pass.streams,
+      passMs: pass.ms,
+      totalMs: Date.now() - started,
+      collections,
+      findings,
+      ledger: pass.ledger.rows(),
+      checkpoint: checkpoint?.status(),
+    });
     return findings.length ? 1 : 0;
   } finally {
     checkpoint?.close();

@@ -36,7 +36,12 @@ export function renderReport(out: (line: string) => void, report: Report): void 
     `log pass ${(report.passMs / 1000).toFixed(1)} s (${rate(report.passMs)} events/s), whole run ${(report.totalMs / 1000).toFixed(1)} s (${rate(report.totalMs)} events/s), ` +
       `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
   );
-  out(table(['collection', 'rebuilt', 'live', 'digest', 'result'], report.collections.map((c) => [c.collection, String(c.rebuilt), String(c.live), c.digest.slice(0, 16), c.same ? 'same' : 'DIFFERENT'])));
+  out(
+    table(
+      ['collection', 'rebuilt', 'live', 'digest', 'result'],
+      report.collections.map((c) => [c.collection, String(c.rebuilt), String(c.live), c.digest.slice(0, 16), c.same ? 'same' : 'DIFFERENT']),
+    ),
+  );
   if (report.ledger.length) {
     const rows = report.ledger.map((r) => [r.book, r.currency, r.account, ...[r.debits_posted, r.credits_posted, r.debits_pending, r.credits_pending].map(String)]);
     out(table(['organization/mode', 'currency', 'ledger account', 'debits posted', 'credits posted', 'debits pending', 'credits pending'], rows));

@@ -92,7 +92,12 @@ async function main(): Promise<void> {
         return void withTimeout(store.headPosition(), 2_000).then(
           (head) => {
             const details = { readers: { status: failed ? 'down' : 'up', roles: worker.roles, ...(failed ? { failed } : {}) }, event_store: { status: 'up', head } };
-            json(res, failed ? 503 : 200, { status: failed ? 'error' : 'ok', info: failed ? { event_store: details.event_store } : details, error: failed ? { readers: details.readers } : {}, details });
+            json(res, failed ? 503 : 200, {
+              status: failed ? 'error' : 'ok',
+              info: failed ? { event_store: details.event_store } : details,
+              error: failed ? { readers: details.readers } : {},
+              details,
+            });
           },
           (err: unknown) => {
             logger.warn({ err, check: 'event_store' }, 'readiness check failed');

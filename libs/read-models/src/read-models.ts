@@ -17,4 +17,18 @@ import { eventIndexProjection } from './audit/event-index.projection';
  * Every read model of the product, in one list: whichever worker runs the projector role
  * builds exactly this set (and tests, in one process). A new feature adds its projections here.
  */
-export const READ_MODELS: readonly Projection[] = [apiKeyProjection, entityProjection, accountProjection, counterpartyProjection, paymentDetailProjection, webhookProjection, transferProjection, statementProjection, paymentIntentProjection, intentActionProjection, cardProjection, cardTransactionProjection, eventIndexProjection] as readonly Projection[];
+export const READ_MODELS: readonly Projection[] = [
+  apiKeyProjection,
+  entityProjection,
+  accountProjection,
+  counterpartyProjection,
+  paymentDetailProjection,
+  webhookProjection,
+  transferProjection,
+  statementProjection,
+  paymentIntentProjection,
+  intentActionProjection,
+  cardProjection,
+  cardTransactionProjection,
+  eventIndexProjection,
+] as readonly Projection[];

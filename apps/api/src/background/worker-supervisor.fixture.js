@@ -5,7 +5,11 @@ if (process.env.FIXTURE_EXIT_AT_START === '1') process.exit(2);
 process.on('message', (message) => {
   if (message.type === 'ping') process.send({ type: 'pong', id: message.id });
   else if (message.type === 'status') {
-    process.send({ type: 'status', id: message.id, report: { roles: ['projector', 'publisher', 'webhooks', 'process-managers'], projected: 7, published: 7, process_managers: [], tail: null, rss_bytes: 1 } });
+    process.send({
+      type: 'status',
+      id: message.id,
+      report: { roles: ['projector', 'publisher', 'webhooks', 'process-managers'], projected: 7, published: 7, process_managers: [], tail: null, rss_bytes: 1 },
+    });
   } else if (message.type === 'metrics') {
     // As prom-client's getMetricsAsJSON gives them: a webhook counter of the worker and an append counter both processes have.
     process.send({

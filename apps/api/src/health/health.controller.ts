@@ -69,7 +69,12 @@ export class HealthController {
    */
   @Get()
   @Public()
-  @ApiRoute({ id: 'getHealth', summary: 'Health for operators', description: 'How far the log’s readers trail it, the load on writes and, under npm start, the supervised worker.', ok: { status: 200, schema: 'Health', description: 'Health' } })
+  @ApiRoute({
+    id: 'getHealth',
+    summary: 'Health for operators',
+    description: 'How far the log’s readers trail it, the load on writes and, under npm start, the supervised worker.',
+    ok: { status: 200, schema: 'Health', description: 'Health' },
+  })
   async health() {
     const head = await this.store.headPosition();
     const base = { status: 'ok', adapters: describeAdapters(this.config), writes: { in_flight: this.writes.inFlight, refused: this.writes.refused, limit: this.config.maxInflightWrites } };

@@ -11,16 +11,17 @@ export interface BlockOptions {
   readonly nullable?: boolean;
 }
 
-const skipped = ({ optional, nullable }: BlockOptions) => (_object: object, value: unknown) =>
-  !((optional && value === undefined) || (nullable && value === null));
+const skipped =
+  ({ optional, nullable }: BlockOptions) =>
+  (_object: object, value: unknown) =>
+    !((optional && value === undefined) || (nullable && value === null));
 
 /**
  * An object block of a body (`bank`, `profile`, `address`…): anything but a JSON object, `null`
  * included unless the block may be cleared, is a 400 naming the field, so the domain only ever
  * sees the shape it was promised (decisions §2).
  */
-export const Block = (type: BlockType, options: BlockOptions = {}) =>
-  applyDecorators(ValidateIf(skipped(options)), IsObject({ message: '$property must be an object' }), ValidateNested(), Type(type));
+export const Block = (type: BlockType, options: BlockOptions = {}) => applyDecorators(ValidateIf(skipped(options)), IsObject({ message: '$property must be an object' }), ValidateNested(), Type(type));
 
 /** A list of object blocks, at most `max` long. */
 export const BlockList = (type: BlockType, max: number, options: BlockOptions = {}) =>

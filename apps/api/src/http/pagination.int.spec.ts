@@ -13,7 +13,10 @@ describe('list pagination', () => {
   const newestFirst = [...ids].reverse();
 
   beforeAll(async () => {
-    await store.apply(ids.map((id, i) => ({ collection: 'items', id, position: i + 1, evolve: () => ({ id, org: 'o1', n: i }) })), {});
+    await store.apply(
+      ids.map((id, i) => ({ collection: 'items', id, position: i + 1, evolve: () => ({ id, org: 'o1', n: i }) })),
+      {},
+    );
   });
   afterAll(async () => {
     await store.close();

@@ -17,9 +17,7 @@ export function strictValidationPipe(kind: 'validation' | 'rule' = 'validation')
     exceptionFactory: (errors) => {
       const fields = flatten(errors);
       const first = fields[0];
-      return new DomainException(
-        domainError(kind, 'validation_error', first ? `${first.field}: ${first.message}` : 'Invalid request', { errors: fields }),
-      );
+      return new DomainException(domainError(kind, 'validation_error', first ? `${first.field}: ${first.message}` : 'Invalid request', { errors: fields }));
     },
   });
 }

@@ -18,9 +18,7 @@ export class DocumentUploadInterceptor implements NestInterceptor {
 
   async intercept(context: ExecutionContext, next: CallHandler) {
     const http = context.switchToHttp();
-    await new Promise<void>((resolve, reject) =>
-      this.parse(http.getRequest<Request>(), http.getResponse<Response>(), (error: unknown) => (error ? reject(translate(error)) : resolve())),
-    );
+    await new Promise<void>((resolve, reject) => this.parse(http.getRequest<Request>(), http.getResponse<Response>(), (error: unknown) => (error ? reject(translate(error)) : resolve())));
     return next.handle();
   }
 }
@@ -36,7 +34,9 @@ function translate(error: unknown): DomainException {
   }
   if (code === 'LIMIT_UNEXPECTED_FILE' || code === 'LIMIT_FILE_COUNT') {
     const name = field ?? 'file';
-    return new DomainException(domainError('validation', 'validation_error', `Only one file, in the field "file", is accepted`, { errors: [{ field: name, message: `${name} is not an accepted file field` }] }));
+    return new DomainException(
+      domainError('validation', 'validation_error', `Only one file, in the field "file", is accepted`, { errors: [{ field: name, message: `${name} is not an accepted file field` }] }),
+    );
   }
   const message = error instanceof Error ? error.message : 'The multipart body could not be read';
   return new DomainException(domainError('validation', 'invalid_multipart', message));

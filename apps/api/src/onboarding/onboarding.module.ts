@@ -1,13 +1,5 @@
 import { Module } from '@nestjs/common';
-import {
-  CreateEntityHandler,
-  EntitiesService,
-  GetEntityHandler,
-  ReviewEntityHandler,
-  SubmitOnboardingHandler,
-  UpdateEntityHandler,
-  UploadDocumentHandler,
-} from '@app/application/onboarding';
+import { CreateEntityHandler, EntitiesService, GetEntityHandler, ReviewEntityHandler, SubmitOnboardingHandler, UpdateEntityHandler, UploadDocumentHandler } from '@app/application/onboarding';
 import { BLOB_STORE, createBlobStore } from '@app/platform/blob-store';
 import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';

@@ -1,13 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DeliveryStoreModule } from '@app/platform/delivery-store/delivery-store.module';
-import {
-  CreateWebhookHandler,
-  DeleteWebhookHandler,
-  GetWebhookHandler,
-  RequestWebhookTestHandler,
-  UpdateWebhookHandler,
-  WEBHOOK_TEST_SAMPLES,
-} from '@app/application/webhooks';
+import { CreateWebhookHandler, DeleteWebhookHandler, GetWebhookHandler, RequestWebhookTestHandler, UpdateWebhookHandler, WEBHOOK_TEST_SAMPLES } from '@app/application/webhooks';
 import { GetWebhookStatsHandler } from '@app/read-models/webhooks/get-webhook-stats.query-handler';
 import { ListWebhookLogsHandler } from '@app/read-models/webhooks/list-webhook-logs.query-handler';
 import { ListWebhooksHandler } from '@app/read-models/webhooks/list-webhooks.query-handler';

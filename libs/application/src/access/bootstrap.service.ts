@@ -28,11 +28,7 @@ export class BootstrapService {
       await this.ignoreRace(() => this.commands.execute(new CreateApiKeyCommand(this.context(modeOfKey(key)!), { name: 'bootstrap', mode: modeOfKey(key)!, key, bootstrap: true })));
     }
     const firstStart = await this.ignoreRace(async () => {
-      await this.store.append(
-        BOOTSTRAP_STREAM,
-        [toAppend({ type: 'PlatformBootstrapped', data: { seeded_keys: this.config.bootstrapApiKeys.length } }, this.context('sandbox'), null)],
-        'no_stream',
-      );
+      await this.store.append(BOOTSTRAP_STREAM, [toAppend({ type: 'PlatformBootstrapped', data: { seeded_keys: this.config.bootstrapApiKeys.length } }, this.context('sandbox'), null)], 'no_stream');
       return true;
     });
     if (!firstStart || this.config.bootstrapApiKeys.length) return { generatedKey: null };

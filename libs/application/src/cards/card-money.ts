@@ -46,7 +46,14 @@ async function isFinished(store: EventStore, context: CommandContext, transactio
  * Capture or reverse: the card stream decides the transaction's fate first (only one of them can
  * win a pending transaction), then the account follows: debit what was captured, or drop the hold.
  */
-export async function settleTransaction(store: EventStore, context: CommandContext, cardId: string, transactionId: string, how: { capture: number | null } | 'reverse', now: number): Promise<CardTransactionRecord> {
+export async function settleTransaction(
+  store: EventStore,
+  context: CommandContext,
+  cardId: string,
+  transactionId: string,
+  how: { capture: number | null } | 'reverse',
+  now: number,
+): Promise<CardTransactionRecord> {
   const command =
     how === 'reverse'
       ? { type: 'ReverseCardTransaction' as const, card_id: cardId, transaction_id: transactionId, now }

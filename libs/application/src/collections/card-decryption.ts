@@ -10,7 +10,7 @@ import { apiKeyStream } from '../access/streams';
 const undecryptable = () =>
   new DomainException(
     domainError('validation', 'invalid_encrypted_data', 'payment_type_data.data could not be decrypted with this API key', {
-      errors: [{ field: 'intent_action.payment_type_data.data', message: 'must be card data encrypted with RSA-OAEP (SHA-256) under this API key\'s encryption_public_key' }],
+      errors: [{ field: 'intent_action.payment_type_data.data', message: "must be card data encrypted with RSA-OAEP (SHA-256) under this API key's encryption_public_key" }],
     }),
   );
 

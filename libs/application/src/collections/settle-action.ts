@@ -19,10 +19,24 @@ export async function settleAction(store: EventStore, action: IntentActionRecord
   const now = Date.now();
   const base = { payment_intent_id: action.payment_intent_id, intent_action_id: action.id, now };
   if (action.status === 'failed') {
-    await handleCommand(store, paymentIntentStream(action.payment_intent_id), paymentIntentDecider, { ...base, type: 'FailPaymentIntent', status_reason: action.status_reason ?? 'payment_failed' }, context);
+    await handleCommand(
+      store,
+      paymentIntentStream(action.payment_intent_id),
+      paymentIntentDecider,
+      { ...base, type: 'FailPaymentIntent', status_reason: action.status_reason ?? 'payment_failed' },
+      context,
+    );
     return;
   }
-  const credit = { type: 'CreditCollection' as const, account_id: action.account_id, payment_intent_id: action.payment_intent_id, amount: action.amount, fee: action.applicable_fee, currency: action.currency, now };
+  const credit = {
+    type: 'CreditCollection' as const,
+    account_id: action.account_id,
+    payment_intent_id: action.payment_intent_id,
+    amount: action.amount,
+    fee: action.applicable_fee,
+    currency: action.currency,
+    now,
+  };
   await handleCommand(store, accountStream(action.account_id), accountDecider, credit, context);
   await handleCommand(store, paymentIntentStream(action.payment_intent_id), paymentIntentDecider, { ...base, type: 'CompletePaymentIntent' }, context);
 }

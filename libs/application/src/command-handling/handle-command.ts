@@ -58,8 +58,8 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
     const decided = decider.decide(typeof command === 'function' ? await (command as (s: S) => C | Promise<C>)(folded.state) : command, folded.state);
     if (isDomainError(decided)) throw new DomainException(decided);
     if (decided.length === 0) return { state: folded.state, newEvents: [], position: null };
-    const entityId = folded.owner ? folded.owner.entity_id ?? null : options.entityId ?? null;
-    const mode = folded.owner ? modeOf(folded.owner) : options.mode ?? context.actor.mode;
+    const entityId = folded.owner ? (folded.owner.entity_id ?? null) : (options.entityId ?? null);
+    const mode = folded.owner ? modeOf(folded.owner) : (options.mode ?? context.actor.mode);
     try {
       const toStore = decided.map((e) => toAppend(e, context, entityId, options.schemaVersion ?? 1, mode));
       const result = await store.append(streamId, toStore, folded.revision === -1 ? 'no_stream' : folded.revision);

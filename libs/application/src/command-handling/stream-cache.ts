@@ -43,11 +43,7 @@ function cacheFor(store: EventStore, evolve: object): StreamCacheView {
 }
 
 /** The stream folded up to its current end, reading only what the cache has not seen. */
-export async function foldStream<S>(
-  store: EventStore,
-  streamId: string,
-  decider: { evolve: Evolve<S>; initialState: S },
-): Promise<FoldedStream<S>> {
+export async function foldStream<S>(store: EventStore, streamId: string, decider: { evolve: Evolve<S>; initialState: S }): Promise<FoldedStream<S>> {
   // An `as_of` read folds a prefix of the stream: neither completed from nor stored in the cache.
   const cache = pointInTime() ? null : cacheFor(store, decider.evolve);
   // On a miss, a long stream starts from its latest snapshot instead of its first event.
@@ -101,4 +97,3 @@ export function serializePerStream<T>(store: EventStore, streamId: string, work:
   });
   return run;
 }
-

@@ -7,8 +7,7 @@ import { DomainException, loadAggregate, type Actor, type CommandContext } from 
 import { ENTITY_ID, entityStream } from '../onboarding/streams';
 
 /** An entity token acts for its entity only; an API key naming an entity confirms the scope. */
-export const scopeOf = (actor: Actor, entityId?: string): Scope | null =>
-  actor.entityId ? { entity_id: actor.entityId, kind: 'token' } : entityId ? { entity_id: entityId, kind: 'confirm' } : null;
+export const scopeOf = (actor: Actor, entityId?: string): Scope | null => (actor.entityId ? { entity_id: actor.entityId, kind: 'token' } : entityId ? { entity_id: entityId, kind: 'confirm' } : null);
 
 /** The owner can change (reassignment), so streams are read at organization level and the decider judges the entity. */
 export const orgOnly = (context: CommandContext): CommandContext => ({ ...context, actor: { ...context.actor, entityId: undefined } });

@@ -26,11 +26,26 @@ describe('payment detail index', () => {
     dir = mkdtempSync(join(tmpdir(), 'pmd-index-'));
     store = new SqliteEventStore(join(dir, 'events.db'));
     bus = await commandBusFor(store, [IndexPaymentDetailHandler]);
-    const create = { type: 'CreateCounterparty' as const, counterparty_id: CPT, entity_id: 'ent_1', counterparty_type: 'individual' as const, nickname: null, profile: { first_name: 'Ada', last_name: 'L' }, meta: {}, now: 1 };
+    const create = {
+      type: 'CreateCounterparty' as const,
+      counterparty_id: CPT,
+      entity_id: 'ent_1',
+      counterparty_type: 'individual' as const,
+      nickname: null,
+      profile: { first_name: 'Ada', last_name: 'L' },
+      meta: {},
+      now: 1,
+    };
     await handleCommand(store, counterpartyStream(CPT), counterpartyDecider, create, context);
     const detail = { payment_method: 'book-transfer' as const, currency: 'USD', country: 'US', book: { account_id: 'acc_1' } };
     // Written the way the code before the index did: the detail, and no index entry.
-    await handleCommand(store, counterpartyStream(CPT), counterpartyDecider, { type: 'AddPaymentDetail', counterparty_id: CPT, scope: null, payment_detail_id: PMD, detail, book: { account_id: 'acc_1', currency: 'USD' }, now: 2 }, context);
+    await handleCommand(
+      store,
+      counterpartyStream(CPT),
+      counterpartyDecider,
+      { type: 'AddPaymentDetail', counterparty_id: CPT, scope: null, payment_detail_id: PMD, detail, book: { account_id: 'acc_1', currency: 'USD' }, now: 2 },
+      context,
+    );
   });
   afterEach(async () => {
     await bus.close();

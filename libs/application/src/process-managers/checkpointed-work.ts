@@ -92,12 +92,14 @@ export class CheckpointedWork {
   }
 
   private save(): Promise<void> {
-    this.saving = this.saving.catch(() => undefined).then(async () => {
-      const position = this.checkpoint;
-      if (position <= this.saved) return;
-      await this.checkpoints.saveCheckpoint(this.checkpointName, position);
-      this.saved = position;
-    });
+    this.saving = this.saving
+      .catch(() => undefined)
+      .then(async () => {
+        const position = this.checkpoint;
+        if (position <= this.saved) return;
+        await this.checkpoints.saveCheckpoint(this.checkpointName, position);
+        this.saved = position;
+      });
     return this.saving;
   }
 

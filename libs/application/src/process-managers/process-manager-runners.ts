@@ -42,7 +42,7 @@ export class ProcessManagerRunners implements OnModuleDestroy {
     });
     metrics.gauge({
       name: 'payments_process_manager_holding',
-      help: '1 when this process holds the manager\'s lease (works it), else 0',
+      help: "1 when this process holds the manager's lease (works it), else 0",
       labelNames: ['manager'],
       read: () => this.runners.map((r) => ({ labels: { manager: r.status.name }, value: r.status.holding ? 1 : 0 })),
     });

@@ -30,7 +30,17 @@ describe('hold idempotency from the hold origin', () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hold-origin-'));
     store = new SqliteEventStore(join(dir, 'events.db'));
-    const open = { type: 'OpenAccount' as const, account_id: ACC, entity: { id: 'ent_1', status: 'approved' }, mode: 'sandbox' as const, account_type: 'checking', currency: 'USD', display_name: 'Ops', service_ban: newServiceBan(seededRandom(3)), now: 1 };
+    const open = {
+      type: 'OpenAccount' as const,
+      account_id: ACC,
+      entity: { id: 'ent_1', status: 'approved' },
+      mode: 'sandbox' as const,
+      account_type: 'checking',
+      currency: 'USD',
+      display_name: 'Ops',
+      service_ban: newServiceBan(seededRandom(3)),
+      now: 1,
+    };
     await handleCommand(store, accountStream(ACC), accountDecider, open, context, { entityId: 'ent_1' });
     await fund(10_000, 'txn_1');
   });

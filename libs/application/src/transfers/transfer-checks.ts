@@ -21,10 +21,18 @@ export async function sourceAccount(store: EventStore, actor: Actor, accountId: 
 /** Routing rules between the account, the payment type and the payment detail (decisions §6). */
 export function checkRoute(account: OpenAccountState, paymentType: PaymentType, detail: TransferablePaymentDetail): void {
   if (detail.payment_method !== paymentType) {
-    fail(rule('payment_method_mismatch', `Payment detail ${detail.id} is for ${detail.payment_method}, not ${paymentType}`, [{ field: 'payment_type', message: `must be ${detail.payment_method} for this payment detail` }]));
+    fail(
+      rule('payment_method_mismatch', `Payment detail ${detail.id} is for ${detail.payment_method}, not ${paymentType}`, [
+        { field: 'payment_type', message: `must be ${detail.payment_method} for this payment detail` },
+      ]),
+    );
   }
   if (detail.entity_id !== account.entity_id) {
-    fail(rule('entity_mismatch', `Payment detail ${detail.id} belongs to another entity than account ${account.id}`, [{ field: 'payment_detail_id', message: "must be a payment detail of the account's entity" }]));
+    fail(
+      rule('entity_mismatch', `Payment detail ${detail.id} belongs to another entity than account ${account.id}`, [
+        { field: 'payment_detail_id', message: "must be a payment detail of the account's entity" },
+      ]),
+    );
   }
   const stablecoin = STABLECOIN_CURRENCIES.includes(account.currency);
   if (paymentType === 'stablecoin-transfer' && !stablecoin) {
@@ -34,7 +42,11 @@ export function checkRoute(account: OpenAccountState, paymentType: PaymentType, 
     fail(rule('currency_mismatch', `A ${account.currency} account pays out by stablecoin-transfer or book-transfer`, [{ field: 'payment_type', message: `not available for ${account.currency}` }]));
   }
   if (detail.currency !== account.currency) {
-    fail(rule('currency_mismatch', `Account ${account.id} holds ${account.currency}; payment detail ${detail.id} takes ${detail.currency}`, [{ field: 'payment_detail_id', message: `must take ${account.currency}` }]));
+    fail(
+      rule('currency_mismatch', `Account ${account.id} holds ${account.currency}; payment detail ${detail.id} takes ${detail.currency}`, [
+        { field: 'payment_detail_id', message: `must take ${account.currency}` },
+      ]),
+    );
   }
   if (detail.counterparty_status !== 'active') {
     fail(rule('counterparty_inactive', `Counterparty ${detail.counterparty_id} is inactive and cannot receive transfers`, [{ field: 'payment_detail_id', message: 'the counterparty is inactive' }]));
@@ -53,7 +65,11 @@ export async function bookDestination(store: EventStore, actor: Actor, source: O
   if (!loaded || loaded.state.status !== 'open') return refuse(`account ${id} does not exist in this organization`);
   if (id === source.id) return refuse('a book transfer cannot pay the account it is drawn from');
   if (loaded.state.currency !== source.currency) {
-    fail(rule('currency_mismatch', `The destination holds ${loaded.state.currency}, the source ${source.currency}`, [{ field: 'payment_detail_id', message: `must pay into a ${source.currency} account` }]));
+    fail(
+      rule('currency_mismatch', `The destination holds ${loaded.state.currency}, the source ${source.currency}`, [
+        { field: 'payment_detail_id', message: `must pay into a ${source.currency} account` },
+      ]),
+    );
   }
   // Sandbox money never enters a live balance, nor the other way round.
   if (loaded.state.mode !== source.mode) return refuse(`the destination is a ${loaded.state.mode} account, the source ${source.mode}`);

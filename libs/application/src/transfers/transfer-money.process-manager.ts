@@ -5,7 +5,6 @@ import { reactionContext } from '../command-handling';
 import type { ProcessManager } from '../process-managers';
 import { ApplyTransferMoneyCommand } from './apply-transfer-money/apply-transfer-money.command';
 
-
 /**
  * The backstop for money: the request that creates or moves a transfer applies its money before
  * answering; if it died midway, this applies it from the log. Every step is a no-op the second time.

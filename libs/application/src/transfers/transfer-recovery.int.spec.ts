@@ -32,7 +32,17 @@ describe('transfer creation crash windows', () => {
     dir = mkdtempSync(join(tmpdir(), 'transfer-recovery-'));
     store = new SqliteEventStore(join(dir, 'events.db'));
     bus = await commandBusFor(store, [RecoverTransferReservationHandler, ApplyTransferMoneyHandler]);
-    const open = { type: 'OpenAccount' as const, account_id: ACC, entity: { id: 'ent_1', status: 'approved' }, mode: 'sandbox' as const, account_type: 'checking', currency: 'USD', display_name: 'Ops', service_ban: newServiceBan(seededRandom(3)), now: 1 };
+    const open = {
+      type: 'OpenAccount' as const,
+      account_id: ACC,
+      entity: { id: 'ent_1', status: 'approved' },
+      mode: 'sandbox' as const,
+      account_type: 'checking',
+      currency: 'USD',
+      display_name: 'Ops',
+      service_ban: newServiceBan(seededRandom(3)),
+      now: 1,
+    };
     await handleCommand(store, accountStream(ACC), accountDecider, open, context, { entityId: 'ent_1' });
     await handleCommand(store, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id: 'txn_1', amount: 10_000, currency: 'USD', now: 2 }, context);
   });
@@ -47,7 +57,8 @@ describe('transfer creation crash windows', () => {
     await handleCommand(store, transferReferenceStream(ACC, i.unique_reference), transferReferenceDecider, { type: 'ReserveTransferReference', intent: i, now: Date.now() }, context);
     return (await store.readStream(transferReferenceStream(ACC, i.unique_reference))).at(-1)!;
   };
-  const hold = (i: TransferIntent) => handleCommand(store, accountStream(ACC), accountDecider, { type: 'PlaceHold', account_id: ACC, hold_id: i.id, amount: i.amount, fee: i.fee, origin_done: false, now: 3 }, context);
+  const hold = (i: TransferIntent) =>
+    handleCommand(store, accountStream(ACC), accountDecider, { type: 'PlaceHold', account_id: ACC, hold_id: i.id, amount: i.amount, fee: i.fee, origin_done: false, now: 3 }, context);
   const account = async () => fold(accountDecider, (await store.readStream(accountStream(ACC))) as never[]) as OpenAccountState;
   const transfer = async (i: TransferIntent) => fold(transferDecider, (await store.readStream(transferStream(i.id))) as never[]);
   const reference = async (i: TransferIntent) => fold(transferReferenceDecider, (await store.readStream(transferReferenceStream(ACC, i.unique_reference))) as never[]);

@@ -19,7 +19,9 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * same public event and the same delivery stream, which is how redeliveries are deduplicated.
  */
 export function derivedUlid(seed: string, ...parts: string[]): string {
-  const digest = createHash('sha256').update([seed, ...parts].join('\u0000')).digest();
+  const digest = createHash('sha256')
+    .update([seed, ...parts].join('\u0000'))
+    .digest();
   let bits = 0n;
   for (const byte of digest.subarray(0, 10)) bits = (bits << 8n) | BigInt(byte);
   let random = '';

@@ -1,13 +1,5 @@
 import { composeIBAN, isValidIBAN } from 'ibantools';
-import {
-  evmAddress,
-  isEvmAddress,
-  isSolanaAddress,
-  isValidNuban,
-  nubanCheckDigit,
-  solanaAddress,
-  type RandomSource,
-} from './account-numbers';
+import { evmAddress, isEvmAddress, isSolanaAddress, isValidNuban, nubanCheckDigit, solanaAddress, type RandomSource } from './account-numbers';
 
 export type AssetType = 'fiat' | 'crypto';
 export const ASSET_TYPES: readonly AssetType[] = ['fiat', 'crypto'];

@@ -25,12 +25,18 @@ describe('folding money events checks the books after each', () => {
   });
 
   it('a balance_after the postings do not give is named', () => {
-    expect(fold(events(opened, funded, reserved, held, settled(650, 300)))[4]).toMatchObject({ transaction_id: 'trf_1', message: expect.stringMatching(/says 350\/300 but its postings give 350\/350/) });
+    expect(fold(events(opened, funded, reserved, held, settled(650, 300)))[4]).toMatchObject({
+      transaction_id: 'trf_1',
+      message: expect.stringMatching(/says 350\/300 but its postings give 350\/350/),
+    });
   });
 
   it('a collection whose amount is not net + fee is named', () => {
     const action = { type: 'IntentActionCreated', data: { action: { payment_intent_id: 'pi_1', payment_type: 'card-acq' } } };
-    const credited = { type: 'CollectionCredited', data: { account_id: 'acc_1', payment_intent_id: 'pi_1', amount: 1000, fee: 30, net: 980, currency: 'USD', balance_after: { available: 1980, current: 1980 } } };
+    const credited = {
+      type: 'CollectionCredited',
+      data: { account_id: 'acc_1', payment_intent_id: 'pi_1', amount: 1000, fee: 30, net: 980, currency: 'USD', balance_after: { available: 1980, current: 1980 } },
+    };
     expect(fold(events(opened, funded, action, credited))[3]).toEqual({ transaction_id: 'pi_1', message: 'acc_1: amount 1000 is not net 980 + fee 30' });
   });
 });

@@ -68,7 +68,10 @@ class World {
   constructor() {
     for (const id of IDS) {
       this.streams.set(id, []);
-      this.record(id, { type: 'AccountOpened', data: { account_id: id, entity_id: 'ent_1', mode: 'sandbox', type: 'checking', currency: ACCOUNTS[id], minor_units: 2, display_name: id, service_ban: 'x', opened: T } });
+      this.record(id, {
+        type: 'AccountOpened',
+        data: { account_id: id, entity_id: 'ent_1', mode: 'sandbox', type: 'checking', currency: ACCOUNTS[id], minor_units: 2, display_name: id, service_ban: 'x', opened: T },
+      });
     }
   }
 
@@ -110,7 +113,7 @@ function apply(world: World, o: Op): void {
       return;
     case 'payout': {
       const id = world.id('trf');
-      const to = o.rail === 'book-transfer' ? IDS.filter((a) => a !== account && ACCOUNTS[a] === currency)[0] ?? null : null;
+      const to = o.rail === 'book-transfer' ? (IDS.filter((a) => a !== account && ACCOUNTS[a] === currency)[0] ?? null) : null;
       const rail = o.rail === 'book-transfer' && !to ? 'bank-transfer' : o.rail;
       world.describe({ type: 'TransferReferenceReserved', data: { transfer_id: id, intent: { id, payment_type: rail, amount: o.amount, fee: o.fee, currency } } });
       const held = world.run({ account, command: { type: 'PlaceHold', account_id: account, hold_id: id, amount: o.amount, fee: o.fee, origin_done: false, now: T } });
@@ -170,7 +173,10 @@ function apply(world: World, o: Op): void {
     case 'refund': {
       const i = world.intents[o.pick % Math.max(world.intents.length, 1)];
       if (!i) return;
-      world.run({ account: i.account, command: { type: 'RefundCollection', account_id: i.account, payment_intent_id: i.id, refund_id: world.id('rfd'), amount: o.amount, currency: ACCOUNTS[i.account], reason: null, now: T } });
+      world.run({
+        account: i.account,
+        command: { type: 'RefundCollection', account_id: i.account, payment_intent_id: i.id, refund_id: world.id('rfd'), amount: o.amount, currency: ACCOUNTS[i.account], reason: null, now: T },
+      });
       return;
     }
     case 'retry': {

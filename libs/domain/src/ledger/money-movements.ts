@@ -107,7 +107,9 @@ function accountMoney(context: MovementContext, event: MoneyEvent): Result {
     }
     case 'BookTransferReceived': {
       const d = event.data;
-      return [{ kind: 'posted', transaction_id: `${d.transfer_id}:receipt`, lines: [{ debit: clearingAccount('book-transfer', d.currency), credit: d.account_id, amount: d.amount, currency: d.currency }] }];
+      return [
+        { kind: 'posted', transaction_id: `${d.transfer_id}:receipt`, lines: [{ debit: clearingAccount('book-transfer', d.currency), credit: d.account_id, amount: d.amount, currency: d.currency }] },
+      ];
     }
     case 'CollectionCredited': {
       const d = event.data;
@@ -143,7 +145,8 @@ function holdLines(context: MovementContext, hold: Extract<AccountEvent, { type:
   if (!currency) return { transaction_id: hold.hold_id, message: `holds money on ${hold.account_id}, an account the log never opened` };
   const transfer = context.transfers.get(hold.hold_id);
   if (transfer) {
-    if (transfer.amount !== hold.amount || transfer.fee !== hold.fee) return { transaction_id: hold.hold_id, message: `holds ${hold.amount} + ${hold.fee} for a transfer of ${transfer.amount} + ${transfer.fee}` };
+    if (transfer.amount !== hold.amount || transfer.fee !== hold.fee)
+      return { transaction_id: hold.hold_id, message: `holds ${hold.amount} + ${hold.fee} for a transfer of ${transfer.amount} + ${transfer.fee}` };
     return payoutLines(hold.account_id, transfer, currency);
   }
   const card = context.cards.get(cardTransactionOf(hold.hold_id));

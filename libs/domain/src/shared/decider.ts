@@ -15,5 +15,4 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   evolve(state: State, event: Event): State;
 }
 
-export const fold = <E extends DomainEvent, S>(decider: Pick<Decider<unknown, E, S>, 'evolve' | 'initialState'>, events: readonly E[]): S =>
-  events.reduce(decider.evolve, decider.initialState);
+export const fold = <E extends DomainEvent, S>(decider: Pick<Decider<unknown, E, S>, 'evolve' | 'initialState'>, events: readonly E[]): S => events.reduce(decider.evolve, decider.initialState);

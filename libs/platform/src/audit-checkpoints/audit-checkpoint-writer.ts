@@ -178,7 +178,10 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
           `set AUDIT_SIGNING_KEY to the key that signed it, or move ${directory.dir} aside to start a new series`,
       );
     }
-    const range = CompactRange.of(latest.tree_size, latest.frontier.map((h) => Buffer.from(h, 'hex')));
+    const range = CompactRange.of(
+      latest.tree_size,
+      latest.frontier.map((h) => Buffer.from(h, 'hex')),
+    );
     if (range.root().toString('hex') !== latest.root_hash) return this.halt(`the checkpoint of tree_size ${latest.tree_size}: its frontier does not give its root`);
     const state: WriterState = { range, folded: latest.last_position, signed: latest, signedAt: latest.timestamp };
     if (tree.size() >= latest.tree_size) {

@@ -95,7 +95,10 @@ export class AuditCheckpoints implements OnApplicationShutdown {
 
   /** Checkpoints newest first, `limit` of them below the tree size `before` (a cursor). */
   list(limit: number, before?: number): { items: SignedCheckpoint[]; hasMore: boolean } {
-    const sizes = this.directory.sizes().filter((s) => before === undefined || s < before).reverse();
+    const sizes = this.directory
+      .sizes()
+      .filter((s) => before === undefined || s < before)
+      .reverse();
     const items: SignedCheckpoint[] = [];
     for (const size of sizes) {
       if (items.length === limit) return { items, hasMore: true };

@@ -45,8 +45,14 @@ export class CheckpointDirectory {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as StoredCheckpoint;
     const integer = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
     const ok =
-      integer(parsed.tree_size) && integer(parsed.last_position) && integer(parsed.timestamp) && HEX64.test(String(parsed.root_hash)) &&
-      HEX64.test(String(parsed.key_id)) && typeof parsed.signature === 'string' && Array.isArray(parsed.frontier) && parsed.frontier.every((h) => HEX64.test(String(h)));
+      integer(parsed.tree_size) &&
+      integer(parsed.last_position) &&
+      integer(parsed.timestamp) &&
+      HEX64.test(String(parsed.root_hash)) &&
+      HEX64.test(String(parsed.key_id)) &&
+      typeof parsed.signature === 'string' &&
+      Array.isArray(parsed.frontier) &&
+      parsed.frontier.every((h) => HEX64.test(String(h)));
     if (!ok) throw new Error(`${file} is not a checkpoint`);
     return parsed;
   }

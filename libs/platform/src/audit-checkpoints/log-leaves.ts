@@ -32,9 +32,7 @@ export class ChainHashes {
     }
     const known = this.last.get(event.streamId);
     const chained =
-      known && known.revision === event.revision - 1
-        ? withChain([event], known.hash)
-        : withChain((await this.raw.readStream(event.streamId)).filter((e) => e.revision <= event.revision));
+      known && known.revision === event.revision - 1 ? withChain([event], known.hash) : withChain((await this.raw.readStream(event.streamId)).filter((e) => e.revision <= event.revision));
     const hash = storedHash(chained[chained.length - 1].metadata)!;
     this.remember(event.streamId, event.revision, hash);
     return hash;

@@ -159,9 +159,7 @@ export function consistencyProof(nodes: NodeSource, first: number, second: numbe
     const n = end - start;
     if (m === n) return complete ? [] : [rangeRoot(nodes, start, end)];
     const k = splitPoint(n);
-    return m <= k
-      ? [...subproof(m, start, start + k, complete), rangeRoot(nodes, start + k, end)]
-      : [...subproof(m - k, start + k, end, false), rangeRoot(nodes, start, start + k)];
+    return m <= k ? [...subproof(m, start, start + k, complete), rangeRoot(nodes, start + k, end)] : [...subproof(m - k, start + k, end, false), rangeRoot(nodes, start, start + k)];
   };
   return subproof(first, 0, second, true);
 }

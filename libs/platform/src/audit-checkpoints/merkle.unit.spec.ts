@@ -1,23 +1,12 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { signCheckpoint, signedBody, verifyCheckpoint } from './checkpoint';
-import {
-  CompactRange,
-  EMPTY_ROOT,
-  consistencyProof,
-  inclusionProof,
-  leafHash,
-  leafInput,
-  nodeHash,
-  splitPoint,
-  verifyConsistency,
-  verifyInclusion,
-  type NodeSource,
-} from './merkle';
+import { CompactRange, EMPTY_ROOT, consistencyProof, inclusionProof, leafHash, leafInput, nodeHash, splitPoint, verifyConsistency, verifyInclusion, type NodeSource } from './merkle';
 import { keyIdOf, parsePrivateKey } from './signing-key';
 
 /** RFC 6962 §2.1 as written: MTH by recursion over the list, PATH and SUBPROOF over the list. */
 const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
-const mth = (d: Buffer[]): Buffer => (d.length === 0 ? EMPTY_ROOT : d.length === 1 ? sha(Buffer.of(0), d[0]) : sha(Buffer.of(1), mth(d.slice(0, splitPoint(d.length))), mth(d.slice(splitPoint(d.length)))));
+const mth = (d: Buffer[]): Buffer =>
+  d.length === 0 ? EMPTY_ROOT : d.length === 1 ? sha(Buffer.of(0), d[0]) : sha(Buffer.of(1), mth(d.slice(0, splitPoint(d.length))), mth(d.slice(splitPoint(d.length))));
 const path = (m: number, d: Buffer[]): Buffer[] => {
   if (d.length === 1) return [];
   const k = splitPoint(d.length);
@@ -31,7 +20,9 @@ const subproof = (m: number, d: Buffer[], b: boolean): Buffer[] => {
 
 /** Leaf inputs, and a node source built the way the side index is: from the nodes CompactRange completes. */
 function tree(n: number) {
-  const inputs = Array.from({ length: n }, (_, i) => Buffer.from(leafInput({ position: i * 3 + 1, stream_id: `s-${i % 4}`, revision: Math.floor(i / 4), hash: sha(Buffer.from(String(i))).toString('hex') })));
+  const inputs = Array.from({ length: n }, (_, i) =>
+    Buffer.from(leafInput({ position: i * 3 + 1, stream_id: `s-${i % 4}`, revision: Math.floor(i / 4), hash: sha(Buffer.from(String(i))).toString('hex') })),
+  );
   const nodes = new Map<string, Buffer>();
   const range = CompactRange.empty();
   for (const input of inputs) range.append(sha(Buffer.of(0), input), (level, index, hash) => nodes.set(`${level}/${index}`, hash));

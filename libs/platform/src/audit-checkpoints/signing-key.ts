@@ -57,7 +57,9 @@ export function parsePrivateKey(value: string, name: string): KeyObject {
 
 /** The id a checkpoint names its key by. */
 export function keyIdOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ format: 'der', type: 'spki' })).digest('hex');
+  return createHash('sha256')
+    .update(publicKey.export({ format: 'der', type: 'spki' }))
+    .digest('hex');
 }
 
 function describe(privateKey: KeyObject, source: AuditSigningKey['source']): AuditSigningKey {

@@ -25,5 +25,4 @@ const byCode = new Map(Object.entries(DATASETS).map(([country, banks]) => [count
 export const findBankByCode = (country: string, code: string): BankCode | null => byCode.get(country)?.get(code) ?? null;
 
 /** BICs are matched on their first 8 characters: a branch code names the same bank. */
-export const findBankByBic = (country: string, bic: string): BankCode | null =>
-  (DATASETS[country] ?? []).find((b) => b.swift_bic !== null && b.swift_bic.slice(0, 8) === bic.slice(0, 8)) ?? null;
+export const findBankByBic = (country: string, bic: string): BankCode | null => (DATASETS[country] ?? []).find((b) => b.swift_bic !== null && b.swift_bic.slice(0, 8) === bic.slice(0, 8)) ?? null;

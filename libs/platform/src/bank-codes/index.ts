@@ -1,1 +1,1 @@
-export * from "./bank-codes";
+export * from './bank-codes';

@@ -43,14 +43,11 @@ export class BusPublisher {
 
   async start(): Promise<void> {
     this.published = await this.checkpoints.getCheckpoint(PUBLISHER_CHECKPOINT);
-    this.subscription = this.store.subscribeToAll(
-      { after: this.published, onError: this.options.onError },
-      async (event) => {
-        this.pending.push(event);
-        if (this.pending.length >= BATCH_SIZE) await this.flush();
-        else if (!this.timer) this.timer = setTimeout(() => void this.flush().catch(this.options.onError), BATCH_WINDOW_MS);
-      },
-    );
+    this.subscription = this.store.subscribeToAll({ after: this.published, onError: this.options.onError }, async (event) => {
+      this.pending.push(event);
+      if (this.pending.length >= BATCH_SIZE) await this.flush();
+      else if (!this.timer) this.timer = setTimeout(() => void this.flush().catch(this.options.onError), BATCH_WINDOW_MS);
+    });
   }
 
   private flush(): Promise<void> {

@@ -44,12 +44,18 @@ export function describeMessageBusContract(name: string, open: () => Promise<Mes
     });
 
     it('a group resumes after stop from its committed offset: nothing lost, nothing repeated', async () => {
-      await bus.publish(topic, [0, 1, 2, 3].map((i) => message(`k${i}`, i)));
+      await bus.publish(
+        topic,
+        [0, 1, 2, 3].map((i) => message(`k${i}`, i)),
+      );
       const first = received();
       const sub = await join('g-resume', first);
       await first.until(4, timeoutMs);
       await sub.stop();
-      await bus.publish(topic, [4, 5, 6].map((i) => message(`k${i}`, i)));
+      await bus.publish(
+        topic,
+        [4, 5, 6].map((i) => message(`k${i}`, i)),
+      );
       bus = await reopen(bus, open);
       const second = received();
       await join('g-resume', second);
@@ -87,7 +93,10 @@ export function describeMessageBusContract(name: string, open: () => Promise<Mes
       const [a, b] = [received(), received()];
       await join('g-a', a);
       await join('g-b', b);
-      await bus.publish(topic, [0, 1, 2, 3, 4].map((i) => message(`k${i}`, i)));
+      await bus.publish(
+        topic,
+        [0, 1, 2, 3, 4].map((i) => message(`k${i}`, i)),
+      );
       await a.until(5, timeoutMs);
       await b.until(5, timeoutMs);
       expect(a.values().sort()).toEqual([0, 1, 2, 3, 4]);
@@ -98,7 +107,10 @@ export function describeMessageBusContract(name: string, open: () => Promise<Mes
       const [a, b] = [received(), received()];
       const first = await join('g-shared', a);
       await join('g-shared', b);
-      await bus.publish(topic, Array.from({ length: 12 }, (_, i) => message(`k${i}`, i)));
+      await bus.publish(
+        topic,
+        Array.from({ length: 12 }, (_, i) => message(`k${i}`, i)),
+      );
       await until(() => a.messages.length + b.messages.length >= 12, timeoutMs);
       await first.stop();
       await bus.publish(topic, [message('k', 12)]);

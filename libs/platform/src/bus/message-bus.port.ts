@@ -24,12 +24,7 @@ export interface MessageBus {
    * Joins consumer group `groupId`: each message reaches one member of the group, at least once.
    * A message is committed only after its handler resolves; a throwing handler stops the member.
    */
-  subscribe(
-    topic: string,
-    groupId: string,
-    handler: (message: ConsumedMessage) => Promise<void>,
-    options?: { fromBeginning?: boolean; onError?: (error: unknown) => void },
-  ): Promise<BusSubscription>;
+  subscribe(topic: string, groupId: string, handler: (message: ConsumedMessage) => Promise<void>, options?: { fromBeginning?: boolean; onError?: (error: unknown) => void }): Promise<BusSubscription>;
   close(): Promise<void>;
 }
 

@@ -30,7 +30,10 @@ export class SqliteMessageBus implements MessageBus {
   private readonly groupTurns = new Map<string, Promise<void>>();
   private readonly stmts;
 
-  constructor(file: string, private readonly pollIntervalMs = 100) {
+  constructor(
+    file: string,
+    private readonly pollIntervalMs = 100,
+  ) {
     this.db = openSqlite(file, 'durable');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS messages (
@@ -61,12 +64,7 @@ export class SqliteMessageBus implements MessageBus {
     this.listeners.forEach((notify) => notify());
   }
 
-  async subscribe(
-    topic: string,
-    groupId: string,
-    handler: Handler,
-    options: { fromBeginning?: boolean; onError?: (error: unknown) => void } = {},
-  ): Promise<BusSubscription> {
+  async subscribe(topic: string, groupId: string, handler: Handler, options: { fromBeginning?: boolean; onError?: (error: unknown) => void } = {}): Promise<BusSubscription> {
     // A new group starting at the head records that now, so what is published after subscribe()
     // resolved, or while the group is stopped, is delivered later instead of skipped.
     if (!this.stmts.committed.get(topic, groupId)) {
@@ -76,7 +74,10 @@ export class SqliteMessageBus implements MessageBus {
     const previous = this.groupTurns.get(groupKey) ?? Promise.resolve();
     let release!: () => void;
     const turn = new Promise<void>((resolve) => (release = resolve));
-    this.groupTurns.set(groupKey, previous.then(() => turn));
+    this.groupTurns.set(
+      groupKey,
+      previous.then(() => turn),
+    );
 
     let stopped = false;
     let member: BusSubscription | null = null;
@@ -101,12 +102,7 @@ export class SqliteMessageBus implements MessageBus {
    * message would cost more than the messages, and a crash only redelivers what consumers
    * already dedupe by event id (at-least-once either way).
    */
-  private consume(
-    topic: string,
-    groupId: string,
-    handler: Handler,
-    hooks: { onError?: (error: unknown) => void; onStopped(): void },
-  ): BusSubscription {
+  private consume(topic: string, groupId: string, handler: Handler, hooks: { onError?: (error: unknown) => void; onStopped(): void }): BusSubscription {
     let handled: number | null = null;
     let timer: NodeJS.Timeout | null = null;
     const commitHandled = () => {

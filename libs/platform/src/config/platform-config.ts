@@ -203,7 +203,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
 
 /** `WORKER_ROLES=projector,publisher`: a comma-separated subset of the roles; unset or empty: all of them. */
 export function workerRoles(value: string | undefined): readonly WorkerRole[] {
-  const names = (value ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+  const names = (value ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
   if (!names.length) return WORKER_ROLES;
   for (const name of names) {
     if (!(WORKER_ROLES as readonly string[]).includes(name)) throw new Error(`WORKER_ROLES: unknown role "${name}" (roles: ${WORKER_ROLES.join(', ')})`);
@@ -252,7 +255,10 @@ export const DEFAULT_COLLECTION_FEES = 'card-acq:290,walletpay-acq:250';
 
 function feeTable(value: string, name = 'TRANSFER_FEES'): Record<string, number> {
   const table: Record<string, number> = {};
-  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^([a-z-]+):(\d{1,5})$/.exec(part);
     if (!match || Number(match[2]) > 10_000) throw new Error(`${name}: expected "<payment-type>:<basis points 0-10000>", got "${part}"`);
     table[match[1]] = Number(match[2]);

@@ -25,7 +25,11 @@ export class MongoCoordinationStore implements CoordinationStore {
   private readonly client: MongoClient;
   private readonly db: Db;
 
-  constructor(url: string, database: string, private readonly now: () => number = Date.now) {
+  constructor(
+    url: string,
+    database: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.client = new MongoClient(url);
     this.db = this.client.db(database);
   }
@@ -42,10 +46,7 @@ export class MongoCoordinationStore implements CoordinationStore {
   async acquire(name: string, holder: string, ttlMs: number): Promise<boolean> {
     const now = this.now();
     const leases = this.db.collection<StoredLease>(LEASES);
-    const taken = await leases.updateOne(
-      { _id: name, $or: [{ holder }, { expires_at: { $lte: now } }] },
-      { $set: { holder, expires_at: now + ttlMs } },
-    );
+    const taken = await leases.updateOne({ _id: name, $or: [{ holder }, { expires_at: { $lte: now } }] }, { $set: { holder, expires_at: now + ttlMs } });
     if (taken.matchedCount === 1) return true;
     try {
       await leases.insertOne({ _id: name, holder, expires_at: now + ttlMs });

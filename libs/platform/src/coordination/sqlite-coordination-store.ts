@@ -12,7 +12,10 @@ export class SqliteCoordinationStore implements CoordinationStore {
   private readonly db: Database.Database;
   private readonly stmts;
 
-  constructor(file: string, private readonly now: () => number = Date.now) {
+  constructor(
+    file: string,
+    private readonly now: () => number = Date.now,
+  ) {
     // Losing the last writes only re-runs idempotent work or waits out a lease.
     this.db = openSqlite(file, 'rebuildable');
     this.db.exec(`
@@ -21,9 +24,7 @@ export class SqliteCoordinationStore implements CoordinationStore {
     `);
     this.stmts = {
       getCheckpoint: this.db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?'),
-      saveCheckpoint: this.db.prepare(
-        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)',
-      ),
+      saveCheckpoint: this.db.prepare('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)'),
       // The WHERE of an upsert makes it a compare-and-set: no row changes unless the lease is ours or expired.
       acquire: this.db.prepare<[string, string, number, number]>(
         `INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)

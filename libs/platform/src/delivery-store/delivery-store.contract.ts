@@ -26,7 +26,13 @@ function delivery(webhookId: string, over: Partial<NewDelivery> = {}): NewDelive
   };
 }
 
-function attemptLog(d: Pick<Delivery, 'id' | 'webhook_id' | 'entity_id' | 'event_id' | 'event'>, attempt: number, status: 'succeeded' | 'failed', at: number, over: Partial<AttemptLog> = {}): AttemptLog {
+function attemptLog(
+  d: Pick<Delivery, 'id' | 'webhook_id' | 'entity_id' | 'event_id' | 'event'>,
+  attempt: number,
+  status: 'succeeded' | 'failed',
+  at: number,
+  over: Partial<AttemptLog> = {},
+): AttemptLog {
   return {
     id: nextId('whl'),
     delivery_id: d.id,
@@ -88,7 +94,11 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
 
     it('lists due heads only, the longest due first; a later delivery of a queue waits until the earlier one hands off', async () => {
       const hook = webhook();
-      const [a1, a2, b1] = [delivery(hook, { ...queued('account-a', 10), due_at: T0 - 5 }), delivery(hook, { ...queued('account-a', 11), due_at: T0 - 9 }), delivery(hook, { ...queued('account-b', 12), due_at: T0 - 1 })];
+      const [a1, a2, b1] = [
+        delivery(hook, { ...queued('account-a', 10), due_at: T0 - 5 }),
+        delivery(hook, { ...queued('account-a', 11), due_at: T0 - 9 }),
+        delivery(hook, { ...queued('account-b', 12), due_at: T0 - 1 }),
+      ];
       const later = delivery(hook, { due_at: T0 + 1000 });
       for (const d of [a1, a2, b1, later]) await store.schedule(d);
       expect(await due([a1.id, a2.id, b1.id, later.id])).toEqual([a1.id, b1.id]);
@@ -109,7 +119,7 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       const [first, second, third] = [delivery(hook, queued('account-o', 20, 0)), delivery(hook, queued('account-o', 20, 1)), delivery(hook, queued('account-o', 21, 0))];
       for (const d of [first, second, third]) await store.schedule(d);
       const order: string[] = [];
-      for (let current: string | null = first.id; current; ) {
+      for (let current: string | null = first.id; current;) {
         order.push(current);
         const claimed = await store.claim(current, T0, LEASE);
         await store.record({ log: attemptLog(claimed!, claimed!.attempts, 'succeeded', T0), next_attempt_at: null });
@@ -178,7 +188,13 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
         [1, 'failed'],
       ]);
       expect(logs.items[1]).toEqual(first);
-      expect((await store.stats([d.webhook_id])).get(d.webhook_id)).toEqual({ deliveries_total: 2, deliveries_succeeded: 0, deliveries_failed: 2, last_delivery_at: T0 + 1005, last_response_status: 500 });
+      expect((await store.stats([d.webhook_id])).get(d.webhook_id)).toEqual({
+        deliveries_total: 2,
+        deliveries_succeeded: 0,
+        deliveries_failed: 2,
+        last_delivery_at: T0 + 1005,
+        last_response_status: 500,
+      });
     });
 
     it('logs a late attempt whose lease ran out without letting it move the delivery, and ends on any 2xx', async () => {

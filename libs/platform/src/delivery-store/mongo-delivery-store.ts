@@ -118,7 +118,11 @@ export class MongoDeliveryStore implements DeliveryStore {
 
   async due(now: number, limit: number): Promise<string[]> {
     await this.ready();
-    const found = await this.deliveries.find({ head: true, due_at: { $lte: now } }, { projection: { _id: 1 } }).sort({ due_at: 1 }).limit(limit).toArray();
+    const found = await this.deliveries
+      .find({ head: true, due_at: { $lte: now } }, { projection: { _id: 1 } })
+      .sort({ due_at: 1 })
+      .limit(limit)
+      .toArray();
     return found.map((d) => d._id);
   }
 
@@ -191,7 +195,11 @@ export class MongoDeliveryStore implements DeliveryStore {
     if (filter.event !== undefined) query.event = filter.event;
     if (filter.status !== undefined) query.status = filter.status;
     if (page.before !== undefined) query._id = { $lt: page.before };
-    const found = await this.attempts.find(query).sort({ _id: -1 }).limit(page.limit + 1).toArray();
+    const found = await this.attempts
+      .find(query)
+      .sort({ _id: -1 })
+      .limit(page.limit + 1)
+      .toArray();
     return { items: found.slice(0, page.limit).map((d) => JSON.parse(d.entry) as AttemptLog), hasMore: found.length > page.limit };
   }
 
@@ -201,7 +209,13 @@ export class MongoDeliveryStore implements DeliveryStore {
     return new Map(
       found.map((s) => [
         s._id,
-        { deliveries_total: s.total, deliveries_succeeded: s.succeeded, deliveries_failed: s.failed, last_delivery_at: s.last_delivery_at ?? null, last_response_status: s.last_response_status ?? null },
+        {
+          deliveries_total: s.total,
+          deliveries_succeeded: s.succeeded,
+          deliveries_failed: s.failed,
+          last_delivery_at: s.last_delivery_at ?? null,
+          last_response_status: s.last_response_status ?? null,
+        },
       ]),
     );
   }

@@ -36,7 +36,9 @@ describe('SqliteDeliveryStore on a file from before traces', () => {
       id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, mode TEXT NOT NULL, entity_id TEXT NOT NULL, webhook_id TEXT NOT NULL,
       event_id TEXT NOT NULL, event TEXT NOT NULL, test INTEGER NOT NULL, payload TEXT NOT NULL, resource TEXT, position INTEGER, seq INTEGER,
       scheduled INTEGER NOT NULL, due_at INTEGER NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL, head INTEGER NOT NULL, finished_at INTEGER, cancel_reason TEXT)`);
-    old.prepare(`INSERT INTO deliveries VALUES ('whd_old', 'org_1', 'sandbox', 'ent_1', 'whk_1', 'evt_old', 'accounts.created', 0, '{}', NULL, NULL, NULL, ${T0}, ${T0}, 'pending', 0, 1, NULL, NULL)`).run();
+    old
+      .prepare(`INSERT INTO deliveries VALUES ('whd_old', 'org_1', 'sandbox', 'ent_1', 'whk_1', 'evt_old', 'accounts.created', 0, '{}', NULL, NULL, NULL, ${T0}, ${T0}, 'pending', 0, 1, NULL, NULL)`)
+      .run();
     old.close();
     // The first connection adds the column; the second finds it there.
     const [a, b] = [new SqliteDeliveryStore(file), new SqliteDeliveryStore(file)];
@@ -62,7 +64,20 @@ describe('SqliteDeliveryStore across processes', () => {
     const file = join(dir, 'immutable.db');
     const store = new SqliteDeliveryStore(file);
     const log = { id: 'whl_1', delivery_id: 'whd_1', organization_id: 'org_1', mode: 'sandbox' as const, entity_id: 'ent_1', webhook_id: 'whk_1', event_id: 'evt_1', event: 'accounts.created' };
-    await store.restoreAttempt({ ...log, url: 'https://h/', attempt: 1, status: 'failed', request: { method: 'POST', headers: {}, body: '{}' }, query_params: {}, response: null, error: 'x', duration_ms: 1, created: 1, sent_at: 0, completed_at: 1 });
+    await store.restoreAttempt({
+      ...log,
+      url: 'https://h/',
+      attempt: 1,
+      status: 'failed',
+      request: { method: 'POST', headers: {}, body: '{}' },
+      query_params: {},
+      response: null,
+      error: 'x',
+      duration_ms: 1,
+      created: 1,
+      sent_at: 0,
+      completed_at: 1,
+    });
     await store.close();
     const db = new Database(file);
     expect(() => db.prepare("UPDATE attempt_logs SET status = 'succeeded'").run()).toThrow(/immutable/);
@@ -78,7 +93,12 @@ describe('SqliteDeliveryStore across processes', () => {
     expect(plan('SELECT id FROM deliveries WHERE head = 1 AND due_at <= 1 ORDER BY due_at LIMIT 100')).toMatch(/USING INDEX deliveries_due/);
     expect(plan("SELECT id, head FROM deliveries WHERE webhook_id = 'w' AND resource = 'r' AND status = 'pending' ORDER BY position, seq LIMIT 1")).toMatch(/USING INDEX deliveries_queue/);
     const scope = "organization_id = 'o' AND mode = 'sandbox' AND entity_id = 'e'";
-    for (const [extra, index] of [['', 'attempt_logs_entity'], [" AND webhook_id = 'w'", 'attempt_logs_webhook'], [" AND event = 'x'", 'attempt_logs_event'], [" AND status = 'failed'", 'attempt_logs_status']]) {
+    for (const [extra, index] of [
+      ['', 'attempt_logs_entity'],
+      [" AND webhook_id = 'w'", 'attempt_logs_webhook'],
+      [" AND event = 'x'", 'attempt_logs_event'],
+      [" AND status = 'failed'", 'attempt_logs_status'],
+    ]) {
       const detail = plan(`SELECT entry FROM attempt_logs WHERE ${scope}${extra} AND id < 'z' ORDER BY id DESC LIMIT 21`);
       expect(detail).toMatch(new RegExp(`USING INDEX ${index}`));
       expect(detail).not.toMatch(/TEMP B-TREE/);

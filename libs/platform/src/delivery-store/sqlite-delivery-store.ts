@@ -256,10 +256,12 @@ export class SqliteDeliveryStore implements DeliveryStore {
   async stats(webhookIds: readonly string[]): Promise<ReadonlyMap<string, DeliveryStats>> {
     if (!webhookIds.length) return new Map();
     return new Map(
-      this.stmts.stats.all(JSON.stringify(webhookIds)).map((s) => [
-        s.webhook_id,
-        { deliveries_total: s.total, deliveries_succeeded: s.succeeded, deliveries_failed: s.failed, last_delivery_at: s.last_delivery_at, last_response_status: s.last_response_status },
-      ]),
+      this.stmts.stats
+        .all(JSON.stringify(webhookIds))
+        .map((s) => [
+          s.webhook_id,
+          { deliveries_total: s.total, deliveries_succeeded: s.succeeded, deliveries_failed: s.failed, last_delivery_at: s.last_delivery_at, last_response_status: s.last_response_status },
+        ]),
     );
   }
 

@@ -26,7 +26,7 @@ describe('readStreamPosition (the global position of an event read from its stre
   const NO_POSITION = 2n ** 64n - 1n;
   const recorded = (commit?: bigint) => ({ streamId: 's-1', revision: 3n, position: commit === undefined ? undefined : { commit, prepare: commit } }) as never;
 
-  it('takes the recorded event\'s commit position, else the resolved event\'s', () => {
+  it("takes the recorded event's commit position, else the resolved event's", () => {
     expect(readStreamPosition({ event: recorded(4242n), commitPosition: 4242n })).toBe(4242);
     expect(readStreamPosition({ event: recorded(NO_POSITION), commitPosition: 777n })).toBe(777);
     expect(readStreamPosition({ event: recorded(), commitPosition: 778n })).toBe(778);

@@ -16,17 +16,7 @@ import {
   type Position,
   type ResolvedEvent,
 } from '@eventstore/db-client';
-import {
-  AppendResult,
-  EventMetadata,
-  EventStore,
-  EventToAppend,
-  ExpectedRevision,
-  RecordedEvent,
-  SubscribeOptions,
-  Subscription,
-  WrongExpectedRevisionError,
-} from './event-store.port';
+import { AppendResult, EventMetadata, EventStore, EventToAppend, ExpectedRevision, RecordedEvent, SubscribeOptions, Subscription, WrongExpectedRevisionError } from './event-store.port';
 
 /**
  * EventStoreDB adapter. `position` is the commit position in the transaction file as a Number, on
@@ -44,9 +34,7 @@ export class EsdbEventStore implements EventStore {
 
   async append(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const data = events.map((e) =>
-      jsonEvent({ id: toUuid(e.metadata.event_id), type: e.type, data: e.data as never, metadata: e.metadata as never }),
-    );
+    const data = events.map((e) => jsonEvent({ id: toUuid(e.metadata.event_id), type: e.type, data: e.data as never, metadata: e.metadata as never }));
     try {
       const result = await this.client.appendToStream(streamId, data, { expectedRevision: toEsdbRevision(expected) });
       return { nextExpectedRevision: Number(result.nextExpectedRevision), position: Number(result.position?.commit ?? 0n) };

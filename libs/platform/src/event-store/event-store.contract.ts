@@ -53,7 +53,11 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
         await store.append(stream, [anEvent('A')], 'any');
         const result = await store.append(stream, [anEvent('B'), anEvent('C')], 'any');
         expect(result.nextExpectedRevision).toBe(2);
-        expect((await store.readStream(stream)).map((e) => [e.type, e.revision])).toEqual([['A', 0], ['B', 1], ['C', 2]]);
+        expect((await store.readStream(stream)).map((e) => [e.type, e.revision])).toEqual([
+          ['A', 0],
+          ['B', 1],
+          ['C', 2],
+        ]);
       });
 
       it('an exact revision must equal the last revision of the stream', async () => {
@@ -92,12 +96,15 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
     it('readStream from a revision returns that event and the ones after it, and nothing past the end', async () => {
       const stream = streamName();
       await store.append(stream, [anEvent('A'), anEvent('B'), anEvent('C')], 'no_stream');
-      expect((await store.readStream(stream, { fromRevision: 1 })).map((e) => [e.type, e.revision])).toEqual([['B', 1], ['C', 2]]);
+      expect((await store.readStream(stream, { fromRevision: 1 })).map((e) => [e.type, e.revision])).toEqual([
+        ['B', 1],
+        ['C', 2],
+      ]);
       expect(await store.readStream(stream, { fromRevision: 3 })).toEqual([]);
       expect((await store.readStream(stream, { fromRevision: 0 })).map((e) => e.type)).toEqual(['A', 'B', 'C']);
     });
 
-    it('readStream gives each event its global position: the one readAll gives it, the append\'s for the last', async () => {
+    it("readStream gives each event its global position: the one readAll gives it, the append's for the last", async () => {
       const before = await store.headPosition();
       const [a, b] = [streamName(), streamName()];
       await store.append(a, [anEvent('A1'), anEvent('A2')], 'no_stream');

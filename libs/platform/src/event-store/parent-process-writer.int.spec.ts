@@ -26,7 +26,11 @@ describe('ParentProcessWriter: the worker commits through the API process', () =
   const readersStore = (serve = (r: AppendRequest) => answerAppend(stores.store, r), maxInFlight = 64) => {
     const channel = channelTo(serve);
     const committed = jest.fn();
-    return { store: new SqliteEventStore(join(stores.dir, 'events.db'), 20, (onCommitted) => new ParentProcessWriter(() => (committed(), onCommitted()), channel as never, maxInFlight)), committed, channel };
+    return {
+      store: new SqliteEventStore(join(stores.dir, 'events.db'), 20, (onCommitted) => new ParentProcessWriter(() => (committed(), onCommitted()), channel as never, maxInFlight)),
+      committed,
+      channel,
+    };
   };
 
   it('appends through the other side, which judges the revision in its own writer', async () => {

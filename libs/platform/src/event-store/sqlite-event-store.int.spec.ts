@@ -67,7 +67,7 @@ describe('SqliteEventStore', () => {
     await store.close();
   });
 
-  it('serves readAll from its recent tail exactly as the file has it, including another process\'s appends', async () => {
+  it("serves readAll from its recent tail exactly as the file has it, including another process's appends", async () => {
     const file = tempFile();
     const [mine, other] = [new SqliteEventStore(file), new SqliteEventStore(file)];
     const streams = [streamName(), streamName()];

@@ -1,14 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../sqlite/open-sqlite';
-import {
-  AppendResult,
-  EventStore,
-  EventToAppend,
-  ExpectedRevision,
-  RecordedEvent,
-  Subscription,
-  SubscribeOptions,
-} from './event-store.port';
+import { AppendResult, EventStore, EventToAppend, ExpectedRevision, RecordedEvent, Subscription, SubscribeOptions } from './event-store.port';
 import { processSignals } from '../log-reader/process-signals';
 import type { EventWriter } from './parent-process-writer';
 import { pollingSubscription } from './polling-subscription';
@@ -41,7 +33,11 @@ export class SqliteEventStore implements EventStore {
   private readonly offSibling: () => void;
 
   /** `writer`: who commits (default: a writer thread of this process on `file`). */
-  constructor(file: string, private readonly pollIntervalMs = 100, writer?: (onCommitted: () => void) => EventWriter) {
+  constructor(
+    file: string,
+    private readonly pollIntervalMs = 100,
+    writer?: (onCommitted: () => void) => EventWriter,
+  ) {
     this.db = openSqlite(file, 'durable');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS events (

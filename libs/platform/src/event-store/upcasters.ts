@@ -18,7 +18,6 @@ export const UPCASTERS: readonly Upcaster[] = [
   { type: '*', schemaVersion: 1, upcast: (e) => (e.metadata.mode ? e : { ...e, metadata: { ...e.metadata, mode: modeOf(e.metadata, e.data) } }) },
 ];
 
-
 /** The event in today's shape, by the product's registry. */
 export const upcast = (event: RecordedEvent): RecordedEvent => upcastWith(DEFAULT_REGISTRY, event);
 

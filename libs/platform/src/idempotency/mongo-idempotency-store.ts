@@ -31,7 +31,11 @@ export class MongoIdempotencyStore implements IdempotencyStore {
   private readonly keys: Collection<KeyDocument>;
   private indexed?: Promise<unknown>;
 
-  constructor(url: string, database: string, private readonly now: () => number = Date.now) {
+  constructor(
+    url: string,
+    database: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.client = new MongoClient(url);
     this.keys = this.client.db(database).collection<KeyDocument>('idempotency_keys');
   }

@@ -36,7 +36,10 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly sweepStmt: Database.Statement<[number]>;
   private lastSweep = -Infinity;
 
-  constructor(file: string, private readonly now: () => number = Date.now) {
+  constructor(
+    file: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.db = openSqlite(file, 'rebuildable');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -76,12 +79,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       return classify(before!, claim.fingerprint);
     });
     this.claimTx = (claim, now) => claimTx.immediate(claim, now);
-    this.renewStmt = this.db.prepare(
-      'UPDATE idempotency_keys SET lease_until = ?, expires_at = MAX(expires_at, ?) WHERE scope = ? AND key = ? AND owner = ? AND status IS NULL',
-    );
-    this.completeStmt = this.db.prepare(
-      'UPDATE idempotency_keys SET status = ?, headers = ?, body = ? WHERE scope = ? AND key = ? AND owner = ? AND status IS NULL',
-    );
+    this.renewStmt = this.db.prepare('UPDATE idempotency_keys SET lease_until = ?, expires_at = MAX(expires_at, ?) WHERE scope = ? AND key = ? AND owner = ? AND status IS NULL');
+    this.completeStmt = this.db.prepare('UPDATE idempotency_keys SET status = ?, headers = ?, body = ? WHERE scope = ? AND key = ? AND owner = ? AND status IS NULL');
     this.releaseStmt = this.db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND owner = ? AND status IS NULL');
   }
 

@@ -25,7 +25,12 @@ const until = async (check: () => boolean, what: string, timeoutMs = 10_000) => 
 
 /** Appends `count` events in appends of `per`, in one stream per append. */
 async function write(store: SharedTailEventStore, count: number, per = 10): Promise<void> {
-  for (let i = 0; i < count; i += per) await store.append(streamName(), Array.from({ length: Math.min(per, count - i) }, () => anEvent('Noted')), 'no_stream');
+  for (let i = 0; i < count; i += per)
+    await store.append(
+      streamName(),
+      Array.from({ length: Math.min(per, count - i) }, () => anEvent('Noted')),
+      'no_stream',
+    );
 }
 
 describe('SharedTailEventStore', () => {
@@ -34,10 +39,12 @@ describe('SharedTailEventStore', () => {
   const subscriptions: Subscription[] = [];
   const subscribe = (after: number, handler: (e: RecordedEvent) => Promise<void> | void, onError?: (e: unknown) => void) => {
     const seen: number[] = [];
-    subscriptions.push(store.subscribeToAll({ after, onError }, async (e) => {
-      await handler(e);
-      seen.push(e.position);
-    }));
+    subscriptions.push(
+      store.subscribeToAll({ after, onError }, async (e) => {
+        await handler(e);
+        seen.push(e.position);
+      }),
+    );
     return seen;
   };
 

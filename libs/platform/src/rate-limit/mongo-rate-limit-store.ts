@@ -22,7 +22,11 @@ export class MongoRateLimitStore implements RateLimitStore {
   private readonly buckets: Collection<StoredBucket>;
   private indexed?: Promise<string>;
 
-  constructor(url: string, database: string, private readonly now: () => number = Date.now) {
+  constructor(
+    url: string,
+    database: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.client = new MongoClient(url);
     this.buckets = this.client.db(database).collection<StoredBucket>('rate_limits');
   }
@@ -37,11 +41,7 @@ export class MongoRateLimitStore implements RateLimitStore {
       const expires = new Date(now + bucket.capacity * step);
       const idle = await this.buckets.updateOne({ _id: key, tat: { $lt: now } }, { $set: { tat: now + step, expires } });
       if (idle.matchedCount === 1) return allowedAt(bucket, now + step, now);
-      const busy = await this.buckets.findOneAndUpdate(
-        { _id: key, tat: { $gte: now, $lte: now + tolerance(bucket) } },
-        { $inc: { tat: step }, $max: { expires } },
-        { returnDocument: 'after' },
-      );
+      const busy = await this.buckets.findOneAndUpdate({ _id: key, tat: { $gte: now, $lte: now + tolerance(bucket) } }, { $inc: { tat: step }, $max: { expires } }, { returnDocument: 'after' });
       if (busy) return allowedAt(bucket, busy.tat, now);
       const current = await this.buckets.findOne({ _id: key });
       if (current && current.tat > now + tolerance(bucket)) return refused(bucket, current.tat, now);

@@ -17,7 +17,12 @@ export function describeRateLimitStoreContract(name: string, open: (clock: () =>
       const k = key();
       const takes = [];
       for (let i = 0; i < 4; i++) takes.push(await store.take(k, bucket));
-      expect(takes.map((t) => [t.allowed, t.tokens])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0]]);
+      expect(takes.map((t) => [t.allowed, t.tokens])).toEqual([
+        [true, 2],
+        [true, 1],
+        [true, 0],
+        [false, 0],
+      ]);
       expect(takes[3].retryAfterMs).toBe(334);
       now += 334;
       expect((await store.take(k, bucket)).allowed).toBe(true);

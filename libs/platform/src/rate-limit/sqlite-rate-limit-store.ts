@@ -14,7 +14,10 @@ export class SqliteRateLimitStore implements RateLimitStore {
   private readonly consume: (key: string, bucket: TokenBucket, now: number) => BucketTake;
   private takes = 0;
 
-  constructor(file: string, private readonly now: () => number = Date.now) {
+  constructor(
+    file: string,
+    private readonly now: () => number = Date.now,
+  ) {
     // A lost bucket only starts full again.
     this.db = openSqlite(file, 'rebuildable');
     this.db.exec('CREATE TABLE IF NOT EXISTS rate_limits (key TEXT PRIMARY KEY, tat REAL NOT NULL)');

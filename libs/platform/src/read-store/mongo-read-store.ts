@@ -96,9 +96,10 @@ export class MongoReadStore implements ReadStore {
     const entries = Object.entries(checkpoints);
     if (entries.length) {
       // $max: a checkpoint never moves back, whoever saves late (see the CheckpointStore port).
-      await this.db
-        .collection<StoredCheckpoint>(CHECKPOINTS)
-        .bulkWrite(entries.map(([name, position]) => ({ updateOne: { filter: { _id: name }, update: { $max: { position } }, upsert: true } })), { ordered: false });
+      await this.db.collection<StoredCheckpoint>(CHECKPOINTS).bulkWrite(
+        entries.map(([name, position]) => ({ updateOne: { filter: { _id: name }, update: { $max: { position } }, upsert: true } })),
+        { ordered: false },
+      );
     }
   }
 
@@ -131,7 +132,9 @@ export class MongoReadStore implements ReadStore {
     for (const w of writes) idsByCollection.set(w.collection, (idsByCollection.get(w.collection) ?? new Set()).add(w.id));
     for (const [collection, ids] of idsByCollection) {
       for (const id of ids) known.set(key(collection, id), null);
-      const found = await this.collection(collection).find({ _id: { $in: [...ids] } }).toArray();
+      const found = await this.collection(collection)
+        .find({ _id: { $in: [...ids] } })
+        .toArray();
       for (const doc of found) known.set(key(collection, doc._id), doc);
     }
     return known;

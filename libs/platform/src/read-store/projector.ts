@@ -56,7 +56,10 @@ export class Projector {
     if (!outdated.length) return;
     const collections = new Set(outdated.map((p) => p.collection));
     const sharing = this.projections.filter((p) => collections.has(p.collection));
-    await this.readStore.reset([...collections], sharing.map((p) => p.name));
+    await this.readStore.reset(
+      [...collections],
+      sharing.map((p) => p.name),
+    );
     await this.readStore.apply([], Object.fromEntries(outdated.map((p) => [versionKey(p), p.version ?? 0])));
   }
 

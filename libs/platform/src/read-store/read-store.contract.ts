@@ -16,7 +16,11 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
     afterEach(() => store.close(), timeoutMs);
     jest.setTimeout(timeoutMs);
 
-    const seed = (docs: ReadDocument[], position = 1) => store.apply(docs.map((d) => put(col, d, position)), {});
+    const seed = (docs: ReadDocument[], position = 1) =>
+      store.apply(
+        docs.map((d) => put(col, d, position)),
+        {},
+      );
 
     it('get returns a written document, and null for one never written', async () => {
       await seed([{ id: 'acc_1', status: 'open', balance: 10, tags: ['x'], owner: { name: 'Ada' } }]);
@@ -31,8 +35,7 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
         { id: 'b', status: 'open', currency: 'EUR', live: false, closed_at: null, tier: 2 },
         { id: 'c', status: 'closed', currency: 'GBP', live: true, closed_at: 5, tier: 1 },
       ]);
-      const ids = async (filter: Record<string, string | number | boolean | null | undefined>) =>
-        (await store.find(col, { filter, limit: 10 })).items.map((d) => d.id);
+      const ids = async (filter: Record<string, string | number | boolean | null | undefined>) => (await store.find(col, { filter, limit: 10 })).items.map((d) => d.id);
       expect(await ids({})).toEqual(['c', 'b', 'a']);
       expect(await ids({ status: 'open' })).toEqual(['b', 'a']);
       expect(await ids({ status: 'open', currency: 'GBP' })).toEqual(['a']);
@@ -45,8 +48,7 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
 
     it('range bounds are inclusive and combine with the filter', async () => {
       await seed([10, 20, 30, 40].map((created, i) => ({ id: `d${i}`, created, kind: i % 2 ? 'odd' : 'even' })));
-      const ids = async (range: { field: string; gte?: number; lte?: number }, filter = {}) =>
-        (await store.find(col, { range, filter, limit: 10 })).items.map((d) => d.id);
+      const ids = async (range: { field: string; gte?: number; lte?: number }, filter = {}) => (await store.find(col, { range, filter, limit: 10 })).items.map((d) => d.id);
       expect(await ids({ field: 'created', gte: 20, lte: 30 })).toEqual(['d2', 'd1']);
       expect(await ids({ field: 'created', gte: 30 })).toEqual(['d3', 'd2']);
       expect(await ids({ field: 'created', lte: 10 })).toEqual(['d0']);
@@ -108,7 +110,15 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
     });
 
     it('creates declared indexes (idempotently) and lists still answer the same through them', async () => {
-      const declared = [{ collection: col, indexes: [['org', 'status'], ['org', 'created']] }];
+      const declared = [
+        {
+          collection: col,
+          indexes: [
+            ['org', 'status'],
+            ['org', 'created'],
+          ],
+        },
+      ];
       await store.ensureIndexes(declared);
       await store.ensureIndexes(declared);
       await seed([1, 2, 3].map((n) => ({ id: `d${n}`, org: 'o', status: n % 2 ? 'odd' : 'even', created: n })));

@@ -64,7 +64,10 @@ describe('SqliteReadStore field columns across collections', () => {
     expect((await store.find('indexed', { filter: { status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['a']);
 
     // Declared later for the second collection too: its stored documents fill the column first.
-    await store.ensureIndexes([{ collection: 'indexed', indexes: [['status']] }, { collection: 'plain', indexes: [['status']] }]);
+    await store.ensureIndexes([
+      { collection: 'indexed', indexes: [['status']] },
+      { collection: 'plain', indexes: [['status']] },
+    ]);
     expect(store.explainFind('plain', { filter: { status: 'open' }, limit: 5 }).join(' ')).toMatch(/USING INDEX cx:plain:status/);
     expect((await store.find('plain', { filter: { status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['b']);
     await store.close();

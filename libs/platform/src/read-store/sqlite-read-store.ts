@@ -45,15 +45,11 @@ export class SqliteReadStore implements ReadStore {
       CREATE INDEX IF NOT EXISTS tombstones ON documents (collection, position) WHERE deleted = 1;
     `);
     this.stmts = {
-      get: this.db.prepare<[string, string], { body: string | null; position: number; deleted: number }>(
-        'SELECT body, position, deleted FROM documents WHERE collection = ? AND id = ?',
-      ),
+      get: this.db.prepare<[string, string], { body: string | null; position: number; deleted: number }>('SELECT body, position, deleted FROM documents WHERE collection = ? AND id = ?'),
       purge: this.db.prepare('DELETE FROM documents WHERE collection = ? AND deleted = 1 AND position <= ?'),
       getCheckpoint: this.db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?'),
       // MAX: a checkpoint never moves back, whoever saves late (see the CheckpointStore port).
-      setCheckpoint: this.db.prepare(
-        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)',
-      ),
+      setCheckpoint: this.db.prepare('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)'),
     };
     this.columns = new FieldColumns(this.db);
     this.upsert = this.prepareUpsert();
@@ -68,9 +64,7 @@ export class SqliteReadStore implements ReadStore {
   private prepareUpsert(): Database.Statement {
     const names = ['collection', 'id', 'position', 'deleted', 'body', ...this.columns.all.map(fieldColumn)];
     const updates = names.slice(2).map((n) => `${n} = excluded.${n}`);
-    return this.db.prepare(
-      `INSERT INTO documents (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT (collection, id) DO UPDATE SET ${updates.join(', ')}`,
-    );
+    return this.db.prepare(`INSERT INTO documents (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT (collection, id) DO UPDATE SET ${updates.join(', ')}`);
   }
 
   async get<T extends ReadDocument>(collection: string, id: string): Promise<T | null> {
@@ -93,7 +87,6 @@ export class SqliteReadStore implements ReadStore {
     return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
   }
 
-
   /**
    * Adds a column per declared field, creates the declared indexes and drops every other index of
    * the documents (each costs every write). Synchronous DDL: on a large collection the first start
@@ -103,17 +96,19 @@ export class SqliteReadStore implements ReadStore {
     const wanted = new Map<string, { collection: string; fields: readonly string[] }>();
     for (const { collection, indexes } of declared) for (const fields of indexes) wanted.set(indexName(collection, fields), { collection, fields });
     // Immediate: two processes starting together must not both decide from the same old schema.
-    this.db.transaction(() => {
-      this.columns.refresh();
-      const existing = this.db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL AND name != 'tombstones'").all();
-      for (const { name } of existing) if (!wanted.has(name)) this.db.exec(`DROP INDEX "${name}"`);
-      const have = new Set(existing.map((e) => e.name));
-      for (const [name, { collection, fields }] of wanted) {
-        if (have.has(name)) continue;
-        this.columns.prepareIndex(collection, fields);
-        this.db.exec(indexDdl(collection, fields));
-      }
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.columns.refresh();
+        const existing = this.db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL AND name != 'tombstones'").all();
+        for (const { name } of existing) if (!wanted.has(name)) this.db.exec(`DROP INDEX "${name}"`);
+        const have = new Set(existing.map((e) => e.name));
+        for (const [name, { collection, fields }] of wanted) {
+          if (have.has(name)) continue;
+          this.columns.prepareIndex(collection, fields);
+          this.db.exec(indexDdl(collection, fields));
+        }
+      })
+      .immediate();
     this.declared = new Map(declared.map((d) => [d.collection, d.indexes]));
     this.prepared.clear();
     this.columns.refresh();
@@ -179,4 +174,3 @@ export class SqliteReadStore implements ReadStore {
     if (this.db.open) this.db.close();
   }
 }
-

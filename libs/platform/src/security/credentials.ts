@@ -20,8 +20,7 @@ export const sha256 = (value: string): string => createHash('sha256').update(val
 
 export const newApiKey = (mode: 'sandbox' | 'live'): string => `sk_${mode === 'sandbox' ? 'test' : 'live'}_${randomToken(32)}`;
 
-export const modeOfKey = (key: string): 'sandbox' | 'live' | null =>
-  key.startsWith('sk_test_') ? 'sandbox' : key.startsWith('sk_live_') ? 'live' : null;
+export const modeOfKey = (key: string): 'sandbox' | 'live' | null => (key.startsWith('sk_test_') ? 'sandbox' : key.startsWith('sk_live_') ? 'live' : null);
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 

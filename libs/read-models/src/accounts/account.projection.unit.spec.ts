@@ -18,7 +18,17 @@ const recorded = (event: AccountEvent, position: number): RecordedEvent =>
 describe('account list projection', () => {
   it('tracks the folded balance through credits, holds, releases and settlements', () => {
     const commands: AccountCommand[] = [
-      { type: 'OpenAccount', account_id: ACC, entity: { id: 'ent_1', status: 'approved' }, mode: 'sandbox', account_type: 'checking', currency: 'USD', display_name: 'Ops', service_ban: newServiceBan({ digits: (n) => '7'.repeat(n), bytes: (n) => new Uint8Array(n) }), now: 1 },
+      {
+        type: 'OpenAccount',
+        account_id: ACC,
+        entity: { id: 'ent_1', status: 'approved' },
+        mode: 'sandbox',
+        account_type: 'checking',
+        currency: 'USD',
+        display_name: 'Ops',
+        service_ban: newServiceBan({ digits: (n) => '7'.repeat(n), bytes: (n) => new Uint8Array(n) }),
+        now: 1,
+      },
       { type: 'FundAccount', account_id: ACC, transaction_id: 'txn_1', amount: 10_000, currency: 'USD', now: 2 },
       { type: 'PlaceHold', account_id: ACC, hold_id: 'trf_1', amount: 3_000, fee: 50, origin_done: false, now: 3 },
       { type: 'PlaceHold', account_id: ACC, hold_id: 'trf_2', amount: 1_000, fee: 0, origin_done: false, now: 4 },

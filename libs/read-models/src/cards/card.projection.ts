@@ -42,7 +42,10 @@ export const cardProjection: Projection<CardDocument> = {
   name: 'cards',
   collection: 'cards',
   // Every filter its list offers, with organization and mode first (see read-index.ts).
-  indexes: [['organization_id', 'mode', 'deleted', 'entity_id'], ['organization_id', 'mode', 'deleted', 'account_id']],
+  indexes: [
+    ['organization_id', 'mode', 'deleted', 'entity_id'],
+    ['organization_id', 'mode', 'deleted', 'account_id'],
+  ],
   handles: ['CardIssued', 'CardFrozen', 'CardUnfrozen', 'CardMarkedFraud', 'CardDeleted', 'CardUsedUp', 'CardReassigned'],
   documentIds: (event) => [String(event.data.card_id)],
   evolve(current, recorded: RecordedEvent) {

@@ -59,8 +59,7 @@ function subsets(optional: readonly string[]): Record<string, string>[] {
  */
 export function listQueries(): { list: string; handler: (store: ReadStore) => Handler; queries: IQuery[] }[] {
   const base = { organization_id: ORG, mode: 'sandbox' as const };
-  const each = <T>(pages: Page[], optional: readonly string[], make: (filter: Record<string, string>, page: Page) => T): T[] =>
-    subsets(optional).flatMap((f) => pages.map((p) => make(f, p)));
+  const each = <T>(pages: Page[], optional: readonly string[], make: (filter: Record<string, string>, page: Page) => T): T[] => subsets(optional).flatMap((f) => pages.map((p) => make(f, p)));
   return [
     { list: 'api keys', handler: (s) => new ListApiKeysHandler(s), queries: A_PAGES.flatMap((p) => [new ListApiKeysQuery(ORG, ['sandbox'], p), new ListApiKeysQuery(ORG, ['sandbox', 'live'], p)]) },
     { list: 'accounts', handler: (s) => new ListAccountsHandler(s), queries: each(A_PAGES, ['entity_id', 'currency'], (f, p) => new ListAccountsQuery({ ...base, ...f }, p)) },
@@ -74,7 +73,11 @@ export function listQueries(): { list: string; handler: (store: ReadStore) => Ha
       list: 'cards',
       handler: (s) => new ListCardsHandler(s),
       // The controller requires an entity or an account (or both).
-      queries: each(B_PAGES.filter((p) => !p.range), ['entity_id', 'account_id'], (f, p) => (Object.keys(f).length ? new ListCardsQuery({ ...base, deleted: false, ...f }, p) : null)).filter((q) => q !== null),
+      queries: each(
+        B_PAGES.filter((p) => !p.range),
+        ['entity_id', 'account_id'],
+        (f, p) => (Object.keys(f).length ? new ListCardsQuery({ ...base, deleted: false, ...f }, p) : null),
+      ).filter((q) => q !== null),
     },
     { list: 'card transactions', handler: (s) => new ListCardTransactionsHandler(s), queries: B_PAGES.filter((p) => !p.range).map((p) => new ListCardTransactionsQuery({ ...base, card_id: ID }, p)) },
     {

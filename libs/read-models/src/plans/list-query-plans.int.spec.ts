@@ -32,7 +32,21 @@ describe('list query plans (SQLite)', () => {
   it('covers every list (and hundreds of filter combinations)', () => {
     const lists = new Set(finds.map((f) => f.list));
     expect([...lists].sort()).toEqual(
-      ['accounts', 'api keys', 'card transactions', 'cards', 'counterparties', 'entities', 'events', 'intent actions', 'payment details', 'payment intents', 'statement', 'transfers', 'webhooks'].sort(),
+      [
+        'accounts',
+        'api keys',
+        'card transactions',
+        'cards',
+        'counterparties',
+        'entities',
+        'events',
+        'intent actions',
+        'payment details',
+        'payment intents',
+        'statement',
+        'transfers',
+        'webhooks',
+      ].sort(),
     );
     expect(finds.length).toBeGreaterThan(500);
   });

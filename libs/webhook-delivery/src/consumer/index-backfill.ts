@@ -17,7 +17,7 @@ export async function backfillWebhookIndex(store: EventStore): Promise<void> {
   if ((await store.readStream(WEBHOOK_INDEX_BACKFILL_STREAM)).length) return;
   const head = await store.headPosition();
   let indexed = 0;
-  for (let after = 0; after < head; ) {
+  for (let after = 0; after < head;) {
     const page = await store.readAll({ after, limit: PAGE });
     if (!page.length) break;
     for (const event of page) {

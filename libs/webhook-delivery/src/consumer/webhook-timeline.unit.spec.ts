@@ -8,7 +8,11 @@ const ORG = 'org_1';
 /** A webhook stream: each event with the global position it was written at. */
 function timeline(id: string, events: Array<[number, WebhookEvent]>, organizationId = ORG, mode?: 'live'): WebhookTimeline {
   const t = new WebhookTimeline();
-  t.extend(events.map(([position, e], revision) => ({ ...e, id: `e${position}`, streamId: `webhook-${id}`, revision, position, metadata: { organization_id: organizationId, mode } }) as unknown as RecordedEvent));
+  t.extend(
+    events.map(
+      ([position, e], revision) => ({ ...e, id: `e${position}`, streamId: `webhook-${id}`, revision, position, metadata: { organization_id: organizationId, mode } }) as unknown as RecordedEvent,
+    ),
+  );
   return t;
 }
 
@@ -39,13 +43,23 @@ describe('routing at the event position', () => {
   });
 
   it('stops at the deletion: events before it are sent, events after it are not', () => {
-    const hooks = [timeline('whk_a', [[10, created('whk_a')], [20, deleted('whk_a')]])];
+    const hooks = [
+      timeline('whk_a', [
+        [10, created('whk_a')],
+        [20, deleted('whk_a')],
+      ]),
+    ];
     expect(ids(hooks, at(19))).toEqual(['whk_a']);
     expect(ids(hooks, at(21))).toEqual([]);
   });
 
   it('judges enabled_events as they were at the event', () => {
-    const hooks = [timeline('whk_a', [[10, created('whk_a', { accounts: ['created'] })], [20, updated('whk_a', { enabled_events: { accounts: ['updated'] } })]])];
+    const hooks = [
+      timeline('whk_a', [
+        [10, created('whk_a', { accounts: ['created'] })],
+        [20, updated('whk_a', { enabled_events: { accounts: ['updated'] } })],
+      ]),
+    ];
     expect(ids(hooks, at(15), 'accounts.created')).toEqual(['whk_a']);
     expect(ids(hooks, at(15), 'accounts.updated')).toEqual([]);
     expect(ids(hooks, at(25), 'accounts.created')).toEqual([]);
@@ -53,26 +67,49 @@ describe('routing at the event position', () => {
   });
 
   it('skips a webhook while it is inactive, and again once reactivated it receives', () => {
-    const hooks = [timeline('whk_a', [[10, created('whk_a')], [20, updated('whk_a', { status: 'inactive' })], [30, updated('whk_a', { status: 'active' })]])];
+    const hooks = [
+      timeline('whk_a', [
+        [10, created('whk_a')],
+        [20, updated('whk_a', { status: 'inactive' })],
+        [30, updated('whk_a', { status: 'active' })],
+      ]),
+    ];
     expect(ids(hooks, at(25))).toEqual([]);
     expect(ids(hooks, at(35))).toEqual(['whk_a']);
   });
 
   it('judges expiry at the time of the event, as the webhook read then', () => {
-    const hooks = [timeline('whk_a', [[10, created('whk_a', { all: true }, { expires_in: 60, expires_at: T0 + 60_000 })], [20, updated('whk_a', { expires_in: null, expires_at: null })]])];
+    const hooks = [
+      timeline('whk_a', [
+        [10, created('whk_a', { all: true }, { expires_in: 60, expires_at: T0 + 60_000 })],
+        [20, updated('whk_a', { expires_in: null, expires_at: null })],
+      ]),
+    ];
     expect(ids(hooks, at(15, T0 + 59_999))).toEqual(['whk_a']);
     expect(ids(hooks, at(15, T0 + 60_000))).toEqual([]);
     expect(ids(hooks, at(25, T0 + 120_000))).toEqual(['whk_a']);
   });
 
   it('ignores test requests, and webhooks of another organization', () => {
-    const hooks = [timeline('whk_a', [[10, created('whk_a')], [12, tested('whk_a')]]), timeline('whk_b', [[10, created('whk_b')]], 'org_2')];
+    const hooks = [
+      timeline('whk_a', [
+        [10, created('whk_a')],
+        [12, tested('whk_a')],
+      ]),
+      timeline('whk_b', [[10, created('whk_b')]], 'org_2'),
+    ];
     expect(ids(hooks, at(11))).toEqual(['whk_a']);
     expect(ids(hooks, at(13))).toEqual(['whk_a']);
   });
 
   it('answers for any position in any order once folded (bus partitions interleave)', () => {
-    const hooks = [timeline('whk_a', [[10, created('whk_a')], [20, updated('whk_a', { status: 'inactive' })], [30, deleted('whk_a')]])];
+    const hooks = [
+      timeline('whk_a', [
+        [10, created('whk_a')],
+        [20, updated('whk_a', { status: 'inactive' })],
+        [30, deleted('whk_a')],
+      ]),
+    ];
     expect([35, 15, 25, 5, 12].map((p) => ids(hooks, at(p)))).toEqual([[], ['whk_a'], [], [], ['whk_a']]);
   });
 });

@@ -11,7 +11,11 @@ import { importLegacyDeliveries, LEGACY_IMPORT_MARKER } from './legacy-import';
 
 /** A log written by the code before the delivery store (commit 5f5e421): see test/webhooks/write-legacy-delivery-log.ts. */
 const FIXTURE = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'webhook-deliveries-v1.jsonl');
-const events = (): RecordedEvent[] => readFileSync(FIXTURE, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RecordedEvent);
+const events = (): RecordedEvent[] =>
+  readFileSync(FIXTURE, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RecordedEvent);
 const ofType = (type: string) => events().filter((e) => e.type === type);
 
 const WEBHOOKS = { flaky: 'whk_01M85TK1C8C785BXKD2Q4HJY86', down: 'whk_01M85TK1DW1Z4NRR6E6XFNKGYJ', deleted: 'whk_01M85TK1GQQZ1FF24FEP2YX36M' };
@@ -61,10 +65,15 @@ describe.each(STORES)('importing the delivery events of an older log into the de
     expect((await store.logs({ organization_id: org, mode: 'live', entity_id: ENTITY }, { limit: 100 })).items).toEqual([]);
   });
 
-  it('counts each webhook\'s statistics from its attempts', async () => {
+  it("counts each webhook's statistics from its attempts", async () => {
     await importLegacyDeliveries(log, store);
     const stats = await store.stats(Object.values(WEBHOOKS));
-    const last = (webhook: string) => Math.max(...ofType('WebhookDeliveryAttempted').filter((e) => e.data.webhook_id === webhook).map((e) => Number(e.data.completed_at)));
+    const last = (webhook: string) =>
+      Math.max(
+        ...ofType('WebhookDeliveryAttempted')
+          .filter((e) => e.data.webhook_id === webhook)
+          .map((e) => Number(e.data.completed_at)),
+      );
     expect(stats.get(WEBHOOKS.flaky)).toEqual({ deliveries_total: 10, deliveries_succeeded: 9, deliveries_failed: 1, last_delivery_at: last(WEBHOOKS.flaky), last_response_status: 200 });
     expect(stats.get(WEBHOOKS.down)).toEqual({ deliveries_total: 2, deliveries_succeeded: 0, deliveries_failed: 2, last_delivery_at: last(WEBHOOKS.down), last_response_status: 500 });
     expect(stats.get(WEBHOOKS.deleted)).toMatchObject({ deliveries_total: 1, deliveries_failed: 1 });
@@ -79,7 +88,13 @@ describe.each(STORES)('importing the delivery events of an older log into the de
     expect([byStatus('succeeded').length, byStatus('cancelled').length, byStatus('pending').length]).toEqual([9, 1, 1]);
     expect(byStatus('cancelled')[0]).toMatchObject({ webhook_id: WEBHOOKS.deleted, cancel_reason: 'webhook_deleted', head: false });
     const retry = ofType('WebhookDeliveryAttempted').find((e) => e.data.webhook_id === WEBHOOKS.down && e.data.attempt === 2)!;
-    expect(byStatus('pending')[0]).toMatchObject({ webhook_id: WEBHOOKS.down, attempts: 2, head: true, due_at: retry.data.next_attempt_at, queue: { resource: expect.stringMatching(/^account-acc_/) } });
+    expect(byStatus('pending')[0]).toMatchObject({
+      webhook_id: WEBHOOKS.down,
+      attempts: 2,
+      head: true,
+      due_at: retry.data.next_attempt_at,
+      queue: { resource: expect.stringMatching(/^account-acc_/) },
+    });
     // The test delivery waits on nothing; the others keep the place the router gave them.
     const enqueued = ofType('WebhookDeliveryEnqueued');
     for (const row of rows) {

@@ -35,7 +35,7 @@ export async function importLegacyDeliveries(events: EventStore, store: Delivery
   if (await store.marker(LEGACY_IMPORT_MARKER)) return null;
   const head = await events.headPosition();
   const importer = new LegacyImporter(store);
-  for (let after = 0; after < head; ) {
+  for (let after = 0; after < head;) {
     const page = await events.readAll({ after, limit: PAGE });
     if (!page.length) break;
     for (const event of page) if (event.position <= head && LEGACY_DELIVERY_EVENT_TYPES.has(event.type)) await importer.apply(event);
@@ -77,7 +77,8 @@ class LegacyImporter {
         return this.attempted(recorded, event.data);
       case 'WebhookDeliveryCancelled': {
         const open = this.open.get(event.data.delivery_id);
-        if (open?.delivery.status === 'pending') Object.assign(open.delivery, { status: 'cancelled', cancel_reason: event.data.reason, finished_at: event.data.cancelled, due_at: event.data.cancelled });
+        if (open?.delivery.status === 'pending')
+          Object.assign(open.delivery, { status: 'cancelled', cancel_reason: event.data.reason, finished_at: event.data.cancelled, due_at: event.data.cancelled });
         return;
       }
       default:

@@ -83,7 +83,9 @@ export function canonicalJson(value: unknown): string {
       parts.push({ text: ']' });
       stack.push(...parts.reverse());
     } else if (v !== null && typeof v === 'object') {
-      const keys = Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort();
+      const keys = Object.keys(v)
+        .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+        .sort();
       const parts: Array<{ value: unknown } | { text: string }> = [{ text: '{' }];
       keys.forEach((k, i) => parts.push({ text: `${i ? ',' : ''}${JSON.stringify(k)}:` }, { value: (v as Record<string, unknown>)[k] }));
       parts.push({ text: '}' });

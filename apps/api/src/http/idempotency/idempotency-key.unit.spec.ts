@@ -27,7 +27,13 @@ describe('fingerprints', () => {
   it('ignore key order; any change of method, path, query or value is another request', () => {
     const same = { ...req, body: { nested: { a: [1, { x: 1, y: 2 }], b: 1 }, currency: 'USD', entity_id: 'ent_1' } };
     expect(fingerprintOf(same)).toBe(fingerprintOf(req));
-    for (const other of [{ ...req, method: 'PATCH' }, { ...req, url: '/accounts?x=1' }, { ...req, body: { ...req.body, currency: 'EUR' } }, { ...req, body: { ...req.body, nested: { b: 1, a: [{ y: 2, x: 1 }, 1] } } }, { ...req, body: undefined }]) {
+    for (const other of [
+      { ...req, method: 'PATCH' },
+      { ...req, url: '/accounts?x=1' },
+      { ...req, body: { ...req.body, currency: 'EUR' } },
+      { ...req, body: { ...req.body, nested: { b: 1, a: [{ y: 2, x: 1 }, 1] } } },
+      { ...req, body: undefined },
+    ]) {
       expect(fingerprintOf(other)).not.toBe(fingerprintOf(req));
     }
   });

@@ -72,9 +72,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const claim = await this.store.claim({ scope, key, fingerprint, owner, leaseMs: this.leaseMs, ttlMs: this.ttlMs });
     switch (claim.outcome) {
       case 'reused':
-        throw new DomainException(
-          domainError('rule', 'idempotency_key_reused', 'This Idempotency-Key was used with another request (method, path or body); use a new key for a new request'),
-        );
+        throw new DomainException(domainError('rule', 'idempotency_key_reused', 'This Idempotency-Key was used with another request (method, path or body); use a new key for a new request'));
       case 'in_use':
         res.setHeader('Retry-After', '1');
         throw new DomainException(domainError('conflict', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry once it has answered'));
@@ -92,16 +90,19 @@ export class IdempotencyInterceptor implements NestInterceptor {
     let failure: unknown;
     let answered = false;
     let handled = false;
-    const renewal = setInterval(() => {
-      this.store.renew(scope, key, owner, this.leaseMs).then(
-        (held) => {
-          if (held || answered) return;
-          clearInterval(renewal);
-          logger.warn({ request_id: req.headers['x-request-id'], scope }, 'idempotency key lost while its request ran (its lease ran out)');
-        },
-        (err) => logger.error({ err, scope }, 'idempotency lease renewal failed'),
-      );
-    }, Math.max(100, Math.floor(this.leaseMs / 3)));
+    const renewal = setInterval(
+      () => {
+        this.store.renew(scope, key, owner, this.leaseMs).then(
+          (held) => {
+            if (held || answered) return;
+            clearInterval(renewal);
+            logger.warn({ request_id: req.headers['x-request-id'], scope }, 'idempotency key lost while its request ran (its lease ran out)');
+          },
+          (err) => logger.error({ err, scope }, 'idempotency lease renewal failed'),
+        );
+      },
+      Math.max(100, Math.floor(this.leaseMs / 3)),
+    );
     renewal.unref();
     const settle = async (answer: StoredAnswer) => {
       if (answered) return;

@@ -51,4 +51,3 @@ export class WriteAdmission implements NestMiddleware {
     next();
   }
 }
-

@@ -26,10 +26,16 @@ export class IssueAccountDetailsHandler implements ICommandHandler<IssueAccountD
     const existing = account.details[chosen];
     if (existing) return { details: existing, created: false };
     const account_details_id = `acd_${ulid()}`;
-    const account_number = await reserveUnique(this.store, context, account.entity_id, () => RAILS[chosen].newNumber(this.random), (n) => ({
-      stream: accountNumberStream(chosen, n),
-      event: { type: 'AccountNumberReserved', data: { rail: chosen, account_number: n, account_id: account.id, account_details_id } },
-    }));
+    const account_number = await reserveUnique(
+      this.store,
+      context,
+      account.entity_id,
+      () => RAILS[chosen].newNumber(this.random),
+      (n) => ({
+        stream: accountNumberStream(chosen, n),
+        event: { type: 'AccountNumberReserved', data: { rail: chosen, account_number: n, account_id: account.id, account_details_id } },
+      }),
+    );
     // A concurrent request may have issued this rail meanwhile: the decider then appends nothing
     // and the record already on the account is the answer (the number reserved here stays unused).
     const command = { type: 'IssueAccountDetails' as const, account_id: account.id, account_details_id, asset_type: input.asset_type, rail: chosen, account_number, now: Date.now() };

@@ -35,10 +35,16 @@ export class OpenAccountHandler implements ICommandHandler<OpenAccountCommand> {
     };
     const refused = refuseOpenAccount(command);
     if (refused) throw new DomainException(refused);
-    const service_ban = await reserveUnique(this.store, context, input.entity_id, () => newServiceBan(this.random), (ban) => ({
-      stream: serviceBanStream(ban),
-      event: { type: 'ServiceBanReserved', data: { service_ban: ban, account_id } },
-    }));
+    const service_ban = await reserveUnique(
+      this.store,
+      context,
+      input.entity_id,
+      () => newServiceBan(this.random),
+      (ban) => ({
+        stream: serviceBanStream(ban),
+        event: { type: 'ServiceBanReserved', data: { service_ban: ban, account_id } },
+      }),
+    );
     const opened = await handleCommand(this.store, accountStream(account_id), accountDecider, { ...command, service_ban }, context, { entityId: input.entity_id });
     return opened.state as OpenAccountState;
   }

@@ -21,14 +21,9 @@ export async function finishInflow(store: EventStore, context: CommandContext, r
   const { inflow } = reservation;
   const credit = inflowCreditReader(store, inflow.account_id, inflow.transaction_id, reservation.account_revision + 1);
   const now = Date.now();
-  await handleCommand(
-    store,
-    accountStream(inflow.account_id),
-    accountDecider,
-    async () => ({ type: 'RecordInflow' as const, ...inflow, already_credited: (await credit()) !== null, now }),
-    context,
-    { maxAttempts: MONEY_ATTEMPTS },
-  );
+  await handleCommand(store, accountStream(inflow.account_id), accountDecider, async () => ({ type: 'RecordInflow' as const, ...inflow, already_credited: (await credit()) !== null, now }), context, {
+    maxAttempts: MONEY_ATTEMPTS,
+  });
   const landed = await credit();
   if (!landed) throw new Error(`inflow ${inflow.transaction_id} not found on account ${inflow.account_id} after crediting it`);
   const { revision, balance_after, funded } = landed;

@@ -30,7 +30,10 @@ export class GetEventProofHandler implements IQueryHandler<GetEventProofQuery> {
     if (!latest || latest.tree_size <= located.indexed.index) {
       const seconds = Math.ceil(this.checkpoints.intervalMs / 1000);
       throw new DomainException(
-        conflict('event_not_checkpointed', `Event ${eventId} is newer than the latest signed checkpoint${latest ? ` (tree_size ${latest.tree_size}, up to position ${latest.last_position})` : ''}; one is signed within ${seconds} s of a write: retry then`),
+        conflict(
+          'event_not_checkpointed',
+          `Event ${eventId} is newer than the latest signed checkpoint${latest ? ` (tree_size ${latest.tree_size}, up to position ${latest.last_position})` : ''}; one is signed within ${seconds} s of a write: retry then`,
+        ),
       );
     }
     const proof = this.checkpoints.prove(located, latest);

@@ -32,10 +32,7 @@ export class ApplyCardMoneyHandler implements ICommandHandler<ApplyCardMoneyComm
       if (card.pending[transaction.id]) await holdOnAccount(this.store, context, transaction, base.now);
       return;
     }
-    const money =
-      event.type === 'CardTransactionCaptured'
-        ? { ...base, type: 'CaptureCardHold' as const, amount: transaction.account_amount }
-        : { ...base, type: 'ReleaseCardHold' as const };
+    const money = event.type === 'CardTransactionCaptured' ? { ...base, type: 'CaptureCardHold' as const, amount: transaction.account_amount } : { ...base, type: 'ReleaseCardHold' as const };
     await handleCommand(this.store, accountStream(transaction.account_id), accountCardMoneyDecider, money, context);
   }
 }

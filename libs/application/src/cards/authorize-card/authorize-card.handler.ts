@@ -34,7 +34,17 @@ export class AuthorizeCardHandler implements ICommandHandler<AuthorizeCardComman
     const now = this.clock.now();
     const id = `ctxn_${ulid()}`;
     await handleCommand(this.store, cardTransactionStream(id), cardTransactionIndexDecider, { transaction_id: id, card_id: cardId }, context, { entityId: card.card.entity_id });
-    const authorize = { type: 'AuthorizeCard' as const, card_id: cardId, transaction_id: id, amount: input.amount, merchant: input.merchant, account_id: account.id, fx, groups: this.datasets.mccGroups, now };
+    const authorize = {
+      type: 'AuthorizeCard' as const,
+      card_id: cardId,
+      transaction_id: id,
+      amount: input.amount,
+      merchant: input.merchant,
+      account_id: account.id,
+      fx,
+      groups: this.datasets.mccGroups,
+      now,
+    };
     const { state } = await handleCommand(this.store, cardStream(cardId), cardDecider, authorize, context);
     const decided = transactionOf(state as IssuedCardState, id)!;
     if (decided.status !== 'pending') return decided;
@@ -42,5 +52,4 @@ export class AuthorizeCardHandler implements ICommandHandler<AuthorizeCardComman
     if (held.status !== 'pending' || !input.capture) return held;
     return settleTransaction(this.store, context, cardId, id, { capture: null }, now);
   }
-
 }

@@ -31,7 +31,6 @@ export async function reserveCardNumber(store: EventStore, settings: CardSetting
  * Another organization's reservation is invisible to this caller (tenancy), so its append meets a
  * stream that exists: the store refuses it, which means the same as our own refusal.
  */
-const taken = (error: unknown) =>
-  error instanceof WrongExpectedRevisionError || (error instanceof DomainException && isDomainError(error.error) && error.error.code === 'card_number_taken');
+const taken = (error: unknown) => error instanceof WrongExpectedRevisionError || (error instanceof DomainException && isDomainError(error.error) && error.error.code === 'card_number_taken');
 
 export const newCvv = () => digits(3);

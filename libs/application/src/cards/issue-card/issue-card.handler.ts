@@ -68,7 +68,11 @@ export class IssueCardHandler implements ICommandHandler<IssueCardCommand> {
     await handleCommand(this.store, cardCreationsStream(entityId, hour), cardCreationCounterDecider, command, context, { entityId });
   }
 
-  private card(input: IssueCardInput, account: OpenAccountState, made: { cardId: string; number: string; cvv: string; controls: CardControls; expiry: { month: string; year: string }; now: number }): IssuedCard {
+  private card(
+    input: IssueCardInput,
+    account: OpenAccountState,
+    made: { cardId: string; number: string; cvv: string; controls: CardControls; expiry: { month: string; year: string }; now: number },
+  ): IssuedCard {
     return {
       card_id: made.cardId,
       entity_id: account.entity_id,

@@ -26,7 +26,9 @@ export class ReassignCardHandler implements ICommandHandler<ReassignCardCommand>
     const card = await loadCard(this.store, context.actor, cardId);
     const account = await loadAccount(this.store, context.actor, accountId);
     if (account.entity_id !== card.card.entity_id) {
-      throw new DomainException(rule('entity_mismatch', `Account ${accountId} belongs to another entity than card ${cardId}`, [{ field: 'account_id', message: "must be an account of the card's entity" }]));
+      throw new DomainException(
+        rule('entity_mismatch', `Account ${accountId} belongs to another entity than card ${cardId}`, [{ field: 'account_id', message: "must be an account of the card's entity" }]),
+      );
     }
     fxQuote(this.datasets.fx, card.card.currency, account.currency, 1);
     const command = { type: 'ReassignCard' as const, card_id: cardId, account_id: accountId, now: this.clock.now() };

@@ -58,7 +58,11 @@ export class AuthorizeIntentActionHandler implements ICommandHandler<AuthorizeIn
     }
   }
 
-  private async claim(context: CommandContext, id: string, backstop: AuthorizationBackstop | null): Promise<{ won: ExistingIntentAction; claim: AuthorizationClaim } | { current: ExistingIntentAction }> {
+  private async claim(
+    context: CommandContext,
+    id: string,
+    backstop: AuthorizationBackstop | null,
+  ): Promise<{ won: ExistingIntentAction; claim: AuthorizationClaim } | { current: ExistingIntentAction }> {
     const start = { type: 'StartAuthorization' as const, intent_action_id: id, idempotency_key: authorizationKey(id), take_over_after_ms: backstop?.takeOverAfterMs ?? null, now: Date.now() };
     const { state, newEvents } = await handleCommand(this.store, intentActionStream(id), intentActionDecider, start, context);
     if (!isIntentAction(state)) return { current: await loadAction(this.store, context.actor, id) };
@@ -67,7 +71,13 @@ export class AuthorizeIntentActionHandler implements ICommandHandler<AuthorizeIn
 
   private async call(context: CommandContext, state: ExistingIntentAction, claim: AuthorizationClaim): Promise<IntentActionRecord> {
     const { action } = state;
-    const answer = await this.acquirer.authorize({ idempotency_key: claim.idempotency_key, token: state.acquirer_token, amount: action.charge_amount, currency: action.currency, mode: context.actor.mode });
+    const answer = await this.acquirer.authorize({
+      idempotency_key: claim.idempotency_key,
+      token: state.acquirer_token,
+      amount: action.charge_amount,
+      currency: action.currency,
+      mode: context.actor.mode,
+    });
     const base = { intent_action_id: action.id, now: Date.now() };
     const command = answer.approved ? { ...base, type: 'CompleteIntentAction' as const } : { ...base, type: 'FailIntentAction' as const, status_reason: answer.reason };
     const { state: after } = await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, command, context);

@@ -33,14 +33,22 @@ export function refuseReturnUrl(value: string, mode: Mode): DomainError | null {
     return invalid(FIELD, mode === 'sandbox' ? 'return_url must be an https URL (http only for localhost or a loopback address in sandbox)' : 'return_url must be an https URL');
   }
   if (kind !== 'public') {
-    return invalid(FIELD, mode === 'sandbox' ? 'return_url must not point to a private or otherwise non-public address (sandbox allows localhost and loopback)' : 'return_url must not point to a loopback, private or otherwise non-public address');
+    return invalid(
+      FIELD,
+      mode === 'sandbox'
+        ? 'return_url must not point to a private or otherwise non-public address (sandbox allows localhost and loopback)'
+        : 'return_url must not point to a loopback, private or otherwise non-public address',
+    );
   }
   return null;
 }
 
 /** The URL parser has already normalized the host (`0x7f.1` is `127.0.0.1`, IPv6 is bracketed). */
 function hostKind(hostname: string): HostKind {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  const host = hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (ipaddr.isValid(host)) {
     if (ipaddr.process(host).range() === 'loopback') return 'loopback';
     return isPublicAddress(host) ? 'public' : 'private';

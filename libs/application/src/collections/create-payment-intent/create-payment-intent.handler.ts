@@ -47,10 +47,20 @@ export class CreatePaymentIntentHandler implements ICommandHandler<CreatePayment
 
   private async newIntent(context: CommandContext, input: CreatePaymentIntentInput): Promise<NewPaymentIntent> {
     const account = await loadOpenAccount(this.store, context.actor, input.account_id);
-    const intent: NewPaymentIntent = { id: `pi_${ulid()}`, currency: input.currency, amount: input.amount, reference: input.reference, description: input.description, entity_id: account.entity_id, account_id: account.id, created: Date.now() };
+    const intent: NewPaymentIntent = {
+      id: `pi_${ulid()}`,
+      currency: input.currency,
+      amount: input.amount,
+      reference: input.reference,
+      description: input.description,
+      entity_id: account.entity_id,
+      account_id: account.id,
+      created: Date.now(),
+    };
     const refused = refuseNewIntent(intent);
     if (refused) throw new DomainException(refused);
-    if (input.currency !== account.currency) throw new DomainException(rule('currency_mismatch', `The account holds ${account.currency}, not ${input.currency}`, [{ field: 'currency', message: `must be ${account.currency}` }]));
+    if (input.currency !== account.currency)
+      throw new DomainException(rule('currency_mismatch', `The account holds ${account.currency}, not ${input.currency}`, [{ field: 'currency', message: `must be ${account.currency}` }]));
     return intent;
   }
 

@@ -18,6 +18,12 @@ export async function recordRefund(store: EventStore, debit: Refunded, context: 
     status: 'succeeded',
     created: debit.refunded,
   };
-  await handleCommand(store, paymentIntentStream(refund.payment_intent_id), paymentIntentDecider, { type: 'RecordRefund', payment_intent_id: refund.payment_intent_id, refund, now: debit.refunded }, context);
+  await handleCommand(
+    store,
+    paymentIntentStream(refund.payment_intent_id),
+    paymentIntentDecider,
+    { type: 'RecordRefund', payment_intent_id: refund.payment_intent_id, refund, now: debit.refunded },
+    context,
+  );
   return refund;
 }

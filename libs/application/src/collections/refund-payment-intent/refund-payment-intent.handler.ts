@@ -11,7 +11,8 @@ import { loadIntent } from '../load';
 import { recordRefund } from '../record-refund/record-refund';
 import { RefundPaymentIntentCommand } from './refund-payment-intent.command';
 
-const exceeds = (left: number) => new DomainException(rule('refund_exceeds_charge', `At most ${left} can still be refunded`, [{ field: 'amount', message: 'exceeds the charge less earlier refunds' }]));
+const exceeds = (left: number) =>
+  new DomainException(rule('refund_exceeds_charge', `At most ${left} can still be refunded`, [{ field: 'amount', message: 'exceeds the charge less earlier refunds' }]));
 
 /**
  * The account stream decides (charge left, then available balance) and debits in one append;

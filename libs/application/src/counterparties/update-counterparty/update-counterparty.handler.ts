@@ -11,7 +11,7 @@ export class UpdateCounterpartyHandler implements ICommandHandler<UpdateCounterp
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async execute({ context, counterpartyId, change }: UpdateCounterpartyCommand): Promise<CounterpartyRecord> {
-    const reassignTo = context.actor.entityId ? null : change.entity_id ?? null;
+    const reassignTo = context.actor.entityId ? null : (change.entity_id ?? null);
     if (reassignTo) await requireEntity(this.store, context, reassignTo);
     const { nickname, profile, meta } = change;
     const command = { type: 'UpdateCounterparty' as const, counterparty_id: counterpartyId, scope: scopeOf(context.actor), reassign_to: reassignTo, nickname, profile, meta, now: Date.now() };

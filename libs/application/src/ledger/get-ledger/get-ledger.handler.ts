@@ -69,7 +69,13 @@ export class GetLedgerHandler implements IQueryHandler<GetLedgerQuery> {
         for (const [currency, b] of book.currencies) {
           const id = `${currency}/${mode}`;
           const sum = sums.get(id) ?? { currency, mode, debits_posted: 0, credits_posted: 0, debits_pending: 0, credits_pending: 0 };
-          sums.set(id, { ...sum, debits_posted: sum.debits_posted + b.debits_posted, credits_posted: sum.credits_posted + b.credits_posted, debits_pending: sum.debits_pending + b.debits_pending, credits_pending: sum.credits_pending + b.credits_pending });
+          sums.set(id, {
+            ...sum,
+            debits_posted: sum.debits_posted + b.debits_posted,
+            credits_posted: sum.credits_posted + b.credits_posted,
+            debits_pending: sum.debits_pending + b.debits_pending,
+            credits_pending: sum.credits_pending + b.credits_pending,
+          });
         }
       }
       return { position: this.shared.position, totals: [...sums.values()] };

@@ -22,7 +22,16 @@ class Log {
   }
 
   fund(account: string, amount: number, current: number, currency = 'USD', organization = ORG, mode: 'sandbox' | 'live' = 'sandbox', at?: number): void {
-    const data = { account_id: account, entity_id: 'ent_1', transaction_id: `txn_${this.events.length}`, amount, currency, source: 'sandbox', balance_after: { available: current, current }, funded: 1 };
+    const data = {
+      account_id: account,
+      entity_id: 'ent_1',
+      transaction_id: `txn_${this.events.length}`,
+      amount,
+      currency,
+      source: 'sandbox',
+      balance_after: { available: current, current },
+      funded: 1,
+    };
     this.append('AccountFunded', data, organization, mode, at);
   }
 
@@ -62,7 +71,10 @@ describe('GetLedgerHandler', () => {
 
     expect(await read()).toEqual({
       position: 7,
-      currencies: [{ currency: 'EUR', ...figures(300, 300) }, { currency: 'USD', ...figures(500, 500) }],
+      currencies: [
+        { currency: 'EUR', ...figures(300, 300) },
+        { currency: 'USD', ...figures(500, 500) },
+      ],
       accounts: [
         { id: 'acc_A', kind: 'customer', currency: 'EUR', ...figures(0, 300) },
         { id: 'acc_B', kind: 'customer', currency: 'USD', ...figures(0, 500) },

@@ -21,7 +21,7 @@ export class ListOrganizationEventsHandler implements IQueryHandler<ListOrganiza
   async execute({ organizationId, page }: ListOrganizationEventsQuery): Promise<OrganizationEventsPage> {
     const items: PublicEvent[] = [];
     let after = page.after;
-    for (let scanned = 0; scanned < MAX_SCANNED; ) {
+    for (let scanned = 0; scanned < MAX_SCANNED;) {
       const batch = await this.store.readAll({ after, limit: BATCH });
       if (!batch.length) return { items, hasMore: false, nextPosition: null };
       for (const recorded of batch) {

@@ -53,8 +53,20 @@ export function resourceOf(streamId: string): { resource: ResourceStream; id: st
 
 /** Never shown, at any depth: key material, signing secrets and token hashes (decisions §10). */
 const SECRET_FIELDS = new Set([
-  'key_hash', 'encrypted_private_key', 'signing_key', 'token_hash', 'secret',
-  'pan', 'card_number', 'cvv', 'cvc', 'encrypted_data', 'sealed_number', 'content', 'bytes', 'document_bytes',
+  'key_hash',
+  'encrypted_private_key',
+  'signing_key',
+  'token_hash',
+  'secret',
+  'pan',
+  'card_number',
+  'cvv',
+  'cvc',
+  'encrypted_data',
+  'sealed_number',
+  'content',
+  'bytes',
+  'document_bytes',
 ]);
 
 export function publicEvent(recorded: RecordedEvent): PublicEvent | null {
@@ -73,7 +85,14 @@ export function publicEvent(recorded: RecordedEvent): PublicEvent | null {
     revision: recorded.revision,
     data: redact(recorded.data) as Record<string, unknown>,
     // A process manager's event was caused by another event, not by a request.
-    metadata: { actor, request_id: actor?.startsWith('system:') ? null : m.correlation_id, correlation_id: m.correlation_id, causation_id: m.causation_id, schema_version: m.schema_version, hash: (m as { hash?: string }).hash ?? null },
+    metadata: {
+      actor,
+      request_id: actor?.startsWith('system:') ? null : m.correlation_id,
+      correlation_id: m.correlation_id,
+      causation_id: m.causation_id,
+      schema_version: m.schema_version,
+      hash: (m as { hash?: string }).hash ?? null,
+    },
     created: m.occurred_at,
   };
 }
@@ -85,5 +104,9 @@ export function publicEvent(recorded: RecordedEvent): PublicEvent | null {
 export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !SECRET_FIELDS.has(key)).map(([key, v]) => [key, redact(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !SECRET_FIELDS.has(key))
+      .map(([key, v]) => [key, redact(v)]),
+  );
 }

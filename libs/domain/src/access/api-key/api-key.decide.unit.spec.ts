@@ -29,7 +29,9 @@ describe('api key', () => {
   describe('when none exists', () => {
     it('creates it with hashed and sealed material only', () => given([]).when(create).then([created]));
     it('cannot be rotated', () =>
-      given([]).when({ type: 'RotateApiKey', api_key_id: 'key_1', material: material(2), now: 2000 }).thenError('api_key_not_found'));
+      given([])
+        .when({ type: 'RotateApiKey', api_key_id: 'key_1', material: material(2), now: 2000 })
+        .thenError('api_key_not_found'));
     it('cannot be revoked', () => given([]).when({ type: 'RevokeApiKey', api_key_id: 'key_1', now: 2000 }).thenError('api_key_not_found'));
   });
 
@@ -45,6 +47,8 @@ describe('api key', () => {
   describe('when revoked', () => {
     it('is not revoked again', () => given([created, revoked]).when({ type: 'RevokeApiKey', api_key_id: 'key_1', now: 4000 }).thenError('api_key_revoked'));
     it('is not rotated', () =>
-      given([created, revoked]).when({ type: 'RotateApiKey', api_key_id: 'key_1', material: material(2), now: 4000 }).thenError('api_key_revoked'));
+      given([created, revoked])
+        .when({ type: 'RotateApiKey', api_key_id: 'key_1', material: material(2), now: 4000 })
+        .thenError('api_key_revoked'));
   });
 });

@@ -105,7 +105,17 @@ describe('account balance invariants', () => {
     fc.assert(
       fc.property(fc.array(command, { maxLength: 80 }), (steps) => {
         const open = accountDecider.decide(
-          { type: 'OpenAccount', account_id: ACC, entity: { id: 'ent_1', status: 'approved' }, mode: 'sandbox', account_type: 'checking', currency: 'USD', display_name: 'P', service_ban: newServiceBan(seededRandom(1)), now: 0 },
+          {
+            type: 'OpenAccount',
+            account_id: ACC,
+            entity: { id: 'ent_1', status: 'approved' },
+            mode: 'sandbox',
+            account_type: 'checking',
+            currency: 'USD',
+            display_name: 'P',
+            service_ban: newServiceBan(seededRandom(1)),
+            now: 0,
+          },
           accountDecider.initialState,
         ) as AccountEvent[];
         let state: AccountState = open.reduce(accountDecider.evolve, accountDecider.initialState);

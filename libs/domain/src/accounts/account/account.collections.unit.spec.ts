@@ -16,10 +16,22 @@ const step = fc.oneof(
 type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
 
 const opened = () =>
-  (accountDecider.decide(
-    { type: 'OpenAccount', account_id: ACC, entity: { id: 'ent_1', status: 'approved' }, mode: 'sandbox', account_type: 'checking', currency: 'USD', display_name: 'M', service_ban: newServiceBan(seededRandom(1)), now: 0 },
-    accountDecider.initialState,
-  ) as AccountEvent[]).reduce(accountDecider.evolve, accountDecider.initialState);
+  (
+    accountDecider.decide(
+      {
+        type: 'OpenAccount',
+        account_id: ACC,
+        entity: { id: 'ent_1', status: 'approved' },
+        mode: 'sandbox',
+        account_type: 'checking',
+        currency: 'USD',
+        display_name: 'M',
+        service_ban: newServiceBan(seededRandom(1)),
+        now: 0,
+      },
+      accountDecider.initialState,
+    ) as AccountEvent[]
+  ).reduce(accountDecider.evolve, accountDecider.initialState);
 
 function toCommand(s: Step, i: number): AccountCommand {
   const base = { account_id: ACC, payment_intent_id: s.intent, currency: 'USD', now: i };

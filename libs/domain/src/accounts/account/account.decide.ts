@@ -82,9 +82,7 @@ export function refuseOpenAccount(command: Omit<Open, 'service_ban'>): DomainErr
   const name = command.display_name;
   if (name.trim().length === 0 || name.length > DISPLAY_NAME_MAX) return invalid('display_name', `display_name must be 1-${DISPLAY_NAME_MAX} characters`);
   if (command.entity.status !== 'approved') {
-    return rule('entity_not_approved', `Entity ${command.entity.id} is ${command.entity.status}; accounts need an approved entity`, [
-      { field: 'entity_id', message: 'the entity must be approved' },
-    ]);
+    return rule('entity_not_approved', `Entity ${command.entity.id} is ${command.entity.status}; accounts need an approved entity`, [{ field: 'entity_id', message: 'the entity must be approved' }]);
   }
   return null;
 }

@@ -52,16 +52,24 @@ describe('account decider', () => {
   describe('no account yet', () => {
     it('opens an account for an approved entity with a zero balance', () => {
       spec([]).when(openCmd()).then([opened()]);
-      spec([]).when(openCmd()).thenState((s) => expect(s).toMatchObject({ status: 'open', current: 0, holds: {} }));
+      spec([])
+        .when(openCmd())
+        .thenState((s) => expect(s).toMatchObject({ status: 'open', current: 0, holds: {} }));
     });
 
     it('records the ISO minor units of the currency, and 6 for stablecoins', () => {
-      spec([]).when(openCmd({ currency: 'JPY' })).then([opened({ currency: 'JPY', minor_units: 0 })]);
-      spec([]).when(openCmd({ currency: 'USC' })).then([opened({ currency: 'USC', minor_units: 6 })]);
+      spec([])
+        .when(openCmd({ currency: 'JPY' }))
+        .then([opened({ currency: 'JPY', minor_units: 0 })]);
+      spec([])
+        .when(openCmd({ currency: 'USC' }))
+        .then([opened({ currency: 'USC', minor_units: 6 })]);
     });
 
     it.each(['pending', 'rejected', 'suspended', 'none'])('refuses an entity that is %s', (status) => {
-      spec([]).when(openCmd({ entity: { id: ENT, status } })).thenError('entity_not_approved', (e) => expect(e.kind).toBe('rule'));
+      spec([])
+        .when(openCmd({ entity: { id: ENT, status } }))
+        .thenError('entity_not_approved', (e) => expect(e.kind).toBe('rule'));
     });
 
     it.each([
@@ -71,17 +79,20 @@ describe('account decider', () => {
       [{ display_name: ' ' }, 'display_name'],
       [{ display_name: 'x'.repeat(101) }, 'display_name'],
     ])('refuses invalid input %p naming the field', (over, field) => {
-      spec([]).when(openCmd(over)).thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
+      spec([])
+        .when(openCmd(over))
+        .thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
     });
 
     it('refuses a service BAN that fails its check digit', () => {
       const bad = BAN.slice(0, 9) + String((Number(BAN[9]) + 1) % 10);
-      spec([]).when(openCmd({ service_ban: bad })).thenError('invalid_service_ban');
+      spec([])
+        .when(openCmd({ service_ban: bad }))
+        .thenError('invalid_service_ban');
     });
 
-    it.each([fund(100), hold('trf_1', 100), issue(), { type: 'SettleHold', account_id: ACC, hold_id: 'h', now: T0 } as AccountCommand])(
-      'answers not found to %p',
-      (command) => spec([]).when(command).thenError('account_not_found'),
+    it.each([fund(100), hold('trf_1', 100), issue(), { type: 'SettleHold', account_id: ACC, hold_id: 'h', now: T0 } as AccountCommand])('answers not found to %p', (command) =>
+      spec([]).when(command).thenError('account_not_found'),
     );
   });
 
@@ -89,54 +100,90 @@ describe('account decider', () => {
     it('cannot be opened twice', () => spec([opened()]).when(openCmd()).thenError('account_exists'));
 
     it('is credited by sandbox funding, with the balance after it', () => {
-      spec([opened()]).when(fund(2500)).then([funded(2500, 2500)]);
-      spec([opened(), funded(2500, 2500)]).when(fund(100, 'USD', 'txn_2')).thenState((s) => expect(s).toMatchObject({ current: 2600 }));
+      spec([opened()])
+        .when(fund(2500))
+        .then([funded(2500, 2500)]);
+      spec([opened(), funded(2500, 2500)])
+        .when(fund(100, 'USD', 'txn_2'))
+        .thenState((s) => expect(s).toMatchObject({ current: 2600 }));
     });
 
     it('refuses funding in another currency with 422 currency_mismatch', () => {
-      spec([opened()]).when(fund(100, 'EUR')).thenError('currency_mismatch', (e) => {
-        expect(e.kind).toBe('rule');
-        expect(e.errors?.[0].field).toBe('currency');
-      });
+      spec([opened()])
+        .when(fund(100, 'EUR'))
+        .thenError('currency_mismatch', (e) => {
+          expect(e.kind).toBe('rule');
+          expect(e.errors?.[0].field).toBe('currency');
+        });
     });
 
     it.each([0, -5, 1.5, Number.MAX_SAFE_INTEGER + 1])('refuses funding amount %p', (amount) => {
-      spec([opened()]).when(fund(amount)).thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe('amount'));
+      spec([opened()])
+        .when(fund(amount))
+        .thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe('amount'));
     });
 
     it('refuses a credit that would leave the safe integer range', () => {
-      spec([opened(), funded(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)]).when(fund(1)).thenError('balance_limit_exceeded');
+      spec([opened(), funded(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)])
+        .when(fund(1))
+        .thenError('balance_limit_exceeded');
     });
 
     it('never takes sandbox money into a live account', () => {
-      spec([opened({ mode: 'live' })]).when(fund(100)).thenError('sandbox_only', (e) => expect(e.kind).toBe('forbidden'));
+      spec([opened({ mode: 'live' })])
+        .when(fund(100))
+        .thenError('sandbox_only', (e) => expect(e.kind).toBe('forbidden'));
     });
 
     it('issues account details on the requested rail with its issuer', () => {
-      spec([opened()]).when(issue()).then([
-        {
-          type: 'AccountDetailsIssued',
-          data: { account_id: ACC, entity_id: ENT, account_details_id: 'acd_1', asset_type: 'fiat', rail: 'ach', currency: 'USD', account_number: achNumber, issuer: RAILS.ach.issuer, issued: T0 + 3 },
-        },
-      ]);
+      spec([opened()])
+        .when(issue())
+        .then([
+          {
+            type: 'AccountDetailsIssued',
+            data: {
+              account_id: ACC,
+              entity_id: ENT,
+              account_details_id: 'acd_1',
+              asset_type: 'fiat',
+              rail: 'ach',
+              currency: 'USD',
+              account_number: achNumber,
+              issuer: RAILS.ach.issuer,
+              issued: T0 + 3,
+            },
+          },
+        ]);
     });
 
     it('refuses an asset type or rail that does not fit the currency', () => {
-      spec([opened()]).when(issue({ asset_type: 'crypto' })).thenError('asset_type_mismatch');
-      spec([opened()]).when(issue({ rail: 'sepa' })).thenError('rail_not_supported');
-      spec([opened({ currency: 'JPY', minor_units: 0 })]).when(issue()).thenError('rail_not_supported');
+      spec([opened()])
+        .when(issue({ asset_type: 'crypto' }))
+        .thenError('asset_type_mismatch');
+      spec([opened()])
+        .when(issue({ rail: 'sepa' }))
+        .thenError('rail_not_supported');
+      spec([opened({ currency: 'JPY', minor_units: 0 })])
+        .when(issue())
+        .thenError('rail_not_supported');
     });
 
     it('refuses an account number that is not valid for the rail', () => {
-      spec([opened()]).when(issue({ account_number: '0123' })).thenError('validation_error');
+      spec([opened()])
+        .when(issue({ account_number: '0123' }))
+        .thenError('validation_error');
     });
 
     it('holds amount + fee when available covers it, and refuses beyond', () => {
-      spec([opened(), funded(1000, 1000)]).when(hold('trf_1', 900, 100)).thenState((s, events) => {
-        expect(events[0]).toMatchObject({ type: 'FundsHeld', data: { balance_after: { available: 0, current: 1000 } } });
-        expect(s).toMatchObject({ current: 1000, holds: { trf_1: 1000 } });
-      });
-      spec([opened(), funded(1000, 1000)]).when(hold('trf_1', 901, 100)).thenError('insufficient_funds');
+      spec([opened(), funded(1000, 1000)])
+        .when(hold('trf_1', 900, 100))
+        .thenState((s, events) => {
+          expect(events[0]).toMatchObject({ type: 'FundsHeld', data: { balance_after: { available: 0, current: 1000 } } });
+          expect(s).toMatchObject({ current: 1000, holds: { trf_1: 1000 } });
+        });
+      spec([opened(), funded(1000, 1000)])
+        .when(hold('trf_1', 901, 100))
+        .thenError('insufficient_funds');
       spec([opened()]).when(hold('trf_1', 1)).thenError('insufficient_funds');
     });
   });
@@ -148,36 +195,49 @@ describe('account decider', () => {
     };
 
     it('answers a second request on the same rail with nothing new', () => {
-      spec(issued()).when(issue({ account_details_id: 'acd_2', account_number: RAILS.ach.newNumber(seededRandom(8)) })).then([]);
+      spec(issued())
+        .when(issue({ account_details_id: 'acd_2', account_number: RAILS.ach.newNumber(seededRandom(8)) }))
+        .then([]);
     });
 
     it('still issues on another rail of the currency', () => {
-      spec(issued()).when(issue({ rail: 'wire', account_details_id: 'acd_2' })).thenState((s) => {
-        expect(s.status === 'open' && Object.keys(s.details).sort()).toEqual(['ach', 'wire']);
-      });
+      spec(issued())
+        .when(issue({ rail: 'wire', account_details_id: 'acd_2' }))
+        .thenState((s) => {
+          expect(s.status === 'open' && Object.keys(s.details).sort()).toEqual(['ach', 'wire']);
+        });
     });
   });
 
   describe('open account with a hold', () => {
-    const given = [opened(), funded(1000, 1000), { type: 'FundsHeld', data: { account_id: ACC, hold_id: 'trf_1', amount: 600, fee: 50, balance_after: { available: 350, current: 1000 }, held: T0 } } as AccountEvent];
+    const given = [
+      opened(),
+      funded(1000, 1000),
+      { type: 'FundsHeld', data: { account_id: ACC, hold_id: 'trf_1', amount: 600, fee: 50, balance_after: { available: 350, current: 1000 }, held: T0 } } as AccountEvent,
+    ];
 
     it('leaves only the rest available for a second hold', () => {
       spec(given).when(hold('trf_2', 351)).thenError('insufficient_funds');
-      spec(given).when(hold('trf_2', 350)).thenState((s) => expect(s).toMatchObject({ current: 1000, holds: { trf_1: 650, trf_2: 350 } }));
+      spec(given)
+        .when(hold('trf_2', 350))
+        .thenState((s) => expect(s).toMatchObject({ current: 1000, holds: { trf_1: 650, trf_2: 350 } }));
     });
 
-    it('treats the same hold id again as already done', () => spec(given).when(hold('trf_1', 600, 50)).then([]));
+    it('treats the same hold id again as already done', () =>
+      spec(given)
+        .when(hold('trf_1', 600, 50))
+        .then([]));
 
     it('settles by debiting current and dropping the hold', () => {
-      spec(given).when({ type: 'SettleHold', account_id: ACC, hold_id: 'trf_1', now: T0 + 9 }).then([
-        { type: 'HoldSettled', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 350, current: 350 }, settled: T0 + 9 } },
-      ]);
+      spec(given)
+        .when({ type: 'SettleHold', account_id: ACC, hold_id: 'trf_1', now: T0 + 9 })
+        .then([{ type: 'HoldSettled', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 350, current: 350 }, settled: T0 + 9 } }]);
     });
 
     it('releases by giving the held total back to available', () => {
-      spec(given).when({ type: 'ReleaseHold', account_id: ACC, hold_id: 'trf_1', now: T0 + 9 }).then([
-        { type: 'HoldReleased', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, released: T0 + 9 } },
-      ]);
+      spec(given)
+        .when({ type: 'ReleaseHold', account_id: ACC, hold_id: 'trf_1', now: T0 + 9 })
+        .then([{ type: 'HoldReleased', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, released: T0 + 9 } }]);
     });
 
     it('ignores closing a hold that is not open', () => {

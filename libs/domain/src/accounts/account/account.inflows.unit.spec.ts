@@ -30,7 +30,20 @@ const inflow = (over: Partial<InflowCommand> = {}): AccountCommand => ({
 const credited = (amount: number, balance: { available: number; current: number }, over: Record<string, unknown> = {}): AccountEvent =>
   ({
     type: 'AccountFunded',
-    data: { account_id: ACC, entity_id: ENT, transaction_id: 'txn_1', amount, currency: 'USD', source: 'inflow', rail: 'bank-transfer', reference: 'wire-0001', sender: 'ACME Ltd', balance_after: balance, funded: T0 + 5, ...over },
+    data: {
+      account_id: ACC,
+      entity_id: ENT,
+      transaction_id: 'txn_1',
+      amount,
+      currency: 'USD',
+      source: 'inflow',
+      rail: 'bank-transfer',
+      reference: 'wire-0001',
+      sender: 'ACME Ltd',
+      balance_after: balance,
+      funded: T0 + 5,
+      ...over,
+    },
   }) as AccountEvent;
 
 const held = (amount: number, available: number, current: number): AccountEvent => ({
@@ -40,32 +53,46 @@ const held = (amount: number, available: number, current: number): AccountEvent 
 
 describe('account decider: RecordInflow (decisions §11)', () => {
   it('answers not found when there is no account', () => {
-    spec([]).when(inflow()).thenError('account_not_found', (e) => expect(e.kind).toBe('not_found'));
+    spec([])
+      .when(inflow())
+      .thenError('account_not_found', (e) => expect(e.kind).toBe('not_found'));
   });
 
   it('credits a live account as a settled inflow, recording rail, reference and sender', () => {
-    spec([opened()]).when(inflow()).then([credited(2500, { available: 2500, current: 2500 })]);
-    spec([opened()]).when(inflow()).thenState((s) => expect(s).toMatchObject({ status: 'open', current: 2500 }));
+    spec([opened()])
+      .when(inflow())
+      .then([credited(2500, { available: 2500, current: 2500 })]);
+    spec([opened()])
+      .when(inflow())
+      .thenState((s) => expect(s).toMatchObject({ status: 'open', current: 2500 }));
   });
 
   it('credits a sandbox account too (any mode), and keeps a null sender', () => {
-    spec([opened({ mode: 'sandbox' })]).when(inflow({ sender: null })).then([credited(2500, { available: 2500, current: 2500 }, { sender: null })]);
+    spec([opened({ mode: 'sandbox' })])
+      .when(inflow({ sender: null }))
+      .then([credited(2500, { available: 2500, current: 2500 }, { sender: null })]);
   });
 
   it('adds to both figures, holds staying held', () => {
     const given = [opened(), credited(1000, { available: 1000, current: 1000 }, { transaction_id: 'txn_0' }), held(400, 600, 1000)];
-    spec(given).when(inflow({ amount: 50 })).then([credited(50, { available: 650, current: 1050 })]);
+    spec(given)
+      .when(inflow({ amount: 50 }))
+      .then([credited(50, { available: 650, current: 1050 })]);
   });
 
   it('is a no-op when the caller found the transaction already credited', () => {
-    spec([opened(), credited(2500, { available: 2500, current: 2500 })]).when(inflow({ already_credited: true })).then([]);
+    spec([opened(), credited(2500, { available: 2500, current: 2500 })])
+      .when(inflow({ already_credited: true }))
+      .then([]);
   });
 
   it('refuses another currency with 422 currency_mismatch naming the field', () => {
-    spec([opened()]).when(inflow({ currency: 'EUR' })).thenError('currency_mismatch', (e) => {
-      expect(e.kind).toBe('rule');
-      expect(e.errors?.[0].field).toBe('currency');
-    });
+    spec([opened()])
+      .when(inflow({ currency: 'EUR' }))
+      .thenError('currency_mismatch', (e) => {
+        expect(e.kind).toBe('rule');
+        expect(e.errors?.[0].field).toBe('currency');
+      });
   });
 
   it.each([
@@ -73,15 +100,21 @@ describe('account decider: RecordInflow (decisions §11)', () => {
     ['USC', 'bank-transfer'],
     ['UST', 'momo-transfer'],
   ])('refuses a %s account receiving on %s with 422 rail_not_supported', (currency, rail) => {
-    spec([opened({ currency, minor_units: currency === 'USD' ? 2 : 6 })]).when(inflow({ currency, rail })).thenError('rail_not_supported', (e) => {
-      expect(e.kind).toBe('rule');
-      expect(e.errors?.[0].field).toBe('rail');
-    });
+    spec([opened({ currency, minor_units: currency === 'USD' ? 2 : 6 })])
+      .when(inflow({ currency, rail }))
+      .thenError('rail_not_supported', (e) => {
+        expect(e.kind).toBe('rule');
+        expect(e.errors?.[0].field).toBe('rail');
+      });
   });
 
   it('takes stablecoins on stablecoin-transfer and fiat on mobile money', () => {
-    spec([opened({ currency: 'USC', minor_units: 6 })]).when(inflow({ currency: 'USC', rail: 'stablecoin-transfer' })).thenState((s) => expect(s).toMatchObject({ current: 2500 }));
-    spec([opened({ currency: 'KES' })]).when(inflow({ currency: 'KES', rail: 'momo-transfer' })).thenState((s) => expect(s).toMatchObject({ current: 2500 }));
+    spec([opened({ currency: 'USC', minor_units: 6 })])
+      .when(inflow({ currency: 'USC', rail: 'stablecoin-transfer' }))
+      .thenState((s) => expect(s).toMatchObject({ current: 2500 }));
+    spec([opened({ currency: 'KES' })])
+      .when(inflow({ currency: 'KES', rail: 'momo-transfer' }))
+      .thenState((s) => expect(s).toMatchObject({ current: 2500 }));
   });
 
   it.each([
@@ -97,7 +130,9 @@ describe('account decider: RecordInflow (decisions §11)', () => {
     [{ sender: '' }, 'sender'],
     [{ sender: 's'.repeat(141) }, 'sender'],
   ])('refuses %p with 400 naming %s', (over, field) => {
-    spec([opened()]).when(inflow(over as Partial<InflowCommand>)).thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
+    spec([opened()])
+      .when(inflow(over as Partial<InflowCommand>))
+      .thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
   });
 
   it('refuses a credit that would leave the safe integer range', () => {

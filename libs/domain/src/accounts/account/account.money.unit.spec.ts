@@ -44,18 +44,23 @@ describe('account money commands keyed by transfer id', () => {
     const given = [opened, funded, held, settled];
 
     it('is credited back in full (amount + fee) by a reversal', () => {
-      spec(given).when(reverse(given)).then([
-        { type: 'HoldReversed', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, reversed: T + 5 } },
-      ]);
+      spec(given)
+        .when(reverse(given))
+        .then([{ type: 'HoldReversed', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, reversed: T + 5 } }]);
     });
 
-    it('is reversed only once', () => spec([...given, reversed]).when(reverse([...given, reversed])).then([]));
+    it('is reversed only once', () =>
+      spec([...given, reversed])
+        .when(reverse([...given, reversed]))
+        .then([]));
 
     it('is not held again when the hold is repeated (a retried creation): its origin has moved on', () => spec(given).when(hold(true)).then([]));
 
     it('has left the state: only the origin tells a repeated hold from a new one', () => {
       const refunded: AccountEvent = { type: 'AccountFunded', data: { ...funded.data, transaction_id: 'txn_2', balance_after: { available: 1350, current: 1350 } } } as AccountEvent;
-      spec([...given, refunded]).when(hold(false)).thenState((s) => expect(s).toMatchObject({ holds: { trf_1: 650 } }));
+      spec([...given, refunded])
+        .when(hold(false))
+        .thenState((s) => expect(s).toMatchObject({ holds: { trf_1: 650 } }));
     });
 
     it('is not settled or released twice', () => {
@@ -69,7 +74,9 @@ describe('account money commands keyed by transfer id', () => {
 
     it('is not held again once its origin moved on, and cannot be reversed', () => {
       spec(given).when(hold(true)).then([]);
-      spec(given).when(reverse(given)).thenError('hold_not_settled', (e) => expect(e.kind).toBe('conflict'));
+      spec(given)
+        .when(reverse(given))
+        .thenError('hold_not_settled', (e) => expect(e.kind).toBe('conflict'));
     });
   });
 
@@ -79,7 +86,10 @@ describe('account money commands keyed by transfer id', () => {
       spec([opened, funded, held]).when(hold(true)).then([]);
     });
 
-    it('cannot be reversed before it is settled', () => spec([opened, funded, held]).when(reverse([opened, funded, held])).thenError('hold_not_settled'));
+    it('cannot be reversed before it is settled', () =>
+      spec([opened, funded, held])
+        .when(reverse([opened, funded, held]))
+        .thenError('hold_not_settled'));
   });
 
   describe('closed holds leave the state', () => {
@@ -109,20 +119,36 @@ describe('account money commands keyed by transfer id', () => {
 
   describe('an incoming book transfer', () => {
     it('credits both balances, with the balance after it', () => {
-      spec([opened, funded, held]).when(receive()).then([
-        {
-          type: 'BookTransferReceived',
-          data: { account_id: ACC, entity_id: ENT, transfer_id: 'trf_9', from_account_id: 'acc_src', amount: 250, currency: 'USD', balance_after: { available: 600, current: 1250 }, received: T + 7 },
-        },
-      ]);
+      spec([opened, funded, held])
+        .when(receive())
+        .then([
+          {
+            type: 'BookTransferReceived',
+            data: {
+              account_id: ACC,
+              entity_id: ENT,
+              transfer_id: 'trf_9',
+              from_account_id: 'acc_src',
+              amount: 250,
+              currency: 'USD',
+              balance_after: { available: 600, current: 1250 },
+              received: T + 7,
+            },
+          },
+        ]);
     });
 
     it('is credited once per sending transfer', () => {
       const events = accountDecider.decide(receive(), [opened, funded].reduce(accountDecider.evolve, accountDecider.initialState)) as AccountEvent[];
-      spec([opened, funded, ...events]).when(receive()).then([]);
+      spec([opened, funded, ...events])
+        .when(receive())
+        .then([]);
     });
 
-    it('refuses another currency', () => spec([opened]).when(receive({ currency: 'EUR' })).thenError('currency_mismatch'));
+    it('refuses another currency', () =>
+      spec([opened])
+        .when(receive({ currency: 'EUR' }))
+        .thenError('currency_mismatch'));
   });
 
   it('refuses a hold whose total is not a safe integer as insufficient funds', () => {

@@ -24,10 +24,12 @@ describe('inflow reference reservation', () => {
   });
 
   it('appends nothing when the reference is taken, keeping the first inflow for the caller to compare', () => {
-    spec([reserved()]).when(reserve('txn_2')).thenState((s, events) => {
-      expect(events).toEqual([]);
-      expect(s).toMatchObject({ status: 'reserved', inflow: { transaction_id: 'txn_1' } });
-    });
+    spec([reserved()])
+      .when(reserve('txn_2'))
+      .thenState((s, events) => {
+        expect(events).toEqual([]);
+        expect(s).toMatchObject({ status: 'reserved', inflow: { transaction_id: 'txn_1' } });
+      });
     spec([reserved(), recorded]).when(reserve('txn_2')).then([]);
   });
 
@@ -39,13 +41,15 @@ describe('inflow reference reservation', () => {
   });
 
   it('folds to what a duplicate is answered with', () => {
-    spec([reserved()]).when(mark()).thenState((s) =>
-      expect(s).toEqual({
-        status: 'recorded',
-        inflow: inflow(),
-        account_revision: 3,
-        recorded: { ...inflow(), revision: 4, balance_after: { available: 100, current: 100 }, funded: T0 + 1 },
-      }),
-    );
+    spec([reserved()])
+      .when(mark())
+      .thenState((s) =>
+        expect(s).toEqual({
+          status: 'recorded',
+          inflow: inflow(),
+          account_revision: 3,
+          recorded: { ...inflow(), revision: 4, balance_after: { available: 100, current: 100 }, funded: T0 + 1 },
+        }),
+      );
   });
 });

@@ -27,16 +27,24 @@ describe('card money on the account stream, with closed holds gone from the stat
       ['FundsHeld', captureHoldId('ctxn_1')],
       ['HoldSettled', captureHoldId('ctxn_1')],
     ]);
-    spec([opened, funded, held, ...partly]).when(hold(true)).thenState((s) => expect(s).toMatchObject({ holds: {}, current: 850 }));
+    spec([opened, funded, held, ...partly])
+      .when(hold(true))
+      .thenState((s) => expect(s).toMatchObject({ holds: {}, current: 850 }));
   });
 
   it('once captured, a repeated capture finds no open hold and a repeated hold is stopped by the card transaction being finished', () => {
-    spec([opened, funded, held, ...partly]).when(capture(150)).then([]);
-    spec([opened, funded, held, ...partly]).when(hold(true)).then([]);
+    spec([opened, funded, held, ...partly])
+      .when(capture(150))
+      .then([]);
+    spec([opened, funded, held, ...partly])
+      .when(hold(true))
+      .then([]);
   });
 
   it('holds while the card transaction is pending, once', () => {
-    spec([opened, funded]).when(hold(false)).thenState((s) => expect(s).toMatchObject({ holds: { ctxn_1: 400 } }));
+    spec([opened, funded])
+      .when(hold(false))
+      .thenState((s) => expect(s).toMatchObject({ holds: { ctxn_1: 400 } }));
     spec([opened, funded, held]).when(hold(false)).then([]);
   });
 });

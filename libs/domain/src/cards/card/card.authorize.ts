@@ -109,8 +109,10 @@ export function captureTransaction(command: CaptureCardTransaction, state: Issue
   const found = pending(state, command.transaction_id);
   if ('kind' in found) return found;
   const amount = command.amount ?? found.amount;
-  if (!Number.isSafeInteger(amount) || amount < 1) return domainError('validation', 'validation_error', 'amount must be a positive integer', { errors: [{ field: 'amount', message: 'must be a positive integer' }] });
-  if (amount > found.amount) return domainError('rule', 'amount_exceeds_hold', `Capture of ${amount} exceeds the held ${found.amount}`, { errors: [{ field: 'amount', message: `at most ${found.amount}` }] });
+  if (!Number.isSafeInteger(amount) || amount < 1)
+    return domainError('validation', 'validation_error', 'amount must be a positive integer', { errors: [{ field: 'amount', message: 'must be a positive integer' }] });
+  if (amount > found.amount)
+    return domainError('rule', 'amount_exceeds_hold', `Capture of ${amount} exceeds the held ${found.amount}`, { errors: [{ field: 'amount', message: `at most ${found.amount}` }] });
   const account_amount = accountAmountFor(found, amount);
   const fx = found.fx ? { ...found.fx, account_amount } : null;
   const captured = { ...found, amount, account_amount, fx, status: 'successful' as const, updated: command.now };

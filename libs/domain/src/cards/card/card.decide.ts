@@ -1,7 +1,16 @@
 import { conflict, notFound, type Decider, type Decision } from '../../shared';
 import type { CardEvent, IssuedCard } from './card.events';
 import { evolveCard, initialCardState, type CardState, type IssuedCardState } from './card';
-import { authorize, captureTransaction, declineHeld, reverseTransaction, type AuthorizeCard, type CaptureCardTransaction, type DeclineHeldAuthorization, type ReverseCardTransaction } from './card.authorize';
+import {
+  authorize,
+  captureTransaction,
+  declineHeld,
+  reverseTransaction,
+  type AuthorizeCard,
+  type CaptureCardTransaction,
+  type DeclineHeldAuthorization,
+  type ReverseCardTransaction,
+} from './card.authorize';
 
 export type CardCommand =
   | { readonly type: 'IssueCard'; readonly card: IssuedCard }
@@ -68,4 +77,3 @@ export const cardDecider: Decider<CardCommand, CardEvent, CardState> = {
   decide: decideCard,
   evolve: evolveCard,
 };
-

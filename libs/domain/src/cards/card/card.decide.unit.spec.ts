@@ -8,65 +8,121 @@ const spec = specFor(cardDecider);
 const T = Date.UTC(2030, 0, 15, 10);
 const MERCHANT = { name: 'm', mcc: '5942', city: 'c', state: 's', postal_code: 'p', country: 'NG' };
 const card = (over: Partial<IssuedCard> = {}): IssuedCard => ({
-  card_id: 'crd_1', entity_id: 'ent_1', account_id: 'acc_1', type: 'virtual', name: 'Card', currency: 'USD', amount: 10_000,
-  cardholder: { first_name: 'A', last_name: 'B', email: 'a@b.co', phone_number: '+2348000000000' }, billing: null, pan: 'v1.sealed', cvv: 'v1.sealed',
-  last_four: '1234', expiration_month: '01', expiration_year: '33', controls: { individual: null, mcc: [], groups: [] }, transaction_alerts: false, metadata: {}, issued: T, ...over,
+  card_id: 'crd_1',
+  entity_id: 'ent_1',
+  account_id: 'acc_1',
+  type: 'virtual',
+  name: 'Card',
+  currency: 'USD',
+  amount: 10_000,
+  cardholder: { first_name: 'A', last_name: 'B', email: 'a@b.co', phone_number: '+2348000000000' },
+  billing: null,
+  pan: 'v1.sealed',
+  cvv: 'v1.sealed',
+  last_four: '1234',
+  expiration_month: '01',
+  expiration_year: '33',
+  controls: { individual: null, mcc: [], groups: [] },
+  transaction_alerts: false,
+  metadata: {},
+  issued: T,
+  ...over,
 });
 const issued = (over: Partial<IssuedCard> = {}): CardEvent => ({ type: 'CardIssued', data: card(over) });
-const auth = (id: string, amount = 1_000, account_id = 'acc_1'): CardCommand => ({ type: 'AuthorizeCard', card_id: 'crd_1', transaction_id: id, amount, merchant: MERCHANT, account_id, fx: null, groups: {}, now: T });
+const auth = (id: string, amount = 1_000, account_id = 'acc_1'): CardCommand => ({
+  type: 'AuthorizeCard',
+  card_id: 'crd_1',
+  transaction_id: id,
+  amount,
+  merchant: MERCHANT,
+  account_id,
+  fx: null,
+  groups: {},
+  now: T,
+});
 const at = (type: 'CardFrozen' | 'CardDeleted' | 'CardMarkedFraud'): CardEvent => ({ type, data: { card_id: 'crd_1', at: T } });
 
 describe('card decider', () => {
   it('holds an authorization that fits, once per transaction id', () => {
-    spec([issued()]).when(auth('t1')).thenState((state) => expect(transactionOf(state as IssuedCardState, 't1')!.status).toBe('pending'));
+    spec([issued()])
+      .when(auth('t1'))
+      .thenState((state) => expect(transactionOf(state as IssuedCardState, 't1')!.status).toBe('pending'));
     const held: CardEvent[] = [];
-    spec([issued()]).when(auth('t1')).thenState((_s, events) => held.push(...events));
-    spec([issued(), ...held]).when(auth('t1')).then([]);
+    spec([issued()])
+      .when(auth('t1'))
+      .thenState((_s, events) => held.push(...events));
+    spec([issued(), ...held])
+      .when(auth('t1'))
+      .then([]);
   });
 
   it('refuses to decide for an account the card no longer draws on (reassigned meanwhile)', () => {
-    spec([issued()]).when(auth('t1', 1_000, 'acc_old')).thenError('card_reassigned');
+    spec([issued()])
+      .when(auth('t1', 1_000, 'acc_old'))
+      .thenError('card_reassigned');
   });
 
   it('reads blocked when frozen or deleted, fraud when marked, and declines card_blocked', () => {
     for (const event of [at('CardFrozen'), at('CardDeleted'), at('CardMarkedFraud')]) {
-      spec([issued(), event]).when(auth('t1')).thenState((state) => {
-        expect(transactionOf(state as IssuedCardState, 't1')!.status_reason).toBe('card_blocked');
-        expect(cardStatus(state as IssuedCardState)).toBe(event.type === 'CardMarkedFraud' ? 'fraud' : 'blocked');
-      });
+      spec([issued(), event])
+        .when(auth('t1'))
+        .thenState((state) => {
+          expect(transactionOf(state as IssuedCardState, 't1')!.status_reason).toBe('card_blocked');
+          expect(cardStatus(state as IssuedCardState)).toBe(event.type === 'CardMarkedFraud' ? 'fraud' : 'blocked');
+        });
     }
-    spec([issued(), at('CardMarkedFraud')]).when({ type: 'FreezeCard', card_id: 'crd_1', now: T }).thenError('card_fraud');
-    spec([issued(), at('CardDeleted')]).when({ type: 'UnfreezeCard', card_id: 'crd_1', now: T }).thenError('card_deleted');
+    spec([issued(), at('CardMarkedFraud')])
+      .when({ type: 'FreezeCard', card_id: 'crd_1', now: T })
+      .thenError('card_fraud');
+    spec([issued(), at('CardDeleted')])
+      .when({ type: 'UnfreezeCard', card_id: 'crd_1', now: T })
+      .thenError('card_deleted');
   });
 
   it('declines over the amount, then captures at most what was held, once', () => {
-    spec([issued()]).when(auth('t1', 10_001)).thenState((s) => expect(transactionOf(s as IssuedCardState, 't1')!.status_reason).toBe('limit_exceeded'));
+    spec([issued()])
+      .when(auth('t1', 10_001))
+      .thenState((s) => expect(transactionOf(s as IssuedCardState, 't1')!.status_reason).toBe('limit_exceeded'));
     const events: CardEvent[] = [issued()];
-    spec(events).when(auth('t1', 4_000)).thenState((_s, e) => events.push(...e));
+    spec(events)
+      .when(auth('t1', 4_000))
+      .thenState((_s, e) => events.push(...e));
     spec(events).when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: 4_001, now: T }).thenError('amount_exceeds_hold');
-    spec(events).when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: 2_500, now: T }).thenState((s, e) => {
-      expect(transactionOf(s as IssuedCardState, 't1')!).toMatchObject({ status: 'successful', amount: 2_500, account_amount: 2_500 });
-      events.push(...e);
-    });
+    spec(events)
+      .when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: 2_500, now: T })
+      .thenState((s, e) => {
+        expect(transactionOf(s as IssuedCardState, 't1')!).toMatchObject({ status: 'successful', amount: 2_500, account_amount: 2_500 });
+        events.push(...e);
+      });
     spec(events).when({ type: 'ReverseCardTransaction', card_id: 'crd_1', transaction_id: 't1', now: T }).thenError('card_transaction_not_pending');
     spec(events).when({ type: 'DeclineHeldAuthorization', card_id: 'crd_1', transaction_id: 't1', reason: 'insufficient_funds', now: T }).then([]);
   });
 
   it('uses up a disposable card on its first capture', () => {
     const events: CardEvent[] = [issued({ type: 'disposable' })];
-    spec(events).when(auth('t1')).thenState((_s, e) => events.push(...e));
-    spec(events).when(auth('t2')).thenState((s) => expect(transactionOf(s as IssuedCardState, 't2')!.status_reason).toBe('card_blocked'));
-    spec(events).when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: null, now: T }).thenState((s, e) => {
-      expect(e.map((x) => x.type)).toEqual(['CardTransactionCaptured', 'CardUsedUp']);
-      expect(cardStatus(s as IssuedCardState)).toBe('blocked');
-    });
+    spec(events)
+      .when(auth('t1'))
+      .thenState((_s, e) => events.push(...e));
+    spec(events)
+      .when(auth('t2'))
+      .thenState((s) => expect(transactionOf(s as IssuedCardState, 't2')!.status_reason).toBe('card_blocked'));
+    spec(events)
+      .when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: null, now: T })
+      .thenState((s, e) => {
+        expect(e.map((x) => x.type)).toEqual(['CardTransactionCaptured', 'CardUsedUp']);
+        expect(cardStatus(s as IssuedCardState)).toBe('blocked');
+      });
   });
 });
 
 describe('card reservations', () => {
   it('a number belongs to the first card that reserves it', () => {
-    specFor(cardNumberDecider)([{ type: 'CardNumberReserved', data: { card_id: 'crd_1', reserved: T } }]).when({ card_id: 'crd_2', now: T }).thenError('card_number_taken');
-    specFor(cardNumberDecider)([{ type: 'CardNumberReserved', data: { card_id: 'crd_1', reserved: T } }]).when({ card_id: 'crd_1', now: T }).then([]);
+    specFor(cardNumberDecider)([{ type: 'CardNumberReserved', data: { card_id: 'crd_1', reserved: T } }])
+      .when({ card_id: 'crd_2', now: T })
+      .thenError('card_number_taken');
+    specFor(cardNumberDecider)([{ type: 'CardNumberReserved', data: { card_id: 'crd_1', reserved: T } }])
+      .when({ card_id: 'crd_1', now: T })
+      .then([]);
   });
 
   it('the hourly counter refuses past the limit with the 429 details', () => {

@@ -24,7 +24,8 @@ const RATES: Record<string, number> = { acc_usd: 1, acc_eur: 0.92 };
 const CONTROLS: CardControls = {
   individual: { billing_cycle: 'Weekly', billing_cycle_day: 'Sunday', cycle_transaction_count: 12, daily_amount_limit: 9_000, daily_transaction_count: 5, transaction_amount_limit: 4_000 },
   mcc: [{ mcc: '5942', open: true, cumulative_amount_limit: 6_000, cycle_transaction_count: 4, daily_amount_limit: 3_000, daily_transaction_count: 2, transaction_amount_limit: 2_500 }],
-  groups: [{ group_name: 'restaurants', open: true, cumulative_amount_limit: null, cycle_transaction_count: null, daily_amount_limit: 2_000, daily_transaction_count: 3, transaction_amount_limit: null },
+  groups: [
+    { group_name: 'restaurants', open: true, cumulative_amount_limit: null, cycle_transaction_count: null, daily_amount_limit: 2_000, daily_transaction_count: 3, transaction_amount_limit: null },
     { group_name: 'gambling', open: false, cumulative_amount_limit: null, cycle_transaction_count: null, daily_amount_limit: null, daily_transaction_count: null, transaction_amount_limit: null },
   ],
 };
@@ -52,17 +53,45 @@ class World {
   constructor() {
     for (const id of Object.keys(FUNDS)) this.accounts[id] = this.openAccount(id);
     const card: IssuedCard = {
-      card_id: 'crd_1', entity_id: 'ent_1', account_id: 'acc_usd', type: 'virtual', name: 'Prop', currency: 'USD', amount: LIMITS.amount!,
-      cardholder: { first_name: 'A', last_name: 'B', email: 'a@b.co', phone_number: '+2348000000000' }, billing: null, pan: 'sealed', cvv: 'sealed',
-      last_four: '0000', expiration_month: '01', expiration_year: '33', controls: CONTROLS, transaction_alerts: false, metadata: {}, issued: this.now,
+      card_id: 'crd_1',
+      entity_id: 'ent_1',
+      account_id: 'acc_usd',
+      type: 'virtual',
+      name: 'Prop',
+      currency: 'USD',
+      amount: LIMITS.amount!,
+      cardholder: { first_name: 'A', last_name: 'B', email: 'a@b.co', phone_number: '+2348000000000' },
+      billing: null,
+      pan: 'sealed',
+      cvv: 'sealed',
+      last_four: '0000',
+      expiration_month: '01',
+      expiration_year: '33',
+      controls: CONTROLS,
+      transaction_alerts: false,
+      metadata: {},
+      issued: this.now,
     };
     this.onCard({ type: 'IssueCard', card });
   }
 
   private openAccount(id: string): AccountState {
     const base: OpenAccountState = {
-      status: 'open', id, entity_id: 'ent_1', mode: 'sandbox', type: 'checking', currency: id === 'acc_usd' ? 'USD' : 'EUR', minor_units: 2, display_name: id,
-      service_ban: 'x', current: FUNDS[id], holds: {}, received: null, details: {}, created: 0, updated: 0,
+      status: 'open',
+      id,
+      entity_id: 'ent_1',
+      mode: 'sandbox',
+      type: 'checking',
+      currency: id === 'acc_usd' ? 'USD' : 'EUR',
+      minor_units: 2,
+      display_name: id,
+      service_ban: 'x',
+      current: FUNDS[id],
+      holds: {},
+      received: null,
+      details: {},
+      created: 0,
+      updated: 0,
     };
     return base;
   }
@@ -102,7 +131,8 @@ class World {
       }
       case 'reverse': {
         const t = this.pending(a.pick);
-        if (t && !this.onCard({ type: 'ReverseCardTransaction', card_id, transaction_id: t.id, now: this.now })) this.onAccount(t.account_id, { type: 'ReleaseCardHold', account_id: t.account_id, hold_id: t.id, now: this.now });
+        if (t && !this.onCard({ type: 'ReverseCardTransaction', card_id, transaction_id: t.id, now: this.now }))
+          this.onAccount(t.account_id, { type: 'ReleaseCardHold', account_id: t.account_id, hold_id: t.id, now: this.now });
         return;
       }
       case 'freeze':
@@ -152,7 +182,12 @@ class World {
     }
     const entries = [...usage.mcc.map((u, i) => [u, CONTROLS.mcc[i]] as const), ...usage.groups.map((u, i) => [u, CONTROLS.groups[i]] as const)];
     for (const [u, e] of entries) {
-      for (const [prefix, limit] of [['cumulative_amount', e.cumulative_amount_limit], ['cycle_transaction_count', e.cycle_transaction_count], ['daily_amount_limit', e.daily_amount_limit], ['daily_transaction_count', e.daily_transaction_count]] as const) {
+      for (const [prefix, limit] of [
+        ['cumulative_amount', e.cumulative_amount_limit],
+        ['cycle_transaction_count', e.cycle_transaction_count],
+        ['daily_amount_limit', e.daily_amount_limit],
+        ['daily_transaction_count', e.daily_transaction_count],
+      ] as const) {
         if (limit === null) continue;
         expect(u[`${prefix}_used`] + u[`${prefix}_hold`]).toBeLessThanOrEqual(limit);
         expect(u[`${prefix}_balance`]).toBe(limit - u[`${prefix}_used`] - u[`${prefix}_hold`]);

@@ -83,8 +83,14 @@ function fields(ctx: UsageContext, meters: Meter[], inScope: InScope): Record<st
 }
 
 const any: InScope = () => true;
-const isMcc = (code: string): InScope => (mcc) => mcc === code;
-const inGroup = (ctx: UsageContext, group: string): InScope => (mcc) => (ctx.groups[group] ?? []).includes(mcc);
+const isMcc =
+  (code: string): InScope =>
+  (mcc) =>
+    mcc === code;
+const inGroup =
+  (ctx: UsageContext, group: string): InScope =>
+  (mcc) =>
+    (ctx.groups[group] ?? []).includes(mcc);
 
 /** The usage fields of GET /card-details: the card's at the top level, each entry's on the entry. */
 export function cardUsage(ctx: UsageContext) {

@@ -32,8 +32,7 @@ export type IntentActionCommand =
 
 type Cmd<T extends IntentActionCommand['type']> = Extract<IntentActionCommand, { type: T }>;
 
-const stateError = (code: string, state: ExistingIntentAction, message: string): DomainError =>
-  domainError('conflict', code, message, { details: { current_status: state.status } });
+const stateError = (code: string, state: ExistingIntentAction, message: string): DomainError => domainError('conflict', code, message, { details: { current_status: state.status } });
 
 const moved = (state: ExistingIntentAction, status: IntentActionStatus, now: number, status_reason: string | null = null): IntentActionRecord => ({
   ...state.action,

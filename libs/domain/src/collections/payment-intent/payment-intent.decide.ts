@@ -71,7 +71,8 @@ function recordRefund({ refund, now }: Cmd<'RecordRefund'>, state: ExistingPayme
   if (state.refunds.some((r) => r.id === refund.id)) return [];
   if (state.status !== 'completed') return invalidState(state, 'refunded');
   if (!isValidAmount(refund.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
-  if (refund.amount > refundableOf(state)) return rule('refund_exceeds_charge', `At most ${refundableOf(state)} can still be refunded`, [{ field: 'amount', message: 'exceeds the charge less earlier refunds' }]);
+  if (refund.amount > refundableOf(state))
+    return rule('refund_exceeds_charge', `At most ${refundableOf(state)} can still be refunded`, [{ field: 'amount', message: 'exceeds the charge less earlier refunds' }]);
   return [{ type: 'PaymentIntentRefunded', data: { intent: { ...state.intent, updated: now }, refund } }];
 }
 

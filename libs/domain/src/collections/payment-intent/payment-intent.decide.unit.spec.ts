@@ -40,12 +40,16 @@ describe('payment intent decider (spec state table, decisions §2 and §7)', () 
     [{ reference: 'r'.repeat(101) }, 'reference'],
     [{ description: 'd'.repeat(251) }, 'description'],
   ])('refuses %p naming %s', (over, field) => {
-    spec([]).when({ type: 'CreatePaymentIntent', intent: { ...fresh, ...over } }).thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
+    spec([])
+      .when({ type: 'CreatePaymentIntent', intent: { ...fresh, ...over } })
+      .thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
   });
 
   it('requires_action → processing on confirm, → cancelled on cancel (with its reason)', () => {
     spec([created]).when(confirm).then([confirmed]);
-    spec([created]).when(cancel('customer left')).then([{ type: 'PaymentIntentCancelled', data: { intent: record('cancelled', { status_reason: 'customer left' }) } }]);
+    spec([created])
+      .when(cancel('customer left'))
+      .then([{ type: 'PaymentIntentCancelled', data: { intent: record('cancelled', { status_reason: 'customer left' }) } }]);
   });
 
   it.each([
@@ -54,12 +58,16 @@ describe('payment intent decider (spec state table, decisions §2 and §7)', () 
     ['failed', [created, confirmed, failed]],
     ['cancelled', [created, cancelled]],
   ] as const)('a %s intent cannot be cancelled (409 invalid_state)', (_status, given) => {
-    spec(given).when(cancel()).thenError('invalid_state', (e) => expect(e.kind).toBe('conflict'));
+    spec(given)
+      .when(cancel())
+      .thenError('invalid_state', (e) => expect(e.kind).toBe('conflict'));
   });
 
   it('cannot be confirmed twice by different actions, and a repeat of the same confirmation is done', () => {
     spec([created, confirmed]).when(confirm).then([]);
-    spec([created, confirmed]).when({ ...confirm, intent_action_id: 'ia_other' }).thenError('invalid_state');
+    spec([created, confirmed])
+      .when({ ...confirm, intent_action_id: 'ia_other' })
+      .thenError('invalid_state');
     spec([created, cancelled]).when(confirm).thenError('invalid_state');
   });
 
@@ -68,11 +76,15 @@ describe('payment intent decider (spec state table, decisions §2 and §7)', () 
     spec([created, confirmed]).when(fail).then([failed]);
     spec([created, confirmed, completed]).when(complete).then([]);
     spec([created, confirmed, completed]).when(fail).thenError('invalid_state');
-    spec([created, confirmed]).when({ ...complete, intent_action_id: 'ia_other' }).thenError('intent_action_mismatch');
+    spec([created, confirmed])
+      .when({ ...complete, intent_action_id: 'ia_other' })
+      .thenError('intent_action_mismatch');
   });
 
   it('records refunds of a completed intent up to its amount, each id once', () => {
-    spec([created, confirmed, completed]).when(record_('rfd_1', 4000)).then([{ type: 'PaymentIntentRefunded', data: { intent: record('completed'), refund: refund('rfd_1', 4000) } }]);
+    spec([created, confirmed, completed])
+      .when(record_('rfd_1', 4000))
+      .then([{ type: 'PaymentIntentRefunded', data: { intent: record('completed'), refund: refund('rfd_1', 4000) } }]);
     const first: PaymentIntentEvent = { type: 'PaymentIntentRefunded', data: { intent: record('completed'), refund: refund('rfd_1', 4000) } };
     spec([created, confirmed, completed, first]).when(record_('rfd_1', 4000)).then([]);
     spec([created, confirmed, completed, first]).when(record_('rfd_2', 6001)).thenError('refund_exceeds_charge');

@@ -3,19 +3,7 @@ import type { FieldError } from '../../shared';
 import { isValidAbaRouting } from '../../accounts/account-numbers';
 
 /** The spec's lookup schemes, plus `iban` (decisions §5), where the IBAN is the code. */
-export const BANK_SCHEMES = [
-  'aba',
-  'au_bsb',
-  'br_codigo',
-  'ca_cpa',
-  'chips',
-  'cnaps',
-  'gb_sort_code',
-  'in_ifsc',
-  'swift',
-  'za_national_clearing_code',
-  'iban',
-] as const;
+export const BANK_SCHEMES = ['aba', 'au_bsb', 'br_codigo', 'ca_cpa', 'chips', 'cnaps', 'gb_sort_code', 'in_ifsc', 'swift', 'za_national_clearing_code', 'iban'] as const;
 export type BankScheme = (typeof BANK_SCHEMES)[number];
 export const isBankScheme = (value: unknown): value is BankScheme => BANK_SCHEMES.includes(value as BankScheme);
 

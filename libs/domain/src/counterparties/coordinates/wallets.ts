@@ -9,7 +9,7 @@ export type Chain = (typeof CHAINS)[number];
 export function isEip55Checksummed(address: string): boolean {
   const hex = address.slice(2);
   const hash = Buffer.from(keccak_256(hex.toLowerCase())).toString('hex');
-  return [...hex].every((ch, i) => (/[0-9]/.test(ch) ? true : (parseInt(hash[i], 16) >= 8) === (ch === ch.toUpperCase())));
+  return [...hex].every((ch, i) => (/[0-9]/.test(ch) ? true : parseInt(hash[i], 16) >= 8 === (ch === ch.toUpperCase())));
 }
 
 /** All-lower or all-upper hex carries no checksum; mixed case must pass EIP-55. */

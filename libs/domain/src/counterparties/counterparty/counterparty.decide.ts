@@ -49,13 +49,20 @@ export type CounterpartyCommand =
 
 /** Key order is not meaning: events written by older code may list fields in another order. */
 const canonical = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
+  Array.isArray(v)
+    ? v.map(canonical)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+        )
+      : v;
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 const detailIds = (state: CounterpartyRecord) => state.payment_details.map((d) => d.payment_detail_id);
 
-const invalidProfile = (errors: { field: string; message: string }[]): DomainError =>
-  domainError('validation', 'validation_error', `${errors[0].field}: ${errors[0].message}`, { errors });
+const invalidProfile = (errors: { field: string; message: string }[]): DomainError => domainError('validation', 'validation_error', `${errors[0].field}: ${errors[0].message}`, { errors });
 
 function nicknameProblem(nickname: string): DomainError | null {
   return nickname.length > NICKNAME_MAX || !nickname.trim() ? invalidProfile([{ field: 'nickname', message: `nickname must be 1-${NICKNAME_MAX} characters` }]) : null;

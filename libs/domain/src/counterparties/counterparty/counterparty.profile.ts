@@ -81,8 +81,6 @@ export function applyProfile(type: CounterpartyType, current: CounterpartyProfil
 
 /** The spec's default nickname: first and last name, or the legal name. */
 export const defaultNickname = (type: CounterpartyType, profile: CounterpartyProfile): string =>
-  type === 'individual'
-    ? `${(profile as IndividualCounterpartyProfile).first_name} ${(profile as IndividualCounterpartyProfile).last_name}`
-    : (profile as BusinessCounterpartyProfile).legal_name;
+  type === 'individual' ? `${(profile as IndividualCounterpartyProfile).first_name} ${(profile as IndividualCounterpartyProfile).last_name}` : (profile as BusinessCounterpartyProfile).legal_name;
 
 export const NICKNAME_MAX = 255;

@@ -28,8 +28,7 @@ const BLOCK_OF: Record<PaymentMethod, 'bank' | 'momo' | 'wallet' | 'book'> = {
 };
 const STABLECOINS = ['USC', 'UST'];
 
-const invalidFields = (errors: readonly FieldError[]): DomainError =>
-  domainError('validation', 'validation_error', `${errors[0].field}: ${errors[0].message}`, { errors });
+const invalidFields = (errors: readonly FieldError[]): DomainError => domainError('validation', 'validation_error', `${errors[0].field}: ${errors[0].message}`, { errors });
 
 /** Checks a payment detail against its method and scheme; returns the normalized block or the error. */
 export function checkPaymentDetail(input: NewPaymentDetail, book: BookDestination | null): PaymentDetailBlock | DomainError {

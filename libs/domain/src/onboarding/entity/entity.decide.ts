@@ -28,7 +28,14 @@ export type EntityCommand =
     }
   | { readonly type: 'UploadDocument'; readonly entity_id: string; readonly document: DocumentRecord }
   | { readonly type: 'SubmitOnboarding'; readonly entity_id: string; readonly now: number }
-  | { readonly type: 'ReviewEntity'; readonly entity_id: string; readonly decision: ReviewDecision; readonly reason: string | null; readonly reviewer: 'sandbox_review' | 'operator'; readonly now: number }
+  | {
+      readonly type: 'ReviewEntity';
+      readonly entity_id: string;
+      readonly decision: ReviewDecision;
+      readonly reason: string | null;
+      readonly reviewer: 'sandbox_review' | 'operator';
+      readonly now: number;
+    }
   | { readonly type: 'CompleteAutomaticReview'; readonly entity_id: string; readonly now: number };
 
 const missing = (id: string) => notFound('entity', id);

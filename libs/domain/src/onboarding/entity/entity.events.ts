@@ -145,11 +145,4 @@ export type EntityEvent =
       readonly data: { readonly entity_id: string; readonly reviewer: Reviewer; readonly reason: string; readonly rejected: number };
     };
 
-export const ENTITY_EVENT_TYPES: readonly EntityEvent['type'][] = [
-  'EntityCreated',
-  'EntityUpdated',
-  'DocumentUploaded',
-  'OnboardingSubmitted',
-  'EntityApproved',
-  'EntityRejected',
-];
+export const ENTITY_EVENT_TYPES: readonly EntityEvent['type'][] = ['EntityCreated', 'EntityUpdated', 'DocumentUploaded', 'OnboardingSubmitted', 'EntityApproved', 'EntityRejected'];

@@ -55,7 +55,7 @@ export function applyOfficerChanges(current: readonly Officer[], items: readonly
       outcome.updated.push(item.id);
     }
   }
-  const owned = officers.reduce((sum, o) => sum + (o.is_beneficial_owner ? o.ownership_percentage ?? 0 : 0), 0);
+  const owned = officers.reduce((sum, o) => sum + (o.is_beneficial_owner ? (o.ownership_percentage ?? 0) : 0), 0);
   if (owned > 100) return rule('ownership_exceeds_total', `Beneficial owners would own ${owned}% together, more than 100%`);
   return { officers, ...outcome };
 }

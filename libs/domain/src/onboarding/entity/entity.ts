@@ -1,12 +1,4 @@
-import type {
-  Address,
-  BusinessProfile,
-  DocumentRecord,
-  EntityEvent,
-  Identification,
-  IndividualProfile,
-  Officer,
-} from './entity.events';
+import type { Address, BusinessProfile, DocumentRecord, EntityEvent, Identification, IndividualProfile, Officer } from './entity.events';
 
 interface EntityBase {
   readonly id: string;
@@ -74,13 +66,9 @@ export function evolveEntity(state: EntityState, event: EntityEvent): EntityStat
     case 'OnboardingSubmitted':
       return state.status === 'pending' ? { ...state, submitted: event.data.submitted, updated: event.data.submitted } : state;
     case 'EntityApproved':
-      return state.status === 'none'
-        ? state
-        : { ...state, status: 'approved', status_reason: null, decided: event.data.approved, updated: event.data.approved };
+      return state.status === 'none' ? state : { ...state, status: 'approved', status_reason: null, decided: event.data.approved, updated: event.data.approved };
     case 'EntityRejected':
-      return state.status === 'none'
-        ? state
-        : { ...state, status: 'rejected', status_reason: event.data.reason, decided: event.data.rejected, updated: event.data.rejected };
+      return state.status === 'none' ? state : { ...state, status: 'rejected', status_reason: event.data.reason, decided: event.data.rejected, updated: event.data.rejected };
     default:
       return state;
   }

@@ -61,11 +61,7 @@ export function individualChanges(state: IndividualEntity, patch: IndividualPatc
 
 const RENAMED: Partial<Record<keyof BusinessFieldsPatch, keyof BusinessProfile>> = { trade_name: 'trading_name', type: 'business_type' };
 
-export function businessChanges(
-  state: BusinessEntity,
-  patch: BusinessPatch,
-  newOfficerIds: readonly string[],
-): { changes: EntityChanges; applied: Record<string, string[]> } | DomainError {
+export function businessChanges(state: BusinessEntity, patch: BusinessPatch, newOfficerIds: readonly string[]): { changes: EntityChanges; applied: Record<string, string[]> } | DomainError {
   const out = entityFieldChanges(state, patch);
   if (!('changes' in out)) return out;
   const profile: Record<string, unknown> = { ...state.profile };

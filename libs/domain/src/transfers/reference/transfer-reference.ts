@@ -19,9 +19,7 @@ export type TransferReferenceEvent =
       readonly data: { readonly account_id: string; readonly unique_reference: string; readonly transfer_id: string; readonly released: number };
     };
 
-export type TransferReferenceState =
-  | { readonly status: 'free' }
-  | { readonly status: 'reserved'; readonly transfer_id: string; readonly intent: TransferIntent; readonly reserved: number };
+export type TransferReferenceState = { readonly status: 'free' } | { readonly status: 'reserved'; readonly transfer_id: string; readonly intent: TransferIntent; readonly reserved: number };
 
 export type TransferReferenceCommand =
   | { readonly type: 'ReserveTransferReference'; readonly intent: TransferIntent; readonly now: number }

@@ -27,23 +27,35 @@ const released = (id: string): TransferReferenceEvent => ({ type: 'TransferRefer
 
 describe('transfer reference reservation', () => {
   it('reserves a free reference for a transfer id, carrying the whole intent', () => {
-    spec([]).when({ type: 'ReserveTransferReference', intent: intent('trf_a'), now: 5 }).then([reserved('trf_a')]);
+    spec([])
+      .when({ type: 'ReserveTransferReference', intent: intent('trf_a'), now: 5 })
+      .then([reserved('trf_a')]);
   });
 
   it('appends nothing when the reference is taken, so the caller finds the first id', () => {
-    spec([reserved('trf_a')]).when({ type: 'ReserveTransferReference', intent: intent('trf_b'), now: 7 }).thenState((s, events) => {
-      expect(events).toEqual([]);
-      expect(s).toMatchObject({ status: 'reserved', transfer_id: 'trf_a' });
-    });
+    spec([reserved('trf_a')])
+      .when({ type: 'ReserveTransferReference', intent: intent('trf_b'), now: 7 })
+      .thenState((s, events) => {
+        expect(events).toEqual([]);
+        expect(s).toMatchObject({ status: 'reserved', transfer_id: 'trf_a' });
+      });
   });
 
   it('releases only the id it holds', () => {
-    spec([reserved('trf_a')]).when({ type: 'ReleaseTransferReference', transfer_id: 'trf_a', now: 6 }).then([released('trf_a')]);
-    spec([reserved('trf_a')]).when({ type: 'ReleaseTransferReference', transfer_id: 'trf_b', now: 6 }).then([]);
-    spec([reserved('trf_a'), released('trf_a')]).when({ type: 'ReleaseTransferReference', transfer_id: 'trf_a', now: 7 }).then([]);
+    spec([reserved('trf_a')])
+      .when({ type: 'ReleaseTransferReference', transfer_id: 'trf_a', now: 6 })
+      .then([released('trf_a')]);
+    spec([reserved('trf_a')])
+      .when({ type: 'ReleaseTransferReference', transfer_id: 'trf_b', now: 6 })
+      .then([]);
+    spec([reserved('trf_a'), released('trf_a')])
+      .when({ type: 'ReleaseTransferReference', transfer_id: 'trf_a', now: 7 })
+      .then([]);
   });
 
   it('can be reserved again once released', () => {
-    spec([reserved('trf_a'), released('trf_a')]).when({ type: 'ReserveTransferReference', intent: intent('trf_b'), now: 8 }).thenState((s) => expect(s).toMatchObject({ transfer_id: 'trf_b' }));
+    spec([reserved('trf_a'), released('trf_a')])
+      .when({ type: 'ReserveTransferReference', intent: intent('trf_b'), now: 8 })
+      .thenState((s) => expect(s).toMatchObject({ transfer_id: 'trf_b' }));
   });
 });

@@ -39,7 +39,9 @@ describe('transfer decider', () => {
     it('creates it pending, with every field of decisions §6', () => spec([]).when(create()).then([created]));
 
     it('can be voided instead (its hold was refused)', () => {
-      spec([]).when(voidIt).then([{ type: 'TransferVoided', data: { transfer_id: intent.id, account_id: intent.account_id, reason: 'insufficient_funds', voided: T } }]);
+      spec([])
+        .when(voidIt)
+        .then([{ type: 'TransferVoided', data: { transfer_id: intent.id, account_id: intent.account_id, reason: 'insufficient_funds', voided: T } }]);
     });
 
     it.each<[Partial<TransferIntent>, string]>([
@@ -51,7 +53,9 @@ describe('transfer decider', () => {
       [{ unique_reference: 'r'.repeat(65) }, 'unique_reference'],
       [{ payment_type: 'book-transfer' }, 'payment_detail_id'],
     ])('refuses %p naming %s', (over, field) => {
-      spec([]).when(create(over)).thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
+      spec([])
+        .when(create(over))
+        .thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
     });
 
     it('cannot be advanced: it does not exist', () => spec([]).when(advance('processing')).thenError('transfer_not_found'));
@@ -63,24 +67,36 @@ describe('transfer decider', () => {
       spec([created]).when(voidIt).then([]);
     });
 
-    it('moves to processing', () => spec([created]).when(advance('processing')).then([{ type: 'TransferProcessing', data: { transfer: record('processing', null, T + 9) } }]));
+    it('moves to processing', () =>
+      spec([created])
+        .when(advance('processing'))
+        .then([{ type: 'TransferProcessing', data: { transfer: record('processing', null, T + 9) } }]));
 
     it('may fail before execution, with the reason given', () => {
-      spec([created]).when(advance('failed', 'compliance_hold')).then([{ type: 'TransferFailed', data: { transfer: record('failed', 'compliance_hold', T + 9) } }]);
+      spec([created])
+        .when(advance('failed', 'compliance_hold'))
+        .then([{ type: 'TransferFailed', data: { transfer: record('failed', 'compliance_hold', T + 9) } }]);
     });
 
     it.each<AdvanceTarget>(['successful', 'reversed'])('refuses %s with 409 invalid_transition', (to) => {
-      spec([created]).when(advance(to)).thenError('invalid_transition', (e) => {
-        expect(e.kind).toBe('conflict');
-        expect(e.details).toEqual({ current_status: 'pending', allowed: ['processing', 'failed'] });
-      });
+      spec([created])
+        .when(advance(to))
+        .thenError('invalid_transition', (e) => {
+          expect(e.kind).toBe('conflict');
+          expect(e.details).toEqual({ current_status: 'pending', allowed: ['processing', 'failed'] });
+        });
     });
   });
 
   describe('processing', () => {
-    it('succeeds', () => spec([created, processing]).when(advance('successful')).then([{ type: 'TransferSucceeded', data: { transfer: record('successful', null, T + 9) } }]));
+    it('succeeds', () =>
+      spec([created, processing])
+        .when(advance('successful'))
+        .then([{ type: 'TransferSucceeded', data: { transfer: record('successful', null, T + 9) } }]));
     it('fails with processing_error when no reason is given', () => {
-      spec([created, processing]).when(advance('failed')).then([{ type: 'TransferFailed', data: { transfer: record('failed', 'processing_error', T + 9) } }]);
+      spec([created, processing])
+        .when(advance('failed'))
+        .then([{ type: 'TransferFailed', data: { transfer: record('failed', 'processing_error', T + 9) } }]);
     });
     it('refuses a reason that is not snake_case', () => spec([created, processing]).when(advance('failed', 'Bad Reason')).thenError('validation_error'));
     it.each<AdvanceTarget>(['processing', 'reversed'])('refuses %s', (to) => spec([created, processing]).when(advance(to)).thenError('invalid_transition'));
@@ -88,7 +104,9 @@ describe('transfer decider', () => {
 
   describe('successful', () => {
     it('can be reversed, keeping the reason given', () => {
-      spec([created, processing, succeeded]).when(advance('reversed', 'returned_by_bank')).then([{ type: 'TransferReversed', data: { transfer: record('reversed', 'returned_by_bank', T + 9) } }]);
+      spec([created, processing, succeeded])
+        .when(advance('reversed', 'returned_by_bank'))
+        .then([{ type: 'TransferReversed', data: { transfer: record('reversed', 'returned_by_bank', T + 9) } }]);
     });
     it.each<AdvanceTarget>(['processing', 'successful', 'failed'])('refuses %s', (to) => spec([created, processing, succeeded]).when(advance(to)).thenError('invalid_transition'));
   });
@@ -96,7 +114,9 @@ describe('transfer decider', () => {
   describe('successful book transfer', () => {
     it('cannot be reversed: the destination already holds the money', () => {
       const book: TransferEvent = { type: 'TransferCreated', data: { transfer: { ...record('pending'), payment_type: 'book-transfer' }, destination_account_id: 'acc_dest' } };
-      spec([book, processing, succeeded]).when(advance('reversed')).thenError('book_transfer_not_reversible', (e) => expect(e.kind).toBe('conflict'));
+      spec([book, processing, succeeded])
+        .when(advance('reversed'))
+        .thenError('book_transfer_not_reversible', (e) => expect(e.kind).toBe('conflict'));
     });
   });
 

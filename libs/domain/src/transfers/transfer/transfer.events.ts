@@ -59,11 +59,4 @@ export const EVENT_FOR_STATUS = {
   reversed: 'TransferReversed',
 } as const satisfies Record<Exclude<TransferStatus, 'pending'>, TransferEventType>;
 
-export const TRANSFER_EVENT_TYPES: readonly TransferEventType[] = [
-  'TransferCreated',
-  'TransferProcessing',
-  'TransferSucceeded',
-  'TransferFailed',
-  'TransferReversed',
-  'TransferVoided',
-];
+export const TRANSFER_EVENT_TYPES: readonly TransferEventType[] = ['TransferCreated', 'TransferProcessing', 'TransferSucceeded', 'TransferFailed', 'TransferReversed', 'TransferVoided'];

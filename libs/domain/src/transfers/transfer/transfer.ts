@@ -6,10 +6,7 @@ export interface ActiveTransferState {
   readonly destination_account_id: string | null;
 }
 
-export type TransferState =
-  | { readonly status: 'none' }
-  | { readonly status: 'voided'; readonly id: string; readonly account_id: string; readonly reason: string }
-  | ActiveTransferState;
+export type TransferState = { readonly status: 'none' } | { readonly status: 'voided'; readonly id: string; readonly account_id: string; readonly reason: string } | ActiveTransferState;
 
 export const initialTransferState: TransferState = { status: 'none' };
 

@@ -28,7 +28,9 @@ const update = (changes: Partial<WebhookSettingsInput>, now = T0 + 1000): Webhoo
 describe('webhook decider', () => {
   describe('no webhook yet', () => {
     it('creates it with expires_at counted from creation', () => {
-      spec([]).when(create({ expires_in: 60 })).then([created({ expires_in: 60, expires_at: T0 + 60_000 })]);
+      spec([])
+        .when(create({ expires_in: 60 }))
+        .then([created({ expires_in: 60, expires_at: T0 + 60_000 })]);
     });
 
     it.each([
@@ -41,11 +43,15 @@ describe('webhook decider', () => {
       [{ enabled_events: {} }, 'enabled_events'],
       [{ tags: [' '] }, 'tags'],
     ])('refuses %j', (over, field) => {
-      spec([]).when(create(over as Partial<WebhookSettingsInput>)).thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
+      spec([])
+        .when(create(over as Partial<WebhookSettingsInput>))
+        .thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
     });
 
     it('answers not found to anything but creation', () => {
-      spec([]).when(update({ description: 'x' })).thenError('webhook_not_found');
+      spec([])
+        .when(update({ description: 'x' }))
+        .thenError('webhook_not_found');
       spec([]).when({ type: 'DeleteWebhook', webhook_id: WHK, now: T0 }).thenError('webhook_not_found');
     });
   });
@@ -64,20 +70,34 @@ describe('webhook decider', () => {
     });
 
     it('records nothing when nothing changes', () => {
-      spec([created()]).when(update({ status: 'active', enabled_events: { outflows: ['created'] } })).then([]);
+      spec([created()])
+        .when(update({ status: 'active', enabled_events: { outflows: ['created'] } }))
+        .then([]);
     });
 
     it('reads inactive once expired, and refuses test events then', () => {
       const given = [created({ expires_in: 1, expires_at: T0 + 1000 })];
-      spec(given).when(update({}, T0)).thenState((s) => expect(webhookStatusAt(s as never, T0 + 999)).toBe('active'));
-      spec(given).when(update({}, T0)).thenState((s) => expect(webhookStatusAt(s as never, T0 + 1000)).toBe('inactive'));
+      spec(given)
+        .when(update({}, T0))
+        .thenState((s) => expect(webhookStatusAt(s as never, T0 + 999)).toBe('active'));
+      spec(given)
+        .when(update({}, T0))
+        .thenState((s) => expect(webhookStatusAt(s as never, T0 + 1000)).toBe('inactive'));
       spec(given)
         .when({ type: 'RequestWebhookTest', webhook_id: WHK, event_id: 'evt_1', event_group: 'outflows', event_name: 'created', data: {}, now: T0 + 1000 })
         .thenError('webhook_inactive');
     });
 
     it('records a test request for a valid combination only', () => {
-      const test = (event_group: string, event_name: string): WebhookCommand => ({ type: 'RequestWebhookTest', webhook_id: WHK, event_id: 'evt_1', event_group, event_name, data: { id: 'x' }, now: T0 });
+      const test = (event_group: string, event_name: string): WebhookCommand => ({
+        type: 'RequestWebhookTest',
+        webhook_id: WHK,
+        event_id: 'evt_1',
+        event_group,
+        event_name,
+        data: { id: 'x' },
+        now: T0,
+      });
       spec([created()])
         .when(test('accounts', 'created'))
         .then([{ type: 'WebhookTestRequested', data: { webhook_id: WHK, entity_id: ENT, event_id: 'evt_1', event: 'accounts.created', data: { id: 'x' }, requested: T0 } }]);
@@ -88,7 +108,9 @@ describe('webhook decider', () => {
       const deleted: WebhookEvent = { type: 'WebhookDeleted', data: { webhook_id: WHK, entity_id: ENT, deleted: T0 } };
       spec([created()]).when({ type: 'DeleteWebhook', webhook_id: WHK, now: T0 }).then([deleted]);
       spec([created(), deleted]).when({ type: 'DeleteWebhook', webhook_id: WHK, now: T0 }).thenError('webhook_not_found');
-      spec([created(), deleted]).when(update({ description: 'x' })).thenError('webhook_not_found');
+      spec([created(), deleted])
+        .when(update({ description: 'x' }))
+        .thenError('webhook_not_found');
     });
   });
 });

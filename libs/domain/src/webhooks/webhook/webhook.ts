@@ -7,10 +7,7 @@ export interface ExistingWebhook extends WebhookSettings {
   readonly updated: number;
 }
 
-export type WebhookState =
-  | { readonly status: 'none' }
-  | { readonly status: 'deleted'; readonly id: string }
-  | ExistingWebhook;
+export type WebhookState = { readonly status: 'none' } | { readonly status: 'deleted'; readonly id: string } | ExistingWebhook;
 
 export const initialWebhookState: WebhookState = { status: 'none' };
 

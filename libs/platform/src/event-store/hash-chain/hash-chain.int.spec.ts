@@ -94,7 +94,7 @@ describe('HashChainedEventStore', () => {
   });
 });
 
-describe('ChainChecker: an event without a hash after its stream\'s chain started', () => {
+describe("ChainChecker: an event without a hash after its stream's chain started", () => {
   it('is a break (hash_missing) naming where the chain started, whether or not its content changed', async () => {
     const stream = streamName();
     await store.append(stream, [anEvent('A'), anEvent('B', { amount: 1 }), anEvent('C')], 'no_stream');
@@ -104,7 +104,10 @@ describe('ChainChecker: an event without a hash after its stream\'s chain starte
     // The last event altered with its hash removed: its upcast hash is recomputed from what it says, so only this rule sees it.
     db.prepare(`UPDATE events SET data = '{"forged":true}', metadata = json_remove(metadata, '$.hash') WHERE stream_id = ? AND revision = 2`).run(stream);
     db.close();
-    expect(breaks(await store.inner.readStream(stream)).map((b) => b && [b.revision, b.reason])).toEqual([[1, 'hash_missing'], [2, 'hash_missing']]);
+    expect(breaks(await store.inner.readStream(stream)).map((b) => b && [b.revision, b.reason])).toEqual([
+      [1, 'hash_missing'],
+      [2, 'hash_missing'],
+    ]);
   });
 
   it('events older than chains before the first hashed one are not', async () => {

@@ -20,8 +20,7 @@ describe('read-your-writes barrier', () => {
   const stores = useEmbeddedStores('barrier');
 
   const polling = (timeoutMs: number) => new ReadYourWritesBarrier(stores.store, new StoredCheckpointProgress(stores.readStore), [notes], timeoutMs);
-  const settledWithin = async (promise: Promise<unknown>, ms: number) =>
-    Promise.race([promise.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ms))]);
+  const settledWithin = async (promise: Promise<unknown>, ms: number) => Promise.race([promise.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ms))]);
 
   describe('polling stored checkpoints (an API process without the projector)', () => {
     it('returns at once when the checkpoint has reached the head', async () => {
@@ -56,7 +55,9 @@ describe('read-your-writes barrier', () => {
     it('times out past the bound with read_model_lagging, naming the collection and the head', async () => {
       const { position } = await stores.store.append(streamName(), [anEvent('Noted')], 'no_stream');
       const started = Date.now();
-      const error = await polling(120).await('notes').catch((e: unknown) => e);
+      const error = await polling(120)
+        .await('notes')
+        .catch((e: unknown) => e);
       expect(Date.now() - started).toBeGreaterThanOrEqual(115);
       expect(error).toBeInstanceOf(ReadModelLaggingError);
       expect(error).toMatchObject({ code: 'read_model_lagging', collection: 'notes', position, retryAfterSeconds: 1 });
