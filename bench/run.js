@@ -11,16 +11,19 @@ const { setUp } = require('./world');
 const { selectedRoutes } = require('./routes');
 const { idempotencyCost } = require('./idempotency');
 const { RECEIVER_ENV, startReceiver } = require('./webhooks');
+const { sampleRss } = require('./rss');
 const phases = require('./phases');
-const { table, routeRows, httpFigures, scaleFigures, writeSummary } = require('./summary');
+const { table, routeRows, httpFigures, rssFigures, scaleFigures, writeSummary } = require('./summary');
 
-const PORTS = { express: 4101, 'nest-empty': 4102, api: 4103 };
+// BENCH_PORT_BASE (4100) moves the three ports, so two runs on one machine do not meet.
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE || 4100);
+const PORTS = { express: PORT_BASE + 1, 'nest-empty': PORT_BASE + 2, api: PORT_BASE + 3 };
 const url = (mode) => `http://127.0.0.1:${PORTS[mode]}`;
 
 async function measured(mode, env, work) {
   const child = await start(mode, PORTS[mode], env);
   try {
-    return await work(url(mode));
+    return await work(url(mode), child);
   } finally {
     await stop(child);
   }
@@ -28,8 +31,10 @@ async function measured(mode, env, work) {
 
 /** Transfers first, then each other write route; a route whose setup fails is reported and skipped. */
 async function apiPhases(receiver) {
-  return measured('api', RECEIVER_ENV, async (base) => {
-    const transfer = await phases.transfers(base, await setUp(base), receiver);
+  return measured('api', RECEIVER_ENV, async (base, child) => {
+    const rss = sampleRss(base, child.pid);
+    const transfer = await phases.transfers(base, await setUp(base), receiver, rss);
+    rss.mark('other routes');
     console.log(`measured ${transfer.name}: ${transfer.full.rps} req/s; readers and webhook router took ${transfer.backlogSeconds.toFixed(1)} s to clear the full-load backlog`);
     const routes = [transfer];
     const failed = [];
@@ -42,7 +47,7 @@ async function apiPhases(receiver) {
         console.error(`skipped ${route.name}: ${err.message}`);
       }
     }
-    return { routes, failed };
+    return { routes, failed, rss: await rss.stop() };
   });
 }
 
@@ -55,9 +60,9 @@ async function httpPhases() {
   try {
     const nest = await measured('nest-empty', {}, phases.emptyRoute);
     const expressFull = await phases.emptyRoute(url('express'));
-    const { routes, failed } = await apiPhases(receiver);
+    const { routes, failed, rss } = await apiPhases(receiver);
     const expressAt = await phases.expressAt(url('express'), expressRates(routes));
-    return { nest, expressFull, routes, failed, expressAt };
+    return { nest, expressFull, routes, failed, expressAt, rss };
   } finally {
     await stop(express);
     await receiver.close();
@@ -87,12 +92,12 @@ async function main() {
   const events = process.env.BENCH_EVENTS === '0' ? null : await require('./events').eventsPerTransfer();
   if (events) require('./events').printEvents(events);
   const transfer = http.routes[0];
-  const figures = [...httpFigures(transfer, http.nest, http.expressAt), ...scaleFigures(scale)];
-  console.log('\n== summary (issue 14 targets)\n');
+  const figures = [...httpFigures(transfer, http.nest, http.expressAt), ...rssFigures(http.rss), ...scaleFigures(scale)];
+  console.log('\n== summary (issue 14 and issue 20 targets)\n');
   table(figures);
   const settings = { transfer_seconds: phases.TRANSFER_SECONDS, route_seconds: phases.ROUTE_SECONDS, connections: phases.CONNECTIONS, cpus: os.cpus().length, node: process.version };
   const references = { empty_nest: http.nest, raw_express: http.expressFull, raw_express_at: Object.fromEntries(http.expressAt) };
-  writeSummary({ settings, figures, routes: routeRows(http.routes, http.nest, http.expressAt), measurements: http.routes, references, failed: http.failed, scale, events });
+  writeSummary({ settings, figures, routes: routeRows(http.routes, http.nest, http.expressAt), measurements: http.routes, references, failed: http.failed, rss: http.rss, scale, events });
 }
 
 if (require.main === module) {

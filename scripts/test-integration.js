@@ -31,6 +31,8 @@ const SUITES = {
     'test/distributed/projector-restart.dist.spec.ts',
     'test/distributed/two-apis.dist.spec.ts',
     'test/distributed/webhooks.dist.spec.ts',
+    'test/distributed/faults.dist.spec.ts',
+    'test/distributed/store-faults.dist.spec.ts',
   ],
   eventstore: ['libs/platform/src/event-store/esdb-event-store.int.spec.ts'],
 };

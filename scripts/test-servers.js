@@ -80,6 +80,12 @@ function startJvm(name, args, logFile, workDir) {
     workDir,
     exited,
     output: () => Buffer.concat(log).toString('utf8'),
+    /** SIGKILL: no shutdown at all; the work directory stays, for a restart on the same data. */
+    async kill() {
+      running.delete(handle);
+      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
+      await exited;
+    },
     async stop() {
       running.delete(handle);
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -135,13 +141,29 @@ async function startKafka() {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`kafka storage format failed (${JSON.stringify(formatted)}):\n${format.output()}`);
   }
-  const jvm = startJvm('kafka', [...jvmArgs, 'kafka.Kafka', props], join(dir, 'broker.log'), dir);
   const brokers = `127.0.0.1:${port}`;
-  await stopOnFailure(jvm, async () => {
-    await waitForPort(jvm, port, 120_000);
-    await waitForMetadata(brokers);
-  });
-  return { brokers, pid: jvm.pid, stop: () => jvm.stop() };
+  const boot = async () => {
+    const started = startJvm('kafka', [...jvmArgs, 'kafka.Kafka', props], join(dir, 'broker.log'), dir);
+    await stopOnFailure(started, async () => {
+      await waitForPort(started, port, 120_000);
+      await waitForMetadata(brokers);
+    });
+    return started;
+  };
+  let jvm = await boot();
+  return {
+    brokers,
+    get pid() {
+      return jvm.pid;
+    },
+    stop: () => jvm.stop(),
+    /** A crash (the fault tests): SIGKILL, no shutdown; its log directory stays for restart(). */
+    kill: () => jvm.kill(),
+    /** The same broker again on the same ports and log directory, ready as at start (metadata, groups). */
+    async restart() {
+      jvm = await boot();
+    },
+  };
 }
 
 /**

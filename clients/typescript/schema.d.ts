@@ -2406,6 +2406,65 @@ export interface components {
                 updated: number;
             };
         };
+        /** @description A payment intent with this reference exists for the account (code duplicate_reference): that intent, its fields at the top level and whole under `payment_intent` */
+        DuplicatePaymentIntentError: {
+            /** @constant */
+            status: "error";
+            /** @description Machine-readable, snake_case: validation_error, invalid_json, unauthorized, forbidden, sandbox_only, not_found, insufficient_funds… */
+            code: string;
+            /** @description What went wrong, for people */
+            message: string;
+            /** @description The fields at fault (empty when none is) */
+            errors: {
+                /** @description The field, with its path (profile.address.line1) */
+                field: string;
+                message: string;
+            }[];
+            /** @description pi_… */
+            id: string;
+            /** @constant */
+            object: "payment_intent";
+            /** @description ISO 4217 code, or USC (USDC) / UST (USDT) */
+            currency: string;
+            /** @description Amount in the smallest currency unit */
+            amount: number;
+            reference: string;
+            description: string | null;
+            status_reason: string | null;
+            entity_id: string;
+            /** @description The account credited on completion */
+            account_id: string;
+            /** @description The action that confirmed it */
+            intent_action_id: string | null;
+            /** @description Unix time in milliseconds */
+            created: number;
+            /** @description Unix time in milliseconds */
+            updated: number;
+            payment_intent: {
+                /** @description pi_… */
+                id: string;
+                /** @constant */
+                object: "payment_intent";
+                /** @description ISO 4217 code, or USC (USDC) / UST (USDT) */
+                currency: string;
+                /** @description Amount in the smallest currency unit */
+                amount: number;
+                reference: string;
+                description: string | null;
+                /** @enum {unknown} */
+                status: "requires_action" | "processing" | "completed" | "cancelled" | "failed";
+                status_reason: string | null;
+                entity_id: string;
+                /** @description The account credited on completion */
+                account_id: string;
+                /** @description The action that confirmed it */
+                intent_action_id: string | null;
+                /** @description Unix time in milliseconds */
+                created: number;
+                /** @description Unix time in milliseconds */
+                updated: number;
+            };
+        };
         /** @description An inflow with this reference was recorded on the account (code duplicate_reference): the first one */
         DuplicateInflowError: {
             /** @constant */
@@ -4318,6 +4377,16 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
@@ -4365,6 +4434,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getReadiness: {
@@ -4425,6 +4495,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMetrics: {
@@ -4460,6 +4531,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCurrentApiKey: {
@@ -4490,6 +4562,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listApiKeys: {
@@ -4547,7 +4620,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4637,7 +4710,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     rotateApiKey: {
@@ -4725,7 +4808,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeApiKey: {
@@ -4813,7 +4906,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createEntityToken: {
@@ -4903,7 +5006,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listEntities: {
@@ -4944,7 +5057,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5034,7 +5147,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createIndividualEntity: {
@@ -5114,7 +5237,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createBusinessEntity: {
@@ -5194,7 +5327,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getEntity: {
@@ -5259,6 +5402,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateIndividualEntity: {
@@ -5350,7 +5494,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateBusinessEntity: {
@@ -5442,7 +5596,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     uploadDocument: {
@@ -5554,7 +5718,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     submitOnboarding: {
@@ -5644,7 +5818,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sandboxReviewEntity: {
@@ -5736,7 +5920,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAccounts: {
@@ -5788,7 +5982,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5888,7 +6082,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAccount: {
@@ -5953,6 +6157,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAccountDetails: {
@@ -6056,7 +6261,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sandboxFundAccount: {
@@ -6148,7 +6363,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listCounterparties: {
@@ -6210,7 +6435,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6310,7 +6535,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCounterparty: {
@@ -6376,6 +6611,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCounterparty: {
@@ -6468,7 +6704,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deactivateCounterparty: {
@@ -6560,7 +6806,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listPaymentDetails: {
@@ -6621,7 +6877,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6723,7 +6979,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     lookupCounterparty: {
@@ -6803,7 +7069,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listBankCodes: {
@@ -6856,6 +7132,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhooks: {
@@ -6915,7 +7192,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7015,7 +7292,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWebhook: {
@@ -7080,6 +7367,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhook: {
@@ -7175,7 +7463,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateWebhook: {
@@ -7267,7 +7565,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhookLogs: {
@@ -7331,7 +7639,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7431,7 +7739,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createTransfer: {
@@ -7521,7 +7839,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listTransfers: {
@@ -7583,7 +7911,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7683,7 +8011,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getTransfer: {
@@ -7750,6 +8088,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sandboxAdvanceTransfer: {
@@ -7841,7 +8180,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAccountTransactions: {
@@ -7901,7 +8250,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8011,7 +8360,17 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createVirtualCard: {
@@ -8111,7 +8470,17 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listCards: {
@@ -8182,7 +8551,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8245,6 +8614,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCard: {
@@ -8332,7 +8702,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     freezeCard: {
@@ -8420,7 +8800,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     unfreezeCard: {
@@ -8508,7 +8898,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     reassignCard: {
@@ -8600,7 +9000,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sandboxAuthorizeCard: {
@@ -8692,7 +9102,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sandboxCaptureCardTransaction: {
@@ -8784,7 +9204,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sandboxReverseCardTransaction: {
@@ -8872,7 +9302,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sandboxMarkCardFraud: {
@@ -8960,7 +9400,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listCardTransactions: {
@@ -9022,7 +9472,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9090,7 +9540,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9164,7 +9614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The reference is used on the account (conflict); or: A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After */
+            /** @description The reference is used on the account (duplicate_reference): the intent that holds it; or: A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9172,7 +9622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DuplicatePaymentIntentError"] | components["schemas"]["Error"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -9190,7 +9640,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getPaymentIntent: {
@@ -9255,6 +9715,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelPaymentIntent: {
@@ -9346,7 +9807,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listRefunds: {
@@ -9407,6 +9878,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createRefund: {
@@ -9498,7 +9970,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listIntentActions: {
@@ -9558,7 +10040,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9658,7 +10140,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getIntentAction: {
@@ -9723,6 +10215,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     verifyIntentAction: {
@@ -9810,7 +10303,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sandboxAuthenticateIntentAction: {
@@ -9902,7 +10405,17 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getThreeDsPage: {
@@ -9950,6 +10463,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     approveThreeDs: {
@@ -10012,7 +10526,17 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     failThreeDs: {
@@ -10075,7 +10599,17 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     operatorReviewEntity: {
@@ -10137,7 +10671,17 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     operatorAdvanceTransfer: {
@@ -10199,7 +10743,17 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     operatorListOrganizationEvents: {
@@ -10264,6 +10818,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     operatorGetLedger: {
@@ -10325,6 +10880,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -10392,7 +10948,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10455,6 +11011,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHistoryAccounts: {
@@ -10507,6 +11064,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHistoryCounterparties: {
@@ -10559,6 +11117,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHistoryTransfers: {
@@ -10611,6 +11170,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHistoryPaymentIntents: {
@@ -10663,6 +11223,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHistoryIntentActions: {
@@ -10715,6 +11276,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHistoryCards: {
@@ -10767,6 +11329,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHistoryEntityWebhooks: {
@@ -10819,6 +11382,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLedger: {
@@ -10871,6 +11435,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     streamEvents: {
@@ -10919,6 +11484,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDashboard: {
@@ -10954,6 +11520,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDashboardAsset: {
@@ -10993,6 +11560,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenApiDocument: {
@@ -11018,6 +11586,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDocsPage: {
@@ -11043,6 +11612,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDocsAsset: {
@@ -11082,6 +11652,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     operatorRecordInflow: {
@@ -11153,7 +11724,17 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Overloaded"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getEventProof: {
@@ -11216,6 +11797,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     operatorListAuditCheckpoints: {
@@ -11274,6 +11856,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     operatorGetCheckpointConsistency: {
@@ -11333,6 +11916,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -213,6 +213,30 @@ describe('the writer signs by itself', () => {
   });
 });
 
+describe('the writer is the worker’s audit role, not the API’s', () => {
+  it('the API with no audit role signs nothing; with it, the same log is signed and the API serves it', async () => {
+    const dir = tempDir('checkpoints-role-');
+    const env = { PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, AUDIT_CHECKPOINT_INTERVAL_MS: '300' };
+    const latest = async (app: TestApp) => (await app.http.get('/admin/audit/checkpoints?limit=1').set(ADMIN).expect(200)).body.data[0] as SignedCheckpoint | undefined;
+    let app = await startTestApp(env, dir, { workerRoles: ['projector'] });
+    try {
+      await approvedEntity(app);
+      await new Promise((r) => setTimeout(r, 1_500)); // five intervals: a writer would have signed
+      expect(await latest(app)).toBeUndefined();
+      await app.close();
+      app = await startTestApp(env, dir, { workerRoles: ['projector', 'audit'] });
+      let signed: SignedCheckpoint | undefined;
+      for (let i = 0; i < 50 && !signed; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        signed = await latest(app);
+      }
+      expect(signed?.tree_size).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 /** `npm run replay -- --verify` as package.json runs it (its TypeScript source through ts-register.js), on a DATA_DIR. */
 function replay(dir: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.replay;

@@ -51,9 +51,10 @@ describe('payment intent errors (spec Errors and Limits, decisions §2 and §7)'
   });
 
   it('keeps reference unique per account: 409, while another account may reuse it', async () => {
-    await create(t, intentBody(account, { reference: 'dup-1' })).expect(201);
-    const res = await create(t, intentBody(account, { reference: 'dup-1' })).expect(409);
-    expect(res.body).toMatchObject({ code: 'duplicate_reference', errors: [{ field: 'reference' }] });
+    const first = (await create(t, intentBody(account, { reference: 'dup-1' })).expect(201)).body;
+    const res = await create(t, intentBody(account, { reference: 'dup-1', amount: 1 })).expect(409);
+    // It names the intent that holds the reference, as a duplicate transfer does.
+    expect(res.body).toMatchObject({ status: 'error', code: 'duplicate_reference', errors: [{ field: 'reference' }], id: first.id, amount: first.amount, payment_intent: first });
     const other = await merchant(t);
     await create(t, intentBody(other.account, { reference: 'dup-1' })).expect(201);
   });

@@ -61,6 +61,8 @@ function describeDeployment(name: string, load: () => { apps: Record<string, App
       expect(apps['worker-publisher'].replicas).toBe(1);
       expect(apps['worker-webhooks'].replicas).toBeGreaterThanOrEqual(2);
       expect(apps['worker-process-managers'].replicas).toBeGreaterThanOrEqual(2);
+      // The checkpoint writer works under a lease: a second replica would only wait.
+      expect(apps['worker-audit'].replicas).toBe(1);
     });
 
     it('health-checks every app', () => {
@@ -232,6 +234,12 @@ describe('deploy/k8s operations', () => {
     }
     const api = deployments.find((d) => d.metadata.name === 'api')!;
     expect(podSpecOf(api).volumes.find((v: Doc) => v.name === 'documents').persistentVolumeClaim.claimName).toBe('documents');
+    // The checkpoint writer signs into DATA_DIR on the same volume, which the API serves from.
+    const audit = deployments.find((d) => d.metadata.name === 'worker-audit')!;
+    expect(podSpecOf(audit).volumes.find((v: Doc) => v.name === 'documents').persistentVolumeClaim.claimName).toBe('documents');
+    expect(podSpecOf(audit).containers[0].volumeMounts.find((m: Doc) => m.name === 'documents').mountPath).toBe(
+      podSpecOf(api).containers[0].volumeMounts.find((m: Doc) => m.name === 'documents').mountPath,
+    );
   });
 
   it('runs EventStoreDB with TLS from a Secret, and MongoDB with authentication, and the apps connect so', () => {

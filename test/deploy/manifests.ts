@@ -5,7 +5,7 @@ import type { AppName } from '@app/platform/config/platform-config';
 
 export const ROOT = join(__dirname, '..', '..');
 /** The deployments: the API, and one worker deployment per role. */
-export const APPS = ['api', 'worker-projector', 'worker-publisher', 'worker-webhooks', 'worker-process-managers'] as const;
+export const APPS = ['api', 'worker-projector', 'worker-publisher', 'worker-webhooks', 'worker-process-managers', 'worker-audit'] as const;
 
 /** The npm script a deployment runs: the API, or the worker with the roles its WORKER_ROLES names. */
 export const scriptOf = (app: string) => (app === 'api' ? 'start:api' : 'start:worker');

@@ -73,8 +73,13 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
    */
   async function send(first: number, method: string, path: string, body?: object, idempotencyKey?: string): Promise<{ status: number; body: any; ms: number }> {
     const started = Date.now();
+    // Every attempt's answer, so that a request that never ends says why (a rare failure seen once in a full run).
+    const trail: string[] = [];
     for (let attempt = 0; ; attempt++) {
-      if (Date.now() - started > 60_000) throw new Error(`${method} ${path}: no answer in 60 s`);
+      if (Date.now() - started > 60_000) {
+        const tails = apis.map((a, i) => `API ${i} (pid ${a.pid}) output, last 3 KB:\n${a.output().slice(-3_000)}`);
+        throw new Error(`${method} ${path}: no answer in 60 s; attempts (ms, API, answer):\n${trail.join('\n')}\n${tails.join('\n')}`);
+      }
       const api = apis[(first + attempt) % 2];
       try {
         const res = await fetch(`${api.url}${path}`, {
@@ -84,12 +89,14 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
           signal: AbortSignal.timeout(3_000),
         });
         const json = (await res.json()) as any;
+        trail.push(`${Date.now() - started} API ${(first + attempt) % 2}: ${res.status} ${json.code ?? ''}`);
         const retry = (res.status === 409 && json.code === 'idempotency_key_in_use') || (res.status >= 500 && (idempotencyKey || method === 'GET'));
         if (!retry) {
           if (attempt % 2 === 1) failovers += 1;
           return { status: res.status, body: json, ms: Date.now() - started };
         }
-      } catch {
+      } catch (error) {
+        trail.push(`${Date.now() - started} API ${(first + attempt) % 2}: ${(error as Error).name}`);
         if (!idempotencyKey && method !== 'GET') return { status: 0, body: null, ms: Date.now() - started };
       }
       await sleep(200);

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { eventually, killStartedApps, randomKey, startApp, type AppProcess } from './processes';
 
 const BANK_USD = { payment_method: 'bank-transfer', currency: 'USD', country: 'US', bank: { account_number: '123456789', account_name: 'Grace Hopper', scheme: 'aba', code: '021000021' } };
@@ -15,6 +16,7 @@ const alive = (pid: number) => {
     return false;
   }
 };
+const ADMIN_TOKEN = 'npm-start-admin-token-0123456789abcdef0123';
 const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
 
 interface WorkerHealth {
@@ -47,6 +49,10 @@ describe('npm start: the API and the worker it supervises', () => {
     WORKER_HEARTBEAT_TIMEOUT_MS: '2000',
     // npm start ignores it: its one worker runs every role.
     WORKER_ROLES: 'publisher',
+    // Checkpoints by count (every 10 events), never by the clock here, so the one at shutdown shows.
+    PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN,
+    AUDIT_CHECKPOINT_INTERVAL_MS: '600000',
+    AUDIT_CHECKPOINT_EVERY_EVENTS: '10',
   };
   const auth = { Authorization: `Bearer ${key}` };
   let app: AppProcess;
@@ -84,7 +90,7 @@ describe('npm start: the API and the worker it supervises', () => {
 
   it('runs every role in one child process of the API, which reports it in /health', async () => {
     const health = await app.health();
-    expect(health.worker).toMatchObject({ state: 'running', restarts: 0, roles: ['projector', 'publisher', 'webhooks', 'process-managers'] });
+    expect(health.worker).toMatchObject({ state: 'running', restarts: 0, roles: ['projector', 'publisher', 'webhooks', 'process-managers', 'audit'] });
     expect(health.worker.pid).not.toBe(app.pid);
     expect(parentOf(health.worker.pid)).toBe(app.pid);
     // One read of the log's tail for the projector, the publisher and the nine process managers.
@@ -141,6 +147,21 @@ describe('npm start: the API and the worker it supervises', () => {
     expect((await worker()).rss_bytes).toBeGreaterThan(0);
   });
 
+  /** The latest signed checkpoint, as the API serves it from CHECKPOINT_DIR (the worker's audit role writes it). */
+  const latestCheckpoint = async () =>
+    (
+      await request(app.url)
+        .get('/admin/audit/checkpoints?limit=1')
+        .set({ Authorization: `Bearer ${ADMIN_TOKEN}` })
+        .expect(200)
+    ).body.data[0] as { tree_size: number; last_position: number } | undefined;
+
+  it("signs checkpoints in the worker's audit role; the API serves them", async () => {
+    await readsItsWrites('Signed');
+    // By count (ten events unsigned at a tick): the interval is ten minutes.
+    await eventually(latestCheckpoint, (c) => (c?.tree_size ?? 0) >= 10, 'a checkpoint signed by the worker');
+  });
+
   it('starts the worker again when it is SIGKILLed; it resumes from its checkpoints', async () => {
     const before = await worker();
     process.kill(before.pid, 'SIGKILL');
@@ -167,7 +188,18 @@ describe('npm start: the API and the worker it supervises', () => {
     }
   });
 
-  it('stops the worker with the API, and when the API is killed', async () => {
+  it('stops the worker with the API, which signs the whole log as it stops, and when the API is killed', async () => {
+    // The replaced worker takes the writer's lease once the frozen one's lapses (15 s): wait for
+    // its first checkpoint by count, then leave fewer than ten events unsigned.
+    const before = (await latestCheckpoint())?.tree_size ?? 0;
+    for (let i = 0; (await latestCheckpoint())?.tree_size === before; i++) {
+      if (i > 60) throw new Error('the replaced worker signed nothing in 30 s');
+      await readsItsWrites(`Lease${i}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    // A write the periodic writer leaves unsigned (fewer than ten events): only the last checkpoint, at shutdown, covers it.
+    await readsItsWrites('Unsigned');
+    const servedBeforeStop = (await latestCheckpoint())!;
     const { pid } = await worker();
     await app.stop();
     await eventually(
@@ -175,6 +207,11 @@ describe('npm start: the API and the worker it supervises', () => {
       (up) => !up,
       'the worker stopped with the API',
     );
+    const head = await lastPosition(join(dataDir, 'events.db'));
+    const files = readdirSync(join(dataDir, 'checkpoints')).filter((f) => /^checkpoint-\d{20}\.json$/.test(f));
+    const last = JSON.parse(readFileSync(join(dataDir, 'checkpoints', files.sort().pop()!), 'utf8')) as { last_position: number };
+    expect(last.last_position).toBe(head);
+    expect(last.last_position).toBeGreaterThan(servedBeforeStop.last_position);
 
     // Started again on the same DATA_DIR, then killed without a chance to stop its child.
     app = await startApp('npm-start', env);
@@ -187,3 +224,17 @@ describe('npm start: the API and the worker it supervises', () => {
     );
   });
 });
+
+async function lastPosition(file: string): Promise<number> {
+  const store = new SqliteEventStore(file);
+  try {
+    let last = 0;
+    for (;;) {
+      const page = await store.readAll({ after: last, limit: 5_000 });
+      if (!page.length) return last;
+      last = page[page.length - 1].position;
+    }
+  } finally {
+    await store.close();
+  }
+}

@@ -28,6 +28,8 @@ export interface AppProcess {
   /** SIGKILL and wait: a crash, with no chance to flush or checkpoint. */
   kill(): Promise<void>;
   output(): string;
+  /** False once the process exited (a worker exits 1 when a reader fails; its orchestrator starts another). */
+  alive(): boolean;
 }
 
 const started = new Set<ChildProcess>();
@@ -59,6 +61,7 @@ export async function startApp(name: AppName, env: Record<string, string>): Prom
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),
     output: () => Buffer.concat(out).toString('utf8'),
+    alive: () => child.exitCode === null && child.signalCode === null,
   };
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -84,7 +84,7 @@ suite('disk full under the embedded event log (a small tmpfs)', () => {
     expect(disagreements(file, result)).toEqual([]);
   });
 
-  it('the API: 5xx in the error envelope while the log cannot grow, every acknowledged write kept and nothing of a refused one; writes again once space returns, without a restart; replay --verify passes after it', async () => {
+  it('the API: 503 service_unavailable in the error envelope while the log cannot grow, every acknowledged write kept and nothing of a refused one; writes again once space returns, without a restart; replay --verify passes after it', async () => {
     const disk = smallDisk('1m');
     const dataDir = mkdtempSync(join(tmpdir(), 'disk-full-data-'));
     dirs.push(dataDir);
@@ -107,9 +107,11 @@ suite('disk full under the embedded event log (a small tmpfs)', () => {
       }
       expect(acknowledged.length).toBeGreaterThan(0);
       expect(refused.length).toBe(10);
+      // An outage, not a bug: 503 service_unavailable with Retry-After (never 500), so a client retries.
       for (const res of refused) {
-        expect(res.status).toBe(500);
-        expect(res.body).toEqual({ status: 'error', code: 'internal_error', message: expect.any(String), errors: [] });
+        expect(res.status).toBe(503);
+        expect(res.body).toEqual({ status: 'error', code: 'service_unavailable', message: expect.any(String), errors: [] });
+        expect(res.headers['retry-after']).toBe('5');
         expect(res.headers['x-request-id']).toMatch(/^req_/);
       }
       // Reads need no space: every acknowledged entity reads back.

@@ -94,8 +94,8 @@ describe('health probes: /health/live and /health/ready', () => {
         await t.http.get('/health/live').expect(200);
         const res = await t.http.get('/health/ready').set('x-request-id', 'probe-1').expect(503);
         expect(res.body.error).toEqual({ event_store: { status: 'down', adapter: 'sqlite', ms: expect.any(Number), message: 'unavailable' } });
-        // /health reads the log too: it fails as before (compat), unlike /health/live.
-        await t.http.get('/health').expect(500);
+        // /health reads the log too: a store failing with an I/O error is an outage (503 in the envelope), unlike /health/live.
+        expect((await t.http.get('/health').expect(503)).body).toMatchObject({ status: 'error', code: 'service_unavailable' });
       } finally {
         spy.mockRestore();
       }

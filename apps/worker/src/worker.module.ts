@@ -2,6 +2,7 @@ import { Inject, Injectable, Module, Optional, type DynamicModule } from '@nestj
 import { CqrsModule } from '@nestjs/cqrs';
 import { ProcessManagerRunners } from '@app/application/process-managers';
 import { ProcessManagersRoleModule } from '@app/application/process-managers/process-managers-role.module';
+import { AuditCheckpointsModule } from '@app/platform/audit-checkpoints/audit-checkpoints.module';
 import type { PlatformConfig, WorkerRole } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { sharedTailOf } from '@app/platform/log-reader/shared-tail';
@@ -36,7 +37,8 @@ export class WorkerStatus {
 
 /**
  * The modules a worker's roles need beside the platform (global) and CqrsModule: the process
- * managers with the command handlers they send to, and the webhook worker. The projector and the
+ * managers with the command handlers they send to, the webhook worker, and the audit checkpoint
+ * writer. The projector and the
  * publisher are the platform's, started by its roles. Nothing of the HTTP API.
  */
 @Module({})
@@ -45,6 +47,9 @@ export class WorkerRolesModule {
     const imports: DynamicModule['imports'] = [];
     if (roles.includes('process-managers')) imports.push(ProcessManagersRoleModule);
     if (roles.includes('webhooks')) imports.push(WebhookWorkerModule.register());
+    // The checkpoint writer: signs periodically and once more at shutdown (app.close() on SIGTERM),
+    // under a lease, into CHECKPOINT_DIR, which the API serves from.
+    if (roles.includes('audit')) imports.push(AuditCheckpointsModule.forRoot({ writer: true }));
     return { module: WorkerRolesModule, imports, providers: [{ provide: WORKER_ROLES_RUN, useValue: roles }, WorkerStatus], exports: [WorkerStatus] };
   }
 }

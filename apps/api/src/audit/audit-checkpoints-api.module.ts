@@ -10,13 +10,13 @@ import { EventProofController } from './event-proof.controller';
  * Signed checkpoints over the log (issue 23): GET /events/{id}/proof for API keys, the checkpoints
  * and consistency proofs for the operator.
  *
- * The checkpoint writer boots here, in every API process, for now: it holds a lease, so one
- * process per deployment signs. Once the worker runtime (apps/worker) has a role for it, import
- * AuditCheckpointsModule.forRoot({ writer: true }) there and `{ writer: false }` here: the API then
- * only serves what the worker signed (CHECKPOINT_DIR on a volume both see).
+ * The API only serves: the checkpoint writer is a reader of the log, so it runs in the worker's
+ * `audit` role (apps/worker; npm start's worker has it), and the API reads what it signed from
+ * CHECKPOINT_DIR (on a volume both see in a deployment). The key comes from AUDIT_SIGNING_KEY or
+ * the file the writer generates in DATA_DIR.
  */
 @Module({
-  imports: [AuditCheckpointsModule.forRoot({ writer: true })],
+  imports: [AuditCheckpointsModule.forRoot({ writer: false })],
   controllers: [EventProofController, AdminAuditCheckpointsController],
   providers: [GetEventProofHandler, ListAuditCheckpointsHandler, GetCheckpointConsistencyHandler, OperatorGuard],
 })

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { CommandContext } from '@app/application/command-handling';
+import { domainError } from '@app/domain';
+import { DomainException, type CommandContext } from '@app/application/command-handling';
 import { CancelPaymentIntentCommand, CreatePaymentIntentCommand, GetPaymentIntentQuery, ListRefundsQuery, RefundPaymentIntentCommand } from '@app/application/collections';
 import { presentIntentAction } from '@app/read-models/collections/intent-action.presenter';
 import { presentPaymentIntent, presentRefund } from '@app/read-models/collections/payment-intent.presenter';
@@ -33,7 +34,7 @@ export class PaymentIntentsController {
       400: 'A field is missing or invalid, or the card data cannot be decrypted (validation_error, invalid_encrypted_data)',
       403: 'Another entity’s account (forbidden)',
       404: 'No such account (account_not_found)',
-      409: 'The reference is used on the account (conflict)',
+      409: { description: 'The reference is used on the account (duplicate_reference): the intent that holds it', schema: 'DuplicatePaymentIntentError' },
       422: 'A business rule (currency_mismatch, …)',
     },
   })
@@ -46,7 +47,8 @@ export class PaymentIntentsController {
       description: body.description ?? null,
       intent_action: body.intent_action ?? null,
     };
-    const { intent, intent_action } = await this.commands.execute(new CreatePaymentIntentCommand(ctx, input));
+    const { intent, intent_action, created } = await this.commands.execute(new CreatePaymentIntentCommand(ctx, input));
+    if (!created) throw duplicateReference(presentPaymentIntent(intent));
     return intent_action ? { ...presentPaymentIntent(intent), intent_action: presentIntentAction(intent_action) } : presentPaymentIntent(intent);
   }
 
@@ -124,4 +126,15 @@ export class PaymentIntentsController {
     const page = await this.queries.execute(new ListRefundsQuery(ctx.actor, id, { limit: query.limit ?? 20, before: query.cursor }));
     return styleA({ items: [...page.items], hasMore: page.hasMore }, presentRefund);
   }
+}
+
+/** The 409 names the intent that holds the reference, as a duplicate transfer's does (decisions/collections.md). */
+function duplicateReference(intent: ReturnType<typeof presentPaymentIntent>): DomainException {
+  const { status: _status, ...fields } = intent;
+  return new DomainException(
+    domainError('conflict', 'duplicate_reference', `A payment intent with reference "${intent.reference}" already exists for this account`, {
+      errors: [{ field: 'reference', message: 'already used on this account' }],
+      details: { ...fields, payment_intent: intent },
+    }),
+  );
 }

@@ -4,6 +4,7 @@ import type { DomainError, DomainErrorKind } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
 import { logger } from '@app/platform/logging/logger';
 import { ReadModelLaggingError } from '@app/platform/read-store/consistency/read-model-lagging.error';
+import { isStoreUnavailable } from '@app/platform/store-unavailable';
 import { OverloadedError } from './overload/overloaded.error';
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
@@ -30,6 +31,15 @@ const CODE_BY_STATUS: Record<number, string> = {
   429: 'rate_limited',
 };
 
+/**
+ * A store that cannot answer (MongoDB unreachable past its client timeouts, a full disk, an I/O
+ * error: `isStoreUnavailable`) is an outage, not a bug: 503 `service_unavailable` with
+ * Retry-After, so clients retry later under the same Idempotency-Key (decisions/infrastructure.md,
+ * "Faults"). Longer than `overloaded`'s second: a store comes back in seconds (a restart, an
+ * election), not at the next request.
+ */
+export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** Every error leaves the API in the decided envelope (decisions §2), whatever threw it. */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
@@ -41,6 +51,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     if (status >= 500) logger.error({ err: exception, path: req.path }, 'request failed');
     if (res.headersSent) return;
     if (exception instanceof ReadModelLaggingError || exception instanceof OverloadedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    else if (status === HttpStatus.SERVICE_UNAVAILABLE && body.code === 'service_unavailable') res.setHeader('Retry-After', String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS));
     res.status(status).json(body);
   }
 }
@@ -59,6 +70,9 @@ export function toEnvelope(exception: unknown): { status: number; body: Record<s
   const status = err?.status ?? err?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, body: envelope(CODE_BY_STATUS[status] ?? 'bad_request', err.message ?? 'Bad request') };
+  }
+  if (isStoreUnavailable(exception)) {
+    return { status: HttpStatus.SERVICE_UNAVAILABLE, body: envelope('service_unavailable', 'A store the API depends on is not answering or out of space; retry after Retry-After') };
   }
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: envelope('internal_error', 'Something went wrong on our side') };
 }

@@ -91,6 +91,10 @@ const COMPONENT_RESPONSES: Record<string, ResponseObject> = {
   RateLimited: { ...error('Over the rate limit of the API key (rate_limited)', 'RateLimitError'), headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
   InternalError: error('Something went wrong on our side (internal_error); a retry with the same Idempotency-Key runs again'),
   Overloaded: { ...error('More write requests at once than the API takes (overloaded); retry after Retry-After'), headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
+  ServiceUnavailable: {
+    ...error('A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key'),
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  },
 };
 
 function error(description: string, schema = 'Error'): ResponseObject {
@@ -206,6 +210,9 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
     add(422, error('This Idempotency-Key was used with another request (idempotency_key_reused)'));
   }
   add(500, { $ref: '#/components/responses/InternalError' });
+  // Any route may need a store (the rate-limit bucket, the log, the read models): issue 23. Not
+  // one whose 503 is its own answer (readiness: each store's state, not the error envelope).
+  if (!op.responses['503']) add(503, { $ref: '#/components/responses/ServiceUnavailable' });
   if (WRITES.has(method)) add(503, { $ref: '#/components/responses/Overloaded' });
   if (readsReadModel)
     add(503, {

@@ -440,6 +440,10 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     { ...errorBase, ...withoutStatus(transfer), transfer },
     { description: 'A transfer with this unique_reference exists for the account (code duplicate_unique_reference): the original transfer, its fields at the top level and whole under `transfer`' },
   ),
+  DuplicatePaymentIntentError: obj(
+    { ...errorBase, ...withoutStatus(paymentIntent), payment_intent: paymentIntent },
+    { description: 'A payment intent with this reference exists for the account (code duplicate_reference): that intent, its fields at the top level and whole under `payment_intent`' },
+  ),
   DuplicateInflowError: obj(
     { ...errorBase, ...withoutStatus(statementEntry), transaction: ref('AccountTransaction') },
     { description: 'An inflow with this reference was recorded on the account (code duplicate_reference): the first one' },

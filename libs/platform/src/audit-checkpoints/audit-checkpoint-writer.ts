@@ -27,8 +27,7 @@ interface WriterState {
 /**
  * Signs checkpoints over the whole log (docs/decisions/audit.md, "Signed checkpoints"). One writer
  * per deployment: every process that boots it competes for a lease and only the holder works, so
- * the module may be booted in every API replica (today) or in a worker role (once the worker runtime
- * has one: import AuditCheckpointsModule.forRoot({ writer: true }) there and `false` in the API).
+ * several workers with the `audit` role (apps/worker) are safe; the API boots the module without it.
  *
  * The holder folds new events as they come (each tick reads only what is after the last event it
  * folded) into the tree and its side index, and signs a checkpoint when `everyEvents` are unsigned

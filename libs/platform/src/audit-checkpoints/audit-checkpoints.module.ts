@@ -14,7 +14,7 @@ export interface AuditCheckpointsOptions {
  * Signed checkpoints over the log (docs/decisions/audit.md, "Signed checkpoints"): the checkpoint
  * store and, when asked, its writer. Self-contained beside the platform module (it needs
  * PLATFORM_CONFIG, EVENT_STORE and LEASE_STORE, which that global module exports), so it boots in
- * the API (today) or in a worker role alike.
+ * the API (serving, `writer: false`) and in the worker's `audit` role (signing) alike.
  */
 @Module({})
 export class AuditCheckpointsModule {

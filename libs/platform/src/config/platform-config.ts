@@ -66,9 +66,13 @@ export interface PlatformConfig {
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
 
-/** The readers of the log a worker (apps/worker) can run, any set of them per process. */
-export type WorkerRole = 'projector' | 'publisher' | 'webhooks' | 'process-managers';
-export const WORKER_ROLES: readonly WorkerRole[] = ['projector', 'publisher', 'webhooks', 'process-managers'];
+/**
+ * The readers of the log a worker (apps/worker) can run, any set of them per process. `audit` is
+ * the signed-checkpoint writer (docs/decisions/audit.md): it reads the whole log like the others,
+ * so it runs beside them, not in the API.
+ */
+export type WorkerRole = 'projector' | 'publisher' | 'webhooks' | 'process-managers' | 'audit';
+export const WORKER_ROLES: readonly WorkerRole[] = ['projector', 'publisher', 'webhooks', 'process-managers', 'audit'];
 
 /** What a process of a distributed deployment runs: the API, or a worker role (docs/decisions/infrastructure.md). */
 export type AppName = 'api' | WorkerRole;

@@ -1,4 +1,5 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
+import { mongoClientOptions } from '../mongo-client-options';
 import type { CoordinationStore } from './coordination-store.port';
 
 interface StoredCheckpoint {
@@ -30,7 +31,7 @@ export class MongoCoordinationStore implements CoordinationStore {
     database: string,
     private readonly now: () => number = Date.now,
   ) {
-    this.client = new MongoClient(url);
+    this.client = new MongoClient(url, mongoClientOptions(url));
     this.db = this.client.db(database);
   }
 

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { checkpointInBackground } from '../sqlite/background-checkpoints';
 import { openSqlite } from '../sqlite/open-sqlite';
 import type { CoordinationStore } from './coordination-store.port';
 
@@ -11,9 +12,11 @@ import type { CoordinationStore } from './coordination-store.port';
 export class SqliteCoordinationStore implements CoordinationStore {
   private readonly db: Database.Database;
   private readonly stmts;
+  /** Started by the first write; the read store's connection in the same process shares the thread. */
+  private releaseCheckpoints: (() => Promise<void>) | null = null;
 
   constructor(
-    file: string,
+    private readonly file: string,
     private readonly now: () => number = Date.now,
   ) {
     // Losing the last writes only re-runs idempotent work or waits out a lease.
@@ -39,20 +42,29 @@ export class SqliteCoordinationStore implements CoordinationStore {
     return this.stmts.getCheckpoint.get(name)?.position ?? 0;
   }
 
+  /** Before a write: the file's WAL checkpoints run on a thread (background-checkpoints.ts), never on this commit. */
+  private writing(): void {
+    this.releaseCheckpoints ??= checkpointInBackground(this.db, this.file);
+  }
+
   async saveCheckpoint(name: string, position: number): Promise<void> {
+    this.writing();
     this.stmts.saveCheckpoint.run(name, position);
   }
 
   async acquire(name: string, holder: string, ttlMs: number): Promise<boolean> {
+    this.writing();
     const now = this.now();
     return this.stmts.acquire.run(name, holder, now + ttlMs, now).changes === 1;
   }
 
   async release(name: string, holder: string): Promise<void> {
+    this.writing();
     this.stmts.release.run(name, holder);
   }
 
   async close(): Promise<void> {
+    await this.releaseCheckpoints?.();
     if (this.db.open) this.db.close();
   }
 }

@@ -1,4 +1,5 @@
 import { MongoClient, MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
+import { mongoClientOptions } from '../mongo-client-options';
 import {
   HANDOFF_GRACE_MS,
   type AttemptLog,
@@ -68,7 +69,7 @@ export class MongoDeliveryStore implements DeliveryStore {
   private indexed?: Promise<unknown>;
 
   constructor(url: string, database: string) {
-    this.client = new MongoClient(url);
+    this.client = new MongoClient(url, mongoClientOptions(url));
     this.db = this.client.db(database);
     this.deliveries = this.db.collection<DeliveryDocument>('webhook_deliveries');
     this.attempts = this.db.collection<LogDocument>('webhook_attempt_logs');

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../sqlite/open-sqlite';
+import { WalSync } from '../sqlite/wal-sync';
+import { checkpointInBackground } from '../sqlite/background-checkpoints';
 import {
   HANDOFF_GRACE_MS,
   type AttemptLog,
@@ -100,18 +102,24 @@ const toRow = (d: Delivery): DeliveryRow => {
 /**
  * The delivery store in its own file in DATA_DIR (`deliveries.db`), which every process on the
  * machine may open: each claim is one conditional UPDATE … RETURNING and each multi-row change an
- * IMMEDIATE transaction, so processes coordinate through SQLite's write lock. Durable (fsync per
- * commit): the attempt logs exist nowhere else.
+ * IMMEDIATE transaction, so processes coordinate through SQLite's write lock. Durable: the attempt
+ * logs exist nowhere else, so a write resolves only once its commit is fsynced, but the fsync is
+ * one of the WAL on libuv's thread pool, shared by the writes made meanwhile (`WalSync`), never a
+ * stall of the worker's event loop per commit.
  */
 export class SqliteDeliveryStore implements DeliveryStore {
   private readonly db: Database.Database;
   private readonly stmts;
   private readonly tx;
+  private readonly wal: WalSync;
+  /** Started by the first write: WAL checkpoints on a thread, not on a commit (background-checkpoints.ts). */
+  private releaseCheckpoints: (() => Promise<void>) | null = null;
   /** One prepared statement per combination of log filters (at most 16). */
   private readonly listings = new Map<string, Database.Statement>();
 
-  constructor(file: string) {
+  constructor(private readonly file: string) {
     this.db = openSqlite(file, 'durable');
+    this.wal = new WalSync(this.db, file);
     this.db.exec(SCHEMA);
     // A file from before traces were carried gets the column (null: no trace of its own). Another
     // process opening the file at the same moment may add it first: that is the same outcome.
@@ -203,7 +211,14 @@ export class SqliteDeliveryStore implements DeliveryStore {
 
   async schedule(delivery: NewDelivery): Promise<boolean> {
     const row = toRow({ ...delivery, status: 'pending', attempts: 0, head: delivery.queue === null, finished_at: null, cancel_reason: null });
-    return this.tx.schedule.immediate(row);
+    return this.durable(this.tx.schedule.immediate(row));
+  }
+
+  /** `result` of a write just committed, once that commit is on disk. */
+  private async durable<T>(result: T): Promise<T> {
+    this.releaseCheckpoints ??= checkpointInBackground(this.db, this.file);
+    await this.wal.synced();
+    return result;
   }
 
   async due(now: number, limit: number): Promise<string[]> {
@@ -216,21 +231,25 @@ export class SqliteDeliveryStore implements DeliveryStore {
   }
 
   async claim(id: string, now: number, leaseMs: number): Promise<Delivery | null> {
+    // Not awaited to disk: a claim a power cut takes back is an attempt whose worker died, made
+    // again (at-least-once, as after any death mid-attempt); the attempt's record, later in the
+    // same WAL, is synced with it.
+    this.releaseCheckpoints ??= checkpointInBackground(this.db, this.file);
     const row = this.stmts.claim.get({ id, now, until: now + leaseMs });
     return row ? toDelivery(row) : null;
   }
 
   async record(outcome: AttemptOutcome): Promise<Delivery | null> {
-    this.tx.record.immediate(outcome);
+    await this.durable(this.tx.record.immediate(outcome));
     return this.get(outcome.log.delivery_id);
   }
 
   async cancel(id: string, reason: CancelReason, now: number): Promise<boolean> {
-    return this.stmts.finish.run({ id, status: 'cancelled', at: now, due: now + HANDOFF_GRACE_MS, reason }).changes === 1;
+    return this.durable(this.stmts.finish.run({ id, status: 'cancelled', at: now, due: now + HANDOFF_GRACE_MS, reason }).changes === 1);
   }
 
   async handOff(id: string): Promise<string | null> {
-    return this.tx.handOff.immediate(id);
+    return this.durable(this.tx.handOff.immediate(id));
   }
 
   async logs(filter: AttemptLogFilter, page: { readonly limit: number; readonly before?: string }): Promise<AttemptLogPage> {
@@ -270,18 +289,19 @@ export class SqliteDeliveryStore implements DeliveryStore {
   }
 
   async setMarker(name: string, value: string): Promise<void> {
-    this.stmts.setMarker.run(name, value);
+    await this.durable(this.stmts.setMarker.run(name, value));
   }
 
   async restore(delivery: Delivery): Promise<boolean> {
-    return this.tx.schedule.immediate(toRow({ ...delivery, head: delivery.status === 'pending' && delivery.queue === null }));
+    return this.durable(this.tx.schedule.immediate(toRow({ ...delivery, head: delivery.status === 'pending' && delivery.queue === null })));
   }
 
   async restoreAttempt(log: AttemptLog): Promise<boolean> {
-    return this.tx.restoreAttempt.immediate(log);
+    return this.durable(this.tx.restoreAttempt.immediate(log));
   }
 
   async close(): Promise<void> {
-    this.db.close();
+    await this.releaseCheckpoints?.();
+    await this.wal.close(() => this.db.close());
   }
 }

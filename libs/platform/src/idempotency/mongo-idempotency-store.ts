@@ -1,4 +1,5 @@
 import { Binary, MongoClient, MongoServerError, type Collection } from 'mongodb';
+import { mongoClientOptions } from '../mongo-client-options';
 import type { ClaimOutcome, IdempotencyClaim, IdempotencyStore, StoredAnswer } from './idempotency-store.port';
 
 interface KeyDocument {
@@ -36,7 +37,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     database: string,
     private readonly now: () => number = Date.now,
   ) {
-    this.client = new MongoClient(url);
+    this.client = new MongoClient(url, mongoClientOptions(url));
     this.keys = this.client.db(database).collection<KeyDocument>('idempotency_keys');
   }
 

@@ -1,4 +1,5 @@
 import { MongoClient, MongoServerError, type Collection } from 'mongodb';
+import { mongoClientOptions } from '../mongo-client-options';
 import { allowedAt, refused, tolerance, type BucketTake, type RateLimitStore, type TokenBucket } from './token-bucket';
 
 interface StoredBucket {
@@ -27,7 +28,7 @@ export class MongoRateLimitStore implements RateLimitStore {
     database: string,
     private readonly now: () => number = Date.now,
   ) {
-    this.client = new MongoClient(url);
+    this.client = new MongoClient(url, mongoClientOptions(url));
     this.buckets = this.client.db(database).collection<StoredBucket>('rate_limits');
   }
 

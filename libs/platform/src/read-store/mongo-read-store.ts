@@ -1,4 +1,5 @@
 import { MongoClient, MongoServerError, type Collection, type Db, type Filter as MongoFilter } from 'mongodb';
+import { mongoClientOptions } from '../mongo-client-options';
 import { LEASES } from '../coordination/mongo-coordination-store';
 import type { CollectionIndexes } from './read-index';
 import type { Page, PageQuery, ProjectionWrite, ReadDocument, ReadStore } from './read-store.port';
@@ -33,7 +34,7 @@ export class MongoReadStore implements ReadStore {
   private readonly db: Db;
 
   constructor(url: string, database: string) {
-    this.client = new MongoClient(url);
+    this.client = new MongoClient(url, mongoClientOptions(url));
     this.db = this.client.db(database);
   }
 

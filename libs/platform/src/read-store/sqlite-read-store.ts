@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { checkpointInBackground } from '../sqlite/background-checkpoints';
 import { openSqlite } from '../sqlite/open-sqlite';
 import type { CollectionIndexes } from './read-index';
 import type { Page, PageQuery, ProjectionWrite, ReadDocument, ReadStore } from './read-store.port';
@@ -28,8 +29,10 @@ export class SqliteReadStore implements ReadStore {
   private declared = new Map<string, readonly (readonly string[])[]>();
   private readonly columns: FieldColumns;
   private upsert: Database.Statement;
+  /** Started by the first write: a process that only reads (the API) leaves checkpoints to the writer. */
+  private releaseCheckpoints: (() => Promise<void>) | null = null;
 
-  constructor(file: string) {
+  constructor(private readonly file: string) {
     // Read models can always be rebuilt from the log, so a lost tail is replayed, not lost.
     this.db = openSqlite(file, 'rebuildable');
     this.db.exec(`
@@ -132,6 +135,7 @@ export class SqliteReadStore implements ReadStore {
    * once, with the position of the last write that changed it.
    */
   async apply(writes: readonly ProjectionWrite[], checkpoints: Readonly<Record<string, number>>): Promise<void> {
+    this.releaseCheckpoints ??= checkpointInBackground(this.db, this.file);
     this.db.transaction(() => {
       this.followSchema();
       const staged = new Map<string, Staged>();
@@ -171,6 +175,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
+    await this.releaseCheckpoints?.();
     if (this.db.open) this.db.close();
   }
 }

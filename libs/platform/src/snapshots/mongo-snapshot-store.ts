@@ -1,4 +1,5 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
+import { mongoClientOptions } from '../mongo-client-options';
 import type { SnapshotStore, StoredSnapshot } from './snapshot-store.port';
 
 interface SnapshotDocument {
@@ -21,7 +22,7 @@ export class MongoSnapshotStore implements SnapshotStore {
   private readonly db: Db;
 
   constructor(url: string, database: string) {
-    this.client = new MongoClient(url);
+    this.client = new MongoClient(url, mongoClientOptions(url));
     this.db = this.client.db(database);
   }
 

@@ -17,6 +17,8 @@ export interface CreatePaymentIntentInput {
 export interface CreatedPaymentIntent {
   readonly intent: PaymentIntentRecord;
   readonly intent_action: IntentActionView | null;
+  /** False: the reference was taken on the account; `intent` is the one that took it (409, decisions/collections.md). */
+  readonly created: boolean;
 }
 
 export class CreatePaymentIntentCommand extends Command<CreatedPaymentIntent> {

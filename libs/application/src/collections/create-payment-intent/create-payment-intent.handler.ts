@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { domainError, rule } from '@app/domain';
+import { rule } from '@app/domain';
 import { intentReferenceDecider, isPaymentIntent, paymentIntentDecider, refuseNewIntent, type NewPaymentIntent, type PaymentIntentRecord } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
@@ -12,13 +12,6 @@ import { ConfirmPaymentIntentCommand } from '../confirm-payment-intent/confirm-p
 import { loadIntent, viewOf } from '../load';
 import { intentReferenceStream, paymentIntentStream } from '../streams';
 import { CreatePaymentIntentCommand, type CreatedPaymentIntent, type CreatePaymentIntentInput } from './create-payment-intent.command';
-
-const duplicate = (reference: string) =>
-  new DomainException(
-    domainError('conflict', 'duplicate_reference', `A payment intent with reference "${reference}" already exists for this account`, {
-      errors: [{ field: 'reference', message: 'already used on this account' }],
-    }),
-  );
 
 /** Reserve the reference (carrying the whole intent), create the intent, and confirm it when asked to. */
 @CommandHandler(CreatePaymentIntentCommand)
@@ -38,11 +31,13 @@ export class CreatePaymentIntentHandler implements ICommandHandler<CreatePayment
     if (state.status !== 'reserved') throw new Error('intent reference not reserved');
     // The reserving request may have died before creating its intent: whoever comes next creates it.
     const created = await this.create(context, state.intent);
-    if (state.intent.id !== intent.id) throw duplicate(intent.reference);
-    if (!input.intent_action) return { intent: created, intent_action: null };
+    // Another request's intent holds the reference (or an earlier attempt of this one, retried after
+    // its key's lease ran out): the answer names it, so the caller can fetch it instead of guessing.
+    if (state.intent.id !== intent.id) return { intent: created, intent_action: null, created: false };
+    if (!input.intent_action) return { intent: created, intent_action: null, created: true };
     const action = await this.commands.execute(new ConfirmPaymentIntentCommand(context, intent.id, input.intent_action));
     const after = await loadIntent(this.store, context.actor, intent.id);
-    return { intent: after.intent, intent_action: await viewOf(this.store, context.actor, action) };
+    return { intent: after.intent, intent_action: await viewOf(this.store, context.actor, action), created: true };
   }
 
   private async newIntent(context: CommandContext, input: CreatePaymentIntentInput): Promise<NewPaymentIntent> {

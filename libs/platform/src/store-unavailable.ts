@@ -1,0 +1,37 @@
+import { MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
+
+/**
+ * Errors that say a store cannot answer right now, not that the request or the code is wrong
+ * (issue 23): the API answers them 503 `service_unavailable` with Retry-After, so a client retries
+ * later (under the same Idempotency-Key), and never 500. Only platform code knows the drivers, so
+ * the error filter asks here.
+ *
+ * - MongoDB: no server to select within `serverSelectionTimeoutMS`, a network error or timeout
+ *   (including a pool cleared because the monitor lost the server), an operation timeout, a
+ *   client that is closed or not connected. Not `MongoServerError`: the server answered.
+ * - SQLite: SQLITE_FULL (disk or quota full) and SQLITE_IOERR* (a failing disk or fsync). The
+ *   event writer's thread sends back the message only (`new Error(message)`), so SQLite's fixed
+ *   texts for those two codes are matched as well.
+ * - Node's file system: ENOSPC, EDQUOT, EIO (the blob store writing a document).
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (
+      e instanceof MongoServerSelectionError ||
+      e instanceof MongoNetworkError ||
+      e instanceof MongoOperationTimeoutError ||
+      e instanceof MongoTopologyClosedError ||
+      e instanceof MongoNotConnectedError
+    ) {
+      return true;
+    }
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || FILE_SYSTEM_CODES.has(code))) return true;
+    if (typeof message === 'string' && SQLITE_MESSAGES.has(message)) return true;
+  }
+  return false;
+}
+
+const FILE_SYSTEM_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO']);
+/** sqlite3_errstr(SQLITE_FULL) and sqlite3_errstr(SQLITE_IOERR), as better-sqlite3 reports them. */
+const SQLITE_MESSAGES = new Set(['database or disk is full', 'disk I/O error']);
