@@ -4,11 +4,14 @@
 // A fresh `npm start` (server.js api: the API and its worker) on its own DATA_DIR, the sandbox
 // network on: N transfers are sent one after another and awaited until `successful` (and, with the
 // webhook, until the receiver has every delivery), then the log's head is read from /health.
-// SQLite positions are consecutive, so the head's move is the number of events written.
+// SQLite positions are consecutive, so the head's move is the number of events written. The plain
+// phase's positions are then read from the log file (read-only) for the streams they touched and
+// their event types (issue 19 item 4: fewer events and streams per transfer).
 // Alone: `node events.js` after `npm --prefix .. run build` (BENCH_EVENTS_TRANSFERS, default 20).
 const { mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const Database = require('better-sqlite3');
 const { start, stop, must } = require('./client');
 const { setUp } = require('./world');
 const { RECEIVER_ENV, startReceiver } = require('./webhooks');
@@ -46,6 +49,23 @@ async function transfers(base, world, count, tag, settled) {
   await until(settled, 'every delivery');
 }
 
+/**
+ * Streams appended to per transfer and events by type, at positions (from, to]. A transfer's events
+ * name it (`transfer.id`, `hold_id`, `transfer_id`, `intent.id`), so each stream is counted once per
+ * transfer it served: the account stream that holds every transfer's money counts for each of them.
+ */
+function streamsIn(dataDir, from, to, count) {
+  const db = new Database(join(dataDir, 'events.db'), { readonly: true, fileMustExist: true });
+  const transferOf = "COALESCE(json_extract(data, '$.transfer.id'), json_extract(data, '$.hold_id'), json_extract(data, '$.transfer_id'), json_extract(data, '$.intent.id'))";
+  try {
+    const { pairs } = db.prepare(`SELECT COUNT(*) AS pairs FROM (SELECT DISTINCT ${transferOf} AS t, stream_id FROM events WHERE position > ? AND position <= ? AND t IS NOT NULL)`).get(from, to);
+    const rows = db.prepare('SELECT type, COUNT(*) AS n FROM events WHERE position > ? AND position <= ? GROUP BY type ORDER BY MIN(position)').all(from, to);
+    return { streams: pairs / count, types: rows.map((r) => `${r.type} ${(r.n / count).toFixed(1)}`) };
+  } finally {
+    db.close();
+  }
+}
+
 async function eventsPerTransfer(port = Number(process.env.BENCH_EVENTS_PORT || 3990)) {
   const receiver = await startReceiver();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-events-'));
@@ -58,6 +78,7 @@ async function eventsPerTransfer(port = Number(process.env.BENCH_EVENTS_PORT || 
     await transfers(base, world, TRANSFERS, 'plain', async () => true);
     let next = await quietHead(base);
     const without = (next - head) / TRANSFERS;
+    const { streams, types } = streamsIn(dataDir, head, next, TRANSFERS);
     head = next;
 
     await must(base, 'POST', '/entity-webhooks', { entity_id: world.entity, url: receiver.url('/all'), secret: 'bench-events-secret-0123456789', enabled_events: { all: true } });
@@ -68,7 +89,7 @@ async function eventsPerTransfer(port = Number(process.env.BENCH_EVENTS_PORT || 
     next = await quietHead(base);
     const withWebhook = (next - head) / TRANSFERS;
     const deliveries = (receiver.deliveries() - before) / TRANSFERS;
-    return { transfers: TRANSFERS, without, withWebhook, deliveriesPerTransfer: deliveries };
+    return { transfers: TRANSFERS, without, streams, types, withWebhook, deliveriesPerTransfer: deliveries };
   } finally {
     await stop(server);
     await receiver.close();
@@ -77,7 +98,7 @@ async function eventsPerTransfer(port = Number(process.env.BENCH_EVENTS_PORT || 
 
 function printEvents(r) {
   console.log(`\nevents per transfer in the log (${r.transfers} transfers to successful, sandbox network on):`);
-  console.log(`  without a webhook: ${r.without.toFixed(1)}`);
+  console.log(`  without a webhook: ${r.without.toFixed(1)} events in ${r.streams.toFixed(1)} streams (${r.types.join(', ')})`);
   console.log(
     `  with one all-events webhook: ${r.withWebhook.toFixed(1)} (${r.deliveriesPerTransfer.toFixed(1)} deliveries per transfer; delivery bookkeeping in the log: ${(r.withWebhook - r.without).toFixed(1)})`,
   );

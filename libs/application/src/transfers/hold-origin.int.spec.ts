@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ulid } from 'ulid';
-import { fold } from '@app/domain';
 import { accountDecider, balanceOf, newServiceBan, type OpenAccountState } from '@app/domain/accounts';
 import { seededRandom } from '@app/domain/accounts/testing/fixed-random';
 import { transferDecider, type TransferEvent, type TransferIntent } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { handleCommand, systemActor, type CommandContext } from '../command-handling';
+import { foldStream, handleCommand, systemActor, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { closedHoldReader } from '../accounts/closed-hold-reader';
-import { finishReservation } from './finish-reservation';
+import { claimReference, createTransfer, finishTransfer, holdMoney } from './transfer-steps';
+import { transferReferenceStream } from './streams';
 import { advanceTransfer, applyMoney } from './transfer-money';
 import { transferStream } from './streams';
 import { aTransferIntent } from '../testing/transfer-intent';
@@ -52,49 +52,62 @@ describe('hold idempotency from the hold origin', () => {
   const fund = (amount: number, transaction_id: string) =>
     handleCommand(store, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id, amount, currency: 'USD', now: 2 }, context);
   const intent = (amount: number): TransferIntent => aTransferIntent(ACC, amount);
-  const balance = async () => balanceOf(fold(accountDecider, (await store.readStream(accountStream(ACC))) as never[]) as OpenAccountState);
+  const balance = async () => balanceOf((await foldStream(store, accountStream(ACC), accountDecider)).state as OpenAccountState);
   const heldCount = async (id: string) => (await store.readStream(accountStream(ACC))).filter((e) => e.type === 'FundsHeld' && e.data.hold_id === id).length;
   const last = async (id: string) => (await store.readStream(transferStream(id))).at(-1) as unknown as TransferEvent;
+  /** What a request does: hold (the money decision), claim the reference, create. */
+  const create = async (i: TransferIntent) => {
+    expect((await holdMoney(store, i, context, 'fresh')).id).toBe(i.id);
+    expect((await claimReference(store, i, context)).id).toBe(i.id);
+    return createTransfer(store, i, context);
+  };
   const succeed = async (i: TransferIntent) => {
-    expect((await finishReservation(store, i, context)).outcome).toBe('created');
+    await create(i);
     await advanceTransfer(store, i.id, 'processing', null, context);
     await advanceTransfer(store, i.id, 'successful', null, context);
   };
 
-  it('settled, then the reservation is finished again (a duplicate request, the recovery process manager): nothing is held again', async () => {
+  it('settled, then finished again (a duplicate request, the recovery process manager): nothing is held again', async () => {
     const i = intent(1_000);
     await succeed(i);
-    expect(await finishReservation(store, i, context)).toMatchObject({ outcome: 'created' });
+    expect(await finishTransfer(store, i, context)).toMatchObject({ id: i.id, status: 'successful' });
     expect(await balance()).toEqual({ available: 8_990, current: 8_990 });
     expect(await heldCount(i.id)).toBe(1);
   });
 
   it('failed (released), then finished again: nothing is held again', async () => {
     const i = intent(1_000);
-    expect((await finishReservation(store, i, context)).outcome).toBe('created');
+    await create(i);
     await advanceTransfer(store, i.id, 'failed', null, context);
-    await finishReservation(store, i, context);
+    await finishTransfer(store, i, context);
     expect(await balance()).toEqual({ available: 10_000, current: 10_000 });
     expect(await heldCount(i.id)).toBe(1);
   });
 
-  it('voided for lack of funds, funds arrive, then finished again: still voided, nothing held', async () => {
+  it('refused for lack of funds: nothing is written anywhere; once funded, the same transfer is held and created', async () => {
     const i = intent(20_000);
-    expect((await finishReservation(store, i, context)).outcome).toBe('voided');
-    await fund(20_000, 'txn_2');
-    expect((await finishReservation(store, i, context)).outcome).toBe('voided');
-    expect(await balance()).toEqual({ available: 30_000, current: 30_000 });
+    await expect(holdMoney(store, i, context, 'fresh')).rejects.toMatchObject({ error: { code: 'insufficient_funds' } });
+    expect(await store.readStream(transferReferenceStream(ACC, i.unique_reference))).toEqual([]);
+    expect(await store.readStream(transferStream(i.id))).toEqual([]);
     expect(await heldCount(i.id)).toBe(0);
+    await fund(20_000, 'txn_2');
+    await create(i);
+    expect(await balance()).toEqual({ available: 9_990, current: 30_000 });
+    expect(await heldCount(i.id)).toBe(1);
   });
 
-  it('a driver that folded the account before the hold, and read the transfer stream while another created and settled it, retries and holds nothing', async () => {
+  it('a driver finishing a claimed reference, that folded the account before the hold and read the transfer stream while another held, created and settled it, retries and holds nothing', async () => {
     const i = intent(1_000);
-    // The late driver's store: its first read of the transfer stream answers "empty", and meanwhile
-    // another driver (its own store handle, so its own per-process queue) holds, creates and settles.
+    // A reservation without a hold, as an older version left it when its request died.
+    await claimReference(store, i, context);
+    // The late driver's store: its read of the transfer stream for the hold's origin answers "empty"
+    // (the second read: the first checks whether the transfer exists), and meanwhile another driver
+    // (its own store handle, so its own per-process queue) holds, creates and settles.
+    let reads = 0;
     let raced = false;
     const readStream = async (streamId: string, options?: { fromRevision?: number }) => {
       const events = await store.readStream(streamId, options);
-      if (streamId !== transferStream(i.id) || raced) return events;
+      if (streamId !== transferStream(i.id) || ++reads !== 2) return events;
       raced = true;
       await succeed(i);
       return events;
@@ -102,7 +115,7 @@ describe('hold idempotency from the hold origin', () => {
     const late = new Proxy(store, {
       get: (target, key) => (key === 'readStream' ? readStream : (Reflect.get(target, key) as unknown)),
     }) as EventStore;
-    expect((await finishReservation(late, i, context)).outcome).toBe('created');
+    expect(await finishTransfer(late, i, context)).toMatchObject({ id: i.id });
     expect(raced).toBe(true);
     expect(await balance()).toEqual({ available: 8_990, current: 8_990 });
     expect(await heldCount(i.id)).toBe(1);
@@ -146,7 +159,7 @@ describe('hold idempotency from the hold origin', () => {
 
   it('reversed before its success was ever applied (crash): settled then credited back, once', async () => {
     const i = intent(1_000);
-    expect((await finishReservation(store, i, context)).outcome).toBe('created');
+    await create(i);
     // The transfer moves without its money steps, as if each request died right after its append.
     for (const to of ['processing', 'successful', 'reversed'] as const) {
       await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 }, context);

@@ -1,6 +1,6 @@
 export * from './streams';
 export * from './payment-detail-lookup';
-export * from './finish-reservation';
+export * from './transfer-steps';
 export * from './create-transfer/create-transfer.command';
 export * from './create-transfer/create-transfer.handler';
 export * from './advance-transfer/advance-transfer.command';

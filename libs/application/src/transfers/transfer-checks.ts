@@ -57,7 +57,7 @@ export function checkRoute(account: OpenAccountState, paymentType: PaymentType, 
  * A book transfer's destination: an open account of the same organization (read as the
  * organization, since it may belong to another of its entities), currency and mode, not the source.
  */
-export async function bookDestination(store: EventStore, actor: Actor, source: OpenAccountState, detail: TransferablePaymentDetail): Promise<string> {
+export async function bookDestination(store: EventStore, actor: Actor, source: OpenAccountState, detail: TransferablePaymentDetail): Promise<{ id: string; revision: number }> {
   const id = detail.book_account_id;
   const refuse = (message: string) => fail(rule('invalid_destination_account', message, [{ field: 'payment_detail_id', message }]));
   if (!id || !isAccountId(id)) return refuse('the payment detail names no account');
@@ -73,7 +73,7 @@ export async function bookDestination(store: EventStore, actor: Actor, source: O
   }
   // Sandbox money never enters a live balance, nor the other way round.
   if (loaded.state.mode !== source.mode) return refuse(`the destination is a ${loaded.state.mode} account, the source ${source.mode}`);
-  return id;
+  return { id, revision: loaded.revision };
 }
 
 /** Checked before anything is written, so the usual refusal records nothing; the hold re-checks atomically. */

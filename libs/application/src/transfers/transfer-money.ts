@@ -1,10 +1,11 @@
 import { accountDecider, type AccountCommand } from '@app/domain/accounts';
-import { isTransfer, transferDecider, type AdvanceTarget, type TransferEvent, type TransferRecord } from '@app/domain/transfers';
+import { EVENT_FOR_STATUS, isTransfer, transferDecider, type ActiveTransferState, type AdvanceTarget, type TransferEvent, type TransferRecord } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
-import { DomainException, handleCommand, type CommandContext } from '../command-handling';
+import { DomainException, foldStream, handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
+import { accountLogReader } from '../accounts/account-log-reader';
 import { closedHoldReader } from '../accounts/closed-hold-reader';
-import { MONEY_ATTEMPTS } from './finish-reservation';
+import { MONEY_ATTEMPTS } from './transfer-steps';
 import { transferStream } from './streams';
 
 /** An account command without the parts `money()` fills in (distributes over the union). */
@@ -30,6 +31,24 @@ function reversal(store: EventStore, accountId: string, holdId: string): () => P
   return async () => ({ type: 'ReverseSettledHold', hold_id: holdId, closed: await closed() });
 }
 
+/**
+ * A book transfer's credit to its destination, once: whether the destination's log already holds
+ * it is read on each attempt, from the revision the transfer was checked on (the credit can only
+ * come after it), so the destination's state keeps no list of what it received.
+ */
+function receipt(store: EventStore, t: TransferRecord, destination: string, fromRevision: number): () => Promise<MoneyCommand> {
+  const landed = accountLogReader(store, destination, fromRevision, (e) => e.type === 'BookTransferReceived' && e.data.transfer_id === t.id);
+  return async () => ({ type: 'ReceiveBookTransfer', transfer_id: t.id, from_account_id: t.account_id, amount: t.amount, currency: t.currency, already_received: await landed() });
+}
+
+type Book = Pick<ActiveTransferState, 'destination_account_id' | 'destination_revision'>;
+
+/** The transfer's destination as its stream says (one fold, cached like every other). */
+async function bookOf(store: EventStore, transferId: string): Promise<Book | null> {
+  const { state } = await foldStream(store, transferStream(transferId), transferDecider);
+  return isTransfer(state) ? state : null;
+}
+
 const orgLevel = (context: CommandContext): CommandContext => ({ ...context, actor: { ...context.actor, entityId: undefined } });
 
 /**
@@ -39,7 +58,7 @@ const orgLevel = (context: CommandContext): CommandContext => ({ ...context, act
  * command is a no-op the second time, so the request that moved the transfer and the
  * transfer-money process manager (the backstop after a crash) may both run it.
  */
-export async function applyMoney(store: EventStore, event: TransferEvent, context: CommandContext, known?: { destination: string | null }): Promise<void> {
+export async function applyMoney(store: EventStore, event: TransferEvent, context: CommandContext, known?: Book): Promise<void> {
   if (event.type === 'TransferVoided') {
     await money(store, event.data.account_id, { type: 'ReleaseHold', hold_id: event.data.transfer_id }, context);
     return;
@@ -48,11 +67,10 @@ export async function applyMoney(store: EventStore, event: TransferEvent, contex
   switch (event.type) {
     case 'TransferSucceeded': {
       await money(store, t.account_id, { type: 'SettleHold', hold_id: t.id }, context);
-      // The caller that just folded the transfer knows its destination; otherwise it is in the first event.
-      const destination = known ? known.destination : (await store.readStream(transferStream(t.id)))[0]?.data.destination_account_id;
-      if (typeof destination === 'string') {
-        await money(store, destination, { type: 'ReceiveBookTransfer', transfer_id: t.id, from_account_id: t.account_id, amount: t.amount, currency: t.currency }, context);
-      }
+      // The caller that just folded the transfer knows its destination; otherwise the stream's fold does.
+      const book = known ?? (await bookOf(store, t.id));
+      const destination = book?.destination_account_id;
+      if (destination) await money(store, destination, receipt(store, t, destination, (book.destination_revision ?? -1) + 1), context);
       return;
     }
     case 'TransferFailed':
@@ -71,7 +89,7 @@ export async function applyMoney(store: EventStore, event: TransferEvent, contex
 export async function advanceTransfer(store: EventStore, transferId: string, to: AdvanceTarget, statusReason: string | null, context: CommandContext): Promise<TransferRecord | null> {
   const command = { type: 'AdvanceTransfer' as const, transfer_id: transferId, to, status_reason: statusReason, now: Date.now() };
   const { state, newEvents } = await handleCommand(store, transferStream(transferId), transferDecider, command, context);
-  const known = isTransfer(state) ? { destination: state.destination_account_id } : undefined;
+  const known = isTransfer(state) ? state : undefined;
   for (const event of newEvents) await applyMoney(store, event, context, known);
   return isTransfer(state) ? state.transfer : null;
 }
@@ -90,6 +108,7 @@ export async function settleBookTransfer(store: EventStore, transferId: string, 
   await advanceIfAllowed(store, transferId, 'processing', orgLevel(context));
   await advanceIfAllowed(store, transferId, 'successful', orgLevel(context));
   // A refused move means the process manager moved it first and may still be applying its money:
-  // apply the recorded moves here too (idempotent), so the answer never precedes the credit.
-  for (const event of await store.readStream(transferStream(transferId))) await applyMoney(store, event as unknown as TransferEvent, context);
+  // apply what the transfer's state says here too (idempotent), so the answer never precedes the credit.
+  const { state } = await foldStream(store, transferStream(transferId), transferDecider);
+  if (isTransfer(state) && state.status !== 'pending') await applyMoney(store, { type: EVENT_FOR_STATUS[state.status], data: { transfer: state.transfer } } as TransferEvent, context, state);
 }

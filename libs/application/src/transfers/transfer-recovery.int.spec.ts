@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { accountDecider, balanceOf, newServiceBan, type OpenAccountState } from '@app/domain/accounts';
-import { fold } from '@app/domain';
 import { transferDecider, transferReferenceDecider, type TransferIntent } from '@app/domain/transfers';
 import { seededRandom } from '@app/domain/accounts/testing/fixed-random';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { handleCommand, systemActor, type CommandContext } from '../command-handling';
+import { foldStream, handleCommand, systemActor, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { transferReferenceStream, transferStream } from './streams';
 import { transferRecoveryManager } from './transfer-recovery.process-manager';
 import { transferMoneyManager } from './transfer-money.process-manager';
+import { claimReference, createTransfer, holdMoney } from './transfer-steps';
 import { commandBusFor } from '../testing/command-bus';
 import { aTransferIntent } from '../testing/transfer-intent';
 import { ApplyTransferMoneyHandler } from './apply-transfer-money/apply-transfer-money.handler';
@@ -59,59 +59,99 @@ describe('transfer creation crash windows', () => {
   };
   const hold = (i: TransferIntent) =>
     handleCommand(store, accountStream(ACC), accountDecider, { type: 'PlaceHold', account_id: ACC, hold_id: i.id, amount: i.amount, fee: i.fee, origin_done: false, now: 3 }, context);
-  const account = async () => fold(accountDecider, (await store.readStream(accountStream(ACC))) as never[]) as OpenAccountState;
-  const transfer = async (i: TransferIntent) => fold(transferDecider, (await store.readStream(transferStream(i.id))) as never[]);
-  const reference = async (i: TransferIntent) => fold(transferReferenceDecider, (await store.readStream(transferReferenceStream(ACC, i.unique_reference))) as never[]);
+  const account = async () => (await foldStream(store, accountStream(ACC), accountDecider)).state as OpenAccountState;
+  const transfer = async (i: TransferIntent) => (await foldStream(store, transferStream(i.id), transferDecider)).state;
+  const reference = async (i: TransferIntent) => (await foldStream(store, transferReferenceStream(ACC, i.unique_reference), transferReferenceDecider)).state;
 
-  it('reservation written, nothing else: recovery holds and creates the transfer', async () => {
-    const i = intent(1_000);
-    const reserved = await reserve(i);
-    await recovery().handle(reserved, signal);
-    expect(await transfer(i)).toMatchObject({ status: 'pending', transfer: { id: i.id, amount: 1_000 } });
-    expect(balanceOf(await account())).toEqual({ available: 8_990, current: 10_000 });
-  });
-
-  it('hold placed, transfer not recorded: recovery records it without holding twice; running again changes nothing', async () => {
-    const i = intent(1_000);
-    const reserved = await reserve(i);
-    await hold(i);
-    await recovery().handle(reserved, signal);
-    await recovery().handle(reserved, signal);
-    expect((await transfer(i)).status).toBe('pending');
-    expect(balanceOf(await account())).toEqual({ available: 8_990, current: 10_000 });
-    expect((await store.readStream(transferStream(i.id))).map((e) => e.type)).toEqual(['TransferCreated']);
-  });
-
-  it('reservation written, funds gone meanwhile: recovery voids the id and frees the reference', async () => {
-    const i = intent(20_000);
-    const reserved = await reserve(i);
-    await recovery().handle(reserved, signal);
-    expect((await transfer(i)).status).toBe('voided');
-    expect((await reference(i)).status).toBe('free');
-    expect(balanceOf(await account())).toEqual({ available: 10_000, current: 10_000 });
-  });
-
-  it('voided while a racer held it and then crashed: recovery gives the hold back', async () => {
-    const i = intent(1_000);
-    const reserved = await reserve(i);
-    await hold(i);
+  const heldEvent = async (i: TransferIntent) => (await store.readStream(accountStream(ACC))).find((e) => e.type === 'FundsHeld' && e.data.hold_id === i.id)!;
+  const voided = async (i: TransferIntent) => {
     await handleCommand(store, transferStream(i.id), transferDecider, { type: 'VoidTransfer', transfer_id: i.id, account_id: ACC, reason: 'insufficient_funds', now: 4 }, context);
-    await recovery().handle(reserved, signal);
-    expect(balanceOf(await account())).toEqual({ available: 10_000, current: 10_000 });
-    expect((await reference(i)).status).toBe('free');
+    return (await store.readStream(transferStream(i.id))).at(-1)!;
+  };
+
+  describe('a request that died after its hold (the hold carries the transfer)', () => {
+    it('nothing after the hold: recovery claims the reference and creates the transfer', async () => {
+      const i = intent(1_000);
+      await holdMoney(store, i, context, 'fresh');
+      await recovery().handle(await heldEvent(i), signal);
+      expect(await transfer(i)).toMatchObject({ status: 'pending', transfer: { id: i.id, amount: 1_000 } });
+      expect(await reference(i)).toMatchObject({ status: 'reserved', transfer_id: i.id });
+      expect(balanceOf(await account())).toEqual({ available: 8_990, current: 10_000 });
+    });
+
+    it('hold and claim written, transfer not: recovery creates it without holding twice; running again changes nothing', async () => {
+      const i = intent(1_000);
+      await holdMoney(store, i, context, 'fresh');
+      await claimReference(store, i, context);
+      await recovery().handle(await heldEvent(i), signal);
+      await recovery().handle(await heldEvent(i), signal);
+      expect((await store.readStream(transferStream(i.id))).map((e) => e.type)).toEqual(['TransferCreated']);
+      expect(balanceOf(await account())).toEqual({ available: 8_990, current: 10_000 });
+    });
+
+    it('its reference claimed by another transfer meanwhile: recovery gives the hold back and creates nothing', async () => {
+      const i = intent(1_000);
+      const other = intent(2_000);
+      await holdMoney(store, i, context, 'fresh');
+      await claimReference(store, other, context);
+      await recovery().handle(await heldEvent(i), signal);
+      expect((await transfer(i)).status).toBe('none');
+      expect(await reference(i)).toMatchObject({ status: 'reserved', transfer_id: other.id });
+      expect(balanceOf(await account())).toEqual({ available: 10_000, current: 10_000 });
+    });
+
+    it('a finished creation, and a card hold (no transfer): recovery neither waits nor writes', async () => {
+      const i = intent(1_000);
+      await holdMoney(store, i, context, 'fresh');
+      await claimReference(store, i, context);
+      await createTransfer(store, i, context);
+      const card = { type: 'PlaceHold' as const, account_id: ACC, hold_id: 'ctxn_1', amount: 500, fee: 0, origin_done: false, now: 5 };
+      await handleCommand(store, accountStream(ACC), accountDecider, card, context);
+      const head = (await store.readStream(accountStream(ACC))).length;
+      const patient = transferRecoveryManager(store, bus.commands, 3_600_000);
+      await patient.handle(await heldEvent(i), signal);
+      await patient.handle((await store.readStream(accountStream(ACC))).at(-1)!, signal);
+      expect((await store.readStream(accountStream(ACC))).length).toBe(head);
+    });
   });
 
-  it('a reference re-reserved by a later request: recovery of the old id only releases a stray hold', async () => {
-    const old = intent(1_000);
-    const reserved = await reserve(old);
-    await hold(old);
-    await handleCommand(store, transferStream(old.id), transferDecider, { type: 'VoidTransfer', transfer_id: old.id, account_id: ACC, reason: 'insufficient_funds', now: 4 }, context);
-    await handleCommand(store, transferReferenceStream(ACC, 'ref-1'), transferReferenceDecider, { type: 'ReleaseTransferReference', transfer_id: old.id, now: 5 }, context);
-    const next = intent(2_000);
-    await reserve(next);
-    await recovery().handle(reserved, signal);
-    expect(balanceOf(await account())).toEqual({ available: 10_000, current: 10_000 });
-    expect(await reference(next)).toMatchObject({ status: 'reserved', transfer_id: next.id });
+  describe('reservations an older version wrote before holding', () => {
+    it('reservation written, nothing else: recovery holds and creates the transfer', async () => {
+      const i = intent(1_000);
+      await recovery().handle(await reserve(i), signal);
+      expect(await transfer(i)).toMatchObject({ status: 'pending', transfer: { id: i.id, amount: 1_000 } });
+      expect(balanceOf(await account())).toEqual({ available: 8_990, current: 10_000 });
+    });
+
+    it('hold placed, transfer not recorded: recovery records it without holding twice; running again changes nothing', async () => {
+      const i = intent(1_000);
+      const reserved = await reserve(i);
+      await hold(i);
+      await recovery().handle(reserved, signal);
+      await recovery().handle(reserved, signal);
+      expect((await store.readStream(transferStream(i.id))).map((e) => e.type)).toEqual(['TransferCreated']);
+      expect(balanceOf(await account())).toEqual({ available: 8_990, current: 10_000 });
+    });
+
+    it('funds gone meanwhile: nothing is written, and the reservation waits for a retry after funding', async () => {
+      const i = intent(20_000);
+      await recovery().handle(await reserve(i), signal);
+      expect((await transfer(i)).status).toBe('none');
+      expect(await reference(i)).toMatchObject({ status: 'reserved', transfer_id: i.id });
+      expect(balanceOf(await account())).toEqual({ available: 10_000, current: 10_000 });
+    });
+
+    it('voided while a racer held it, then crashed before freeing the reference: the hold is given back, and the next request takes the reference', async () => {
+      const old = intent(1_000);
+      const reserved = await reserve(old);
+      await hold(old);
+      const voidedEvent = await voided(old);
+      await recovery().handle(reserved, signal);
+      await transferMoneyManager(store, bus.commands, 0).handle(voidedEvent, signal);
+      expect(balanceOf(await account())).toEqual({ available: 10_000, current: 10_000 });
+      const next = intent(2_000);
+      expect((await claimReference(store, next, context)).id).toBe(next.id);
+    });
   });
 
   it('transfer succeeded but the money step crashed: re-running it settles exactly once', async () => {
@@ -121,9 +161,24 @@ describe('transfer creation crash windows', () => {
       await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 }, context);
     }
     const succeeded = (await store.readStream(transferStream(i.id))).at(-1)!;
-    const money = transferMoneyManager(bus.commands);
+    const money = transferMoneyManager(store, bus.commands, 0);
     await money.handle(succeeded, signal);
     await money.handle(succeeded, signal);
+    expect(balanceOf(await account())).toEqual({ available: 8_990, current: 8_990 });
+  });
+
+  it('a move whose money the request already applied: the money manager neither waits nor appends', async () => {
+    const i = intent(1_000);
+    await recovery().handle(await reserve(i), signal);
+    for (const to of ['processing', 'successful'] as const) {
+      await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 }, context);
+    }
+    await handleCommand(store, accountStream(ACC), accountDecider, { type: 'SettleHold', account_id: ACC, hold_id: i.id, now: 7 }, context);
+    const succeeded = (await store.readStream(transferStream(i.id))).at(-1)!;
+    const head = (await store.readStream(accountStream(ACC))).length;
+    // An hour's grace: were it waiting for the deadline, this would not resolve within the test's timeout.
+    await transferMoneyManager(store, bus.commands, 3_600_000).handle(succeeded, signal);
+    expect((await store.readStream(accountStream(ACC))).length).toBe(head);
     expect(balanceOf(await account())).toEqual({ available: 8_990, current: 8_990 });
   });
 });

@@ -1,31 +1,43 @@
 import type { CommandBus } from '@nestjs/cqrs';
-import { fold } from '@app/domain';
-import { isTransfer, transferDecider, type TransferReferenceEvent } from '@app/domain/transfers';
+import type { AccountEvent } from '@app/domain/accounts';
+import { isTransfer, type TransferIntent, type TransferReferenceEvent } from '@app/domain/transfers';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { reactionContext } from '../command-handling';
 import type { ProcessManager } from '../process-managers';
-import { sleep } from '../process-managers';
+import { sleepUntil } from '../process-managers';
 import { RecoverTransferReservationCommand } from './recover-transfer-reservation/recover-transfer-reservation.command';
-import { transferStream } from './streams';
+import { transferOf } from './transfer-steps';
 
 /** Longer than any request takes, so recovery does not race a request that is still working. */
 export const RESERVATION_GRACE_MS = 5_000;
 
+type Started = { intent: TransferIntent; at: number } | null;
+
+/** The transfer a creation step began, and when: a hold that carries it, or a reservation (older logs reserve first). */
+function started(recorded: RecordedEvent): Started {
+  if (recorded.type === 'FundsHeld') {
+    const { transfer, held } = (recorded as unknown as Extract<AccountEvent, { type: 'FundsHeld' }>).data;
+    return transfer ? { intent: transfer as TransferIntent, at: held } : null;
+  }
+  const { intent, reserved } = (recorded as unknown as Extract<TransferReferenceEvent, { type: 'TransferReferenceReserved' }>).data;
+  return { intent, at: reserved };
+}
+
 /**
- * Crash recovery for transfer creation: every reservation ends as a transfer or as a voided id
- * with its hold given back and its reference free. If the request that reserved it died midway
- * (after the reservation, or after the hold), the recovery command finishes it from the intent the
- * reservation carries. A reservation already turned into a transfer costs one read and no wait.
+ * Unfinished creations only, after a deadline: a transfer whose hold (or reservation) is in the log
+ * but whose transfer is not, `graceMs` later, is finished from the intent the event carries (claim
+ * the reference, create), or its hold is given back when the reference went to another transfer.
+ * A creation its request finished costs one fold and no wait.
  */
 export function transferRecoveryManager(store: EventStore, commands: CommandBus, graceMs = RESERVATION_GRACE_MS): ProcessManager {
   return {
     name: 'transfer-recovery',
-    handles: ['TransferReferenceReserved'],
+    handles: ['FundsHeld', 'TransferReferenceReserved'],
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
-      const { intent, reserved } = (recorded as unknown as Extract<TransferReferenceEvent, { type: 'TransferReferenceReserved' }>).data;
-      if (isTransfer(fold(transferDecider, (await store.readStream(transferStream(intent.id))) as never[]))) return;
-      await sleep(reserved + graceMs - Date.now(), signal);
-      await commands.execute(new RecoverTransferReservationCommand(reactionContext(recorded, 'transfer-recovery'), intent));
+      const begun = started(recorded);
+      if (!begun || isTransfer(await transferOf(store, begun.intent.id))) return;
+      await sleepUntil(begun.at + graceMs, signal);
+      await commands.execute(new RecoverTransferReservationCommand(reactionContext(recorded, 'transfer-recovery'), begun.intent));
     },
   };
 }

@@ -27,7 +27,7 @@ export class TransferRunners implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     // Payouts find payment details through their index, so its backfill runs beside them.
-    const managers: ProcessManager[] = [transferMoneyManager(this.commands), transferRecoveryManager(this.store, this.commands), paymentDetailIndexManager(this.commands)];
+    const managers: ProcessManager[] = [transferMoneyManager(this.store, this.commands), transferRecoveryManager(this.store, this.commands), paymentDetailIndexManager(this.commands)];
     if (this.config.sandboxAutoAdvance) managers.push(transferRailsManager(this.commands));
     for (const manager of managers) {
       await this.runners.start(manager, {

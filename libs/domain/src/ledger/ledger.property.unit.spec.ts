@@ -133,7 +133,10 @@ function apply(world: World, o: Op): void {
       world.run({ account: t.account, command: { type: o.how === 'settle' ? 'SettleHold' : 'ReleaseHold', account_id: t.account, hold_id: t.id, now: T } });
       t.state = o.how === 'settle' ? 'settled' : 'released';
       if (t.state === 'settled' && t.to) {
-        world.run({ account: t.to as AccountId, command: { type: 'ReceiveBookTransfer', account_id: t.to, transfer_id: t.id, from_account_id: t.account, amount: t.amount, currency, now: T } });
+        world.run({
+          account: t.to as AccountId,
+          command: { type: 'ReceiveBookTransfer', account_id: t.to, transfer_id: t.id, from_account_id: t.account, amount: t.amount, currency, already_received: false, now: T },
+        });
       }
       return;
     }

@@ -7,7 +7,8 @@ import { clearingAccount, systemAccount, type LedgerChange, type LedgerFault, ty
 /**
  * Which ledger transaction each money event on an account stream is (decisions §12). The account
  * stream decides the money (its available balance); the movement it belongs to says where the
- * other side goes: the transfer's rail (from its reference reservation, which precedes the hold),
+ * other side goes: the transfer's rail (carried by its hold; in older logs, by its reference
+ * reservation, which preceded the hold),
  * the card transaction's currencies (the card stream decides before the account follows), the
  * intent action's payment type. Events of today's log and of logs written before the ledger fold
  * the same way, so an old log gets its postings, fees included, with no rewrite.
@@ -143,6 +144,8 @@ const flip = (line: LedgerLine): LedgerLine => ({ ...line, debit: line.credit, c
 function holdLines(context: MovementContext, hold: Extract<AccountEvent, { type: 'FundsHeld' }>['data']): LedgerLine[] | LedgerFault {
   const currency = context.accounts.get(hold.account_id);
   if (!currency) return { transaction_id: hold.hold_id, message: `holds money on ${hold.account_id}, an account the log never opened` };
+  // A new transfer's hold carries its payout; in older logs its reservation described it before.
+  if (hold.transfer) context.transfers.set(hold.hold_id, { rail: hold.transfer.payment_type, amount: hold.transfer.amount, fee: hold.transfer.fee, currency: hold.transfer.currency });
   const transfer = context.transfers.get(hold.hold_id);
   if (transfer) {
     if (transfer.amount !== hold.amount || transfer.fee !== hold.fee)

@@ -14,5 +14,3 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   decide(command: Command, state: State): Decision<Event>;
   evolve(state: State, event: Event): State;
 }
-
-export const fold = <E extends DomainEvent, S>(decider: Pick<Decider<unknown, E, S>, 'evolve' | 'initialState'>, events: readonly E[]): S => events.reduce(decider.evolve, decider.initialState);

@@ -1,24 +1,22 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { rule } from '@app/domain';
-import { isTransfer, transferDecider, transferReferenceDecider, type FeeSchedule, type TransferRecord } from '@app/domain/transfers';
+import { heldTransferFor } from '@app/domain/accounts';
+import { isTransfer, transferDecider, transferReferenceDecider, type FeeSchedule, type TransferIntent, type TransferRecord } from '@app/domain/transfers';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
-import { DomainException, handleCommand, loadAggregate, type CommandContext } from '../../command-handling';
-import { finishReservation } from '../finish-reservation';
+import { loadAggregate, type CommandContext } from '../../command-handling';
 import { transferReferenceStream, transferStream } from '../streams';
 import { sourceAccount } from '../transfer-checks';
 import { settleBookTransfer } from '../transfer-money';
+import { claimReference, createTransfer, finishTransfer, holdMoney, releaseHold } from '../transfer-steps';
 import { CreateTransferCommand, type CreatedTransfer } from './create-transfer.command';
 import { transferIntent } from './transfer-intent';
 
 export const TRANSFER_FEES = Symbol('TRANSFER_FEES');
 
-/** A reference can be freed (its transfer voided) and re-reserved under us; a few rounds settle it. */
-const RESERVATION_ROUNDS = 5;
-
 /**
- * Reserve the reference (with the whole request), hold the money, create the transfer: each step
- * idempotent, so a duplicate, a retry and the recovery process manager may all drive it.
+ * Check, hold the money (the one decision; the hold carries the transfer), claim the reference,
+ * create the transfer: a straight line of idempotent steps (transfer-steps.ts). A refusal writes
+ * nothing. A repeat of the reference answers 409 with the original, finished here if its request died.
  */
 @CommandHandler(CreateTransferCommand)
 export class CreateTransferHandler implements ICommandHandler<CreateTransferCommand> {
@@ -29,34 +27,39 @@ export class CreateTransferHandler implements ICommandHandler<CreateTransferComm
 
   async execute({ context, input }: CreateTransferCommand): Promise<CreatedTransfer> {
     const account = await sourceAccount(this.store, context.actor, input.account_id);
-    const reference = transferReferenceStream(account.id, input.unique_reference);
-    // A repeat is answered with the original before any other check: the balance it spent, or a
-    // payment detail since removed, must not turn a duplicate into a different error.
-    const earlier = await loadAggregate(this.store, reference, transferReferenceDecider, context);
+    // Before any other check: the balance a repeat spent, or a payment detail since removed, must
+    // not turn a duplicate into a different error.
+    const earlier = await loadAggregate(this.store, transferReferenceStream(account.id, input.unique_reference), transferReferenceDecider, context);
     if (earlier?.state.status === 'reserved') {
-      const finished = await finishReservation(this.store, earlier.state.intent, context);
-      if (finished.outcome === 'created') return { transfer: await this.settledIfBook(context, finished.transfer), created: false };
+      const transfer = await finishTransfer(this.store, earlier.state.intent, context);
+      if (transfer) return this.answer(context, transfer, false);
     }
+    // Held but not yet bound to the reference (its request is between steps 1 and 2, or died there).
+    const open = heldTransferFor(account, input.unique_reference) as TransferIntent | undefined;
+    if (open) return this.answer(context, await this.original(context, open), false);
     const intent = await transferIntent(this.store, this.fees, context, account, input);
-    for (let round = 0; round < RESERVATION_ROUNDS; round++) {
-      const reserve = { type: 'ReserveTransferReference' as const, intent, now: Date.now() };
-      const { state, newEvents } = await handleCommand(this.store, reference, transferReferenceDecider, reserve, context, { entityId: intent.entity_id });
-      if (state.status !== 'reserved') continue;
-      const mine = newEvents.length > 0;
-      // A duplicate finishes the first request's transfer before answering with it.
-      const finished = await finishReservation(this.store, state.intent, context);
-      if (finished.outcome === 'created') return { transfer: await this.settledIfBook(context, finished.transfer), created: mine };
-      if (mine) throw new DomainException(rule('insufficient_funds', `Available balance is below ${intent.amount + intent.fee} (amount ${intent.amount} + fee ${intent.fee})`));
-      // The first request's hold was refused and its reference freed: this one may try its own.
-    }
-    throw new Error(`transfer reference ${intent.unique_reference} kept changing hands`);
+    const holder = await holdMoney(this.store, intent, context, 'fresh');
+    // Another request with this reference holds its transfer: this one is its duplicate.
+    if (holder.id !== intent.id) return this.answer(context, await this.original(context, holder), false);
+    const claimed = await claimReference(this.store, intent, context);
+    if (claimed.id === intent.id) return this.answer(context, await createTransfer(this.store, intent, context), true);
+    // The original's hold closed between our read of the reference and our hold (it had claimed it
+    // by then): ours gives its money back, and the answer is the original.
+    await releaseHold(this.store, intent, context);
+    return this.answer(context, await this.original(context, claimed), false);
+  }
+
+  private async original(context: CommandContext, intent: TransferIntent): Promise<TransferRecord> {
+    const transfer = await finishTransfer(this.store, intent, context);
+    if (!transfer) throw new Error(`transfer reference ${intent.unique_reference} is bound to another transfer than ${intent.id}`);
+    return transfer;
   }
 
   /** A book transfer settles before the request answers: both balances already show it. */
-  private async settledIfBook(context: CommandContext, transfer: TransferRecord): Promise<TransferRecord> {
-    if (transfer.payment_type !== 'book-transfer') return transfer;
+  private async answer(context: CommandContext, transfer: TransferRecord, created: boolean): Promise<CreatedTransfer> {
+    if (transfer.payment_type !== 'book-transfer') return { transfer, created };
     await settleBookTransfer(this.store, transfer.id, context);
     const loaded = await loadAggregate(this.store, transferStream(transfer.id), transferDecider, context);
-    return loaded && isTransfer(loaded.state) ? loaded.state.transfer : transfer;
+    return { transfer: loaded && isTransfer(loaded.state) ? loaded.state.transfer : transfer, created };
   }
 }

@@ -29,6 +29,7 @@ export async function transferIntent(store: EventStore, fees: FeeSchedule, conte
     unique_reference: input.unique_reference,
     metadata: input.metadata,
     created: Date.now(),
-    destination_account_id: destination,
+    destination_account_id: destination?.id ?? null,
+    ...(destination && { destination_revision: destination.revision }),
   };
 }

@@ -6,6 +6,7 @@ import type { AccountEvent } from './account.events';
 import { balanceOf, type AccountState } from './account';
 import { closedHoldIn } from './account.closed-hold';
 import { accountDecider, type AccountCommand } from './account.decide';
+import { bookTransferReceivedIn } from './account.money';
 
 const ACC = 'acc_01J00000000000000000000000';
 const holdIds = ['trf_a', 'trf_b', 'trf_c', 'trf_d', 'trf_e'];
@@ -30,7 +31,15 @@ function toCommand(step: Step, i: number, log: readonly AccountEvent[]): Account
     case 'FundAccount':
       return { ...base, type: 'FundAccount', transaction_id: `txn_${i}`, amount: step.amount, currency: 'USD' };
     case 'ReceiveBookTransfer':
-      return { ...base, type: 'ReceiveBookTransfer', transfer_id: `in_${step.id}`, from_account_id: 'acc_other', amount: step.amount, currency: 'USD' };
+      return {
+        ...base,
+        type: 'ReceiveBookTransfer',
+        transfer_id: `in_${step.id}`,
+        from_account_id: 'acc_other',
+        amount: step.amount,
+        currency: 'USD',
+        already_received: bookTransferReceivedIn(log, `in_${step.id}`),
+      };
     case 'PlaceHold':
       return { ...base, type: 'PlaceHold', hold_id: step.hold_id, amount: step.amount, fee: step.fee, origin_done: closedHoldIn(log, step.hold_id) !== null };
     case 'ReverseSettledHold':

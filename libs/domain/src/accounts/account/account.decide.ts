@@ -2,7 +2,7 @@ import { conflict, domainError, invalid, notFound, rule, type Decider, type Deci
 import { isValidServiceBan } from '../account-numbers';
 import { currencyInfo, isValidAmount } from '../currency';
 import { assetTypeOf, isRail, RAILS, railsFor, type AssetType, type Rail } from '../rails';
-import type { AccountEvent } from './account.events';
+import type { AccountEvent, HeldTransfer } from './account.events';
 import { closeHold, placeHold, receiveBookTransfer, reverseHold } from './account.money';
 import { creditCollection, refundCollection, type CollectionCommand } from './account.collections';
 import { recordInflow, type InflowCommand } from './account.inflows';
@@ -47,6 +47,11 @@ export type AccountCommand =
        * second one that nothing closes, so placing is a no-op.
        */
       readonly origin_done: boolean;
+      /**
+       * A new transfer's hold carries the transfer. While it is open, no other transfer with the same
+       * `unique_reference` is held: a duplicate's hold is a no-op and finds the original in the state.
+       */
+      readonly transfer?: HeldTransfer;
       readonly now: number;
     }
   | { readonly type: 'ReleaseHold'; readonly account_id: string; readonly hold_id: string; readonly now: number }
@@ -66,6 +71,11 @@ export type AccountCommand =
       readonly from_account_id: string;
       readonly amount: number;
       readonly currency: string;
+      /**
+       * This account's log already holds the credit for `transfer_id` (read by the caller after the
+       * fold, from the revision the transfer was checked on): the state keeps no list of receipts.
+       */
+      readonly already_received: boolean;
       readonly now: number;
     }
   | CollectionCommand

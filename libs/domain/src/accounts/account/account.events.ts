@@ -1,6 +1,22 @@
 import type { AssetType, Issuer, Rail } from '../rails';
 import type { CollectionEvent } from './account.collections';
 
+/**
+ * The payout a hold decides (new transfers): a pending ledger transaction carries its whole
+ * movement, so the hold is the one append that decides a transfer's money, and the ledger, the
+ * recovery process manager and a duplicate request read the movement from it. Typed by the fields
+ * the account and the ledger use; what is written is the transfer's whole intent (TransferIntent).
+ */
+export interface HeldTransfer {
+  readonly id: string;
+  readonly account_id: string;
+  readonly payment_type: string;
+  readonly currency: string;
+  readonly amount: number;
+  readonly fee: number;
+  readonly unique_reference: string;
+}
+
 /** Both figures in minor units; `available = current − holds`. */
 export interface Balance {
   readonly available: number;
@@ -69,6 +85,8 @@ export type AccountEvent =
         readonly hold_id: string;
         readonly amount: number;
         readonly fee: number;
+        /** New transfers' holds (card holds have none; older logs described the payout in its reservation). */
+        readonly transfer?: HeldTransfer;
         readonly balance_after: Balance;
         readonly held: number;
       };

@@ -1,7 +1,7 @@
 import { conflict, invalid, rule, type Decision } from '../../shared';
 import { isValidAmount } from '../currency';
-import type { AccountEvent } from './account.events';
-import { balanceOf, lookup, type OpenAccountState } from './account';
+import type { AccountEvent, HeldTransfer } from './account.events';
+import { balanceOf, type OpenAccountState } from './account';
 import type { AccountCommand } from './account.decide';
 
 type Command<T extends AccountCommand['type']> = Extract<AccountCommand, { type: T }>;
@@ -15,13 +15,19 @@ type Command<T extends AccountCommand['type']> = Extract<AccountCommand, { type:
  */
 export function placeHold(command: Command<'PlaceHold'>, state: OpenAccountState): Decision<AccountEvent> {
   if (command.origin_done || state.holds[command.hold_id] !== undefined) return [];
+  const { transfer } = command;
+  if (transfer && heldTransferFor(state, transfer.unique_reference)) return [];
+  if (transfer && (transfer.id !== command.hold_id || transfer.amount !== command.amount || transfer.fee !== command.fee)) {
+    return invalid('transfer', 'a transfer is held under its own id, for its amount + fee');
+  }
   if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
   if (!Number.isSafeInteger(command.fee) || command.fee < 0) return invalid('fee', 'fee must be a non-negative integer of minor units');
   const total = command.amount + command.fee;
   const { available, current } = balanceOf(state);
   if (!Number.isSafeInteger(total) || total > available) return rule('insufficient_funds', `Available balance ${available} is below ${total} (amount + fee)`);
   const { account_id, hold_id, amount, fee, now } = command;
-  return [{ type: 'FundsHeld', data: { account_id, hold_id, amount, fee, balance_after: { available: available - total, current }, held: now } }];
+  const balance_after = { available: available - total, current };
+  return [{ type: 'FundsHeld', data: { account_id, hold_id, amount, fee, ...(transfer && { transfer }), balance_after, held: now } }];
 }
 
 /** Releasing or settling a hold that is no longer open is a no-op: process managers may repeat. */
@@ -48,9 +54,9 @@ export function reverseHold(command: Command<'ReverseSettledHold'>, state: OpenA
   return [{ type: 'HoldReversed', data: { account_id: command.account_id, hold_id: command.hold_id, total: closed.total, balance_after, reversed: command.now } }];
 }
 
-/** The receiving side of a book transfer: a settled credit, once per sending transfer. */
+/** The receiving side of a book transfer: a settled credit, once per sending transfer (the caller reads whether it landed). */
 export function receiveBookTransfer(command: Command<'ReceiveBookTransfer'>, state: OpenAccountState): Decision<AccountEvent> {
-  if (lookup(state.received, command.transfer_id)) return [];
+  if (command.already_received) return [];
   if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
   if (command.currency !== state.currency) return rule('currency_mismatch', `The account holds ${state.currency}, not ${command.currency}`);
   if (state.current + command.amount > Number.MAX_SAFE_INTEGER) return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');
@@ -63,3 +69,10 @@ export function receiveBookTransfer(command: Command<'ReceiveBookTransfer'>, sta
     },
   ];
 }
+
+/** Whether these events of an account's log credit the book transfer `transferId`: how a caller builds `already_received`. */
+export const bookTransferReceivedIn = (events: readonly AccountEvent[], transferId: string): boolean => events.some((e) => e.type === 'BookTransferReceived' && e.data.transfer_id === transferId);
+
+/** The open hold of the transfer with this reference, if one is open: the movement's key while it is pending. */
+export const heldTransferFor = (state: OpenAccountState, uniqueReference: string): HeldTransfer | undefined =>
+  Object.values(state.open_transfers ?? {}).find((t) => t.unique_reference === uniqueReference);

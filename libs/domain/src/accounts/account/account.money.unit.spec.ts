@@ -4,6 +4,7 @@ import { seededRandom } from '../testing/fixed-random';
 import type { AccountEvent } from './account.events';
 import { closedHoldIn } from './account.closed-hold';
 import { accountDecider, type AccountCommand } from './account.decide';
+import { bookTransferReceivedIn, heldTransferFor } from './account.money';
 
 const spec = specFor(accountDecider);
 const ACC = 'acc_01J00000000000000000000000';
@@ -33,6 +34,7 @@ const receive = (over: Partial<Extract<AccountCommand, { type: 'ReceiveBookTrans
   from_account_id: 'acc_src',
   amount: 250,
   currency: 'USD',
+  already_received: false,
   now: T + 7,
   ...over,
 });
@@ -117,6 +119,49 @@ describe('account money commands keyed by transfer id', () => {
     });
   });
 
+  describe('a transfer held with its movement (the hold carries the transfer)', () => {
+    const payout = (id: string, unique_reference = 'inv-1') => ({ id, account_id: ACC, payment_type: 'bank-transfer', currency: 'USD', amount: 600, fee: 50, unique_reference });
+    const holdTransfer = (id: string, ref?: string): AccountCommand => ({
+      type: 'PlaceHold',
+      account_id: ACC,
+      hold_id: id,
+      amount: 600,
+      fee: 50,
+      origin_done: false,
+      transfer: payout(id, ref),
+      now: T + 5,
+    });
+    const heldTransfer: AccountEvent = { ...held, data: { ...held.data, transfer: payout('trf_1') } } as AccountEvent;
+
+    it('records the transfer on the hold, the one append that decides its money', () =>
+      spec([opened, funded])
+        .when(holdTransfer('trf_1'))
+        .then([{ type: 'FundsHeld', data: { account_id: ACC, hold_id: 'trf_1', amount: 600, fee: 50, transfer: payout('trf_1'), balance_after: { available: 350, current: 1000 }, held: T + 5 } }]));
+
+    it('while open, makes another transfer with the same reference a no-op that finds the original', () =>
+      spec([opened, funded, heldTransfer])
+        .when(holdTransfer('trf_2'))
+        .thenState((s, events) => {
+          expect(events).toEqual([]);
+          expect(s.status === 'open' && heldTransferFor(s, 'inv-1')?.id).toBe('trf_1');
+        }));
+
+    it('holds another reference beside it', () => spec([opened, funded, heldTransfer]).when(holdTransfer('trf_2', 'inv-2')).thenError('insufficient_funds'));
+
+    it('leaves the state with its transfer once settled or released', () => {
+      for (const ending of [settled, released]) {
+        spec([opened, funded, heldTransfer, ending])
+          .when(close('ReleaseHold'))
+          .thenState((s) => expect(s).toMatchObject({ holds: {}, open_transfers: {} }));
+      }
+    });
+
+    it('refuses a transfer held under another id or amount', () =>
+      spec([opened, funded])
+        .when({ ...holdTransfer('trf_1'), hold_id: 'trf_9' } as AccountCommand)
+        .thenError('validation_error'));
+  });
+
   describe('an incoming book transfer', () => {
     it('credits both balances, with the balance after it', () => {
       spec([opened, funded, held])
@@ -138,11 +183,21 @@ describe('account money commands keyed by transfer id', () => {
         ]);
     });
 
-    it('is credited once per sending transfer', () => {
+    it('is credited once per sending transfer: the log already holding its credit makes a repeat a no-op', () => {
       const events = accountDecider.decide(receive(), [opened, funded].reduce(accountDecider.evolve, accountDecider.initialState)) as AccountEvent[];
-      spec([opened, funded, ...events])
-        .when(receive())
+      const given = [opened, funded, ...events];
+      spec(given)
+        .when(receive({ already_received: bookTransferReceivedIn(given, 'trf_9') }))
         .then([]);
+    });
+
+    it('leaves no trace in the state: 600 receipts fold to the shape of one', () => {
+      const credit = (i: number): AccountEvent => ({
+        type: 'BookTransferReceived',
+        data: { account_id: ACC, entity_id: ENT, transfer_id: `trf_${i}`, from_account_id: 'acc_src', amount: 1, currency: 'USD', balance_after: { available: i + 1, current: i + 1 }, received: T },
+      });
+      const fold = (n: number) => [opened, ...Array.from({ length: n }, (_, i) => credit(i))].reduce(accountDecider.evolve, accountDecider.initialState);
+      expect(JSON.stringify(fold(600)).length - JSON.stringify(fold(1)).length).toBeLessThan(10);
     });
 
     it('refuses another currency', () =>

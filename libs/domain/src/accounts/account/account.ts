@@ -1,5 +1,5 @@
 import type { AssetType, Issuer, Rail } from '../rails';
-import type { AccountEvent, Balance } from './account.events';
+import type { AccountEvent, Balance, HeldTransfer } from './account.events';
 import { evolveCollections, type CollectionLedger } from './account.collections';
 
 export interface AccountDetailsRecord {
@@ -33,8 +33,11 @@ export interface OpenAccountState extends CollectionLedger {
    * hold's origin (PlaceHold's `origin_done`), how it ended by the account's log (closedHoldIn).
    */
   readonly holds: Readonly<Record<string, number>>;
-  /** Book transfers credited here, by the sender's transfer id: each is credited once. */
-  readonly received: History<true>;
+  /**
+   * The open holds of new transfers, by hold id, each with its transfer (a pending transaction and
+   * its movement): gone when the hold closes, absent until an account holds one.
+   */
+  readonly open_transfers?: Readonly<Record<string, HeldTransfer>>;
   /** At most one set of coordinates per rail. */
   readonly details: Readonly<Partial<Record<Rail, AccountDetailsRecord>>>;
   readonly created: number;
@@ -64,7 +67,7 @@ export const balanceOf = (state: OpenAccountState): Balance => ({ available: sta
 export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
   if (event.type === 'AccountOpened') {
     const { account_id, opened, ...rest } = event.data;
-    return { ...rest, status: 'open', id: account_id, current: 0, holds: {}, received: null, details: {}, created: opened, updated: opened };
+    return { ...rest, status: 'open', id: account_id, current: 0, holds: {}, details: {}, created: opened, updated: opened };
   }
   if (state.status !== 'open') return state;
   switch (event.type) {
@@ -88,16 +91,20 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       // Coordinates are not part of the account object, so `updated` stays as it was.
       return { ...state, details: { ...state.details, [d.rail]: record } };
     }
-    case 'FundsHeld':
-      return { ...state, holds: { ...state.holds, [event.data.hold_id]: event.data.amount + event.data.fee }, updated: event.data.held };
+    case 'FundsHeld': {
+      const { hold_id, transfer } = event.data;
+      const open = transfer ? { open_transfers: { ...state.open_transfers, [hold_id]: transfer } } : {};
+      return { ...state, holds: { ...state.holds, [hold_id]: event.data.amount + event.data.fee }, ...open, updated: event.data.held };
+    }
     case 'HoldReleased':
-      return { ...state, holds: without(state.holds, event.data.hold_id), updated: event.data.released };
+      return { ...closed(state, event.data.hold_id), updated: event.data.released };
     case 'HoldSettled':
-      return { ...state, holds: without(state.holds, event.data.hold_id), current: state.current - event.data.total, updated: event.data.settled };
+      return { ...closed(state, event.data.hold_id), current: state.current - event.data.total, updated: event.data.settled };
     case 'HoldReversed':
       return { ...state, current: state.current + event.data.total, updated: event.data.reversed };
     case 'BookTransferReceived':
-      return { ...state, current: state.current + event.data.amount, received: { id: event.data.transfer_id, value: true, previous: state.received }, updated: event.data.received };
+      // Received once per sending transfer: the caller reads that from this log (ReceiveBookTransfer's `already_received`).
+      return { ...state, current: state.current + event.data.amount, updated: event.data.received };
     case 'CollectionCredited':
     case 'CollectionRefunded':
       return evolveCollections(state, event);
@@ -106,7 +113,13 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
   }
 }
 
-function without(holds: Readonly<Record<string, number>>, id: string): Readonly<Record<string, number>> {
-  const { [id]: _dropped, ...rest } = holds;
+function without<T>(open: Readonly<Record<string, T>>, id: string): Readonly<Record<string, T>> {
+  const { [id]: _dropped, ...rest } = open;
   return rest;
+}
+
+/** A closed hold leaves the state, with its transfer if it had one. */
+function closed(state: OpenAccountState, holdId: string): OpenAccountState {
+  const open = state.open_transfers?.[holdId] ? { open_transfers: without(state.open_transfers, holdId) } : {};
+  return { ...state, holds: without(state.holds, holdId), ...open };
 }

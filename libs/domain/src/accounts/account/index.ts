@@ -3,3 +3,4 @@ export * from './account';
 export * from './account.decide';
 export * from './account.collections';
 export * from './account.closed-hold';
+export { bookTransferReceivedIn, heldTransferFor } from './account.money';

@@ -88,7 +88,6 @@ class World {
       service_ban: 'x',
       current: FUNDS[id],
       holds: {},
-      received: null,
       details: {},
       created: 0,
       updated: 0,

@@ -3,11 +3,11 @@ import type { TransferIntent } from '../transfer/transfer.events';
 
 /**
  * Idempotency per account on `unique_reference`: a reservation stream named after the account and
- * the reference. The first claim is appended with "no stream" expected, so of two racing requests
- * exactly one reserves. The reservation carries the whole intent, so whoever finds it unfinished
- * (a duplicate, a retry after a crash, the recovery process manager) can finish it identically.
- * A reservation is released only after its transfer id was voided (its hold refused): only then
- * may the reference be claimed again.
+ * the reference, claimed after the transfer's hold (issue 19) and kept for good, so a duplicate
+ * finds the original after its hold closed. The first claim is appended with "no stream" expected,
+ * so of two racing claims exactly one reserves. It carries the whole intent, so whoever finds it
+ * unfinished (a duplicate, the recovery process manager) can finish it identically. Older logs
+ * reserved before holding and released a reservation whose transfer id was voided (hold refused).
  */
 export type TransferReferenceEvent =
   | {

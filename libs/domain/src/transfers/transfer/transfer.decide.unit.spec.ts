@@ -38,6 +38,16 @@ describe('transfer decider', () => {
   describe('no transfer yet', () => {
     it('creates it pending, with every field of decisions §6', () => spec([]).when(create()).then([created]));
 
+    it("records a book transfer's destination and the revision it was checked on beside the transfer, not in it", () =>
+      spec([])
+        .when(create({ payment_type: 'book-transfer', destination_account_id: 'acc_dest', destination_revision: 7 }))
+        .then([
+          {
+            type: 'TransferCreated',
+            data: { transfer: { ...record('pending'), payment_type: 'book-transfer' }, destination_account_id: 'acc_dest', destination_revision: 7 },
+          },
+        ]));
+
     it('can be voided instead (its hold was refused)', () => {
       spec([])
         .when(voidIt)

@@ -27,6 +27,11 @@ export interface TransferRecord {
 export interface TransferIntent extends Omit<TransferRecord, 'status' | 'status_reason' | 'updated'> {
   /** Book transfers only: the account of the same organization and currency that is credited. */
   readonly destination_account_id: string | null;
+  /**
+   * Book transfers: the destination's revision when the transfer was checked. Its credit can only
+   * land after it, so whether it landed is read from there on (absent in older logs: from 0).
+   */
+  readonly destination_revision?: number;
 }
 
 /**
@@ -34,16 +39,19 @@ export interface TransferIntent extends Omit<TransferRecord, 'status' | 'status_
  * `outflows.*` with `data` = the transfer without folding the stream.
  */
 export type TransferEvent =
-  | { readonly type: 'TransferCreated'; readonly data: { readonly transfer: TransferRecord; readonly destination_account_id: string | null } }
+  | {
+      readonly type: 'TransferCreated';
+      readonly data: { readonly transfer: TransferRecord; readonly destination_account_id: string | null; readonly destination_revision?: number };
+    }
   | { readonly type: 'TransferProcessing'; readonly data: { readonly transfer: TransferRecord } }
   | { readonly type: 'TransferSucceeded'; readonly data: { readonly transfer: TransferRecord } }
   | { readonly type: 'TransferFailed'; readonly data: { readonly transfer: TransferRecord } }
   | { readonly type: 'TransferReversed'; readonly data: { readonly transfer: TransferRecord } }
   | {
       /**
-       * The id was reserved but its hold was refused, so it will never be a transfer. Written to
-       * the transfer stream with "no stream" expected: exactly one of this and TransferCreated
-       * can ever be its first event, which is what lets the reference be reused safely.
+       * Older logs only (nothing writes it since issue 19: a refused hold now writes nothing): the
+       * id was reserved but its hold was refused, so it will never be a transfer. It was written
+       * with "no stream" expected, so exactly one of this and TransferCreated is its first event.
        */
       readonly type: 'TransferVoided';
       readonly data: { readonly transfer_id: string; readonly account_id: string; readonly reason: string; readonly voided: number };

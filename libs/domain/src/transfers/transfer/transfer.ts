@@ -4,6 +4,8 @@ export interface ActiveTransferState {
   readonly status: TransferRecord['status'];
   readonly transfer: TransferRecord;
   readonly destination_account_id: string | null;
+  /** Book transfers: the destination's log is read from after it for whether the credit landed (absent: from the start). */
+  readonly destination_revision?: number;
 }
 
 export type TransferState = { readonly status: 'none' } | { readonly status: 'voided'; readonly id: string; readonly account_id: string; readonly reason: string } | ActiveTransferState;
@@ -14,8 +16,10 @@ export const isTransfer = (state: TransferState): state is ActiveTransferState =
 
 export function evolveTransfer(state: TransferState, event: TransferEvent): TransferState {
   switch (event.type) {
-    case 'TransferCreated':
-      return { status: 'pending', transfer: event.data.transfer, destination_account_id: event.data.destination_account_id };
+    case 'TransferCreated': {
+      const { transfer, destination_account_id, destination_revision } = event.data;
+      return { status: 'pending', transfer, destination_account_id, ...(destination_revision !== undefined && { destination_revision }) };
+    }
     case 'TransferVoided':
       return { status: 'voided', id: event.data.transfer_id, account_id: event.data.account_id, reason: event.data.reason };
     case 'TransferProcessing':
