@@ -1,5 +1,5 @@
 import { handleCommand, systemActor, type CommandContext } from '@app/application/command-handling';
-import { accountDecider } from '@app/domain/accounts';
+import { accountDecider, collectionIn, type AccountEvent } from '@app/domain/accounts';
 import { intentActionDecider } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { eventually } from '../webhooks/webhooks-helpers';
@@ -57,6 +57,8 @@ describe('collections process managers as the backstop', () => {
       currency: 'USD',
       reason: null,
       now: Date.now(),
+      // The collection as the account's log says (a request reads it from the confirmation on).
+      collection: collectionIn((await store.readStream(`account-${account}`)) as unknown as AccountEvent[], intent.id),
     };
     await handleCommand(store, `account-${account}`, accountDecider, refund, context);
     const list = await eventually(

@@ -3,14 +3,16 @@ import { isFinal, paymentIntentDecider, type IntentActionRecord } from '@app/dom
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
+import { collectionLogReader } from './collection-log-reader';
 import { loadIntent } from './load';
 import { paymentIntentStream } from './streams';
 
 /**
  * What a decided action does: completed credits the account with amount − fee (keyed by the
- * intent, so once) and then completes the intent; failed fails the intent. Every step is a no-op
- * the second time, so the request and the settlement process manager may both run it. An action
- * its intent does not point at (it lost a race to confirm) moves nothing.
+ * intent, so once: the command says whether the account's log already holds the credit) and then
+ * completes the intent; failed fails the intent. Every step is a no-op the second time, so the
+ * request and the settlement process manager may both run it. An action its intent does not point
+ * at (it lost a race to confirm) moves nothing.
  */
 export async function settleAction(store: EventStore, action: IntentActionRecord, context: CommandContext): Promise<void> {
   if (!isFinal(action.status)) return;
@@ -28,7 +30,9 @@ export async function settleAction(store: EventStore, action: IntentActionRecord
     );
     return;
   }
-  const credit = {
+  // Credited once per intent: the account's log from the confirmation on says whether it was.
+  const collection = collectionLogReader(store, action.account_id, action.payment_intent_id, intent.account_revision);
+  const credit = async () => ({
     type: 'CreditCollection' as const,
     account_id: action.account_id,
     payment_intent_id: action.payment_intent_id,
@@ -36,7 +40,8 @@ export async function settleAction(store: EventStore, action: IntentActionRecord
     fee: action.applicable_fee,
     currency: action.currency,
     now,
-  };
+    already_credited: (await collection()).charged !== null,
+  });
   await handleCommand(store, accountStream(action.account_id), accountDecider, credit, context);
   await handleCommand(store, paymentIntentStream(action.payment_intent_id), paymentIntentDecider, { ...base, type: 'CompletePaymentIntent' }, context);
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { isDomainError } from '../shared';
-import { accountDecider, balanceOf, closedHoldIn, evolveAccount, initialAccountState, type AccountCommand, type AccountEvent, type AccountState } from '../accounts';
+import { accountDecider, balanceOf, closedHoldIn, collectionIn, evolveAccount, NO_COLLECTION, initialAccountState, type AccountCommand, type AccountEvent, type AccountState } from '../accounts';
 import { accountCardMoneyDecider, type CardMoneyCommand } from '../cards/card-money/account-card-money';
 import { customerBalance, unbalancedCurrency } from './ledger';
 import { bookKey, bookOf, foldLedgerEvent, newLedgers, type Ledgers } from './ledger-fold';
@@ -96,12 +96,20 @@ class World {
 
   /** Decides on the account's current state and appends what it decided; a domain error writes nothing. */
   run(step: Step, state = this.state(step.account)): readonly AccountEvent[] {
-    const decision = step.card ? accountCardMoneyDecider.decide(step.command as CardMoneyCommand, state) : accountDecider.decide(step.command as AccountCommand, state);
+    const command = readFacts(step.command, this.streams.get(step.account)!);
+    const decision = step.card ? accountCardMoneyDecider.decide(command as CardMoneyCommand, state) : accountDecider.decide(command as AccountCommand, state);
     if (isDomainError(decision)) return [];
     for (const event of decision) this.record(step.account, event);
     this.steps.push(step);
     return decision;
   }
+}
+
+/** What a caller reads from the account's log after the fold, per attempt: a collection's credit and refunds. */
+function readFacts(command: Step['command'], log: readonly AccountEvent[]): Step['command'] {
+  if (command.type === 'CreditCollection') return { ...command, already_credited: collectionIn(log, command.payment_intent_id).charged !== null };
+  if (command.type === 'RefundCollection') return { ...command, collection: collectionIn(log, command.payment_intent_id) };
+  return command;
 }
 
 function apply(world: World, o: Op): void {
@@ -169,7 +177,7 @@ function apply(world: World, o: Op): void {
       const fee = Math.ceil((o.amount * o.feeBps) / 10_000);
       if (fee >= o.amount) return;
       world.describe({ type: 'IntentActionCreated', data: { action: { payment_intent_id: id, payment_type: 'card-acq' } } });
-      const done = world.run({ account, command: { type: 'CreditCollection', account_id: account, payment_intent_id: id, amount: o.amount, fee, currency, now: T } });
+      const done = world.run({ account, command: { type: 'CreditCollection', account_id: account, payment_intent_id: id, amount: o.amount, fee, currency, now: T, already_credited: false } });
       if (done.length) world.intents.push({ id, account, amount: o.amount });
       return;
     }
@@ -178,14 +186,24 @@ function apply(world: World, o: Op): void {
       if (!i) return;
       world.run({
         account: i.account,
-        command: { type: 'RefundCollection', account_id: i.account, payment_intent_id: i.id, refund_id: world.id('rfd'), amount: o.amount, currency: ACCOUNTS[i.account], reason: null, now: T },
+        command: {
+          type: 'RefundCollection',
+          account_id: i.account,
+          payment_intent_id: i.id,
+          refund_id: world.id('rfd'),
+          amount: o.amount,
+          currency: ACCOUNTS[i.account],
+          reason: null,
+          now: T,
+          collection: NO_COLLECTION,
+        },
       });
       return;
     }
     case 'retry': {
       // The same step again (a retried request, a process manager behind it): nothing more moves.
       const step = world.steps[o.pick % Math.max(world.steps.length, 1)];
-      if (!step || step.command.type === 'FundAccount' || step.command.type === 'RefundCollection') return;
+      if (!step || step.command.type === 'FundAccount') return;
       const before = world.log.length;
       const retried = step.command.type === 'PlaceHold' || step.command.type === 'PlaceCardHold' ? { ...step.command, origin_done: true } : step.command;
       world.run({ ...step, command: retried as AccountCommand });

@@ -2,7 +2,9 @@ import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { intentActionDecider, invalidState, paymentIntentDecider, summarizeCard, type CardSummary, type CollectionFeeSchedule, type IntentActionRecord } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
-import { DomainException, handleCommand, type CommandContext } from '../../command-handling';
+import { accountDecider } from '@app/domain/accounts';
+import { DomainException, foldStream, handleCommand, type CommandContext } from '../../command-handling';
+import { accountStream } from '../../accounts/streams';
 import { ACQUIRER, type Acquirer, type Tokenization } from '../acquirer.port';
 import { AuthorizeIntentActionCommand } from '../authorize-intent-action/authorize-intent-action.command';
 import { CardDecryption } from '../card-decryption';
@@ -51,7 +53,9 @@ export class ConfirmPaymentIntentHandler implements ICommandHandler<ConfirmPayme
 
   /** Another confirmation may have won the intent meanwhile: this action then fails, and the caller gets the 409. */
   private async pointIntentAt(context: CommandContext, action: IntentActionRecord): Promise<void> {
-    const confirm = { type: 'ConfirmPaymentIntent' as const, payment_intent_id: action.payment_intent_id, intent_action_id: action.id, now: Date.now() };
+    // The account's revision now: the intent's credit and refunds come after it, so their checks read its log from there.
+    const { revision } = await foldStream(this.store, accountStream(action.account_id), accountDecider);
+    const confirm = { type: 'ConfirmPaymentIntent' as const, payment_intent_id: action.payment_intent_id, intent_action_id: action.id, now: Date.now(), account_revision: revision };
     try {
       await handleCommand(this.store, paymentIntentStream(action.payment_intent_id), paymentIntentDecider, confirm, context);
     } catch (error) {

@@ -7,6 +7,7 @@ import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-st
 import { ulid } from '@app/platform/ids/ulid';
 import { DomainException, handleCommand } from '../../command-handling';
 import { accountStream } from '../../accounts/streams';
+import { collectionLogReader } from '../collection-log-reader';
 import { loadIntent } from '../load';
 import { recordRefund } from '../record-refund/record-refund';
 import { RefundPaymentIntentCommand } from './refund-payment-intent.command';
@@ -15,7 +16,8 @@ const exceeds = (left: number) =>
   new DomainException(rule('refund_exceeds_charge', `At most ${left} can still be refunded`, [{ field: 'amount', message: 'exceeds the charge less earlier refunds' }]));
 
 /**
- * The account stream decides (charge left, then available balance) and debits in one append;
+ * The account stream decides (charge left, then available balance) and debits in one append, with
+ * what its log says of the collection read after the fold (a concurrent refund is a conflict);
  * the intent then records the refund, which fires `payment_intent.refunded`. The refund process
  * manager records it from the account event if this request dies in between.
  */
@@ -31,7 +33,19 @@ export class RefundPaymentIntentHandler implements ICommandHandler<RefundPayment
     if (value < 1 || value > left) throw exceeds(left);
     const { account_id, currency } = intent.intent;
     const refund_id = `rfd_${ulid()}`;
-    const debit = { type: 'RefundCollection' as const, account_id, payment_intent_id: paymentIntentId, refund_id, amount: value, currency, reason, now: Date.now() };
+    // The charge left and whether this refund was applied come from the account's log, per attempt.
+    const collection = collectionLogReader(this.store, account_id, paymentIntentId, intent.account_revision);
+    const debit = async () => ({
+      type: 'RefundCollection' as const,
+      account_id,
+      payment_intent_id: paymentIntentId,
+      refund_id,
+      amount: value,
+      currency,
+      reason,
+      now: Date.now(),
+      collection: await collection(),
+    });
     const { newEvents } = await handleCommand(this.store, accountStream(account_id), accountDecider, debit, context);
     const refunded = newEvents.find((e) => e.type === 'CollectionRefunded');
     if (!refunded || refunded.type !== 'CollectionRefunded') throw new Error(`refund ${refund_id} was not applied`);

@@ -19,7 +19,7 @@ interface Folded {
  * digest of `evolve`'s source, so even a forgotten bump never reads a snapshot an older evolve wrote.
  */
 const VERSIONS = new Map<object, string>([
-  [accountDecider.evolve, 'account:3'],
+  [accountDecider.evolve, 'account:4'],
   [cardDecider.evolve, 'card:1'],
 ]);
 

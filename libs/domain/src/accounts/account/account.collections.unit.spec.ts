@@ -3,6 +3,7 @@ import { isDomainError } from '../../shared';
 import { newServiceBan } from '../account-numbers';
 import { seededRandom } from '../testing/fixed-random';
 import type { AccountEvent } from './account.events';
+import { collectionIn } from './account.collections';
 import { balanceOf, type AccountState } from './account';
 import { accountDecider, type AccountCommand } from './account.decide';
 
@@ -33,27 +34,61 @@ const opened = () =>
     ) as AccountEvent[]
   ).reduce(accountDecider.evolve, accountDecider.initialState);
 
-function toCommand(s: Step, i: number): AccountCommand {
+/** The command as a caller builds it: what the account's log says of the collection, read after the fold. */
+function toCommand(s: Step, i: number, log: readonly AccountEvent[]): AccountCommand {
   const base = { account_id: ACC, payment_intent_id: s.intent, currency: 'USD', now: i };
-  if (s.type === 'CreditCollection') return { ...base, type: s.type, amount: s.amount, fee: Math.min(s.fee, s.amount) };
-  return { ...base, type: s.type, refund_id: `rfd_${s.refund}`, amount: s.amount, reason: null };
+  const facts = collectionIn(log, s.intent);
+  if (s.type === 'CreditCollection') return { ...base, type: s.type, amount: s.amount, fee: Math.min(s.fee, s.amount), already_credited: facts.charged !== null };
+  return { ...base, type: s.type, refund_id: `rfd_${s.refund}`, amount: s.amount, reason: null, collection: facts };
 }
 
+/** Given these events, when the command: the events decided (a domain error throws). */
+function when(given: readonly AccountEvent[], command: AccountCommand): AccountEvent[] {
+  const decided = accountDecider.decide(command, given.reduce(accountDecider.evolve, opened()));
+  if (isDomainError(decided)) throw Object.assign(new Error(decided.code), { code: decided.code });
+  return [...decided];
+}
+
+const credit = (log: readonly AccountEvent[], intent = 'pi_a', amount = 1000, fee = 29): AccountCommand => ({
+  type: 'CreditCollection',
+  account_id: ACC,
+  payment_intent_id: intent,
+  amount,
+  fee,
+  currency: 'USD',
+  now: 1,
+  already_credited: collectionIn(log, intent).charged !== null,
+});
+const refund = (log: readonly AccountEvent[], id: string, amount: number, intent = 'pi_a'): AccountCommand => ({
+  type: 'RefundCollection',
+  account_id: ACC,
+  payment_intent_id: intent,
+  refund_id: id,
+  amount,
+  currency: 'USD',
+  reason: null,
+  now: 2,
+  collection: collectionIn(log, intent),
+});
+
 describe('collections on the account stream (decisions §7)', () => {
-  it('for any sequence of completions and refunds: balance = credits − refunds, no refund total above its charge, never below zero', () => {
+  it('for any sequence of completions and refunds (retries included): balance = credits − refunds, no refund total above its charge, never below zero', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
         let state: AccountState = opened();
+        const log: AccountEvent[] = [];
         let credits = 0;
         let refunds = 0;
         const charged = new Map<string, number>();
         const refunded = new Map<string, number>();
         steps.forEach((s, i) => {
-          const result = accountDecider.decide(toCommand(s, i), state);
+          const result = accountDecider.decide(toCommand(s, i, log), state);
           if (isDomainError(result)) return expect(['refund_exceeds_charge', 'insufficient_funds', 'collection_not_credited']).toContain(result.code);
           for (const event of result) {
             state = accountDecider.evolve(state, event);
+            log.push(event);
             if (event.type === 'CollectionCredited') {
+              expect(charged.has(event.data.payment_intent_id)).toBe(false);
               credits += event.data.net;
               charged.set(event.data.payment_intent_id, event.data.amount);
             }
@@ -72,23 +107,45 @@ describe('collections on the account stream (decisions §7)', () => {
     );
   });
 
-  it('credits a collection once, and applies a refund id once', () => {
-    let state = opened();
-    const credit: AccountCommand = { type: 'CreditCollection', account_id: ACC, payment_intent_id: 'pi_a', amount: 1000, fee: 29, currency: 'USD', now: 1 };
-    for (const e of accountDecider.decide(credit, state) as AccountEvent[]) state = accountDecider.evolve(state, e);
-    expect(accountDecider.decide(credit, state)).toEqual([]);
-    const refund: AccountCommand = { type: 'RefundCollection', account_id: ACC, payment_intent_id: 'pi_a', refund_id: 'rfd_1', amount: 500, currency: 'USD', reason: null, now: 2 };
-    for (const e of accountDecider.decide(refund, state) as AccountEvent[]) state = accountDecider.evolve(state, e);
-    expect(accountDecider.decide(refund, state)).toEqual([]);
-    expect(state.status === 'open' && balanceOf(state)).toEqual({ available: 471, current: 471 });
+  it('a retried credit is applied once: given the intent credited, when credited again, then nothing', () => {
+    const given = when([], credit([]));
+    expect(given).toMatchObject([{ type: 'CollectionCredited', data: { payment_intent_id: 'pi_a', net: 971 } }]);
+    expect(when(given, credit(given))).toEqual([]);
   });
 
-  it('checks the charge before the balance', () => {
-    let state = opened();
-    const credit: AccountCommand = { type: 'CreditCollection', account_id: ACC, payment_intent_id: 'pi_a', amount: 1000, fee: 900, currency: 'USD', now: 1 };
-    for (const e of accountDecider.decide(credit, state) as AccountEvent[]) state = accountDecider.evolve(state, e);
-    const refund = (amount: number): AccountCommand => ({ type: 'RefundCollection', account_id: ACC, payment_intent_id: 'pi_a', refund_id: 'rfd_x', amount, currency: 'USD', reason: null, now: 2 });
-    expect(accountDecider.decide(refund(1001), state)).toMatchObject({ code: 'refund_exceeds_charge' });
-    expect(accountDecider.decide(refund(101), state)).toMatchObject({ code: 'insufficient_funds' });
+  it('a retried refund is applied once: given the refund debited, when the same refund id again, then nothing', () => {
+    const credited = when([], credit([]));
+    const given = [...credited, ...when(credited, refund(credited, 'rfd_1', 500))];
+    expect(when(given, refund(given, 'rfd_1', 500))).toEqual([]);
+    expect(given.reduce(accountDecider.evolve, opened())).toMatchObject({ current: 471 });
+  });
+
+  it('concurrent refunds never pass the charge: the second, decided again on the log after the first, is refused', () => {
+    const given = [...when([], credit([], 'pi_a', 1000, 0)), ...when([], credit([], 'pi_b', 5000, 0))];
+    // Both decided on one fold: each alone fits. The first append wins; the second meets a changed
+    // revision, so its caller folds and reads the log again before deciding.
+    const first = when(given, refund(given, 'rfd_1', 700));
+    expect(first).toHaveLength(1);
+    const after = [...given, ...first];
+    expect(() => when(after, refund(after, 'rfd_2', 700))).toThrow('refund_exceeds_charge');
+    expect(when(after, refund(after, 'rfd_2', 300))).toHaveLength(1);
+  });
+
+  it('checks the charge before the balance, and refuses a refund of a collection the log does not hold', () => {
+    const given = when([], credit([], 'pi_a', 1000, 900));
+    expect(() => when(given, refund(given, 'rfd_x', 1001))).toThrow('refund_exceeds_charge');
+    expect(() => when(given, refund(given, 'rfd_x', 101))).toThrow('insufficient_funds');
+    expect(() => when(given, refund(given, 'rfd_x', 1, 'pi_other'))).toThrow('collection_not_credited');
+  });
+
+  it('the state does not grow with collections and refunds: 600 of each fold to the size of one', () => {
+    const size = (log: readonly AccountEvent[]) => JSON.stringify({ ...log.reduce(accountDecider.evolve, opened()), current: 0, updated: 0 }).length; // the figures aside
+    const log: AccountEvent[] = [];
+    for (let i = 0; i < 600; i++) {
+      log.push(...when(log, credit([], `pi_${i}`, 1000, 0)));
+      log.push(...when(log, refund(log.filter((e) => e.type !== 'AccountOpened').slice(-1), `rfd_${i}`, 400, `pi_${i}`)));
+      if (i === 0) expect(log).toHaveLength(2);
+    }
+    expect(size(log)).toBe(size(log.slice(0, 2)));
   });
 });

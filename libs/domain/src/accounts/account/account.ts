@@ -1,6 +1,6 @@
 import type { AssetType, Issuer, Rail } from '../rails';
 import type { AccountEvent, Balance, HeldTransfer } from './account.events';
-import { evolveCollections, type CollectionLedger } from './account.collections';
+import { evolveCollections } from './account.collections';
 
 export interface AccountDetailsRecord {
   readonly id: string;
@@ -16,7 +16,7 @@ export interface AccountDetailsRecord {
   readonly updated: number;
 }
 
-export interface OpenAccountState extends CollectionLedger {
+export interface OpenAccountState {
   readonly status: 'open';
   readonly id: string;
   readonly entity_id: string;
@@ -46,7 +46,7 @@ export interface OpenAccountState extends CollectionLedger {
 
 /**
  * An append-only list shared between successive states, newest first. Adding is O(1), so folding
- * an account with thousands of transfers stays linear (copying a map per event made it quadratic);
+ * a card with thousands of transactions stays linear (copying a map per event made it quadratic);
  * a lookup walks it, once per decision.
  */
 export type History<T> = { readonly id: string; readonly value: T; readonly previous: History<T> } | null;

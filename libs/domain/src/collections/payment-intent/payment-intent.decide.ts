@@ -11,7 +11,7 @@ export type NewPaymentIntent = Omit<PaymentIntentRecord, 'status' | 'status_reas
 
 export type PaymentIntentCommand =
   | { readonly type: 'CreatePaymentIntent'; readonly intent: NewPaymentIntent }
-  | { readonly type: 'ConfirmPaymentIntent'; readonly payment_intent_id: string; readonly intent_action_id: string; readonly now: number }
+  | { readonly type: 'ConfirmPaymentIntent'; readonly payment_intent_id: string; readonly intent_action_id: string; readonly now: number; readonly account_revision?: number }
   | { readonly type: 'CancelPaymentIntent'; readonly payment_intent_id: string; readonly reason: string | null; readonly now: number }
   | { readonly type: 'CompletePaymentIntent'; readonly payment_intent_id: string; readonly intent_action_id: string; readonly now: number }
   | { readonly type: 'FailPaymentIntent'; readonly payment_intent_id: string; readonly intent_action_id: string; readonly status_reason: string; readonly now: number }
@@ -48,7 +48,8 @@ const moved = (state: ExistingPaymentIntent, status: PaymentIntentStatus, now: n
 function confirm(command: Cmd<'ConfirmPaymentIntent'>, state: ExistingPaymentIntent): Decision<PaymentIntentEvent> {
   if (state.intent.intent_action_id === command.intent_action_id) return [];
   if (state.status !== 'requires_action') return invalidState(state, 'confirmed');
-  return [{ type: 'PaymentIntentConfirmed', data: { intent: moved(state, 'processing', command.now, { intent_action_id: command.intent_action_id }) } }];
+  const intent = moved(state, 'processing', command.now, { intent_action_id: command.intent_action_id });
+  return [{ type: 'PaymentIntentConfirmed', data: { intent, ...(command.account_revision !== undefined && { account_revision: command.account_revision }) } }];
 }
 
 function cancel(command: Cmd<'CancelPaymentIntent'>, state: ExistingPaymentIntent): Decision<PaymentIntentEvent> {

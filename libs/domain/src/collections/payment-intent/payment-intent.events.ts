@@ -36,7 +36,15 @@ export interface RefundRecord {
  */
 export type PaymentIntentEvent =
   | { readonly type: 'PaymentIntentCreated'; readonly data: { readonly intent: PaymentIntentRecord } }
-  | { readonly type: 'PaymentIntentConfirmed'; readonly data: { readonly intent: PaymentIntentRecord } }
+  | {
+      readonly type: 'PaymentIntentConfirmed';
+      /**
+       * `account_revision`: the account's revision when the intent was confirmed (absent in older
+       * logs). Its credit and refunds can only come after it, so that is where their checks read the
+       * account's log from.
+       */
+      readonly data: { readonly intent: PaymentIntentRecord; readonly account_revision?: number };
+    }
   | { readonly type: 'PaymentIntentCompleted'; readonly data: { readonly intent: PaymentIntentRecord } }
   | { readonly type: 'PaymentIntentFailed'; readonly data: { readonly intent: PaymentIntentRecord } }
   | { readonly type: 'PaymentIntentCancelled'; readonly data: { readonly intent: PaymentIntentRecord } }

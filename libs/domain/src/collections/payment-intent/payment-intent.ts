@@ -6,6 +6,8 @@ export interface ExistingPaymentIntent {
   /** Oldest first. */
   readonly refunds: readonly RefundRecord[];
   readonly refunded: number;
+  /** The account's revision at confirmation (PaymentIntentConfirmed), when recorded. */
+  readonly account_revision?: number;
 }
 
 export type PaymentIntentState = { readonly status: 'none' } | ExistingPaymentIntent;
@@ -24,5 +26,7 @@ export function evolvePaymentIntent(state: PaymentIntentState, event: PaymentInt
     const { refund, intent } = event.data;
     return { ...state, intent, refunds: [...state.refunds, refund], refunded: state.refunded + refund.amount };
   }
+  if (event.type === 'PaymentIntentConfirmed' && event.data.account_revision !== undefined)
+    return { ...state, status: event.data.intent.status, intent: event.data.intent, account_revision: event.data.account_revision };
   return { ...state, status: event.data.intent.status, intent: event.data.intent };
 }
