@@ -36,9 +36,11 @@ describe('DeliveryScheduler', () => {
 
   it('attempts the longest due deliveries first, and none that is not yet due', async () => {
     const attempted: string[] = [];
-    await store.schedule(delivery('whd_03', Date.now() - 10));
-    await store.schedule(delivery('whd_01', Date.now() - 20));
-    await store.schedule(delivery('whd_02', Date.now() + 60_000));
+    // One clock reading: a schedule is an fsync, and one slower than 10 ms would reverse the due times.
+    const now = Date.now();
+    await store.schedule(delivery('whd_03', now - 10));
+    await store.schedule(delivery('whd_01', now - 20));
+    await store.schedule(delivery('whd_02', now + 60_000));
     // As a real attempt does, each one claims its delivery, which moves its next look into the future.
     const attempt = async (id: string) => {
       attempted.push(id);
