@@ -306,12 +306,6 @@ function filesUnder(dir) {
   });
 }
 
-/**
- * No PAN the soak created or sent anywhere in `files`, and no CVV as a value: every run of 16 or
- * more digits is looked up (each 16-digit window of it) among the PANs, and every `cvv` followed
- * within six characters by 3-4 digits is a finding when the digits are a CVV the soak used (or
- * when it is a JSON "cvv" field with a value, whatever the digits). One pass per file.
- */
 /** A file as latin1 text in pieces of 64 MB that overlap by 256 bytes (a string has a size limit; a match may straddle two pieces). */
 function* chunksOf(file) {
   const size = statSync(file).size;
@@ -329,6 +323,13 @@ function* chunksOf(file) {
   }
 }
 
+/**
+ * No PAN the soak created or sent anywhere in `files`, and no CVV as a value: every run of 16 or
+ * more digits is looked up (each 16-digit window of it) among the PANs, and every `cvv` followed
+ * within six characters by 3-4 digits is a finding when the digits are a CVV the soak used (or
+ * when it is a JSON "cvv" field with a value, whatever the digits). One pass per file.
+ * `journal` needs only `pans` and `cvvs` (sets of strings).
+ */
 function scanForCardData(files, journal, violation) {
   const pans = journal.pans;
   const cvvs = journal.cvvs;
@@ -343,7 +344,8 @@ function scanForCardData(files, journal, violation) {
           if (pans.has(window)) found.add(`PAN ${window.slice(0, 6)}…${window.slice(-4)}`);
         }
       }
-      for (const m of text.matchAll(/("?)cvv("?)(\W{0,6}?)(\d{3,4})\b/gi)) {
+      // `cvv` must start a word: a ULID or base32 id may contain `CVV337` by chance.
+      for (const m of text.matchAll(/(?<![A-Za-z0-9])("?)cvv("?)(\W{0,6}?)(\d{3,4})\b/gi)) {
         if (cvvs.has(m[4])) found.add(`CVV ${m[4]} next to "cvv"`);
         else if (m[1] && m[2] && /^\s*:\s*"$/.test(m[3])) found.add('a clear "cvv" field');
       }
