@@ -2,4 +2,4 @@ export * from './actor';
 export * from './domain-exception';
 export * from './handle-command';
 export * from './tenancy';
-export { foldStream } from './stream-cache';
+export { foldStream, foldStreamAt } from './stream-cache';

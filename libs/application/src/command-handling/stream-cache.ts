@@ -42,27 +42,58 @@ function cacheFor(store: EventStore, evolve: object): StreamCacheView {
   return { get: (streamId) => shared.get(prefix + streamId), remember: (streamId, entry) => shared.remember(prefix + streamId, entry) };
 }
 
+type Foldable<S> = { readonly evolve: Evolve<S>; readonly initialState: S };
+
 /** The stream folded up to its current end, reading only what the cache has not seen. */
-export async function foldStream<S>(store: EventStore, streamId: string, decider: { evolve: Evolve<S>; initialState: S }): Promise<FoldedStream<S>> {
+export function foldStream<S>(store: EventStore, streamId: string, decider: Foldable<S>): Promise<FoldedStream<S>> {
+  return foldStreamAt(store, streamId, decider, Infinity);
+}
+
+/**
+ * The stream folded up to `revision` (the resource as it was at that event), through the same
+ * cache as `foldStream`: a cached fold at or before `revision` is completed with the events after
+ * it, so a reader that follows a stream in order reads each event about once. A cached fold past
+ * `revision` (a redelivery) is kept: the answer is folded from the stream's snapshot when that is
+ * not past `revision`, else from the start, and is remembered only when the cache holds nothing
+ * further ahead (streams only grow, so a fold at revision n stays valid to complete later).
+ */
+export async function foldStreamAt<S>(store: EventStore, streamId: string, decider: Foldable<S>, revision: number): Promise<FoldedStream<S>> {
   // An `as_of` read folds a prefix of the stream: neither completed from nor stored in the cache.
   const cache = pointInTime() ? null : cacheFor(store, decider.evolve);
+  const cached = cache?.get(streamId) as FoldedStream<S> | undefined;
+  // A reader behind the head (the webhook router catching up in a worker whose process managers
+  // keep the head cached) keeps its own place beside it, so it too reads each event about once.
+  const behindKey = `${streamId}\u0000behind`;
+  const behind = cached && cached.revision > revision ? (cache?.get(behindKey) as FoldedStream<S> | undefined) : undefined;
+  let known = cached && cached.revision <= revision ? cached : behind && behind.revision <= revision ? behind : undefined;
   // On a miss, a long stream starts from its latest snapshot instead of its first event.
-  const known = (cache?.get(streamId) ?? (cache && (await loadSnapshot(store, streamId, decider.evolve)))) as FoldedStream<S> | undefined;
-  const fresh = await store.readStream(streamId, { fromRevision: known ? known.revision + 1 : 0 });
-  if (!fresh.length) {
-    if (known) cache?.remember(streamId, known);
-    return known ?? { state: decider.initialState, revision: -1, owner: null };
+  if (!known && cache) {
+    const snapshot = (await loadSnapshot(store, streamId, decider.evolve)) as FoldedStream<S> | undefined;
+    if (snapshot && snapshot.revision <= revision) known = snapshot;
   }
-  const folded = {
-    state: fresh.reduce((s, e) => decider.evolve(s, e as never), known ? known.state : decider.initialState),
-    revision: fresh[fresh.length - 1].revision,
-    owner: known?.owner ?? ownerOf(fresh[0]),
-  };
-  if (cache) {
+  const fresh = (known?.revision ?? -1) >= revision ? [] : upTo(await store.readStream(streamId, { fromRevision: known ? known.revision + 1 : 0 }), revision);
+  const folded = fresh.length
+    ? {
+        state: fresh.reduce((s, e) => decider.evolve(s, e as never), known ? known.state : decider.initialState),
+        revision: fresh[fresh.length - 1].revision,
+        owner: known?.owner ?? ownerOf(fresh[0]),
+      }
+    : known;
+  if (!folded) return { state: decider.initialState, revision: -1, owner: null };
+  // Never a step back for the head: a fold behind it goes to the reader's own place.
+  if (cache && cached && cached.revision > folded.revision) cache.remember(behindKey, folded);
+  else if (cache && folded !== cached) {
     cache.remember(streamId, folded);
     snapshotIfDue(store, streamId, decider.evolve, known?.revision ?? -1, folded);
   }
   return folded;
+}
+
+/** Events of a stream (in revision order) up to `revision`. */
+function upTo(events: RecordedEvent[], revision: number): RecordedEvent[] {
+  if (revision === Infinity || !events.length || events[events.length - 1].revision <= revision) return events;
+  const end = events.findIndex((e) => e.revision > revision);
+  return events.slice(0, end);
 }
 
 /** Who owns a stream: its first event's metadata, with the mode upcast for streams older than modes. */

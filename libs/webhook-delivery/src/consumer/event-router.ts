@@ -1,12 +1,11 @@
 import type { WebhookEvent } from '@app/domain';
 import { derivedUlid, indexWebhook } from '@app/application/webhooks';
-import { reactionContext } from '@app/application/command-handling';
+import { foldStreamAt, reactionContext } from '@app/application/command-handling';
 import type { DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { traceIdOf } from '@app/platform/logging/trace-context';
 import type { PublicEventTable, StateAt } from '../mapping/public-event';
-import { ResourceFolds } from './resource-folds';
 import type { WebhookDirectory } from './webhook-directory';
 import { targetsAt } from './webhook-timeline';
 
@@ -26,17 +25,13 @@ interface PublicEvent {
  * schedules nothing new. Nothing is appended to the log for a delivery.
  */
 export class EventRouter {
-  private readonly folds: ResourceFolds;
-
   constructor(
     private readonly store: EventStore,
     private readonly directory: WebhookDirectory,
     private readonly deliveries: DeliveryStore,
     private readonly table: PublicEventTable,
     private readonly firstDelayMs: () => number,
-  ) {
-    this.folds = new ResourceFolds(store);
-  }
+  ) {}
 
   /** Resolves to the number of deliveries it scheduled (none for a repeat). */
   async route(recorded: RecordedEvent): Promise<number> {
@@ -49,7 +44,7 @@ export class EventRouter {
     if (!timelines.length) return 0;
     let scheduled = 0;
     const at = { position: recorded.position, organizationId: recorded.metadata.organization_id, mode: modeOf(recorded.metadata), occurredAt: recorded.metadata.occurred_at };
-    const stateAt: StateAt = (decider) => this.folds.at(recorded.streamId, recorded.revision, decider);
+    const stateAt: StateAt = async (decider) => (await foldStreamAt(this.store, recorded.streamId, decider, recorded.revision)).state;
     for (const [seq, name] of rule.events.entries()) {
       const targets = targetsAt(timelines, at, name);
       if (!targets.length) continue;

@@ -1,7 +1,7 @@
+import { foldStreamAt } from '@app/application/command-handling';
 import { derivedUlid } from '@app/application/webhooks';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
-import { ResourceFolds } from '../consumer/resource-folds';
 import type { PublicEventTable, StateAt } from '../mapping/public-event';
 
 /** The webhook delivery body of decisions §9, exactly as a webhook receives it. */
@@ -28,14 +28,10 @@ export interface FeedScope {
  * so they are not part of it.
  */
 export class PublicEventFeed {
-  private readonly folds: ResourceFolds;
-
   constructor(
-    store: EventStore,
+    private readonly store: EventStore,
     private readonly table: PublicEventTable,
-  ) {
-    this.folds = new ResourceFolds(store);
-  }
+  ) {}
 
   /** True when the event is in the scope's world and fires public events: cheap, no read. */
   concerns(recorded: RecordedEvent, scope: FeedScope): boolean {
@@ -51,7 +47,7 @@ export class PublicEventFeed {
   async bodiesOf(recorded: RecordedEvent, scope: FeedScope): Promise<DeliveryBody[]> {
     if (!this.concerns(recorded, scope)) return [];
     const rule = this.table[recorded.type];
-    const stateAt: StateAt = (decider) => this.folds.at(recorded.streamId, recorded.revision, decider);
+    const stateAt: StateAt = async (decider) => (await foldStreamAt(this.store, recorded.streamId, decider, recorded.revision)).state;
     const bodies: DeliveryBody[] = [];
     for (const name of rule.events) {
       bodies.push({ id: publicEventId(recorded, name), event: name, created: recorded.metadata.occurred_at, entity_id: recorded.metadata.entity_id!, data: await rule.data(name, recorded, stateAt) });
