@@ -25,7 +25,11 @@ import { readFileSync } from 'node:fs';
 
 const FORMAT = 'payments-audit-checkpoint/v1';
 
-/** The streams of the resources GET /events shows, by resource_type (the stream is `<prefix>-<resource_id>`). */
+/**
+ * The streams of the resources GET /events shows, by resource_type: `<prefix>-<resource_id>`, except
+ * a transfer whose id ends in its reference key (20 upper-case hex after the ULID), which lives in
+ * `transfer-ref_<key>` (docs/decisions/transfers.md, "One stream per transfer").
+ */
 const STREAM_PREFIX = {
   entity: 'entity',
   account: 'account',
@@ -36,6 +40,11 @@ const STREAM_PREFIX = {
   card: 'card',
   webhook: 'webhook',
   api_key: 'api-key',
+};
+
+const streamOf = (e) => {
+  const keyed = e.resource_type === 'transfer' && /^trf_[0-9A-HJKMNP-TV-Z]{26}([0-9A-F]{20})$/.exec(e.resource_id);
+  return keyed ? `transfer-ref_${keyed[1]}` : `${STREAM_PREFIX[e.resource_type] ?? '?'}-${e.resource_id}`;
 };
 
 const sha256 = (...parts) => {
@@ -141,7 +150,7 @@ function inclusion(proof, options, say) {
     const shown = event.data && !event.id ? event.data : event; // a history page or a single event
     const e = Array.isArray(shown) ? shown.find((x) => x.id === proof.event_id) : shown;
     if (!e) return `the event file has no event ${proof.event_id}`;
-    const stream = `${STREAM_PREFIX[e.resource_type] ?? '?'}-${e.resource_id}`;
+    const stream = streamOf(e);
     const mismatch = [
       e.id !== proof.event_id && `id ${e.id} ≠ ${proof.event_id}`,
       e.position !== leaf.position && `position ${e.position} ≠ ${leaf.position}`,

@@ -1,3 +1,4 @@
+import { transferStream } from '@app/application/transfers/streams';
 import { spawn, spawnSync } from 'node:child_process';
 import { createPublicKey } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -133,12 +134,12 @@ describe('checkpoints: served, signed, consistent', () => {
 describe('GET /events/{id}/proof', () => {
   it("proves an event of the key's organization and mode in the latest checkpoint; the proof verifies offline", () => {
     expect(proof.checkpoint).toEqual(checkpointsPage.data[0]);
-    expect(proof.leaf).toEqual({ position: event.position, stream_id: `transfer-${workload.paid}`, revision: event.revision, hash: event.metadata.hash });
+    expect(proof.leaf).toEqual({ position: event.position, stream_id: transferStream(workload.paid), revision: event.revision, hash: event.metadata.hash });
     expect(proof.leaf_index).toBeLessThan(proof.checkpoint.tree_size);
     const run = verifyOffline([{ json: proof }, '--event', { json: event }, '--public-key', { pem: checkpointsPage.key.public_key }]);
     expect(run).toMatchObject({
       status: 0,
-      stdout: expect.stringContaining(`OK: event ${event.id} (position ${event.position}, stream transfer-${workload.paid} revision ${event.revision}) is leaf ${proof.leaf_index}`),
+      stdout: expect.stringContaining(`OK: event ${event.id} (position ${event.position}, stream ${transferStream(workload.paid)} revision ${event.revision}) is leaf ${proof.leaf_index}`),
     });
     // Without a pinned key it still checks, and says whose key it used.
     expect(verifyOffline([{ json: proof }])).toMatchObject({ status: 0, stderr: expect.stringContaining('using the public key inside the file') });
@@ -323,14 +324,16 @@ describe('replay --verify against the latest checkpoint', () => {
   it('a deleted stream: every event of one transfer removed → exit 1 naming the stream', async () => {
     let count = 0;
     const dir = alteredCopy((db) => {
-      count = db.prepare('DELETE FROM events WHERE stream_id = ?').run(`transfer-${workload.failed}`).changes;
+      count = db.prepare('DELETE FROM events WHERE stream_id = ?').run(transferStream(workload.failed)).changes;
     });
     expect(count).toBeGreaterThan(1);
     const run = await replay(dir);
     expect(run.status).toBe(1);
     expect(differences(run.stdout)).toContainEqual(
       expect.stringMatching(
-        new RegExp(`^DIFFERENCE checkpoint: stream transfer-${workload.failed}: deleted: its ${count} signed event\\(s\\) \\(revisions 0…${count - 1}, positions \\d+…\\d+\\) are not in the log$`),
+        new RegExp(
+          `^DIFFERENCE checkpoint: stream ${transferStream(workload.failed)}: deleted: its ${count} signed event\\(s\\) \\(revisions 0…${count - 1}, positions \\d+…\\d+\\) are not in the log$`,
+        ),
       ),
     );
     expect(run.stdout).not.toContain('DIFFERENCE chain');
@@ -412,7 +415,7 @@ describe('replay --verify against the latest checkpoint', () => {
 
     const forged = alteredCopy((db) => {
       db.prepare("UPDATE events SET metadata = json_set(metadata, '$.actor', 'operator') WHERE position = ?").run(event.position);
-      rechain(db, `transfer-${workload.paid}`);
+      rechain(db, transferStream(workload.paid));
     });
     rmSync(join(forged, 'checkpoints', 'tree.db'));
     const before = readdirSync(join(forged, 'checkpoints')).filter((f) => f.endsWith('.json'));

@@ -1,3 +1,4 @@
+import { transferStream } from '@app/application/transfers/streams';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,10 +68,10 @@ describe('replay --verify', () => {
 
   it('exits 1 naming the stream and revision of a removed event', async () => {
     const dir = copyOfDataDir();
-    editEvents(dir, (db) => db.prepare('DELETE FROM events WHERE stream_id = ? AND revision = 1').run(`transfer-${workload.paid}`));
+    editEvents(dir, (db) => db.prepare('DELETE FROM events WHERE stream_id = ? AND revision = 1').run(transferStream(workload.paid)));
     const { status, output } = await verify(dir);
     expect(status).toBe(1);
-    expect(output).toContain(`DIFFERENCE chain: stream transfer-${workload.paid} revision 1: event missing`);
+    expect(output).toContain(`DIFFERENCE chain: stream ${transferStream(workload.paid)} revision 1: event missing`);
   });
 
   it('names a live document that differs from the replay, and --rebuild replaces it', async () => {

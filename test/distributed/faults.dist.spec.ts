@@ -1,3 +1,4 @@
+import { transferStream } from '@app/application/transfers/streams';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -199,7 +200,7 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
     }
     for (const [reference, id] of acknowledged) {
       expect({ reference, transfers: byReference.get(reference) }).toEqual({ reference, transfers: [id] });
-      expect(log.filter((e) => e.streamId === `transfer-${id}`).map((e) => e.type)).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
+      expect(log.filter((e) => e.streamId === transferStream(id)).map((e) => e.type)).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
     }
     // Lists caught up through both APIs, and the books balance.
     for (const i of [0, 1]) {

@@ -1,3 +1,4 @@
+import { transferStream } from '@app/application/transfers/streams';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,7 +114,7 @@ describe('two API replicas behind the same stores', () => {
     const entityStream = log.filter((e) => e.streamId === `entity-${entityId}`);
     expect(entityStream.filter((e) => e.type === 'EntityApproved').map((e) => e.metadata.actor)).toEqual(['system:kyc-review']);
     for (const id of transfers.ids) {
-      expect(log.filter((e) => e.streamId === `transfer-${id}`).map((e) => e.type)).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
+      expect(log.filter((e) => e.streamId === transferStream(id)).map((e) => e.type)).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
     }
     const account = log.filter((e) => e.streamId === `account-${transfers.account}`).map((e) => e.type);
     expect(account.filter((t) => t === 'FundsHeld')).toHaveLength(transfers.ids.length);
@@ -168,7 +169,7 @@ describe('two API replicas behind the same stores', () => {
     }
     const log = await readLog(dataDir);
     for (const id of ids) {
-      expect(log.filter((e) => e.streamId === `transfer-${id}`).map((e) => e.type)).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
+      expect(log.filter((e) => e.streamId === transferStream(id)).map((e) => e.type)).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
     }
     // Each manager's runner retries on its own timer: the rest follow within one renewal interval.
     const held = () => survivor.health().then((h) => h.process_managers as ManagerStatus[]);

@@ -3,7 +3,7 @@ import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { openAccount } from '../accounts/accounts-helpers';
 import { createCounterparty } from '../counterparties/helpers';
 
-export const TRF_ID = /^trf_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const TRF_ID = /^trf_[0-9A-HJKMNP-TV-Z]{26}[0-9A-F]{20}$/;
 export const UNKNOWN_TRANSFER = 'trf_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 export const UNKNOWN_PMD = 'pmd_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 

@@ -1,3 +1,4 @@
+import { transferStream } from '@app/application/transfers/streams';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
 import { BANK_USD, advance, balanceOf, eventually, paymentDetail, payer, post, statement, transferBody } from './helpers';
@@ -128,7 +129,7 @@ describe('transfers: the simulated network (SANDBOX_AUTO_ADVANCE=true)', () => {
       (status) => status === 'successful',
       'successful',
     );
-    const moves = await t.app.get<EventStore>(EVENT_STORE).readStream(`transfer-${tr.id}`);
+    const moves = await t.app.get<EventStore>(EVENT_STORE).readStream(transferStream(tr.id));
     expect(moves.map((e) => [e.type, e.metadata.actor])).toEqual([
       ['TransferCreated', expect.stringMatching(/^api_key:/)],
       ['TransferProcessing', 'system:transfer-rails'],

@@ -1,3 +1,4 @@
+import { transferStream } from '@app/application/transfers/streams';
 import { CommandBus } from '@nestjs/cqrs';
 import { transferRailsManager } from '@app/application/transfers/transfer-rails.process-manager';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '@app/platform/event-store/event-store.port';
@@ -24,7 +25,7 @@ describe('one rail move per transfer and target status', () => {
   });
   afterAll(() => t.close());
 
-  const eventsOf = (id: string) => store.readStream(`transfer-${id}`);
+  const eventsOf = (id: string) => store.readStream(transferStream(id));
   const last = async (id: string) => (await eventsOf(id)).at(-1) as RecordedEvent;
 
   it('the network and the sandbox endpoint racing on each move: each move once, its money once', async () => {

@@ -1,3 +1,4 @@
+import { transferStream } from '@app/application/transfers/streams';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
 import { openAccount } from '../accounts/accounts-helpers';
@@ -40,6 +41,18 @@ describe('transfers: creation per payment type, reads and lists', () => {
     expect(got.body).toEqual(res.body);
   });
 
+  it('an id with the right reference key but another ULID (the stream it names holds another transfer) is not found: read, move, history', async () => {
+    const p = await payer(t, 'USD', 50_000);
+    const pmd = await paymentDetail(t, p.counterparty, BANK_USD);
+    const real = (await post(t, transferBody(p.account, pmd, { amount: 1_000 })).expect(201)).body.id as string;
+    const forged = `trf_01ARZ3NDEKTSV4RRFFQ69G5FAV${real.slice(-20)}`;
+    expect(transferStream(forged)).toBe(transferStream(real));
+    expect((await t.http.get(`/transfers/${forged}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(404)).body.code).toBe('transfer_not_found');
+    await t.http.post(`/sandbox/transfers/${forged}/advance`).set(bearer(KEYS.sandbox)).send({ to: 'processing' }).expect(404);
+    await t.http.get(`/transfers/${forged}/history`).set(bearer(KEYS.sandbox)).expect(404);
+    expect((await t.http.get(`/transfers/${real}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200)).body.status).toBe('pending');
+  });
+
   it('creates a mobile-money transfer through POST /transfer with the momo fee', async () => {
     const p = await payer(t, 'KES', 100_000);
     const pmd = await paymentDetail(t, p.counterparty, MOMO_KES);
@@ -73,7 +86,7 @@ describe('transfers: creation per payment type, reads and lists', () => {
     const p = await payer(t, 'USD', 5_000);
     const pmd = await paymentDetail(t, p.counterparty, BANK_USD);
     const res = await post(t, transferBody(p.account, pmd, { amount: 1_000 })).expect(201);
-    const [created] = await t.app.get<EventStore>(EVENT_STORE).readStream(`transfer-${res.body.id}`);
+    const [created] = await t.app.get<EventStore>(EVENT_STORE).readStream(transferStream(res.body.id));
     expect(created.type).toBe('TransferCreated');
     const { object: _o, direction: _d, ...fields } = res.body;
     expect(created.data.transfer).toEqual(fields);

@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createEventStore } from '@app/platform/adapters';
-import { loadConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { fixtureDataDir, fixtureEvents } from '../support/fixture-data-dir';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, storedDeliveries } from './webhooks-helpers';
 
@@ -13,25 +11,11 @@ import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, stor
  * test/webhooks/write-legacy-delivery-log.ts): its webhook logs and statistics lived in read models
  * projected from delivery events. Started on today's code, the same DATA_DIR lists the same logs.
  */
-const FIXTURE = join(__dirname, '..', 'fixtures', 'webhook-deliveries-v1.jsonl');
-const events = (): RecordedEvent[] =>
-  readFileSync(FIXTURE, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as RecordedEvent);
+const events = (): RecordedEvent[] => fixtureEvents('webhook-deliveries-v1.jsonl');
 const ENTITY = 'ent_01M85TK1A6HNBQKYPA709K4BMD';
 const WEBHOOKS = { flaky: 'whk_01M85TK1C8C785BXKD2Q4HJY86', down: 'whk_01M85TK1DW1Z4NRR6E6XFNKGYJ' };
 
-/** A DATA_DIR holding exactly the fixture's stored events (positions, revisions and hashes as written). */
-async function olderDataDir(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'legacy-webhooks-'));
-  await createEventStore(loadConfig({ ...process.env, DATA_DIR: dir, EVENTSTORE_URL: '' })).close();
-  const db = new Database(join(dir, 'events.db'));
-  const insert = db.prepare('INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  db.transaction(() => events().forEach((e) => insert.run(e.position, e.streamId, e.revision, e.id, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata))))();
-  db.close();
-  return dir;
-}
+const olderDataDir = () => fixtureDataDir('webhook-deliveries-v1.jsonl', 'legacy-webhooks-');
 
 /** Where the webhooks consumer group stands on the embedded bus, and the last message published. */
 function busProgress(dataDir: string): { routed: number; published: number } {

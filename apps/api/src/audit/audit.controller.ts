@@ -15,7 +15,7 @@ import { ref, styleAList } from '../openapi/schema-dsl';
 
 const HISTORY_ROUTES = RESOURCE_STREAMS.flatMap((r) => (r.collection ? [`${r.collection}/:id/history`] : []));
 const POSITION = /^\d{1,16}$/;
-const ID = /^[a-z]{2,5}_[0-9A-Za-z]{1,40}$/;
+const ID = /^[a-z]{2,5}_[0-9A-Za-z]{1,64}$/;
 const DATE = /^(\d{1,15}|\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?)$/;
 
 /** Style A over the event index; the cursor is the position of the last event of the previous page. */
@@ -33,8 +33,8 @@ export class ListEventsDto {
   @IsOptional()
   @IsIn(RESOURCE_STREAMS.map((r) => r.type), { message: `resource_type must be one of ${RESOURCE_STREAMS.map((r) => r.type).join(', ')}` })
   resource_type?: string;
-  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-Za-z]{1,40}$' }) @IsOptional() @Matches(ID, { message: 'resource_id must be a resource id' }) resource_id?: string;
-  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-Za-z]{1,40}$' }) @IsOptional() @Matches(ID, { message: 'entity_id must be an entity id' }) entity_id?: string;
+  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-Za-z]{1,64}$' }) @IsOptional() @Matches(ID, { message: 'resource_id must be a resource id' }) resource_id?: string;
+  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-Za-z]{1,64}$' }) @IsOptional() @Matches(ID, { message: 'entity_id must be an entity id' }) entity_id?: string;
   @ApiPropertyOptional({ pattern: '^\\d{1,16}$', description: 'Events after this log position' })
   @IsOptional()
   @Matches(POSITION, { message: 'after_position must be a non-negative integer' })

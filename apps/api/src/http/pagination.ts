@@ -4,8 +4,12 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import type { Page, PageQuery } from '@app/platform/read-store/read-store.port';
 
-/** Ids are `<prefix>_<ULID>`; a cursor is the id of the last item of the previous page. */
-export const CURSOR_PATTERN = /^[a-z]{2,5}_[0-9A-HJKMNP-TV-Z]{26}$/;
+/**
+ * Ids are `<prefix>_<ULID>`, a transfer's followed by its reference key (20 upper-case hex); a
+ * cursor is the id of the last item of the previous page.
+ */
+const CURSOR_SOURCE = '^[a-z]{2,5}_[0-9A-HJKMNP-TV-Z]{26}([0-9A-F]{20})?$';
+export const CURSOR_PATTERN = new RegExp(CURSOR_SOURCE);
 
 const LIMIT_MESSAGE = 'limit must be an integer between 1 and 100';
 
@@ -24,7 +28,7 @@ export class StyleAQuery {
   @LimitField()
   limit?: number;
 
-  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-HJKMNP-TV-Z]{26}$', description: 'meta.pagination.next_cursor of the previous page; omit for the first' })
+  @ApiPropertyOptional({ pattern: CURSOR_SOURCE, description: 'meta.pagination.next_cursor of the previous page; omit for the first' })
   @IsOptional()
   @Matches(CURSOR_PATTERN, { message: 'cursor must be a next_cursor returned by a previous page' })
   cursor?: string;
@@ -48,12 +52,12 @@ export class StyleBQuery {
   @LimitField()
   limit?: number;
 
-  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-HJKMNP-TV-Z]{26}$', description: 'pagination.next_cursor of the previous page: older items' })
+  @ApiPropertyOptional({ pattern: CURSOR_SOURCE, description: 'pagination.next_cursor of the previous page: older items' })
   @IsOptional()
   @Matches(CURSOR_PATTERN, { message: 'next_cursor must be a cursor returned by a previous page' })
   next_cursor?: string;
 
-  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-HJKMNP-TV-Z]{26}$', description: 'pagination.prev_cursor of the previous page: newer items' })
+  @ApiPropertyOptional({ pattern: CURSOR_SOURCE, description: 'pagination.prev_cursor of the previous page: newer items' })
   @IsOptional()
   @Matches(CURSOR_PATTERN, { message: 'prev_cursor must be a cursor returned by a previous page' })
   prev_cursor?: string;

@@ -1,9 +1,9 @@
-import { ulid } from 'ulid';
 import type { TransferIntent } from '@app/domain/transfers';
+import { newTransferId } from '../transfers/streams';
 
 /** A bank-transfer intent from `accountId` with a fee of 10, for tests that drive the money path directly. */
 export const aTransferIntent = (accountId: string, amount: number, uniqueReference = 'ref-1'): TransferIntent => ({
-  id: `trf_${ulid()}`,
+  id: newTransferId(accountId, uniqueReference),
   account_id: accountId,
   entity_id: 'ent_1',
   counterparty_id: 'cpt_1',

@@ -10,7 +10,8 @@ import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { foldStream, handleCommand, systemActor, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { closedHoldReader } from '../accounts/closed-hold-reader';
-import { claimReference, createTransfer, finishTransfer, holdMoney } from './transfer-steps';
+import { createTransfer, finishTransfer, holdMoney } from './transfer-steps';
+import { transferReferenceDecider } from '@app/domain/transfers';
 import { transferReferenceStream } from './streams';
 import { advanceTransfer, applyMoney } from './transfer-money';
 import { transferStream } from './streams';
@@ -55,10 +56,9 @@ describe('hold idempotency from the hold origin', () => {
   const balance = async () => balanceOf((await foldStream(store, accountStream(ACC), accountDecider)).state as OpenAccountState);
   const heldCount = async (id: string) => (await store.readStream(accountStream(ACC))).filter((e) => e.type === 'FundsHeld' && e.data.hold_id === id).length;
   const last = async (id: string) => (await store.readStream(transferStream(id))).at(-1) as unknown as TransferEvent;
-  /** What a request does: hold (the money decision), claim the reference, create. */
+  /** What a request does: hold (the money decision), create. */
   const create = async (i: TransferIntent) => {
     expect((await holdMoney(store, i, context, 'fresh')).id).toBe(i.id);
-    expect((await claimReference(store, i, context)).id).toBe(i.id);
     return createTransfer(store, i, context);
   };
   const succeed = async (i: TransferIntent) => {
@@ -87,7 +87,6 @@ describe('hold idempotency from the hold origin', () => {
   it('refused for lack of funds: nothing is written anywhere; once funded, the same transfer is held and created', async () => {
     const i = intent(20_000);
     await expect(holdMoney(store, i, context, 'fresh')).rejects.toMatchObject({ error: { code: 'insufficient_funds' } });
-    expect(await store.readStream(transferReferenceStream(ACC, i.unique_reference))).toEqual([]);
     expect(await store.readStream(transferStream(i.id))).toEqual([]);
     expect(await heldCount(i.id)).toBe(0);
     await fund(20_000, 'txn_2');
@@ -96,10 +95,10 @@ describe('hold idempotency from the hold origin', () => {
     expect(await heldCount(i.id)).toBe(1);
   });
 
-  it('a driver finishing a claimed reference, that folded the account before the hold and read the transfer stream while another held, created and settled it, retries and holds nothing', async () => {
-    const i = intent(1_000);
+  it("a driver finishing an older log's reservation, that folded the account before the hold and read the transfer stream while another held, created and settled it, retries and holds nothing", async () => {
     // A reservation without a hold, as an older version left it when its request died.
-    await claimReference(store, i, context);
+    const i = { ...intent(1_000), id: `trf_${ulid()}` };
+    await handleCommand(store, transferReferenceStream(ACC, i.unique_reference), transferReferenceDecider, { type: 'ReserveTransferReference', intent: i, now: 3 }, context);
     // The late driver's store: its read of the transfer stream for the hold's origin answers "empty"
     // (the second read: the first checks whether the transfer exists), and meanwhile another driver
     // (its own store handle, so its own per-process queue) holds, creates and settles.

@@ -11,7 +11,8 @@ import { accountStream } from '../accounts/streams';
 import { transferReferenceStream, transferStream } from './streams';
 import { transferRecoveryManager } from './transfer-recovery.process-manager';
 import { transferMoneyManager } from './transfer-money.process-manager';
-import { claimReference, createTransfer, holdMoney } from './transfer-steps';
+import { createTransfer, holdMoney, transferById } from './transfer-steps';
+import { legacyOriginal } from './legacy-reservations';
 import { commandBusFor } from '../testing/command-bus';
 import { aTransferIntent } from '../testing/transfer-intent';
 import { ApplyTransferMoneyHandler } from './apply-transfer-money/apply-transfer-money.handler';
@@ -53,6 +54,8 @@ describe('transfer creation crash windows', () => {
   });
 
   const intent = (amount: number, ref = 'ref-1'): TransferIntent => aTransferIntent(ACC, amount, ref);
+  /** An older version's transfer: a plain ULID id, its own stream, bound to its reference by a reservation. */
+  const legacyIntent = (amount: number, ref = 'ref-1'): TransferIntent => ({ ...intent(amount, ref), id: `trf_${ulid()}` });
   const reserve = async (i: TransferIntent) => {
     await handleCommand(store, transferReferenceStream(ACC, i.unique_reference), transferReferenceDecider, { type: 'ReserveTransferReference', intent: i, now: Date.now() }, context);
     return (await store.readStream(transferReferenceStream(ACC, i.unique_reference))).at(-1)!;
@@ -70,40 +73,31 @@ describe('transfer creation crash windows', () => {
   };
 
   describe('a request that died after its hold (the hold carries the transfer)', () => {
-    it('nothing after the hold: recovery claims the reference and creates the transfer', async () => {
+    it('nothing after the hold: recovery creates the transfer, without holding twice; running again changes nothing', async () => {
       const i = intent(1_000);
       await holdMoney(store, i, context, 'fresh');
+      await recovery().handle(await heldEvent(i), signal);
       await recovery().handle(await heldEvent(i), signal);
       expect(await transfer(i)).toMatchObject({ status: 'pending', transfer: { id: i.id, amount: 1_000 } });
-      expect(await reference(i)).toMatchObject({ status: 'reserved', transfer_id: i.id });
-      expect(balanceOf(await account())).toEqual({ available: 8_990, current: 10_000 });
-    });
-
-    it('hold and claim written, transfer not: recovery creates it without holding twice; running again changes nothing', async () => {
-      const i = intent(1_000);
-      await holdMoney(store, i, context, 'fresh');
-      await claimReference(store, i, context);
-      await recovery().handle(await heldEvent(i), signal);
-      await recovery().handle(await heldEvent(i), signal);
       expect((await store.readStream(transferStream(i.id))).map((e) => e.type)).toEqual(['TransferCreated']);
       expect(balanceOf(await account())).toEqual({ available: 8_990, current: 10_000 });
     });
 
-    it('its reference claimed by another transfer meanwhile: recovery gives the hold back and creates nothing', async () => {
+    it('its reference taken by another transfer meanwhile: recovery gives the hold back and creates nothing', async () => {
       const i = intent(1_000);
       const other = intent(2_000);
+      expect(transferStream(other.id)).toBe(transferStream(i.id));
       await holdMoney(store, i, context, 'fresh');
-      await claimReference(store, other, context);
+      await createTransfer(store, other, context);
       await recovery().handle(await heldEvent(i), signal);
-      expect((await transfer(i)).status).toBe('none');
-      expect(await reference(i)).toMatchObject({ status: 'reserved', transfer_id: other.id });
+      expect(await transferById(store, i.id)).toBeNull();
+      expect(await transfer(i)).toMatchObject({ transfer: { id: other.id } });
       expect(balanceOf(await account())).toEqual({ available: 10_000, current: 10_000 });
     });
 
     it('a finished creation, and a card hold (no transfer): recovery neither waits nor writes', async () => {
       const i = intent(1_000);
       await holdMoney(store, i, context, 'fresh');
-      await claimReference(store, i, context);
       await createTransfer(store, i, context);
       const card = { type: 'PlaceHold' as const, account_id: ACC, hold_id: 'ctxn_1', amount: 500, fee: 0, origin_done: false, now: 5 };
       await handleCommand(store, accountStream(ACC), accountDecider, card, context);
@@ -117,14 +111,14 @@ describe('transfer creation crash windows', () => {
 
   describe('reservations an older version wrote before holding', () => {
     it('reservation written, nothing else: recovery holds and creates the transfer', async () => {
-      const i = intent(1_000);
+      const i = legacyIntent(1_000);
       await recovery().handle(await reserve(i), signal);
       expect(await transfer(i)).toMatchObject({ status: 'pending', transfer: { id: i.id, amount: 1_000 } });
       expect(balanceOf(await account())).toEqual({ available: 8_990, current: 10_000 });
     });
 
     it('hold placed, transfer not recorded: recovery records it without holding twice; running again changes nothing', async () => {
-      const i = intent(1_000);
+      const i = legacyIntent(1_000);
       const reserved = await reserve(i);
       await hold(i);
       await recovery().handle(reserved, signal);
@@ -134,7 +128,7 @@ describe('transfer creation crash windows', () => {
     });
 
     it('funds gone meanwhile: nothing is written, and the reservation waits for a retry after funding', async () => {
-      const i = intent(20_000);
+      const i = legacyIntent(20_000);
       await recovery().handle(await reserve(i), signal);
       expect((await transfer(i)).status).toBe('none');
       expect(await reference(i)).toMatchObject({ status: 'reserved', transfer_id: i.id });
@@ -142,21 +136,22 @@ describe('transfer creation crash windows', () => {
     });
 
     it('voided while a racer held it, then crashed before freeing the reference: the hold is given back, and the next request takes the reference', async () => {
-      const old = intent(1_000);
+      const old = legacyIntent(1_000);
       const reserved = await reserve(old);
       await hold(old);
       const voidedEvent = await voided(old);
       await recovery().handle(reserved, signal);
       await transferMoneyManager(store, bus.commands, 0).handle(voidedEvent, signal);
       expect(balanceOf(await account())).toEqual({ available: 10_000, current: 10_000 });
-      const next = intent(2_000);
-      expect((await claimReference(store, next, context)).id).toBe(next.id);
+      // The next request finds no transfer bound to the reference, so it creates its own.
+      expect(await legacyOriginal(store, ACC, old.unique_reference, context)).toBeNull();
     });
   });
 
   it('transfer succeeded but the money step crashed: re-running it settles exactly once', async () => {
     const i = intent(1_000);
-    await recovery().handle(await reserve(i), signal);
+    await holdMoney(store, i, context, 'fresh');
+    await createTransfer(store, i, context);
     for (const to of ['processing', 'successful'] as const) {
       await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 }, context);
     }
@@ -169,7 +164,8 @@ describe('transfer creation crash windows', () => {
 
   it('a move whose money the request already applied: the money manager neither waits nor appends', async () => {
     const i = intent(1_000);
-    await recovery().handle(await reserve(i), signal);
+    await holdMoney(store, i, context, 'fresh');
+    await createTransfer(store, i, context);
     for (const to of ['processing', 'successful'] as const) {
       await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 }, context);
     }

@@ -1,12 +1,12 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import type { AccountEvent } from '@app/domain/accounts';
-import { isTransfer, type TransferIntent, type TransferReferenceEvent } from '@app/domain/transfers';
+import { type TransferIntent, type TransferReferenceEvent } from '@app/domain/transfers';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { reactionContext } from '../command-handling';
 import type { ProcessManager } from '../process-managers';
 import { sleepUntil } from '../process-managers';
 import { RecoverTransferReservationCommand } from './recover-transfer-reservation/recover-transfer-reservation.command';
-import { transferOf } from './transfer-steps';
+import { transferById } from './transfer-steps';
 
 /** Longer than any request takes, so recovery does not race a request that is still working. */
 export const RESERVATION_GRACE_MS = 5_000;
@@ -25,9 +25,9 @@ function started(recorded: RecordedEvent): Started {
 
 /**
  * Unfinished creations only, after a deadline: a transfer whose hold (or reservation) is in the log
- * but whose transfer is not, `graceMs` later, is finished from the intent the event carries (claim
- * the reference, create), or its hold is given back when the reference went to another transfer.
- * A creation its request finished costs one fold and no wait.
+ * but whose transfer is not, `graceMs` later, is finished from the intent the event carries
+ * (created; an older log's reservation is claimed first), or its hold is given back when the
+ * reference went to another transfer. A creation its request finished costs one fold and no wait.
  */
 export function transferRecoveryManager(store: EventStore, commands: CommandBus, graceMs = RESERVATION_GRACE_MS): ProcessManager {
   return {
@@ -35,7 +35,7 @@ export function transferRecoveryManager(store: EventStore, commands: CommandBus,
     handles: ['FundsHeld', 'TransferReferenceReserved'],
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
       const begun = started(recorded);
-      if (!begun || isTransfer(await transferOf(store, begun.intent.id))) return;
+      if (!begun || (await transferById(store, begun.intent.id))) return;
       await sleepUntil(begun.at + graceMs, signal);
       await commands.execute(new RecoverTransferReservationCommand(reactionContext(recorded, 'transfer-recovery'), begun.intent));
     },

@@ -1,22 +1,22 @@
 import { accountDecider, heldTransferFor } from '@app/domain/accounts';
-import { isTransfer, transferDecider, transferReferenceDecider, type TransferIntent, type TransferRecord, type TransferState } from '@app/domain/transfers';
+import { isTransfer, transferDecider, type TransferIntent, type TransferRecord, type TransferState } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, foldStream, handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
-import { transferReferenceStream, transferStream } from './streams';
+import { finishLegacyTransfer } from './legacy-reservations';
+import { isLegacyTransferId, transferStream } from './streams';
 
 /** Every writer on one account contends for its stream; each round at least one wins. */
 export const MONEY_ATTEMPTS = 200;
 
 /**
- * The steps that create a transfer (docs/decisions/transfers.md, "Creation"), each one append to one
- * stream and a no-op the second time:
+ * The two steps that create a transfer (docs/decisions/transfers.md, "Creation"), each one append
+ * to one stream and a no-op the second time:
  * 1. `holdMoney`: the money decision. `FundsHeld` on the account carries the whole transfer, keyed
  *    by its id; while it is open, the account holds no other transfer with its reference. Refused,
- *    nothing is written anywhere: nothing to void or give back.
- * 2. `claimReference`: the reference stream (appended with the revision read) binds the account's
- *    `unique_reference` to the transfer for good, so a duplicate finds it after the hold closed.
- * 3. `createTransfer`: `transfer-<id>`, created with `no_stream`.
+ *    nothing is written anywhere.
+ * 2. `createTransfer`: `TransferCreated` on the stream named by the account and the reference; the
+ *    first transfer of the reference takes it for good, so a duplicate finds the original there.
  * Returns the transfer the hold step found holding the reference: this one, or the original a
  * duplicate must answer with.
  */
@@ -27,8 +27,8 @@ export async function holdMoney(store: EventStore, intent: TransferIntent, conte
     hold_id: intent.id,
     amount: intent.amount,
     fee: intent.fee,
-    // A fresh id is known to nobody else until this hold is in the log; an id found in the log (a
-    // claimed reference, an older version's reservation) may have been held and closed already.
+    // A fresh id is known to nobody else until this hold is in the log; an id found in the log (an
+    // older version's reservation) may have been held and closed already.
     origin_done: origin === 'read' && (await transferOf(store, intent.id)).status !== 'none',
     transfer: intent,
     now: Date.now(),
@@ -38,22 +38,17 @@ export async function holdMoney(store: EventStore, intent: TransferIntent, conte
   return (holder as TransferIntent | undefined) ?? intent;
 }
 
-/** The transfer the reference is bound to after this claim: this intent, or the one that claimed it first. */
-export async function claimReference(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<TransferIntent> {
-  const stream = transferReferenceStream(intent.account_id, intent.unique_reference);
-  for (;;) {
-    const { state } = await handleCommand(store, stream, transferReferenceDecider, { type: 'ReserveTransferReference', intent, now: Date.now() }, context, { entityId: intent.entity_id });
-    if (state.status !== 'reserved') throw new Error(`reference ${intent.unique_reference} not reserved`);
-    if (state.transfer_id === intent.id || (await transferOf(store, state.transfer_id)).status !== 'voided') return state.intent;
-    // Older logs only: a voided id (its hold was refused) whose release a crash cut short frees the reference.
-    await handleCommand(store, stream, transferReferenceDecider, { type: 'ReleaseTransferReference', transfer_id: state.transfer_id, now: Date.now() }, context);
-  }
-}
-
+/** The transfer the stream holds after this creation: this one, or the reference's first. */
 export async function createTransfer(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<TransferRecord> {
   const { state } = await handleCommand(store, transferStream(intent.id), transferDecider, { type: 'CreateTransfer', intent, now: Date.now() }, context, { entityId: intent.entity_id });
   if (!isTransfer(state)) throw new Error(`transfer ${intent.id} was voided`);
-  return state.transfer;
+  return ofReference(state.transfer, intent.account_id, intent.unique_reference);
+}
+
+/** Two references sharing 80 bits of SHA-256 would share a stream: refused loudly, never answered with the other's transfer. */
+export function ofReference(transfer: TransferRecord, accountId: string, uniqueReference: string): TransferRecord {
+  if (transfer.account_id !== accountId || transfer.unique_reference !== uniqueReference) throw new Error(`transfer stream of ${transfer.id} is keyed by another reference`);
+  return transfer;
 }
 
 /** A hold whose reference went to another transfer gives its money back. */
@@ -63,25 +58,24 @@ export async function releaseHold(store: EventStore, intent: TransferIntent, con
 }
 
 /**
- * Steps 2 and 3 for a held transfer whose request may have died (a duplicate, the recovery process
- * manager): the transfer, or null when its reference went to another one (its hold is then given
- * back). A reservation an older version wrote may have no hold yet: it is held first (refused: the
- * 422 is thrown and the reservation stays; a retry after funding finishes it).
+ * Step 2 for a held transfer whose request may have died (a duplicate, the recovery process
+ * manager): the transfer its reference went to, this one or another (this hold is then given
+ * back); null only for an older log's voided id.
  */
 export async function finishTransfer(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<TransferRecord | null> {
-  const existing = await transferOf(store, intent.id);
-  if (isTransfer(existing)) return existing.transfer;
-  if (existing.status === 'voided') return null;
-  const claimed = await claimReference(store, intent, context);
-  if (claimed.id !== intent.id) {
-    await releaseHold(store, intent, context);
-    return null;
-  }
-  const { state: account } = await foldStream(store, accountStream(intent.account_id), accountDecider);
-  if (account.status === 'open' && account.holds[intent.id] === undefined) await holdMoney(store, intent, context, 'read');
-  return createTransfer(store, intent, context);
+  if (isLegacyTransferId(intent.id)) return finishLegacyTransfer(store, intent, context);
+  const transfer = await createTransfer(store, intent, context);
+  if (transfer.id !== intent.id) await releaseHold(store, intent, context);
+  return transfer;
 }
 
+/** The state of the transfer's stream; for a keyed id, the stream may hold another id of its reference. */
 export const transferOf = async (store: EventStore, transferId: string): Promise<TransferState> => (await foldStream(store, transferStream(transferId), transferDecider)).state;
+
+/** The transfer with this id, or null. */
+export async function transferById(store: EventStore, transferId: string): Promise<TransferRecord | null> {
+  const state = await transferOf(store, transferId);
+  return isTransfer(state) && state.transfer.id === transferId ? state.transfer : null;
+}
 
 export const isInsufficientFunds = (error: unknown) => error instanceof DomainException && error.error.code === 'insufficient_funds';

@@ -4,7 +4,7 @@ import { notFound } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException } from '../../command-handling/domain-exception';
 import { visibleStream } from '../../command-handling/tenancy';
-import { publicEvent, resourceOf, type PublicEvent } from '../../operator/list-organization-events/public-event';
+import { publicEvent, resourceOf, resourceStreamOf, type PublicEvent } from '../../operator/list-organization-events/public-event';
 import { GetResourceHistoryQuery } from './get-resource-history.query';
 
 /** Reads the stream from revision 0 (so older events carry their upcast hash), under the same tenancy as any read by id. */
@@ -13,9 +13,10 @@ export class GetResourceHistoryHandler implements IQueryHandler<GetResourceHisto
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async execute({ actor, resource, id }: GetResourceHistoryQuery): Promise<PublicEvent[]> {
-    const streamId = `${resource.prefix}-${id}`;
-    const events = resourceOf(streamId)?.resource === resource ? visibleStream(await this.store.readStream(streamId), actor) : [];
-    if (!events.length) throw new DomainException(notFound(resource.type, id));
-    return events.map((e) => publicEvent(e)!);
+    const streamId = resourceStreamOf(resource, id);
+    const events = streamId && resourceOf(streamId)?.resource === resource ? visibleStream(await this.store.readStream(streamId), actor) : [];
+    const history = events.map((e) => publicEvent(e)!).filter((e) => e.resource_id === id);
+    if (!history.length) throw new DomainException(notFound(resource.type, id));
+    return history;
   }
 }

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { isTransferId, transferStream } from '../../transfers/streams';
 
 /** The event resource of decisions §10. */
 export interface PublicEvent {
@@ -69,9 +70,23 @@ const SECRET_FIELDS = new Set([
   'document_bytes',
 ]);
 
+/**
+ * The stream of a resource's id. A transfer's stream is named by its account and reference
+ * (transfers/streams.ts), so its id is read from its events (below), and an id whose stream holds
+ * another transfer of the reference shows nothing.
+ */
+export function resourceStreamOf(resource: ResourceStream, id: string): string | null {
+  if (resource.prefix !== 'transfer') return `${resource.prefix}-${id}`;
+  return isTransferId(id) ? transferStream(id) : null;
+}
+
+/** Every event of a keyed transfer stream carries the transfer (older streams' ids are in their names). */
+const transferIdIn = (data: Record<string, unknown>) => (data.transfer as { id?: unknown } | undefined)?.id;
+
 export function publicEvent(recorded: RecordedEvent): PublicEvent | null {
   const resource = resourceOf(recorded.streamId);
   if (!resource) return null;
+  const transferId = resource.resource.prefix === 'transfer' ? transferIdIn(recorded.data) : undefined;
   const m = recorded.metadata;
   const actor = m.actor ?? null;
   return {
@@ -79,7 +94,7 @@ export function publicEvent(recorded: RecordedEvent): PublicEvent | null {
     object: 'event',
     type: recorded.type,
     resource_type: resource.resource.type,
-    resource_id: resource.id,
+    resource_id: typeof transferId === 'string' ? transferId : resource.id,
     entity_id: m.entity_id ?? null,
     position: recorded.position,
     revision: recorded.revision,

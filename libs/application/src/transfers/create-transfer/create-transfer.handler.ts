@@ -1,22 +1,24 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { heldTransferFor } from '@app/domain/accounts';
-import { isTransfer, transferDecider, transferReferenceDecider, type FeeSchedule, type TransferIntent, type TransferRecord } from '@app/domain/transfers';
+import { isTransfer, transferDecider, type FeeSchedule, type TransferIntent, type TransferRecord } from '@app/domain/transfers';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { loadAggregate, type CommandContext } from '../../command-handling';
-import { transferReferenceStream, transferStream } from '../streams';
+import { legacyOriginal } from '../legacy-reservations';
+import { transferStream, transferStreamFor } from '../streams';
 import { sourceAccount } from '../transfer-checks';
 import { settleBookTransfer } from '../transfer-money';
-import { claimReference, createTransfer, finishTransfer, holdMoney, releaseHold } from '../transfer-steps';
+import { createTransfer, finishTransfer, holdMoney, ofReference, releaseHold } from '../transfer-steps';
 import { CreateTransferCommand, type CreatedTransfer } from './create-transfer.command';
 import { transferIntent } from './transfer-intent';
 
 export const TRANSFER_FEES = Symbol('TRANSFER_FEES');
 
 /**
- * Check, hold the money (the one decision; the hold carries the transfer), claim the reference,
- * create the transfer: a straight line of idempotent steps (transfer-steps.ts). A refusal writes
- * nothing. A repeat of the reference answers 409 with the original, finished here if its request died.
+ * Check, hold the money (the one decision; the hold carries the transfer), create the transfer on
+ * the stream its account and reference name: two idempotent steps (transfer-steps.ts). A refusal
+ * writes nothing. A repeat of the reference answers 409 with the original, finished here if its
+ * request died.
  */
 @CommandHandler(CreateTransferCommand)
 export class CreateTransferHandler implements ICommandHandler<CreateTransferCommand> {
@@ -29,29 +31,28 @@ export class CreateTransferHandler implements ICommandHandler<CreateTransferComm
     const account = await sourceAccount(this.store, context.actor, input.account_id);
     // Before any other check: the balance a repeat spent, or a payment detail since removed, must
     // not turn a duplicate into a different error.
-    const earlier = await loadAggregate(this.store, transferReferenceStream(account.id, input.unique_reference), transferReferenceDecider, context);
-    if (earlier?.state.status === 'reserved') {
-      const transfer = await finishTransfer(this.store, earlier.state.intent, context);
-      if (transfer) return this.answer(context, transfer, false);
-    }
-    // Held but not yet bound to the reference (its request is between steps 1 and 2, or died there).
+    const earlier = await loadAggregate(this.store, transferStreamFor(account.id, input.unique_reference), transferDecider, context);
+    if (earlier && isTransfer(earlier.state)) return this.answer(context, ofReference(earlier.state.transfer, account.id, input.unique_reference), false);
+    const legacy = await legacyOriginal(this.store, account.id, input.unique_reference, context);
+    if (legacy) return this.answer(context, legacy, false);
+    // Held but not yet created (its request is between the two steps, or died there).
     const open = heldTransferFor(account, input.unique_reference) as TransferIntent | undefined;
     if (open) return this.answer(context, await this.original(context, open), false);
     const intent = await transferIntent(this.store, this.fees, context, account, input);
     const holder = await holdMoney(this.store, intent, context, 'fresh');
     // Another request with this reference holds its transfer: this one is its duplicate.
     if (holder.id !== intent.id) return this.answer(context, await this.original(context, holder), false);
-    const claimed = await claimReference(this.store, intent, context);
-    if (claimed.id === intent.id) return this.answer(context, await createTransfer(this.store, intent, context), true);
-    // The original's hold closed between our read of the reference and our hold (it had claimed it
-    // by then): ours gives its money back, and the answer is the original.
+    const transfer = await createTransfer(this.store, intent, context);
+    if (transfer.id === intent.id) return this.answer(context, transfer, true);
+    // The original was created and its hold closed between our read of the stream and our hold:
+    // ours gives its money back, and the answer is the original.
     await releaseHold(this.store, intent, context);
-    return this.answer(context, await this.original(context, claimed), false);
+    return this.answer(context, transfer, false);
   }
 
   private async original(context: CommandContext, intent: TransferIntent): Promise<TransferRecord> {
     const transfer = await finishTransfer(this.store, intent, context);
-    if (!transfer) throw new Error(`transfer reference ${intent.unique_reference} is bound to another transfer than ${intent.id}`);
+    if (!transfer) throw new Error(`transfer ${intent.id} of reference ${intent.unique_reference} was voided`);
     return transfer;
   }
 

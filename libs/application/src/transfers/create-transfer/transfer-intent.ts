@@ -1,9 +1,9 @@
 import type { OpenAccountState } from '@app/domain/accounts';
 import { transferFee, type FeeSchedule, type TransferIntent } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
-import { ulid } from '@app/platform/ids/ulid';
 import type { CommandContext } from '../../command-handling';
 import { findPaymentDetail } from '../../counterparties/payment-detail-index';
+import { newTransferId } from '../streams';
 import { bookDestination, checkFunds, checkRoute, paymentDetailNotFound } from '../transfer-checks';
 import type { CreateTransferInput } from './create-transfer.command';
 
@@ -16,7 +16,7 @@ export async function transferIntent(store: EventStore, fees: FeeSchedule, conte
   const fee = transferFee(fees, input.payment_type, input.amount);
   checkFunds(account, input.amount, fee);
   return {
-    id: `trf_${ulid()}`,
+    id: newTransferId(account.id, input.unique_reference),
     account_id: account.id,
     entity_id: account.entity_id,
     counterparty_id: detail.counterparty_id,

@@ -13,7 +13,8 @@ export class GetTransferHandler implements IQueryHandler<GetTransferQuery> {
 
   async execute({ actor, transferId: id, entityId }: GetTransferQuery): Promise<TransferRecord> {
     const loaded = isTransferId(id) ? await loadAggregate(this.store, transferStream(id), transferDecider, { actor }) : null;
-    if (!loaded || !isTransfer(loaded.state) || loaded.state.transfer.entity_id !== entityId) throw new DomainException(notFound('transfer', id));
+    // A keyed stream answers for its reference's transfer only: another time part is another id.
+    if (!loaded || !isTransfer(loaded.state) || loaded.state.transfer.id !== id || loaded.state.transfer.entity_id !== entityId) throw new DomainException(notFound('transfer', id));
     return loaded.state.transfer;
   }
 }

@@ -45,7 +45,8 @@ export function refuseIntent(intent: TransferIntent): DomainError | null {
 }
 
 function create(command: Extract<TransferCommand, { type: 'CreateTransfer' }>, state: TransferState): Decision<TransferEvent> {
-  // Creation is retried by whoever drives a reservation; the same id again is already done.
+  // The stream is taken (by this id: a retry, or by the reference's first transfer): nothing to
+  // append; the caller compares the id in the state with its own.
   if (isTransfer(state)) return [];
   if (state.status === 'voided') return conflict('transfer_voided', `Transfer ${state.id} was voided (${state.reason})`);
   const refused = refuseIntent(command.intent);
@@ -64,7 +65,8 @@ function voidTransfer(command: Extract<TransferCommand, { type: 'VoidTransfer' }
 }
 
 function advance(command: Extract<TransferCommand, { type: 'AdvanceTransfer' }>, state: TransferState): Decision<TransferEvent> {
-  if (!isTransfer(state)) return notFound('transfer', command.transfer_id);
+  // A keyed stream holds the transfer its reference went to; an id with another time part is not it.
+  if (!isTransfer(state) || state.transfer.id !== command.transfer_id) return notFound('transfer', command.transfer_id);
   const { to } = command;
   if (!TRANSITIONS[state.status].includes(to)) {
     return domainError('conflict', 'invalid_transition', `A ${state.status} transfer cannot become ${to}`, {

@@ -77,6 +77,13 @@ describe('transfer decider', () => {
       spec([created]).when(voidIt).then([]);
     });
 
+    it('on its stream, a second transfer of the same reference is not created, and another id is not this transfer', () => {
+      spec([created])
+        .when(create({ id: 'trf_other', amount: 1 }))
+        .then([]);
+      spec([created]).when({ type: 'AdvanceTransfer', transfer_id: 'trf_other', to: 'processing', now: T }).thenError('transfer_not_found');
+    });
+
     it('moves to processing', () =>
       spec([created])
         .when(advance('processing'))
