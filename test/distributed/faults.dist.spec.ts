@@ -1,8 +1,9 @@
 import { transferStream } from '@app/application/transfers/streams';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { eventually, killStartedApps, randomKey, sharedEnvironment, sleep, startApp, startWorker, type AppProcess } from './processes';
@@ -24,6 +25,29 @@ interface Manager {
  * and retries under the same Idempotency-Key. Then everything converges: every acknowledged payout
  * successful, each once, the books balanced, `replay --verify` passes.
  */
+/**
+ * The SQLite files of `dir` whose write lock a process keeps: each is tried for 1 s (another
+ * process's commit takes milliseconds; a frozen holder never lets go).
+ */
+function heldWriteLocks(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.db'))
+    .filter((f) => {
+      const db = new Database(join(dir, f), { fileMustExist: true });
+      try {
+        db.pragma('busy_timeout = 1000');
+        db.exec('BEGIN IMMEDIATE');
+        db.exec('ROLLBACK');
+        return false;
+      } catch (error) {
+        if (String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return true;
+        throw error;
+      } finally {
+        db.close();
+      }
+    });
+}
+
 describe('faults mid-load: an API and worker roles killed and stopped, then convergence', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-faults-'));
   const key = randomKey();
@@ -145,10 +169,34 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
       await during('API 0 was killed', 5_000);
       apis[0] = await startApp('api', env);
 
-      // The other API frozen: its requests time out and go to the first one.
+      // The other API frozen: its requests time out and go to the first one. Frozen inside a write
+      // transaction, it keeps the shared SQLite log's write lock (the embedded store's nature; a
+      // server store has no such lock): then nobody writes until it continues, and a write to the
+      // live API answers 503 `service_unavailable` after the busy timeout instead of hanging.
       process.kill(apis[1].pid, 'SIGSTOP');
-      await during('API 1 was stopped', 6_000);
-      process.kill(apis[1].pid, 'SIGCONT');
+      try {
+        await sleep(100);
+        const locked = heldWriteLocks(dataDir);
+        if (!locked.length) await during('API 1 was stopped', 6_000);
+        else {
+          console.log(`faults: API 1 was frozen holding the write lock of ${locked.join(', ')}; a write must answer 503 meanwhile`);
+          const started = Date.now();
+          const res = await fetch(`${apis[0].url}/sandbox/accounts/${account}/fund`, {
+            method: 'POST',
+            headers: { ...auth, 'idempotency-key': `frozen-${key}` },
+            body: JSON.stringify({ amount: 1, currency: 'USD' }),
+            signal: AbortSignal.timeout(20_000),
+          });
+          expect({ status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') }).toEqual({
+            status: 503,
+            body: expect.objectContaining({ status: 'error', code: 'service_unavailable' }),
+            retryAfter: '5',
+          });
+          expect(Date.now() - started).toBeLessThan(15_000);
+        }
+      } finally {
+        process.kill(apis[1].pid, 'SIGCONT');
+      }
 
       // The process-managers worker working the network killed: the other takes its leases once they expire.
       const held = await Promise.all(managers.map(async (m) => ((await m.health()).process_managers as Manager[]).some((x) => x.name === 'transfer-rails' && x.holding)));

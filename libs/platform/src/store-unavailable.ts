@@ -9,9 +9,10 @@ import { MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, 
  * - MongoDB: no server to select within `serverSelectionTimeoutMS`, a network error or timeout
  *   (including a pool cleared because the monitor lost the server), an operation timeout, a
  *   client that is closed or not connected. Not `MongoServerError`: the server answered.
- * - SQLite: SQLITE_FULL (disk or quota full) and SQLITE_IOERR* (a failing disk or fsync). The
- *   event writer's thread sends back the message only (`new Error(message)`), so SQLite's fixed
- *   texts for those two codes are matched as well.
+ * - SQLite: SQLITE_FULL (disk or quota full), SQLITE_IOERR* (a failing disk or fsync) and
+ *   SQLITE_BUSY* (another process kept the write lock past the busy timeout: a process sharing the
+ *   file is frozen or stuck mid-transaction). The event writer's thread sends back the message
+ *   only (`new Error(message)`), so SQLite's fixed texts for those codes are matched as well.
  * - Node's file system: ENOSPC, EDQUOT, EIO (the blob store writing a document).
  */
 export function isStoreUnavailable(error: unknown): boolean {
@@ -26,12 +27,12 @@ export function isStoreUnavailable(error: unknown): boolean {
       return true;
     }
     const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || FILE_SYSTEM_CODES.has(code))) return true;
+    if (typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_BUSY') || FILE_SYSTEM_CODES.has(code))) return true;
     if (typeof message === 'string' && SQLITE_MESSAGES.has(message)) return true;
   }
   return false;
 }
 
 const FILE_SYSTEM_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO']);
-/** sqlite3_errstr(SQLITE_FULL) and sqlite3_errstr(SQLITE_IOERR), as better-sqlite3 reports them. */
-const SQLITE_MESSAGES = new Set(['database or disk is full', 'disk I/O error']);
+/** sqlite3_errstr of SQLITE_FULL, SQLITE_IOERR and SQLITE_BUSY, as better-sqlite3 reports them. */
+const SQLITE_MESSAGES = new Set(['database or disk is full', 'disk I/O error', 'database is locked']);

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { createServer } from 'node:net';
 import { MongoClient, MongoServerError } from 'mongodb';
 import { MONGO_TIMEOUTS, mongoClientOptions } from './mongo-client-options';
@@ -39,6 +43,30 @@ describe('isStoreUnavailable: which errors are a store outage (503), not a bug (
     expect(isStoreUnavailable(new Error('database or disk is full'))).toBe(true);
     expect(isStoreUnavailable(new Error('disk I/O error'))).toBe(true);
     expect(isStoreUnavailable(new Error('document not stored', { cause: Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }) }))).toBe(true);
+  });
+
+  it('SQLite locked by another connection past the busy timeout (a frozen process sharing the file), as the driver and the writer thread report it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-busy-'));
+    const [holder, writer] = [new Database(join(dir, 'x.db')), new Database(join(dir, 'x.db'))];
+    try {
+      holder.pragma('journal_mode = WAL');
+      holder.exec('CREATE TABLE t (x)');
+      holder.exec('BEGIN IMMEDIATE');
+      writer.pragma('busy_timeout = 0');
+      let error: unknown;
+      try {
+        writer.exec('INSERT INTO t VALUES (1)');
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toMatchObject({ code: 'SQLITE_BUSY', message: 'database is locked' });
+      expect(isStoreUnavailable(error)).toBe(true);
+      expect(isStoreUnavailable(new Error((error as Error).message))).toBe(true);
+    } finally {
+      holder.close();
+      writer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('not an answer from the server, a constraint, or a bug', () => {
