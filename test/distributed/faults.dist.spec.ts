@@ -115,6 +115,12 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
         });
         const json = (await res.json()) as any;
         trail.push(`${Date.now() - started} API ${(first + attempt) % 2}: ${res.status} ${json.code ?? ''}`);
+        // A client behind a rate limit waits as told (a burst of failovers and retries can reach it).
+        if (res.status === 429) {
+          await sleep(Number(res.headers.get('retry-after') ?? 1) * 1_000);
+          attempt -= 1;
+          continue;
+        }
         const retry = (res.status === 409 && json.code === 'idempotency_key_in_use') || (res.status >= 500 && (idempotencyKey || method === 'GET'));
         if (!retry) {
           if (attempt % 2 === 1) failovers += 1;
