@@ -1,28 +1,25 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ulid } from 'ulid';
-import { accountDecider, newServiceBan } from '@app/domain/accounts';
-import { seededRandom } from '@app/domain/accounts/testing/fixed-random';
+import { accountDecider } from '@app/domain/accounts';
 import { paymentIntentDecider, type ExistingPaymentIntent, type IntentActionRecord } from '@app/domain/collections';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { DomainException, foldStream, handleCommand, systemActor, type CommandContext } from '../command-handling';
+import { DomainException, foldStream, handleCommand } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { collectionLogReader } from './collection-log-reader';
 import { RefundPaymentIntentCommand } from './refund-payment-intent/refund-payment-intent.command';
 import { RefundPaymentIntentHandler } from './refund-payment-intent/refund-payment-intent.handler';
 import { settleAction } from './settle-action';
 import { paymentIntentStream } from './streams';
+import { openUsdAccount, storeOnDisk, TEST_CONTEXT } from '../testing/account-on-disk';
 
 /**
  * The account state keeps no list of collections or refunds: a credit and a refund are applied once
  * because the command carries what the account's log says, read after the fold, on a real store.
  */
 describe('collection money on the account, keyed by the movement (issue 19, item 4)', () => {
-  let dir: string;
   let store: SqliteEventStore;
-  const context: CommandContext = { actor: systemActor('org_test', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
+  let dispose: () => Promise<void>;
+  const context = TEST_CONTEXT;
   const ACC = `acc_${ulid()}`;
   const PI = `pi_${ulid()}`;
   const IA = `ia_${ulid()}`;
@@ -30,20 +27,8 @@ describe('collection money on the account, keyed by the movement (issue 19, item
   const action = { id: IA, payment_intent_id: PI, account_id: ACC, entity_id: 'ent_1', amount: 1_000, applicable_fee: 0, currency: 'USD', status: 'completed' } as IntentActionRecord;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'collection-money-'));
-    store = new SqliteEventStore(join(dir, 'events.db'));
-    const open = {
-      type: 'OpenAccount' as const,
-      account_id: ACC,
-      entity: { id: 'ent_1', status: 'approved' },
-      mode: 'sandbox' as const,
-      account_type: 'checking',
-      currency: 'USD',
-      display_name: 'Ops',
-      service_ban: newServiceBan(seededRandom(5)),
-      now: 1,
-    };
-    await handleCommand(store, accountStream(ACC), accountDecider, open, context, { entityId: 'ent_1' });
+    ({ store, dispose } = storeOnDisk('collection-money-'));
+    await openUsdAccount(store, ACC, 5, context);
     const intent = { id: PI, currency: 'USD', amount: 1_000, reference: 'r', description: null, entity_id: 'ent_1', account_id: ACC, created: 1 };
     await handleCommand(store, paymentIntentStream(PI), paymentIntentDecider, { type: 'CreatePaymentIntent', intent }, context, { entityId: 'ent_1' });
     const { revision } = await foldStream(store, accountStream(ACC), accountDecider);
@@ -56,8 +41,7 @@ describe('collection money on the account, keyed by the movement (issue 19, item
     );
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await dispose();
   });
 
   const count = async (type: string) => (await store.readStream(accountStream(ACC))).filter((e) => e.type === type).length;

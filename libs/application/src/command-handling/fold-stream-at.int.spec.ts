@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { atPointInTime, upToPoint } from '@app/platform/event-store/point-in-time';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { attachSnapshots, type SnapshotStore, type StoredSnapshot } from '@app/platform/snapshots/snapshot-store.port';
+import { attachSnapshots, type SnapshotStore } from '@app/platform/snapshots/snapshot-store.port';
 import { snapshotDecider } from './snapshots/fold-snapshots';
 import { foldStream, foldStreamAt } from './stream-cache';
+import { MemorySnapshots } from '../testing/memory-snapshots';
 
 process.env.SNAPSHOT_EVERY = '20';
 
@@ -17,18 +18,6 @@ const fromScratch = (events: RecordedEvent[]) => events.reduce(ledger.evolve, le
 
 const STREAM = 'ledger-1';
 const meta = (i: number): EventMetadata => ({ event_id: `evt_${i}`, organization_id: 'org_a', correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: i, mode: 'sandbox' });
-
-class MemorySnapshots implements SnapshotStore {
-  readonly saved = new Map<string, StoredSnapshot>();
-  async load(streamId: string, key: string) {
-    return this.saved.get(`${key}/${streamId}`) ?? null;
-  }
-  async save(s: StoredSnapshot) {
-    const current = this.saved.get(`${s.key}/${s.streamId}`);
-    if (!current || current.revision < s.revision) this.saved.set(`${s.key}/${s.streamId}`, s);
-  }
-  async close() {}
-}
 
 describe('foldStreamAt: a stream as of a revision, through the one fold cache', () => {
   let dir: string;

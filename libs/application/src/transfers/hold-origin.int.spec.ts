@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ulid } from 'ulid';
-import { accountDecider, balanceOf, newServiceBan, type OpenAccountState } from '@app/domain/accounts';
-import { seededRandom } from '@app/domain/accounts/testing/fixed-random';
+import { accountDecider, balanceOf, type OpenAccountState } from '@app/domain/accounts';
 import { transferDecider, type TransferEvent, type TransferIntent } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { foldStream, handleCommand, systemActor, type CommandContext } from '../command-handling';
+import { foldStream, handleCommand } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { closedHoldReader } from '../accounts/closed-hold-reader';
 import { createTransfer, finishTransfer, holdMoney } from './transfer-steps';
@@ -16,6 +12,7 @@ import { transferReferenceStream } from './streams';
 import { advanceTransfer, applyMoney } from './transfer-money';
 import { transferStream } from './streams';
 import { aTransferIntent } from '../testing/transfer-intent';
+import { openUsdAccount, storeOnDisk, TEST_CONTEXT } from '../testing/account-on-disk';
 
 /**
  * The account state forgets closed holds; a repeated hold is answered by the transfer stream and a
@@ -23,31 +20,18 @@ import { aTransferIntent } from '../testing/transfer-intent';
  * staged on a real store: the money moves once.
  */
 describe('hold idempotency from the hold origin', () => {
-  let dir: string;
   let store: SqliteEventStore;
-  const context: CommandContext = { actor: systemActor('org_test', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
+  let dispose: () => Promise<void>;
+  const context = TEST_CONTEXT;
   const ACC = `acc_${ulid()}`;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'hold-origin-'));
-    store = new SqliteEventStore(join(dir, 'events.db'));
-    const open = {
-      type: 'OpenAccount' as const,
-      account_id: ACC,
-      entity: { id: 'ent_1', status: 'approved' },
-      mode: 'sandbox' as const,
-      account_type: 'checking',
-      currency: 'USD',
-      display_name: 'Ops',
-      service_ban: newServiceBan(seededRandom(3)),
-      now: 1,
-    };
-    await handleCommand(store, accountStream(ACC), accountDecider, open, context, { entityId: 'ent_1' });
+    ({ store, dispose } = storeOnDisk('hold-origin-'));
+    await openUsdAccount(store, ACC, 3, context);
     await fund(10_000, 'txn_1');
   });
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await dispose();
   });
 
   const fund = (amount: number, transaction_id: string) =>

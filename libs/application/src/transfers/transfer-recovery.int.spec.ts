@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ulid } from 'ulid';
-import { accountDecider, balanceOf, newServiceBan, type OpenAccountState } from '@app/domain/accounts';
+import { accountDecider, balanceOf, type OpenAccountState } from '@app/domain/accounts';
 import { transferDecider, transferReferenceDecider, type TransferIntent } from '@app/domain/transfers';
-import { seededRandom } from '@app/domain/accounts/testing/fixed-random';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { foldStream, handleCommand, systemActor, type CommandContext } from '../command-handling';
+import { foldStream, handleCommand } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { transferReferenceStream, transferStream } from './streams';
 import { transferRecoveryManager } from './transfer-recovery.process-manager';
@@ -18,39 +14,27 @@ import { aTransferIntent } from '../testing/transfer-intent';
 import { ApplyTransferMoneyHandler } from './apply-transfer-money/apply-transfer-money.handler';
 import { RecoverTransferReservationHandler } from './recover-transfer-reservation/recover-transfer-reservation.handler';
 import type { CommandBus } from '@nestjs/cqrs';
+import { openUsdAccount, storeOnDisk, TEST_CONTEXT } from '../testing/account-on-disk';
 
 /** Each crash window of docs/decisions/transfers.md, staged on a real store, then recovered. */
 describe('transfer creation crash windows', () => {
-  let dir: string;
   let store: SqliteEventStore;
-  const context: CommandContext = { actor: systemActor('org_test', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
+  let dispose: () => Promise<void>;
+  const context = TEST_CONTEXT;
   const ACC = `acc_${ulid()}`;
   let bus: { commands: CommandBus; close(): Promise<void> };
   const recovery = () => transferRecoveryManager(store, bus.commands, 0);
   const signal = new AbortController().signal;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'transfer-recovery-'));
-    store = new SqliteEventStore(join(dir, 'events.db'));
+    ({ store, dispose } = storeOnDisk('transfer-recovery-'));
     bus = await commandBusFor(store, [RecoverTransferReservationHandler, ApplyTransferMoneyHandler]);
-    const open = {
-      type: 'OpenAccount' as const,
-      account_id: ACC,
-      entity: { id: 'ent_1', status: 'approved' },
-      mode: 'sandbox' as const,
-      account_type: 'checking',
-      currency: 'USD',
-      display_name: 'Ops',
-      service_ban: newServiceBan(seededRandom(3)),
-      now: 1,
-    };
-    await handleCommand(store, accountStream(ACC), accountDecider, open, context, { entityId: 'ent_1' });
+    await openUsdAccount(store, ACC, 3, context);
     await handleCommand(store, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id: 'txn_1', amount: 10_000, currency: 'USD', now: 2 }, context);
   });
   afterEach(async () => {
     await bus.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await dispose();
   });
 
   const intent = (amount: number, ref = 'ref-1'): TransferIntent => aTransferIntent(ACC, amount, ref);

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
-import { attachSnapshots, type SnapshotStore, type StoredSnapshot } from '@app/platform/snapshots/snapshot-store.port';
+import { attachSnapshots, type SnapshotStore } from '@app/platform/snapshots/snapshot-store.port';
 import { foldStream, rememberFold } from '../stream-cache';
 import { snapshotDecider, snapshotKey } from './fold-snapshots';
+import { MemorySnapshots } from '../../testing/memory-snapshots';
 
 process.env.SNAPSHOT_EVERY = '7';
 
@@ -41,18 +42,6 @@ const anEvent: fc.Arbitrary<Event> = fc.oneof(
   fc.record({ type: fc.constant('Release' as const), id: fc.constantFrom('h1', 'h2', 'h3', 'h4') }),
   fc.record({ type: fc.constant('Note' as const), note: fc.option(fc.string(), { nil: undefined }), tag: fc.option(fc.string(), { nil: null }) }),
 );
-
-class MemorySnapshots implements SnapshotStore {
-  readonly saved = new Map<string, StoredSnapshot>();
-  async load(streamId: string, key: string) {
-    return this.saved.get(`${key}/${streamId}`) ?? null;
-  }
-  async save(s: StoredSnapshot) {
-    const current = this.saved.get(`${s.key}/${s.streamId}`);
-    if (!current || current.revision < s.revision) this.saved.set(`${s.key}/${s.streamId}`, s);
-  }
-  async close() {}
-}
 
 /** A process's view of one log: a fresh object has a cold fold cache, as after a restart. */
 function processOf(log: RecordedEvent[], snapshots: SnapshotStore): EventStore {
