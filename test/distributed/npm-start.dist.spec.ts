@@ -98,6 +98,8 @@ describe('npm start: the API and the worker it supervises', () => {
     const managers = health.process_managers as Array<{ name: string; holding: boolean }>;
     expect(managers.map((m) => m.name)).toEqual(expect.arrayContaining(['kyc-review', 'transfer-money', 'transfer-rails', 'card-money']));
     expect(managers.every((m) => m.holding)).toBe(true);
+    // The checkpoint writer (the audit role) holds its lease and signs.
+    expect(health.worker.audit).toEqual({ holding: true, halted: null });
   });
 
   it("serves the worker's series in the API's /metrics, beside its own (asked over IPC at each scrape)", async () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Module, Optional, type DynamicModule } from '@nestj
 import { CqrsModule } from '@nestjs/cqrs';
 import { ProcessManagerRunners } from '@app/application/process-managers';
 import { ProcessManagersRoleModule } from '@app/application/process-managers/process-managers-role.module';
+import { AuditCheckpointWriter } from '@app/platform/audit-checkpoints/audit-checkpoint-writer';
 import { AuditCheckpointsModule } from '@app/platform/audit-checkpoints/audit-checkpoints.module';
 import type { PlatformConfig, WorkerRole } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
@@ -21,6 +22,7 @@ export class WorkerStatus {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly platform: PlatformLifecycle,
     @Optional() @Inject(ProcessManagerRunners) private readonly runners: ProcessManagerRunners | null,
+    @Optional() @Inject(AuditCheckpointWriter) private readonly checkpoints: AuditCheckpointWriter | null,
   ) {}
 
   report(): WorkerReport {
@@ -30,6 +32,7 @@ export class WorkerStatus {
       published: this.roles.includes('publisher') ? this.platform.publisher.lastPosition : null,
       process_managers: this.runners?.status() ?? [],
       tail: sharedTailOf(this.store)?.stats ?? null,
+      audit: this.checkpoints ? { holding: this.checkpoints.holdsLease, halted: this.checkpoints.haltedBecause } : null,
       rss_bytes: process.memoryUsage.rss(),
     };
   }

@@ -89,7 +89,7 @@ export class HealthController {
       ...base,
       log: { head, projected: report?.projected ?? null, published: report?.published ?? null },
       process_managers: report?.process_managers ?? [],
-      worker: { ...worker, roles: report?.roles ?? null, rss_bytes: report?.rss_bytes ?? null, tail: report?.tail ?? null },
+      worker: { ...worker, roles: report?.roles ?? null, rss_bytes: report?.rss_bytes ?? null, tail: report?.tail ?? null, audit: report?.audit ?? null },
     };
   }
 }

@@ -19,6 +19,11 @@ export interface WorkerReport {
   readonly process_managers: readonly ProcessManagerReport[];
   /** Its one read of the log's tail and the subscribers sharing it. */
   readonly tail: TailStats | null;
+  /**
+   * With the `audit` role: whether it holds the checkpoint writer's lease (one writer per
+   * deployment), and why it stopped signing (a log that no longer gives its checkpoint), else null.
+   */
+  readonly audit: { readonly holding: boolean; readonly halted: string | null } | null;
   readonly rss_bytes: number;
 }
 
