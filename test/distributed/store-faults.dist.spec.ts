@@ -127,11 +127,19 @@ describe('store faults mid-load: the MongoDB-wire server frozen, the Kafka broke
     }
   }
 
-  /** A careful client: retries a keyed write (and a read) on 503 and on a key still in use, under the same key. */
+  /**
+   * A careful client: retries a keyed write (and a read) on 503 and on a key still in use, under the
+   * same key, and waits as a 429 tells it (three closed-loop clients pass one key's 100/s while
+   * the stores answer fast).
+   */
   async function send(method: string, path: string, body?: object, idempotencyKey?: string): Promise<{ status: number; body: any }> {
     const deadline = Date.now() + 120_000;
     for (;;) {
       const res = await attempt(method, path, body, idempotencyKey);
+      if (res?.status === 429) {
+        await sleep(Number(res.retryAfter ?? 1) * 1_000);
+        continue;
+      }
       const retry = !res || res.status === 503 || (res.status === 409 && res.code === 'idempotency_key_in_use');
       if (!retry) return res;
       if (Date.now() > deadline) throw new Error(`${method} ${path}: no answer but ${res?.status ?? 'a hang'} for 120 s`);
