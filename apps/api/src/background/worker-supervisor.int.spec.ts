@@ -109,6 +109,20 @@ describe('WorkerSupervisor', () => {
     expect(await supervisor!.status()).toMatchObject({ restarts: 2, unresponsive_kills: 2 });
   });
 
+  it("keeps a worker that answered while the API's own event loop was blocked longer than the timeout", async () => {
+    await start({ backoffMs: { first: 100, max: 200 }, heartbeat: { intervalMs: 50, timeoutMs: 400 } });
+    const before = await supervisor!.status();
+    const pings: number[] = [];
+    const send = (supervisor as unknown as { send: (m: { type: string; id?: number }) => void }).send.bind(supervisor);
+    (supervisor as unknown as { send: typeof send }).send = (m) => (m.type === 'ping' && pings.push(m.id!), send(m));
+    // A busy loop: no timer fires and no answer is read until the worker has been unread for 3 timeouts.
+    for (const end = Date.now() + 1_200; Date.now() < end;);
+    // The heartbeat goes on (it stops on a kill): three pings after the block, each answered.
+    await until(() => pings.length >= 3, 'three heartbeats after the block');
+    expect(await supervisor!.status()).toMatchObject({ state: 'running', pid: before.pid, restarts: 0, unresponsive_kills: 0 });
+    expect(alive(before.pid!)).toBe(true);
+  });
+
   it('fails the start when the worker exits before it is ready', async () => {
     supervisor = new WorkerSupervisor({ entry, env: { ...process.env, FIXTURE_EXIT_AT_START: '1' } });
     await expect(supervisor.start(log)).rejects.toThrow('the worker exited during start');

@@ -166,17 +166,38 @@ export class WorkerSupervisor implements OnApplicationShutdown {
     this.startHeartbeat(child);
   }
 
-  /** Every answer counts (a status, an append); a ping makes sure there is one to wait for. */
+  /**
+   * Every answer counts (a status, an append); a ping makes sure there is one to wait for.
+   *
+   * The worker is judged on the time this process was responsive, not on the wall clock: while
+   * the API's own event loop is blocked (a long response built synchronously), the worker's
+   * answers wait unread in the channel, and the first tick after the block runs (timers come
+   * before I/O in the loop) before they are read. So each tick counts at most one interval of
+   * silence, however late it fired: a block of any length costs the worker one interval, while a
+   * worker that really stopped (SIGSTOP) is still killed after `timeoutMs` of ticks on time. The
+   * uncounted time is the API's loop delay, logged with a kill.
+   */
   private startHeartbeat(child: ChildProcess): void {
     const { intervalMs, timeoutMs } = this.options.heartbeat ?? { intervalMs: 1_000, timeoutMs: 10_000 };
     this.stopHeartbeat();
+    let lastTick = Date.now();
+    let silentMs = 0;
+    let blockedMs = 0;
     this.heartbeatTimer = setInterval(() => {
+      const now = Date.now();
+      const sinceTick = now - lastTick;
+      const answered = this.lastAnswer >= lastTick;
+      lastTick = now;
       if (this.child !== child || child.exitCode !== null || child.signalCode !== null) return;
-      const silentMs = Date.now() - this.lastAnswer;
+      if (answered) silentMs = blockedMs = 0;
+      else {
+        silentMs += Math.min(sinceTick, intervalMs);
+        blockedMs += Math.max(0, sinceTick - intervalMs);
+      }
       // Only once it is ready: a start may hold the event loop for long on a large store (index
       // builds, a projection rebuilt from 0), and /health shows a worker stuck there as `starting`.
       if (this.state === 'running' && silentMs > timeoutMs) {
-        logger.error({ pid: child.pid, silent_ms: silentMs, component: 'worker' }, 'worker stopped answering its heartbeat; killing it');
+        logger.error({ pid: child.pid, silent_ms: silentMs, api_blocked_ms: blockedMs, component: 'worker' }, 'worker stopped answering its heartbeat; killing it');
         this.unresponsiveKills++;
         this.stopHeartbeat();
         child.kill('SIGKILL');
