@@ -1,0 +1,223 @@
+'use strict';
+// npm run bench:history (issue 26, "Done when"): what a request costs, and what the processes hold,
+// as an organization's history grows. One run on `npm start` as the README runs it (history-service.js):
+// 1. after BENCH_HISTORY_SIZES (0,10000,50000) settled sandbox payouts: RSS of the API and of its
+//    worker, the first and second GET /ledger, a ledger as_of early in the log, a statement's first
+//    page, an /events page and an account's /history (first call, then p50 of BENCH_HISTORY_READS);
+// 2. at the largest size: one /events/stream?after_position=0&follow=false of the whole history
+//    (events/s), then another organization's GET /accounts/{id} p99 while 10 such streams run;
+// 3. payout p50 on one live account with BENCH_HISTORY_PENDING (0,1000,10000) pending payouts
+//    (live payouts wait for the operator), the worker caught up before each measurement.
+// It prints figures beside the targets and writes them to bench/results/history.json; nothing asserts.
+const { performance } = require('node:perf_hooks');
+const { percentile, report } = require('./support');
+const { caughtUp } = require('./lag');
+const { KEYS, ADMIN, startService, stopService, memoryMb, caller, generate, settled } = require('./history-service');
+const { sandboxWorld, liveWorld } = require('./history-world');
+
+const list = (name, fallback) => (process.env[name] || fallback).split(',').map(Number);
+const SIZES = list('BENCH_HISTORY_SIZES', '0,10000,50000');
+const PENDING = list('BENCH_HISTORY_PENDING', '0,1000,10000');
+const READS = Number(process.env.BENCH_HISTORY_READS || 20);
+const PAYOUT_SAMPLES = Number(process.env.BENCH_HISTORY_PAYOUTS || 200);
+const STREAMS = Number(process.env.BENCH_HISTORY_STREAMS || 10);
+const STREAM_SECONDS = Number(process.env.BENCH_HISTORY_STREAM_SECONDS || 60);
+const CATCH_UP_MS = 10 * 60_000;
+const round = (ms) => Math.round(ms * 10) / 10;
+
+/** The first call's time, then the p50 of `READS` more; a non-2xx stops the run (a broken measurement). */
+async function timed(call, path, runs = READS) {
+  const times = [];
+  for (let i = 0; i <= runs; i++) {
+    const began = performance.now();
+    const r = await call('GET', path);
+    times.push(performance.now() - began);
+    if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+  }
+  const rest = times.slice(1).sort((a, b) => a - b);
+  return { first: round(times[0]), p50: round(percentile(rest, 50)) };
+}
+
+async function readsAt(service, world, size) {
+  const call = caller(service.base, KEYS.sandbox);
+  const head = (await (await fetch(`${service.base}/health`)).json()).log.head;
+  const account = world.accounts[0];
+  const ledgerFirst = await timed(call, '/ledger', 0);
+  const ledgerSecond = await timed(call, '/ledger', 0);
+  const figures = {
+    size,
+    head,
+    api_rss_mb: memoryMb(service.api.pid, 'VmRSS'),
+    api_peak_mb: memoryMb(service.api.pid, 'VmHWM'),
+    worker_rss_mb: memoryMb(service.workerPid, 'VmRSS'),
+    worker_peak_mb: memoryMb(service.workerPid, 'VmHWM'),
+    'ledger 1st ms': ledgerFirst.first,
+    'ledger 2nd ms': ledgerSecond.first,
+    'as_of ms': await timed(call, `/ledger?as_of=position:${world.earlyPosition}`),
+    'statement ms': await timed(call, `/accounts/${account}/transactions?limit=100`),
+    'events ms': await timed(call, `/events?limit=100&after_position=${Math.floor(head / 2)}`),
+    'history ms': await timed(call, `/accounts/${account}/history`),
+  };
+  return figures;
+}
+
+/** Reads one whole-history stream; resolves to { events, seconds }, or what it had when `signal` aborted it. */
+async function readStream(base, key, signal) {
+  const began = performance.now();
+  let events = 0;
+  let failed = null;
+  let tail = '';
+  try {
+    const res = await fetch(`${base}/events/stream?after_position=0&follow=false`, { headers: { authorization: `Bearer ${key}` }, signal });
+    if (res.status !== 200) throw new Error(`/events/stream: ${res.status} ${await res.text()}`);
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body) {
+      const text = tail + decoder.decode(chunk, { stream: true });
+      const cut = text.lastIndexOf('\n');
+      const lines = text.slice(0, cut + 1).split('\n');
+      lines.forEach((line, i) => {
+        // The stream's own end in error is not an event: it is kept, and the figures say the stream failed.
+        if (line === 'event: error') failed = lines[i + 1]?.slice('data: '.length) ?? 'error';
+        else if (line.startsWith('event: ') && line !== 'event: ready') events++;
+      });
+      tail = text.slice(cut + 1);
+    }
+    return { events, seconds: (performance.now() - began) / 1000, ended: !failed, failed };
+  } catch (err) {
+    if (signal?.aborted) return { events, seconds: (performance.now() - began) / 1000, ended: false, failed };
+    throw err;
+  }
+}
+
+/** One stream alone, then `STREAMS` at once while another organization reads its account one request after another. */
+async function streams(service, world) {
+  const one = await readStream(service.base, KEYS.sandbox);
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), STREAM_SECONDS * 1000);
+  const running = Array.from({ length: STREAMS }, () => readStream(service.base, KEYS.sandbox, abort.signal));
+  let done = false;
+  const all = Promise.all(running).finally(() => (done = true));
+  const other = caller(service.base, KEYS.other);
+  const latencies = [];
+  let failures = 0;
+  while (!done) {
+    const began = performance.now();
+    const r = await other('GET', `/accounts/${world.otherAccount}`);
+    latencies.push(performance.now() - began);
+    if (r.status !== 200) failures++;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const results = await all;
+  clearTimeout(timer);
+  latencies.sort((a, b) => a - b);
+  const health = await (await fetch(`${service.base}/health`)).json();
+  return {
+    'stream events': one.events,
+    'stream failed': one.failed ?? results.find((r) => r.failed)?.failed ?? 'no',
+    'stream s': round(one.seconds),
+    'stream events/s': Math.round(one.events / one.seconds),
+    'streams at once': STREAMS,
+    'of them ended': results.filter((r) => r.ended).length,
+    'other org GET p50 ms': round(percentile(latencies, 50)),
+    'other org GET p99 ms': round(percentile(latencies, 99)),
+    'other org GETs': latencies.length,
+    'other org non-200': failures,
+    'worker restarts': health.worker?.restarts ?? null,
+    'worker unresponsive kills': health.worker?.unresponsive_kills ?? null,
+  };
+}
+
+/** Payout p50 on the live account, one request at a time, after the readers caught up with the pending ones. */
+async function livePayouts(service, live) {
+  const rows = [];
+  let pending = 0;
+  for (const target of PENDING) {
+    if (target > pending) {
+      await generate(service.base, KEYS.live, live.payout, target - pending, `pending-${target}`);
+      pending = target;
+    }
+    if (!(await caughtUp(service.base, CATCH_UP_MS))) throw new Error('readers still behind');
+    const call = caller(service.base, KEYS.live);
+    const times = [];
+    for (let i = 0; i < PAYOUT_SAMPLES; i++) {
+      const began = performance.now();
+      const r = await call('POST', '/transfer', live.payout(`sample-${target}-${i}`));
+      times.push(performance.now() - began);
+      if (r.status !== 201) throw new Error(`live payout: ${r.status} ${JSON.stringify(r.body)}`);
+    }
+    pending += PAYOUT_SAMPLES;
+    times.sort((a, b) => a - b);
+    rows.push({
+      pending: target,
+      payouts: PAYOUT_SAMPLES,
+      p50_ms: round(percentile(times, 50)),
+      p99_ms: round(percentile(times, 99)),
+      api_rss_mb: memoryMb(service.api.pid, 'VmRSS'),
+      worker_rss_mb: memoryMb(service.workerPid, 'VmRSS'),
+    });
+    console.log(`live payouts with ${target} pending: p50 ${rows[rows.length - 1].p50_ms} ms`);
+  }
+  return rows;
+}
+
+const flat = (row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v && typeof v === 'object' ? `${v.first} / ${v.p50}` : v]));
+
+async function main() {
+  const service = await startService();
+  try {
+    const world = await sandboxWorld(service.base);
+    console.log(`service up (API pid ${service.api.pid}, worker pid ${service.workerPid}); sizes ${SIZES.join(', ')} settled payouts`);
+    const history = [];
+    let done = 0;
+    for (const size of SIZES) {
+      const began = performance.now();
+      if (size > done) await generate(service.base, KEYS.sandbox, world.payout, size - done, `settled-${size}`);
+      done = Math.max(done, size);
+      await settled(service.base, KEYS.sandbox, world.entity, CATCH_UP_MS);
+      const generatedIn = (performance.now() - began) / 1000;
+      await service.refreshWorker();
+      history.push({ ...(await readsAt(service, world, size)), 'generated in s': Math.round(generatedIn) });
+      console.log(`measured at ${size} settled payouts (${Math.round(generatedIn)} s to reach it)`);
+    }
+    console.log('\n== after N settled payouts (reads: first / p50 of the next ' + READS + ', ms)\n');
+    report('history', history.map(flat), { sizes: SIZES, reads: READS });
+    const stream = await streams(service, world);
+    console.log(`\n== /events/stream of the whole history at ${done} settled payouts\n`);
+    report('history-streams', [stream]);
+    const live = await liveWorld(service.base, ADMIN);
+    const payouts = await livePayouts(service, live);
+    console.log('\n== payouts on one live account with N pending\n');
+    report('history-pending', payouts);
+    summary(history, stream, payouts);
+  } finally {
+    await stopService(service);
+  }
+}
+
+/** Each figure beside its target (issue 26). */
+function summary(history, stream, payouts) {
+  const [small, large] = [history[0], history[history.length - 1]];
+  const lines = [];
+  const ratio = (a, b) => `${Math.round((a / b) * 100)}%`;
+  const [p0, pN] = [payouts[0], payouts[payouts.length - 1]];
+  lines.push(`payout p50 with ${pN.pending} pending / with ${p0.pending}: ${pN.p50_ms} / ${p0.p50_ms} ms = ${ratio(pN.p50_ms, p0.p50_ms)} (target ≤ 120%)`);
+  const peak = (k) => Math.max(...history.map((r) => r[k]));
+  lines.push(`peak RSS through the sizes: API ${peak('api_peak_mb')} MB, worker ${peak('worker_peak_mb')} MB (target ≤ 256 MB each)`);
+  for (const k of ['as_of ms', 'statement ms', 'events ms', 'history ms']) {
+    lines.push(
+      `${k.replace(' ms', '')} at ${large.size} / at ${small.size}: first ${large[k].first} / ${small[k].first} ms, p50 ${large[k].p50} / ${small[k].p50} ms = ${ratio(large[k].p50, small[k].p50)} (target ≤ 150%, < 50 ms)`,
+    );
+  }
+  for (const k of ['ledger 1st ms', 'ledger 2nd ms'])
+    lines.push(`${k.replace(' ms', '')} at ${large.size} / at ${small.size}: ${large[k]} / ${small[k]} ms = ${ratio(large[k], small[k])} (target ≤ 150%, < 50 ms)`);
+  lines.push(
+    `one whole-history stream: ${stream['stream events']} events in ${stream['stream s']} s, ${stream['stream events/s']} events/s${stream['stream failed'] === 'no' ? '' : `; A STREAM FAILED: ${stream['stream failed']}`}`,
+  );
+  lines.push(`another organization's GET /accounts/{id} p99 while ${stream['streams at once']} streams ran: ${stream['other org GET p99 ms']} ms (target ≤ 100 ms)`);
+  console.log('\n== summary\n\n' + lines.join('\n'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
