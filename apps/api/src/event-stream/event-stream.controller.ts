@@ -5,10 +5,12 @@ import { IsIn, IsOptional, Matches } from 'class-validator';
 import type { Response } from 'express';
 import { domainError } from '@app/domain';
 import { DomainException, type CommandContext } from '@app/application/command-handling';
-import { StreamEventsQuery, type EventStream, type StreamStart } from '@app/webhook-delivery/event-stream/stream-events.query';
+import { ApiKeysService } from '@app/application/access';
+import { StreamEventsQuery, type EventStream, type EventStreamSink, type StreamStart } from '@app/webhook-delivery/event-stream/stream-events.query';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { EventStreamSettings, OpenEventStreams } from './open-event-streams';
 import { SseResponse } from './sse-response';
+import { bearerCredential, KeyWatch } from './key-watch';
 import { ApiRoute } from '../openapi/api-route.decorator';
 
 const POSITION = /^\d{1,16}$/;
@@ -42,6 +44,7 @@ export class EventStreamController {
     private readonly queries: QueryBus,
     private readonly streams: OpenEventStreams,
     private readonly settings: EventStreamSettings,
+    private readonly apiKeys: ApiKeysService,
   ) {}
 
   @Get('stream')
@@ -52,34 +55,57 @@ export class EventStreamController {
     description: 'Each event’s data is the webhook delivery body and its id a log position; resumable with Last-Event-ID.',
     ok: { status: 200, mediaType: 'text/event-stream', description: 'The stream' },
   })
-  async stream(@Ctx() { actor }: CommandContext, @Query() q: EventStreamDto, @Headers('last-event-id') lastEventId: string | undefined, @Res() res: Response): Promise<void> {
+  async stream(
+    @Ctx() { actor }: CommandContext,
+    @Query() q: EventStreamDto,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Headers('authorization') authorization: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
     const start = startOf(lastEventId, q.after_position);
     const follow = q.follow !== 'false';
     const client = new SseResponse(res);
     const heartbeatMs = this.settings.heartbeatMs;
+    const key = new KeyWatch(this.apiKeys, bearerCredential(authorization), actor.id);
     let stream: EventStream | null = null;
-    const sink = {
-      opened: (after: number) =>
-        client.open(after, { object: 'event_stream', organization_id: actor.organizationId, mode: actor.mode, after_position: after, follow, heartbeat_ms: heartbeatMs }, heartbeatMs),
-      event: (body: { event: string }, position: number, last: boolean) => client.message({ id: last ? position : undefined, event: body.event, data: body }),
-      progress: (position: number) => client.progress(position),
-    };
-    // Before the first byte an error is an ordinary answer (the envelope); after it, the stream says so and ends.
-    try {
-      stream = await this.queries.execute(new StreamEventsQuery(actor, start, follow, sink));
-    } catch (error) {
-      if (!res.headersSent) throw error;
-      return this.failed(client, actor.organizationId, error);
-    }
     // The response first: a write waiting on a client that does not read must not hold the stream's stop.
     const stop = async () => {
+      key.stop();
       client.end();
-      await stream!.stop();
+      await stream?.stop();
     };
-    const unregister = this.streams.add(stop);
+    let unregister: () => void;
     try {
-      await Promise.race([stream.ended, client.closed]);
-      if (!follow && !client.gone) await client.message({ event: 'end', data: { object: 'event_stream', reason: 'caught_up' } });
+      unregister = this.streams.add(actor.id, stop);
+    } catch (error) {
+      res.setHeader('Retry-After', String((error as DomainException).error.details?.retry_after ?? 1));
+      throw error;
+    }
+    let keyLost!: () => void;
+    const lost = new Promise<void>((resolve) => (keyLost = resolve));
+    const sink: EventStreamSink = {
+      opened: (after: number) =>
+        client.open(after, { object: 'event_stream', organization_id: actor.organizationId, mode: actor.mode, after_position: after, follow, heartbeat_ms: heartbeatMs }, heartbeatMs),
+      // The key is asked once per batch and the batch written without awaiting in between, so nothing is sent once it is gone.
+      events: async (batch) => {
+        if (!(await key.valid())) return (keyLost(), false);
+        await Promise.all(batch.map(({ body, position, last }) => client.message({ id: last ? position : undefined, event: body.event, data: body })));
+        return true;
+      },
+      progress: (position: number) => client.progress(position),
+    };
+    try {
+      // Before the first byte an error is an ordinary answer (the envelope); after it, the stream says so and ends.
+      try {
+        stream = await this.queries.execute(new StreamEventsQuery(actor, start, follow, sink));
+      } catch (error) {
+        if (!res.headersSent) throw error;
+        return await this.failed(client, actor.organizationId, error);
+      }
+      key.poll(this.settings.keyCheckMs, keyLost);
+      await Promise.race([stream.ended, client.closed, lost]);
+      // A revoked or rotated key's stream just ends: nothing more is sent on it, not even why.
+      if (!follow && !client.gone && (await key.valid())) await client.message({ event: 'end', data: { object: 'event_stream', reason: 'caught_up' } });
     } catch (error) {
       await this.failed(client, actor.organizationId, error);
     } finally {

@@ -1,4 +1,5 @@
 import { foldStreamAt } from '@app/application/command-handling';
+import { FoldCache } from '@app/application/command-handling/fold-cache';
 import { derivedUlid } from '@app/application/webhooks';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
@@ -19,6 +20,15 @@ export interface FeedScope {
   readonly mode: Mode;
 }
 
+type Foldable = Parameters<StateAt>[0];
+interface Folded {
+  readonly state: unknown;
+  readonly revision: number;
+}
+
+/** What one stream keeps of the resources it has handed on: their states at their last event, least recently used out first. */
+const SESSION_MAX_BYTES = 4 * 1024 * 1024;
+
 /**
  * What a webhook subscribed to every event (`{"all": true}`) on every entity of one organization
  * and mode would be sent for one domain event of the log: its public events, in order, each with
@@ -26,8 +36,17 @@ export interface FeedScope {
  * receiver sees the same body, and the same `evt_…` id, from `listen` as from a real delivery.
  * Test deliveries (`POST /webhook-tests`) are addressed to one webhook, not to the organization,
  * so they are not part of it.
+ *
+ * One feed per open stream. A stream reads the log in order, so a resource's events reach it in
+ * revision order: the state at an event is the state at the resource's previous event (which the
+ * feed kept) evolved by this one, one `evolve` and no read. Only a resource's first event in the
+ * stream past its revision 0 is folded (`foldStreamAt`: its cached fold or its snapshot when not
+ * past the event, else from its start): once per resource per stream, never per event.
  */
 export class PublicEventFeed {
+  private readonly states = new FoldCache<Folded>(SESSION_MAX_BYTES);
+  private readonly evolveIds = new Map<object, number>();
+
   constructor(
     private readonly store: EventStore,
     private readonly table: PublicEventTable,
@@ -47,12 +66,29 @@ export class PublicEventFeed {
   async bodiesOf(recorded: RecordedEvent, scope: FeedScope): Promise<DeliveryBody[]> {
     if (!this.concerns(recorded, scope)) return [];
     const rule = this.table[recorded.type];
-    const stateAt: StateAt = async (decider) => (await foldStreamAt(this.store, recorded.streamId, decider, recorded.revision)).state;
+    const stateAt = ((decider: Foldable) => this.stateAt(recorded, decider)) as StateAt;
     const bodies: DeliveryBody[] = [];
     for (const name of rule.events) {
       bodies.push({ id: publicEventId(recorded, name), event: name, created: recorded.metadata.occurred_at, entity_id: recorded.metadata.entity_id!, data: await rule.data(name, recorded, stateAt) });
     }
     return bodies;
+  }
+
+  private async stateAt(recorded: RecordedEvent, decider: Foldable): Promise<unknown> {
+    let id = this.evolveIds.get(decider.evolve);
+    if (id === undefined) this.evolveIds.set(decider.evolve, (id = this.evolveIds.size));
+    const key = `${id}:${recorded.streamId}`;
+    const known = this.states.get(key);
+    if (known?.revision === recorded.revision) return known.state;
+    const evolve = decider.evolve as (state: unknown, event: RecordedEvent) => unknown;
+    const state =
+      known?.revision === recorded.revision - 1
+        ? evolve(known.state, recorded)
+        : recorded.revision === 0
+          ? evolve(decider.initialState, recorded)
+          : (await foldStreamAt(this.store, recorded.streamId, decider, recorded.revision)).state;
+    this.states.remember(key, { state, revision: recorded.revision });
+    return state;
   }
 }
 

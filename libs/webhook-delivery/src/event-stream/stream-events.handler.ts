@@ -1,67 +1,57 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '@app/platform/event-store/event-store.port';
 import { PUBLIC_EVENTS } from '../mapping/public-events';
 import { PublicEventFeed, type FeedScope } from './public-event-feed';
-import { StreamEventsQuery, type EventStream, type EventStreamSink } from './stream-events.query';
+import { StreamEventsQuery, type EventStream, type EventStreamSink, type StreamedEvent } from './stream-events.query';
 
 const PAGE = 500;
+/** A stream hands the event loop back at least this often (ms of its own work), so no request waits behind it. */
+const SLICE_MS = 5;
 
 /**
  * Reads the log through the event store port: a subscription from the start position when
  * following (every stream of the process shares the store's one tail read), pages up to the head
  * otherwise. Every event is looked at and only the caller's world's public events are handed on,
  * so a quiet organization's stream costs a scan of everyone's events, as the operator's event list
- * does (docs/decisions/infrastructure.md, "Dashboard and listen").
+ * does (docs/decisions/infrastructure.md, "Dashboard and listen"). Each stream has its own feed
+ * (public-event-feed.ts): an event's body costs one `evolve` of its resource, whatever its history.
  */
 @QueryHandler(StreamEventsQuery)
 export class StreamEventsHandler implements IQueryHandler<StreamEventsQuery> {
-  /** One feed per process: its folds are shared by every open stream. */
-  private readonly feed: PublicEventFeed;
-
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {
-    this.feed = new PublicEventFeed(store, PUBLIC_EVENTS);
-  }
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async execute({ actor, start, follow, sink }: StreamEventsQuery): Promise<EventStream> {
     const scope: FeedScope = { organizationId: actor.organizationId, mode: actor.mode };
     const after = start === 'head' ? await this.store.headPosition() : start.after;
     await sink.opened(after);
-    const handle = (recorded: RecordedEvent) => this.handOn(recorded, scope, sink);
-    return follow ? this.follow(after, handle) : this.catchUp(after, handle);
+    const reader = new StreamReader(new PublicEventFeed(this.store, PUBLIC_EVENTS), scope, sink);
+    return follow ? this.follow(after, reader) : this.catchUp(after, reader);
   }
 
-  private async handOn(recorded: RecordedEvent, scope: FeedScope, sink: EventStreamSink): Promise<void> {
-    const bodies = await this.feed.bodiesOf(recorded, scope);
-    for (const [i, body] of bodies.entries()) await sink.event(body, recorded.position, i === bodies.length - 1);
-    sink.progress(recorded.position);
-  }
-
-  private follow(after: number, handle: (recorded: RecordedEvent) => Promise<void>): EventStream {
+  private follow(after: number, reader: StreamReader): EventStream {
     let settle!: { resolve: () => void; reject: (error: unknown) => void };
     const ended = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-    const subscription: Subscription = this.store.subscribeToAll({ after, onError: (error) => settle.reject(error) }, handle);
-    return {
-      ended,
-      stop: async () => {
-        await subscription.stop();
-        settle.resolve();
-      },
+    const stop = async () => {
+      await subscription.stop();
+      settle.resolve();
     };
+    const subscription: Subscription = this.store.subscribeToAll({ after, onError: (error) => settle.reject(error) }, async (recorded) => {
+      if (!(await reader.handOn([recorded]))) void stop();
+    });
+    return { ended, stop };
   }
 
-  private catchUp(after: number, handle: (recorded: RecordedEvent) => Promise<void>): EventStream {
+  /** One page of the log at a time, its public events handed on together, the loop yielded between pages. */
+  private catchUp(after: number, reader: StreamReader): EventStream {
     let stopping = false;
     const ended = (async () => {
       const head = await this.store.headPosition();
       for (let position = after; position < head && !stopping;) {
-        const page = await this.store.readAll({ after: position, limit: PAGE });
-        if (!page.length) break;
-        for (const recorded of page) {
-          if (stopping || recorded.position > head) return;
-          await handle(recorded);
-          position = recorded.position;
-        }
+        const page = (await this.store.readAll({ after: position, limit: PAGE })).filter((e) => e.position <= head);
+        if (!page.length || !(await reader.handOn(page))) return;
+        position = page[page.length - 1].position;
       }
     })();
     return {
@@ -71,5 +61,34 @@ export class StreamEventsHandler implements IQueryHandler<StreamEventsQuery> {
         await ended.catch(() => undefined);
       },
     };
+  }
+}
+
+/** Turns log events into the sink's batches, yielding the event loop every SLICE_MS of work. */
+class StreamReader {
+  private sliceStarted = Date.now();
+
+  constructor(
+    private readonly feed: PublicEventFeed,
+    private readonly scope: FeedScope,
+    private readonly sink: EventStreamSink,
+  ) {}
+
+  /** False when the sink refused the batch (the stream must stop). */
+  async handOn(events: readonly RecordedEvent[]): Promise<boolean> {
+    let batch: StreamedEvent[] = [];
+    for (const recorded of events) {
+      const bodies = await this.feed.bodiesOf(recorded, this.scope);
+      for (const [i, body] of bodies.entries()) batch.push({ body, position: recorded.position, last: i === bodies.length - 1 });
+      if (Date.now() - this.sliceStarted < SLICE_MS) continue;
+      if (batch.length && !(await this.sink.events(batch))) return false;
+      this.sink.progress(recorded.position);
+      batch = [];
+      await yieldToLoop();
+      this.sliceStarted = Date.now();
+    }
+    if (batch.length && !(await this.sink.events(batch))) return false;
+    if (events.length) this.sink.progress(events[events.length - 1].position);
+    return true;
   }
 }

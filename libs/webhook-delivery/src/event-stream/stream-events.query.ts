@@ -5,6 +5,13 @@ import type { DeliveryBody } from './public-event-feed';
 /** Where a stream starts: strictly after a log position, or at the head of the log when it opens. */
 export type StreamStart = { readonly after: number } | 'head';
 
+/** One public event handed on; `last` when it is the last one its domain event fires, so `position` may be given to a client to resume from. */
+export interface StreamedEvent {
+  readonly body: DeliveryBody;
+  readonly position: number;
+  readonly last: boolean;
+}
+
 /**
  * Where the events of a stream go. The stream waits on each call, so a slow client slows its own
  * stream (and, past the shared tail's queue, reads on its own) instead of buffering without end.
@@ -13,10 +20,11 @@ export interface EventStreamSink {
   /** First, once: the position the stream delivers strictly after. */
   opened(after: number): Promise<void>;
   /**
-   * One public event; `last` when it is the last one its domain event fires, so `position` may be
-   * given to a client to resume from (a client resuming from it has everything of that event).
+   * The public events of one or more domain events, in log order (a client resuming from a
+   * `last` one's position has everything of its domain event). False: the stream may send
+   * nothing more (its key was revoked or rotated) and stops.
    */
-  event(body: DeliveryBody, position: number, last: boolean): Promise<void>;
+  events(batch: readonly StreamedEvent[]): Promise<boolean>;
   /** Everything of the log up to `position` has been handed on (the caller's events) or skipped (anyone else's). */
   progress(position: number): void;
 }
