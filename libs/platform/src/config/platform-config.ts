@@ -121,6 +121,8 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   RATE_LIMIT_PER_SECOND: [],
   RATE_LIMIT_BURST: [],
   CARD_CREATION_LIMIT_PER_HOUR: [],
+  // Open GET /events/stream per API key (decisions §10), read by the API's event-stream module; the default (10) fits.
+  EVENT_STREAMS_PER_KEY: [],
   FX_RATES_FILE: [],
   // The command path's fold cache (libs/application/src/command-handling/fold-cache.ts): 64 MiB by default.
   FOLD_CACHE_MAX_BYTES: [],
