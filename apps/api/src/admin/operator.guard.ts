@@ -20,7 +20,7 @@ export class OperatorGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request>();
     if (!this.config.adminToken) throw new NotFoundException(`Cannot ${req.method} ${req.path}`);
-    const sent = /^Bearer (\S{1,512})$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const sent = /^Bearer +(\S{1,512})$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
     if (!timingSafeEqual(digest(sent), digest(this.config.adminToken))) {
       throw new DomainException(domainError('unauthorized', 'unauthorized', 'The operator API needs Authorization: Bearer <PAYMENTS_ADMIN_TOKEN>'));
     }

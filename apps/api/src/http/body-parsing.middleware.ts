@@ -4,6 +4,8 @@ import { domainError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
 import { hasBody, isKind, mediaTypeOf, unsupportedMessage, type BodyKind } from './media-types';
 import { RouteTable } from './route-table';
+import { scanJson, type JsonScanFinding } from './json-scan';
+import { MAX_BODY_DEPTH } from './request-shape.middleware';
 
 /**
  * Strict HTTP at the edge (decisions §2), before authentication, for every request:
@@ -13,14 +15,17 @@ import { RouteTable } from './route-table';
  *   415 `unsupported_media_type`, so no body is ever silently ignored or read as another kind;
  * - otherwise the body is parsed as the kind it is (multipart is left to the route's
  *   interceptor), with parser failures turned into domain errors at the source: NestJS would
- *   otherwise rewrap them as a generic 400 and lose which failure it was.
+ *   otherwise rewrap them as a generic 400 and lose which failure it was;
+ * - a JSON body is scanned once before JSON.parse (json-scan.ts): a key twice in one object, or
+ *   nesting past 64 levels, is 400 `invalid_json`, and a charset other than UTF-8 is refused
+ *   (RFC 8259 §8.1: JSON between systems is UTF-8).
  * A request without a body passes whatever its Content-Type; an unknown path passes untouched,
  * for Nest's 404.
  */
 export function bodyParsing(limit = '1mb'): RequestHandler {
   // Which kind a body is has been decided here already, so the parsers take any Content-Type.
   const parsers: Record<BodyKind, RequestHandler | null> = {
-    json: express.json({ limit, strict: true, type: () => true }),
+    json: express.json({ limit, strict: true, type: () => true, verify: scanned }),
     form: express.urlencoded({ extended: false, limit, type: () => true }),
     multipart: null,
   };
@@ -53,8 +58,20 @@ function pathOf(url: string): string {
   }
 }
 
+/** body-parser's hook on the raw bytes, before it decodes and parses them: a throw is its refusal, with the thrown `type`. */
+function scanned(_req: unknown, _res: unknown, body: Buffer, encoding: string | null): void {
+  if (encoding !== null && !/^utf-?8$/i.test(encoding)) throw Object.assign(new Error(`charset ${encoding}`), { type: 'charset.unsupported' });
+  const finding = scanJson(body, MAX_BODY_DEPTH);
+  if (finding) throw Object.assign(new Error(finding.kind), { type: 'entity.scan.refused', finding });
+}
+
 function translate(err: unknown): unknown {
-  const type = (err as { type?: string }).type;
+  const { type, finding } = err as { type?: string; finding?: JsonScanFinding };
+  if (finding?.kind === 'too_deep') return new DomainException(domainError('validation', 'invalid_json', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`));
+  if (finding?.kind === 'duplicate_key') {
+    const message = `The key "${finding.key}" appears twice in one object (at ${finding.path}): each key may appear once`;
+    return new DomainException(domainError('validation', 'invalid_json', message, { errors: [{ field: finding.path, message: `${finding.path} appears more than once` }] }));
+  }
   if (type === 'entity.parse.failed') return new DomainException(domainError('validation', 'invalid_json', 'The request body is not valid JSON'));
   if (type === 'entity.too.large') return new DomainException(domainError('too_large', 'payload_too_large', `The request body exceeds the limit`));
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {

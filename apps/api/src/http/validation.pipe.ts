@@ -1,14 +1,24 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { domainError, type FieldError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
+import { requireNonBlankText } from './required-text';
+
+/** Adds the blank-text rule to the DTOs (required-text.ts) before the first validation. */
+class StrictValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    requireNonBlankText();
+    return super.transform(value, metadata);
+  }
+}
 
 /**
- * Strict validation: unknown fields are refused, every failing field is named with its path
+ * Strict validation: unknown fields are refused, a missing required field says it is required,
+ * blank required text is refused (required-text.ts), every failing field is named with its path
  * (`profile.address.line1`), and the answer is 400 `validation_error`, or `status` for routes
  * whose spec says otherwise (transfer creation answers 422).
  */
 export function strictValidationPipe(kind: 'validation' | 'rule' = 'validation') {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
@@ -25,10 +35,16 @@ export function strictValidationPipe(kind: 'validation' | 'rule' = 'validation')
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = prefix ? (/^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : `${prefix}.${error.property}`) : error.property;
-    const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => ({
-      field,
-      message: constraint === 'whitelistValidation' ? `${field} is not an accepted field` : message.replace(error.property, field),
-    }));
+    const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => ({ field, message: messageOf(constraint, message, error, field) }));
     return [...own.slice(0, 1), ...flatten(error.children ?? [], field)];
   });
+}
+
+function messageOf(constraint: string, message: string, error: ValidationError, field: string): string {
+  if (constraint === 'whitelistValidation') return `${field} is not an accepted field`;
+  // No field is ever undefined in a body or query that sent it (no DTO transforms a value away),
+  // so a failing undefined is a missing field: say so, rather than the first rule it broke
+  // (`amount must be at most …`), unless the rule's message already says when it is required.
+  if (error.value === undefined && !/\brequired\b/.test(message)) return `${field} is required`;
+  return message.replace(error.property, field);
 }

@@ -4,10 +4,14 @@ import multer from 'multer';
 import { domainError } from '@app/domain';
 import { MAX_DOCUMENT_BYTES } from '@app/application/onboarding';
 import { DomainException } from '@app/application/command-handling';
+import { checkShape } from '../http/request-shape.middleware';
 
 /**
  * Parses the multipart body of a document upload into memory (one `file`, a few text fields),
  * after authentication, and turns multer's failures into the error envelope: 413 above 10 MB.
+ * Its fields then obey the JSON bodies' shape rules (decisions §2): the edge checked the body
+ * before this parser ran, and class-transformer would silently drop a `__proto__` or
+ * `link_to_identity[constructor]` field that the validation pipe should have refused.
  */
 @Injectable()
 export class DocumentUploadInterceptor implements NestInterceptor {
@@ -18,7 +22,9 @@ export class DocumentUploadInterceptor implements NestInterceptor {
 
   async intercept(context: ExecutionContext, next: CallHandler) {
     const http = context.switchToHttp();
-    await new Promise<void>((resolve, reject) => this.parse(http.getRequest<Request>(), http.getResponse<Response>(), (error: unknown) => (error ? reject(translate(error)) : resolve())));
+    const req = http.getRequest<Request>();
+    await new Promise<void>((resolve, reject) => this.parse(req, http.getResponse<Response>(), (error: unknown) => (error ? reject(translate(error)) : resolve())));
+    checkShape(req.body, 'body');
     return next.handle();
   }
 }

@@ -24,8 +24,13 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const flag = (key: string) => this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]);
-    if (flag(PUBLIC_ROUTE)) return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // Node keeps the first of two Authorization headers and drops the other: a proxy reading the
+    // last one would disagree about who is calling, so two are refused (decisions §2), public routes included.
+    if (authorizationHeaders(req.rawHeaders) > 1) {
+      throw new DomainException(domainError('validation', 'invalid_request', 'The request has more than one Authorization header; send one'));
+    }
+    if (flag(PUBLIC_ROUTE)) return true;
     const actor = await this.authenticate(req.headers.authorization);
     req.actor = actor;
     // Every later line of this request (and its completion line) names who and for whom.
@@ -41,7 +46,8 @@ export class AuthGuard implements CanActivate {
   }
 
   private async authenticate(header: string | undefined): Promise<Actor> {
-    const match = /^Bearer ([A-Za-z0-9_]{8,200})$/.exec(header ?? '');
+    // The scheme is case-insensitive and followed by one or more spaces (RFC 9110 §11.1, §11.4).
+    const match = /^Bearer +([A-Za-z0-9_]{8,200})$/i.exec(header ?? '');
     if (!match) throw unauthorized(header ? 'The Authorization header must be "Bearer <API key>"' : 'Missing Authorization header');
     const credential = match[1];
     if (credential.startsWith('etk_')) {
@@ -53,4 +59,11 @@ export class AuthGuard implements CanActivate {
     if (!key) throw unauthorized('The API key is unknown, malformed or revoked');
     return actorForKey(key);
   }
+}
+
+/** How many Authorization header lines the request had (rawHeaders alternates names and values). */
+function authorizationHeaders(raw: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'authorization') count++;
+  return count;
 }
