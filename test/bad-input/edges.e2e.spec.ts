@@ -130,4 +130,87 @@ describe('bad input at the edge', () => {
     const byKey = await post(`/counterparties/${ownCounterparty}/payment-details`).send({ payment_method: 'book-transfer', currency: 'USD', country: 'GB', book: { account_id: account.body.id } });
     expect([byKey.status, byKey.body.code]).toEqual([422, 'currency_mismatch']);
   });
+  describe('nothing half-understood (decisions §2, issue 27)', () => {
+    let account: string;
+    beforeAll(async () => {
+      account = (await post('/accounts').send({ entity_id: entity, currency: 'USD' }).expect(201)).body.id;
+    });
+    const balance = async () => (await t.http.get(`/accounts/${account}`).set(bearer(KEYS.sandbox)).expect(200)).body.balance.current as number;
+
+    it.each([
+      ['amount', '{"amount":100,"currency":"USD","amount":5}'],
+      ['currency', '{"currency":"USD","amount":5,"\\u0063urrency":"EUR"}'],
+      ['a.b', '{"amount":5,"currency":"USD","a":[{"x":1},{"b":1,"c":{},"b":2}]}'],
+    ])('refuses a duplicate key (%s) with 400 invalid_json naming it, funding nothing', async (key, body) => {
+      const before = await balance();
+      const res = await post(`/sandbox/accounts/${account}/fund`).send(body);
+      expect([res.status, res.body.code]).toEqual([400, 'invalid_json']);
+      expect(res.body.message).toContain(`"${key.split('.').pop()}"`);
+      expect(await balance()).toBe(before);
+    });
+
+    it('takes the same key in sibling objects, and escaped text that is not a duplicate', async () => {
+      const res = await post('/counterparties').send('{"type":"individual","entity_id":"' + entity + '","profile":{"first_name":"A\\"da","last_name":"Lovelace"},"x":{"first_name":1}}');
+      // The body is read (no invalid_json): `x` is refused as an unknown field.
+      expect([res.status, res.body.errors?.[0]?.field]).toEqual([400, 'x']);
+    });
+
+    it.each([`/accounts/ACC?asof=position:1`, `/accounts/ACC/history?foo=1`, '/ledger?asof=position:1', '/health?verbose=1', '/accounts?entity_idd=x'])(
+      'refuses a query parameter the route does not take: %s',
+      async (path) => {
+        const name = /[?&](asof|foo|verbose|entity_idd)=/.exec(path)![1];
+        const res = await t.http.get(path.replace('ACC', account)).set(bearer(KEYS.sandbox));
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ code: 'validation_error', errors: [{ field: name, message: `${name} is not an accepted field` }] });
+      },
+    );
+
+    it('still takes the parameters a route documents', async () => {
+      await t.http.get(`/accounts/${account}?as_of=position:1`).set(bearer(KEYS.sandbox)).expect(404);
+      await t.http.get(`/accounts?limit=1&entity_id=${entity}`).set(bearer(KEYS.sandbox)).expect(200);
+    });
+
+    it.each(['__proto__[polluted]', 'link_to_identity[constructor][prototype][x]', 'link_to_identity[prototype]', 'constructor', 'note'])(
+      'refuses the multipart field %s on an upload',
+      async (name) => {
+        const res = await t.http
+          .post('/documents/upload')
+          .set(bearer(KEYS.sandbox))
+          .field('key', 'identity')
+          .field(name, '1')
+          .attach('file', Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), { filename: 'id.png', contentType: 'image/png' });
+        expect([res.status, res.body.code]).toEqual([400, 'validation_error']);
+        expect(res.body.errors[0].message).toMatch(/is not an accepted field$/);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      },
+    );
+
+    it('refuses blank required text naming the field (422 on transfer creation)', async () => {
+      const person = await post('/individual-entities').send({ first_name: '   ', last_name: 'Lovelace', email: 'ada@example.com', date_of_birth: '1990-01-31', country_of_residence: 'GB' });
+      expect([person.status, person.body.errors?.[0]]).toEqual([400, { field: 'first_name', message: 'first_name must not be blank' }]);
+      const transfer = await post('/transfers').send({ account_id: account, payment_detail_id: 'pmd_x', amount: 1, payment_type: 'bank-transfer', unique_reference: '   ' });
+      expect([transfer.status, transfer.body.errors?.[0]?.field]).toEqual([422, 'unique_reference']);
+      expect(transfer.body.errors[0].message).toBe('unique_reference must not be blank');
+    });
+
+    it('says a missing required field is required', async () => {
+      const res = await post(`/sandbox/accounts/${account}/fund`).send({});
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0]).toEqual({ field: 'amount', message: 'amount is required' });
+      const nested = await post('/counterparties').send({ type: 'individual', entity_id: entity, profile: { first_name: 'Ada' } });
+      expect([nested.status, nested.body.errors?.[0]]).toEqual([400, { field: 'profile.last_name', message: 'profile.last_name is required' }]);
+    });
+
+    it.each(['bearer', 'BEARER', 'bEaReR'])('takes the Authorization scheme in any case: %s', async (scheme) => {
+      await t.http.get('/accounts').set('Authorization', `${scheme} ${KEYS.sandbox}`).expect(200);
+    });
+
+    it('refuses a request with two Authorization headers with 400 invalid_request', async () => {
+      for (const second of [KEYS.sandbox, KEYS.other]) {
+        // An array is sent as two header lines (Node's setHeader); superagent's types allow it for Cookie only.
+        const res = await t.http.get('/accounts').set('Authorization', [`Bearer ${KEYS.sandbox}`, `Bearer ${second}`] as unknown as string);
+        expect([res.status, res.body.code]).toEqual([400, 'invalid_request']);
+      }
+    });
+  });
 });

@@ -7,7 +7,8 @@ import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
 import { strictValidationPipe } from './http/validation.pipe';
 import { UnexpectedBodyInterceptor } from './http/unexpected-body.interceptor';
 import { RouteTable } from './http/route-table';
-import { attachOpenApi } from './openapi/docs.controller';
+import { attachOpenApi, OpenApiDocuments } from './openapi/docs.controller';
+import { UnknownQueryInterceptor } from './http/unknown-query.interceptor';
 
 /** Builds the API exactly as `npm start` and `start:api` run it; tests use the same function. */
 export async function createApi(config: PlatformConfig, options: ApiOptions = {}): Promise<INestApplication> {
@@ -15,7 +16,9 @@ export async function createApi(config: PlatformConfig, options: ApiOptions = {}
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   app.getHttpAdapter().getInstance().set('etag', false);
   app.useGlobalPipes(strictValidationPipe());
-  app.useGlobalInterceptors(new UnexpectedBodyInterceptor());
+  // The query parameters a route takes are those its OpenAPI document lists, built on first use.
+  const documents = app.get(OpenApiDocuments);
+  app.useGlobalInterceptors(new UnexpectedBodyInterceptor(), new UnknownQueryInterceptor(() => documents.document()));
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
