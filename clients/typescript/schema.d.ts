@@ -2318,7 +2318,7 @@ export interface components {
             /** @description Seconds */
             retry_after: number;
             /** @enum {unknown} */
-            limit_type: "requests_per_second" | "card_creation_per_hour";
+            limit_type: "requests_per_second" | "card_creation_per_hour" | "event_streams";
             current_count: number;
             limit: number;
         };
@@ -11482,7 +11482,17 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
+            /** @description Over EVENT_STREAMS_PER_KEY open streams of the key (rate_limited, limit_type event_streams), with Retry-After; or: Over the rate limit of the API key (rate_limited) */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -54,19 +54,14 @@ export class EventStreamController {
     summary: 'The organization’s events as they happen (Server-Sent Events)',
     description: 'Each event’s data is the webhook delivery body and its id a log position; resumable with Last-Event-ID.',
     ok: { status: 200, mediaType: 'text/event-stream', description: 'The stream' },
+    errors: { 429: { description: 'Over EVENT_STREAMS_PER_KEY open streams of the key (rate_limited, limit_type event_streams), with Retry-After', schema: 'RateLimitError' } },
   })
-  async stream(
-    @Ctx() { actor }: CommandContext,
-    @Query() q: EventStreamDto,
-    @Headers('last-event-id') lastEventId: string | undefined,
-    @Headers('authorization') authorization: string | undefined,
-    @Res() res: Response,
-  ): Promise<void> {
+  async stream(@Ctx() { actor }: CommandContext, @Query() q: EventStreamDto, @Headers('last-event-id') lastEventId: string | undefined, @Res() res: Response): Promise<void> {
     const start = startOf(lastEventId, q.after_position);
     const follow = q.follow !== 'false';
     const client = new SseResponse(res);
     const heartbeatMs = this.settings.heartbeatMs;
-    const key = new KeyWatch(this.apiKeys, bearerCredential(authorization), actor.id);
+    const key = new KeyWatch(this.apiKeys, bearerCredential(res.req.headers.authorization), actor.id);
     let stream: EventStream | null = null;
     // The response first: a write waiting on a client that does not read must not hold the stream's stop.
     const stop = async () => {

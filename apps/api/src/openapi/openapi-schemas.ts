@@ -433,7 +433,7 @@ const intentAction = obj({
 export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   Error: { ...obj(errorBase, { open: true }), description: 'The one error envelope (decisions §2). Some errors add fields (a duplicate reference carries the original).' },
   RateLimitError: obj(
-    { ...errorBase, retry_after: int('Seconds'), limit_type: oneOfValues(['requests_per_second', 'card_creation_per_hour']), current_count: int(), limit: int() },
+    { ...errorBase, retry_after: int('Seconds'), limit_type: oneOfValues(['requests_per_second', 'card_creation_per_hour', 'event_streams']), current_count: int(), limit: int() },
     { description: 'Over a rate limit (decisions §2): code rate_limited, with a Retry-After header' },
   ),
   DuplicateTransferError: obj(
