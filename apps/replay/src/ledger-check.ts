@@ -1,4 +1,15 @@
-import { bookKey, customerBalance, foldLedgerEvent, newLedgers, type Ledgers, type LedgerBalances, type MoneyEvent } from '@app/domain/ledger';
+import {
+  bookKey,
+  customerBalance,
+  foldLedgerEvent,
+  LEDGER_FIGURES,
+  newMovementContext,
+  zeroBalances,
+  type Ledgers,
+  type LedgerBalances,
+  type MoneyEvent,
+  type MovementContext,
+} from '@app/domain/ledger';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { ReadDocument } from '@app/platform/read-store/read-store.port';
 import { modeOf } from '@app/platform/event-store/event-mode';
@@ -23,19 +34,27 @@ export interface LedgerRow extends LedgerBalances {
  * The ledger of decisions §12 checked at every position of the log: each event, in today's shape,
  * is folded by the domain (`foldLedgerEvent`) into its organization and mode's book, which then
  * must balance per currency (posted and pending); a money event's `balance_after` must equal its
- * account's postings, and the amounts it states must be its transaction's.
+ * account's postings, and the amounts it states must be its transaction's. Exact: sums are
+ * `bigint`, so a difference of one at any size is one.
  * The movement context the derivation keeps is global (a payout's reservation and its hold are on
  * different streams), so every event is folded whatever `--organization` says; only that
- * organization's books are reported.
+ * organization's books are reported. Memory holds the books (accounts and open transactions);
+ * the movement facts, which a settled payout keeps, live where `facts` keeps them (the replay: on
+ * disk, movement-facts.ts).
  *
  * A book's first break is kept: after it the book is wrong by construction and every later
  * transaction of it would be reported again. The fold goes on, so other books are still checked.
  */
 export class LedgerCheck {
-  private readonly ledgers: Ledgers = newLedgers();
+  private readonly ledgers: Ledgers;
   private readonly broken = new Map<string, LedgerBreak>();
 
-  constructor(private readonly organizationId?: string) {}
+  constructor(
+    private readonly organizationId?: string,
+    facts: MovementContext = newMovementContext(),
+  ) {
+    this.ledgers = { context: facts, books: new Map() };
+  }
 
   fold(event: RecordedEvent): void {
     const book = bookKey(event.metadata.organization_id, modeOf(event.metadata, event.data));
@@ -52,8 +71,8 @@ export class LedgerCheck {
     for await (const doc of accounts) {
       const { id, organization_id, mode, balance } = doc as ReadDocument & { organization_id: string; mode: string; balance: { available: number; current: number } };
       const account = this.ledgers.books.get(bookKey(organization_id, mode))?.accounts.get(id);
-      const ledger = account ? customerBalance(account) : { current: 0, available: 0 };
-      if (ledger.current !== balance.current || ledger.available !== balance.available) {
+      const ledger = account ? customerBalance(account) : { current: 0n, available: 0n };
+      if (ledger.current !== BigInt(balance.current) || ledger.available !== BigInt(balance.available)) {
         found.push({ account: id, message: `projected balance ${balance.available}/${balance.current} but its postings give ${ledger.available}/${ledger.current} (available/current)` });
       }
     }
@@ -76,7 +95,7 @@ export class LedgerCheck {
       if (!this.reported(book)) continue;
       for (const [currency, total] of [...currencies].sort(([a], [b]) => (a < b ? -1 : 1))) {
         rows.push({ book, currency, account: 'total', ...pick(total) });
-        const customers = { debits_posted: 0, credits_posted: 0, debits_pending: 0, credits_pending: 0 };
+        const customers = zeroBalances();
         let count = 0;
         const system: LedgerRow[] = [];
         for (const account of accounts.values()) {
@@ -84,7 +103,7 @@ export class LedgerCheck {
           if (account.kind !== 'customer') system.push({ book, currency, account: account.id, ...pick(account) });
           else {
             count += 1;
-            for (const k of BALANCES) customers[k] += account[k];
+            for (const k of LEDGER_FIGURES) customers[k] += account[k];
           }
         }
         rows.push(...system.sort((a, b) => (a.account < b.account ? -1 : 1)));
@@ -95,5 +114,4 @@ export class LedgerCheck {
   }
 }
 
-const BALANCES = ['debits_posted', 'credits_posted', 'debits_pending', 'credits_pending'] as const;
 const pick = (b: LedgerBalances): LedgerBalances => ({ debits_posted: b.debits_posted, credits_posted: b.credits_posted, debits_pending: b.debits_pending, credits_pending: b.credits_pending });

@@ -2,9 +2,11 @@ import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-
 import { ChainChecker, type ChainBreak } from '@app/platform/event-store/hash-chain/chain-upcast';
 import { HashChainedEventStore } from '@app/platform/event-store/hash-chain/hash-chained-event-store';
 import { upcast } from '@app/platform/event-store/upcasters';
+import type { MovementContext } from '@app/domain/ledger';
+import { BatchWrites } from '@app/platform/read-store/batch-writes';
 import type { Projection } from '@app/platform/read-store/projection';
 import { handlesEvent } from '@app/platform/read-store/projector';
-import type { ProjectionWrite, ReadDocument, ReadStore } from '@app/platform/read-store/read-store.port';
+import type { ReadDocument, ReadStore } from '@app/platform/read-store/read-store.port';
 import type { CheckpointCheck } from './checkpoint-check';
 import { LedgerCheck } from './ledger-check';
 
@@ -24,6 +26,8 @@ export interface PassOptions {
   readonly batchSize?: number;
   /** The log against the latest signed checkpoint: every event, with its chain hash, in position order. */
   readonly checkpoint?: CheckpointCheck;
+  /** Where the ledger fold keeps its movement facts (default: in memory). */
+  readonly facts?: MovementContext;
   onProgress?(position: number, head: number): void;
 }
 
@@ -42,13 +46,13 @@ export async function readLog(store: EventStore, projections: readonly Projectio
   const head = await raw.headPosition();
   const chains = new Map<string, ChainChecker>();
   const breaks: ChainBreak[] = [];
-  const ledger = new LedgerCheck(options.organizationId);
+  const ledger = new LedgerCheck(options.organizationId, options.facts);
   let count = 0;
   let last = 0;
   for (let after = 0; after < head;) {
     const batch = await raw.readAll({ after, limit: options.batchSize ?? 2000 });
     if (!batch.length) break;
-    const writes: ProjectionWrite[] = [];
+    const planned = new BatchWrites(scratch);
     for (const event of batch) {
       if (event.position > head) break;
       const chainHash = checkChain(chains, event, breaks);
@@ -56,10 +60,12 @@ export async function readLog(store: EventStore, projections: readonly Projectio
       const current = upcast(event);
       ledger.fold(current);
       last = event.position;
-      if (!options.organizationId || event.metadata.organization_id === options.organizationId) writes.push(...projectionWrites(projections, current));
+      if (!options.organizationId || event.metadata.organization_id === options.organizationId) {
+        for (const projection of projections) if (handlesEvent(projection, current)) await planned.add(projection, current);
+      }
       count += 1;
     }
-    await scratch.apply(writes, {});
+    await scratch.apply(planned.writes, {});
     after = batch[batch.length - 1].position;
     options.onProgress?.(Math.min(after, head), head);
     // The SQLite adapters answer synchronously: without this, a pass in microtasks alone would
@@ -79,25 +85,17 @@ function checkChain(chains: Map<string, ChainChecker>, event: RecordedEvent, bre
   return checker.hash;
 }
 
-/** The writes the projector makes for one event (libs/platform/src/read-store/projector.ts), guarded by its position. */
-function projectionWrites(projections: readonly Projection[], event: RecordedEvent): ProjectionWrite[] {
-  const writes: ProjectionWrite[] = [];
-  for (const projection of projections) {
-    if (!handlesEvent(projection, event)) continue;
-    for (const id of projection.documentIds(event)) {
-      writes.push({ collection: projection.collection, id, position: event.position, evolve: (current) => projection.evolve(current as never, event) });
-    }
-  }
-  return writes;
-}
-
 /** Read models folded in memory, collection → id → document: for small logs (the checked-in fixtures' tests). */
 export type ScratchStore = Map<string, Map<string, ReadDocument>>;
 
-/** One event through every projection into an in-memory store (the fixtures' tests fold a whole small log this way). */
+/**
+ * One event through every document projection into an in-memory store (the fixtures' tests fold a
+ * whole small log this way). Planned projections (the ledger) read their store as they plan: they
+ * are checked by `readLog` and `replay --verify`, which the fixture tests run too.
+ */
 export function project(scratch: ScratchStore, projections: readonly Projection[], event: RecordedEvent): void {
   for (const projection of projections) {
-    if (!handlesEvent(projection, event)) continue;
+    if (projection.plan || !handlesEvent(projection, event)) continue;
     let collection = scratch.get(projection.collection);
     if (!collection) scratch.set(projection.collection, (collection = new Map()));
     for (const id of projection.documentIds(event)) {

@@ -11,6 +11,7 @@ import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 import { CheckpointCheck } from './checkpoint-check';
 import { ascending, compareCollection, type Difference } from './collection-digest';
 import { readLog } from './log-pass';
+import { SqliteMovementFacts } from './movement-facts';
 import { LiveReplacer } from './rebuild-live';
 import { renderReport, type CollectionRow, type Finding } from './report';
 
@@ -48,6 +49,7 @@ export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promi
   const started = Date.now();
   const dir = mkdtempSync(join(options.scratchParent ?? tmpdir(), 'replay-scratch-'));
   const scratch = new SqliteReadStore(join(dir, 'read-models.db'));
+  const facts = new SqliteMovementFacts(join(dir, 'movement-facts.db'));
   let checkpoint: CheckpointCheck | undefined;
   try {
     // Read before the pass reads the head, so the checkpoint never covers more than the pass reads.
@@ -56,6 +58,7 @@ export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promi
     const pass = await readLog(deps.events, deps.projections, scratch, {
       organizationId: options.organizationId,
       checkpoint,
+      facts,
       onProgress: (position, head) => (bar?.getTotal() ? bar.update(position) : bar?.start(head, position)),
     });
     bar?.stop();
@@ -80,6 +83,7 @@ export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promi
     return findings.length ? 1 : 0;
   } finally {
     checkpoint?.close();
+    facts.close();
     await scratch.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,6 +12,7 @@ import { paymentIntentProjection } from './collections/payment-intent.projection
 import { cardProjection } from './cards/card.projection';
 import { cardTransactionProjection } from './cards/card-transaction.projection';
 import { eventIndexProjection } from './audit/event-index.projection';
+import { ledgerProjection } from './ledger/ledger.projection';
 
 /**
  * Every read model of the product, in one list: whichever worker runs the projector role
@@ -31,4 +32,5 @@ export const READ_MODELS: readonly Projection[] = [
   cardProjection,
   cardTransactionProjection,
   eventIndexProjection,
+  ledgerProjection,
 ] as readonly Projection[];

@@ -1,10 +1,11 @@
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { GetLedgerQuery } from '@app/application/ledger';
 import { Public } from '../http/auth/auth.decorators';
 import { parseAsOf } from '../audit/as-of.interceptor';
+import { exactJson, JSON_CONTENT_TYPE } from '../audit/exact-json';
 import { OperatorGuard } from './operator.guard';
 import { ApiRoute } from '../openapi/api-route.decorator';
 
@@ -41,7 +42,8 @@ export class AdminLedgerController {
     ok: { status: 200, schema: 'Ledger', description: 'The ledger' },
     errors: { 400: 'Not an organization id, no mode, or a malformed as_of (validation_error)' },
   })
-  async ledger(@Param() params: OrganizationLedgerParams, @Query() q: OrganizationLedgerDto) {
-    return { data: await this.queries.execute(new GetLedgerQuery(params.id, q.mode, q.as_of === undefined ? null : parseAsOf(q.as_of))) };
+  @Header('Content-Type', JSON_CONTENT_TYPE)
+  async ledger(@Param() params: OrganizationLedgerParams, @Query() q: OrganizationLedgerDto): Promise<string> {
+    return exactJson({ data: await this.queries.execute(new GetLedgerQuery(params.id, q.mode, q.as_of === undefined ? null : parseAsOf(q.as_of))) });
   }
 }

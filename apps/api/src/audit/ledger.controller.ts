@@ -1,11 +1,12 @@
 import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Header, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsOptional } from 'class-validator';
 import type { CommandContext } from '@app/application/command-handling';
 import { GetLedgerQuery } from '@app/application/ledger';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { parseAsOf } from './as-of.interceptor';
+import { exactJson, JSON_CONTENT_TYPE } from './exact-json';
 import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** `as_of` is the only parameter; parseAsOf refuses anything but a string of decisions §10 (400). */
@@ -28,7 +29,9 @@ export class LedgerController {
     ok: { status: 200, schema: 'Ledger', description: 'The ledger' },
     errors: { 400: 'A malformed as_of (validation_error)' },
   })
-  async ledger(@Ctx() { actor }: CommandContext, @Query() q: LedgerQueryDto) {
-    return { data: await this.queries.execute(new GetLedgerQuery(actor.organizationId, actor.mode, q.as_of === undefined ? null : parseAsOf(q.as_of))) };
+  // Sums may pass 2^53: the body is written with every digit (exact-json.ts).
+  @Header('Content-Type', JSON_CONTENT_TYPE)
+  async ledger(@Ctx() { actor }: CommandContext, @Query() q: LedgerQueryDto): Promise<string> {
+    return exactJson({ data: await this.queries.execute(new GetLedgerQuery(actor.organizationId, actor.mode, q.as_of === undefined ? null : parseAsOf(q.as_of))) });
   }
 }

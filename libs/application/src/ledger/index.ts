@@ -1,3 +1,2 @@
+// The ledger's reader (the projection, its query handler and metrics) is a read model: @app/read-models/ledger.
 export * from './get-ledger/get-ledger.query';
-export * from './get-ledger/get-ledger.handler';
-export * from './ledger-metrics';

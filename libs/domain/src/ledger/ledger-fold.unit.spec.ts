@@ -40,3 +40,22 @@ describe('folding money events checks the books after each', () => {
     expect(fold(events(opened, funded, action, credited))[3]).toEqual({ transaction_id: 'pi_1', message: 'acc_1: amount 1000 is not net 980 + fee 30' });
   });
 });
+
+describe('sums past 2^53 are exact', () => {
+  it('a system account and its currency keep every unit; a balance_after one off is named at that size', () => {
+    const ledgers = newLedgers();
+    const fund = (account: string, amount: number, current: number, id: string) =>
+      foldLedgerEvent(ledgers, KEY, {
+        type: 'AccountFunded',
+        data: { account_id: account, transaction_id: id, amount, currency: 'USD', source: 'sandbox', balance_after: { available: current, current } },
+      } as never);
+    for (const account of ['acc_1', 'acc_2']) foldLedgerEvent(ledgers, KEY, { type: 'AccountOpened', data: { account_id: account, currency: 'USD' } } as never);
+    expect(fund('acc_1', 5e15, 5e15, 't1')).toBeNull();
+    expect(fund('acc_2', 5e15, 5e15, 't2')).toBeNull();
+    for (let i = 1; i <= 5; i++) expect(fund('acc_1', 1, 5e15 + i, `t${2 + i}`)).toBeNull();
+    const book = ledgers.books.get(KEY)!;
+    expect(book.accounts.get('funding:USD')?.debits_posted).toBe(10_000_000_000_000_005n);
+    expect(book.currencies.get('USD')).toMatchObject({ debits_posted: 10_000_000_000_000_005n, credits_posted: 10_000_000_000_000_005n });
+    expect(fund('acc_1', 1, 5e15 + 5, 't8')).toMatchObject({ transaction_id: 't8', message: expect.stringMatching(/says 5000000000000005\/5000000000000005 but its postings give 5000000000000006/) });
+  });
+});

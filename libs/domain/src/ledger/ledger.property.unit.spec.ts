@@ -235,7 +235,7 @@ function check(world: World): void {
     const folded = balanceOf(state);
     expect(folded.available).toBeGreaterThanOrEqual(0);
     const ledger = book.accounts.get(id);
-    expect(ledger ? customerBalance(ledger) : { current: 0, available: 0 }).toEqual({ current: folded.current, available: folded.available });
+    expect(ledger ? customerBalance(ledger) : { current: 0n, available: 0n }).toEqual({ current: BigInt(folded.current), available: BigInt(folded.available) });
   }
 }
 

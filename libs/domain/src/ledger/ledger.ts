@@ -21,12 +21,18 @@ export type LedgerChange =
   | { readonly kind: 'post_pending'; readonly transaction_id: string }
   | { readonly kind: 'void_pending'; readonly transaction_id: string };
 
+/**
+ * Sums that grow with lifetime volume: a system account (`funding:USD`) or a currency's totals pass
+ * 2^53 long before any one movement does, so they are arbitrary-precision integers (decisions §12).
+ */
 export interface LedgerBalances {
-  debits_posted: number;
-  credits_posted: number;
-  debits_pending: number;
-  credits_pending: number;
+  debits_posted: bigint;
+  credits_posted: bigint;
+  debits_pending: bigint;
+  credits_pending: bigint;
 }
+
+export const LEDGER_FIGURES = ['debits_posted', 'credits_posted', 'debits_pending', 'credits_pending'] as const;
 
 export interface LedgerAccount extends LedgerBalances {
   readonly id: string;
@@ -65,10 +71,14 @@ export function ledgerAccountKind(id: string): LedgerAccountKind | null {
 export const systemAccount = (kind: Exclude<LedgerAccountKind, 'customer' | 'clearing'>, currency: string) => `${kind}:${currency}`;
 export const clearingAccount = (rail: string, currency: string) => `clearing:${rail}:${currency}`;
 
-const zero = (): LedgerBalances => ({ debits_posted: 0, credits_posted: 0, debits_pending: 0, credits_pending: 0 });
+export const zeroBalances = (): LedgerBalances => ({ debits_posted: 0n, credits_posted: 0n, debits_pending: 0n, credits_pending: 0n });
 
-/** A customer account's balances (decisions §12): current = credits − debits posted; available = current − debits pending. */
-export const customerBalance = (account: LedgerBalances) => {
+/**
+ * A customer account's balances (decisions §12): current = credits − debits posted; available =
+ * current − debits pending. Exact: the decider keeps them within 2^53 − 1, and a check compares
+ * them with what an event states (a number) as `BigInt(stated)`.
+ */
+export const customerBalance = (account: LedgerBalances): { current: bigint; available: bigint } => {
   const current = account.credits_posted - account.debits_posted;
   return { current, available: current - account.debits_pending };
 };
@@ -85,13 +95,13 @@ function checkLines(transactionId: string, lines: readonly LedgerLine[]): Ledger
 
 function account(book: LedgerBook, id: string, currency: string): LedgerAccount {
   let found = book.accounts.get(id);
-  if (!found) book.accounts.set(id, (found = { id, kind: ledgerAccountKind(id)!, currency, ...zero() }));
+  if (!found) book.accounts.set(id, (found = { id, kind: ledgerAccountKind(id)!, currency, ...zeroBalances() }));
   return found;
 }
 
 function currencyTotals(book: LedgerBook, currency: string): LedgerBalances {
   let found = book.currencies.get(currency);
-  if (!found) book.currencies.set(currency, (found = zero()));
+  if (!found) book.currencies.set(currency, (found = zeroBalances()));
   return found;
 }
 
@@ -114,7 +124,7 @@ function move(book: LedgerBook, lines: readonly LedgerLine[], side: Side, sign: 
     const debit = account(book, line.debit, line.currency);
     const credit = account(book, line.credit, line.currency);
     const totals = currencyTotals(book, line.currency);
-    const amount = sign * line.amount;
+    const amount = BigInt(sign * line.amount);
     if (side === 'posted') {
       debit.debits_posted += amount;
       credit.credits_posted += amount;

@@ -21,29 +21,77 @@ import { clearingAccount, systemAccount, type LedgerChange, type LedgerFault, ty
  */
 export type MoneyEvent = AccountEvent | CardEvent | IntentActionEvent | TransferReferenceEvent;
 
-interface TransferContext {
-  readonly rail: string;
-  readonly amount: number;
-  readonly fee: number;
-  readonly currency: string;
-}
+/** The event types the derivation reads: those that describe a movement, and those that move money. */
+export const MONEY_EVENT_TYPES: readonly MoneyEvent['type'][] = [
+  'AccountOpened',
+  'TransferReferenceReserved',
+  'CardAuthorizationHeld',
+  'CardTransactionCaptured',
+  'CardTransactionReversed',
+  'IntentActionCreated',
+  'AccountFunded',
+  'FundsHeld',
+  'HoldSettled',
+  'HoldReleased',
+  'HoldReversed',
+  'BookTransferReceived',
+  'CollectionCredited',
+  'CollectionRefunded',
+];
 
-interface CardContext {
+/**
+ * What the derivation knows of a movement, by key (`movementKey`): an account's currency, a
+ * payout's rail and amounts (kept after it settles: it may still come back), a card transaction's
+ * currencies, an intent's payment type. The derivation reads and writes these facts through a
+ * `MovementContext`: a Map when a whole log is folded in one process, documents of the ledger read
+ * model when the projector derives one event at a time (nothing of it stays in memory there).
+ */
+export type MovementFact =
+  | { readonly kind: 'account'; readonly currency: string }
+  | { readonly kind: 'transfer'; readonly rail: string; readonly amount: number; readonly fee: number; readonly currency: string }
   /** The card's currency and amount (the captured amount once captured). */
-  readonly currency: string;
-  readonly amount: number;
-  readonly status: 'held' | 'captured' | 'reversed';
-}
+  | { readonly kind: 'card'; readonly currency: string; readonly amount: number; readonly status: 'held' | 'captured' | 'reversed' }
+  | { readonly kind: 'intent'; readonly rail: string };
 
-/** What the derivation remembers: accounts' currencies, transfers that may still settle or come back, open card transactions, intents' payment types. */
+type FactKind = MovementFact['kind'];
+type FactOf<K extends FactKind> = Extract<MovementFact, { kind: K }>;
+
+/** The facts of movements still able to move money; a Map is one. */
 export interface MovementContext {
-  readonly accounts: Map<string, string>;
-  readonly transfers: Map<string, TransferContext>;
-  readonly cards: Map<string, CardContext>;
-  readonly intents: Map<string, string>;
+  get(key: string): MovementFact | undefined;
+  set(key: string, fact: MovementFact): unknown;
+  delete(key: string): unknown;
 }
 
-export const newMovementContext = (): MovementContext => ({ accounts: new Map(), transfers: new Map(), cards: new Map(), intents: new Map() });
+export const newMovementContext = (): MovementContext => new Map<string, MovementFact>();
+
+export const movementKey = (kind: FactKind, id: string) => `${kind}:${id}`;
+
+function factOf<K extends FactKind>(context: MovementContext, kind: K, id: string): FactOf<K> | undefined {
+  const fact = context.get(movementKey(kind, id));
+  return fact?.kind === kind ? (fact as FactOf<K>) : undefined;
+}
+
+/**
+ * The facts `ledgerChangesOf` may read for an event (a reader that keeps them in a store fetches
+ * these first); events that only describe a movement read none.
+ */
+export function movementKeysOf(event: MoneyEvent): string[] {
+  switch (event.type) {
+    case 'FundsHeld':
+      return [movementKey('account', event.data.account_id), movementKey('transfer', event.data.hold_id), movementKey('card', cardTransactionOf(event.data.hold_id))];
+    case 'HoldSettled':
+    case 'HoldReleased':
+      return [movementKey('transfer', event.data.hold_id), movementKey('card', cardTransactionOf(event.data.hold_id))];
+    case 'HoldReversed':
+      return [movementKey('account', event.data.account_id), movementKey('transfer', event.data.hold_id)];
+    case 'CollectionCredited':
+    case 'CollectionRefunded':
+      return [movementKey('intent', event.data.payment_intent_id)];
+    default:
+      return [];
+  }
+}
 
 const CAPTURE_SUFFIX = '.capture';
 const cardTransactionOf = (holdId: string) => (holdId.endsWith(CAPTURE_SUFFIX) ? holdId.slice(0, -CAPTURE_SUFFIX.length) : holdId);
@@ -57,12 +105,12 @@ type Result = readonly LedgerChange[] | LedgerFault;
 export function ledgerChangesOf(context: MovementContext, event: MoneyEvent): Result {
   switch (event.type) {
     case 'AccountOpened':
-      context.accounts.set(event.data.account_id, event.data.currency);
+      context.set(movementKey('account', event.data.account_id), { kind: 'account', currency: event.data.currency });
       return [];
     case 'TransferReferenceReserved': {
       const { intent } = event.data;
       const rail = intent.payment_type;
-      context.transfers.set(intent.id, { rail, amount: intent.amount, fee: intent.fee, currency: intent.currency });
+      context.set(movementKey('transfer', intent.id), { kind: 'transfer', rail, amount: intent.amount, fee: intent.fee, currency: intent.currency });
       return [];
     }
     case 'CardAuthorizationHeld':
@@ -70,11 +118,11 @@ export function ledgerChangesOf(context: MovementContext, event: MoneyEvent): Re
     case 'CardTransactionReversed': {
       const t = event.data.transaction;
       const status = event.type === 'CardAuthorizationHeld' ? 'held' : event.type === 'CardTransactionCaptured' ? 'captured' : 'reversed';
-      context.cards.set(t.id, { currency: t.currency, amount: t.amount, status });
+      context.set(movementKey('card', t.id), { kind: 'card', currency: t.currency, amount: t.amount, status });
       return [];
     }
     case 'IntentActionCreated':
-      context.intents.set(event.data.action.payment_intent_id, event.data.action.payment_type);
+      context.set(movementKey('intent', event.data.action.payment_intent_id), { kind: 'intent', rail: event.data.action.payment_type });
       return [];
     default:
       return accountMoney(context, event);
@@ -100,10 +148,10 @@ function accountMoney(context: MovementContext, event: MoneyEvent): Result {
       return [{ kind: 'void_pending', transaction_id: event.data.hold_id }];
     case 'HoldReversed': {
       const id = `${event.data.hold_id}:reversal`;
-      const t = context.transfers.get(event.data.hold_id);
-      const currency = context.accounts.get(event.data.account_id);
+      const t = factOf(context, 'transfer', event.data.hold_id);
+      const currency = factOf(context, 'account', event.data.account_id)?.currency;
       if (!t || !currency) return { transaction_id: id, message: `reverses ${event.data.hold_id}, a payout the log never created` };
-      context.transfers.delete(event.data.hold_id);
+      context.delete(movementKey('transfer', event.data.hold_id));
       return [{ kind: 'posted', transaction_id: id, lines: payoutLines(event.data.account_id, t, currency).map(flip) }];
     }
     case 'BookTransferReceived': {
@@ -114,7 +162,7 @@ function accountMoney(context: MovementContext, event: MoneyEvent): Result {
     }
     case 'CollectionCredited': {
       const d = event.data;
-      const rail = context.intents.get(d.payment_intent_id);
+      const rail = factOf(context, 'intent', d.payment_intent_id)?.rail;
       if (!rail) return { transaction_id: d.payment_intent_id, message: 'credits a collection whose intent action the log never created' };
       const clearing = clearingAccount(rail, d.currency);
       const lines: LedgerLine[] = [{ debit: clearing, credit: d.account_id, amount: d.net, currency: d.currency }];
@@ -123,7 +171,7 @@ function accountMoney(context: MovementContext, event: MoneyEvent): Result {
     }
     case 'CollectionRefunded': {
       const d = event.data;
-      const rail = context.intents.get(d.payment_intent_id);
+      const rail = factOf(context, 'intent', d.payment_intent_id)?.rail;
       if (!rail) return { transaction_id: d.refund_id, message: 'refunds a collection whose intent action the log never created' };
       return [{ kind: 'posted', transaction_id: d.refund_id, lines: [{ debit: d.account_id, credit: clearingAccount(rail, d.currency), amount: d.amount, currency: d.currency }] }];
     }
@@ -133,7 +181,7 @@ function accountMoney(context: MovementContext, event: MoneyEvent): Result {
 }
 
 /** A payout: the account pays the rail the amount and the platform the fee. */
-function payoutLines(accountId: string, t: TransferContext, currency: string): LedgerLine[] {
+function payoutLines(accountId: string, t: FactOf<'transfer'>, currency: string): LedgerLine[] {
   const lines: LedgerLine[] = [{ debit: accountId, credit: clearingAccount(t.rail, currency), amount: t.amount, currency }];
   if (t.fee > 0) lines.push({ debit: accountId, credit: systemAccount('fees', currency), amount: t.fee, currency });
   return lines;
@@ -142,17 +190,20 @@ function payoutLines(accountId: string, t: TransferContext, currency: string): L
 const flip = (line: LedgerLine): LedgerLine => ({ ...line, debit: line.credit, credit: line.debit });
 
 function holdLines(context: MovementContext, hold: Extract<AccountEvent, { type: 'FundsHeld' }>['data']): LedgerLine[] | LedgerFault {
-  const currency = context.accounts.get(hold.account_id);
+  const currency = factOf(context, 'account', hold.account_id)?.currency;
   if (!currency) return { transaction_id: hold.hold_id, message: `holds money on ${hold.account_id}, an account the log never opened` };
   // A new transfer's hold carries its payout; in older logs its reservation described it before.
-  if (hold.transfer) context.transfers.set(hold.hold_id, { rail: hold.transfer.payment_type, amount: hold.transfer.amount, fee: hold.transfer.fee, currency: hold.transfer.currency });
-  const transfer = context.transfers.get(hold.hold_id);
+  if (hold.transfer) {
+    const t = hold.transfer;
+    context.set(movementKey('transfer', hold.hold_id), { kind: 'transfer', rail: t.payment_type, amount: t.amount, fee: t.fee, currency: t.currency });
+  }
+  const transfer = factOf(context, 'transfer', hold.hold_id);
   if (transfer) {
     if (transfer.amount !== hold.amount || transfer.fee !== hold.fee)
       return { transaction_id: hold.hold_id, message: `holds ${hold.amount} + ${hold.fee} for a transfer of ${transfer.amount} + ${transfer.fee}` };
     return payoutLines(hold.account_id, transfer, currency);
   }
-  const card = context.cards.get(cardTransactionOf(hold.hold_id));
+  const card = factOf(context, 'card', cardTransactionOf(hold.hold_id));
   if (!card) return { transaction_id: hold.hold_id, message: 'holds money for a movement the log never described' };
   if (card.currency === currency) return [{ debit: hold.account_id, credit: clearingAccount('card', currency), amount: hold.amount, currency }];
   // FX: the account pays the FX position in its currency; the FX position pays the card network in the card's.
@@ -169,8 +220,8 @@ function holdLines(context: MovementContext, hold: Extract<AccountEvent, { type:
  * and then holds and settles `<id>.capture`, so a captured one is kept until then).
  */
 function forget(context: MovementContext, holdId: string, how: 'settled' | 'released'): void {
-  if (how === 'released') context.transfers.delete(holdId);
+  if (how === 'released') context.delete(movementKey('transfer', holdId));
   const id = cardTransactionOf(holdId);
-  const card = context.cards.get(id);
-  if (card && (how === 'settled' || card.status === 'reversed')) context.cards.delete(id);
+  const card = factOf(context, 'card', id);
+  if (card && (how === 'settled' || card.status === 'reversed')) context.delete(movementKey('card', id));
 }

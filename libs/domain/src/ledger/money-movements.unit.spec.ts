@@ -96,6 +96,6 @@ describe('the books', () => {
     expect(applyLedgerChange(book, { kind: 'post_pending', transaction_id: 't2' })?.message).toMatch(/not pending/);
     expect(applyLedgerChange(book, { kind: 'posted', transaction_id: 't3', lines: [{ debit: 'funding:USD', credit: 'acc_1', amount: 5, currency: 'USD' }] })).toBeNull();
     expect(applyLedgerChange(book, { kind: 'posted', transaction_id: 't4', lines: [{ debit: 'funding:EUR', credit: 'acc_1', amount: 5, currency: 'EUR' }] })?.message).toMatch(/acc_1, a USD account/);
-    expect(book.accounts.get('acc_1')).toMatchObject({ credits_posted: 5, debits_posted: 0 });
+    expect(book.accounts.get('acc_1')).toMatchObject({ credits_posted: 5n, debits_posted: 0n });
   });
 });

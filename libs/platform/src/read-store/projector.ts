@@ -1,5 +1,6 @@
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
-import type { ProjectionWrite, ReadStore } from './read-store.port';
+import type { ReadStore } from './read-store.port';
+import { BatchWrites } from './batch-writes';
 import type { Projection } from './projection';
 
 /**
@@ -84,20 +85,14 @@ export class Projector {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
-    const writes: ProjectionWrite[] = [];
+    const planned = new BatchWrites(this.readStore);
     for (const event of batch) {
       for (const projection of this.projections) {
         if (event.position <= this.checkpoints[projection.name] || !handlesEvent(projection, event)) continue;
-        for (const id of projection.documentIds(event)) {
-          writes.push({
-            collection: projection.collection,
-            id,
-            position: event.position,
-            evolve: (current) => projection.evolve(current as never, event),
-          });
-        }
+        await planned.add(projection, event);
       }
     }
+    const writes = planned.writes;
     const last = batch[batch.length - 1].position;
     const advanced: Record<string, number> = {};
     for (const p of this.projections) advanced[p.name] = Math.max(this.checkpoints[p.name], last);

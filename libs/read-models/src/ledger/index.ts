@@ -1,0 +1,3 @@
+export * from './ledger.projection';
+export * from './get-ledger.query-handler';
+export * from './ledger-metrics';
