@@ -4,11 +4,14 @@ import { createPublicKey } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ModuleRef } from '@nestjs/core';
 import Database from 'better-sqlite3';
 import { AuditCheckpointWriter } from '@app/platform/audit-checkpoints/audit-checkpoint-writer';
 import { verifyCheckpoint, type SignedCheckpoint } from '@app/platform/audit-checkpoints/checkpoint';
+import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { GENESIS_HASH, eventHash } from '@app/platform/event-store/hash-chain/event-hash';
 import { approvedEntity, tokenFor } from '../support/fixtures';
+import { waitFor } from '../support/wait-for';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
 import { fund } from '../transfers/helpers';
 import { auditWorkload } from './audit-workload';
@@ -48,6 +51,14 @@ let event: { id: string; position: number; revision: number; metadata: { hash: s
 let proof: { leaf_index: number; leaf: { position: number; stream_id: string; revision: number; hash: string }; audit_path: string[]; checkpoint: SignedCheckpoint; public_key: string };
 
 const writerOf = (app: TestApp) => app.app.get(AuditCheckpointWriter);
+/** Whether the app runs a writer at all (through ModuleRef: the app's own get exits the process on a missing provider). */
+const hasWriter = (app: TestApp) => {
+  try {
+    return !!app.app.get(ModuleRef).get(AuditCheckpointWriter, { strict: false });
+  } catch {
+    return false;
+  }
+};
 
 beforeAll(async () => {
   dataDir = tempDir('checkpoints-data-');
@@ -179,11 +190,11 @@ describe('GET /events/{id}/proof', () => {
     await fund(t, workload.account, 200, 'USD');
     const latest = (await t.http.get(`/events?resource_type=account&resource_id=${workload.account}&limit=100`).set(bearer(KEYS.sandbox)).expect(200)).body.data.pop();
     // The writer indexes it at its next tick (within a second) but signs only when due.
-    let res = await t.http.get(`/events/${latest.id}/proof`).set(bearer(KEYS.sandbox));
-    for (let i = 0; i < 30 && res.status === 404; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      res = await t.http.get(`/events/${latest.id}/proof`).set(bearer(KEYS.sandbox));
-    }
+    const res = await waitFor(
+      () => t.http.get(`/events/${latest.id}/proof`).set(bearer(KEYS.sandbox)),
+      (r) => r.status !== 404,
+      'the writer to index the event',
+    );
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ status: 'error', code: 'event_not_checkpointed' });
     await writerOf(t).checkpointNow();
@@ -197,16 +208,21 @@ describe('the writer signs by itself', () => {
     const timed = await startTestApp({ PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, AUDIT_CHECKPOINT_INTERVAL_MS: '300' });
     const counted = await startTestApp({ PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, AUDIT_CHECKPOINT_INTERVAL_MS: '600000', AUDIT_CHECKPOINT_EVERY_EVENTS: '3' });
     try {
-      for (const app of [timed, counted]) {
-        const entity = await approvedEntity(app);
-        const head = async () => (await app.http.get(`/entities/${entity}/history`).set(bearer(KEYS.sandbox)).expect(200)).body.data.pop().position as number;
-        const target = await head();
-        let latest: SignedCheckpoint | undefined;
-        for (let i = 0; i < 100 && !(latest && latest.last_position >= target); i++) {
-          await new Promise((r) => setTimeout(r, 100));
-          latest = (await app.http.get('/admin/audit/checkpoints?limit=1').set(ADMIN).expect(200)).body.data[0];
-        }
-        expect(latest?.last_position).toBeGreaterThanOrEqual(target);
+      // Each eventually leaves fewer unsigned events than its trigger: none for the interval; fewer
+      // than three for the count (its interval is ten minutes, so a checkpoint at all is the count's).
+      for (const [app, unsignedAtMost] of [
+        [timed, 0],
+        [counted, 2],
+      ] as const) {
+        await approvedEntity(app);
+        await app.settle();
+        const head = await app.app.get<EventStore>(EVENT_STORE).headPosition();
+        const latest = await waitFor(
+          async () => (await app.http.get('/admin/audit/checkpoints?limit=1').set(ADMIN).expect(200)).body.data[0] as SignedCheckpoint | undefined,
+          (c) => !!c && c.last_position >= head - unsignedAtMost,
+          `a checkpoint signed by itself up to position ${head - unsignedAtMost} or later`,
+        );
+        expect(latest?.last_position).toBeGreaterThanOrEqual(head - unsignedAtMost);
       }
     } finally {
       await Promise.all([timed.close(), counted.close()]);
@@ -222,15 +238,17 @@ describe('the writer is the worker’s audit role, not the API’s', () => {
     let app = await startTestApp(env, dir, { workerRoles: ['projector'] });
     try {
       await approvedEntity(app);
-      await new Promise((r) => setTimeout(r, 1_500)); // five intervals: a writer would have signed
+      // No writer in the app at all, rather than none seen signing within some wait.
+      expect(hasWriter(app)).toBe(false);
       expect(await latest(app)).toBeUndefined();
       await app.close();
       app = await startTestApp(env, dir, { workerRoles: ['projector', 'audit'] });
-      let signed: SignedCheckpoint | undefined;
-      for (let i = 0; i < 50 && !signed; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        signed = await latest(app);
-      }
+      expect(hasWriter(app)).toBe(true);
+      const signed = await waitFor(
+        () => latest(app),
+        (c) => !!c,
+        'the audit role to sign the log it found',
+      );
       expect(signed?.tree_size).toBeGreaterThan(0);
     } finally {
       await app.close();
