@@ -13,6 +13,8 @@ const common = {
 module.exports = {
   // Jest 29 reads the timeout globally only; e2e and int tests wait on real I/O on loaded CI machines.
   testTimeout: 60_000,
+  // After Jest's own: every skipped test with its reason, and a skip without one fails the run (test/support/skip-reasons-reporter.js).
+  reporters: ['default', '<rootDir>/test/support/skip-reasons-reporter.js'],
   projects: [
     {
       ...common,
