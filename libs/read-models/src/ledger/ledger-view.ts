@@ -1,6 +1,6 @@
 import type { LedgerView } from '@app/application/ledger';
 import type { PointInTime } from '@app/platform/event-store/point-in-time';
-import type { ReadDocument, ReadStore } from '@app/platform/read-store/read-store.port';
+import type { PageQuery, ReadDocument, ReadStore } from '@app/platform/read-store/read-store.port';
 import { LEDGER, rowId, ticksBefore, tickSeries, toBalances, type AccountDocument, type CurrencyDocument, type RowDocument, type TickDocument } from './ledger-documents';
 
 const PAGE = 100;
@@ -35,11 +35,21 @@ async function figuresAt<D extends AccountDocument | CurrencyDocument>(store: Re
   return found;
 }
 
+/** The finds the ledger issues, each an index seek (ledger-plans.int.spec.ts checks their plans). */
+export const ledgerFinds = {
+  /** A page of a book's accounts or currencies, or of the sums (`book: '*'`). */
+  listed: (filter: { book: string; type: string }, before?: string): PageQuery => ({ filter, limit: PAGE, before }),
+  /** The latest row of a series at or before a position. */
+  row: (series: string, position: number): PageQuery => ({ filter: { series }, before: rowId(series, position + 1), limit: 1 }),
+  /** The latest tick of a book, at or before a time when one is given. */
+  tick: (book: string, at?: number): PageQuery => ({ filter: { series: tickSeries(book) }, before: at === undefined ? undefined : ticksBefore(book, Math.floor(at) + 1), limit: 1 }),
+};
+
 /** Every document of a filter, a page at a time (a book's accounts: bounded by its accounts, not its history). */
-export async function allOf<D extends ReadDocument>(store: ReadStore, filter: Record<string, string>): Promise<D[]> {
+export async function allOf<D extends ReadDocument>(store: ReadStore, filter: { book: string; type: string }): Promise<D[]> {
   const all: D[] = [];
   for (let before: string | undefined; ;) {
-    const page = await store.find<D>(LEDGER, { filter, limit: PAGE, before });
+    const page = await store.find<D>(LEDGER, ledgerFinds.listed(filter, before));
     all.push(...page.items);
     if (!page.hasMore || !page.items.length) return all;
     before = page.items[page.items.length - 1].id;
@@ -47,14 +57,13 @@ export async function allOf<D extends ReadDocument>(store: ReadStore, filter: Re
 }
 
 async function latestRow(store: ReadStore, series: string, position: number): Promise<RowDocument | null> {
-  const page = await store.find<RowDocument>(LEDGER, { filter: { series }, before: rowId(series, position + 1), limit: 1 });
+  const page = await store.find<RowDocument>(LEDGER, ledgerFinds.row(series, position));
   return page.items[0] ?? null;
 }
 
 /** The newest tick of a book at or before a time (ms), or the newest of all: where a book last moved. */
 export async function latestTick(store: ReadStore, book: string, at?: number): Promise<TickDocument | null> {
-  const before = at === undefined ? undefined : ticksBefore(book, Math.floor(at) + 1);
-  const page = await store.find<TickDocument>(LEDGER, { filter: { series: tickSeries(book) }, before, limit: 1 });
+  const page = await store.find<TickDocument>(LEDGER, ledgerFinds.tick(book, at));
   return page.items[0] ?? null;
 }
 

@@ -86,7 +86,7 @@ async function planLedger(recorded: RecordedEvent, read: PlanRead): Promise<Plan
   }
   const after: LedgerBook = { accounts: copies(before.accounts), currencies: copies(before.currencies), pending: new Map(pending) };
   foldIntoBook(context, () => after, event);
-  return [...context.writes(), ...pendingWrites(book, before, after), ...(await moneyWrites(recorded, book, before, after, read))];
+  return [...context.writes(), ...pendingWrites(recorded, book, before, after), ...(await moneyWrites(recorded, book, before, after, read))];
 }
 
 const copies = <T extends object>(map: ReadonlyMap<string, T>): Map<string, T> => new Map([...map].map(([k, v]) => [k, { ...v }]));
@@ -118,11 +118,12 @@ class RecordedFacts implements MovementContext {
 }
 
 /** A transaction opened is stored; one posted or voided is deleted (its lines are in the totals). */
-function pendingWrites(book: string, before: LedgerBook, after: LedgerBook): PlannedWrite[] {
+function pendingWrites(recorded: RecordedEvent, book: string, before: LedgerBook, after: LedgerBook): PlannedWrite[] {
   const writes: PlannedWrite[] = [];
+  const organization_id = recorded.metadata.organization_id;
   for (const id of before.pending.keys()) if (!after.pending.has(id)) writes.push({ id: pendingId(book, id), doc: null });
   for (const [id, lines] of after.pending) {
-    if (!before.pending.has(id)) writes.push({ id: pendingId(book, id), doc: { id: pendingId(book, id), type: 'pending', lines } satisfies PendingDocument });
+    if (!before.pending.has(id)) writes.push({ id: pendingId(book, id), doc: { id: pendingId(book, id), type: 'pending', organization_id, lines } satisfies PendingDocument });
   }
   return writes;
 }
@@ -130,25 +131,27 @@ function pendingWrites(book: string, before: LedgerBook, after: LedgerBook): Pla
 /** Every account and currency the event moved: its totals now, a row of them at this position, the mode's sums, and a tick. */
 async function moneyWrites(recorded: RecordedEvent, book: string, before: LedgerBook, after: LedgerBook, read: PlanRead): Promise<PlannedWrite[]> {
   const position = recorded.position;
+  // Every document of a book names its organization, as other read models do: `replay --organization` compares by it.
+  const organization_id = recorded.metadata.organization_id;
   const writes: PlannedWrite[] = [];
   const moved = <T extends LedgerBalances>(map: Map<string, T>, was: ReadonlyMap<string, LedgerBalances>) => [...map].filter(([k, v]) => !was.has(k) || !sameFigures(v, was.get(k)!));
   for (const [id, account] of moved(after.accounts, before.accounts)) {
     const doc = accountId(book, id);
     const { kind, currency } = account as LedgerAccount;
-    writes.push({ id: doc, doc: { id: doc, type: 'account', book, account: id, kind, currency, position, ...toFigures(account) } satisfies AccountDocument });
-    writes.push({ id: rowId(doc, position), doc: { id: rowId(doc, position), type: 'row', series: doc, position, ...toFigures(account) } });
+    writes.push({ id: doc, doc: { id: doc, type: 'account', book, organization_id, account: id, kind, currency, position, ...toFigures(account) } satisfies AccountDocument });
+    writes.push({ id: rowId(doc, position), doc: { id: rowId(doc, position), type: 'row', organization_id, series: doc, position, ...toFigures(account) } });
   }
   const mode = modeOf(recorded.metadata, recorded.data);
   for (const [currency, totals] of moved(after.currencies, before.currencies)) {
     const doc = currencyId(book, currency);
-    writes.push({ id: doc, doc: { id: doc, type: 'currency', book, currency, position, ...toFigures(totals) } satisfies CurrencyDocument });
-    writes.push({ id: rowId(doc, position), doc: { id: rowId(doc, position), type: 'row', series: doc, position, ...toFigures(totals) } });
+    writes.push({ id: doc, doc: { id: doc, type: 'currency', book, organization_id, currency, position, ...toFigures(totals) } satisfies CurrencyDocument });
+    writes.push({ id: rowId(doc, position), doc: { id: rowId(doc, position), type: 'row', organization_id, series: doc, position, ...toFigures(totals) } });
     writes.push(await sumWrite(mode, currency, totals, before.currencies.get(currency), position, read));
   }
   if (writes.length)
     writes.push({
       id: tickId(book, recorded.metadata.occurred_at, position),
-      doc: { id: tickId(book, recorded.metadata.occurred_at, position), type: 'tick', series: tickSeries(book), position, at: recorded.metadata.occurred_at },
+      doc: { id: tickId(book, recorded.metadata.occurred_at, position), type: 'tick', organization_id, series: tickSeries(book), position, at: recorded.metadata.occurred_at },
     });
   return writes;
 }
