@@ -5,7 +5,7 @@ import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { foldStream, handleCommand } from '../command-handling';
 import { accountStream } from '../accounts/streams';
-import { closedHoldReader } from '../accounts/closed-hold-reader';
+import { accountLogReader } from '../accounts/account-log-reader';
 import { createTransfer, finishTransfer, holdMoney } from './transfer-steps';
 import { transferReferenceDecider } from '@app/domain/transfers';
 import { transferReferenceStream } from './streams';
@@ -16,7 +16,7 @@ import { openUsdAccount, storeOnDisk, TEST_CONTEXT } from '../testing/account-on
 
 /**
  * The account state forgets closed holds; a repeated hold is answered by the transfer stream and a
- * repeated reversal by the account's log. Every rerun a process manager or a retried request makes,
+ * repeated reversal by the account's log since the reversal was decided (never from its start). Every rerun a process manager or a retried request makes,
  * staged on a real store: the money moves once.
  */
 describe('hold idempotency from the hold origin', () => {
@@ -118,7 +118,8 @@ describe('hold idempotency from the hold origin', () => {
   it('a reversal that read the log while another reversal landed retries, reads on, and credits nothing', async () => {
     const i = intent(1_000);
     await succeed(i);
-    await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to: 'reversed', now: 6 }, context);
+    const { revision } = await foldStream(store, accountStream(ACC), accountDecider);
+    await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to: 'reversed', account_revision: revision, now: 6 }, context);
     const reversed = await last(i.id);
     let armed = false;
     let raced = false;
@@ -130,14 +131,41 @@ describe('hold idempotency from the hold origin', () => {
       return events;
     };
     const late = new Proxy(store, { get: (target, key) => (key === 'readStream' ? readStream : (Reflect.get(target, key) as unknown)) }) as EventStore;
-    const closed = closedHoldReader(late, ACC, i.id);
+    const landed = accountLogReader(late, ACC, revision + 1, (e) => e.type === 'HoldReversed' && e.data.hold_id === i.id);
     const reverse = async () => {
       armed = true;
-      return { type: 'ReverseSettledHold' as const, account_id: ACC, hold_id: i.id, closed: await closed(), now: 7 };
+      return { type: 'ReverseSettledHold' as const, account_id: ACC, hold_id: i.id, total: 1_010, already_reversed: await landed(), now: 7 };
     };
     expect((await handleCommand(late, accountStream(ACC), accountDecider, reverse, context)).newEvents).toEqual([]);
     expect(raced).toBe(true);
     expect(await balance()).toEqual({ available: 10_000, current: 10_000 });
+  });
+
+  it('a reversal reads the account from where it was decided, however long the account history before it', async () => {
+    const i = intent(1_000);
+    await succeed(i);
+    for (let n = 0; n < 60; n++) await fund(1, `txn_more_${n}`);
+    await advanceTransfer(store, i.id, 'reversed', 'returned_by_bank', context);
+    const reversed = await last(i.id);
+    expect(reversed).toMatchObject({ type: 'TransferReversed', data: { account_revision: expect.any(Number) } });
+    // The process manager applies it again later: what it reads of the account log is what came since.
+    const fromRevisions: number[] = [];
+    const counting = new Proxy(store, {
+      get: (target, key) =>
+        key === 'readStream'
+          ? (streamId: string, options?: { fromRevision?: number }) => {
+              if (streamId === accountStream(ACC)) fromRevisions.push(options?.fromRevision ?? 0);
+              return store.readStream(streamId, options);
+            }
+          : (Reflect.get(target, key) as unknown),
+    }) as EventStore;
+    // This store handle's fold cache is warm, as a running process's is: reads after it are the command's own.
+    await foldStream(counting, accountStream(ACC), accountDecider);
+    fromRevisions.length = 0;
+    await applyMoney(counting, reversed, context);
+    expect(Math.min(...fromRevisions)).toBeGreaterThan(60);
+    expect(await balance()).toEqual({ available: 10_060, current: 10_060 });
+    expect((await store.readStream(accountStream(ACC))).filter((e) => e.type === 'HoldReversed')).toHaveLength(1);
   });
 
   it('reversed before its success was ever applied (crash): settled then credited back, once', async () => {

@@ -1,4 +1,4 @@
-import { accountDecider } from '@app/domain/accounts';
+import { accountDecider, openHold } from '@app/domain/accounts';
 import { isTransfer, transferReferenceDecider, type TransferIntent, type TransferRecord } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { foldStream, handleCommand, loadAggregate, type CommandContext } from '../command-handling';
@@ -46,6 +46,6 @@ export async function finishLegacyTransfer(store: EventStore, intent: TransferIn
     return null;
   }
   const { state: account } = await foldStream(store, accountStream(intent.account_id), accountDecider);
-  if (account.status === 'open' && account.holds[intent.id] === undefined) await holdMoney(store, intent, context, 'read');
+  if (account.status === 'open' && !openHold(account, intent.id)) await holdMoney(store, intent, context, 'read');
   return createTransfer(store, intent, context);
 }

@@ -1,5 +1,5 @@
 import type { CommandBus } from '@nestjs/cqrs';
-import { accountDecider } from '@app/domain/accounts';
+import { accountDecider, openHold } from '@app/domain/accounts';
 import { transferDecider, isTransfer, type TransferEvent } from '@app/domain/transfers';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { foldStream, reactionContext } from '../command-handling';
@@ -35,7 +35,7 @@ export function transferMoneyManager(store: EventStore, commands: CommandBus, gr
 
 const holdOpen = async (store: EventStore, accountId: string, holdId: string) => {
   const { state } = await foldStream(store, accountStream(accountId), accountDecider);
-  return state.status === 'open' && state.holds[holdId] !== undefined;
+  return state.status === 'open' && openHold(state, holdId) !== undefined;
 };
 
 /** Whether what the event asks of money is already true: then the request (or an earlier run) did it. */

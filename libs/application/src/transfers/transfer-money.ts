@@ -1,10 +1,9 @@
 import { accountDecider, type AccountCommand } from '@app/domain/accounts';
-import { EVENT_FOR_STATUS, isTransfer, transferDecider, type ActiveTransferState, type AdvanceTarget, type TransferEvent, type TransferRecord } from '@app/domain/transfers';
+import { EVENT_FOR_STATUS, isTransfer, transferDecider, type ActiveTransferState, type AdvanceTarget, type TransferEvent, type TransferRecord, type TransferState } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, foldStream, handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { accountLogReader } from '../accounts/account-log-reader';
-import { closedHoldReader } from '../accounts/closed-hold-reader';
 import { MONEY_ATTEMPTS } from './transfer-steps';
 import { transferStream } from './streams';
 
@@ -25,10 +24,14 @@ const money = (store: EventStore, accountId: string, command: MoneyCommand | (()
     { maxAttempts: MONEY_ATTEMPTS },
   );
 
-/** The reversal's settled total and whether it was reversed already come from the account's log, read on each attempt. */
-function reversal(store: EventStore, accountId: string, holdId: string): () => Promise<MoneyCommand> {
-  const closed = closedHoldReader(store, accountId, holdId);
-  return async () => ({ type: 'ReverseSettledHold', hold_id: holdId, closed: await closed() });
+/**
+ * A reversal's credit back, once: the transfer says what its settled hold debited (amount + fee),
+ * and whether the account's log holds the credit is read from the revision the reversal was decided
+ * at (older logs' reversals, which did not record it: from 0), so the account keeps no closed holds.
+ */
+function reversal(store: EventStore, t: TransferRecord, fromRevision: number): () => Promise<MoneyCommand> {
+  const landed = accountLogReader(store, t.account_id, fromRevision, (e) => e.type === 'HoldReversed' && e.data.hold_id === t.id);
+  return async () => ({ type: 'ReverseSettledHold', hold_id: t.id, total: t.amount + t.fee, already_reversed: await landed() });
 }
 
 /**
@@ -78,7 +81,7 @@ export async function applyMoney(store: EventStore, event: TransferEvent, contex
       return;
     case 'TransferReversed':
       await money(store, t.account_id, { type: 'SettleHold', hold_id: t.id }, context);
-      await money(store, t.account_id, reversal(store, t.account_id, t.id), context);
+      await money(store, t.account_id, reversal(store, t, (event.data.account_revision ?? -1) + 1), context);
       return;
     default:
       return;
@@ -87,7 +90,15 @@ export async function applyMoney(store: EventStore, event: TransferEvent, contex
 
 /** Moves a transfer and applies the move's money before returning (decisions §2: sandbox moves answer after their effect). */
 export async function advanceTransfer(store: EventStore, transferId: string, to: AdvanceTarget, statusReason: string | null, context: CommandContext): Promise<TransferRecord | null> {
-  const command = { type: 'AdvanceTransfer' as const, transfer_id: transferId, to, status_reason: statusReason, now: Date.now() };
+  const command = async (state: TransferState) => ({
+    type: 'AdvanceTransfer' as const,
+    transfer_id: transferId,
+    to,
+    status_reason: statusReason,
+    // Read before the reversal is appended, so its credit back lands after this revision.
+    ...(to === 'reversed' && isTransfer(state) && { account_revision: (await foldStream(store, accountStream(state.transfer.account_id), accountDecider)).revision }),
+    now: Date.now(),
+  });
   const { state, newEvents } = await handleCommand(store, transferStream(transferId), transferDecider, command, context);
   const known = isTransfer(state) ? state : undefined;
   for (const event of newEvents) await applyMoney(store, event, context, known);

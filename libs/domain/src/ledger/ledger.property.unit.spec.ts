@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { isDomainError } from '../shared';
-import { accountDecider, balanceOf, closedHoldIn, collectionIn, evolveAccount, NO_COLLECTION, initialAccountState, type AccountCommand, type AccountEvent, type AccountState } from '../accounts';
+import { accountDecider, balanceOf, collectionIn, evolveAccount, NO_COLLECTION, initialAccountState, type AccountCommand, type AccountEvent, type AccountState } from '../accounts';
 import { accountCardMoneyDecider, type CardMoneyCommand } from '../cards/card-money/account-card-money';
 import { customerBalance, unbalancedCurrency } from './ledger';
 import { bookKey, bookOf, foldLedgerEvent, newLedgers, type Ledgers } from './ledger-fold';
@@ -109,6 +109,7 @@ class World {
 function readFacts(command: Step['command'], log: readonly AccountEvent[]): Step['command'] {
   if (command.type === 'CreditCollection') return { ...command, already_credited: collectionIn(log, command.payment_intent_id).charged !== null };
   if (command.type === 'RefundCollection') return { ...command, collection: collectionIn(log, command.payment_intent_id) };
+  if (command.type === 'ReverseSettledHold') return { ...command, already_reversed: log.some((e) => e.type === 'HoldReversed' && e.data.hold_id === command.hold_id) };
   return command;
 }
 
@@ -133,7 +134,8 @@ function apply(world: World, o: Op): void {
       if (!t) return;
       if (o.how === 'reverse') {
         if (t.state !== 'settled' || t.to) return; // only a settled payout on a rail comes back
-        world.run({ account: t.account, command: { type: 'ReverseSettledHold', account_id: t.account, hold_id: t.id, closed: closedHoldIn(world.streams.get(t.account)!, t.id), now: T } });
+        const total = world.streams.get(t.account)!.reduce((n, e) => (e.type === 'FundsHeld' && e.data.hold_id === t.id ? e.data.amount + e.data.fee : n), 0);
+        world.run({ account: t.account, command: { type: 'ReverseSettledHold', account_id: t.account, hold_id: t.id, total, already_reversed: false, now: T } });
         t.state = 'reversed';
         return;
       }

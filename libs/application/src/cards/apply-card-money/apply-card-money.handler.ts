@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { accountCardMoneyDecider, type CardEvent } from '@app/domain/cards';
+import { accountCardMoneyDecider, pendingTransaction, type CardEvent } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { handleCommand } from '../../command-handling';
 import { accountStream } from '../../accounts/streams';
@@ -29,7 +29,7 @@ export class ApplyCardMoneyHandler implements ICommandHandler<ApplyCardMoneyComm
     if (event.type === 'CardAuthorizationHeld') {
       // Only while still pending: a settled or declined one was finished by its request.
       const card = await loadCard(this.store, context.actor, transaction.card_id);
-      if (card.pending[transaction.id]) await holdOnAccount(this.store, context, transaction, base.now);
+      if (pendingTransaction(card, transaction.id)) await holdOnAccount(this.store, context, transaction, base.now);
       return;
     }
     const money = event.type === 'CardTransactionCaptured' ? { ...base, type: 'CaptureCardHold' as const, amount: transaction.account_amount } : { ...base, type: 'ReleaseCardHold' as const };

@@ -1,13 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { rule } from '@app/domain';
-import { cardDecider, cardTransactionIndexDecider, transactionOf, type CardTransactionRecord, type IssuedCardState } from '@app/domain/cards';
+import { cardDecider, cardTransactionIndexDecider, type CardTransactionRecord } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { DomainException, handleCommand } from '../../command-handling';
 import { CARD_CLOCK, CARD_DATASETS, type CardDatasets, type Clock } from '../card-ports';
 import { fxQuote, loadAccount, loadCard } from '../card-checks';
-import { holdOnAccount, settleTransaction } from '../card-money';
+import { decidedTransaction, holdOnAccount, settleTransaction } from '../card-money';
 import { cardStream, cardTransactionStream } from '../streams';
 import { AuthorizeCardCommand } from './authorize-card.command';
 
@@ -45,8 +45,7 @@ export class AuthorizeCardHandler implements ICommandHandler<AuthorizeCardComman
       groups: this.datasets.mccGroups,
       now,
     };
-    const { state } = await handleCommand(this.store, cardStream(cardId), cardDecider, authorize, context);
-    const decided = transactionOf(state as IssuedCardState, id)!;
+    const decided = decidedTransaction(await handleCommand(this.store, cardStream(cardId), cardDecider, authorize, context), id)!;
     if (decided.status !== 'pending') return decided;
     const held = await holdOnAccount(this.store, context, decided, now);
     if (held.status !== 'pending' || !input.capture) return held;

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFound } from '@app/domain';
-import { cardTransactionIndexDecider, transactionOf, type CardTransactionRecord } from '@app/domain/cards';
+import { cardTransactionIndexDecider, pendingTransaction, type CardTransactionRecord } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, loadAggregate } from '../../command-handling';
 import { CARD_CLOCK, type Clock } from '../card-ports';
@@ -22,13 +22,12 @@ export class SettleCardTransactionHandler implements ICommandHandler<SettleCardT
     const index = isCardTransactionId(transactionId) ? await loadAggregate(this.store, cardTransactionStream(transactionId), cardTransactionIndexDecider, context) : null;
     const cardId = index?.state.card_id;
     if (!cardId) throw new DomainException(notFound('card_transaction', transactionId));
-    const card = await loadCard(this.store, context.actor, cardId);
-    const transaction = transactionOf(card, transactionId);
-    if (!transaction) throw new DomainException(notFound('card_transaction', transactionId));
+    // The index says the transaction exists; the card keeps it while pending, and refuses a finished one.
+    const transaction = pendingTransaction(await loadCard(this.store, context.actor, cardId), transactionId);
     const now = this.clock.now();
     // The authorization's own second step first (a no-op once done): a capture never debits a hold
     // that was not placed, and a reversal never races the hold it releases.
-    if (transaction.status === 'pending') await holdOnAccount(this.store, context, transaction, now);
+    if (transaction) await holdOnAccount(this.store, context, transaction, now);
     return settleTransaction(this.store, context, cardId, transactionId, how, now);
   }
 }

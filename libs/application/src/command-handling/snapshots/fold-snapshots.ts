@@ -19,8 +19,8 @@ interface Folded {
  * digest of `evolve`'s source, so even a forgotten bump never reads a snapshot an older evolve wrote.
  */
 const VERSIONS = new Map<object, string>([
-  [accountDecider.evolve, 'account:4'],
-  [cardDecider.evolve, 'card:1'],
+  [accountDecider.evolve, 'account:5'],
+  [cardDecider.evolve, 'card:2'],
 ]);
 
 /** For tests: snapshot another decider's streams. */

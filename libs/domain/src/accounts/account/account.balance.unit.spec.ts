@@ -4,7 +4,6 @@ import { newServiceBan } from '../account-numbers';
 import { seededRandom } from '../testing/fixed-random';
 import type { AccountEvent } from './account.events';
 import { balanceOf, type AccountState } from './account';
-import { closedHoldIn } from './account.closed-hold';
 import { accountDecider, type AccountCommand } from './account.decide';
 import { bookTransferReceivedIn } from './account.money';
 
@@ -20,10 +19,15 @@ const command = fc.oneof(
 
 type Step = typeof command extends fc.Arbitrary<infer T> ? T : never;
 
+const closedIn = (log: readonly AccountEvent[], holdId: string, type: AccountEvent['type']) => log.some((e) => e.type === type && 'hold_id' in e.data && e.data.hold_id === holdId);
+const heldTotalIn = (log: readonly AccountEvent[], holdId: string) => log.reduce((total, e) => (e.type === 'FundsHeld' && e.data.hold_id === holdId ? e.data.amount + e.data.fee : total), 0);
+
 /**
- * What the application passes in, from the account's own log (`log`): a hold's origin has moved on
- * once the hold closed (a transfer is created after its hold, and closed after it is created), and a
- * reversal is told how the hold closed.
+ * What the application passes in (here read from the whole log; the application reads the movement's
+ * own stream, or the account's log from where the movement was decided): a hold's origin has moved on
+ * once the hold closed (a transfer is created after its hold, and closed after it is created); only
+ * a successful transfer is reversed (an open hold is settled first, as the transfer's money step
+ * does), with the total its transfer held and whether the log holds its credit back already.
  */
 function toCommand(step: Step, i: number, log: readonly AccountEvent[]): AccountCommand {
   const base = { account_id: ACC, now: 1_700_000_000_000 + i };
@@ -41,9 +45,20 @@ function toCommand(step: Step, i: number, log: readonly AccountEvent[]): Account
         already_received: bookTransferReceivedIn(log, `in_${step.id}`),
       };
     case 'PlaceHold':
-      return { ...base, type: 'PlaceHold', hold_id: step.hold_id, amount: step.amount, fee: step.fee, origin_done: closedHoldIn(log, step.hold_id) !== null };
-    case 'ReverseSettledHold':
-      return { ...base, type: step.type, hold_id: step.hold_id, closed: closedHoldIn(log, step.hold_id) };
+      return {
+        ...base,
+        type: 'PlaceHold',
+        hold_id: step.hold_id,
+        amount: step.amount,
+        fee: step.fee,
+        origin_done: closedIn(log, step.hold_id, 'HoldReleased') || closedIn(log, step.hold_id, 'HoldSettled'),
+      };
+    case 'ReverseSettledHold': {
+      if (closedIn(log, step.hold_id, 'HoldSettled')) {
+        return { ...base, type: step.type, hold_id: step.hold_id, total: heldTotalIn(log, step.hold_id), already_reversed: closedIn(log, step.hold_id, 'HoldReversed') };
+      }
+      return { ...base, type: closedIn(log, step.hold_id, 'HoldReleased') ? 'ReleaseHold' : 'SettleHold', hold_id: step.hold_id };
+    }
     default:
       return { ...base, type: step.type, hold_id: step.hold_id };
   }
@@ -98,7 +113,7 @@ class Ledger {
       case 'ReverseSettledHold': {
         const closed = this.closed.get(c.hold_id);
         if (closed?.outcome === 'reversed') return 'noop';
-        if (closed?.outcome !== 'settled') return 'error';
+        if (closed?.outcome !== 'settled') throw new Error('the transfer lifecycle reverses only what was settled');
         this.closed.set(c.hold_id, { ...closed, outcome: 'reversed' });
         this.debited -= closed.total;
         return 'moved';
@@ -110,7 +125,7 @@ class Ledger {
 }
 
 describe('account balance invariants', () => {
-  it('for any funding, hold, settle, release and reversal sequence: never below zero, current − available = open holds, nothing created or lost', () => {
+  it('for any funding, hold, settle, release and reversal sequence: never below zero, current − available = open holds, nothing created or lost, and each state equals a fold from scratch', () => {
     fc.assert(
       fc.property(fc.array(command, { maxLength: 80 }), (steps) => {
         const open = accountDecider.decide(
@@ -151,6 +166,9 @@ describe('account balance invariants', () => {
           expect(available).toBeGreaterThanOrEqual(0);
           expect(current - available).toBe(ledger.openTotal);
           expect(current).toBe(ledger.current);
+          // The running totals and the persistent map kept event by event are what a fold from scratch (or a snapshot's) gives.
+          expect(state).toEqual(log.reduce(accountDecider.evolve, accountDecider.initialState));
+          expect(state.held).toBe(ledger.openTotal);
         });
       }),
       { numRuns: 400 },

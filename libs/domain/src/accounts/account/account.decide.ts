@@ -6,7 +6,6 @@ import type { AccountEvent, HeldTransfer } from './account.events';
 import { closeHold, placeHold, receiveBookTransfer, reverseHold } from './account.money';
 import { creditCollection, refundCollection, type CollectionCommand } from './account.collections';
 import { recordInflow, type InflowCommand } from './account.inflows';
-import type { ClosedHold } from './account.closed-hold';
 import { balanceOf, evolveAccount, initialAccountState, type AccountState, type OpenAccountState } from './account';
 
 /** Inflows (decisions §11) are account commands: exported with the decider they belong to. */
@@ -60,8 +59,10 @@ export type AccountCommand =
       readonly type: 'ReverseSettledHold';
       readonly account_id: string;
       readonly hold_id: string;
-      /** How this account's log closed the hold (closedHoldIn), null while open or never held. */
-      readonly closed: ClosedHold | null;
+      /** What the settled hold debited: the transfer's amount + fee, from the transfer's own stream. */
+      readonly total: number;
+      /** This log holds the credit back already, read from the revision the reversal was decided at (bounded). */
+      readonly already_reversed: boolean;
       readonly now: number;
     }
   | {

@@ -1,7 +1,7 @@
 import { conflict, invalid, rule, type Decision } from '../../shared';
 import { isValidAmount } from '../currency';
-import type { AccountEvent, HeldTransfer } from './account.events';
-import { balanceOf, type OpenAccountState } from './account';
+import type { AccountEvent } from './account.events';
+import { balanceOf, heldTransferFor, openHold, type OpenAccountState } from './account';
 import type { AccountCommand } from './account.decide';
 
 type Command<T extends AccountCommand['type']> = Extract<AccountCommand, { type: T }>;
@@ -14,7 +14,7 @@ type Command<T extends AccountCommand['type']> = Extract<AccountCommand, { type:
  * always moved on before it could close, so a late repeat never holds the money twice.
  */
 export function placeHold(command: Command<'PlaceHold'>, state: OpenAccountState): Decision<AccountEvent> {
-  if (command.origin_done || state.holds[command.hold_id] !== undefined) return [];
+  if (command.origin_done || openHold(state, command.hold_id)) return [];
   const { transfer } = command;
   if (transfer && heldTransferFor(state, transfer.unique_reference)) return [];
   if (transfer && (transfer.id !== command.hold_id || transfer.amount !== command.amount || transfer.fee !== command.fee)) {
@@ -32,7 +32,7 @@ export function placeHold(command: Command<'PlaceHold'>, state: OpenAccountState
 
 /** Releasing or settling a hold that is no longer open is a no-op: process managers may repeat. */
 export function closeHold(command: Command<'ReleaseHold' | 'SettleHold'>, state: OpenAccountState): Decision<AccountEvent> {
-  const total = state.holds[command.hold_id];
+  const total = openHold(state, command.hold_id)?.total;
   if (total === undefined) return [];
   const { available, current } = balanceOf(state);
   const base = { account_id: command.account_id, hold_id: command.hold_id, total };
@@ -41,17 +41,20 @@ export function closeHold(command: Command<'ReleaseHold' | 'SettleHold'>, state:
 }
 
 /**
- * Credits back what a settled hold debited (amount + fee). Only a settled hold can come back, once:
- * `closed` is how this account's log closed the hold, read by the caller up to this state.
+ * Credits back what a settled hold debited (amount + fee), once. The account keeps no closed holds
+ * (they grow with history): the transfer's own stream says it succeeded (so its hold was settled,
+ * or is settled first while still open) and what it held, and whether this log already holds the
+ * credit is read from the account revision the reversal was decided at (TransferReversed's
+ * `account_revision`), so the read is bounded by what happened since, never by the account's age.
  */
 export function reverseHold(command: Command<'ReverseSettledHold'>, state: OpenAccountState): Decision<AccountEvent> {
-  const { closed } = command;
-  if (closed?.outcome === 'reversed') return [];
-  if (closed?.outcome !== 'settled') return conflict('hold_not_settled', `Hold ${command.hold_id} has not been settled, so nothing can be reversed`);
+  if (command.already_reversed) return [];
+  if (openHold(state, command.hold_id)) return conflict('hold_not_settled', `Hold ${command.hold_id} has not been settled, so nothing can be reversed`);
+  if (!isValidAmount(command.total)) return invalid('total', 'total must be a positive integer of minor units');
   const { available, current } = balanceOf(state);
-  if (current + closed.total > Number.MAX_SAFE_INTEGER) return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');
-  const balance_after = { available: available + closed.total, current: current + closed.total };
-  return [{ type: 'HoldReversed', data: { account_id: command.account_id, hold_id: command.hold_id, total: closed.total, balance_after, reversed: command.now } }];
+  if (current + command.total > Number.MAX_SAFE_INTEGER) return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');
+  const balance_after = { available: available + command.total, current: current + command.total };
+  return [{ type: 'HoldReversed', data: { account_id: command.account_id, hold_id: command.hold_id, total: command.total, balance_after, reversed: command.now } }];
 }
 
 /** The receiving side of a book transfer: a settled credit, once per sending transfer (the caller reads whether it landed). */
@@ -72,7 +75,3 @@ export function receiveBookTransfer(command: Command<'ReceiveBookTransfer'>, sta
 
 /** Whether these events of an account's log credit the book transfer `transferId`: how a caller builds `already_received`. */
 export const bookTransferReceivedIn = (events: readonly AccountEvent[], transferId: string): boolean => events.some((e) => e.type === 'BookTransferReceived' && e.data.transfer_id === transferId);
-
-/** The open hold of the transfer with this reference, if one is open: the movement's key while it is pending. */
-export const heldTransferFor = (state: OpenAccountState, uniqueReference: string): HeldTransfer | undefined =>
-  Object.values(state.open_transfers ?? {}).find((t) => t.unique_reference === uniqueReference);

@@ -1,3 +1,4 @@
+import { emptyMap, get, remove, set, type PersistentMap } from '../../shared/persistent-map';
 import type { AssetType, Issuer, Rail } from '../rails';
 import type { AccountEvent, Balance, HeldTransfer } from './account.events';
 import { evolveCollections } from './account.collections';
@@ -28,46 +29,61 @@ export interface OpenAccountState {
   readonly service_ban: string;
   readonly current: number;
   /**
-   * Open holds by id, each the amount + fee it reserves. A hold leaves the state when it closes, so
-   * the state does not grow with history: whether a hold id was already used is answered by the
-   * hold's origin (PlaceHold's `origin_done`), how it ended by the account's log (closedHoldIn).
+   * TigerBeetle's running totals, as far as a decision needs them: `current` is posted credits less
+   * posted debits, `held` the pending debits (the sum of the open holds), kept as events come so no
+   * decision sums the holds. Lifetime sums (which grow past 2^53) are the ledger's, not the state's.
    */
-  readonly holds: Readonly<Record<string, number>>;
+  readonly held: number;
   /**
-   * The open holds of new transfers, by hold id, each with its transfer (a pending transaction and
-   * its movement): gone when the hold closes, absent until an account holds one.
+   * Open holds by id, each with the total it reserves (amount + fee) and, for new transfers, the
+   * transfer it decides. A persistent map: holding or closing one copies a path, not the record, so a
+   * decision costs the same with 10,000 open as with none. A hold leaves it when it closes, so the
+   * state does not grow with history: a hold id that is not open here is closed (or never held).
    */
-  readonly open_transfers?: Readonly<Record<string, HeldTransfer>>;
+  readonly holds: PersistentMap<HeldValue>;
+  /** The open transfers' holds by `unique_reference`: while one is open, no other transfer holds the reference. */
+  readonly references: PersistentMap<string>;
   /** At most one set of coordinates per rail. */
   readonly details: Readonly<Partial<Record<Rail, AccountDetailsRecord>>>;
   readonly created: number;
   readonly updated: number;
 }
 
-/**
- * An append-only list shared between successive states, newest first. Adding is O(1), so folding
- * a card with thousands of transactions stays linear (copying a map per event made it quadratic);
- * a lookup walks it, once per decision.
- */
-export type History<T> = { readonly id: string; readonly value: T; readonly previous: History<T> } | null;
-
-export function lookup<T>(history: History<T>, id: string): T | undefined {
-  for (let node = history; node; node = node.previous) if (node.id === id) return node.value;
-  return undefined;
+/** What an open hold reserves (amount + fee), and the transfer it decides when it is a new transfer's. */
+export interface OpenHold {
+  readonly total: number;
+  readonly transfer?: HeldTransfer;
 }
+
+/**
+ * As kept: a new transfer's hold is its transfer (whose amount + fee is the total), any other hold
+ * its total. No wrapper object per hold, so a snapshot of 10,000 open holds stays small and fast.
+ */
+type HeldValue = number | HeldTransfer;
 
 export type AccountState = { readonly status: 'none' } | OpenAccountState;
 
 export const initialAccountState: AccountState = { status: 'none' };
 
-export const heldTotal = (state: OpenAccountState) => Object.values(state.holds).reduce((sum, h) => sum + h, 0);
+export const balanceOf = (state: OpenAccountState): Balance => ({ available: state.current - state.held, current: state.current });
 
-export const balanceOf = (state: OpenAccountState): Balance => ({ available: state.current - heldTotal(state), current: state.current });
+/** The open hold with this id, if it is open. */
+export function openHold(state: OpenAccountState, holdId: string): OpenHold | undefined {
+  const held = get(state.holds, holdId);
+  if (held === undefined) return undefined;
+  return typeof held === 'number' ? { total: held } : { total: held.amount + held.fee, transfer: held };
+}
+
+/** The open hold of the transfer with this reference, if one is open: the movement's key while it is pending. */
+export function heldTransferFor(state: OpenAccountState, uniqueReference: string): HeldTransfer | undefined {
+  const holdId = get(state.references, uniqueReference);
+  return holdId === undefined ? undefined : openHold(state, holdId)?.transfer;
+}
 
 export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
   if (event.type === 'AccountOpened') {
     const { account_id, opened, ...rest } = event.data;
-    return { ...rest, status: 'open', id: account_id, current: 0, holds: {}, details: {}, created: opened, updated: opened };
+    return { ...rest, status: 'open', id: account_id, current: 0, held: 0, holds: emptyMap(), references: emptyMap(), details: {}, created: opened, updated: opened };
   }
   if (state.status !== 'open') return state;
   switch (event.type) {
@@ -91,11 +107,8 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       // Coordinates are not part of the account object, so `updated` stays as it was.
       return { ...state, details: { ...state.details, [d.rail]: record } };
     }
-    case 'FundsHeld': {
-      const { hold_id, transfer } = event.data;
-      const open = transfer ? { open_transfers: { ...state.open_transfers, [hold_id]: transfer } } : {};
-      return { ...state, holds: { ...state.holds, [hold_id]: event.data.amount + event.data.fee }, ...open, updated: event.data.held };
-    }
+    case 'FundsHeld':
+      return { ...held(state, event.data), updated: event.data.held };
     case 'HoldReleased':
       return { ...closed(state, event.data.hold_id), updated: event.data.released };
     case 'HoldSettled':
@@ -103,7 +116,6 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
     case 'HoldReversed':
       return { ...state, current: state.current + event.data.total, updated: event.data.reversed };
     case 'BookTransferReceived':
-      // Received once per sending transfer: the caller reads that from this log (ReceiveBookTransfer's `already_received`).
       return { ...state, current: state.current + event.data.amount, updated: event.data.received };
     case 'CollectionCredited':
     case 'CollectionRefunded':
@@ -113,13 +125,22 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
   }
 }
 
-function without<T>(open: Readonly<Record<string, T>>, id: string): Readonly<Record<string, T>> {
-  const { [id]: _dropped, ...rest } = open;
-  return rest;
+function held(state: OpenAccountState, data: Extract<AccountEvent, { type: 'FundsHeld' }>['data']): OpenAccountState {
+  const { hold_id, transfer } = data;
+  const total = data.amount + data.fee;
+  // The decider holds a transfer for exactly its amount + fee; anything else is kept as a bare total.
+  const hold: HeldValue = transfer && transfer.amount + transfer.fee === total ? transfer : total;
+  // The decider never holds an open id twice; were it in a log, the total still stays the map's sum.
+  const before = openHold(state, hold_id)?.total ?? 0;
+  const references = typeof hold === 'object' ? set(state.references, hold.unique_reference, hold_id) : state.references;
+  return { ...state, held: state.held - before + total, holds: set(state.holds, hold_id, hold), references };
 }
 
-/** A closed hold leaves the state, with its transfer if it had one. */
+/** A closed hold leaves the state, with its transfer's reference if it had one. */
 function closed(state: OpenAccountState, holdId: string): OpenAccountState {
-  const open = state.open_transfers?.[holdId] ? { open_transfers: without(state.open_transfers, holdId) } : {};
-  return { ...state, holds: without(state.holds, holdId), ...open };
+  const hold = openHold(state, holdId);
+  if (!hold) return state;
+  const reference = hold.transfer?.unique_reference;
+  const references = reference !== undefined && get(state.references, reference) === holdId ? remove(state.references, reference) : state.references;
+  return { ...state, held: state.held - hold.total, holds: remove(state.holds, holdId), references };
 }

@@ -1,5 +1,5 @@
 import { type Decider, type Decision } from '../../shared';
-import { balanceOf, evolveAccount, initialAccountState, type AccountEvent, type AccountState } from '../../accounts/account';
+import { balanceOf, evolveAccount, initialAccountState, openHold, type AccountEvent, type AccountState } from '../../accounts/account';
 import { closeHold, placeHold } from '../../accounts/account/account.money';
 
 /**
@@ -18,7 +18,7 @@ export type CardMoneyCommand =
 export const captureHoldId = (holdId: string) => `${holdId}.capture`;
 
 function capture(command: Extract<CardMoneyCommand, { type: 'CaptureCardHold' }>, state: Extract<AccountState, { status: 'open' }>): Decision<AccountEvent> {
-  const held = state.holds[command.hold_id];
+  const held = openHold(state, command.hold_id)?.total;
   if (held === undefined) return [];
   const { account_id, hold_id, now } = command;
   if (command.amount >= held) return closeHold({ type: 'SettleHold', account_id, hold_id, now }, state);

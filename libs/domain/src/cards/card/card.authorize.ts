@@ -1,11 +1,11 @@
-import { conflict, domainError, notFound, type Decision } from '../../shared';
+import { conflict, domainError, type Decision } from '../../shared';
 import { currencyInfo } from '../../accounts/currency';
 import type { MccGroups } from '../controls/controls';
 import { mccBlocked, withinLimits } from '../controls/usage';
 import { convert, type FxQuote } from '../fx/fx';
 import type { CardTransactionRecord, DeclineReason, Merchant } from './card-transaction';
 import type { CardEvent } from './card.events';
-import { cardStatus, transactionOf, type IssuedCardState } from './card';
+import { cardStatus, pendingTransaction, type IssuedCardState } from './card';
 
 export interface AuthorizeCard {
   readonly type: 'AuthorizeCard';
@@ -49,7 +49,7 @@ export interface ReverseCardTransaction {
 function refusal(command: AuthorizeCard, state: IssuedCardState): DeclineReason | null {
   if (cardStatus(state) !== 'active') return 'card_blocked';
   // One shot: a success uses it up (CardUsedUp); while its authorization is pending, nothing else.
-  if (state.card.type === 'disposable' && Object.keys(state.pending).length > 0) return 'card_blocked';
+  if (state.card.type === 'disposable' && state.pending.size > 0) return 'card_blocked';
   const { controls, amount } = state.card;
   if (mccBlocked(controls, command.groups, command.merchant.mcc)) return 'mcc_blocked';
   const ctx = { amount, controls, usage: state.usage, groups: command.groups, now: command.now };
@@ -57,7 +57,8 @@ function refusal(command: AuthorizeCard, state: IssuedCardState): DeclineReason 
 }
 
 export function authorize(command: AuthorizeCard, state: IssuedCardState): Decision<CardEvent> {
-  if (transactionOf(state, command.transaction_id)) return [];
+  // The id is drawn per request and indexed before this decision; a repeat while pending is a no-op.
+  if (pendingTransaction(state, command.transaction_id)) return [];
   // Converted and held for the account read before deciding: a reassignment in between re-runs it.
   if (command.account_id !== state.card.account_id) return conflict('card_reassigned', `Card ${command.card_id} moved to another account during the authorization; retry`);
   const reason = refusal(command, state);
@@ -81,16 +82,17 @@ export function authorize(command: AuthorizeCard, state: IssuedCardState): Decis
   return [{ type: reason ? 'CardAuthorizationDeclined' : 'CardAuthorizationHeld', data: { card_id: card.card_id, transaction } }];
 }
 
+/**
+ * The state keeps pending transactions only: the caller found the transaction's index stream (so
+ * it exists), and one that is not pending here was finished (captured, reversed or declined).
+ */
 function pending(state: IssuedCardState, id: string): CardTransactionRecord | ReturnType<typeof conflict> {
-  const transaction = transactionOf(state, id);
-  if (!transaction) return notFound('card_transaction', id);
-  if (transaction.status !== 'pending') return conflict('card_transaction_not_pending', `Card transaction ${id} is ${transaction.status}, not pending`);
-  return transaction;
+  return pendingTransaction(state, id) ?? conflict('card_transaction_not_pending', `Card transaction ${id} is no longer pending`);
 }
 
 /** The account refused the hold (its available balance): the card's usage lets go of it. */
 export function declineHeld(command: DeclineHeldAuthorization, state: IssuedCardState): Decision<CardEvent> {
-  const transaction = state.pending[command.transaction_id];
+  const transaction = pendingTransaction(state, command.transaction_id);
   if (!transaction) return [];
   const declined = { ...transaction, status: 'declined' as const, status_reason: command.reason, updated: command.now };
   return [{ type: 'CardHoldDeclined', data: { card_id: command.card_id, transaction: declined } }];

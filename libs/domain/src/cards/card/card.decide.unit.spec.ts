@@ -2,7 +2,8 @@ import { specFor } from '../../shared/testing/given-when-then';
 import { cardCreationCounterDecider, cardNumberDecider } from '../reservations/card-reservations';
 import type { CardEvent, IssuedCard } from './card.events';
 import { cardDecider, type CardCommand } from './card.decide';
-import { cardStatus, transactionOf, type IssuedCardState } from './card';
+import { cardStatus, pendingTransaction, type IssuedCardState } from './card';
+import type { CardTransactionRecord } from './card-transaction';
 
 const spec = specFor(cardDecider);
 const T = Date.UTC(2030, 0, 15, 10);
@@ -40,13 +41,16 @@ const auth = (id: string, amount = 1_000, account_id = 'acc_1'): CardCommand => 
   groups: {},
   now: T,
 });
+/** The transaction as the decision recorded it (a finished one is no longer in the state). */
+const recorded = (events: readonly CardEvent[], id: string): CardTransactionRecord | undefined =>
+  events.flatMap((e) => ('transaction' in e.data && e.data.transaction.id === id ? [e.data.transaction] : [])).pop();
 const at = (type: 'CardFrozen' | 'CardDeleted' | 'CardMarkedFraud'): CardEvent => ({ type, data: { card_id: 'crd_1', at: T } });
 
 describe('card decider', () => {
   it('holds an authorization that fits, once per transaction id', () => {
     spec([issued()])
       .when(auth('t1'))
-      .thenState((state) => expect(transactionOf(state as IssuedCardState, 't1')!.status).toBe('pending'));
+      .thenState((state) => expect(pendingTransaction(state as IssuedCardState, 't1')!.status).toBe('pending'));
     const held: CardEvent[] = [];
     spec([issued()])
       .when(auth('t1'))
@@ -66,8 +70,9 @@ describe('card decider', () => {
     for (const event of [at('CardFrozen'), at('CardDeleted'), at('CardMarkedFraud')]) {
       spec([issued(), event])
         .when(auth('t1'))
-        .thenState((state) => {
-          expect(transactionOf(state as IssuedCardState, 't1')!.status_reason).toBe('card_blocked');
+        .thenState((state, events) => {
+          expect(recorded(events, 't1')!.status_reason).toBe('card_blocked');
+          expect((state as IssuedCardState).pending.size).toBe(0);
           expect(cardStatus(state as IssuedCardState)).toBe(event.type === 'CardMarkedFraud' ? 'fraud' : 'blocked');
         });
     }
@@ -82,7 +87,7 @@ describe('card decider', () => {
   it('declines over the amount, then captures at most what was held, once', () => {
     spec([issued()])
       .when(auth('t1', 10_001))
-      .thenState((s) => expect(transactionOf(s as IssuedCardState, 't1')!.status_reason).toBe('limit_exceeded'));
+      .thenState((_s, e) => expect(recorded(e, 't1')!.status_reason).toBe('limit_exceeded'));
     const events: CardEvent[] = [issued()];
     spec(events)
       .when(auth('t1', 4_000))
@@ -91,7 +96,9 @@ describe('card decider', () => {
     spec(events)
       .when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: 2_500, now: T })
       .thenState((s, e) => {
-        expect(transactionOf(s as IssuedCardState, 't1')!).toMatchObject({ status: 'successful', amount: 2_500, account_amount: 2_500 });
+        expect(recorded(e, 't1')).toMatchObject({ status: 'successful', amount: 2_500, account_amount: 2_500 });
+        // Finished, it leaves the state: the state holds what is open, never the card's history.
+        expect((s as IssuedCardState).pending.size).toBe(0);
         events.push(...e);
       });
     spec(events).when({ type: 'ReverseCardTransaction', card_id: 'crd_1', transaction_id: 't1', now: T }).thenError('card_transaction_not_pending');
@@ -105,7 +112,7 @@ describe('card decider', () => {
       .thenState((_s, e) => events.push(...e));
     spec(events)
       .when(auth('t2'))
-      .thenState((s) => expect(transactionOf(s as IssuedCardState, 't2')!.status_reason).toBe('card_blocked'));
+      .thenState((_s, e) => expect(recorded(e, 't2')!.status_reason).toBe('card_blocked'));
     spec(events)
       .when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: null, now: T })
       .thenState((s, e) => {

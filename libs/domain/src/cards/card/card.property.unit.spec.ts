@@ -7,7 +7,9 @@ import { cardUsage } from '../controls/usage';
 import { convert } from '../fx/fx';
 import { cardDecider, type CardCommand } from './card.decide';
 import type { CardEvent, IssuedCard } from './card.events';
-import { allTransactions, transactionOf, type CardState, type IssuedCardState } from './card';
+import { pendingTransaction, pendingTransactions, type CardState, type IssuedCardState } from './card';
+import type { CardTransactionRecord } from './card-transaction';
+import { emptyMap } from '../../shared/persistent-map';
 
 /**
  * Any interleaving of authorizations, captures, reversals, freezes, reassignments and days
@@ -44,11 +46,15 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constantFrom('freeze' as const, 'unfreeze' as const, 'reassign' as const, 'day' as const, 'hours' as const) }),
 );
 
+const byId = (a: CardTransactionRecord, b: CardTransactionRecord) => (a.id < b.id ? -1 : 1);
+
 class World {
   card: CardState = cardDecider.initialState;
   accounts: Record<string, AccountState> = {};
   now = T0 + 9 * 3_600_000;
   seq = 0;
+  /** Every transaction as its latest event recorded it (the card keeps the pending ones only). */
+  readonly transactions = new Map<string, CardTransactionRecord>();
 
   constructor() {
     for (const id of Object.keys(FUNDS)) this.accounts[id] = this.openAccount(id);
@@ -87,7 +93,9 @@ class World {
       display_name: id,
       service_ban: 'x',
       current: FUNDS[id],
-      holds: {},
+      held: 0,
+      holds: emptyMap(),
+      references: emptyMap(),
       details: {},
       created: 0,
       updated: 0,
@@ -103,6 +111,8 @@ class World {
     const decided = cardDecider.decide(command, this.card);
     if (isDomainError(decided)) return decided;
     this.card = (decided as CardEvent[]).reduce(cardDecider.evolve, this.card);
+    // The card state keeps pending transactions only; the model keeps every one as its events said.
+    for (const e of decided as CardEvent[]) if ('transaction' in e.data) this.transactions.set(e.data.transaction.id, e.data.transaction);
     return null;
   }
 
@@ -114,7 +124,7 @@ class World {
   }
 
   pending(pick: number) {
-    const list = Object.values(this.issued.pending);
+    const list = pendingTransactions(this.issued);
     return list.length ? list[pick % list.length] : null;
   }
 
@@ -156,9 +166,9 @@ class World {
     const merchant = { name: 'm', mcc, city: 'c', state: 's', postal_code: 'p', country: 'NG' };
     const id = `ctxn_${++this.seq}`;
     this.onCard({ type: 'AuthorizeCard', card_id: 'crd_1', transaction_id: id, amount, merchant, account_id, fx, groups: GROUPS, now: this.now });
-    const t = transactionOf(this.issued, id)!;
+    const t = this.transactions.get(id)!;
     if (t.status !== 'pending') return;
-    if (this.onAccount(account_id, { type: 'PlaceCardHold', account_id, hold_id: id, amount: t.account_amount, origin_done: !this.issued.pending[id], now: this.now })) {
+    if (this.onAccount(account_id, { type: 'PlaceCardHold', account_id, hold_id: id, amount: t.account_amount, origin_done: !pendingTransaction(this.issued, id), now: this.now })) {
       this.onCard({ type: 'DeclineHeldAuthorization', card_id: 'crd_1', transaction_id: id, reason: 'insufficient_funds', now: this.now });
       return;
     }
@@ -167,7 +177,7 @@ class World {
 
   private settle(id: string, amount: number | null): void {
     if (this.onCard({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: id, amount, now: this.now })) return;
-    const t = transactionOf(this.issued, id)!;
+    const t = this.transactions.get(id)!;
     this.onAccount(t.account_id, { type: 'CaptureCardHold', account_id: t.account_id, hold_id: id, amount: t.account_amount, now: this.now });
   }
 
@@ -192,7 +202,8 @@ class World {
         expect(u[`${prefix}_balance`]).toBe(limit - u[`${prefix}_used`] - u[`${prefix}_hold`]);
       }
     }
-    const txs = allTransactions(this.issued);
+    const txs = [...this.transactions.values()];
+    expect(pendingTransactions(this.issued).sort(byId)).toEqual(txs.filter((t) => t.status === 'pending').sort(byId));
     for (const t of txs.filter((x) => x.status === 'successful' || x.status === 'pending')) {
       expect(t.amount).toBeLessThanOrEqual(CONTROLS.individual!.transaction_amount_limit!);
       if (t.merchant.mcc === '5942') expect(t.amount).toBeLessThanOrEqual(2_500);
@@ -220,7 +231,7 @@ describe('cards: property over interleavings', () => {
           world.run(a);
           world.check();
         }
-        for (const t of allTransactions(world.issued)) seen.set(t.status_reason ?? t.status, (seen.get(t.status_reason ?? t.status) ?? 0) + 1);
+        for (const t of world.transactions.values()) seen.set(t.status_reason ?? t.status, (seen.get(t.status_reason ?? t.status) ?? 0) + 1);
       }),
       { numRuns: 200 },
     );

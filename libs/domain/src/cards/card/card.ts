@@ -1,4 +1,4 @@
-import { lookup, type History } from '../../accounts/account/account';
+import { emptyMap, get, remove, set, values, type PersistentMap } from '../../shared/persistent-map';
 import { captureUsage, EMPTY_LEDGER, holdUsage, releaseUsage, type UsageLedger } from '../controls/ledger';
 import type { CardTransactionRecord } from './card-transaction';
 import type { CardEvent, IssuedCard } from './card.events';
@@ -12,10 +12,13 @@ export interface IssuedCardState {
   readonly fraud: boolean;
   readonly used_up: boolean;
   readonly deleted: number | null;
-  /** Open (pending) transactions by id: few at a time, so copying them per event stays cheap. */
-  readonly pending: Readonly<Record<string, CardTransactionRecord>>;
-  /** Finished transactions (successful, declined, reversed), newest first: appending is O(1). */
-  readonly closed: History<CardTransactionRecord>;
+  /**
+   * Open (pending) transactions by id, in a persistent map (one costs O(log n) however many are
+   * open). A finished one leaves the state, so the state never grows with the card's history: the
+   * transaction's index stream says it exists, and not pending here means it is finished; its
+   * record is in the event that finished it (and the read models).
+   */
+  readonly pending: PersistentMap<CardTransactionRecord>;
   /** What limits are decided on: pending ones as holds, successful ones as used. */
   readonly usage: UsageLedger;
   readonly updated: number;
@@ -31,27 +34,23 @@ export function cardStatus(state: IssuedCardState): CardStatus {
   return state.frozen || state.used_up || state.deleted !== null ? 'blocked' : 'active';
 }
 
-export const transactionOf = (state: IssuedCardState, id: string): CardTransactionRecord | undefined => state.pending[id] ?? lookup(state.closed, id);
+/** The card transaction while it is pending; a finished one is no longer in the state. */
+export const pendingTransaction = (state: IssuedCardState, id: string): CardTransactionRecord | undefined => get(state.pending, id);
 
-function withoutPending(state: IssuedCardState, id: string): Readonly<Record<string, CardTransactionRecord>> {
-  const { [id]: _gone, ...rest } = state.pending;
-  return rest;
-}
-
-const closing = (state: IssuedCardState, t: CardTransactionRecord) => ({ pending: withoutPending(state, t.id), closed: { id: t.id, value: t, previous: state.closed } });
+const closing = (state: IssuedCardState, t: CardTransactionRecord) => ({ pending: remove(state.pending, t.id) });
 
 type TransactionEvent = Extract<CardEvent, { data: { transaction: CardTransactionRecord } }>;
 
 function evolveTransaction(state: IssuedCardState, event: TransactionEvent): IssuedCardState {
   const t = event.data.transaction;
-  const held = state.pending[t.id];
+  const held = pendingTransaction(state, t.id);
   const updated = Math.max(state.updated, t.updated);
   const mcc = t.merchant.mcc;
   switch (event.type) {
     case 'CardAuthorizationHeld':
-      return { ...state, pending: { ...state.pending, [t.id]: t }, usage: holdUsage(state.usage, t.created, mcc, t.amount), updated };
+      return { ...state, pending: set(state.pending, t.id, t), usage: holdUsage(state.usage, t.created, mcc, t.amount), updated };
     case 'CardAuthorizationDeclined':
-      return { ...state, closed: { id: t.id, value: t, previous: state.closed }, updated };
+      return { ...state, updated };
     case 'CardTransactionCaptured':
       return held ? { ...state, ...closing(state, t), usage: captureUsage(state.usage, t.created, mcc, held.amount, t.amount), updated } : state;
     case 'CardHoldDeclined':
@@ -62,7 +61,7 @@ function evolveTransaction(state: IssuedCardState, event: TransactionEvent): Iss
 
 export function evolveCard(state: CardState, event: CardEvent): CardState {
   if (event.type === 'CardIssued') {
-    return { status: 'issued', card: event.data, frozen: false, fraud: false, used_up: false, deleted: null, pending: {}, closed: null, usage: EMPTY_LEDGER, updated: event.data.issued };
+    return { status: 'issued', card: event.data, frozen: false, fraud: false, used_up: false, deleted: null, pending: emptyMap(), usage: EMPTY_LEDGER, updated: event.data.issued };
   }
   if (state.status !== 'issued') return state;
   switch (event.type) {
@@ -83,9 +82,5 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
   }
 }
 
-/** Every transaction of the card, pending first then newest finished first (tests, audits). */
-export function allTransactions(state: IssuedCardState): CardTransactionRecord[] {
-  const out = Object.values(state.pending);
-  for (let node = state.closed; node; node = node.previous) out.push(node.value);
-  return out;
-}
+/** The card's pending transactions (tests, audits). */
+export const pendingTransactions = (state: IssuedCardState): CardTransactionRecord[] => values(state.pending);

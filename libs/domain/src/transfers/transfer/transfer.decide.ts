@@ -10,7 +10,15 @@ export const ADVANCE_TARGETS: readonly AdvanceTarget[] = ['processing', 'success
 export type TransferCommand =
   | { readonly type: 'CreateTransfer'; readonly intent: TransferIntent; readonly now: number }
   | { readonly type: 'VoidTransfer'; readonly transfer_id: string; readonly account_id: string; readonly reason: string; readonly now: number }
-  | { readonly type: 'AdvanceTransfer'; readonly transfer_id: string; readonly to: AdvanceTarget; readonly status_reason?: string | null; readonly now: number };
+  | {
+      readonly type: 'AdvanceTransfer';
+      readonly transfer_id: string;
+      readonly to: AdvanceTarget;
+      readonly status_reason?: string | null;
+      /** Reversals: the source account's revision read before deciding (recorded on TransferReversed). */
+      readonly account_revision?: number;
+      readonly now: number;
+    };
 
 /**
  * The lifecycle (decisions §6): a network may refuse a queued transfer before executing it
@@ -81,7 +89,8 @@ function advance(command: Extract<TransferCommand, { type: 'AdvanceTransfer' }>,
   if (reason !== null && !STATUS_REASON_PATTERN.test(reason)) return invalid('status_reason', 'status_reason must be snake_case, at most 64 characters');
   const status_reason = to === 'processing' || to === 'successful' ? null : reason;
   const transfer = { ...state.transfer, status: to, status_reason, updated: command.now };
-  return [{ type: EVENT_FOR_STATUS[to], data: { transfer } } as TransferEvent];
+  const revision = to === 'reversed' && command.account_revision !== undefined ? { account_revision: command.account_revision } : {};
+  return [{ type: EVENT_FOR_STATUS[to], data: { transfer, ...revision } } as TransferEvent];
 }
 
 export function decideTransfer(command: TransferCommand, state: TransferState): Decision<TransferEvent> {

@@ -46,7 +46,18 @@ export type TransferEvent =
   | { readonly type: 'TransferProcessing'; readonly data: { readonly transfer: TransferRecord } }
   | { readonly type: 'TransferSucceeded'; readonly data: { readonly transfer: TransferRecord } }
   | { readonly type: 'TransferFailed'; readonly data: { readonly transfer: TransferRecord } }
-  | { readonly type: 'TransferReversed'; readonly data: { readonly transfer: TransferRecord } }
+  | {
+      readonly type: 'TransferReversed';
+      readonly data: {
+        readonly transfer: TransferRecord;
+        /**
+         * The account's revision when the reversal was decided: its credit back can only land after
+         * it, so whether it landed is read from there on, never from the account's start (absent
+         * in older logs).
+         */
+        readonly account_revision?: number;
+      };
+    }
   | {
       /**
        * Older logs only (nothing writes it since issue 19: a refused hold now writes nothing): the
