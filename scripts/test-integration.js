@@ -20,6 +20,7 @@ const SUITES = {
   integration: [
     'libs/platform/src/read-store/mongo-read-store.int.spec.ts',
     'libs/read-models/src/plans/list-query-plans.int.spec.ts',
+    'libs/read-models/src/ledger/ledger.projection.int.spec.ts',
     'libs/platform/src/snapshots/mongo-snapshot-store.int.spec.ts',
     'libs/platform/src/coordination/mongo-coordination-store.int.spec.ts',
     'libs/platform/src/rate-limit/mongo-rate-limit-store.int.spec.ts',

@@ -8,6 +8,7 @@ import { upcast } from '@app/platform/event-store/upcasters';
 import { BatchWrites } from '@app/platform/read-store/batch-writes';
 import { handlesEvent } from '@app/platform/read-store/projector';
 import { indexesOf } from '@app/platform/read-store/read-index';
+import { MongoReadStore } from '@app/platform/read-store/mongo-read-store';
 import type { ReadStore } from '@app/platform/read-store/read-store.port';
 import { useEmbeddedStores } from '@app/platform/testing/embedded-stores';
 import { LEDGER, bookOf, sumId } from './ledger-documents';
@@ -54,30 +55,33 @@ async function project(store: ReadStore, events: readonly RecordedEvent[], batch
 
 const everything = async (store: ReadStore) => (await store.find(LEDGER, { limit: 1_000_000 })).items;
 
+/** Projects the v2 log into `store` and compares every book at every position with the fold. */
+async function everyPositionAsFolded(store: ReadStore): Promise<void> {
+  const events = log();
+  const ledgers = newLedgers();
+  const books = [...new Set(events.map((e) => bookKey(e.metadata.organization_id, modeOf(e.metadata, e.data))))];
+  const expected: Array<{ position: number; views: Map<string, LedgerView> }> = [];
+  for (const event of events) {
+    const key = bookKey(event.metadata.organization_id, modeOf(event.metadata, event.data));
+    expect(foldLedgerEvent(ledgers, key, event as unknown as MoneyEvent)).toBeNull();
+    expected.push({ position: event.position, views: new Map(books.map((b) => [b, foldView(ledgers.books.get(b), event.position)])) });
+  }
+  // Batches of 7: a hold and its settlement meet within a batch and across batches.
+  await project(store, events, 7);
+  expect(expected.length).toBeGreaterThan(100);
+  for (const { position, views } of expected) {
+    for (const [key, view] of views) {
+      const [organization, mode] = key.split('/');
+      expect({ position, key, view: await ledgerAt(store, bookOf(organization, mode), position) }).toEqual({ position, key, view });
+    }
+  }
+}
+
 describe('the ledger projection', () => {
   const stores = useEmbeddedStores('ledger-projection');
   beforeEach(() => stores.readStore.ensureIndexes(indexesOf([ledgerProjection])));
 
-  it('answers, at every position of a log with every money shape, what the fold of the log up to there gives', async () => {
-    const events = log();
-    const ledgers = newLedgers();
-    const books = [...new Set(events.map((e) => bookKey(e.metadata.organization_id, modeOf(e.metadata, e.data))))];
-    const expected: Array<{ position: number; views: Map<string, LedgerView> }> = [];
-    for (const event of events) {
-      const key = bookKey(event.metadata.organization_id, modeOf(event.metadata, event.data));
-      expect(foldLedgerEvent(ledgers, key, event as unknown as MoneyEvent)).toBeNull();
-      expected.push({ position: event.position, views: new Map(books.map((b) => [b, foldView(ledgers.books.get(b), event.position)])) });
-    }
-    // Batches of 7: a hold and its settlement meet within a batch and across batches.
-    await project(stores.readStore, events, 7);
-    expect(expected.length).toBeGreaterThan(100);
-    for (const { position, views } of expected) {
-      for (const [key, view] of views) {
-        const [organization, mode] = key.split('/');
-        expect({ position, key, view: await ledgerAt(stores.readStore, bookOf(organization, mode), position) }).toEqual({ position, key, view });
-      }
-    }
-  });
+  it('answers, at every position of a log with every money shape, what the fold of the log up to there gives', () => everyPositionAsFolded(stores.readStore));
 
   it('changes nothing when a batch is applied again (every write is position-guarded)', async () => {
     const events = log();
@@ -134,3 +138,17 @@ describe('the ledger projection', () => {
     expect((await ledgerAt(stores.readStore, bookOf('org_A', 'sandbox'), 6)).currencies[0].debits_posted).toBe(10_000_000_000_000_002n);
   });
 });
+
+const mongoUrl = process.env.MONGO_URL;
+if (mongoUrl) {
+  describe('the ledger projection (MongoDB)', () => {
+    let store: MongoReadStore;
+    beforeAll(async () => {
+      store = new MongoReadStore(mongoUrl, `ledger_${Date.now().toString(36)}`);
+      await store.ensureIndexes(indexesOf([ledgerProjection]));
+    });
+    afterAll(() => store.close());
+
+    it('answers, at every position, what the fold gives: its documents and finds as on SQLite', () => everyPositionAsFolded(store));
+  });
+}
