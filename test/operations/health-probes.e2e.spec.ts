@@ -40,16 +40,17 @@ describe('health probes: /health/live and /health/ready', () => {
     });
 
     it('/health/live answers 200 at once, reading nothing', async () => {
-      const started = Date.now();
+      // What it reads, counted (not timed: issue 32): the event store it would otherwise wait on.
+      const head = jest.spyOn(app.get<EventStore>(EVENT_STORE), 'headPosition');
       const res = await request(app.getHttpServer()).get('/health/live').expect(200);
       expect(res.body).toEqual({ status: 'ok', info: {}, error: {}, details: {} });
-      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(head).not.toHaveBeenCalled();
+      head.mockRestore();
     });
 
     it('/health/ready answers 503 naming the event store, the other stores up, within its bound', async () => {
-      const started = Date.now();
+      // Answering at all, with the event store unreachable, is the bound (READINESS_CHECK_TIMEOUT_MS); its length is not timed here.
       const res = await request(app.getHttpServer()).get('/health/ready').expect(503);
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(res.body.status).toBe('error');
       expect(res.body.error).toEqual({ event_store: expect.objectContaining({ status: 'down', adapter: 'eventstoredb' }) });
       expect(res.body.info).toMatchObject({
