@@ -1243,7 +1243,7 @@ export interface paths {
         };
         /**
          * A resource’s history
-         * @description Every event of the resource, oldest first, with its hash chain.
+         * @description The resource’s events, oldest first, with its hash chain: a page at a time (limit, default 100, and cursor).
          */
         get: operations["getHistoryEntities"];
         put?: never;
@@ -1263,7 +1263,7 @@ export interface paths {
         };
         /**
          * A resource’s history
-         * @description Every event of the resource, oldest first, with its hash chain.
+         * @description The resource’s events, oldest first, with its hash chain: a page at a time (limit, default 100, and cursor).
          */
         get: operations["getHistoryAccounts"];
         put?: never;
@@ -1283,7 +1283,7 @@ export interface paths {
         };
         /**
          * A resource’s history
-         * @description Every event of the resource, oldest first, with its hash chain.
+         * @description The resource’s events, oldest first, with its hash chain: a page at a time (limit, default 100, and cursor).
          */
         get: operations["getHistoryCounterparties"];
         put?: never;
@@ -1303,7 +1303,7 @@ export interface paths {
         };
         /**
          * A resource’s history
-         * @description Every event of the resource, oldest first, with its hash chain.
+         * @description The resource’s events, oldest first, with its hash chain: a page at a time (limit, default 100, and cursor).
          */
         get: operations["getHistoryTransfers"];
         put?: never;
@@ -1323,7 +1323,7 @@ export interface paths {
         };
         /**
          * A resource’s history
-         * @description Every event of the resource, oldest first, with its hash chain.
+         * @description The resource’s events, oldest first, with its hash chain: a page at a time (limit, default 100, and cursor).
          */
         get: operations["getHistoryPaymentIntents"];
         put?: never;
@@ -1343,7 +1343,7 @@ export interface paths {
         };
         /**
          * A resource’s history
-         * @description Every event of the resource, oldest first, with its hash chain.
+         * @description The resource’s events, oldest first, with its hash chain: a page at a time (limit, default 100, and cursor).
          */
         get: operations["getHistoryIntentActions"];
         put?: never;
@@ -1363,7 +1363,7 @@ export interface paths {
         };
         /**
          * A resource’s history
-         * @description Every event of the resource, oldest first, with its hash chain.
+         * @description The resource’s events, oldest first, with its hash chain: a page at a time (limit, default 100, and cursor).
          */
         get: operations["getHistoryCards"];
         put?: never;
@@ -1383,7 +1383,7 @@ export interface paths {
         };
         /**
          * A resource’s history
-         * @description Every event of the resource, oldest first, with its hash chain.
+         * @description The resource’s events, oldest first, with its hash chain: a page at a time (limit, default 100, and cursor).
          */
         get: operations["getHistoryEntityWebhooks"];
         put?: never;
@@ -4200,9 +4200,10 @@ export interface components {
             /** @description Unix time in milliseconds */
             created: number;
         };
-        /** @description Every event of the resource, oldest first */
+        /** @description A page of the resource’s events, oldest first */
         EventHistory: {
             data: components["schemas"]["Event"][];
+            meta: components["schemas"]["StyleAMeta"];
         };
         /** @description The books of an organization and mode (decisions §12) */
         Ledger: {
@@ -10963,7 +10964,11 @@ export interface operations {
     };
     getHistoryEntities: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description A log position: next_cursor of the previous page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10972,7 +10977,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events */
+            /** @description A page of the events, oldest first */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10985,7 +10990,16 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description An entity token cannot do this: it needs an API key (forbidden) */
             403: {
@@ -11011,12 +11025,26 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHistoryAccounts: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description A log position: next_cursor of the previous page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11025,7 +11053,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events */
+            /** @description A page of the events, oldest first */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11038,7 +11066,16 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description An entity token cannot do this: it needs an API key (forbidden) */
             403: {
@@ -11064,12 +11101,26 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHistoryCounterparties: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description A log position: next_cursor of the previous page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11078,7 +11129,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events */
+            /** @description A page of the events, oldest first */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11091,7 +11142,16 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description An entity token cannot do this: it needs an API key (forbidden) */
             403: {
@@ -11117,12 +11177,26 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHistoryTransfers: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description A log position: next_cursor of the previous page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11131,7 +11205,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events */
+            /** @description A page of the events, oldest first */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11144,7 +11218,16 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description An entity token cannot do this: it needs an API key (forbidden) */
             403: {
@@ -11170,12 +11253,26 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHistoryPaymentIntents: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description A log position: next_cursor of the previous page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11184,7 +11281,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events */
+            /** @description A page of the events, oldest first */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11197,7 +11294,16 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description An entity token cannot do this: it needs an API key (forbidden) */
             403: {
@@ -11223,12 +11329,26 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHistoryIntentActions: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description A log position: next_cursor of the previous page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11237,7 +11357,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events */
+            /** @description A page of the events, oldest first */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11250,7 +11370,16 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description An entity token cannot do this: it needs an API key (forbidden) */
             403: {
@@ -11276,12 +11405,26 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHistoryCards: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description A log position: next_cursor of the previous page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11290,7 +11433,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events */
+            /** @description A page of the events, oldest first */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11303,7 +11446,16 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description An entity token cannot do this: it needs an API key (forbidden) */
             403: {
@@ -11329,12 +11481,26 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHistoryEntityWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description A log position: next_cursor of the previous page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11343,7 +11509,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events */
+            /** @description A page of the events, oldest first */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11356,7 +11522,16 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description An entity token cannot do this: it needs an API key (forbidden) */
             403: {
@@ -11382,7 +11557,17 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLedger: {

@@ -52,6 +52,30 @@ describe('GET /{collection}/{id}/history', () => {
     await get('/transfers/trf_01ARZ3NDEKTSV4RRFFQ69G5FAV/history').expect(404);
   });
 
+  it('pages a long history: limit (default 100) and cursor, the pages together the whole history', async () => {
+    const whole = (await get(`/accounts/${w.account}/history`).expect(200)).body;
+    expect(whole.meta.pagination).toEqual({ has_more: false, next_cursor: null });
+    const events = whole.data as Array<Record<string, any>>;
+    expect(events.length).toBeGreaterThan(2);
+    expect(events.length).toBeLessThanOrEqual(100);
+    const paged: Array<Record<string, any>> = [];
+    let cursor: string | null = null;
+    do {
+      const page: { data: Array<Record<string, any>>; meta: { pagination: { has_more: boolean; next_cursor: string | null } } } = (
+        await get(`/accounts/${w.account}/history?limit=2${cursor ? `&cursor=${cursor}` : ''}`).expect(200)
+      ).body;
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      paged.push(...page.data);
+      cursor = page.meta.pagination.next_cursor;
+      expect(cursor === null).toBe(!page.meta.pagination.has_more);
+    } while (cursor);
+    expect(paged).toEqual(events);
+    // Past the last event: an empty page of a resource that exists, not a 404; bad paging is 400.
+    expect((await get(`/accounts/${w.account}/history?cursor=${events.at(-1)!.position}`).expect(200)).body.data).toEqual([]);
+    await get(`/accounts/${w.account}/history?cursor=${events.at(-1)!.position}`, KEYS.other).expect(404);
+    for (const query of ['limit=0', 'limit=101', 'cursor=abc', 'cursor=-1']) await get(`/accounts/${w.account}/history?${query}`).expect(400);
+  });
+
   it('refuses entity tokens with 403', async () => {
     const token = await tokenFor(t, w.entity);
     await t.http.get(`/accounts/${w.account}/history`).set(bearer(token)).expect(403);

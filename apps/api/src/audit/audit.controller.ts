@@ -4,9 +4,9 @@ import type { Request } from 'express';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import type { CommandContext } from '@app/application/command-handling';
-import { GetResourceHistoryQuery } from '@app/application/audit';
 import { RESOURCE_STREAMS } from '@app/application/operator/list-organization-events/public-event';
-import { ListEventsQuery } from '@app/read-models/audit/list-events.query';
+import { ListEventsQuery, type EventsPage } from '@app/read-models/audit/list-events.query';
+import { ListResourceHistoryQuery } from '@app/read-models/audit/list-resource-history.query';
 import { createdRange } from '../collections/date-range';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { LimitField } from '../http/pagination';
@@ -49,6 +49,19 @@ export class ListEventsDto {
   date_to?: string;
 }
 
+/**
+ * A resource's history a page at a time, oldest first (docs/decisions/audit.md, "History pages"):
+ * up to 100 events by default, so a short history is still one answer; the cursor is the position
+ * of the last event of the previous page.
+ */
+export class HistoryPageDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 100 }) @LimitField() limit?: number;
+  @ApiPropertyOptional({ pattern: '^\\d{1,16}$', description: 'A log position: next_cursor of the previous page' })
+  @IsOptional()
+  @Matches(POSITION, { message: 'cursor must be a next_cursor returned by a previous page' })
+  cursor?: string;
+}
+
 /** The audit history (decisions §10): API key only, the caller's organization and mode only. */
 @ApiTags('Audit')
 @Controller()
@@ -69,9 +82,7 @@ export class AuditController {
     const range = createdRange(q);
     const afterPosition = Math.max(Number(q.cursor ?? 0), Number(q.after_position ?? 0));
     const filter = { organization_id: actor.organizationId, mode: actor.mode, type: q.type, resource_type: q.resource_type, resource_id: q.resource_id, entity_id: q.entity_id };
-    const page = await this.queries.execute(new ListEventsQuery(filter, { afterPosition, limit: q.limit ?? 20, createdFrom: range?.gte, createdTo: range?.lte }));
-    const last = page.items[page.items.length - 1];
-    return { data: page.items, meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore && last ? String(last.position) : null } } };
+    return eventsPage(await this.queries.execute(new ListEventsQuery(filter, { afterPosition, limit: q.limit ?? 20, createdFrom: range?.gte, createdTo: range?.lte })));
   }
 
   /** One route per collection of the resource table (decisions §10), so a new resource is one line there. */
@@ -79,12 +90,19 @@ export class AuditController {
   @ApiRoute({
     id: 'getHistory',
     summary: 'A resource’s history',
-    description: 'Every event of the resource, oldest first, with its hash chain.',
-    ok: { status: 200, schema: 'EventHistory', description: 'The events' },
-    errors: { 404: 'No such resource in the caller’s organization and mode (not_found)' },
+    description: 'The resource’s events, oldest first, with its hash chain: a page at a time (limit, default 100, and cursor).',
+    ok: { status: 200, schema: 'EventHistory', description: 'A page of the events, oldest first' },
+    errors: { 400: 'A bad limit or cursor (validation_error)', 404: 'No such resource in the caller’s organization and mode (not_found)' },
+    readModel: true,
   })
-  async history(@Ctx() { actor }: CommandContext, @Req() req: Request, @Param('id') id: string) {
+  async history(@Ctx() { actor }: CommandContext, @Req() req: Request, @Param('id') id: string, @Query() q: HistoryPageDto) {
     const resource = RESOURCE_STREAMS.find((r) => r.collection === req.path.split('/')[1])!;
-    return { data: await this.queries.execute(new GetResourceHistoryQuery(actor, resource, id)) };
+    return eventsPage(await this.queries.execute(new ListResourceHistoryQuery(actor, resource, id, { afterPosition: Number(q.cursor ?? 0), limit: q.limit ?? 100 })));
   }
+}
+
+/** Style A's envelope over events oldest first: the next page starts after the last event's position. */
+function eventsPage(page: EventsPage) {
+  const last = page.items[page.items.length - 1];
+  return { data: page.items, meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore && last ? String(last.position) : null } } };
 }

@@ -5,12 +5,11 @@ import { IsIn, IsOptional, Matches } from 'class-validator';
 import type { Response } from 'express';
 import { domainError } from '@app/domain';
 import { DomainException, type CommandContext } from '@app/application/command-handling';
-import { ApiKeysService } from '@app/application/access';
 import { StreamEventsQuery, type EventStream, type EventStreamSink, type StreamStart } from '@app/webhook-delivery/event-stream/stream-events.query';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { EventStreamSettings, OpenEventStreams } from './open-event-streams';
 import { SseResponse } from './sse-response';
-import { bearerCredential, KeyWatch } from './key-watch';
+import { bearerCredential } from './key-watch';
 import { ApiRoute } from '../openapi/api-route.decorator';
 
 const POSITION = /^\d{1,16}$/;
@@ -44,7 +43,6 @@ export class EventStreamController {
     private readonly queries: QueryBus,
     private readonly streams: OpenEventStreams,
     private readonly settings: EventStreamSettings,
-    private readonly apiKeys: ApiKeysService,
   ) {}
 
   @Get('stream')
@@ -61,7 +59,7 @@ export class EventStreamController {
     const follow = q.follow !== 'false';
     const client = new SseResponse(res);
     const heartbeatMs = this.settings.heartbeatMs;
-    const key = new KeyWatch(this.apiKeys, bearerCredential(res.req.headers.authorization), actor.id);
+    const key = this.streams.watchKey(bearerCredential(res.req.headers.authorization), actor.id);
     let stream: EventStream | null = null;
     // The response first: a write waiting on a client that does not read must not hold the stream's stop.
     const stop = async () => {

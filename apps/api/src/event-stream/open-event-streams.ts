@@ -1,6 +1,8 @@
 import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { domainError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
+import { ApiKeysService } from '@app/application/access';
+import { KeyWatch } from './key-watch';
 
 /** The settings of `GET /events/stream`; tests shorten the heartbeat. */
 @Injectable()
@@ -35,7 +37,15 @@ const RETRY_AFTER_SECONDS = 1;
 export class OpenEventStreams implements BeforeApplicationShutdown {
   private readonly open = new Map<string, Set<() => Promise<void>>>();
 
-  constructor(private readonly settings: EventStreamSettings) {}
+  constructor(
+    private readonly settings: EventStreamSettings,
+    private readonly apiKeys: ApiKeysService,
+  ) {}
+
+  /** Asks whether `credential` still opens key `keyId` (key-watch.ts). */
+  watchKey(credential: string, keyId: string): KeyWatch {
+    return new KeyWatch(this.apiKeys, credential, keyId);
+  }
 
   get size(): number {
     let n = 0;

@@ -697,7 +697,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   }),
 
   Event: publicEvent,
-  EventHistory: dataEnvelope(arrayOf(ref('Event')), 'Every event of the resource, oldest first'),
+  EventHistory: obj({ data: arrayOf(ref('Event')), meta: ref('StyleAMeta') }, { description: 'A page of the resource’s events, oldest first' }),
   Ledger: dataEnvelope(ledger, 'The books of an organization and mode (decisions §12)'),
 
   SignedCheckpoint: obj(

@@ -1,4 +1,4 @@
-import { publicEvent, type PublicEvent } from '@app/application/operator/list-organization-events/public-event';
+import { publicEvent, redact, type PublicEvent } from '@app/application/operator/list-organization-events/public-event';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
@@ -52,3 +52,6 @@ export const eventIndexProjection: Projection<EventIndexDocument> = {
     };
   },
 };
+
+/** Redacted again on the way out: the second guard holds even for documents indexed before a field was added. */
+export const shownEvent = (event: PublicEvent): PublicEvent => ({ ...event, data: redact(event.data) as Record<string, unknown> });

@@ -1,8 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { redact, type PublicEvent } from '@app/application/operator/list-organization-events/public-event';
 import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
-import { eventIndexId, type EventIndexDocument } from './event-index.projection';
+import { eventIndexId, shownEvent, type EventIndexDocument } from './event-index.projection';
 import { ListEventsQuery, type EventsPage } from './list-events.query';
 
 @QueryHandler(ListEventsQuery)
@@ -13,9 +12,6 @@ export class ListEventsHandler implements IQueryHandler<ListEventsQuery> {
   async execute({ filter, page }: ListEventsQuery): Promise<EventsPage> {
     const range = page.createdFrom !== undefined || page.createdTo !== undefined ? { field: 'created', gte: page.createdFrom, lte: page.createdTo } : undefined;
     const found = await this.readStore.find<EventIndexDocument>('events', { filter: { ...filter }, limit: page.limit, after: eventIndexId(page.afterPosition), range });
-    return { items: found.items.reverse().map((d) => shown(d.event)), hasMore: found.hasMore };
+    return { items: found.items.reverse().map((d) => shownEvent(d.event)), hasMore: found.hasMore };
   }
 }
-
-/** Redacted again on the way out: the second guard holds even for documents indexed before a field was added. */
-const shown = (event: PublicEvent): PublicEvent => ({ ...event, data: redact(event.data) as Record<string, unknown> });
