@@ -5,6 +5,8 @@ import { tokenFor } from '../support/fixtures';
 import { KEYS, startTestApp, type TestApp } from '../support/test-app';
 import { badRequests, deepJson, hugeJson, PROTOTYPE_KEYS, type BadRequest } from './mutations';
 import { RefusalCheck } from './refusal-check';
+import { familyCases } from './families';
+import type { OpenApiDocument } from '../../apps/api/src/openapi/openapi-document';
 import { buildWorld, idsOf } from './world';
 
 /**
@@ -63,6 +65,32 @@ describe('bad input on every route (property)', () => {
     expect(problems).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }, 60_000);
+
+  it('refuses what a route does not understand, every family on every route the OpenAPI document describes (decisions §2)', async () => {
+    const doc = (await t.http.get('/openapi.json').expect(200)).body as OpenApiDocument;
+    const problems: string[] = [];
+    const families = new Set<string>();
+    for (const [route, c] of Object.entries(ROUTES)) {
+      const [method, path] = route.split(' ');
+      const op = doc.paths[path.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[method.toLowerCase()];
+      for (const { family, request, wrong } of familyCases(method, c.request(w), op, doc, KEYS.sandbox)) {
+        families.add(family);
+        const problem = (await check.refusalProblem(request, KEYS.sandbox)) ?? wrong(check.last);
+        if (problem) problems.push(`${route} (${request.description}): ${problem}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect([...families].sort()).toEqual([
+      'Authorization scheme case',
+      'blank required text',
+      'duplicate key',
+      'missing required field',
+      'multipart field',
+      'two Authorization headers',
+      'unknown query parameter',
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  }, 120_000);
 
   it('answers every generated bad request without a 5xx, with the envelope, writing nothing when refused', async () => {
     process.stdout.write(`bad-input property: seed ${SEED}, ${RUNS} runs (reproduce: FC_SEED=${SEED} npx jest test/bad-input/bad-input.property)\n`);

@@ -7,6 +7,8 @@ export interface BadRequest {
   readonly path: string;
   readonly json?: string;
   readonly multipart?: RouteRequest['multipart'];
+  /** Authorization header lines to send instead of `Bearer <credential>` (two of them, another scheme's case). */
+  readonly authorization?: readonly string[];
   readonly description: string;
   readonly [fc.toStringMethod]?: () => string;
 }
@@ -76,8 +78,21 @@ export function badRequests(method: string, base: RouteRequest, ids: readonly st
     fc
       .tuple(fc.constantFrom(...containers), fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 12 })), oddValue(ids))
       .map(([where, key, value]) => at(base.path, JSON.stringify(setAt(body, [...where, key], value)), `extra field ${[...where, key].join('.')} = ${JSON.stringify(value).slice(0, 60)}`)),
+    fc
+      .tuple(fc.constantFrom(...containers), fc.oneof(fc.constantFrom('a', ...paths.map((p) => p[p.length - 1])), fc.string({ maxLength: 6 })), oddValue(ids))
+      .map(([where, key, value]) => at(base.path, withRepeatedKey(body, where, key, value), `${[...where, key].join('.')} twice`)),
     queryArbitrary(ids).map((query) => at(`${base.path}${base.path.includes('?') ? '&' : '?'}${query}`, json, `query ${query.slice(0, 60)}`)),
   ];
+  if (base.multipart) {
+    const names = fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 8 }));
+    const field = fc
+      .tuple(fc.constantFrom('', 'link_to_identity'), fc.array(names, { minLength: 1, maxLength: 3 }))
+      .map(([root, [first, ...rest]]) => (root ? [root, first, ...rest] : [first, ...rest]).map((n, i) => (i ? `[${n}]` : n)).join(''));
+    const multipart = base.multipart;
+    options.push(
+      fc.tuple(field, oddStrings).map(([name, value]) => ({ ...at(base.path, undefined, `multipart field ${name}`), multipart: { ...multipart, fields: { ...multipart.fields, [name]: value } } })),
+    );
+  }
   if (paths.length) {
     options.push(
       fc.tuple(fc.constantFrom(...paths), oddValue(ids)).map(([path, value]) => at(base.path, JSON.stringify(setAt(body, path, value)), `${path.join('.')} = ${JSON.stringify(value).slice(0, 60)}`)),
@@ -104,6 +119,16 @@ function queryArbitrary(ids: readonly string[]): fc.Arbitrary<string> {
     oddStrings.map((v) => encodeURIComponent(v)),
   );
   return fc.tuple(key, value).map(([k, v]) => `${encodeURIComponent(k)}=${v}`);
+}
+
+/** The body's JSON text with `key` twice in the object at `where` (the second time set to `value`): JSON.stringify cannot write that. */
+export function withRepeatedKey(body: Json, where: string[], key: string, value: Json): string {
+  if (typeof body !== 'object' || body === null) return JSON.stringify(body);
+  const [head, ...rest] = where;
+  const entries = Object.entries(body).map(([k, v]) => `${JSON.stringify(k)}:${head === k ? withRepeatedKey(v, rest, key, value) : JSON.stringify(v)}`);
+  if (Array.isArray(body)) return `[${entries.map((entry) => entry.slice(entry.indexOf(':') + 1)).join(',')}]`;
+  if (head === undefined) entries.push(`${JSON.stringify(key)}:${JSON.stringify(value)}`, `${JSON.stringify(key)}:${JSON.stringify(value)}`);
+  return `{${entries.join(',')}}`;
 }
 
 function pathValue(body: Json, path: string[]): Json {

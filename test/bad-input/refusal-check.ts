@@ -13,6 +13,8 @@ export class RefusalCheck {
   private readonly accepted = new Set<string>();
   private sent = 0;
   private lastStatus = 0;
+  /** The answer to the last request sent. */
+  last!: Response;
 
   constructor(private readonly t: TestApp) {}
 
@@ -27,6 +29,7 @@ export class RefusalCheck {
     const requestId = `bad-input-${++this.sent}`;
     const head = await store.headPosition();
     const res = await this.send(request, credential, requestId);
+    this.last = res;
     this.lastStatus = res.status;
     if (res.status >= 500) return `${res.status}: ${JSON.stringify(res.body).slice(0, 200)}`;
     if (res.status < 400) {
@@ -40,7 +43,9 @@ export class RefusalCheck {
 
   private send(request: BadRequest, credential: string, requestId: string): Promise<Response> {
     const verb = request.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
-    const req = this.t.http[verb](request.path).set(bearer(credential)).set('x-request-id', requestId);
+    // An array goes out as one header line per item (Node's setHeader); superagent types it for Cookie only.
+    const authorization = request.authorization ? (request.authorization as unknown as string) : bearer(credential).Authorization;
+    const req = this.t.http[verb](request.path).set('Authorization', authorization).set('x-request-id', requestId);
     if (request.multipart) {
       for (const [name, value] of Object.entries(request.multipart.fields)) req.field(name, value);
       return req.attach('file', request.multipart.file, { filename: 'id.png', contentType: 'image/png' });
