@@ -99,7 +99,7 @@ describe('the ledger projection', () => {
       causation_id: 'c',
       schema_version: 1,
       occurred_at: 1_000 + position,
-      mode: 'sandbox',
+      mode: 'sandbox' as const,
     });
     const event = (position: number, type: string, data: Record<string, unknown>): RecordedEvent => ({
       id: `e${position}`,
