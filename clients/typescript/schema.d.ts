@@ -4313,7 +4313,7 @@ export interface components {
         OpenApiDocument: Record<string, never>;
     };
     responses: {
-        /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+        /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -4596,7 +4596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4664,7 +4664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4752,7 +4752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4850,7 +4850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4950,7 +4950,7 @@ export interface operations {
                     "application/json": components["schemas"]["EntityToken"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5101,7 +5101,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuickStartEntity"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5191,7 +5191,7 @@ export interface operations {
                     "application/json": components["schemas"]["IndividualEntity"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5281,7 +5281,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessEntity"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5368,7 +5368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Entity"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5438,7 +5438,7 @@ export interface operations {
                     "application/json": components["schemas"]["IndividualEntityUpdate"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5540,7 +5540,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessEntityUpdate"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5653,7 +5653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Document"];
                 };
             };
-            /** @description Missing file or key, a file that is not PDF, JPEG or PNG, or a malformed multipart body (validation_error, invalid_multipart); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Missing file or key, a file that is not PDF, JPEG or PNG, or a malformed multipart body (validation_error, invalid_multipart); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5762,7 +5762,7 @@ export interface operations {
                     "application/json": components["schemas"]["Entity"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5864,7 +5864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Entity"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6026,7 +6026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6123,7 +6123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6205,7 +6205,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountDetails"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6307,7 +6307,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxTransaction"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6411,7 +6411,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6479,7 +6479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Counterparty"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6577,7 +6577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Counterparty"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6648,7 +6648,7 @@ export interface operations {
                     "application/json": components["schemas"]["Counterparty"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6750,7 +6750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Counterparty"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6923,7 +6923,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentDetail"];
                 };
             };
-            /** @description The block does not match payment_method, or its coordinates fail their format (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description The block does not match payment_method, or its coordinates fail their format (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7023,7 +7023,7 @@ export interface operations {
                     "application/json": components["schemas"]["CounterpartyLookup"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7108,7 +7108,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankCodes"];
                 };
             };
-            /** @description Not two letters (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description Not two letters (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7168,7 +7168,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7236,7 +7236,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookCreated"];
                 };
             };
-            /** @description Not https, a host on a private network, no event enabled or an unknown event (validation_error, invalid_event); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Not https, a host on a private network, no event enabled or an unknown event (validation_error, invalid_event); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7333,7 +7333,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7407,7 +7407,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeleted"];
                 };
             };
-            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7509,7 +7509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description As for creation (validation_error, invalid_event); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description As for creation (validation_error, invalid_event); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7615,7 +7615,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7683,7 +7683,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestDispatched"];
                 };
             };
-            /** @description A group and name that are not an event (invalid_event); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description A group and name that are not an event (invalid_event); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7783,7 +7783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7887,7 +7887,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7955,7 +7955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8054,7 +8054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description entity_id missing with an API key, or a malformed as_of (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description entity_id missing with an API key, or a malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8124,7 +8124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8294,7 +8294,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardCreated"];
                 };
             };
-            /** @description A field is missing or invalid, or a control is (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description A field is missing or invalid, or a control is (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8404,7 +8404,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardCreated"];
                 };
             };
-            /** @description A field is missing or invalid, or a control is (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description A field is missing or invalid, or a control is (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8517,7 +8517,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardList"];
                 };
             };
-            /** @description Neither entity_id nor account_id with an API key, or a bad cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description Neither entity_id nor account_id with an API key, or a bad cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8646,7 +8646,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardDeleted"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8744,7 +8744,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardStatusChange"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8842,7 +8842,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardStatusChange"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8944,7 +8944,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardReassigned"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9046,7 +9046,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardTransactionEnvelope"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9148,7 +9148,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardTransactionEnvelope"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9246,7 +9246,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardTransactionEnvelope"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9344,7 +9344,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardStatusChange"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9526,7 +9526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9584,7 +9584,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentIntent"] | components["schemas"]["PaymentIntentWithAction"];
                 };
             };
-            /** @description A field is missing or invalid, or the card data cannot be decrypted (validation_error, invalid_encrypted_data); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description A field is missing or invalid, or the card data cannot be decrypted (validation_error, invalid_encrypted_data); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9681,7 +9681,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9751,7 +9751,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9914,7 +9914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10026,7 +10026,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10084,7 +10084,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentAction"];
                 };
             };
-            /** @description A field is missing or invalid, or the card data cannot be decrypted or is invalid (validation_error, invalid_encrypted_data); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description A field is missing or invalid, or the card data cannot be decrypted or is invalid (validation_error, invalid_encrypted_data); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10181,7 +10181,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentAction"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10247,7 +10247,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentAction"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10349,7 +10349,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentAction"];
                 };
             };
-            /** @description Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10786,7 +10786,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not an organization id, or a bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description Not an organization id, or a bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10848,7 +10848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ledger"];
                 };
             };
-            /** @description Not an organization id, no mode, or a malformed as_of (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description Not an organization id, no mode, or a malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10924,7 +10924,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10990,7 +10990,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11066,7 +11066,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11142,7 +11142,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11218,7 +11218,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11294,7 +11294,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11370,7 +11370,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11446,7 +11446,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11522,7 +11522,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11595,7 +11595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ledger"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12018,7 +12018,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditCheckpoints"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12078,7 +12078,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckpointConsistency"];
                 };
             };
-            /** @description first or second missing or not a tree size, or not in order (validation_error); or: Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error) */
+            /** @description first or second missing or not a tree size, or not in order (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];

@@ -51,7 +51,7 @@ The payments platform's HTTP API: onboarding, accounts, counterparties, payouts,
 Prose: docs/api/payments-api-spec.md and docs/api/product-decisions.md; this document is generated from the controllers and DTOs, and every
 response of the end-to-end suite is checked against it.
 
-- **Authentication**: \`Authorization: Bearer <credential>\`: an API key (\`sk_test_…\` sandbox, \`sk_live_…\` live), an entity token
+- **Authentication**: \`Authorization: Bearer <credential>\` (the scheme in any case; one Authorization header): an API key (\`sk_test_…\` sandbox, \`sk_live_…\` live), an entity token
   (\`etk_…\`, scoped to one entity), or for \`/admin\` the operator token (\`PAYMENTS_ADMIN_TOKEN\`; unset, \`/admin\` answers 404).
 - **Errors**: one envelope, \`{"status":"error","code":"<snake_case>","message":"…","errors":[{"field","message"}]}\`. A known path with
   another method answers 405 \`method_not_allowed\` with \`Allow\`; an unknown path 404 \`not_found\`. Every response carries \`x-request-id\`.
@@ -83,7 +83,7 @@ const TAGS: Array<[string, string]> = [
 /** Reused answers and headers of the HTTP edge, as components. */
 const COMPONENT_RESPONSES: Record<string, ResponseObject> = {
   BadRequest: error(
-    'Malformed request: invalid JSON (invalid_json), nesting past 64 levels, prototype keys, control characters, unknown fields or a body on a route that takes none (validation_error)',
+    'Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request)',
   ),
   Unauthorized: error('Missing, malformed, unknown, expired or revoked credential (unauthorized)'),
   PayloadTooLarge: error('The body exceeds 1 MB (payload_too_large)'),
