@@ -42,8 +42,9 @@ const NAMED_PER_COLLECTION = 20;
  * into a scratch store on disk: the embedded SQLite read store in a temporary directory, deleted
  * at the end), then each collection compared with the live read store, both read in id order. It
  * streams: memory holds a batch of events, a page of documents per side, a chain link per stream
- * and the ledger. Returns the exit status: 1 on any difference, each named (stream and revision,
- * collection and id, or the ledger transaction and its position).
+ * and the ledger's books (its movement facts are a table in the scratch directory). Returns the
+ * exit status: 1 on any difference, each named (stream and revision, collection and id, or the
+ * ledger transaction and its position).
  */
 export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promise<number> {
   const started = Date.now();
