@@ -4,7 +4,7 @@ import type { PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { storedFormOf } from '@app/platform/event-store/parent-process-writer';
 import { createApi } from '../app.factory';
-import { WorkerSupervisor } from './worker-supervisor';
+import { WorkerSupervisor, workerFlags } from './worker-supervisor';
 
 /** The compiled worker (apps/worker), beside this app in dist/: a path, not an import (apps never import apps). */
 export const WORKER_ENTRY = join(__dirname, '..', '..', '..', 'worker', 'src', 'main.js');
@@ -18,6 +18,7 @@ export async function createApiWithWorker(config: PlatformConfig, env: NodeJS.Pr
   const worker = new WorkerSupervisor({
     entry: WORKER_ENTRY,
     env: { ...env, WORKER_ROLES: '' },
+    execArgv: workerFlags(config.workerMaxHeapMb),
     heartbeat: { intervalMs: Math.max(100, Math.floor(config.workerHeartbeatTimeoutMs / 5)), timeoutMs: config.workerHeartbeatTimeoutMs },
   });
   const app = await createApi(config, { worker });

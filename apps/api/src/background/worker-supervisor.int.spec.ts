@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { AppMetrics, eventStoreAppends } from '@app/platform/metrics/metrics';
-import { WorkerSupervisor, type SupervisorOptions } from './worker-supervisor';
+import { readFileSync } from 'node:fs';
+import { WorkerSupervisor, workerFlags, type SupervisorOptions } from './worker-supervisor';
 
 const entry = join(__dirname, 'worker-supervisor.fixture.js');
 // The stand-in never appends, so the supervisor is never asked to commit through this log.
@@ -122,6 +123,20 @@ describe('WorkerSupervisor', () => {
     await until(() => pings.length >= 3, 'three heartbeats after the block');
     expect(await supervisor!.status()).toMatchObject({ state: 'running', pid: before.pid, restarts: 0, unresponsive_kills: 0 });
     expect(alive(before.pid!)).toBe(true);
+  });
+
+  it('forks the worker with the heap limit npm start sets, in place of one this process has', async () => {
+    const own = [...process.execArgv];
+    process.execArgv.push('--max-old-space-size=4096');
+    try {
+      expect(workerFlags(77).filter((f) => f.startsWith('--max-old-space-size'))).toEqual(['--max-old-space-size=77']);
+    } finally {
+      process.execArgv.splice(0, process.execArgv.length, ...own);
+    }
+    await start({ execArgv: workerFlags(77) });
+    const pid = (await supervisor!.status()).pid!;
+    // The worker's command line, as the kernel has it.
+    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-old-space-size=77');
   });
 
   it('fails the start when the worker exits before it is ready', async () => {

@@ -24,6 +24,8 @@ export interface SupervisorOptions {
   /** Compiled entry of the worker (dist/apps/worker/src/main.js). */
   readonly entry: string;
   readonly env?: NodeJS.ProcessEnv;
+  /** Node's flags for the worker (default: this process's own, as `fork` does). */
+  readonly execArgv?: readonly string[];
   /** Delay before a restart: doubles from `first` up to `max`, back to `first` after a long run. */
   readonly backoffMs?: { readonly first: number; readonly max: number };
   readonly readyTimeoutMs?: number;
@@ -36,6 +38,14 @@ export interface SupervisorOptions {
 }
 
 const STABLE_MS = 60_000;
+
+/**
+ * The worker's node flags: this process's own (a loader, an inspector port moved aside by node), with
+ * its heap limit. Past the limit V8 collects harder, and a worker whose live data outgrew it exits
+ * (out of memory) and is restarted from its checkpoints: its memory has a ceiling whatever the
+ * history (issue 26). A flag on the command line wins over one in NODE_OPTIONS.
+ */
+export const workerFlags = (maxHeapMb: number): string[] => [...process.execArgv.filter((f) => !f.startsWith('--max-old-space-size')), `--max-old-space-size=${maxHeapMb}`];
 
 /**
  * `npm start` runs the log's readers in one worker (apps/worker, every role) beside the API, so
@@ -138,7 +148,7 @@ export class WorkerSupervisor implements OnApplicationShutdown {
 
   private spawn(): void {
     const started = Date.now();
-    const child = fork(this.options.entry, [], { env: this.options.env ?? process.env, stdio: 'inherit' });
+    const child = fork(this.options.entry, [], { env: this.options.env ?? process.env, execArgv: [...(this.options.execArgv ?? process.execArgv)], stdio: 'inherit' });
     this.child = child;
     this.lastAnswer = Date.now();
     child.on('message', (message: FromWorker) => {

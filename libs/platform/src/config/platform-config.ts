@@ -46,6 +46,8 @@ export interface PlatformConfig {
   readonly workerRoles: readonly WorkerRole[];
   /** `npm start`: a worker that has not answered the supervisor's heartbeat for this long is killed and restarted (`WORKER_HEARTBEAT_TIMEOUT_MS`). */
   readonly workerHeartbeatTimeoutMs: number;
+  /** `npm start`: the V8 old-space limit its worker is forked with, in MB (`WORKER_MAX_HEAP_MB`), so its memory has a ceiling (issue 26). */
+  readonly workerMaxHeapMb: number;
   /** Write requests (POST, PUT, PATCH, DELETE) the API works on at once; more answer 503 `overloaded` (`MAX_INFLIGHT_WRITES`). */
   readonly maxInflightWrites: number;
   /** Appends a worker has in flight through the API's writer at once; more wait in the worker (`WORKER_MAX_INFLIGHT_APPENDS`). */
@@ -132,6 +134,8 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   WORKER_ROLES: WORKER_ROLES,
   // Only `npm start`'s supervisor reads it; the default fits.
   WORKER_HEARTBEAT_TIMEOUT_MS: [],
+  // npm start only (the worker it forks); a deployment sets the limit on each container's node.
+  WORKER_MAX_HEAP_MB: [],
   // Backpressure (issue 20): the defaults fit; tests shrink them.
   MAX_INFLIGHT_WRITES: [],
   WORKER_MAX_INFLIGHT_APPENDS: [],
@@ -197,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     snapshotEvery: snapshotEvery(env),
     workerRoles: workerRoles(env.WORKER_ROLES),
     workerHeartbeatTimeoutMs: positive(env.WORKER_HEARTBEAT_TIMEOUT_MS || '10000', 'WORKER_HEARTBEAT_TIMEOUT_MS'),
+    workerMaxHeapMb: positive(env.WORKER_MAX_HEAP_MB || '160', 'WORKER_MAX_HEAP_MB'),
     maxInflightWrites: positive(env.MAX_INFLIGHT_WRITES || '256', 'MAX_INFLIGHT_WRITES'),
     workerMaxInflightAppends: positive(env.WORKER_MAX_INFLIGHT_APPENDS || '64', 'WORKER_MAX_INFLIGHT_APPENDS'),
     idempotencyTtlSeconds: positive(env.IDEMPOTENCY_TTL_SECONDS || '86400', 'IDEMPOTENCY_TTL_SECONDS'),
