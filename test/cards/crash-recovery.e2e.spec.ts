@@ -4,15 +4,10 @@ import { cardDecider, cardTransactionIndexDecider } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
 import { authorize, balance, holder, MERCHANT, virtualCard } from './helpers';
 
-const until = async (probe: () => Promise<boolean>, what: string) => {
-  for (let i = 0; i < 200; i++) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
+const until = (probe: () => Promise<boolean>, what: string) => waitFor(probe, (done) => done, what);
 
 /**
  * A request that dies between the card stream and the account stream: the card-money process

@@ -186,7 +186,7 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
         if (!locked.length) await during('API 1 was stopped', 6_000);
         else {
           console.log(`faults: API 1 was frozen holding the write lock of ${locked.join(', ')}; a write must answer 503 meanwhile`);
-          const started = Date.now();
+          // Answering at all within the abort bound is "instead of hanging"; how fast is not timed (issue 32).
           const res = await fetch(`${apis[0].url}/sandbox/accounts/${account}/fund`, {
             method: 'POST',
             headers: { ...auth, 'idempotency-key': `frozen-${key}` },
@@ -198,7 +198,6 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
             body: expect.objectContaining({ status: 'error', code: 'service_unavailable' }),
             retryAfter: '5',
           });
-          expect(Date.now() - started).toBeLessThan(15_000);
         }
       } finally {
         process.kill(apis[1].pid, 'SIGCONT');
@@ -216,15 +215,13 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
       process.kill(projector.pid, 'SIGSTOP');
       try {
         await during('the projector was stopped', 1_000);
-        const started = Date.now();
+        // The abort bound catches a hang; read_model_lagging is the list's own timeout speaking.
         const res = await fetch(`${apis[0].url}/transfers?entity_id=${entity}&limit=1`, { headers: auth, signal: AbortSignal.timeout(10_000) });
-        const elapsed = Date.now() - started;
         expect({ status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') }).toEqual({
           status: 503,
           body: expect.objectContaining({ status: 'error', code: 'read_model_lagging' }),
           retryAfter: '1',
         });
-        expect(elapsed).toBeLessThan(5_000);
       } finally {
         process.kill(projector.pid, 'SIGCONT');
       }

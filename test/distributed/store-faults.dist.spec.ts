@@ -194,11 +194,10 @@ describe('store faults mid-load: the MongoDB-wire server frozen, the Kafka broke
             path,
             answered: { status: 503, body: { status: 'error', code: 'service_unavailable', message: expect.any(String), errors: [] }, retryAfter: '5' },
           });
-          expect(res!.ms).toBeLessThan(10_000);
         }
-        const started = Date.now();
+        // Within HANG_MS (the abort) is "within seconds"; the answers are not timed (issue 32).
         const ready = await fetch(`${api.url}/health/ready`, { signal: AbortSignal.timeout(HANG_MS) });
-        expect([ready.status, Date.now() - started < 10_000]).toEqual([503, true]);
+        expect(ready.status).toBe(503);
         expect(api.alive()).toBe(true);
       } finally {
         process.kill(mongo.pid, 'SIGCONT');
