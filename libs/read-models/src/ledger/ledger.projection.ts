@@ -9,7 +9,6 @@ import {
   type LedgerAccount,
   type LedgerBalances,
   type LedgerBook,
-  type LedgerLine,
   type MoneyEvent,
   type MovementContext,
   type MovementFact,
@@ -66,27 +65,35 @@ async function planLedger(recorded: RecordedEvent, read: PlanRead): Promise<Plan
   const book = bookOf(recorded.metadata.organization_id, modeOf(recorded.metadata, recorded.data));
   const context = new RecordedFacts();
   for (const key of movementKeysOf(event)) context.load(key, ((await read(factId(key))) as FactDocument | null)?.fact);
-  // A dry run on a copy of the facts names the documents the event moves.
-  const dry = ledgerChangesOf(new Map(context.facts), event);
+  const before = await partialBook(event, book, context.facts, read);
+  const after: LedgerBook = { accounts: copies(before.accounts), currencies: copies(before.currencies), pending: new Map(before.pending) };
+  foldIntoBook(context, () => after, event);
+  return [...context.writes(), ...pendingWrites(recorded, book, before, after), ...(await moneyWrites(recorded, book, before, after, read))];
+}
+
+/**
+ * The part of the book the event moves, as stored: a dry run of the derivation on a copy of the
+ * facts names the pending transactions it opens, posts or voids, then their lines and its own
+ * name the accounts and currencies (bookEntriesOf).
+ */
+async function partialBook(event: MoneyEvent, book: string, facts: ReadonlyMap<string, MovementFact>, read: PlanRead): Promise<LedgerBook> {
+  const dry = ledgerChangesOf(new Map(facts), event);
   const changes = 'message' in dry ? [] : dry;
-  const pending = new Map<string, readonly LedgerLine[]>();
+  const partial: LedgerBook = { accounts: new Map(), currencies: new Map(), pending: new Map() };
   for (const id of pendingIdsOf(changes)) {
     const doc = (await read(pendingId(book, id))) as PendingDocument | null;
-    if (doc) pending.set(id, doc.lines);
+    if (doc) partial.pending.set(id, doc.lines);
   }
-  const entries = bookEntriesOf(changes, pending, event);
-  const before: LedgerBook = { accounts: new Map(), currencies: new Map(), pending };
+  const entries = bookEntriesOf(changes, partial.pending, event);
   for (const id of entries.accounts) {
     const doc = (await read(accountId(book, id))) as AccountDocument | null;
-    if (doc) before.accounts.set(id, { id, kind: doc.kind, currency: doc.currency, ...toBalances(doc) });
+    if (doc) partial.accounts.set(id, { id, kind: doc.kind, currency: doc.currency, ...toBalances(doc) });
   }
   for (const currency of entries.currencies) {
     const doc = (await read(currencyId(book, currency))) as CurrencyDocument | null;
-    if (doc) before.currencies.set(currency, toBalances(doc));
+    if (doc) partial.currencies.set(currency, toBalances(doc));
   }
-  const after: LedgerBook = { accounts: copies(before.accounts), currencies: copies(before.currencies), pending: new Map(pending) };
-  foldIntoBook(context, () => after, event);
-  return [...context.writes(), ...pendingWrites(recorded, book, before, after), ...(await moneyWrites(recorded, book, before, after, read))];
+  return partial;
 }
 
 const copies = <T extends object>(map: ReadonlyMap<string, T>): Map<string, T> => new Map([...map].map(([k, v]) => [k, { ...v }]));
