@@ -2,6 +2,7 @@ import { modeOf } from '@app/platform/event-store/event-mode';
 import { pointInTime } from '@app/platform/event-store/point-in-time';
 import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { FoldCache, foldCacheMaxBytes } from './fold-cache';
+import { foldAsOf } from './fold-as-of';
 import { loadSnapshot, snapshotIfDue } from './snapshots/fold-snapshots';
 
 export interface FoldedStream<S> {
@@ -58,6 +59,8 @@ export function foldStream<S>(store: EventStore, streamId: string, decider: Fold
  * further ahead (streams only grow, so a fold at revision n stays valid to complete later).
  */
 export async function foldStreamAt<S>(store: EventStore, streamId: string, decider: Foldable<S>, revision: number): Promise<FoldedStream<S>> {
+  // An `as_of` read by id: from a snapshot at or before the point (fold-as-of.ts).
+  if (revision === Infinity && pointInTime()) return foldAsOf(store, streamId, decider);
   // An `as_of` read folds a prefix of the stream: neither completed from nor stored in the cache.
   const cache = pointInTime() ? null : cacheFor(store, decider.evolve);
   const cached = cache?.get(streamId) as FoldedStream<S> | undefined;

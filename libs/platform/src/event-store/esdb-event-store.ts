@@ -17,6 +17,7 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import { AppendResult, EventMetadata, EventStore, EventToAppend, ExpectedRevision, RecordedEvent, SubscribeOptions, Subscription, WrongExpectedRevisionError } from './event-store.port';
+import { pointInTime, withinPoint } from './point-in-time';
 
 /**
  * EventStoreDB adapter. `position` is the commit position in the transaction file as a Number, on
@@ -54,9 +55,14 @@ export class EsdbEventStore implements EventStore {
   async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     const fromRevision = options.fromRevision ? BigInt(options.fromRevision) : START;
+    const point = pointInTime();
     try {
       for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision })) {
-        if (isOurs(resolved)) events.push(toRecorded(resolved, readStreamPosition(resolved))!);
+        if (!isOurs(resolved)) continue;
+        const event = toRecorded(resolved, readStreamPosition(resolved))!;
+        // Inside an `as_of` read the stream ends at the point: nothing after it is read.
+        if (point && !withinPoint(event, point)) break;
+        events.push(event);
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];

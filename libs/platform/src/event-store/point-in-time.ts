@@ -19,10 +19,12 @@ export function pointInTime(): PointInTime | undefined {
   return current.getStore();
 }
 
+/** Whether the event is at or before the point. */
+export const withinPoint = (e: RecordedEvent, point: PointInTime): boolean => ('position' in point ? e.position <= point.position : e.metadata.occurred_at <= point.time);
+
 /** A stream's events up to the point (a stream is in log and time order, so it is a prefix). */
 export function upToPoint(events: RecordedEvent[], point: PointInTime | undefined = pointInTime()): RecordedEvent[] {
   if (!point) return events;
-  const within = (e: RecordedEvent) => ('position' in point ? e.position <= point.position : e.metadata.occurred_at <= point.time);
-  const end = events.findIndex((e) => !within(e));
+  const end = events.findIndex((e) => !withinPoint(e, point));
   return end === -1 ? events : events.slice(0, end);
 }

@@ -3,6 +3,7 @@ import { openSqlite } from '../sqlite/open-sqlite';
 import { AppendResult, EventStore, EventToAppend, ExpectedRevision, RecordedEvent, Subscription, SubscribeOptions } from './event-store.port';
 import { processSignals } from '../log-reader/process-signals';
 import type { EventWriter } from './parent-process-writer';
+import { pointInTime, withinPoint } from './point-in-time';
 import { pollingSubscription } from './polling-subscription';
 import { RecentEvents } from './recent-events';
 import { SqliteEventWriter, type AppendLane } from './sqlite-event-writer';
@@ -110,7 +111,16 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
-    return this.stmts.readStream.all(streamId, options.fromRevision ?? 0).map(toRecorded);
+    const point = pointInTime();
+    if (!point) return this.stmts.readStream.all(streamId, options.fromRevision ?? 0).map(toRecorded);
+    // Inside an `as_of` read the stream ends at the point: the rows after it are never read (an early point costs its prefix only).
+    const events: RecordedEvent[] = [];
+    for (const row of this.stmts.readStream.iterate(streamId, options.fromRevision ?? 0)) {
+      const event = toRecorded(row);
+      if (!withinPoint(event, point)) break;
+      events.push(event);
+    }
+    return events;
   }
 
   async readAll(options: { after?: number; limit?: number } = {}): Promise<RecordedEvent[]> {

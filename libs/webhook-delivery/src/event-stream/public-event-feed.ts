@@ -1,7 +1,8 @@
-import { foldStreamAt } from '@app/application/command-handling';
+import { foldStream } from '@app/application/command-handling';
 import { FoldCache } from '@app/application/command-handling/fold-cache';
 import { derivedUlid } from '@app/application/webhooks';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
+import { atPointInTime } from '@app/platform/event-store/point-in-time';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { PublicEventTable, StateAt } from '../mapping/public-event';
 
@@ -40,8 +41,9 @@ const SESSION_MAX_BYTES = 4 * 1024 * 1024;
  * One feed per open stream. A stream reads the log in order, so a resource's events reach it in
  * revision order: the state at an event is the state at the resource's previous event (which the
  * feed kept) evolved by this one, one `evolve` and no read. Only a resource's first event in the
- * stream past its revision 0 is folded (`foldStreamAt`: its cached fold or its snapshot when not
- * past the event, else from its start): once per resource per stream, never per event.
+ * stream past its revision 0 is folded, as an `as_of` read at the event's position (fold-as-of.ts:
+ * from the stream's snapshot when it is not past the event, never reading past the event): once
+ * per resource per stream, never per event.
  */
 export class PublicEventFeed {
   private readonly states = new FoldCache<Folded>(SESSION_MAX_BYTES);
@@ -86,7 +88,7 @@ export class PublicEventFeed {
         ? evolve(known.state, recorded)
         : recorded.revision === 0
           ? evolve(decider.initialState, recorded)
-          : (await foldStreamAt(this.store, recorded.streamId, decider, recorded.revision)).state;
+          : (await atPointInTime({ position: recorded.position }, () => foldStream(this.store, recorded.streamId, decider))).state;
     this.states.remember(key, { state, revision: recorded.revision });
     return state;
   }

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { atPointInTime } from '@app/platform/event-store/point-in-time';
+import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
+import { attachSnapshots } from '@app/platform/snapshots/snapshot-store.port';
+import { snapshotDecider, snapshotKey } from './snapshots/fold-snapshots';
+import { encodeState } from './snapshots/state-codec';
+import { foldStream } from './stream-cache';
+import { MemorySnapshots } from '../testing/memory-snapshots';
+
+/** A ledger whose state is the list of amounts folded, so a wrong prefix shows. */
+const ledger = { evolve: (s: readonly number[], e: RecordedEvent) => [...s, e.data.n as number], initialState: [] as readonly number[] };
+snapshotDecider(ledger.evolve, 'test-ledger-as-of:1');
+const fromScratch = (events: RecordedEvent[]) => events.reduce(ledger.evolve, ledger.initialState);
+
+const STREAM = 'ledger-as-of';
+const N = 40;
+const SNAPSHOT_AT = 24;
+const meta = (i: number): EventMetadata => ({ event_id: `evt_${i}`, organization_id: 'org_a', correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: 1_000 + i, mode: 'sandbox' });
+
+/** `as_of` reads by id (decisions §10) cost the prefix up to the point, or the events since a snapshot at or before it: never the whole stream. */
+describe('an as_of fold', () => {
+  let dir: string;
+  let sqlite: SqliteEventStore;
+  let log: RecordedEvent[];
+
+  /** A process's view of the store (cold cache) that records each read: where it started and how many events it returned. */
+  function processOf(withSnapshot: boolean) {
+    const reads: { from: number; events: number }[] = [];
+    const store = {
+      readStream: async (streamId: string, options?: { fromRevision?: number }) => {
+        const events = await sqlite.readStream(streamId, options);
+        reads.push({ from: options?.fromRevision ?? 0, events: events.length });
+        return events;
+      },
+    } as unknown as EventStore;
+    const snapshots = new MemorySnapshots();
+    if (withSnapshot)
+      void snapshots.save({
+        streamId: STREAM,
+        key: snapshotKey(ledger.evolve)!,
+        revision: SNAPSHOT_AT,
+        state: encodeState({ state: fromScratch(log.slice(0, SNAPSHOT_AT + 1)), owner: log[0].metadata }),
+      });
+    attachSnapshots(store, snapshots);
+    return { store, reads };
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fold-as-of-'));
+    sqlite = new SqliteEventStore(join(dir, 'events.db'));
+    for (let i = 0; i < N; i++) await sqlite.append(STREAM, [{ type: 'Added', data: { n: i * 7 }, metadata: meta(i) }], i === 0 ? 'no_stream' : i - 1);
+    log = await sqlite.readStream(STREAM);
+  });
+  afterAll(async () => {
+    await sqlite.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('equals the fold of the prefix from scratch at every point, by position and by time, with a snapshot or without', async () => {
+    for (const withSnapshot of [false, true]) {
+      for (let k = 0; k < N; k++) {
+        for (const point of [{ position: log[k].position }, { time: log[k].metadata.occurred_at }]) {
+          const { store } = processOf(withSnapshot);
+          expect(await atPointInTime(point, () => foldStream(store, STREAM, ledger))).toEqual({ state: fromScratch(log.slice(0, k + 1)), revision: k, owner: log[0].metadata });
+        }
+      }
+    }
+    const { store } = processOf(true);
+    expect(await atPointInTime({ position: log[0].position - 1 }, () => foldStream(store, STREAM, ledger))).toEqual({ state: [], revision: -1, owner: null });
+  });
+
+  it('past the snapshot, reads from the snapshot up to the point only', async () => {
+    const { store, reads } = processOf(true);
+    await atPointInTime({ position: log[SNAPSHOT_AT + 3].position }, () => foldStream(store, STREAM, ledger));
+    expect(reads).toEqual([{ from: SNAPSHOT_AT, events: 4 }]);
+  });
+
+  it('before the snapshot, reads from the start up to the point only, never the rest of the stream', async () => {
+    const { store, reads } = processOf(true);
+    await atPointInTime({ position: log[5].position }, () => foldStream(store, STREAM, ledger));
+    // The snapshot's event is past the point (nothing read from it), then the prefix.
+    expect(reads).toEqual([
+      { from: SNAPSHOT_AT, events: 0 },
+      { from: 0, events: 6 },
+    ]);
+  });
+});
