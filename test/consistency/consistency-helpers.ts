@@ -1,14 +1,10 @@
 import type { Response } from 'supertest';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
 import type { HeldBackReadStore } from '../support/held-back-read-store';
 
 /** Every case runs this many times (issue 9): a race that shows once in a few runs still fails. */
 export const REPEATS = 50;
-
-/** How long a read waits, held back, before the test releases the projections. */
-const RELEASE_AFTER_MS = 15;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The API on the embedded adapters, on a read store the tests hold back. The bound is short so a
@@ -48,7 +44,13 @@ export async function readAfterWrite(t: { readModels: HeldBackReadStore }, write
     await write();
     let answered = false;
     const response = Promise.resolve(read()).finally(() => (answered = true));
-    await sleep(RELEASE_AFTER_MS);
+    // Released once the projector is held at the gate (the read model really lags the write), or
+    // the read answered first: a condition, not 15 ms that a busy machine may not give it (issue 32).
+    await waitFor(
+      () => answered || t.readModels.waiting > 0,
+      (ready) => ready,
+      'the projector to be held at the gate',
+    );
     const held = { answeredWhileHeld: answered, projectorWasHeld: t.readModels.waiting > 0 };
     t.readModels.release();
     return { response: await response, ...held };
