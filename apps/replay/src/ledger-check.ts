@@ -40,7 +40,7 @@ export interface LedgerRow extends LedgerBalances {
  * different streams), so every event is folded whatever `--organization` says; only that
  * organization's books are reported. Memory holds the books (accounts and open transactions);
  * the movement facts, which a settled payout keeps, live where `facts` keeps them (the replay: on
- * disk, movement-facts.ts).
+ * disk, a SqliteScratchMap).
  *
  * A book's first break is kept: after it the book is wrong by construction and every later
  * transaction of it would be reported again. The fold goes on, so other books are still checked.

@@ -2,16 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SingleBar } from 'cli-progress';
+import type { MovementFact } from '@app/domain/ledger';
 import type { AuditCheckpointConfig } from '@app/platform/audit-checkpoints/audit-checkpoint-config';
 import type { ChainBreak } from '@app/platform/event-store/hash-chain/chain-upcast';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
 import type { ReadStore } from '@app/platform/read-store/read-store.port';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
+import { SqliteScratchMap } from '@app/platform/sqlite/scratch-map';
 import { CheckpointCheck } from './checkpoint-check';
 import { ascending, compareCollection, type Difference } from './collection-digest';
 import { readLog } from './log-pass';
-import { SqliteMovementFacts } from './movement-facts';
 import { LiveReplacer } from './rebuild-live';
 import { renderReport, type CollectionRow, type Finding } from './report';
 
@@ -50,7 +51,8 @@ export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promi
   const started = Date.now();
   const dir = mkdtempSync(join(options.scratchParent ?? tmpdir(), 'replay-scratch-'));
   const scratch = new SqliteReadStore(join(dir, 'read-models.db'));
-  const facts = new SqliteMovementFacts(join(dir, 'movement-facts.db'));
+  // The ledger fold's movement facts on disk: memory keeps the books, not every settled payout.
+  const facts = new SqliteScratchMap<MovementFact>(join(dir, 'movement-facts.db'));
   let checkpoint: CheckpointCheck | undefined;
   try {
     // Read before the pass reads the head, so the checkpoint never covers more than the pass reads.

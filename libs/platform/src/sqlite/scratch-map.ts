@@ -1,13 +1,12 @@
 import Database from 'better-sqlite3';
-import type { MovementContext, MovementFact } from '@app/domain/ledger';
 
 /**
- * The ledger fold's movement facts (money-movements.ts) in a table of the replay's scratch
- * directory rather than in memory: a settled payout may still come back, so its facts stay for the
- * whole pass, and a long log has millions. Scratch only (no journal, no sync): the file is deleted
- * with the directory at the end of the run.
+ * A Map-like table of JSON values by key in a scratch file, for an offline pass that must remember
+ * more than memory should hold (the replay's ledger fold: every settled payout may still come back,
+ * and a long log has millions). Synchronous, as a Map: callers that fold in order need no await.
+ * No journal and no sync: the file is thrown away with its directory at the end of the run.
  */
-export class SqliteMovementFacts implements MovementContext {
+export class SqliteScratchMap<T> {
   private readonly db: Database.Database;
   private readonly stmts;
 
@@ -15,21 +14,21 @@ export class SqliteMovementFacts implements MovementContext {
     this.db = new Database(file);
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
-    this.db.exec('CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, fact TEXT NOT NULL) WITHOUT ROWID');
+    this.db.exec('CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
     this.stmts = {
-      get: this.db.prepare<[string], { fact: string }>('SELECT fact FROM facts WHERE key = ?'),
-      set: this.db.prepare('INSERT INTO facts (key, fact) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET fact = excluded.fact'),
-      delete: this.db.prepare('DELETE FROM facts WHERE key = ?'),
+      get: this.db.prepare<[string], { value: string }>('SELECT value FROM entries WHERE key = ?'),
+      set: this.db.prepare('INSERT INTO entries (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      delete: this.db.prepare('DELETE FROM entries WHERE key = ?'),
     };
   }
 
-  get(key: string): MovementFact | undefined {
+  get(key: string): T | undefined {
     const row = this.stmts.get.get(key);
-    return row ? (JSON.parse(row.fact) as MovementFact) : undefined;
+    return row ? (JSON.parse(row.value) as T) : undefined;
   }
 
-  set(key: string, fact: MovementFact): void {
-    this.stmts.set.run(key, JSON.stringify(fact));
+  set(key: string, value: T): void {
+    this.stmts.set.run(key, JSON.stringify(value));
   }
 
   delete(key: string): void {
