@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NewDelivery } from '@app/platform/delivery-store/delivery-store.port';
 import { SqliteDeliveryStore } from '@app/platform/delivery-store/sqlite-delivery-store';
+import { waitFor } from '../../../../test/support/wait-for';
 import { DeliveryScheduler } from './scheduler';
 
 const delivery = (id: string, dueAt: number): NewDelivery => ({
@@ -49,7 +50,12 @@ describe('DeliveryScheduler', () => {
     };
     scheduler = new DeliveryScheduler(store, attempt, { intervalMs: 10, concurrency: 1 });
     scheduler.start();
-    await new Promise((r) => setTimeout(r, 100));
+    // Two looks at least (every 10 ms); whd_02 is a minute away. Waited for, not slept on (issue 32).
+    await waitFor(
+      () => attempted.length,
+      (n) => n >= 2,
+      'the two due deliveries',
+    );
     expect(attempted).toEqual(['whd_01', 'whd_03']);
   });
 
@@ -58,10 +64,15 @@ describe('DeliveryScheduler', () => {
     scheduler = new DeliveryScheduler(store, async (id) => (attempted.push(id), null), { intervalMs: 60_000 });
     scheduler.start();
     await store.schedule(delivery('whd_01', Date.now() - 1));
-    await new Promise((r) => setTimeout(r, 50));
+    // The first look is a minute away (start only schedules it): nothing until woken.
+    for (let turn = 0; turn < 10; turn++) await new Promise((r) => setImmediate(r));
     expect(attempted).toEqual([]);
     scheduler.wake();
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(
+      () => attempted.length,
+      (n) => n >= 1,
+      'a look once woken',
+    );
     expect(attempted).toEqual(['whd_01']);
   });
 
@@ -72,7 +83,11 @@ describe('DeliveryScheduler', () => {
     scheduler.wake();
     await store.schedule(delivery('whd_01', Date.now() - 1));
     scheduler.wake();
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(
+      () => attempted.length,
+      (n) => n >= 1,
+      'the look after the running one',
+    );
     expect(attempted).toEqual(['whd_01']);
   });
 });
