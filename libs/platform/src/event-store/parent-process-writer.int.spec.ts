@@ -76,7 +76,9 @@ describe('ParentProcessWriter: the worker commits through the API process', () =
     const { store } = readersStore((request) => new Promise((resolve) => held.push(() => resolve(answerAppend(stores.store, request)))), 2);
     const streams = Array.from({ length: 5 }, () => streamName());
     const appends = streams.map((s) => store.append(s, [anEvent('Opened')], 'no_stream'));
-    await new Promise((r) => setTimeout(r, 20));
+    // The bound reached (waited for, not slept on: issue 32), then a few turns in which a third would show.
+    while (held.length < 2) await new Promise((r) => setTimeout(r, 5));
+    for (let turn = 0; turn < 10; turn++) await new Promise((r) => setImmediate(r));
     expect(held).toHaveLength(2);
     for (let answered = 0; answered < 5; answered++) {
       while (held.length <= answered) await new Promise((r) => setTimeout(r, 5));
