@@ -11,9 +11,9 @@ const SOURCE = join(ROOT, 'apps', 'dashboard');
  * The dashboard built from the sources as they are now, for tests (DASHBOARD_DIR): built once per
  * content of apps/dashboard (and Vite and uPlot versions) into node_modules/.cache, so a fresh
  * clone's `npm ci && npm test` builds it, a second run reuses it, and a changed source is built
- * again rather than served stale. Never dist/dashboard, which `npm run build` empties under
- * whatever else is using it. Built in a staging folder renamed into place, so a concurrent or
- * crashed build never leaves half a dashboard where another run would trust it.
+ * again rather than served stale. Never dist/dashboard, which is `npm run build`'s (scripts/build.js,
+ * which digests the sources the same way). Built in a staging folder renamed into place, so a
+ * concurrent or crashed build never leaves half a dashboard where another run would trust it.
  */
 export async function builtDashboard(): Promise<string> {
   const cache = join(ROOT, 'node_modules', '.cache');
