@@ -1,6 +1,6 @@
 import { handleCommand, systemActor, type CommandContext } from '@app/application/command-handling';
-import { accountDecider, collectionIn, type AccountEvent } from '@app/domain/accounts';
-import { intentActionDecider } from '@app/domain/collections';
+import { accountDecider } from '@app/domain/accounts';
+import { intentActionDecider, paymentIntentDecider } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { eventually } from '../webhooks/webhooks-helpers';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
@@ -45,6 +45,18 @@ describe('collections process managers as the backstop', () => {
     expect(await balanceOf(t, account)).toEqual({ available: before.available + 10_000 - CARD_FEE, current: before.current + 10_000 - CARD_FEE });
   });
 
+  /** A refund set aside on its intent, as the refund request does first (the account read at its revision). */
+  const setAside = async (intentId: string, refundId: string, amount: number) => {
+    const account_revision = (await store.readStream(`account-${account}`)).length - 1;
+    const request = { type: 'RequestRefund' as const, payment_intent_id: intentId, refund_id: refundId, amount, reason: null, account_revision, now: Date.now() };
+    await handleCommand(store, `payment-intent-${intentId}`, paymentIntentDecider, request, context);
+  };
+  const refundsOf = (intentId: string) =>
+    eventually(
+      async () => (await t.http.get(`/payment-intents/${intentId}/refunds`).set(bearer(KEYS.sandbox)).expect(200)).body.data as Array<{ id: string; amount: number }>,
+      (data) => data.length > 0,
+    );
+
   it('a refund debited by a request that died is recorded on its intent', async () => {
     const intent = await createIntent(t, account, { amount: 5_000 });
     const action = (await confirm(t, intent.id, cardAction(encrypt(pem, card()), { return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined })).expect(201)).body;
@@ -57,16 +69,25 @@ describe('collections process managers as the backstop', () => {
       currency: 'USD',
       reason: null,
       now: Date.now(),
-      // The collection as the account's log says (a request reads it from the confirmation on).
-      collection: collectionIn((await store.readStream(`account-${account}`)) as unknown as AccountEvent[], intent.id),
+      already_refunded: false,
     };
+    await setAside(intent.id, refund.refund_id, refund.amount);
     await handleCommand(store, `account-${account}`, accountDecider, refund, context);
-    const list = await eventually(
-      async () => (await t.http.get(`/payment-intents/${intent.id}/refunds`).set(bearer(KEYS.sandbox)).expect(200)).body.data as Array<{ id: string; amount: number }>,
-      (data) => data.length > 0,
-    );
-    expect(list).toMatchObject([{ id: refund.refund_id, amount: 1_000 }]);
+    expect(await refundsOf(intent.id)).toMatchObject([{ id: refund.refund_id, amount: 1_000 }]);
     expect((await t.http.get(`/intent-actions/${action.id}`).set(bearer(KEYS.sandbox))).body.refunded_amount).toBe(1_000);
+  });
+
+  it('a refund set aside by a request that died before its debit is debited and recorded once its grace has passed', async () => {
+    const intent = await createIntent(t, account, { amount: 5_000 });
+    await confirm(t, intent.id, cardAction(encrypt(pem, card()), { return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined })).expect(201);
+    await eventually(
+      () => intentOf(intent.id),
+      (i) => i.status === 'completed',
+    );
+    const credited = await balanceOf(t, account);
+    await setAside(intent.id, 'rfd_01ARZ3NDEKTSV4RRFFQ69G5FAW', 700);
+    expect(await refundsOf(intent.id)).toMatchObject([{ id: 'rfd_01ARZ3NDEKTSV4RRFFQ69G5FAW', amount: 700 }]);
+    expect(await balanceOf(t, account)).toEqual({ available: credited.available - 700, current: credited.current - 700 });
   });
 
   it('racing creations with one reference: one 201, the others 409; racing confirmations: one wins, the losers 409 and fail', async () => {

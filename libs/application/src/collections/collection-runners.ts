@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { logger } from '@app/platform/logging/logger';
 import { ProcessManagerRunners } from '../process-managers';
 import { AUTHORIZATION_DEADLINE, AUTHORIZATION_DEADLINE_MS } from './collections-config';
-import { acquirerManager, refundManager, settlementManager } from './collections.process-managers';
+import { acquirerManager, refundManager, refundRequestManager, settlementManager } from './collections.process-managers';
 
 const CONCURRENCY = 100;
 /**
@@ -26,6 +26,7 @@ export class CollectionRunners implements OnApplicationBootstrap {
       { manager: acquirerManager(this.commands, this.deadlineMs), concurrency: WAITING_CONCURRENCY },
       { manager: settlementManager(this.commands), concurrency: CONCURRENCY },
       { manager: refundManager(this.commands), concurrency: CONCURRENCY },
+      { manager: refundRequestManager(this.commands), concurrency: WAITING_CONCURRENCY },
     ];
     for (const { manager, concurrency } of managers) {
       await this.runners.start(manager, {

@@ -1,11 +1,12 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import type { CollectionEvent } from '@app/domain/accounts';
-import type { IntentActionEvent, PaymentIntentEvent } from '@app/domain/collections';
+import type { IntentActionEvent, PaymentIntentEvent, RequestedRefund } from '@app/domain/collections';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { reactionContext } from '../command-handling';
 import { sleep, type ProcessManager } from '../process-managers';
 import { AuthorizeIntentActionCommand } from './authorize-intent-action/authorize-intent-action.command';
 import { AUTHORIZATION_DEADLINE_MS } from './collections-config';
+import { FinishRefundCommand } from './finish-refund/finish-refund.command';
 import { RecordRefundCommand } from './record-refund/record-refund.command';
 import { SettleIntentActionCommand } from './settle-intent-action/settle-intent-action.command';
 
@@ -52,6 +53,26 @@ export function refundManager(commands: CommandBus): ProcessManager {
     async handle(recorded: RecordedEvent) {
       const event = recorded as unknown as Extract<CollectionEvent, { type: 'CollectionRefunded' }>;
       await commands.execute(new RecordRefundCommand(reactionContext(recorded, 'collections-refunds'), event.data));
+    },
+  };
+}
+
+/** Longer than a refund request takes to debit and record what it set aside, so the backstop never races it. */
+export const REFUND_GRACE_MS = 5_000;
+
+/**
+ * A refund set aside whose request died before its end: once `graceMs` after the request has
+ * passed, it is debited and recorded, or freed (a no-op when the request finished it, which the
+ * intent's own stream says: this reads that stream and, only then, the account's log from the
+ * revision the request recorded).
+ */
+export function refundRequestManager(commands: CommandBus, graceMs = REFUND_GRACE_MS): ProcessManager {
+  return {
+    name: 'collections-refund-requests',
+    handles: ['PaymentIntentRefundRequested'],
+    async handle(recorded: RecordedEvent, signal: AbortSignal) {
+      await sleep(recorded.metadata.occurred_at + graceMs - Date.now(), signal);
+      await commands.execute(new FinishRefundCommand(reactionContext(recorded, 'collections-refund-requests'), (recorded.data as unknown as { refund: RequestedRefund }).refund));
     },
   };
 }

@@ -22,6 +22,8 @@ export * from './refund-payment-intent/refund-payment-intent.command';
 export * from './refund-payment-intent/refund-payment-intent.handler';
 export * from './record-refund/record-refund.command';
 export * from './record-refund/record-refund.handler';
+export * from './finish-refund/finish-refund.command';
+export * from './finish-refund/finish-refund.handler';
 export * from './get-payment-intent/get-payment-intent.query';
 export * from './get-payment-intent/get-payment-intent.handler';
 export * from './get-intent-action/get-intent-action.query';

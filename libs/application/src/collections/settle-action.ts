@@ -3,7 +3,7 @@ import { isFinal, paymentIntentDecider, type IntentActionRecord } from '@app/dom
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
-import { collectionLogReader } from './collection-log-reader';
+import { accountLogReader } from '../accounts/account-log-reader';
 import { loadIntent } from './load';
 import { paymentIntentStream } from './streams';
 
@@ -30,8 +30,10 @@ export async function settleAction(store: EventStore, action: IntentActionRecord
     );
     return;
   }
+  // Completed means credited (the credit comes first): the intent's own stream answers a late repeat.
+  if (intent.status === 'completed') return;
   // Credited once per intent: the account's log from the confirmation on says whether it was.
-  const collection = collectionLogReader(store, action.account_id, action.payment_intent_id, intent.account_revision);
+  const credited = accountLogReader(store, action.account_id, (intent.account_revision ?? -1) + 1, (e) => e.type === 'CollectionCredited' && e.data.payment_intent_id === action.payment_intent_id);
   const credit = async () => ({
     type: 'CreditCollection' as const,
     account_id: action.account_id,
@@ -40,7 +42,7 @@ export async function settleAction(store: EventStore, action: IntentActionRecord
     fee: action.applicable_fee,
     currency: action.currency,
     now,
-    already_credited: (await collection()).charged !== null,
+    already_credited: await credited(),
   });
   await handleCommand(store, accountStream(action.account_id), accountDecider, credit, context);
   await handleCommand(store, paymentIntentStream(action.payment_intent_id), paymentIntentDecider, { ...base, type: 'CompletePaymentIntent' }, context);

@@ -1,6 +1,15 @@
 import { Module } from '@nestjs/common';
 import { ApplyCardMoneyHandler, CARD_CLOCK, systemClock } from '../cards';
-import { ACQUIRER, AUTHORIZATION_DEADLINE, AUTHORIZATION_DEADLINE_MS, AuthorizeIntentActionHandler, RecordRefundHandler, SettleIntentActionHandler, SimulatedAcquirer } from '../collections';
+import {
+  ACQUIRER,
+  AUTHORIZATION_DEADLINE,
+  AUTHORIZATION_DEADLINE_MS,
+  AuthorizeIntentActionHandler,
+  FinishRefundHandler,
+  RecordRefundHandler,
+  SettleIntentActionHandler,
+  SimulatedAcquirer,
+} from '../collections';
 import { IndexPaymentDetailHandler } from '../counterparties';
 import { CompleteAutomaticReviewHandler } from '../onboarding';
 import { AdvanceTransferHandler, ApplyTransferMoneyHandler, RecoverTransferReservationHandler } from '../transfers';
@@ -23,6 +32,7 @@ import { AdvanceTransferHandler, ApplyTransferMoneyHandler, RecoverTransferReser
     AuthorizeIntentActionHandler,
     SettleIntentActionHandler,
     RecordRefundHandler,
+    FinishRefundHandler,
     ApplyCardMoneyHandler,
     // The port: a real acquirer adapter replaces the simulated one here.
     { provide: ACQUIRER, useClass: SimulatedAcquirer },

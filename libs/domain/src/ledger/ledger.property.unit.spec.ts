@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { isDomainError } from '../shared';
-import { accountDecider, balanceOf, collectionIn, evolveAccount, NO_COLLECTION, initialAccountState, type AccountCommand, type AccountEvent, type AccountState } from '../accounts';
+import { accountDecider, balanceOf, evolveAccount, initialAccountState, type AccountCommand, type AccountEvent, type AccountState } from '../accounts';
 import { accountCardMoneyDecider, type CardMoneyCommand } from '../cards/card-money/account-card-money';
 import { customerBalance, unbalancedCurrency } from './ledger';
 import { bookKey, bookOf, foldLedgerEvent, newLedgers, type Ledgers } from './ledger-fold';
@@ -107,8 +107,8 @@ class World {
 
 /** What a caller reads from the account's log after the fold, per attempt: a collection's credit and refunds. */
 function readFacts(command: Step['command'], log: readonly AccountEvent[]): Step['command'] {
-  if (command.type === 'CreditCollection') return { ...command, already_credited: collectionIn(log, command.payment_intent_id).charged !== null };
-  if (command.type === 'RefundCollection') return { ...command, collection: collectionIn(log, command.payment_intent_id) };
+  if (command.type === 'CreditCollection') return { ...command, already_credited: log.some((e) => e.type === 'CollectionCredited' && e.data.payment_intent_id === command.payment_intent_id) };
+  if (command.type === 'RefundCollection') return { ...command, already_refunded: log.some((e) => e.type === 'CollectionRefunded' && e.data.refund_id === command.refund_id) };
   if (command.type === 'ReverseSettledHold') return { ...command, already_reversed: log.some((e) => e.type === 'HoldReversed' && e.data.hold_id === command.hold_id) };
   return command;
 }
@@ -186,6 +186,9 @@ function apply(world: World, o: Op): void {
     case 'refund': {
       const i = world.intents[o.pick % Math.max(world.intents.length, 1)];
       if (!i) return;
+      // The intent sets a refund aside only within the charge left (payment-intent.refunds.ts).
+      const refunded = world.streams.get(i.account)!.reduce((n, e) => n + (e.type === 'CollectionRefunded' && e.data.payment_intent_id === i.id ? e.data.amount : 0), 0);
+      if (o.amount > i.amount - refunded) return;
       world.run({
         account: i.account,
         command: {
@@ -197,7 +200,7 @@ function apply(world: World, o: Op): void {
           currency: ACCOUNTS[i.account],
           reason: null,
           now: T,
-          collection: NO_COLLECTION,
+          already_refunded: false,
         },
       });
       return;

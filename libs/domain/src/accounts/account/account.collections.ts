@@ -6,38 +6,13 @@ import { balanceOf, type OpenAccountState } from './account';
 /**
  * Collections on the account stream (decisions §7): a completed payment intent credits
  * `amount − applicable_fee`; a refund debits its amount. The account state keeps no list of
- * collections or refunds (it would grow with history): what a decision needs to know about the
- * collection comes with the command, read by the caller from this account's log after the fold and
- * per attempt (`collectionIn`), and the append carries the fold's revision, so a credit or refund
- * landing in between is a conflict and the retry reads it. That is what keeps two concurrent refunds
- * of one intent from both passing the charge: the limit and the balance are still checked in the
- * one append that moves the money (decisions/collections.md).
+ * collections or refunds (it would grow with history): the intent's own stream decides what a
+ * refund may take (it sets the amount aside first, so concurrent refunds never pass the charge),
+ * and the account decides only what is its own, the available balance. Whether a credit or a
+ * debit already landed is read by the caller from this account's log from the revision its step
+ * was decided at (the confirmation, the refund's request) on, so the read is bounded by what
+ * happened since, never by the account's age (decisions/collections.md, docs/decisions/accounts.md).
  */
-
-/** What this account's log says of one payment intent's collection (from where the caller read it on). */
-export interface CollectionFacts {
-  /** Charged (the intent's amount) once credited, else null. */
-  readonly charged: number | null;
-  /** Refunded so far. */
-  readonly refunded: number;
-  /** Refund ids applied. */
-  readonly refund_ids: readonly string[];
-}
-
-export const NO_COLLECTION: CollectionFacts = { charged: null, refunded: 0, refund_ids: [] };
-
-/** Adds these events of the account's log to what is known of the collection `paymentIntentId`. */
-export function collectionIn(events: readonly AccountEvent[], paymentIntentId: string, known: CollectionFacts = NO_COLLECTION): CollectionFacts {
-  let { charged, refunded, refund_ids } = known;
-  for (const e of events) {
-    if (e.type === 'CollectionCredited' && e.data.payment_intent_id === paymentIntentId) charged = e.data.amount;
-    if (e.type === 'CollectionRefunded' && e.data.payment_intent_id === paymentIntentId) {
-      refunded += e.data.amount;
-      refund_ids = [...refund_ids, e.data.refund_id];
-    }
-  }
-  return { charged, refunded, refund_ids };
-}
 
 export type CollectionCommand =
   | {
@@ -48,7 +23,7 @@ export type CollectionCommand =
       readonly fee: number;
       readonly currency: string;
       readonly now: number;
-      /** Whether the account's log already holds this intent's credit (`collectionIn(…).charged !== null`). */
+      /** Whether the account's log already holds this intent's credit, read from its confirmation's revision on. */
       readonly already_credited: boolean;
     }
   | {
@@ -60,8 +35,8 @@ export type CollectionCommand =
       readonly currency: string;
       readonly reason: string | null;
       readonly now: number;
-      /** The collection as the account's log says, read after the fold (`collectionIn`). */
-      readonly collection: CollectionFacts;
+      /** The account's log already holds this refund's debit, read from the revision of its request on. */
+      readonly already_refunded: boolean;
     };
 
 export type CollectionEvent =
@@ -114,13 +89,11 @@ export function creditCollection(command: Cmd<'CreditCollection'>, state: State)
   return [{ type: 'CollectionCredited', data: { account_id, entity_id: state.entity_id, payment_intent_id, amount, fee, net, currency, balance_after, credited: now } }];
 }
 
+/** The intent set the amount aside (the charge left); this debits it if the available balance allows, once. */
 export function refundCollection(command: Cmd<'RefundCollection'>, state: State): Decision<CollectionEvent> {
-  const { collection } = command;
-  if (collection.refund_ids.includes(command.refund_id)) return [];
-  if (collection.charged === null) return rule('collection_not_credited', `Payment intent ${command.payment_intent_id} has credited nothing to this account`);
+  if (command.already_refunded) return [];
   if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
-  const left = collection.charged - collection.refunded;
-  if (command.amount > left) return rule('refund_exceeds_charge', `At most ${left} can still be refunded`, [{ field: 'amount', message: 'exceeds the charge less earlier refunds' }]);
+  if (command.currency !== state.currency) return rule('currency_mismatch', `The account holds ${state.currency}, not ${command.currency}`);
   const { available, current } = balanceOf(state);
   if (command.amount > available) return rule('insufficient_funds', `Available balance ${available} is below the refund of ${command.amount}`);
   const { account_id, payment_intent_id, refund_id, amount, currency, reason, now } = command;
@@ -128,7 +101,7 @@ export function refundCollection(command: Cmd<'RefundCollection'>, state: State)
   return [{ type: 'CollectionRefunded', data: { account_id, entity_id: state.entity_id, payment_intent_id, refund_id, amount, currency, reason, balance_after, refunded: now } }];
 }
 
-/** Money only: which collections and refunds were applied is read from the log (`collectionIn`). */
+/** Money only: which collections and refunds were applied is the intents' to know. */
 export function evolveCollections<S extends State>(state: S, event: CollectionEvent): S {
   if (event.type === 'CollectionCredited') return { ...state, current: state.current + event.data.net, updated: event.data.credited };
   return { ...state, current: state.current - event.data.amount, updated: event.data.refunded };

@@ -1,7 +1,8 @@
-import { conflict, domainError, invalid, notFound, rule, type Decider, type Decision, type DomainError } from '../../shared';
+import { conflict, invalid, notFound, type Decider, type Decision, type DomainError } from '../../shared';
 import { isValidAmount } from '../../accounts/currency';
-import type { PaymentIntentEvent, PaymentIntentRecord, PaymentIntentStatus, RefundRecord } from './payment-intent.events';
-import { evolvePaymentIntent, initialPaymentIntentState, isPaymentIntent, refundableOf, type ExistingPaymentIntent, type PaymentIntentState } from './payment-intent';
+import type { PaymentIntentEvent, PaymentIntentRecord, PaymentIntentStatus } from './payment-intent.events';
+import { evolvePaymentIntent, initialPaymentIntentState, invalidState, isPaymentIntent, type ExistingPaymentIntent, type PaymentIntentState } from './payment-intent';
+import { failRefund, recordRefund, requestRefund, type RefundCommand } from './payment-intent.refunds';
 
 export const REFERENCE_MAX = 100;
 export const DESCRIPTION_MAX = 250;
@@ -15,7 +16,7 @@ export type PaymentIntentCommand =
   | { readonly type: 'CancelPaymentIntent'; readonly payment_intent_id: string; readonly reason: string | null; readonly now: number }
   | { readonly type: 'CompletePaymentIntent'; readonly payment_intent_id: string; readonly intent_action_id: string; readonly now: number }
   | { readonly type: 'FailPaymentIntent'; readonly payment_intent_id: string; readonly intent_action_id: string; readonly status_reason: string; readonly now: number }
-  | { readonly type: 'RecordRefund'; readonly payment_intent_id: string; readonly refund: RefundRecord; readonly now: number };
+  | RefundCommand;
 
 type Cmd<T extends PaymentIntentCommand['type']> = Extract<PaymentIntentCommand, { type: T }>;
 
@@ -25,10 +26,6 @@ export function refuseNewIntent(intent: NewPaymentIntent): DomainError | null {
   if (intent.description !== null && intent.description.length > DESCRIPTION_MAX) return invalid('description', `description must be at most ${DESCRIPTION_MAX} characters`);
   return null;
 }
-
-/** A move the lifecycle does not allow from the current status: 409 (decisions §2). */
-export const invalidState = (state: ExistingPaymentIntent, what: string): DomainError =>
-  domainError('conflict', 'invalid_state', `A ${state.status} payment intent cannot be ${what}`, { details: { current_status: state.status } });
 
 function create({ intent }: Cmd<'CreatePaymentIntent'>, state: PaymentIntentState): Decision<PaymentIntentEvent> {
   // Whoever finishes a reference reservation creates the intent; the same id again is done.
@@ -68,15 +65,6 @@ function finish(command: Cmd<'CompletePaymentIntent' | 'FailPaymentIntent'>, sta
   return [{ type: 'PaymentIntentFailed', data: { intent: moved(state, 'failed', command.now, { status_reason: command.status_reason }) } }];
 }
 
-function recordRefund({ refund, now }: Cmd<'RecordRefund'>, state: ExistingPaymentIntent): Decision<PaymentIntentEvent> {
-  if (state.refunds.some((r) => r.id === refund.id)) return [];
-  if (state.status !== 'completed') return invalidState(state, 'refunded');
-  if (!isValidAmount(refund.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
-  if (refund.amount > refundableOf(state))
-    return rule('refund_exceeds_charge', `At most ${refundableOf(state)} can still be refunded`, [{ field: 'amount', message: 'exceeds the charge less earlier refunds' }]);
-  return [{ type: 'PaymentIntentRefunded', data: { intent: { ...state.intent, updated: now }, refund } }];
-}
-
 export function decidePaymentIntent(command: PaymentIntentCommand, state: PaymentIntentState): Decision<PaymentIntentEvent> {
   if (command.type === 'CreatePaymentIntent') return create(command, state);
   if (!isPaymentIntent(state)) return notFound('payment_intent', command.payment_intent_id);
@@ -88,8 +76,12 @@ export function decidePaymentIntent(command: PaymentIntentCommand, state: Paymen
     case 'CompletePaymentIntent':
     case 'FailPaymentIntent':
       return finish(command, state);
+    case 'RequestRefund':
+      return requestRefund(command, state);
     case 'RecordRefund':
       return recordRefund(command, state);
+    case 'FailRefund':
+      return failRefund(command, state);
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

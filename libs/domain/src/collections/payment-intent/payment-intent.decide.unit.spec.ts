@@ -91,5 +91,50 @@ describe('payment intent decider (spec state table, decisions §2 and §7)', () 
     spec([created, confirmed]).when(record_('rfd_1', 1)).thenError('invalid_state');
   });
 
+  describe('a refund set aside before the account is debited (issue 26)', () => {
+    const ask = (refund_id: string, amount: number): PaymentIntentCommand => ({ type: 'RequestRefund', payment_intent_id: PI, refund_id, amount, reason: null, account_revision: 7, now: T });
+    const asked = (refund_id: string, amount: number): PaymentIntentEvent => ({
+      type: 'PaymentIntentRefundRequested',
+      data: { intent: record('completed'), refund: { payment_intent_id: PI, refund_id, amount, reason: null, account_revision: 7, requested: T } },
+    });
+    const done = [created, confirmed, completed];
+
+    it('is set aside up to the charge left, counting what is already set aside; the same id again is done', () => {
+      spec(done)
+        .when(ask('rfd_1', 6000))
+        .then([asked('rfd_1', 6000)]);
+      spec([...done, asked('rfd_1', 6000)])
+        .when(ask('rfd_1', 6000))
+        .then([]);
+      spec([...done, asked('rfd_1', 6000)])
+        .when(ask('rfd_2', 4001))
+        .thenError('refund_exceeds_charge');
+      spec([...done, asked('rfd_1', 6000)])
+        .when(ask('rfd_2', 4000))
+        .then([asked('rfd_2', 4000)]);
+      spec([created, confirmed]).when(ask('rfd_1', 1)).thenError('invalid_state');
+    });
+
+    it('once debited, is recorded without a second check, and leaves what is set aside', () => {
+      spec([...done, asked('rfd_1', 6000), asked('rfd_2', 4000)])
+        .when(record_('rfd_1', 6000))
+        .thenState((state) => expect(state).toMatchObject({ refunded: 6000, requested: { rfd_2: { amount: 4000 } } }));
+    });
+
+    it('refused by the account, frees what it set aside, once', () => {
+      const refused: PaymentIntentEvent = { type: 'PaymentIntentRefundFailed', data: { intent: record('completed'), refund_id: 'rfd_1', reason: 'insufficient_funds', failed: T } };
+      const failRefund: PaymentIntentCommand = { type: 'FailRefund', payment_intent_id: PI, refund_id: 'rfd_1', reason: 'insufficient_funds', now: T };
+      spec([...done, asked('rfd_1', 10_000)])
+        .when(failRefund)
+        .then([refused]);
+      spec([...done, asked('rfd_1', 10_000), refused])
+        .when(failRefund)
+        .then([]);
+      spec([...done, asked('rfd_1', 10_000), refused])
+        .when(ask('rfd_2', 10_000))
+        .then([asked('rfd_2', 10_000)]);
+    });
+  });
+
   it('answers not found for a missing intent', () => spec([]).when(cancel()).thenError('payment_intent_not_found'));
 });

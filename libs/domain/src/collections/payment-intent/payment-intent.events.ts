@@ -31,7 +31,7 @@ export interface RefundRecord {
 }
 
 /**
- * Every event carries the whole intent after it, so the webhook worker sends `payment_intent.*`
+ * Every event carries the whole intent after it (a refund set aside or freed leaves it as it was), so the webhook worker sends `payment_intent.*`
  * with `data` = the intent (the refund for `refunded`) without folding the stream.
  */
 export type PaymentIntentEvent =
@@ -48,7 +48,33 @@ export type PaymentIntentEvent =
   | { readonly type: 'PaymentIntentCompleted'; readonly data: { readonly intent: PaymentIntentRecord } }
   | { readonly type: 'PaymentIntentFailed'; readonly data: { readonly intent: PaymentIntentRecord } }
   | { readonly type: 'PaymentIntentCancelled'; readonly data: { readonly intent: PaymentIntentRecord } }
-  | { readonly type: 'PaymentIntentRefunded'; readonly data: { readonly intent: PaymentIntentRecord; readonly refund: RefundRecord } };
+  | { readonly type: 'PaymentIntentRefunded'; readonly data: { readonly intent: PaymentIntentRecord; readonly refund: RefundRecord } }
+  | {
+      /**
+       * A refund's amount set aside on the intent before its account is debited (issue 26): the
+       * charge left is decided on the intent's own stream, so concurrent refunds never pass it, and
+       * whether the debit landed is read from the account's log from `account_revision` on (the
+       * account's revision when the refund was requested), never from the charge's time. Internal:
+       * no public event.
+       */
+      readonly type: 'PaymentIntentRefundRequested';
+      readonly data: { readonly intent: PaymentIntentRecord; readonly refund: RequestedRefund };
+    }
+  | {
+      /** The account refused the debit (its available balance): what was set aside is refundable again. Internal. */
+      readonly type: 'PaymentIntentRefundFailed';
+      readonly data: { readonly intent: PaymentIntentRecord; readonly refund_id: string; readonly reason: string; readonly failed: number };
+    };
+
+/** A refund set aside on its intent, not yet debited and recorded (or refused). */
+export interface RequestedRefund {
+  readonly payment_intent_id: string;
+  readonly refund_id: string;
+  readonly amount: number;
+  readonly reason: string | null;
+  readonly account_revision: number;
+  readonly requested: number;
+}
 
 export type PaymentIntentEventType = PaymentIntentEvent['type'];
 
@@ -59,4 +85,6 @@ export const PAYMENT_INTENT_EVENT_TYPES: readonly PaymentIntentEventType[] = [
   'PaymentIntentFailed',
   'PaymentIntentCancelled',
   'PaymentIntentRefunded',
+  'PaymentIntentRefundRequested',
+  'PaymentIntentRefundFailed',
 ];
