@@ -35,12 +35,13 @@ export class UnknownQueryInterceptor implements NestInterceptor {
   }
 
   private takenBy(method: string, routePath: string): ReadonlySet<string> {
-    const key = `${method} ${toTemplate(routePath)}`;
+    const path = toTemplate(routePath);
+    const key = `${method} ${path}`;
     let taken = this.taken.get(key);
     if (!taken) {
-      const operation = this.document().paths[toTemplate(routePath)]?.[method];
       // A route the document does not describe takes no parameter: refusing is the safe side.
-      taken = new Set((operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => String(p.name)));
+      const parameters = this.document().paths[path]?.[method]?.parameters ?? [];
+      taken = new Set(parameters.filter((p) => p.in === 'query').map((p) => String(p.name)));
       this.taken.set(key, taken);
     }
     return taken;
