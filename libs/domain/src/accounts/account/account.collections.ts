@@ -1,6 +1,6 @@
 import { invalid, rule, type Decision } from '../../shared';
 import { isValidAmount } from '../currency';
-import type { AccountEvent, Balance } from './account.events';
+import type { Balance } from './account.events';
 import { balanceOf, type OpenAccountState } from './account';
 
 /**
