@@ -1,13 +1,13 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '@app/platform/event-store/event-store.port';
 import { PUBLIC_EVENTS } from '../mapping/public-events';
+import { nextTurn } from './loop-turns';
 import { PublicEventFeed, type FeedScope } from './public-event-feed';
 import { StreamEventsQuery, type EventStream, type EventStreamSink, type StreamedEvent } from './stream-events.query';
 
 const PAGE = 500;
-/** A stream hands the event loop back at least this often (ms of its own work), so no request waits behind it. */
+/** A stream hands the event loop back after this many ms of its own work (loop-turns.ts), so no request waits behind it. */
 const SLICE_MS = 5;
 
 /**
@@ -64,7 +64,7 @@ export class StreamEventsHandler implements IQueryHandler<StreamEventsQuery> {
   }
 }
 
-/** Turns log events into the sink's batches, yielding the event loop every SLICE_MS of work. */
+/** Turns log events into the sink's batches, handing the event loop on every SLICE_MS of work. */
 class StreamReader {
   private sliceStarted = Date.now();
 
@@ -84,7 +84,7 @@ class StreamReader {
       if (batch.length && !(await this.sink.events(batch))) return false;
       this.sink.progress(recorded.position);
       batch = [];
-      await yieldToLoop();
+      await nextTurn();
       this.sliceStarted = Date.now();
     }
     if (batch.length && !(await this.sink.events(batch))) return false;
