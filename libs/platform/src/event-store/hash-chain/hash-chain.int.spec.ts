@@ -126,3 +126,19 @@ function stripHash(event: RecordedEvent): RecordedEvent {
   const { hash: _h, ...metadata } = event.metadata as RecordedEvent['metadata'] & { hash?: string };
   return { ...event, metadata };
 }
+
+describe('the tails cache', () => {
+  it('stays within its byte budget however many streams are written, keeping the most recent', async () => {
+    let position = 0;
+    const inner = { append: async () => ({ nextExpectedRevision: 0, position: ++position }) } as unknown as SqliteEventStore;
+    const chained = new HashChainedEventStore(inner);
+    const streams = Array.from({ length: 30_000 }, (_, i) => `transfer-acc_01M8E24PRB9SY2NFESYJNQCCTH-payout-reference-${i}`);
+    for (const stream of streams) await chained.append(stream, [anEvent('Opened', {})], 'no_stream');
+    const { tails, tailsBytes } = chained as unknown as { tails: Map<string, unknown>; tailsBytes: number };
+    expect(tailsBytes).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(tails.size).toBeGreaterThan(1_000);
+    expect(tails.size).toBeLessThan(streams.length);
+    expect(tails.has(streams[streams.length - 1])).toBe(true);
+    expect(tails.has(streams[0])).toBe(false);
+  });
+});

@@ -14,7 +14,14 @@ import { upcast } from '../upcasters';
 import { withChain } from './chain-upcast';
 import { GENESIS_HASH, eventHash, storedHash } from './event-hash';
 
-const TAIL_CAPACITY = 50_000;
+/**
+ * The tails cache's budget, in estimated bytes (issue 26: every cache bounded in bytes): about
+ * 16,000 tails of 60-character stream ids, far more than the streams written within seconds of
+ * each other (a payout's two streams are written within its request and its settle).
+ */
+const TAILS_MAX_BYTES = 4 * 1024 * 1024;
+/** A tail's cost in the heap: its stream id (two bytes a character), a 64-character hash, the entry. */
+const tailBytes = (streamId: string) => 2 * streamId.length + 2 * 64 + 120;
 
 /**
  * The event store as the product sees it: appends are hash-chained and reads come upcast
@@ -31,6 +38,7 @@ const TAIL_CAPACITY = 50_000;
  */
 export class HashChainedEventStore implements EventStore {
   private readonly tails = new Map<string, { revision: number; hash: string }>();
+  private tailsBytes = 0;
 
   constructor(readonly inner: EventStore) {}
 
@@ -112,8 +120,14 @@ export class HashChainedEventStore implements EventStore {
   private remember(streamId: string, revision: number, hash: string): void {
     const known = this.tails.get(streamId);
     if (known && known.revision > revision) return;
-    this.tails.delete(streamId);
+    if (known) this.tails.delete(streamId);
+    else this.tailsBytes += tailBytes(streamId);
     this.tails.set(streamId, { revision, hash });
-    if (this.tails.size > TAIL_CAPACITY) this.tails.delete(this.tails.keys().next().value as string);
+    // A Map iterates in insertion order and a remembered tail is re-inserted: the first key is the least recently written.
+    for (const oldest of this.tails.keys()) {
+      if (this.tailsBytes <= TAILS_MAX_BYTES) break;
+      this.tails.delete(oldest);
+      this.tailsBytes -= tailBytes(oldest);
+    }
   }
 }
