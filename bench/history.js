@@ -12,6 +12,7 @@
 const { performance } = require('node:perf_hooks');
 const { percentile, report } = require('./support');
 const { caughtUp } = require('./lag');
+const { sampleRss } = require('./rss');
 const { KEYS, ADMIN, startService, stopService, memoryMb, caller, generate, settled } = require('./history-service');
 const { sandboxWorld, liveWorld } = require('./history-world');
 
@@ -38,9 +39,10 @@ async function timed(call, path, runs = READS) {
   return { first: round(times[0]), p50: round(percentile(rest, 50)) };
 }
 
-async function readsAt(service, world, size) {
+async function readsAt(service, world, size, peaks) {
   const call = caller(service.base, KEYS.sandbox);
-  const head = (await (await fetch(`${service.base}/health`)).json()).log.head;
+  const health = await (await fetch(`${service.base}/health`)).json();
+  const head = health.log.head;
   const account = world.accounts[0];
   const ledgerFirst = await timed(call, '/ledger', 0);
   const ledgerSecond = await timed(call, '/ledger', 0);
@@ -48,9 +50,10 @@ async function readsAt(service, world, size) {
     size,
     head,
     api_rss_mb: memoryMb(service.api.pid, 'VmRSS'),
-    api_peak_mb: memoryMb(service.api.pid, 'VmHWM'),
+    api_peak_mb: peaks.api,
     worker_rss_mb: memoryMb(service.workerPid, 'VmRSS'),
-    worker_peak_mb: memoryMb(service.workerPid, 'VmHWM'),
+    worker_peak_mb: peaks.worker,
+    'worker restarts': health.worker?.restarts ?? null,
     'ledger 1st ms': ledgerFirst.first,
     'ledger 2nd ms': ledgerSecond.first,
     'as_of ms': await timed(call, `/ledger?as_of=position:${world.earlyPosition}`),
@@ -166,43 +169,56 @@ async function main() {
   const service = await startService();
   try {
     const world = await sandboxWorld(service.base);
+    // Peak RSS of each process over each stretch of the run, sampled every BENCH_RSS_SAMPLE_MS (250) ms, following a restarted worker.
+    const rss = sampleRss(service.base, service.api.pid);
     console.log(`service up (API pid ${service.api.pid}, worker pid ${service.workerPid}); sizes ${SIZES.join(', ')} settled payouts`);
     const history = [];
     let done = 0;
     for (const size of SIZES) {
       const began = performance.now();
+      rss.mark(`to ${size}`);
       if (size > done) await generate(service.base, KEYS.sandbox, world.payout, size - done, `settled-${size}`);
       done = Math.max(done, size);
       await settled(service.base, KEYS.sandbox, world.entity, CATCH_UP_MS);
       const generatedIn = (performance.now() - began) / 1000;
       await service.refreshWorker();
-      history.push({ ...(await readsAt(service, world, size)), 'generated in s': Math.round(generatedIn) });
+      const peaks = (await rss.peek())[`to ${size}`];
+      history.push({ ...(await readsAt(service, world, size, peaks)), 'generated in s': Math.round(generatedIn) });
       console.log(`measured at ${size} settled payouts (${Math.round(generatedIn)} s to reach it)`);
     }
     console.log('\n== after N settled payouts (reads: first / p50 of the next ' + READS + ', ms)\n');
     report('history', history.map(flat), { sizes: SIZES, reads: READS });
+    rss.mark('streams');
     const stream = await streams(service, world);
     console.log(`\n== /events/stream of the whole history at ${done} settled payouts\n`);
     report('history-streams', [stream]);
+    rss.mark('pending');
     const live = await liveWorld(service.base, ADMIN);
     const payouts = await livePayouts(service, live);
     console.log('\n== payouts on one live account with N pending\n');
     report('history-pending', payouts);
-    summary(history, stream, payouts);
+    const segments = await rss.stop();
+    console.log('\n== peak RSS by stretch of the run (MB)\n');
+    report(
+      'history-rss',
+      Object.entries(segments).map(([stretch, p]) => ({ stretch, api_peak_mb: p.api, worker_peak_mb: p.worker })),
+    );
+    summary(history, stream, payouts, segments);
   } finally {
     await stopService(service);
   }
 }
 
 /** Each figure beside its target (issue 26). */
-function summary(history, stream, payouts) {
+function summary(history, stream, payouts, segments) {
   const [small, large] = [history[0], history[history.length - 1]];
   const lines = [];
   const ratio = (a, b) => `${Math.round((a / b) * 100)}%`;
   const [p0, pN] = [payouts[0], payouts[payouts.length - 1]];
   lines.push(`payout p50 with ${pN.pending} pending / with ${p0.pending}: ${pN.p50_ms} / ${p0.p50_ms} ms = ${ratio(pN.p50_ms, p0.p50_ms)} (target ≤ 120%)`);
-  const peak = (k) => Math.max(...history.map((r) => r[k]));
-  lines.push(`peak RSS through the sizes: API ${peak('api_peak_mb')} MB, worker ${peak('worker_peak_mb')} MB (target ≤ 256 MB each)`);
+  const peak = (k) => Math.max(...Object.values(segments).map((p) => p[k] ?? 0));
+  const restarts = history[history.length - 1]['worker restarts'];
+  lines.push(`peak RSS through the whole run: API ${peak('api')} MB, worker ${peak('worker')} MB (target ≤ 256 MB each); worker restarts ${restarts} while the history was written`);
   for (const k of ['as_of ms', 'statement ms', 'events ms', 'history ms']) {
     lines.push(
       `${k.replace(' ms', '')} at ${large.size} / at ${small.size}: first ${large[k].first} / ${small[k].first} ms, p50 ${large[k].p50} / ${small[k].p50} ms = ${ratio(large[k].p50, small[k].p50)} (target ≤ 150%, < 50 ms)`,

@@ -25,7 +25,7 @@ async function workerPid(base) {
   }
 }
 
-/** Samples until `stop()`, which resolves to { idle, <mark>… } each { api, worker } (peak MB); `idle` is before the first mark. */
+/** Samples until `stop()` (`peek()` reads the segments meanwhile), which resolves to { idle, <mark>… } each { api, worker } (peak MB); `idle` is before the first mark. */
 function sampleRss(base, apiPid) {
   const segments = {};
   let current = (segments.idle = { api: null, worker: null });
@@ -45,6 +45,11 @@ function sampleRss(base, apiPid) {
       void sample();
       current = segments[name] = { api: null, worker: null };
       void sample();
+    },
+    /** The segments so far, after one more sample; sampling goes on. */
+    peek: async () => {
+      await sample();
+      return segments;
     },
     stop: async () => {
       clearInterval(timer);
