@@ -14,6 +14,8 @@ export const WEBHOOK_EVENT_CATALOGUE = {
   payment_intent: ['completed', 'failed', 'cancelled', 'refunded'],
   cards: ['created', 'updated', 'deleted'],
   card_transactions: ['created', 'updated'],
+  // Decisions §15: an endpoint disabled for failing, told to the entity's other webhooks.
+  webhooks: ['disabled'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type WebhookEventGroup = keyof typeof WEBHOOK_EVENT_CATALOGUE;

@@ -1,4 +1,4 @@
-import { HANDOFF_GRACE_MS, type AttemptLog, type Delivery, type DeliveryStore, type NewDelivery } from './delivery-store.port';
+import { HANDOFF_GRACE_MS, PAUSED, type AttemptLog, type Delivery, type DeliveryStore, type NewDelivery } from './delivery-store.port';
 
 const ORG = 'org_contract';
 let serial = 0;
@@ -194,6 +194,8 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
         deliveries_failed: 2,
         last_delivery_at: T0 + 1005,
         last_response_status: 500,
+        // Never succeeded: failing since its first failure.
+        failing_since: T0 + 5,
       });
     });
 
@@ -244,7 +246,10 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       await store.restoreAttempt({ ...attemptLog(d, 3, 'failed', T0 + 100), response: null, error: 'connect ECONNREFUSED' });
       const stats = await store.stats([hook, webhook()]);
       expect([...stats.keys()]).toEqual([hook]);
-      expect(stats.get(hook)).toEqual({ deliveries_total: 3, deliveries_succeeded: 1, deliveries_failed: 2, last_delivery_at: T0 + 105, last_response_status: null });
+      // The latest attempt failed: failing since the last success.
+      expect(stats.get(hook)).toEqual({ deliveries_total: 3, deliveries_succeeded: 1, deliveries_failed: 2, last_delivery_at: T0 + 105, last_response_status: null, failing_since: T0 + 55 });
+      await store.restoreAttempt(attemptLog(d, 4, 'succeeded', T0 + 200));
+      expect((await store.stats([hook])).get(hook)).toMatchObject({ failing_since: null });
       expect(await store.stats([])).toEqual(new Map());
     });
 
@@ -265,6 +270,71 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       expect(await store.restoreAttempt(log)).toBe(true);
       expect(await store.restoreAttempt(log)).toBe(false);
       expect((await store.stats([hook])).get(hook)).toMatchObject({ deliveries_total: 1 });
+    });
+
+    it('pauses a delivery of an inactive webhook, keeping it, and resumes its webhook’s paused ones only', async () => {
+      const [hook, other] = [webhook(), webhook()];
+      const d = delivery(hook);
+      const o = delivery(other);
+      for (const x of [d, o]) {
+        await store.schedule(x);
+        expect(await store.pause(x.id)).toBe(true);
+      }
+      expect(await due([d.id, o.id], T0 * 2)).toEqual([]);
+      expect(await store.get(d.id)).toMatchObject({ status: 'pending', head: true, due_at: PAUSED });
+      expect(await store.resume(hook, T0 + 7)).toBe(1);
+      expect(await due([d.id, o.id], T0 + 7)).toEqual([d.id]);
+      expect(await store.resume(hook, T0 + 8)).toBe(0);
+    });
+
+    it('resends a finished delivery as a new one: same payload and event, no queue, numbered after every attempt so far', async () => {
+      const hook = webhook();
+      const d = delivery(hook, queued('account-s', 1));
+      await store.schedule(d);
+      expect(await store.resend(d.id, nextId('whd'), T0)).toEqual({ refused: 'pending' });
+      expect(await store.resend(nextId('whd'), nextId('whd'), T0)).toEqual({ refused: 'unknown' });
+      await store.claim(d.id, T0, LEASE);
+      await store.record({ log: attemptLog(d, 1, 'succeeded', T0), next_attempt_at: null });
+      const [r1, r2] = [nextId('whd'), nextId('whd')];
+      const first = await store.resend(d.id, r1, T0 + 100);
+      expect(first).toEqual({
+        resend: expect.objectContaining({ id: r1, resend_of: d.id, event_id: d.event_id, payload: d.payload, queue: null, head: true, status: 'pending', attempts: 1, due_at: T0 + 100 }),
+      });
+      // A second resend before the first was attempted still takes the number after it.
+      await store.resend(d.id, r2, T0 + 101);
+      expect((await store.claim(r1, T0 + 100, LEASE))?.attempts).toBe(2);
+      expect((await store.claim(r2, T0 + 101, LEASE))?.attempts).toBe(3);
+      expect(await due([d.id, r1, r2], T0 + 102)).toEqual([]);
+    });
+
+    it('recovers failed deliveries of a window, in queue order, unless their latest resend succeeded, numbering after every attempt', async () => {
+      const hook = webhook();
+      const fail = async (d: NewDelivery, attempts: number) => {
+        await store.schedule(d);
+        for (let n = 1; n <= attempts; n++) {
+          const claimed = await store.claim(d.id, T0 * 2, LEASE);
+          expect(claimed).not.toBeNull();
+          await store.record({ log: attemptLog(d, n, 'failed', T0 + n), next_attempt_at: n < attempts ? 0 : null });
+          if (n === attempts) await store.handOff(d.id);
+        }
+      };
+      const early = delivery(hook, { ...queued('account-q', 1), scheduled: T0 - 1 });
+      const a = delivery(hook, { ...queued('account-q', 2), scheduled: T0 });
+      const b = delivery(hook, { ...queued('account-q', 3), scheduled: T0 + 1 });
+      const resent = delivery(hook, { ...queued('account-q', 4), scheduled: T0 + 2 });
+      const late = delivery(hook, { ...queued('account-q', 5), scheduled: T0 + 10 });
+      for (const d of [early, a, b, resent, late]) await fail(d, 2);
+      const r = nextId('whd');
+      await store.resend(resent.id, r, T0);
+      await store.claim(r, T0, LEASE);
+      await store.record({ log: attemptLog({ ...resent, id: r }, 3, 'succeeded', T0), next_attempt_at: null });
+      expect(await store.recover(hook, T0, T0 + 10, T0 + 20)).toBe(2);
+      expect(await store.get(a.id)).toMatchObject({ status: 'pending', head: true, attempts: 2, retry_base: 2, due_at: T0 + 20, finished_at: null });
+      expect(await store.get(b.id)).toMatchObject({ status: 'pending', head: false });
+      for (const d of [early, resent, late]) expect((await store.get(d.id))?.status).toBe('failed');
+      expect(await due([a.id, b.id], T0 + 20)).toEqual([a.id]);
+      expect((await store.claim(a.id, T0 + 20, LEASE))?.attempts).toBe(3);
+      expect(await store.recover(hook, T0, T0 + 10, T0 + 20)).toBe(0);
     });
 
     it('keeps markers', async () => {

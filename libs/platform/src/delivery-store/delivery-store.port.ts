@@ -15,6 +15,12 @@ import type { Mode } from '../event-store/event-mode';
  */
 export const DELIVERY_STORE = Symbol('DELIVERY_STORE');
 
+/**
+ * `due_at` of a paused delivery (its webhook is inactive, decisions §15): never due by time, made
+ * due again by `resume` when the webhook is set active. Kept, not dropped.
+ */
+export const PAUSED = Number.MAX_SAFE_INTEGER;
+
 /** A finished head is due again this long after it finished, in case its worker died before handing off. */
 export const HANDOFF_GRACE_MS = 10_000;
 
@@ -61,6 +67,17 @@ export interface Delivery extends NewDelivery {
   readonly head: boolean;
   readonly finished_at: number | null;
   readonly cancel_reason: CancelReason | null;
+  /**
+   * A resend (decisions §15) is a delivery of its own: the original's id here, no queue, one
+   * attempt and no retry. Absent on ordinary deliveries.
+   */
+  readonly resend_of?: string;
+  /**
+   * Attempts made before a resend or a recovery reopened the numbering: the retry schedule counts
+   * from here (entry `attempts - retry_base`), so a recovered delivery gets the usual retries and
+   * its log entries go on with the next numbers. Absent (0) otherwise.
+   */
+  readonly retry_base?: number;
 }
 
 /** One attempt as sent and as answered: the immutable log entry of decisions §9, stored once. */
@@ -118,9 +135,17 @@ export interface DeliveryStats {
   /** Completion time of the latest attempt, and its status code (null after a network error). */
   readonly last_delivery_at: number | null;
   readonly last_response_status: number | null;
+  /**
+   * Null when the latest attempt succeeded (or none was made); else the webhook's last success, or
+   * its first failure if it never succeeded: what automatic disabling measures from (decisions §15).
+   */
+  readonly failing_since: number | null;
 }
 
-export const NO_DELIVERY_STATS: DeliveryStats = { deliveries_total: 0, deliveries_succeeded: 0, deliveries_failed: 0, last_delivery_at: null, last_response_status: null };
+export const NO_DELIVERY_STATS: DeliveryStats = { deliveries_total: 0, deliveries_succeeded: 0, deliveries_failed: 0, last_delivery_at: null, last_response_status: null, failing_since: null };
+
+/** What `resend` answers: the new delivery, or why there is none. */
+export type ResendOutcome = { readonly resend: Delivery } | { readonly refused: 'unknown' | 'pending' };
 
 export interface DeliveryStore {
   /**
@@ -149,6 +174,23 @@ export interface DeliveryStore {
   cancel(id: string, reason: CancelReason, now: number): Promise<boolean>;
   /** Ends a finished head's turn: the first pending delivery of its queue becomes the head, and is returned. */
   handOff(id: string): Promise<string | null>;
+  /** Parks a pending delivery whose webhook is inactive (due at `PAUSED`); false when it is not pending. */
+  pause(id: string): Promise<boolean>;
+  /** Makes a webhook's paused deliveries due at `now`, when it is active again; returns how many. */
+  resume(webhookId: string, now: number): Promise<number>;
+  /**
+   * Decisions §15: a new delivery `resendId` of a finished delivery, due at `now`, with the same
+   * payload and event id, no queue and no retry, numbered after every attempt so far of the
+   * original and its resends. Refused while the original is still pending (its retries are running).
+   */
+  resend(id: string, resendId: string, now: number): Promise<ResendOutcome>;
+  /**
+   * Decisions §15: every delivery to the webhook scheduled in [since, until) whose latest attempt
+   * (its own, or its latest resend's) failed goes back to pending, due at `now`, in its queue's
+   * order, with the retry schedule counted afresh and its numbering after every attempt so far.
+   * Returns how many.
+   */
+  recover(webhookId: string, since: number, until: number, now: number): Promise<number>;
   /** GET /webhook-logs: newest first, `before` an id (style A cursor). */
   logs(filter: AttemptLogFilter, page: { readonly limit: number; readonly before?: string }): Promise<AttemptLogPage>;
   /** Per webhook; webhooks with no attempt are absent. */

@@ -2,6 +2,7 @@ import { MongoClient, MongoServerError, type Collection, type Db, type Filter } 
 import { mongoClientOptions } from '../mongo-client-options';
 import {
   HANDOFF_GRACE_MS,
+  PAUSED,
   type AttemptLog,
   type AttemptLogFilter,
   type AttemptLogPage,
@@ -11,6 +12,7 @@ import {
   type DeliveryStats,
   type DeliveryStore,
   type NewDelivery,
+  type ResendOutcome,
 } from './delivery-store.port';
 
 type DeliveryDocument = Omit<Delivery, 'id' | 'queue'> & { _id: string; resource: string | null; position: number | null; seq: number | null };
@@ -36,6 +38,8 @@ interface StatsDocument {
   failed: number;
   last_delivery_at?: number | null;
   last_response_status?: number | null;
+  last_success_at?: number | null;
+  failing_since?: number | null;
 }
 
 const isDuplicate = (error: unknown) => error instanceof MongoServerError && error.code === 11000;
@@ -82,6 +86,8 @@ export class MongoDeliveryStore implements DeliveryStore {
     this.indexed ??= Promise.all([
       this.deliveries.createIndex({ head: 1, due_at: 1 }, { name: 'due' }),
       this.deliveries.createIndex({ webhook_id: 1, resource: 1, status: 1, position: 1, seq: 1 }, { name: 'queue' }),
+      this.deliveries.createIndex({ resend_of: 1, retry_base: -1 }, { name: 'resends', sparse: true }),
+      this.deliveries.createIndex({ webhook_id: 1, status: 1, scheduled: 1 }, { name: 'by_status' }),
       this.attempts.createIndex({ delivery_id: 1, attempt: 1 }, { unique: true, name: 'once_per_attempt' }),
       this.attempts.createIndex({ ...scope, _id: 1 }, { name: 'entity' }),
       this.attempts.createIndex({ ...scope, webhook_id: 1, _id: 1 }, { name: 'webhook' }),
@@ -159,7 +165,17 @@ export class MongoDeliveryStore implements DeliveryStore {
       { _id: webhook_id, $or: [{ last_delivery_at: null }, { last_delivery_at: { $lte: at } }] },
       { $set: { last_delivery_at: at, last_response_status: log.response?.status_code ?? null } },
     );
+    await this.countFailing(webhook_id, ok === 1, at);
     return true;
+  }
+
+  /** What disabling measures from (decisions §15): cleared by a success, else the last success or this first failure. */
+  private async countFailing(webhookId: string, ok: boolean, at: number): Promise<void> {
+    if (ok) return void (await this.counters.updateOne({ _id: webhookId }, { $set: { failing_since: null }, $max: { last_success_at: at } }));
+    const counter = await this.counters.findOne({ _id: webhookId });
+    if (counter?.failing_since == null) {
+      await this.counters.updateOne({ _id: webhookId, failing_since: null }, { $set: { failing_since: counter?.last_success_at ?? at } });
+    }
   }
 
   async record({ log, next_attempt_at }: AttemptOutcome): Promise<Delivery | null> {
@@ -189,6 +205,70 @@ export class MongoDeliveryStore implements DeliveryStore {
     return next;
   }
 
+  async pause(id: string): Promise<boolean> {
+    return (await this.deliveries.updateOne({ _id: id, status: 'pending' }, { $set: { due_at: PAUSED } })).modifiedCount === 1;
+  }
+
+  async resume(webhookId: string, now: number): Promise<number> {
+    await this.ready();
+    return (await this.deliveries.updateMany({ webhook_id: webhookId, status: 'pending', due_at: PAUSED }, { $set: { due_at: now } })).modifiedCount;
+  }
+
+  /** Attempts numbered so far for a delivery: its own and those of its resends; and its latest resend. */
+  private async attemptsSoFar(doc: DeliveryDocument): Promise<{ count: number; latest: DeliveryDocument | null }> {
+    const latest = await this.deliveries.find({ resend_of: doc._id }).sort({ retry_base: -1 }).limit(1).next();
+    return { count: Math.max(doc.attempts, latest ? (latest.retry_base ?? 0) + 1 : 0), latest };
+  }
+
+  async resend(id: string, resendId: string, now: number): Promise<ResendOutcome> {
+    await this.ready();
+    const original = await this.deliveries.findOne({ _id: id });
+    if (!original) return { refused: 'unknown' };
+    if (original.status === 'pending') return { refused: 'pending' };
+    const { count } = await this.attemptsSoFar(original);
+    const doc: DeliveryDocument = {
+      ...original,
+      _id: resendId,
+      resource: null,
+      position: null,
+      seq: null,
+      scheduled: now,
+      due_at: now,
+      status: 'pending',
+      attempts: count,
+      retry_base: count,
+      head: true,
+      finished_at: null,
+      cancel_reason: null,
+      resend_of: id,
+    };
+    await this.deliveries.insertOne(doc);
+    return { resend: toDelivery(doc) };
+  }
+
+  /** Each delivery is reopened by one update filtered on `failed`; then each queue it rejoined gets its first pending one as the only head. */
+  async recover(webhookId: string, since: number, until: number, now: number): Promise<number> {
+    await this.ready();
+    const failed = await this.deliveries
+      .find({ webhook_id: webhookId, status: 'failed', resend_of: null as never, scheduled: { $gte: since, $lt: until } })
+      .sort({ position: 1, seq: 1 })
+      .toArray();
+    const queues = new Set<string>();
+    let reopened = 0;
+    for (const doc of failed) {
+      const { count, latest } = await this.attemptsSoFar(doc);
+      if (latest && latest.status !== 'failed') continue;
+      const set = { status: 'pending' as const, finished_at: null, cancel_reason: null, due_at: now, attempts: count, retry_base: count, head: doc.resource === null };
+      reopened += (await this.deliveries.updateOne({ _id: doc._id, status: 'failed' }, { $set: set })).modifiedCount;
+      if (doc.resource !== null) queues.add(doc.resource);
+    }
+    for (const resource of queues) {
+      const first = await this.promote(webhookId, resource);
+      await this.deliveries.updateMany({ webhook_id: webhookId, resource, status: 'pending', head: true, _id: { $ne: first ?? '' } }, { $set: { head: false } });
+    }
+    return reopened;
+  }
+
   async logs(filter: AttemptLogFilter, page: { readonly limit: number; readonly before?: string }): Promise<AttemptLogPage> {
     await this.ready();
     const query: Filter<LogDocument> = { organization_id: filter.organization_id, mode: filter.mode, entity_id: filter.entity_id };
@@ -216,6 +296,7 @@ export class MongoDeliveryStore implements DeliveryStore {
           deliveries_failed: s.failed,
           last_delivery_at: s.last_delivery_at ?? null,
           last_response_status: s.last_response_status ?? null,
+          failing_since: s.failing_since ?? null,
         },
       ]),
     );

@@ -4,6 +4,7 @@ import { WalSync } from '../sqlite/wal-sync';
 import { checkpointInBackground } from '../sqlite/background-checkpoints';
 import {
   HANDOFF_GRACE_MS,
+  PAUSED,
   type AttemptLog,
   type AttemptLogFilter,
   type AttemptLogPage,
@@ -13,6 +14,7 @@ import {
   type DeliveryStats,
   type DeliveryStore,
   type NewDelivery,
+  type ResendOutcome,
 } from './delivery-store.port';
 
 interface DeliveryRow {
@@ -36,6 +38,8 @@ interface DeliveryRow {
   finished_at: number | null;
   cancel_reason: CancelReason | null;
   trace_id: string | null;
+  resend_of: string | null;
+  retry_base: number;
 }
 
 const SCHEMA = `
@@ -73,6 +77,23 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS markers (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
+/** Columns added after the first release: a file from before gets them (null or 0: what older rows meant). */
+const ADDED_COLUMNS: ReadonlyArray<readonly [table: string, column: string, type: string]> = [
+  ['deliveries', 'trace_id', 'TEXT'],
+  ['deliveries', 'resend_of', 'TEXT'],
+  ['deliveries', 'retry_base', 'INTEGER NOT NULL DEFAULT 0'],
+  ['webhook_stats', 'last_success_at', 'INTEGER'],
+  ['webhook_stats', 'failing_since', 'INTEGER'],
+];
+
+/** Indexes on added columns, made once the columns exist. */
+const LATER_INDEXES = `
+  -- A delivery's resends (decisions §15), for their numbering and for recover.
+  CREATE INDEX IF NOT EXISTS deliveries_resends ON deliveries (resend_of, retry_base) WHERE resend_of IS NOT NULL;
+  -- recover: a webhook's failed deliveries by when they were scheduled.
+  CREATE INDEX IF NOT EXISTS deliveries_failed ON deliveries (webhook_id, scheduled) WHERE status = 'failed' AND resend_of IS NULL;
+`;
+
 const toDelivery = (r: DeliveryRow): Delivery => ({
   id: r.id,
   organization_id: r.organization_id,
@@ -92,11 +113,23 @@ const toDelivery = (r: DeliveryRow): Delivery => ({
   finished_at: r.finished_at,
   cancel_reason: r.cancel_reason,
   ...(r.trace_id ? { trace_id: r.trace_id } : {}),
+  ...(r.resend_of ? { resend_of: r.resend_of } : {}),
+  ...(r.retry_base ? { retry_base: r.retry_base } : {}),
 });
 
 const toRow = (d: Delivery): DeliveryRow => {
   const { queue, test, head, ...rest } = d;
-  return { ...rest, test: test ? 1 : 0, head: head ? 1 : 0, resource: queue?.resource ?? null, position: queue?.position ?? null, seq: queue?.seq ?? null, trace_id: d.trace_id ?? null };
+  return {
+    ...rest,
+    test: test ? 1 : 0,
+    head: head ? 1 : 0,
+    resource: queue?.resource ?? null,
+    position: queue?.position ?? null,
+    seq: queue?.seq ?? null,
+    trace_id: d.trace_id ?? null,
+    resend_of: d.resend_of ?? null,
+    retry_base: d.retry_base ?? 0,
+  };
 };
 
 /**
@@ -121,20 +154,21 @@ export class SqliteDeliveryStore implements DeliveryStore {
     this.db = openSqlite(file, 'durable');
     this.wal = new WalSync(this.db, file);
     this.db.exec(SCHEMA);
-    // A file from before traces were carried gets the column (null: no trace of its own). Another
-    // process opening the file at the same moment may add it first: that is the same outcome.
-    if (!(this.db.pragma('table_info(deliveries)') as Array<{ name: string }>).some((c) => c.name === 'trace_id')) {
+    // Another process opening the file at the same moment may add a column first: the same outcome.
+    for (const [table, column, type] of ADDED_COLUMNS) {
+      if ((this.db.pragma(`table_info(${table})`) as Array<{ name: string }>).some((c) => c.name === column)) continue;
       try {
-        this.db.exec('ALTER TABLE deliveries ADD COLUMN trace_id TEXT');
+        this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
       } catch (error) {
         if (!/duplicate column/i.test((error as Error).message)) throw error;
       }
     }
+    this.db.exec(LATER_INDEXES);
     const db = this.db;
     this.stmts = {
       insert: db.prepare<DeliveryRow>(
-        `INSERT INTO deliveries (id, organization_id, mode, entity_id, webhook_id, event_id, event, test, payload, resource, position, seq, scheduled, due_at, status, attempts, head, finished_at, cancel_reason, trace_id)
-         VALUES (@id, @organization_id, @mode, @entity_id, @webhook_id, @event_id, @event, @test, @payload, @resource, @position, @seq, @scheduled, @due_at, @status, @attempts, @head, @finished_at, @cancel_reason, @trace_id)
+        `INSERT INTO deliveries (id, organization_id, mode, entity_id, webhook_id, event_id, event, test, payload, resource, position, seq, scheduled, due_at, status, attempts, head, finished_at, cancel_reason, trace_id, resend_of, retry_base)
+         VALUES (@id, @organization_id, @mode, @entity_id, @webhook_id, @event_id, @event, @test, @payload, @resource, @position, @seq, @scheduled, @due_at, @status, @attempts, @head, @finished_at, @cancel_reason, @trace_id, @resend_of, @retry_base)
          ON CONFLICT (id) DO NOTHING`,
       ),
       get: db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
@@ -150,10 +184,13 @@ export class SqliteDeliveryStore implements DeliveryStore {
         'INSERT INTO attempt_logs (id, delivery_id, attempt, organization_id, mode, entity_id, webhook_id, event, status, entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
       ),
       count: db.prepare<{ webhook_id: string; ok: number; completed_at: number; status_code: number | null }>(
-        `INSERT INTO webhook_stats (webhook_id, total, succeeded, failed, last_delivery_at, last_response_status) VALUES (@webhook_id, 1, @ok, 1 - @ok, @completed_at, @status_code)
+        `INSERT INTO webhook_stats (webhook_id, total, succeeded, failed, last_delivery_at, last_response_status, last_success_at, failing_since)
+         VALUES (@webhook_id, 1, @ok, 1 - @ok, @completed_at, @status_code, CASE WHEN @ok = 1 THEN @completed_at END, CASE WHEN @ok = 0 THEN @completed_at END)
          ON CONFLICT (webhook_id) DO UPDATE SET total = total + 1, succeeded = succeeded + @ok, failed = failed + 1 - @ok,
            last_response_status = CASE WHEN last_delivery_at IS NULL OR @completed_at >= last_delivery_at THEN @status_code ELSE last_response_status END,
-           last_delivery_at = MAX(COALESCE(last_delivery_at, 0), @completed_at)`,
+           last_delivery_at = MAX(COALESCE(last_delivery_at, 0), @completed_at),
+           failing_since = CASE WHEN @ok = 1 THEN NULL ELSE COALESCE(failing_since, last_success_at, @completed_at) END,
+           last_success_at = CASE WHEN @ok = 1 THEN MAX(COALESCE(last_success_at, 0), @completed_at) ELSE last_success_at END`,
       ),
       finish: db.prepare<{ id: string; status: string; at: number; due: number; reason: string | null }>(
         "UPDATE deliveries SET status = @status, finished_at = @at, due_at = @due, cancel_reason = @reason WHERE id = @id AND status = 'pending'",
@@ -165,7 +202,29 @@ export class SqliteDeliveryStore implements DeliveryStore {
          WHERE id = @id AND status = 'pending' AND attempts = @attempt`,
       ),
       endTurn: db.prepare<[string]>("UPDATE deliveries SET head = 0 WHERE id = ? AND status != 'pending'"),
-      stats: db.prepare<[string], { webhook_id: string; total: number; succeeded: number; failed: number; last_delivery_at: number | null; last_response_status: number | null }>(
+      pause: db.prepare<[number, string]>("UPDATE deliveries SET due_at = ? WHERE id = ? AND status = 'pending'"),
+      resume: db.prepare<[number, string, number]>("UPDATE deliveries SET due_at = ? WHERE webhook_id = ? AND status = 'pending' AND due_at = ?"),
+      lastResend: db.prepare<[string], { retry_base: number; status: Delivery['status'] }>('SELECT retry_base, status FROM deliveries WHERE resend_of = ? ORDER BY retry_base DESC LIMIT 1'),
+      failedIn: db.prepare<[string, number, number], DeliveryRow>(
+        "SELECT * FROM deliveries WHERE webhook_id = ? AND status = 'failed' AND resend_of IS NULL AND scheduled >= ? AND scheduled < ? ORDER BY position, seq",
+      ),
+      reopen: db.prepare<{ id: string; now: number; attempts: number; head: number }>(
+        "UPDATE deliveries SET status = 'pending', finished_at = NULL, cancel_reason = NULL, due_at = @now, attempts = @attempts, retry_base = @attempts, head = @head WHERE id = @id AND status = 'failed'",
+      ),
+      pendingHeads: db.prepare<[string, string], { id: string }>("SELECT id FROM deliveries WHERE webhook_id = ? AND resource = ? AND status = 'pending' AND head = 1"),
+      dropHead: db.prepare<[string]>('UPDATE deliveries SET head = 0 WHERE id = ?'),
+      stats: db.prepare<
+        [string],
+        {
+          webhook_id: string;
+          total: number;
+          succeeded: number;
+          failed: number;
+          last_delivery_at: number | null;
+          last_response_status: number | null;
+          failing_since: number | null;
+        }
+      >(
         'SELECT * FROM webhook_stats WHERE webhook_id IN (SELECT value FROM json_each(?))',
       ),
       marker: db.prepare<[string], { value: string }>('SELECT value FROM markers WHERE name = ?'),
@@ -184,6 +243,43 @@ export class SqliteDeliveryStore implements DeliveryStore {
         else this.stmts.failInFlight.run({ id: log.delivery_id, attempt: log.attempt, at, due: at + HANDOFF_GRACE_MS, next: next_attempt_at });
       }),
       restoreAttempt: db.transaction((log: AttemptLog) => this.insertLog(log)),
+      resend: db.transaction((id: string, resendId: string, now: number): ResendOutcome => {
+        const original = this.stmts.get.get(id);
+        if (!original) return { refused: 'unknown' };
+        if (original.status === 'pending') return { refused: 'pending' };
+        const base = this.attemptsSoFar(original);
+        const row: DeliveryRow = {
+          ...original,
+          id: resendId,
+          resource: null,
+          position: null,
+          seq: null,
+          scheduled: now,
+          due_at: now,
+          status: 'pending',
+          attempts: base,
+          retry_base: base,
+          head: 1,
+          finished_at: null,
+          cancel_reason: null,
+          resend_of: id,
+        };
+        this.stmts.insert.run(row);
+        return { resend: toDelivery(row) };
+      }),
+      recover: db.transaction((webhookId: string, since: number, until: number, now: number): number => {
+        const queues = new Set<string>();
+        let reopened = 0;
+        for (const row of this.stmts.failedIn.all(webhookId, since, until)) {
+          // Its latest attempt is its latest resend's, when it has one: a resend that succeeded is not recovered.
+          const latest = this.stmts.lastResend.get(row.id);
+          if (latest && latest.status !== 'failed') continue;
+          reopened += this.stmts.reopen.run({ id: row.id, now, attempts: this.attemptsSoFar(row), head: row.resource === null ? 1 : 0 }).changes;
+          if (row.resource !== null) queues.add(row.resource);
+        }
+        for (const resource of queues) this.rehead(webhookId, resource);
+        return reopened;
+      }),
       handOff: db.transaction((id: string) => {
         const row = this.stmts.get.get(id);
         if (!row || row.status === 'pending' || row.head === 0) return null;
@@ -200,6 +296,22 @@ export class SqliteDeliveryStore implements DeliveryStore {
     if (this.stmts.log.run(id, delivery_id, attempt, organization_id, mode, entity_id, webhook_id, event, status, JSON.stringify(log)).changes === 0) return false;
     this.stmts.count.run({ webhook_id, ok: status === 'succeeded' ? 1 : 0, completed_at: log.completed_at, status_code: log.response?.status_code ?? null });
     return true;
+  }
+
+  /** Attempts numbered so far for a delivery: its own and those of its resends. */
+  private attemptsSoFar(row: DeliveryRow): number {
+    const latest = this.stmts.lastResend.get(row.id);
+    return Math.max(row.attempts, latest ? latest.retry_base + 1 : 0);
+  }
+
+  /**
+   * After recovered deliveries rejoin a queue, its first pending one is the only head: a later one
+   * that had the turn gives it back (an attempt of it in flight is still recorded; it goes again
+   * when its turn comes).
+   */
+  private rehead(webhookId: string, resource: string): void {
+    const first = this.promote(webhookId, resource);
+    for (const { id } of this.stmts.pendingHeads.all(webhookId, resource)) if (id !== first) this.stmts.dropHead.run(id);
   }
 
   /** The first pending delivery of the queue becomes its head (if it is not already); returns it. */
@@ -252,6 +364,22 @@ export class SqliteDeliveryStore implements DeliveryStore {
     return this.durable(this.tx.handOff.immediate(id));
   }
 
+  async pause(id: string): Promise<boolean> {
+    return this.durable(this.stmts.pause.run(PAUSED, id).changes === 1);
+  }
+
+  async resume(webhookId: string, now: number): Promise<number> {
+    return this.durable(this.stmts.resume.run(now, webhookId, PAUSED).changes);
+  }
+
+  async resend(id: string, resendId: string, now: number): Promise<ResendOutcome> {
+    return this.durable(this.tx.resend.immediate(id, resendId, now));
+  }
+
+  async recover(webhookId: string, since: number, until: number, now: number): Promise<number> {
+    return this.durable(this.tx.recover.immediate(webhookId, since, until, now));
+  }
+
   async logs(filter: AttemptLogFilter, page: { readonly limit: number; readonly before?: string }): Promise<AttemptLogPage> {
     const where = ['organization_id = ?', 'mode = ?', 'entity_id = ?'];
     const params: Array<string | number> = [filter.organization_id, filter.mode, filter.entity_id];
@@ -279,7 +407,14 @@ export class SqliteDeliveryStore implements DeliveryStore {
         .all(JSON.stringify(webhookIds))
         .map((s) => [
           s.webhook_id,
-          { deliveries_total: s.total, deliveries_succeeded: s.succeeded, deliveries_failed: s.failed, last_delivery_at: s.last_delivery_at, last_response_status: s.last_response_status },
+          {
+            deliveries_total: s.total,
+            deliveries_succeeded: s.succeeded,
+            deliveries_failed: s.failed,
+            last_delivery_at: s.last_delivery_at,
+            last_response_status: s.last_response_status,
+            failing_since: s.failing_since,
+          },
         ]),
     );
   }

@@ -3,7 +3,7 @@ import { isDomainError } from '../../shared';
 import { parseEnabledEvents, refuseTestEvent } from '../catalogue';
 import type { WebhookEvent, WebhookSettings } from './webhook.events';
 import { evolveWebhook, initialWebhookState, isExistingWebhook, webhookStatusAt, type ExistingWebhook, type WebhookState } from './webhook';
-import { expiresAt, refuseDescription, refuseExpiresIn, refuseTags, refuseWebhookUrl } from './webhook.rules';
+import { expiresAt, refuseDescription, refuseExpirePreviousIn, refuseExpiresIn, refuseTags, refuseWebhookUrl } from './webhook.rules';
 
 /** Settings as asked for: `enabled_events` still unchecked, `expires_in` not yet turned into a time. */
 export type WebhookSettingsInput = Omit<WebhookSettings, 'enabled_events' | 'expires_at'> & { readonly enabled_events: unknown };
@@ -12,6 +12,10 @@ export type WebhookCommand =
   | { readonly type: 'CreateWebhook'; readonly webhook_id: string; readonly entity_id: string; readonly settings: WebhookSettingsInput; readonly now: number }
   | { readonly type: 'UpdateWebhook'; readonly webhook_id: string; readonly changes: Partial<WebhookSettingsInput>; readonly now: number }
   | { readonly type: 'DeleteWebhook'; readonly webhook_id: string; readonly now: number }
+  /** `signing_key` sealed; `expire_previous_in` seconds (0: the old key goes at once). */
+  | { readonly type: 'RotateWebhookSecret'; readonly webhook_id: string; readonly signing_key: string; readonly expire_previous_in: number; readonly now: number }
+  /** From the delivery worker: every attempt has failed since `failing_since`, for longer than allowed. */
+  | { readonly type: 'DisableWebhook'; readonly webhook_id: string; readonly failing_since: number; readonly now: number }
   | {
       readonly type: 'RequestWebhookTest';
       readonly webhook_id: string;
@@ -69,6 +73,28 @@ function requestTest(command: Extract<WebhookCommand, { type: 'RequestWebhookTes
   return [{ type: 'WebhookTestRequested', data: { webhook_id, entity_id: state.entity_id, event_id, event: `${command.event_group}.${command.event_name}`, data, requested: now } }];
 }
 
+function rotate(command: Extract<WebhookCommand, { type: 'RotateWebhookSecret' }>, state: ExistingWebhook): Decision<WebhookEvent> {
+  const refused = refuseExpirePreviousIn(command.expire_previous_in);
+  if (refused) return refused;
+  // Only the current key is carried over: a key an earlier rotation kept is dropped, so at most two sign.
+  const keep = command.expire_previous_in > 0;
+  const data = {
+    webhook_id: state.id,
+    signing_key: command.signing_key,
+    previous_signing_key: keep ? state.signing_key : null,
+    previous_expires_at: keep ? command.now + command.expire_previous_in * 1000 : null,
+    rotated: command.now,
+  };
+  return [{ type: 'WebhookSecretRotated', data }];
+}
+
+/** Idempotent: a webhook already inactive (disabled, deactivated or expired) records nothing, so two workers disable it once. */
+function disable(command: Extract<WebhookCommand, { type: 'DisableWebhook' }>, state: ExistingWebhook): Decision<WebhookEvent> {
+  if (webhookStatusAt(state, command.now) !== 'active') return [];
+  const { failing_since, now } = command;
+  return [{ type: 'WebhookDisabled', data: { webhook_id: state.id, entity_id: state.entity_id, reason: 'failing', failing_since, disabled: now } }];
+}
+
 function decide(command: WebhookCommand, state: WebhookState): Decision<WebhookEvent> {
   if (command.type === 'CreateWebhook') return create(command, state);
   if (!isExistingWebhook(state)) return notFound('webhook', command.webhook_id);
@@ -79,6 +105,10 @@ function decide(command: WebhookCommand, state: WebhookState): Decision<WebhookE
       return [{ type: 'WebhookDeleted', data: { webhook_id: state.id, entity_id: state.entity_id, deleted: command.now } }];
     case 'RequestWebhookTest':
       return requestTest(command, state);
+    case 'RotateWebhookSecret':
+      return rotate(command, state);
+    case 'DisableWebhook':
+      return disable(command, state);
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

@@ -1,7 +1,7 @@
 import { specFor } from '../../shared/testing/given-when-then';
 import type { WebhookEvent } from './webhook.events';
 import { webhookDecider, type WebhookCommand, type WebhookSettingsInput } from './webhook.decide';
-import { webhookStatusAt } from './webhook';
+import { signingKeysAt, webhookStatusAt, type ExistingWebhook } from './webhook';
 
 const spec = specFor(webhookDecider);
 const T0 = 1_700_000_000_000;
@@ -112,5 +112,50 @@ describe('webhook decider', () => {
         .when(update({ description: 'x' }))
         .thenError('webhook_not_found');
     });
+  });
+});
+
+describe('webhook operations (decisions §15)', () => {
+  const rotate = (expire_previous_in: number, now = T0 + 1000): WebhookCommand => ({ type: 'RotateWebhookSecret', webhook_id: WHK, signing_key: 'v1.new', expire_previous_in, now });
+
+  it('rotates, keeping the current key until the overlap ends; signs with the new one first, the old one while valid', () => {
+    spec([created()])
+      .when(rotate(60))
+      .then([{ type: 'WebhookSecretRotated', data: { webhook_id: WHK, signing_key: 'v1.new', previous_signing_key: 'v1.sealed', previous_expires_at: T0 + 61_000, rotated: T0 + 1000 } }]);
+    spec([created()])
+      .when(rotate(60))
+      .thenState((s) => {
+        expect(signingKeysAt(s as ExistingWebhook, T0 + 60_999)).toEqual(['v1.new', 'v1.sealed']);
+        expect(signingKeysAt(s as ExistingWebhook, T0 + 61_000)).toEqual(['v1.new']);
+      });
+  });
+
+  it('drops the old key at once with expire_previous_in 0, and refuses an overlap past a day', () => {
+    spec([created()])
+      .when(rotate(0))
+      .thenState((s) => expect(signingKeysAt(s as ExistingWebhook, T0 + 1000)).toEqual(['v1.new']));
+    spec([created()])
+      .when(rotate(86_401))
+      .thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe('expire_previous_in'));
+  });
+
+  it('a secret set by PATCH replaces both keys', () => {
+    const rotated: WebhookEvent = { type: 'WebhookSecretRotated', data: { webhook_id: WHK, signing_key: 'v1.new', previous_signing_key: 'v1.sealed', previous_expires_at: T0 + 61_000, rotated: T0 } };
+    spec([created(), rotated])
+      .when(update({ signing_key: 'v1.patched' }))
+      .thenState((s) => expect(signingKeysAt(s as ExistingWebhook, T0 + 1000)).toEqual(['v1.patched']));
+  });
+
+  it('disables an active webhook once, with its reason, cleared when it is set active again', () => {
+    const disable: WebhookCommand = { type: 'DisableWebhook', webhook_id: WHK, failing_since: T0, now: T0 + 5000 };
+    const disabled: WebhookEvent = { type: 'WebhookDisabled', data: { webhook_id: WHK, entity_id: ENT, reason: 'failing', failing_since: T0, disabled: T0 + 5000 } };
+    spec([created()]).when(disable).then([disabled]);
+    spec([created(), disabled]).when(disable).then([]);
+    spec([created(), disabled])
+      .when(update({ status: 'active' }))
+      .thenState((s) => expect(s).toMatchObject({ status: 'active', disabled_reason: null }));
+    spec([created({ status: 'inactive' })])
+      .when(disable)
+      .then([]);
   });
 });

@@ -14,10 +14,31 @@ export interface WebhookSettings {
   readonly status: 'active' | 'inactive';
 }
 
+export type WebhookDisabledReason = 'failing';
+
 export type WebhookEvent =
   | { readonly type: 'WebhookCreated'; readonly data: WebhookSettings & { readonly webhook_id: string; readonly entity_id: string; readonly created: number } }
   | { readonly type: 'WebhookUpdated'; readonly data: { readonly webhook_id: string; readonly changes: Partial<WebhookSettings>; readonly updated: number } }
   | { readonly type: 'WebhookDeleted'; readonly data: { readonly webhook_id: string; readonly entity_id: string; readonly deleted: number } }
+  | {
+      /**
+       * A new signing key (decisions §15); the one it replaces stays valid until `previous_expires_at`
+       * (both sealed), so deliveries carry both signatures meanwhile. Null: the old one is dropped at once.
+       */
+      readonly type: 'WebhookSecretRotated';
+      readonly data: {
+        readonly webhook_id: string;
+        readonly signing_key: string;
+        readonly previous_signing_key: string | null;
+        readonly previous_expires_at: number | null;
+        readonly rotated: number;
+      };
+    }
+  | {
+      /** Every attempt failed for WEBHOOK_DISABLE_AFTER_MS since `failing_since` (decisions §15): the webhook turns inactive. */
+      readonly type: 'WebhookDisabled';
+      readonly data: { readonly webhook_id: string; readonly entity_id: string; readonly reason: WebhookDisabledReason; readonly failing_since: number; readonly disabled: number };
+    }
   | {
       /** A test delivery asked for: the worker delivers it to this webhook only, with `test: true`. */
       readonly type: 'WebhookTestRequested';
@@ -32,4 +53,4 @@ export type WebhookEvent =
     };
 
 export type WebhookEventType = WebhookEvent['type'];
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['WebhookCreated', 'WebhookUpdated', 'WebhookDeleted', 'WebhookTestRequested'];
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['WebhookCreated', 'WebhookUpdated', 'WebhookSecretRotated', 'WebhookDisabled', 'WebhookDeleted', 'WebhookTestRequested'];

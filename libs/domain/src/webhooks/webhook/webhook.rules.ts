@@ -49,4 +49,14 @@ export function refuseTags(tags: readonly string[]): DomainError | null {
   return null;
 }
 
+/** Decisions §15: the previous secret stays valid at most a day after a rotation (Stripe's limit). */
+export const WEBHOOK_EXPIRE_PREVIOUS_MAX = 86_400;
+
+export function refuseExpirePreviousIn(value: number): DomainError | null {
+  if (!Number.isSafeInteger(value) || value < 0 || value > WEBHOOK_EXPIRE_PREVIOUS_MAX) {
+    return invalid('expire_previous_in', `expire_previous_in must be an integer of seconds between 0 and ${WEBHOOK_EXPIRE_PREVIOUS_MAX}`);
+  }
+  return null;
+}
+
 export const expiresAt = (expiresIn: number | null, from: number): number | null => (expiresIn === null ? null : from + expiresIn * 1000);
