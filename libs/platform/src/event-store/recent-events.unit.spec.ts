@@ -6,7 +6,7 @@ const event = (position: number, text = 'x'): RecordedEvent => ({
   streamId: 'account-1',
   type: 'FundsHeld',
   data: { text },
-  metadata: { event_id: `evt-${position}` },
+  metadata: { event_id: `evt-${position}` } as RecordedEvent['metadata'],
   revision: position - 1,
   position,
 });
