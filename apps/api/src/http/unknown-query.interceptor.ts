@@ -6,6 +6,16 @@ import { DomainException } from '@app/application/command-handling';
 import type { OpenApiDocument } from '../openapi/openapi-document';
 import { toTemplate } from '../openapi/route-facts';
 
+/** `get /accounts/{id}` → the query parameters the route's OpenAPI operation lists. */
+type ParametersByRoute = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * Built once per process, from the first app's document: building one takes about a second, every
+ * app of a process has the same controllers (the tests start hundreds), and the routes cannot
+ * change while it runs.
+ */
+let parametersByRoute: ParametersByRoute | null = null;
+
 /**
  * A query parameter the route does not take is refused, naming it (decisions §2): `?asof=` on a
  * read by id would otherwise answer the present to an auditor who meant `as_of`. What a route
@@ -15,17 +25,17 @@ import { toTemplate } from '../openapi/route-facts';
  */
 @Injectable()
 export class UnknownQueryInterceptor implements NestInterceptor {
-  /** `get /accounts/{id}` → the query parameters the route documents. */
-  private readonly taken = new Map<string, ReadonlySet<string>>();
-
   constructor(private readonly document: () => OpenApiDocument) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request>();
     const names = Object.keys(req.query ?? {});
     if (names.length) {
-      const taken = this.takenBy(req.method === 'HEAD' ? 'get' : req.method.toLowerCase(), String((req.route as { path?: unknown } | undefined)?.path ?? req.path));
-      const unknown = names.find((name) => !taken.has(name));
+      const method = req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
+      const path = toTemplate(String((req.route as { path?: unknown } | undefined)?.path ?? req.path));
+      // A route the document does not describe takes no parameter: refusing is the safe side.
+      const taken = (parametersByRoute ??= parametersOf(this.document())).get(`${method} ${path}`);
+      const unknown = names.find((name) => !taken?.has(name));
       if (unknown !== undefined) {
         const message = `${unknown} is not an accepted field`;
         throw new DomainException(domainError('validation', 'validation_error', message, { errors: [{ field: unknown, message }] }));
@@ -33,17 +43,14 @@ export class UnknownQueryInterceptor implements NestInterceptor {
     }
     return next.handle();
   }
+}
 
-  private takenBy(method: string, routePath: string): ReadonlySet<string> {
-    const path = toTemplate(routePath);
-    const key = `${method} ${path}`;
-    let taken = this.taken.get(key);
-    if (!taken) {
-      // A route the document does not describe takes no parameter: refusing is the safe side.
-      const parameters = this.document().paths[path]?.[method]?.parameters ?? [];
-      taken = new Set(parameters.filter((p) => p.in === 'query').map((p) => String(p.name)));
-      this.taken.set(key, taken);
+function parametersOf(document: OpenApiDocument): ParametersByRoute {
+  const byRoute = new Map<string, ReadonlySet<string>>();
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      byRoute.set(`${method} ${path}`, new Set((operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => String(p.name))));
     }
-    return taken;
   }
+  return byRoute;
 }
