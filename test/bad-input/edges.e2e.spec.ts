@@ -149,6 +149,19 @@ describe('bad input at the edge', () => {
       expect(await balance()).toBe(before);
     });
 
+    it('names a repeated key printably and briefly', async () => {
+      const long = 'k'.repeat(5000);
+      for (const [body, shown] of [
+        ['{"a\\u0001":1,"a\\u0001":2}', '"a?"'],
+        [`{"${long}":1,"${long}":2}`, `"${'k'.repeat(200)}…"`],
+      ]) {
+        const res = await post(`/sandbox/accounts/${account}/fund`).send(body);
+        expect([res.status, res.body.code]).toEqual([400, 'invalid_json']);
+        expect(res.body.message).toContain(shown);
+        expect(res.body.message.length).toBeLessThan(600);
+      }
+    });
+
     it('takes the same key in sibling objects, and escaped text that is not a duplicate', async () => {
       const res = await post('/counterparties').send('{"type":"individual","entity_id":"' + entity + '","profile":{"first_name":"A\\"da","last_name":"Lovelace"},"x":{"first_name":1}}');
       // The body is read (no invalid_json): `x` is refused as an unknown field.

@@ -65,12 +65,16 @@ function scanned(_req: unknown, _res: unknown, body: Buffer, encoding: string | 
   if (finding) throw Object.assign(new Error(finding.kind), { type: 'entity.scan.refused', finding });
 }
 
+/** A key as the answer names it: control characters shown as `?` and at most 200 characters, since the caller chose it. */
+const printable = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text).replace(/[\u0000-\u001f\u007f]/g, '?');
+
 function translate(err: unknown): unknown {
   const { type, finding } = err as { type?: string; finding?: JsonScanFinding };
   if (finding?.kind === 'too_deep') return new DomainException(domainError('validation', 'invalid_json', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`));
   if (finding?.kind === 'duplicate_key') {
-    const message = `The key "${finding.key}" appears twice in one object (at ${finding.path}): each key may appear once`;
-    return new DomainException(domainError('validation', 'invalid_json', message, { errors: [{ field: finding.path, message: `${finding.path} appears more than once` }] }));
+    const [key, path] = [printable(finding.key), printable(finding.path)];
+    const message = `The key "${key}" appears twice in one object (at ${path}): each key may appear once`;
+    return new DomainException(domainError('validation', 'invalid_json', message, { errors: [{ field: path, message: `${path} appears more than once` }] }));
   }
   if (type === 'entity.parse.failed') return new DomainException(domainError('validation', 'invalid_json', 'The request body is not valid JSON'));
   if (type === 'entity.too.large') return new DomainException(domainError('too_large', 'payload_too_large', `The request body exceeds the limit`));
