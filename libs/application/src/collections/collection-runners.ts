@@ -7,10 +7,10 @@ import { acquirerManager, refundManager, refundRequestManager, settlementManager
 
 const CONCURRENCY = 100;
 /**
- * The acquirer backstop holds each event's slot for the whole deadline (a cheap timer), so its
+ * The acquirer backstop holds each event's slot for the whole deadline, so its
  * limit is what may wait at once: with 100 it would keep up with only 100 confirmations per deadline.
  */
-const WAITING_CONCURRENCY = 5_000;
+const WAITING_CONCURRENCY = 500; // bounded as the transfer runners' (transfer-runners.ts says why)
 
 /** The acquirer, settlement and refund backstops always run: requests rely on them after a crash. */
 @Injectable()

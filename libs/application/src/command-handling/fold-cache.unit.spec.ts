@@ -57,7 +57,7 @@ describe('FoldCache: bounded by bytes, least recently used out first', () => {
   });
 
   it('reads FOLD_CACHE_MAX_BYTES, with a default and a refusal of nonsense', () => {
-    expect(foldCacheMaxBytes({})).toBe(64 * 1024 * 1024);
+    expect(foldCacheMaxBytes({})).toBe(16 * 1024 * 1024);
     expect(foldCacheMaxBytes({ FOLD_CACHE_MAX_BYTES: '1048576' })).toBe(1048576);
     expect(() => foldCacheMaxBytes({ FOLD_CACHE_MAX_BYTES: '64MB' })).toThrow('FOLD_CACHE_MAX_BYTES');
     expect(() => loadConfig({ DATA_DIR: tmpdir(), PAYMENTS_MASTER_KEY: Buffer.alloc(32).toString('base64'), SNAPSHOT_EVERY: 'often' })).toThrow('SNAPSHOT_EVERY');

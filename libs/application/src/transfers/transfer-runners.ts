@@ -9,8 +9,14 @@ import { transferMoneyManager } from './transfer-money.process-manager';
 import { transferRailsManager } from './transfer-rails.process-manager';
 import { transferRecoveryManager } from './transfer-recovery.process-manager';
 
-/** Waiting steps (network delays, recovery grace) hold a slot each; they are cheap timers. */
-const CONCURRENCY = 5_000;
+/**
+ * Waiting steps (network delays, recovery grace) hold a slot each. A slot is not free: it keeps its
+ * event and contexts and, once awake, a command queued on the account (about 4 KB each in a heap
+ * snapshot), so 5,000 slots per manager took the worker past its heap limit under load. A step
+ * sleeps until its event's time plus its delay, so a manager behind the log catches up without
+ * sleeping: 500 slots cover a 5 s grace at 100 events per second.
+ */
+const CONCURRENCY = 500;
 
 /**
  * Money and crash recovery always run: they keep balances true whoever moves a transfer. The

@@ -113,6 +113,8 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   WEBHOOK_SCHEDULER_INTERVAL_MS: [],
   // How long past its timeout a claimed delivery attempt is presumed lost with its worker (30 s); tests shorten it.
   WEBHOOK_LEASE_MARGIN_MS: [],
+  // A webhook whose attempts have all failed this long is disabled (decisions §15; five days); tests shorten it.
+  WEBHOOK_DISABLE_AFTER_MS: [],
   WEBHOOK_CONSUMER_GROUP: [],
   // Set by the image (deploy/Dockerfile); under `test` the logger is silent unless LOG_LEVEL says otherwise.
   NODE_ENV: [],
@@ -281,7 +283,7 @@ function feeTable(value: string, name = 'TRANSFER_FEES'): Record<string, number>
  * Read where they are used (the fold cache and snapshots live below any injector) and by
  * loadConfig, so a bad value stops the process at startup rather than failing commands.
  */
-export const foldCacheMaxBytes = (env: NodeJS.ProcessEnv = process.env): number => integer(env.FOLD_CACHE_MAX_BYTES || String(64 * 1024 * 1024), 'FOLD_CACHE_MAX_BYTES');
+export const foldCacheMaxBytes = (env: NodeJS.ProcessEnv = process.env): number => integer(env.FOLD_CACHE_MAX_BYTES || String(16 * 1024 * 1024), 'FOLD_CACHE_MAX_BYTES');
 export const snapshotEvery = (env: NodeJS.ProcessEnv = process.env): number => integer(env.SNAPSHOT_EVERY || '500', 'SNAPSHOT_EVERY');
 
 function integer(value: string, name: string): number {
