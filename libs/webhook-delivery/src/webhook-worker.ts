@@ -14,6 +14,7 @@ import { attemptDelivery } from './delivery/attempt';
 import { DeliveryScheduler } from './delivery/scheduler';
 import { importLegacyDeliveries } from './legacy/legacy-import';
 import { PUBLIC_EVENTS } from './mapping/public-events';
+import { webhookPublicEvents } from './mapping/webhooks.public-events';
 import { WORKER_OPTIONS, type WorkerOptions } from './worker-options';
 
 /**
@@ -40,8 +41,10 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     // Only a worker with the webhooks role imports this module (apps/worker); a process that says it runs none does not deliver.
     if (this.roles.webhooks === false) return;
     const schedule = this.config.webhookRetryScheduleMs;
-    const router = new EventRouter(this.store, new WebhookDirectory(this.store), this.deliveries, PUBLIC_EVENTS, () => schedule[0] ?? 0);
-    const settings = { timeoutMs: this.options.timeoutMs, leaseMarginMs: this.options.leaseMarginMs, allowPrivate: this.config.webhookAllowPrivateNetworks, retryScheduleMs: schedule };
+    const table = { ...PUBLIC_EVENTS, ...webhookPublicEvents(this.deliveries) };
+    const router = new EventRouter(this.store, new WebhookDirectory(this.store), this.deliveries, table, () => schedule[0] ?? 0);
+    const { timeoutMs, leaseMarginMs, disableAfterMs } = this.options;
+    const settings = { timeoutMs, leaseMarginMs, disableAfterMs, allowPrivate: this.config.webhookAllowPrivateNetworks, retryScheduleMs: schedule };
     const deps = { deliveries: this.deliveries, events: this.store, box: this.box };
     const scheduler = new DeliveryScheduler(this.deliveries, (id) => attemptDelivery(deps, id, settings), { intervalMs: this.options.pollIntervalMs });
     this.scheduler = scheduler;

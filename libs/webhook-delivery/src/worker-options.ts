@@ -6,6 +6,8 @@ export interface WorkerOptions {
    * the delivery is then attempted again (at-least-once). `WEBHOOK_LEASE_MARGIN_MS`, 30 s by default.
    */
   readonly leaseMarginMs: number;
+  /** `WEBHOOK_DISABLE_AFTER_MS` (decisions §15): every attempt failing this long disables the webhook; five days by default. */
+  readonly disableAfterMs: number;
   /** How often due deliveries are looked for. */
   readonly pollIntervalMs: number;
   readonly consumerGroup: string;
@@ -17,6 +19,7 @@ export function loadWorkerOptions(env: NodeJS.ProcessEnv, overrides: Partial<Wor
   return {
     timeoutMs: positive(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
     leaseMarginMs: positive(env.WEBHOOK_LEASE_MARGIN_MS, 30_000, 'WEBHOOK_LEASE_MARGIN_MS'),
+    disableAfterMs: positive(env.WEBHOOK_DISABLE_AFTER_MS, 432_000_000, 'WEBHOOK_DISABLE_AFTER_MS'),
     pollIntervalMs: positive(env.WEBHOOK_SCHEDULER_INTERVAL_MS, 250, 'WEBHOOK_SCHEDULER_INTERVAL_MS'),
     consumerGroup: env.WEBHOOK_CONSUMER_GROUP || 'webhooks',
     ...overrides,

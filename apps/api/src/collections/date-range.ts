@@ -8,12 +8,12 @@ const bad = (field: string) =>
  * `date_from` / `date_to` (decisions §2): inclusive; a date alone covers its whole UTC day, so
  * `date_to=2026-05-01` includes everything created that day.
  */
-function instant(value: string, field: 'date_from' | 'date_to'): number {
+export function instant(value: string, field: string, end: 'from' | 'to' = field === 'date_to' ? 'to' : 'from'): number {
   if (/^\d{1,15}$/.test(value)) return Number(value);
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const ms = Date.parse(dateOnly ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(ms) || !isCalendarDate(value.slice(0, 10))) throw bad(field);
-  return dateOnly && field === 'date_to' ? ms + 86_400_000 - 1 : ms;
+  return dateOnly && end === 'to' ? ms + 86_400_000 - 1 : ms;
 }
 
 /** Date.parse rolls 2026-02-30 over to March: the date part must read back as itself. */

@@ -319,6 +319,7 @@ const webhookFields = {
   description: nullable(str()),
   tags: arrayOf(str()),
   status: oneOfValues(['active', 'inactive']),
+  disabled_reason: nullable(oneOfValues(['failing'], 'Why the platform turned it inactive (decisions §15); null otherwise, and once it is set active again')),
   stats: webhookStats,
   created: ms(),
   updated: ms(),
@@ -676,6 +677,12 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   ),
   WebhookDeleted: successEnvelope(obj({ id: str(), deleted: constant(true) })),
   WebhookTestDispatched: successEnvelope(obj({ event_id: str('evt_…') })),
+  WebhookResendAccepted: obj({ status: constant('success'), data: obj({ webhook_id: str(), event_id: str('evt_…') }) }),
+  WebhookRecoverAccepted: obj({ status: constant('success'), data: obj({ scheduled: int('Deliveries scheduled again') }) }),
+  WebhookSecretRotated: obj({
+    ...webhookFields,
+    signing_secret: str('The new key, whsec_ + base64(SHA-512(secret)); returned once. The previous one verifies until it expires', { pattern: '^whsec_' }),
+  }),
   WebhookLog: obj({
     id: str('whl_…'),
     object: constant('webhook_log'),

@@ -224,9 +224,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
           last_response_status: number | null;
           failing_since: number | null;
         }
-      >(
-        'SELECT * FROM webhook_stats WHERE webhook_id IN (SELECT value FROM json_each(?))',
-      ),
+      >('SELECT * FROM webhook_stats WHERE webhook_id IN (SELECT value FROM json_each(?))'),
       marker: db.prepare<[string], { value: string }>('SELECT value FROM markers WHERE name = ?'),
       setMarker: db.prepare<[string, string]>('INSERT INTO markers (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
     };
@@ -403,19 +401,17 @@ export class SqliteDeliveryStore implements DeliveryStore {
   async stats(webhookIds: readonly string[]): Promise<ReadonlyMap<string, DeliveryStats>> {
     if (!webhookIds.length) return new Map();
     return new Map(
-      this.stmts.stats
-        .all(JSON.stringify(webhookIds))
-        .map((s) => [
-          s.webhook_id,
-          {
-            deliveries_total: s.total,
-            deliveries_succeeded: s.succeeded,
-            deliveries_failed: s.failed,
-            last_delivery_at: s.last_delivery_at,
-            last_response_status: s.last_response_status,
-            failing_since: s.failing_since,
-          },
-        ]),
+      this.stmts.stats.all(JSON.stringify(webhookIds)).map((s) => [
+        s.webhook_id,
+        {
+          deliveries_total: s.total,
+          deliveries_succeeded: s.succeeded,
+          deliveries_failed: s.failed,
+          last_delivery_at: s.last_delivery_at,
+          last_response_status: s.last_response_status,
+          failing_since: s.failing_since,
+        },
+      ]),
     );
   }
 

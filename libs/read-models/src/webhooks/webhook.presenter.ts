@@ -13,7 +13,10 @@ export const NO_DELIVERIES: WebhookStats = { deliveries_total: 0, deliveries_suc
 
 export type WebhookView = Omit<ExistingWebhook, 'signing_key'> & { readonly stats: WebhookStats };
 
-/** The webhook object (decisions §9); the status read is `inactive` once `expires_at` has passed. */
+/**
+ * The webhook object (decisions §9); the status read is `inactive` once `expires_at` has passed;
+ * `disabled_reason` says why the platform turned it inactive (decisions §15), null otherwise.
+ */
 export const presentWebhook = (w: WebhookView, now = Date.now()) => ({
   id: w.id,
   object: 'webhook',
@@ -25,7 +28,15 @@ export const presentWebhook = (w: WebhookView, now = Date.now()) => ({
   description: w.description,
   tags: w.tags,
   status: webhookStatusAt(w, now),
-  stats: { ...w.stats },
+  disabled_reason: w.disabled_reason ?? null,
+  // Named, not spread: the store's counters carry more than the object shows (failing_since).
+  stats: {
+    deliveries_total: w.stats.deliveries_total,
+    deliveries_succeeded: w.stats.deliveries_succeeded,
+    deliveries_failed: w.stats.deliveries_failed,
+    last_delivery_at: w.stats.last_delivery_at,
+    last_response_status: w.stats.last_response_status,
+  },
   created: w.created,
   updated: w.updated,
 });

@@ -22,7 +22,8 @@ export const webhookProjection: Projection<WebhookDocument> = {
   // 1: documents record their mode. 2: no statistics (they moved to the delivery store), so an
   // existing collection, whose documents counted attempts, is rebuilt once without them.
   version: 2,
-  handles: ['WebhookCreated', 'WebhookUpdated', 'WebhookDeleted'],
+  // WebhookDisabled and WebhookSecretRotated are new event types: no document before them lacks them, so no rebuild.
+  handles: ['WebhookCreated', 'WebhookUpdated', 'WebhookSecretRotated', 'WebhookDisabled', 'WebhookDeleted'],
   documentIds: (event) => [String(event.data.webhook_id)],
   evolve(current, recorded: RecordedEvent) {
     const event = recorded as unknown as WebhookEvent;
@@ -33,8 +34,14 @@ export const webhookProjection: Projection<WebhookDocument> = {
       }
       case 'WebhookUpdated': {
         const { signing_key: _sealed, ...changes } = event.data.changes;
-        return current && { ...current, ...changes, updated: event.data.updated };
+        // Set active again, it is no longer disabled (decisions §15).
+        const reason = changes.status === 'active' ? { disabled_reason: null } : {};
+        return current && { ...current, ...changes, ...reason, updated: event.data.updated };
       }
+      case 'WebhookSecretRotated':
+        return current && { ...current, updated: event.data.rotated };
+      case 'WebhookDisabled':
+        return current && { ...current, status: 'inactive', disabled_reason: event.data.reason, updated: event.data.disabled };
       case 'WebhookDeleted':
         return null;
       default:

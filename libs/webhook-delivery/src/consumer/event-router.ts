@@ -33,10 +33,11 @@ export class EventRouter {
     private readonly firstDelayMs: () => number,
   ) {}
 
-  /** Resolves to the number of deliveries it scheduled (none for a repeat). */
+  /** Resolves to the number of deliveries it scheduled (none for a repeat) or resumed. */
   async route(recorded: RecordedEvent): Promise<number> {
     if (recorded.type === 'WebhookTestRequested') return this.routeTest(recorded);
     if (recorded.type === 'WebhookCreated') return this.index(recorded);
+    if (recorded.type === 'WebhookUpdated') return this.resume(recorded);
     const rule = this.table[recorded.type];
     const entityId = recorded.metadata.entity_id;
     if (!rule || !entityId) return 0;
@@ -45,8 +46,9 @@ export class EventRouter {
     let scheduled = 0;
     const at = { position: recorded.position, organizationId: recorded.metadata.organization_id, mode: modeOf(recorded.metadata), occurredAt: recorded.metadata.occurred_at };
     const stateAt: StateAt = async (decider) => (await foldStreamAt(this.store, recorded.streamId, decider, recorded.revision)).state;
+    const excluded = rule.excludes?.(recorded) ?? [];
     for (const [seq, name] of rule.events.entries()) {
-      const targets = targetsAt(timelines, at, name);
+      const targets = targetsAt(timelines, at, name).filter((w) => !excluded.includes(w.id));
       if (!targets.length) continue;
       const id = `evt_${derivedUlid(recorded.id, name)}`;
       const event: PublicEvent = { id, event: name, created: recorded.metadata.occurred_at, entity_id: entityId, data: await rule.data(name, recorded, stateAt) };
@@ -69,6 +71,16 @@ export class EventRouter {
     const d = (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookCreated' }>).data;
     await indexWebhook(this.store, reactionContext(recorded, 'webhooks'), d.webhook_id, d.entity_id);
     return 0;
+  }
+
+  /**
+   * Decisions §15: a webhook set active again (or given a new expiry) resumes its paused deliveries;
+   * one still inactive pauses them again at their next look. Any update resumes: it costs one
+   * indexed update of the webhook's pending deliveries.
+   */
+  private resume(recorded: RecordedEvent): Promise<number> {
+    const d = (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookUpdated' }>).data;
+    return this.deliveries.resume(d.webhook_id, Date.now());
   }
 
   /**

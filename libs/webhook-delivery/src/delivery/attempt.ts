@@ -1,4 +1,4 @@
-import { isExistingWebhook, subscribesTo, webhookDecider, webhookStatusAt, type ExistingWebhook, type WebhookState } from '@app/domain';
+import { isExistingWebhook, signingKeysAt, subscribesTo, webhookDecider, webhookStatusAt, type ExistingWebhook, type WebhookState } from '@app/domain';
 import { foldStream } from '@app/application/command-handling';
 import { webhookStream } from '@app/application/webhooks';
 import type { CancelReason, Delivery, DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
@@ -7,6 +7,7 @@ import { ulid } from '@app/platform/ids/ulid';
 import { formatTraceparent, newSpanId, traceIdOf } from '@app/platform/logging/trace-context';
 import { webhookAttemptDuration, webhookAttempts } from '@app/platform/metrics/metrics';
 import type { SecretBox } from '@app/platform/security/secret-box';
+import { afterFailure } from './failing';
 import { postOnce } from './https-post';
 import { queryParams, redact } from './redact';
 import { nextAttemptAt } from './retry-schedule';
@@ -18,6 +19,8 @@ export interface AttemptSettings {
   readonly retryScheduleMs: readonly number[];
   /** A claimed attempt that outlives its timeout by this much is presumed lost with its worker. */
   readonly leaseMarginMs: number;
+  /** `WEBHOOK_DISABLE_AFTER_MS` (decisions §15): a webhook failing this long is disabled. */
+  readonly disableAfterMs: number;
 }
 
 export interface AttemptDeps {
@@ -27,19 +30,24 @@ export interface AttemptDeps {
   readonly box: SecretBox;
 }
 
-/** Why a pending delivery must not be attempted now, read from the webhook right before sending. */
-export function refusal(webhook: WebhookState, delivery: Pick<Delivery, 'test' | 'event'>, now: number): CancelReason | null {
+/**
+ * Why a pending delivery must not be attempted now, read from the webhook right before sending:
+ * `paused` while it is inactive (decisions §15: kept, and resumed when it is active again).
+ */
+export function refusal(webhook: WebhookState, delivery: Pick<Delivery, 'test' | 'event'>, now: number): CancelReason | 'paused' | null {
   if (!isExistingWebhook(webhook)) return 'webhook_deleted';
-  if (webhookStatusAt(webhook, now) !== 'active') return 'webhook_inactive';
+  if (webhookStatusAt(webhook, now) !== 'active') return 'paused';
   if (!delivery.test && !subscribesTo(webhook.enabled_events, delivery.event)) return 'webhook_unsubscribed';
   return null;
 }
 
+const webhookNow = async (deps: AttemptDeps, webhookId: string) => (await foldStream(deps.events, webhookStream(webhookId), webhookDecider)).state;
+
 /**
- * One attempt of one delivery: check the webhook, claim the attempt, sign, POST, log. Deleting or
- * deactivating a webhook cancels what it still had pending; a 2xx ends the delivery for good. A
- * delivery that ends hands its queue on; the delivery that becomes the head is returned, so the
- * scheduler can attempt it at once.
+ * One attempt of one delivery: check the webhook, claim the attempt, sign, POST, log. Deleting a
+ * webhook or unsubscribing cancels what it still had pending; an inactive webhook's deliveries
+ * pause; a 2xx ends the delivery for good. A delivery that ends hands its queue on; the delivery
+ * that becomes the head is returned, so the scheduler can attempt it at once.
  */
 export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, settings: AttemptSettings): Promise<string | null> {
   const delivery = await deps.deliveries.get(deliveryId);
@@ -48,8 +56,9 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, set
   if (delivery.status !== 'pending') return deps.deliveries.handOff(deliveryId);
   const now = Date.now();
   if (!delivery.head || now < delivery.due_at) return null;
-  const webhook = (await foldStream(deps.events, webhookStream(delivery.webhook_id), webhookDecider)).state;
+  const webhook = await webhookNow(deps, delivery.webhook_id);
   const refused = refusal(webhook, delivery, now);
+  if (refused === 'paused') return pause(deps, delivery);
   if (refused || !isExistingWebhook(webhook)) {
     await deps.deliveries.cancel(deliveryId, refused ?? 'webhook_deleted', now);
     return deps.deliveries.handOff(deliveryId);
@@ -60,15 +69,34 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, set
   return after && after.status !== 'pending' ? deps.deliveries.handOff(deliveryId) : null;
 }
 
+/**
+ * Parks the queue's head until its webhook is active again (the router resumes it on the update).
+ * An update that landed between the fold and the pause has resumed nothing yet: read again, and
+ * resume at once if so.
+ */
+async function pause(deps: AttemptDeps, delivery: Delivery): Promise<null> {
+  await deps.deliveries.pause(delivery.id);
+  if (refusal(await webhookNow(deps, delivery.webhook_id), delivery, Date.now()) !== 'paused') await deps.deliveries.resume(delivery.webhook_id, Date.now());
+  return null;
+}
+
 /** Signs and POSTs the claimed attempt and logs its outcome; returns the delivery after it. */
-async function send({ deliveries, box }: AttemptDeps, webhook: ExistingWebhook, delivery: Delivery, settings: AttemptSettings): Promise<Delivery | null> {
+async function send(deps: AttemptDeps, webhook: ExistingWebhook, delivery: Delivery, settings: AttemptSettings): Promise<Delivery | null> {
+  const { deliveries, box } = deps;
   const url = new URL(webhook.url);
+  const sentAt = Date.now();
   const headers = {
     'content-type': 'application/json',
     'user-agent': 'payments-webhooks/1.0',
     // W3C trace context: the trace of the request behind the event, this attempt as its span.
     traceparent: formatTraceparent({ traceId: delivery.trace_id ?? traceIdOf(delivery.id), spanId: newSpanId(), sampled: true }),
-    ...signatureHeaders(box.open(webhook.signing_key), delivery.event_id, delivery.payload, Date.now()),
+    // During a rotation's overlap, the new key's signature first, then the previous one's (decisions §15).
+    ...signatureHeaders(
+      signingKeysAt(webhook, sentAt).map((sealed) => box.open(sealed)),
+      delivery.event_id,
+      delivery.payload,
+      sentAt,
+    ),
   };
   const result = await postOnce(url, delivery.payload, headers, settings);
   const status_code = result.response?.status_code ?? 0;
@@ -97,5 +125,9 @@ async function send({ deliveries, box }: AttemptDeps, webhook: ExistingWebhook, 
     sent_at: result.sent_at,
     completed_at: result.completed_at,
   } as const;
-  return deliveries.record({ log, next_attempt_at: nextAttemptAt(settings.retryScheduleMs, delivery.attempts, result.completed_at) });
+  // A resend is one attempt, never retried; a recovered delivery counts its retries afresh (decisions §15).
+  const retry = delivery.resend_of ? null : nextAttemptAt(settings.retryScheduleMs, delivery.attempts - (delivery.retry_base ?? 0), result.completed_at);
+  const after = await deliveries.record({ log, next_attempt_at: retry });
+  if (status === 'failed') await afterFailure(deps, webhook, log, retry, settings.disableAfterMs);
+  return after;
 }

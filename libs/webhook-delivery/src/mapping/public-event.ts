@@ -10,6 +10,8 @@ export type StateAt = <S>(decider: { readonly evolve: (state: S, event: never) =
 export interface PublicEventRule {
   readonly events: readonly string[];
   data(event: string, recorded: RecordedEvent, stateAt: StateAt): Promise<Record<string, unknown>>;
+  /** Webhooks that never receive it, whatever they subscribe to (a disabled webhook is not told of itself). */
+  excludes?(recorded: RecordedEvent): readonly string[];
 }
 
 export type PublicEventTable = Readonly<Record<string, PublicEventRule>>;

@@ -57,6 +57,8 @@ const SECRET_FIELDS = new Set([
   'key_hash',
   'encrypted_private_key',
   'signing_key',
+  // A rotation's previous key (webhooks, decisions §15), sealed like the current one.
+  'previous_signing_key',
   'token_hash',
   'secret',
   'pan',
