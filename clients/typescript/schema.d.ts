@@ -10966,7 +10966,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description A log position: next_cursor of the previous page */
+                /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -11042,7 +11042,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description A log position: next_cursor of the previous page */
+                /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -11118,7 +11118,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description A log position: next_cursor of the previous page */
+                /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -11194,7 +11194,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description A log position: next_cursor of the previous page */
+                /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -11270,7 +11270,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description A log position: next_cursor of the previous page */
+                /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -11346,7 +11346,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description A log position: next_cursor of the previous page */
+                /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -11422,7 +11422,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description A log position: next_cursor of the previous page */
+                /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -11498,7 +11498,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description A log position: next_cursor of the previous page */
+                /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
             header?: never;

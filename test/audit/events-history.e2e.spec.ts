@@ -71,8 +71,9 @@ describe('GET /{collection}/{id}/history', () => {
     } while (cursor);
     expect(paged).toEqual(events);
     // Past the last event: an empty page of a resource that exists, not a 404; bad paging is 400.
-    expect((await get(`/accounts/${w.account}/history?cursor=${events.at(-1)!.position}`).expect(200)).body.data).toEqual([]);
-    await get(`/accounts/${w.account}/history?cursor=${events.at(-1)!.position}`, KEYS.other).expect(404);
+    expect((await get(`/accounts/${w.account}/history?cursor=${events.at(-1)!.revision}`).expect(200)).body.data).toEqual([]);
+    await get(`/accounts/${w.account}/history?cursor=${events.at(-1)!.revision}`, KEYS.other).expect(404);
+    await get(`/accounts/${w.account}/history?cursor=0`, KEYS.live).expect(404);
     for (const query of ['limit=0', 'limit=101', 'cursor=abc', 'cursor=-1']) await get(`/accounts/${w.account}/history?${query}`).expect(400);
   });
 

@@ -6,7 +6,7 @@ import { IsIn, IsOptional, Matches } from 'class-validator';
 import type { CommandContext } from '@app/application/command-handling';
 import { RESOURCE_STREAMS } from '@app/application/operator/list-organization-events/public-event';
 import { ListEventsQuery, type EventsPage } from '@app/read-models/audit/list-events.query';
-import { ListResourceHistoryQuery } from '@app/read-models/audit/list-resource-history.query';
+import { GetResourceHistoryQuery } from '@app/application/audit';
 import { createdRange } from '../collections/date-range';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { LimitField } from '../http/pagination';
@@ -51,12 +51,12 @@ export class ListEventsDto {
 
 /**
  * A resource's history a page at a time, oldest first (docs/decisions/audit.md, "History pages"):
- * up to 100 events by default, so a short history is still one answer; the cursor is the position
- * of the last event of the previous page.
+ * up to 100 events by default, so a short history is still one answer; the cursor is the revision
+ * of the last event of the previous page (its place in the resource's stream).
  */
 export class HistoryPageDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 100 }) @LimitField() limit?: number;
-  @ApiPropertyOptional({ pattern: '^\\d{1,16}$', description: 'A log position: next_cursor of the previous page' })
+  @ApiPropertyOptional({ pattern: '^\\d{1,16}$', description: 'A revision: next_cursor of the previous page' })
   @IsOptional()
   @Matches(POSITION, { message: 'cursor must be a next_cursor returned by a previous page' })
   cursor?: string;
@@ -97,12 +97,13 @@ export class AuditController {
   })
   async history(@Ctx() { actor }: CommandContext, @Req() req: Request, @Param('id') id: string, @Query() q: HistoryPageDto) {
     const resource = RESOURCE_STREAMS.find((r) => r.collection === req.path.split('/')[1])!;
-    return eventsPage(await this.queries.execute(new ListResourceHistoryQuery(actor, resource, id, { afterPosition: Number(q.cursor ?? 0), limit: q.limit ?? 100 })));
+    const afterRevision = q.cursor === undefined ? -1 : Number(q.cursor);
+    return eventsPage(await this.queries.execute(new GetResourceHistoryQuery(actor, resource, id, { afterRevision, limit: q.limit ?? 100 })), 'revision');
   }
 }
 
-/** Style A's envelope over events oldest first: the next page starts after the last event's position. */
-function eventsPage(page: EventsPage) {
+/** Style A's envelope over events oldest first: the next page starts after the last event's position (the log) or revision (a stream). */
+function eventsPage(page: EventsPage, cursor: 'position' | 'revision' = 'position') {
   const last = page.items[page.items.length - 1];
-  return { data: page.items, meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore && last ? String(last.position) : null } } };
+  return { data: page.items, meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore && last ? String(last[cursor]) : null } } };
 }

@@ -16,7 +16,18 @@ import {
   type Position,
   type ResolvedEvent,
 } from '@eventstore/db-client';
-import { AppendResult, EventMetadata, EventStore, EventToAppend, ExpectedRevision, RecordedEvent, SubscribeOptions, Subscription, WrongExpectedRevisionError } from './event-store.port';
+import {
+  AppendResult,
+  EventMetadata,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+  WrongExpectedRevisionError,
+} from './event-store.port';
 import { pointInTime, withinPoint } from './point-in-time';
 
 /**
@@ -52,12 +63,13 @@ export class EsdbEventStore implements EventStore {
    * Each event comes with its global position (the port's contract): the commit position the
    * server gives a stream read, on the recorded event or on the resolved one (readStreamPosition).
    */
-  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     const fromRevision = options.fromRevision ? BigInt(options.fromRevision) : START;
     const point = pointInTime();
     try {
-      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision })) {
+      const maxCount = options.maxCount === undefined ? undefined : BigInt(options.maxCount);
+      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision, ...(maxCount === undefined ? {} : { maxCount }) })) {
         if (!isOurs(resolved)) continue;
         const event = toRecorded(resolved, readStreamPosition(resolved))!;
         // Inside an `as_of` read the stream ends at the point: nothing after it is read.

@@ -55,14 +55,19 @@ export interface SubscribeOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+export interface ReadStreamOptions {
+  readonly fromRevision?: number;
+  readonly maxCount?: number;
+}
+
 export interface EventStore {
   append(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
   /**
    * Events of a stream in order, from `fromRevision` (default 0) on; an empty array when the
    * stream does not exist or has nothing from there. Streams only grow, so a reader that folded up
-   * to revision n reads on from n + 1.
+   * to revision n reads on from n + 1. `maxCount`: at most that many (a page of a long stream).
    */
-  readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events of the global log strictly after `after`, in order. */
   readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]>;
   /** Catch up from `after`, then follow live appends. The handler runs for one event at a time. */

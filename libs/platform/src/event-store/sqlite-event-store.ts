@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../sqlite/open-sqlite';
-import { AppendResult, EventStore, EventToAppend, ExpectedRevision, RecordedEvent, Subscription, SubscribeOptions } from './event-store.port';
+import { AppendResult, EventStore, EventToAppend, ExpectedRevision, ReadStreamOptions, RecordedEvent, Subscription, SubscribeOptions } from './event-store.port';
 import { processSignals } from '../log-reader/process-signals';
 import type { EventWriter } from './parent-process-writer';
 import { pointInTime, withinPoint } from './point-in-time';
@@ -67,7 +67,7 @@ export class SqliteEventStore implements EventStore {
     // A sibling process on the same file (npm start's API, to its worker) says it appended.
     this.offSibling = processSignals.siblingAppended.on(wakeSubscriptions);
     this.stmts = {
-      readStream: this.db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision'),
+      readStream: this.db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?'),
       readAll: this.db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: this.db.prepare<[], { p: number | null }>('SELECT MAX(position) AS p FROM events'),
     };
@@ -110,12 +110,13 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const point = pointInTime();
-    if (!point) return this.stmts.readStream.all(streamId, options.fromRevision ?? 0).map(toRecorded);
+    const range = [streamId, options.fromRevision ?? 0, options.maxCount ?? -1] as const;
+    if (!point) return this.stmts.readStream.all(...range).map(toRecorded);
     // Inside an `as_of` read the stream ends at the point: the rows after it are never read (an early point costs its prefix only).
     const events: RecordedEvent[] = [];
-    for (const row of this.stmts.readStream.iterate(streamId, options.fromRevision ?? 0)) {
+    for (const row of this.stmts.readStream.iterate(...range)) {
       const event = toRecorded(row);
       if (!withinPoint(event, point)) break;
       events.push(event);

@@ -1,4 +1,4 @@
-import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, RecordedEvent, SubscribeOptions, Subscription } from '../event-store/event-store.port';
+import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from '../event-store/event-store.port';
 import { logger } from '../logging/logger';
 
 export interface SharedTailOptions {
@@ -66,7 +66,7 @@ export class SharedTailEventStore implements EventStore {
     return this.inner.append(streamId, events, expected);
   }
 
-  readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     return this.inner.readStream(streamId, options);
   }
 

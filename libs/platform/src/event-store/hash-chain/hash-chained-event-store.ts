@@ -4,6 +4,7 @@ import {
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
+  type ReadStreamOptions,
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
@@ -53,14 +54,25 @@ export class HashChainedEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const events = await this.inner.readStream(streamId, options);
-    const chained = options.fromRevision ? events : withChain(events);
+    const chained = options.fromRevision ? await this.legacyChained(streamId, events) : withChain(events);
     const last = chained[chained.length - 1];
     const hash = last && storedHash(last.metadata);
     if (hash) this.remember(streamId, last.revision, hash);
     // Inside an `as_of` read every stream ends at the point (point-in-time.ts).
     return upToPoint(chained).map((e) => upcast(e));
+  }
+
+  /**
+   * A read from a revision past 0 of a stream older than chains (no stored hash) gets the upcast
+   * hashes a read from 0 gives, by chaining from the start up to its last event; other reads are
+   * as stored. Only older logs pay it.
+   */
+  private async legacyChained(streamId: string, events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    if (!events.length || storedHash(events[0].metadata)) return events;
+    const from = events[0].revision;
+    return withChain(await this.inner.readStream(streamId, { maxCount: from + events.length })).slice(from);
   }
 
   async readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]> {
