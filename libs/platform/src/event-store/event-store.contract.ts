@@ -104,6 +104,17 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect((await store.readStream(stream, { fromRevision: 0 })).map((e) => e.type)).toEqual(['A', 'B', 'C']);
     });
 
+    it('readStream with maxCount returns at most that many, from the revision asked (a page of a long stream)', async () => {
+      const stream = streamName();
+      await store.append(stream, [anEvent('A'), anEvent('B'), anEvent('C'), anEvent('D')], 'no_stream');
+      expect((await store.readStream(stream, { maxCount: 2 })).map((e) => e.type)).toEqual(['A', 'B']);
+      expect((await store.readStream(stream, { fromRevision: 1, maxCount: 2 })).map((e) => [e.type, e.revision])).toEqual([
+        ['B', 1],
+        ['C', 2],
+      ]);
+      expect((await store.readStream(stream, { fromRevision: 3, maxCount: 5 })).map((e) => e.type)).toEqual(['D']);
+    });
+
     it("readStream gives each event its global position: the one readAll gives it, the append's for the last", async () => {
       const before = await store.headPosition();
       const [a, b] = [streamName(), streamName()];
