@@ -590,6 +590,66 @@ export interface paths {
         patch: operations["updateWebhook"];
         trace?: never;
     };
+    "/entity-webhooks/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one event to a webhook again
+         * @description One new attempt at once, even after a success: the same body and webhook-id, a new timestamp and signature, logged with the next attempt number. Not retried.
+         */
+        post: operations["resendWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entity-webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule again every failed delivery of a window
+         * @description Every event of the window whose latest attempt to this webhook failed goes through the usual retries again, in per-resource order.
+         */
+        post: operations["recoverWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entity-webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook’s signing secret
+         * @description Until the previous secret expires, deliveries carry two signatures, the new one first, so receivers holding either verify.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-logs": {
         parameters: {
             query?: never;
@@ -2070,10 +2130,35 @@ export interface components {
             /** @description Required with an API key */
             entity_id?: string;
         };
+        ResendDeliveryDto: {
+            /** @description Required with an API key */
+            entity_id?: string;
+            /** @description The event to send again (evt_…), one this webhook was due */
+            event_id: string;
+        };
+        RecoverDeliveriesDto: {
+            /** @description Required with an API key */
+            entity_id?: string;
+            /** @description Start of the window, inclusive: ISO 8601 date or date-time, or ms (as date_from) */
+            since: string;
+            /** @description End of the window, inclusive (a date alone covers its day); default now */
+            until?: string;
+        };
+        RotateWebhookSecretDto: {
+            /** @description Required with an API key */
+            entity_id?: string;
+            /** @description The new secret; generated when omitted */
+            secret?: string;
+            /**
+             * @description Seconds the previous secret stays valid; 0 drops it at once
+             * @default 86400
+             */
+            expire_previous_in?: number;
+        };
         WebhookTestDto: {
             webhook_id: string;
             /** @enum {string} */
-            event_group: "accounts" | "account_details" | "inflows" | "outflows" | "entities" | "funding_sessions" | "payment_intent" | "cards" | "card_transactions";
+            event_group: "accounts" | "account_details" | "inflows" | "outflows" | "entities" | "funding_sessions" | "payment_intent" | "cards" | "card_transactions" | "webhooks";
             /** @description A name of the group (created, updated, completed…) */
             event_name: string;
             /** @description Required with an API key */
@@ -4033,11 +4118,14 @@ export interface components {
                 payment_intent?: ("completed" | "failed" | "cancelled" | "refunded")[];
                 cards?: ("created" | "updated" | "deleted")[];
                 card_transactions?: ("created" | "updated")[];
+                webhooks?: "disabled"[];
             };
             description: string | null;
             tags: string[];
             /** @enum {unknown} */
             status: "active" | "inactive";
+            /** @description Why the platform turned it inactive (decisions §15); null otherwise, and once it is set active again */
+            disabled_reason: "failing" | null;
             stats: {
                 deliveries_total: number;
                 deliveries_succeeded: number;
@@ -4081,11 +4169,14 @@ export interface components {
                 payment_intent?: ("completed" | "failed" | "cancelled" | "refunded")[];
                 cards?: ("created" | "updated" | "deleted")[];
                 card_transactions?: ("created" | "updated")[];
+                webhooks?: "disabled"[];
             };
             description: string | null;
             tags: string[];
             /** @enum {unknown} */
             status: "active" | "inactive";
+            /** @description Why the platform turned it inactive (decisions §15); null otherwise, and once it is set active again */
+            disabled_reason: "failing" | null;
             stats: {
                 deliveries_total: number;
                 deliveries_succeeded: number;
@@ -4124,6 +4215,76 @@ export interface components {
                 /** @description evt_… */
                 event_id: string;
             };
+        };
+        WebhookResendAccepted: {
+            /** @constant */
+            status: "success";
+            data: {
+                webhook_id: string;
+                /** @description evt_… */
+                event_id: string;
+            };
+        };
+        WebhookRecoverAccepted: {
+            /** @constant */
+            status: "success";
+            data: {
+                /** @description Deliveries scheduled again */
+                scheduled: number;
+            };
+        };
+        WebhookSecretRotated: {
+            /** @description whk_… */
+            id: string;
+            /** @constant */
+            object: "webhook";
+            entity_id: string;
+            /**
+             * Format: uri
+             * @description https URL
+             */
+            url: string;
+            /** @description Seconds */
+            expires_in: number | null;
+            /** @description Unix time in milliseconds */
+            expires_at: number | null;
+            /** @description `{"all": true}` or a map of event group to event names */
+            enabled_events: {
+                /** @constant */
+                all: true;
+            } | {
+                accounts?: ("created" | "updated")[];
+                account_details?: "created"[];
+                inflows?: ("completed" | "failed")[];
+                outflows?: ("created" | "updated" | "completed" | "failed" | "cancelled" | "refunded")[];
+                entities?: ("created" | "updated")[];
+                funding_sessions?: ("completed" | "failed")[];
+                payment_intent?: ("completed" | "failed" | "cancelled" | "refunded")[];
+                cards?: ("created" | "updated" | "deleted")[];
+                card_transactions?: ("created" | "updated")[];
+                webhooks?: "disabled"[];
+            };
+            description: string | null;
+            tags: string[];
+            /** @enum {unknown} */
+            status: "active" | "inactive";
+            /** @description Why the platform turned it inactive (decisions §15); null otherwise, and once it is set active again */
+            disabled_reason: "failing" | null;
+            stats: {
+                deliveries_total: number;
+                deliveries_succeeded: number;
+                deliveries_failed: number;
+                /** @description Unix time in milliseconds */
+                last_delivery_at: number | null;
+                /** @description HTTP status, null after a network error */
+                last_response_status: number | null;
+            };
+            /** @description Unix time in milliseconds */
+            created: number;
+            /** @description Unix time in milliseconds */
+            updated: number;
+            /** @description The new key, whsec_ + base64(SHA-512(secret)); returned once. The previous one verifies until it expires */
+            signing_secret: string;
         };
         WebhookLog: {
             /** @description whl_… */
@@ -7510,6 +7671,312 @@ export interface operations {
                 };
             };
             /** @description As for creation (validation_error, invalid_event); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Another entity’s (forbidden) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook (webhook_not_found) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with another request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResendDeliveryDto"];
+            };
+        };
+        responses: {
+            /** @description The attempt is scheduled */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResendAccepted"];
+                };
+            };
+            /** @description entity_id missing with an API key, or a malformed event_id (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Another entity’s (forbidden) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook (webhook_not_found), or an event it was never due (event_not_found) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Its delivery is still being retried (delivery_pending); or: A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The webhook is inactive (webhook_inactive); or: This Idempotency-Key was used with another request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recoverWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverDeliveriesDto"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were scheduled again */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecoverAccepted"];
+                };
+            };
+            /** @description entity_id missing with an API key, a malformed date, or until before since (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Another entity’s (forbidden) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook (webhook_not_found) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with another request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretDto"];
+            };
+        };
+        responses: {
+            /** @description The webhook, with the new signing_secret (returned once) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotated"];
+                };
+            };
+            /** @description A secret outside 16-128 characters, or expire_previous_in outside 0-86400 (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];

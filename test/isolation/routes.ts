@@ -142,6 +142,13 @@ export const ROUTES: Record<string, RouteCase> = {
   'GET /entity-webhooks/:id': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}?entity_id=${w.entity}` }) },
   'PATCH /entity-webhooks/:id': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}`, body: { entity_id: w.entity, description: 'changed' } }) },
   'DELETE /entity-webhooks/:id': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}?entity_id=${w.entity}` }) },
+  // Decisions §15. The first world's webhook was never due `w.event` (no worker there): its own resend answers 404 event_not_found.
+  'POST /entity-webhooks/:id/resend': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}/resend`, body: { entity_id: w.entity, event_id: w.event } }) },
+  'POST /entity-webhooks/:id/recover': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}/recover`, body: { entity_id: w.entity, since: '2026-01-01' } }) },
+  'POST /entity-webhooks/:id/rotate-secret': {
+    kind: 'owned',
+    request: (w) => ({ path: `/entity-webhooks/${w.webhook}/rotate-secret`, body: { entity_id: w.entity, expire_previous_in: 60 } }),
+  },
   'POST /webhook-tests': { kind: 'owned', request: (w) => ({ path: '/webhook-tests', body: { webhook_id: w.webhook, event_group: 'outflows', event_name: 'created', entity_id: w.entity } }) },
   'GET /webhook-logs': { kind: 'list', request: (w) => ({ path: `/webhook-logs?entity_id=${w.entity}` }) },
 
