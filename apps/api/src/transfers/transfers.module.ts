@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { feeScheduleFrom } from '@app/domain/transfers';
-import { CreateTransferHandler, GetTransferHandler, TRANSFER_FEES } from '@app/application/transfers';
+import { CreateTransferHandler, GetTransferHandler, LegacyReferenceMigration, TRANSFER_FEES } from '@app/application/transfers';
 import { ListTransfersHandler } from '@app/read-models/transfers/list-transfers.query-handler';
 import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
@@ -16,6 +16,8 @@ import { TransfersController } from './transfers.controller';
     CreateTransferHandler,
     GetTransferHandler,
     ListTransfersHandler,
+    // Older logs' transfer references move to their keyed streams once, before the API serves.
+    LegacyReferenceMigration,
     // Unknown payment types in TRANSFER_FEES stop the start, rather than being ignored.
     { provide: TRANSFER_FEES, useFactory: (config: PlatformConfig) => feeScheduleFrom(config.transferFeesBps), inject: [PLATFORM_CONFIG] },
   ],

@@ -16,3 +16,4 @@ export * from './apply-transfer-money/apply-transfer-money.command';
 export * from './apply-transfer-money/apply-transfer-money.handler';
 export * from './recover-transfer-reservation/recover-transfer-reservation.command';
 export * from './recover-transfer-reservation/recover-transfer-reservation.handler';
+export * from './legacy-migration';

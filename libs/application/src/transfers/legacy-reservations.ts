@@ -1,7 +1,7 @@
 import { accountDecider, openHold } from '@app/domain/accounts';
 import { isTransfer, transferReferenceDecider, type TransferIntent, type TransferRecord } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
-import { foldStream, handleCommand, loadAggregate, type CommandContext } from '../command-handling';
+import { foldStream, handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { transferReferenceStream } from './streams';
 import { createTransfer, holdMoney, releaseHold, transferOf } from './transfer-steps';
@@ -9,15 +9,11 @@ import { createTransfer, holdMoney, releaseHold, transferOf } from './transfer-s
 /**
  * Logs written before keyed transfer streams (docs/decisions/transfers.md, "Older logs") bound a
  * reference to a transfer id in a reservation stream and kept the transfer in `transfer-<id>`.
- * Nothing new is written this way; these functions only answer a duplicate of such a transfer and
- * finish a creation an older version left between its steps, as that version would have.
+ * Nothing new is written this way; these functions finish a creation an older version left between
+ * its steps, as that version would have: once at start, by the migration that moves each such
+ * reference to its keyed stream (legacy-migration.ts), and by the recovery process manager. No
+ * request reads a reservation stream.
  */
-
-/** The transfer an older version bound this reference to, finished if its request died; null when none. */
-export async function legacyOriginal(store: EventStore, accountId: string, uniqueReference: string, context: CommandContext): Promise<TransferRecord | null> {
-  const earlier = await loadAggregate(store, transferReferenceStream(accountId, uniqueReference), transferReferenceDecider, context);
-  return earlier?.state.status === 'reserved' ? finishLegacyTransfer(store, earlier.state.intent, context) : null;
-}
 
 /** The transfer the reference is bound to after this claim: this intent, or the one that claimed it first. */
 async function claimReference(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<TransferIntent> {

@@ -8,7 +8,9 @@ import { transferReferenceStream, transferStream } from './streams';
 import { transferRecoveryManager } from './transfer-recovery.process-manager';
 import { transferMoneyManager } from './transfer-money.process-manager';
 import { createTransfer, holdMoney, transferById } from './transfer-steps';
-import { legacyOriginal } from './legacy-reservations';
+import { migrateLegacyReferences } from './legacy-migration';
+import { transferStreamFor } from './streams';
+import { MemoryCheckpoints } from '../testing/memory-checkpoints';
 import { commandBusFor } from '../testing/command-bus';
 import { aTransferIntent } from '../testing/transfer-intent';
 import { ApplyTransferMoneyHandler } from './apply-transfer-money/apply-transfer-money.handler';
@@ -127,8 +129,30 @@ describe('transfer creation crash windows', () => {
       await recovery().handle(reserved, signal);
       await transferMoneyManager(store, bus.commands, 0).handle(voidedEvent, signal);
       expect(balanceOf(await account())).toEqual({ available: 10_000, current: 10_000 });
-      // The next request finds no transfer bound to the reference, so it creates its own.
-      expect(await legacyOriginal(store, ACC, old.unique_reference, context)).toBeNull();
+      // Nothing is bound to the reference: the migration moves nothing, and the next request creates its own.
+      expect(await migrateLegacyReferences(store)).toBe(0);
+      expect(await store.readStream(transferStreamFor(ACC, old.unique_reference))).toEqual([]);
+    });
+
+    it('migrated once: each reference moves to its keyed stream (an unfinished one finished first), a new transfer of it finds the older one, and a second start reads only what came since', async () => {
+      const done = legacyIntent(1_000, 'ref-done');
+      await reserve(done);
+      await hold(done);
+      await createTransfer(store, done, context); // a legacy id: the transfer in its own stream
+      const dead = legacyIntent(2_000, 'ref-dead');
+      await reserve(dead); // its request died before holding
+      const checkpoints = new MemoryCheckpoints();
+      expect(await migrateLegacyReferences(store, checkpoints)).toBe(2);
+      expect(await transfer(dead)).toMatchObject({ status: 'pending', transfer: { id: dead.id } });
+      for (const i of [done, dead]) {
+        expect((await store.readStream(transferStreamFor(ACC, i.unique_reference))).map((e) => e.type)).toEqual(['TransferReferenceMigrated']);
+        // A new request of the reference: its creation finds the older transfer (and gives its own hold back).
+        expect(await createTransfer(store, intent(10, i.unique_reference), context)).toMatchObject({ id: i.id });
+      }
+      const read = checkpoints.position;
+      expect(read).toBeGreaterThan(0);
+      expect(await migrateLegacyReferences(store, checkpoints)).toBe(0);
+      expect(await migrateLegacyReferences(store)).toBe(0);
     });
   });
 

@@ -41,8 +41,10 @@ export async function holdMoney(store: EventStore, intent: TransferIntent, conte
 /** The transfer the stream holds after this creation: this one, or the reference's first. */
 export async function createTransfer(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<TransferRecord> {
   const { state } = await handleCommand(store, transferStream(intent.id), transferDecider, { type: 'CreateTransfer', intent, now: Date.now() }, context, { entityId: intent.entity_id });
-  if (!isTransfer(state)) throw new Error(`transfer ${intent.id} was voided`);
-  return ofReference(state.transfer, intent.account_id, intent.unique_reference);
+  // An older log bound the reference to a transfer in a stream of its own (migrated at start).
+  const transfer = state.status === 'elsewhere' ? await transferById(store, state.transfer_id) : isTransfer(state) ? state.transfer : null;
+  if (!transfer) throw new Error(`transfer ${intent.id} was voided`);
+  return ofReference(transfer, intent.account_id, intent.unique_reference);
 }
 
 /** Two references sharing 80 bits of SHA-256 would share a stream: refused loudly, never answered with the other's transfer. */

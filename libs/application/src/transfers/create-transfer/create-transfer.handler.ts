@@ -4,11 +4,10 @@ import { heldTransferFor } from '@app/domain/accounts';
 import { isTransfer, transferDecider, type FeeSchedule, type TransferIntent, type TransferRecord } from '@app/domain/transfers';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { loadAggregate, type CommandContext } from '../../command-handling';
-import { legacyOriginal } from '../legacy-reservations';
 import { transferStream, transferStreamFor } from '../streams';
 import { sourceAccount } from '../transfer-checks';
 import { settleBookTransfer } from '../transfer-money';
-import { createTransfer, finishTransfer, holdMoney, ofReference, releaseHold } from '../transfer-steps';
+import { createTransfer, finishTransfer, holdMoney, ofReference, releaseHold, transferById } from '../transfer-steps';
 import { CreateTransferCommand, type CreatedTransfer } from './create-transfer.command';
 import { transferIntent } from './transfer-intent';
 
@@ -18,7 +17,8 @@ export const TRANSFER_FEES = Symbol('TRANSFER_FEES');
  * Check, hold the money (the one decision; the hold carries the transfer), create the transfer on
  * the stream its account and reference name: two idempotent steps (transfer-steps.ts). A refusal
  * writes nothing. A repeat of the reference answers 409 with the original, finished here if its
- * request died.
+ * request died. An older log's references are on their keyed streams too (migrated once at start),
+ * so a creation reads no reservation stream.
  */
 @CommandHandler(CreateTransferCommand)
 export class CreateTransferHandler implements ICommandHandler<CreateTransferCommand> {
@@ -31,10 +31,11 @@ export class CreateTransferHandler implements ICommandHandler<CreateTransferComm
     const account = await sourceAccount(this.store, context.actor, input.account_id);
     // Before any other check: the balance a repeat spent, or a payment detail since removed, must
     // not turn a duplicate into a different error.
+    // One read answers every earlier transfer of the reference, an older log's too (its reference
+    // was moved to this stream at start: legacy-migration.ts).
     const earlier = await loadAggregate(this.store, transferStreamFor(account.id, input.unique_reference), transferDecider, context);
-    if (earlier && isTransfer(earlier.state)) return this.answer(context, ofReference(earlier.state.transfer, account.id, input.unique_reference), false);
-    const legacy = await legacyOriginal(this.store, account.id, input.unique_reference, context);
-    if (legacy) return this.answer(context, legacy, false);
+    const found = earlier?.state.status === 'elsewhere' ? await transferById(this.store, earlier.state.transfer_id) : earlier && isTransfer(earlier.state) ? earlier.state.transfer : null;
+    if (found) return this.answer(context, ofReference(found, account.id, input.unique_reference), false);
     // Held but not yet created (its request is between the two steps, or died there).
     const open = heldTransferFor(account, input.unique_reference) as TransferIntent | undefined;
     if (open) return this.answer(context, await this.original(context, open), false);

@@ -1,7 +1,7 @@
 import { conflict, domainError, invalid, notFound, type Decider, type Decision, type DomainError } from '../../shared';
 import { isValidAmount } from '../../accounts/currency';
 import { isPaymentType } from '../payment-types';
-import { EVENT_FOR_STATUS, type TransferEvent, type TransferIntent, type TransferStatus } from './transfer.events';
+import { EVENT_FOR_STATUS, type TransferEvent, type TransferIntent, type TransferMigrationEvent, type TransferStatus } from './transfer.events';
 import { evolveTransfer, initialTransferState, isTransfer, type TransferState } from './transfer';
 
 export type AdvanceTarget = Exclude<TransferStatus, 'pending'>;
@@ -55,7 +55,7 @@ export function refuseIntent(intent: TransferIntent): DomainError | null {
 function create(command: Extract<TransferCommand, { type: 'CreateTransfer' }>, state: TransferState): Decision<TransferEvent> {
   // The stream is taken (by this id: a retry, or by the reference's first transfer): nothing to
   // append; the caller compares the id in the state with its own.
-  if (isTransfer(state)) return [];
+  if (isTransfer(state) || state.status === 'elsewhere') return [];
   if (state.status === 'voided') return conflict('transfer_voided', `Transfer ${state.id} was voided (${state.reason})`);
   const refused = refuseIntent(command.intent);
   if (refused) return refused;
@@ -111,5 +111,24 @@ export function decideTransfer(command: TransferCommand, state: TransferState): 
 export const transferDecider: Decider<TransferCommand, TransferEvent, TransferState> = {
   initialState: initialTransferState,
   decide: decideTransfer,
+  evolve: evolveTransfer,
+};
+
+export interface MigrateTransferReference {
+  readonly transfer_id: string;
+  readonly account_id: string;
+  readonly unique_reference: string;
+  readonly now: number;
+}
+
+/**
+ * The older-log migration's one command, on a keyed stream, with the transfer's own fold: once,
+ * and only on an empty stream (a reference a new transfer took since keeps its own).
+ */
+export const transferMigrationDecider: Decider<MigrateTransferReference, TransferMigrationEvent, TransferState> = {
+  initialState: initialTransferState,
+  decide({ transfer_id, account_id, unique_reference, now }, state) {
+    return state.status === 'none' ? [{ type: 'TransferReferenceMigrated', data: { transfer_id, account_id, unique_reference, migrated: now } }] : [];
+  },
   evolve: evolveTransfer,
 };

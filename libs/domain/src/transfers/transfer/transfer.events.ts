@@ -68,6 +68,18 @@ export type TransferEvent =
       readonly data: { readonly transfer_id: string; readonly account_id: string; readonly reason: string; readonly voided: number };
     };
 
+/**
+ * Written once, by the older-log migration at start (issue 26, item 7), on the keyed stream of a
+ * reference an older log bound to a transfer that lives in `transfer-<id>` (legacy-reservations.ts):
+ * the keyed stream then answers a duplicate itself, so a request no longer reads the older
+ * reservation stream. Not a `TransferEvent` (no lifecycle, no money, no public event): only the
+ * keyed stream's fold reads it.
+ */
+export type TransferMigrationEvent = {
+  readonly type: 'TransferReferenceMigrated';
+  readonly data: { readonly transfer_id: string; readonly account_id: string; readonly unique_reference: string; readonly migrated: number };
+};
+
 export type TransferEventType = TransferEvent['type'];
 
 /** The event each status is entered with. */

@@ -1,4 +1,4 @@
-import type { TransferEvent, TransferRecord } from './transfer.events';
+import type { TransferEvent, TransferMigrationEvent, TransferRecord } from './transfer.events';
 
 export interface ActiveTransferState {
   readonly status: TransferRecord['status'];
@@ -8,13 +8,18 @@ export interface ActiveTransferState {
   readonly destination_revision?: number;
 }
 
-export type TransferState = { readonly status: 'none' } | { readonly status: 'voided'; readonly id: string; readonly account_id: string; readonly reason: string } | ActiveTransferState;
+/** `elsewhere`: a keyed stream whose reference an older log bound to the transfer in `transfer-<transfer_id>`. */
+export type TransferState =
+  | { readonly status: 'none' }
+  | { readonly status: 'voided'; readonly id: string; readonly account_id: string; readonly reason: string }
+  | { readonly status: 'elsewhere'; readonly transfer_id: string }
+  | ActiveTransferState;
 
 export const initialTransferState: TransferState = { status: 'none' };
 
-export const isTransfer = (state: TransferState): state is ActiveTransferState => state.status !== 'none' && state.status !== 'voided';
+export const isTransfer = (state: TransferState): state is ActiveTransferState => state.status !== 'none' && state.status !== 'voided' && state.status !== 'elsewhere';
 
-export function evolveTransfer(state: TransferState, event: TransferEvent): TransferState {
+export function evolveTransfer(state: TransferState, event: TransferEvent | TransferMigrationEvent): TransferState {
   switch (event.type) {
     case 'TransferCreated': {
       const { transfer, destination_account_id, destination_revision } = event.data;
@@ -22,6 +27,8 @@ export function evolveTransfer(state: TransferState, event: TransferEvent): Tran
     }
     case 'TransferVoided':
       return { status: 'voided', id: event.data.transfer_id, account_id: event.data.account_id, reason: event.data.reason };
+    case 'TransferReferenceMigrated':
+      return state.status === 'none' ? { status: 'elsewhere', transfer_id: event.data.transfer_id } : state;
     case 'TransferProcessing':
     case 'TransferSucceeded':
     case 'TransferFailed':

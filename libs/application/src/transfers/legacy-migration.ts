@@ -1,0 +1,60 @@
+import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
+import { transferMigrationDecider, transferReferenceDecider, type TransferReferenceEvent } from '@app/domain/transfers';
+import { CHECKPOINT_STORE, type CheckpointStore } from '@app/platform/coordination/checkpoint-store.port';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { logger } from '@app/platform/logging/logger';
+import { foldStream, handleCommand, reactionContext } from '../command-handling';
+import { finishLegacyTransfer } from './legacy-reservations';
+import { transferStreamFor } from './streams';
+
+/** How far the log was read for older logs' reservations (a checkpoint: it only moves forward). */
+export const LEGACY_MIGRATION_CHECKPOINT = 'migration:legacy-transfer-references';
+const PAGE = 1_000;
+
+/**
+ * Brings an older log's transfer references to the current shape, once (issue 26, item 7): each
+ * reservation an older version wrote (`transfer-reference-…`) is finished as that version would
+ * have (legacy-reservations.ts), and its reference's keyed stream records the transfer it went to
+ * (`TransferReferenceMigrated`), so a duplicate request finds it on the keyed stream, the one read
+ * every creation makes, and no request reads a reservation stream any more. Reads the log from the
+ * checkpoint on, so a start after the first reads only what came since; idempotent, so API
+ * replicas starting at once each write nothing the other wrote. Returns the references migrated.
+ */
+export async function migrateLegacyReferences(store: EventStore, checkpoints?: CheckpointStore): Promise<number> {
+  let after = (await checkpoints?.getCheckpoint(LEGACY_MIGRATION_CHECKPOINT)) ?? 0;
+  const reservations = new Map<string, RecordedEvent>();
+  for (let page = await store.readAll({ after, limit: PAGE }); page.length > 0; page = await store.readAll({ after, limit: PAGE })) {
+    for (const event of page) if (event.type === 'TransferReferenceReserved') reservations.set(event.streamId, event);
+    after = page[page.length - 1].position;
+  }
+  let migrated = 0;
+  for (const [streamId, reserved] of reservations) if (await migrateOne(store, streamId, reserved)) migrated++;
+  await checkpoints?.saveCheckpoint(LEGACY_MIGRATION_CHECKPOINT, after);
+  return migrated;
+}
+
+async function migrateOne(store: EventStore, streamId: string, reserved: RecordedEvent): Promise<boolean> {
+  const { state } = await foldStream(store, streamId, transferReferenceDecider);
+  if (state.status !== 'reserved') return false; // released: its id was voided, the reference is free
+  const context = reactionContext(reserved, 'legacy-migration');
+  const transfer = await finishLegacyTransfer(store, state.intent, context);
+  if (!transfer) return false;
+  const { account_id, unique_reference } = (reserved.data as Extract<TransferReferenceEvent, { type: 'TransferReferenceReserved' }>['data']).intent;
+  const command = { transfer_id: transfer.id, account_id, unique_reference, now: Date.now() };
+  const { newEvents } = await handleCommand(store, transferStreamFor(account_id, unique_reference), transferMigrationDecider, command, context, { entityId: transfer.entity_id });
+  return newEvents.length > 0;
+}
+
+/** The API migrates before it serves (Nest runs bootstrap hooks before it listens). */
+@Injectable()
+export class LegacyReferenceMigration implements OnApplicationBootstrap {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Optional() @Inject(CHECKPOINT_STORE) private readonly checkpoints?: CheckpointStore,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const migrated = await migrateLegacyReferences(this.store, this.checkpoints);
+    if (migrated) logger.info({ migrated }, 'older log: transfer references moved to their keyed streams');
+  }
+}
