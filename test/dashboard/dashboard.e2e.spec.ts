@@ -188,6 +188,24 @@ describe('dashboard in Chromium', () => {
     await page.screenshot({ path: join(OUTPUT, 'dashboard-webhook-delivery.png'), fullPage: true });
   });
 
+  it('resends a failed delivery and shows its new attempt (decisions §15)', async () => {
+    // Only an ended delivery can be resent: wait until outflows.completed has had its three attempts.
+    const ended = await eventually(
+      () => logsOf(t, world.entity, { event: 'outflows.completed' }),
+      (logs) => logs.some((l) => l.attempt === 3),
+    );
+    const last = ended.find((l) => l.attempt === 3)!;
+    await page.goto(`${base}/dashboard#/entities/${world.entity}`);
+    await page.waitForSelector('#deliveries table');
+    await page.locator(`#deliveries .resend-delivery[data-id="${last.id}"]`).click();
+    await page.waitForFunction(() => /attempt 4/.test(document.querySelector('#resend-status')?.textContent ?? ''));
+    expect(await text('#resend-status')).toMatch(new RegExp(`^Resent ${last.event_id}: attempt 4\\s+failed$`));
+    await page.waitForSelector('#deliveries tbody tr:has-text("outflows.completed") >> text=/^4$/');
+    const resent = (await logsOf(t, world.entity, { event: 'outflows.completed' })).filter((l) => l.event_id === last.event_id);
+    expect(resent.map((l) => l.attempt)).toEqual([4, 3, 2, 1]);
+    expect(resent[0].request.body).toBe(last.request.body);
+  });
+
   it("shows any resource's event history, payment intents and cards (last four only)", async () => {
     await page.click('nav a[data-nav=history]');
     await page.fill('#history-id', world.account);

@@ -31,6 +31,27 @@ export async function get<T>(path: string, query: Query = {}, key: string | null
   return body as T;
 }
 
+/**
+ * POST a JSON body on the API of this origin with the session's key: the dashboard's one write is
+ * resending a webhook delivery (decisions §15), which changes no resource and no balance.
+ */
+export async function post<T>(path: string, body: Record<string, unknown>, key: string | null = session.key()): Promise<T> {
+  if (!key) throw new SignedOut();
+  if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`not an API path: ${path}`);
+  const res = await fetch(new URL(path, window.location.origin), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    credentials: 'omit',
+    cache: 'no-store',
+    redirect: 'error',
+  });
+  const answer = (await res.json().catch(() => null)) as { code?: string; message?: string } | null;
+  if (res.status === 401) throw new SignedOut(answer?.message ?? 'The key was refused');
+  if (!res.ok) throw new ApiError(res.status, answer?.code ?? 'error', answer?.message ?? `${res.status} ${res.statusText}`);
+  return answer as T;
+}
+
 export const path = (...segments: string[]) => `/${segments.map(encodeURIComponent).join('/')}`;
 
 /** Style A pages (`{data, meta: {pagination: {has_more, next_cursor}}}`), up to `max` items. */

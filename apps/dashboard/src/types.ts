@@ -128,6 +128,8 @@ export interface Webhook {
   id: string;
   url: string;
   status: string;
+  /** Why the platform turned it inactive (decisions §15), e.g. `failing`; null otherwise. */
+  disabled_reason: string | null;
   enabled_events: Record<string, unknown>;
   stats: { deliveries_total: number; deliveries_succeeded: number; deliveries_failed: number; last_delivery_at: number | null; last_response_status: number | null };
   created: number;

@@ -4,7 +4,7 @@ import type { Account, Card, Entity, Transfer, Webhook } from '../types';
 import { entityName } from './overview';
 import { pagedTable } from './paged';
 import { historyLink } from './timeline';
-import { deliveriesSection } from './webhooks';
+import { deliveriesSection, webhooksTable } from './webhooks';
 
 export async function entitiesView(): Promise<Node> {
   return h(
@@ -57,22 +57,7 @@ export async function entityView(id: string): Promise<Node> {
         { id: 'cards', empty: 'No cards.' },
       ),
     ),
-    section(
-      'Webhooks',
-      table(
-        ['url', 'status', 'deliveries', 'succeeded', 'failed', 'last answer', 'history'],
-        webhooks.data.map((w) => [
-          w.url,
-          pill(w.status),
-          String(w.stats.deliveries_total),
-          String(w.stats.deliveries_succeeded),
-          String(w.stats.deliveries_failed),
-          w.stats.last_response_status === null ? '—' : String(w.stats.last_response_status),
-          historyLink(w.id),
-        ]),
-        { id: 'webhooks', empty: 'No webhooks.' },
-      ),
-    ),
+    section('Webhooks', webhooksTable(webhooks.data)),
     await deliveriesSection(id),
   );
 }
