@@ -8,6 +8,9 @@
  * `webhook-timestamp` and `webhook-signature`; the body is `{id, event, created, entity_id, data}`.
  * Verify the raw body, before parsing it; answer 2xx quickly (the API retries anything else), and
  * expect a delivery more than once (at-least-once: `id` tells repeats apart).
+ * Rotating the secret (`POST /entity-webhooks/{id}/rotate-secret`, decisions §15) keeps the old one
+ * valid for `expire_previous_in` seconds: every delivery meanwhile carries both signatures, so this
+ * receiver keeps verifying with the old `SIGNING_SECRET` until it is restarted with the new one.
  * The API delivers to https URLs only: put this behind a TLS terminator or tunnel, or pass
  * `serverOptions` with a certificate (test/openapi/typed-client.e2e.spec.ts does).
  */

@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { webhookReceiver } from '../../examples/webhook-receiver';
 import { standardWebhooksSecret } from '@app/application/webhooks';
 import { approvedEntity } from '../support/fixtures';
 import { KEYS, bearer, type TestApp } from '../support/test-app';
@@ -15,6 +18,18 @@ const verifies = (whsec: string, r: Received) => {
     return false;
   }
 };
+/** What the example receiver (examples/webhook-receiver.ts) holding `whsec` answers the delivery: 204 verified, 400 not. */
+async function exampleReceiverAnswers(whsec: string, r: Received): Promise<number> {
+  const server = createServer(webhookReceiver(whsec, () => undefined));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const headers = { 'content-type': 'application/json', ...Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, r.headers[h]])) };
+    return (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: 'POST', headers, body: r.body })).status;
+  } finally {
+    server.close();
+  }
+}
+
 /** The delivery as if it carried only its n-th signature. */
 const onlySignature = (r: Received, n: number): Received => ({ ...r, headers: { ...r.headers, 'webhook-signature': r.headers['webhook-signature'].split(' ')[n] } });
 
@@ -74,6 +89,8 @@ describe('webhook signing-secret rotation (decisions §15)', () => {
     expect(verifies(newKey, during)).toBe(true);
     // The new signature first.
     expect([verifies(newKey, onlySignature(during, 0)), verifies(oldKey, onlySignature(during, 1))]).toEqual([true, true]);
+    // The example receiver verifies it with either secret.
+    expect([await exampleReceiverAnswers(oldKey, during), await exampleReceiverAnswers(newKey, during)]).toEqual([204, 204]);
 
     // A receiver that switched to the new secret verifies too, during the overlap and after it.
     receiver.expect('/rotating', newKey);
@@ -85,6 +102,7 @@ describe('webhook signing-secret rotation (decisions §15)', () => {
     );
     expect(after.headers['webhook-signature'].split(' ')).toHaveLength(1);
     expect([verifies(newKey, after), verifies(oldKey, after)]).toEqual([true, false]);
+    expect([await exampleReceiverAnswers(newKey, after), await exampleReceiverAnswers(oldKey, after)]).toEqual([204, 400]);
   });
 
   it('drops the previous secret at once with expire_previous_in 0, generates a secret when none is given, and refuses bad input', async () => {
