@@ -1,3 +1,4 @@
+import { derivedUlid } from '@app/application/webhooks/streams';
 import { FILES } from '../onboarding/fixtures';
 
 /** The first world's resources: everything here belongs to entity E in the sandbox world of one organization. */
@@ -142,8 +143,11 @@ export const ROUTES: Record<string, RouteCase> = {
   'GET /entity-webhooks/:id': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}?entity_id=${w.entity}` }) },
   'PATCH /entity-webhooks/:id': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}`, body: { entity_id: w.entity, description: 'changed' } }) },
   'DELETE /entity-webhooks/:id': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}?entity_id=${w.entity}` }) },
-  // Decisions §15. The first world's webhook was never due `w.event` (no worker there): its own resend answers 404 event_not_found.
-  'POST /entity-webhooks/:id/resend': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}/resend`, body: { entity_id: w.entity, event_id: w.event } }) },
+  // Decisions §15: the outflows.created the transfer's creation (`w.event`) fired, its webhook event id derived as the router derives it.
+  'POST /entity-webhooks/:id/resend': {
+    kind: 'owned',
+    request: (w) => ({ path: `/entity-webhooks/${w.webhook}/resend`, body: { entity_id: w.entity, event_id: `evt_${derivedUlid(w.event.slice('evt_'.length), 'outflows.created')}` } }),
+  },
   'POST /entity-webhooks/:id/recover': { kind: 'owned', request: (w) => ({ path: `/entity-webhooks/${w.webhook}/recover`, body: { entity_id: w.entity, since: '2026-01-01' } }) },
   'POST /entity-webhooks/:id/rotate-secret': {
     kind: 'owned',
