@@ -17,33 +17,30 @@ const fromScratch = (events: RecordedEvent[]) => events.reduce(ledger.evolve, le
 
 const STREAM = 'ledger-as-of';
 const N = 40;
-const SNAPSHOT_AT = 24;
+const SNAPSHOTS = [9, 19, 29];
 const meta = (i: number): EventMetadata => ({ event_id: `evt_${i}`, organization_id: 'org_a', correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: 1_000 + i, mode: 'sandbox' });
 
-/** `as_of` reads by id (decisions §10) cost the prefix up to the point, or the events since a snapshot at or before it: never the whole stream. */
+/** `as_of` reads by id (decisions §10) fold from the nearest snapshot at or before the point, reading nothing past it: never the whole stream. */
 describe('an as_of fold', () => {
   let dir: string;
   let sqlite: SqliteEventStore;
   let log: RecordedEvent[];
 
-  /** A process's view of the store (cold cache) that records each read: where it started and how many events it returned. */
-  function processOf(withSnapshot: boolean) {
-    const reads: { from: number; events: number }[] = [];
+  /** A process's view of the store (cold cache) that records each read: where it started, its limit, and how many events it returned. */
+  function processOf(withSnapshots: boolean) {
+    const reads: { from: number; max?: number; events: number }[] = [];
     const store = {
-      readStream: async (streamId: string, options?: { fromRevision?: number }) => {
+      readStream: async (streamId: string, options?: { fromRevision?: number; maxCount?: number }) => {
         const events = await sqlite.readStream(streamId, options);
-        reads.push({ from: options?.fromRevision ?? 0, events: events.length });
+        reads.push({ from: options?.fromRevision ?? 0, ...(options?.maxCount ? { max: options.maxCount } : {}), events: events.length });
         return events;
       },
     } as unknown as EventStore;
     const snapshots = new MemorySnapshots();
-    if (withSnapshot)
-      void snapshots.save({
-        streamId: STREAM,
-        key: snapshotKey(ledger.evolve)!,
-        revision: SNAPSHOT_AT,
-        state: encodeState({ state: fromScratch(log.slice(0, SNAPSHOT_AT + 1)), owner: log[0].metadata }),
-      });
+    const key = snapshotKey(ledger.evolve)!;
+    for (const revision of withSnapshots ? SNAPSHOTS : []) {
+      void snapshots.save({ streamId: STREAM, key, revision, state: encodeState({ state: fromScratch(log.slice(0, revision + 1)), owner: log[0].metadata }) });
+    }
     attachSnapshots(store, snapshots);
     return { store, reads };
   }
@@ -59,11 +56,11 @@ describe('an as_of fold', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('equals the fold of the prefix from scratch at every point, by position and by time, with a snapshot or without', async () => {
-    for (const withSnapshot of [false, true]) {
+  it('equals the fold of the prefix from scratch at every point, by position and by time, with snapshots or without', async () => {
+    for (const withSnapshots of [false, true]) {
       for (let k = 0; k < N; k++) {
         for (const point of [{ position: log[k].position }, { time: log[k].metadata.occurred_at }]) {
-          const { store } = processOf(withSnapshot);
+          const { store } = processOf(withSnapshots);
           expect(await atPointInTime(point, () => foldStream(store, STREAM, ledger))).toEqual({ state: fromScratch(log.slice(0, k + 1)), revision: k, owner: log[0].metadata });
         }
       }
@@ -72,19 +69,22 @@ describe('an as_of fold', () => {
     expect(await atPointInTime({ position: log[0].position - 1 }, () => foldStream(store, STREAM, ledger))).toEqual({ state: [], revision: -1, owner: null });
   });
 
-  it('past the snapshot, reads from the snapshot up to the point only', async () => {
-    const { store, reads } = processOf(true);
-    await atPointInTime({ position: log[SNAPSHOT_AT + 3].position }, () => foldStream(store, STREAM, ledger));
-    expect(reads).toEqual([{ from: SNAPSHOT_AT, events: 4 }]);
+  it('folds from the nearest snapshot at or before the point, wherever it is: one-event probes, then the events since that snapshot', async () => {
+    for (const [k, nearest] of [
+      [13, 9],
+      [23, 19],
+      [35, 29],
+    ]) {
+      const { store, reads } = processOf(true);
+      await atPointInTime({ position: log[k].position }, () => foldStream(store, STREAM, ledger));
+      expect(reads.filter((r) => r.max !== 1)).toEqual([{ from: nearest + 1, events: k - nearest }]);
+      expect(reads.filter((r) => r.max === 1).length).toBeLessThanOrEqual(Math.ceil(Math.log2(SNAPSHOTS.length + 1)));
+    }
   });
 
-  it('before the snapshot, reads from the start up to the point only, never the rest of the stream', async () => {
+  it('before the first snapshot, reads from the start up to the point only, never the rest of the stream', async () => {
     const { store, reads } = processOf(true);
     await atPointInTime({ position: log[5].position }, () => foldStream(store, STREAM, ledger));
-    // The snapshot's event is past the point (nothing read from it), then the prefix.
-    expect(reads).toEqual([
-      { from: SNAPSHOT_AT, events: 0 },
-      { from: 0, events: 6 },
-    ]);
+    expect(reads.filter((r) => r.max !== 1)).toEqual([{ from: 0, events: 6 }]);
   });
 });

@@ -16,8 +16,15 @@ export interface StoredSnapshot {
 export interface SnapshotStore {
   /** The latest snapshot of the stream under this key, or null. */
   load(streamId: string, key: string): Promise<StoredSnapshot | null>;
-  /** Keeps the snapshot unless one at the same or a later revision is already stored. */
+  /**
+   * Keeps the snapshot unless one at the same or a later revision is already stored; older ones
+   * stay readable by revision, so an `as_of` read folds from the nearest one before its point.
+   */
   save(snapshot: StoredSnapshot): Promise<void>;
+  /** The revisions of every snapshot saved for the stream under this key, ascending. */
+  revisions(streamId: string, key: string): Promise<number[]>;
+  /** The snapshot saved at exactly this revision, or null. */
+  loadAt(streamId: string, key: string, revision: number): Promise<StoredSnapshot | null>;
   close(): Promise<void>;
 }
 
