@@ -82,6 +82,16 @@ describe('an as_of fold', () => {
     }
   });
 
+  it('with a store older than kept snapshots, folds from its latest one when at or before the point', async () => {
+    const { store, reads } = processOf(true);
+    const snapshots = new MemorySnapshots();
+    snapshots.revisions = async () => [];
+    await snapshots.save({ streamId: STREAM, key: snapshotKey(ledger.evolve)!, revision: 19, state: encodeState({ state: fromScratch(log.slice(0, 20)), owner: log[0].metadata }) });
+    attachSnapshots(store, snapshots);
+    expect(await atPointInTime({ position: log[23].position }, () => foldStream(store, STREAM, ledger))).toMatchObject({ state: fromScratch(log.slice(0, 24)), revision: 23 });
+    expect(reads.filter((r) => r.max !== 1)).toEqual([{ from: 20, events: 4 }]);
+  });
+
   it('before the first snapshot, reads from the start up to the point only, never the rest of the stream', async () => {
     const { store, reads } = processOf(true);
     await atPointInTime({ position: log[5].position }, () => foldStream(store, STREAM, ledger));
