@@ -31,6 +31,7 @@ describe('entity webhooks API', () => {
       description: 'Payouts',
       tags: ['ops'],
       status: 'active',
+      disabled_reason: null,
       stats: { deliveries_total: 0, deliveries_succeeded: 0, deliveries_failed: 0, last_delivery_at: null, last_response_status: null },
       created: expect.any(Number),
       updated: res.body.created,

@@ -74,8 +74,29 @@ describe.each(STORES)('importing the delivery events of an older log into the de
           .filter((e) => e.data.webhook_id === webhook)
           .map((e) => Number(e.data.completed_at)),
       );
-    expect(stats.get(WEBHOOKS.flaky)).toEqual({ deliveries_total: 10, deliveries_succeeded: 9, deliveries_failed: 1, last_delivery_at: last(WEBHOOKS.flaky), last_response_status: 200 });
-    expect(stats.get(WEBHOOKS.down)).toEqual({ deliveries_total: 2, deliveries_succeeded: 0, deliveries_failed: 2, last_delivery_at: last(WEBHOOKS.down), last_response_status: 500 });
+    const first = (webhook: string) =>
+      Math.min(
+        ...ofType('WebhookDeliveryAttempted')
+          .filter((e) => e.data.webhook_id === webhook)
+          .map((e) => Number(e.data.completed_at)),
+      );
+    // failing_since (decisions §15): null after a success; the first failure of a webhook that never succeeded.
+    expect(stats.get(WEBHOOKS.flaky)).toEqual({
+      deliveries_total: 10,
+      deliveries_succeeded: 9,
+      deliveries_failed: 1,
+      last_delivery_at: last(WEBHOOKS.flaky),
+      last_response_status: 200,
+      failing_since: null,
+    });
+    expect(stats.get(WEBHOOKS.down)).toEqual({
+      deliveries_total: 2,
+      deliveries_succeeded: 0,
+      deliveries_failed: 2,
+      last_delivery_at: last(WEBHOOKS.down),
+      last_response_status: 500,
+      failing_since: first(WEBHOOKS.down),
+    });
     expect(stats.get(WEBHOOKS.deleted)).toMatchObject({ deliveries_total: 1, deliveries_failed: 1 });
   });
 
