@@ -37,7 +37,7 @@ export class EventRouter {
   async route(recorded: RecordedEvent): Promise<number> {
     if (recorded.type === 'WebhookTestRequested') return this.routeTest(recorded);
     if (recorded.type === 'WebhookCreated') return this.index(recorded);
-    if (recorded.type === 'WebhookUpdated') return this.resume(recorded);
+    if (recorded.type === 'WebhookUpdated' || recorded.type === 'WebhookDeleted') return this.resume(recorded);
     const rule = this.table[recorded.type];
     const entityId = recorded.metadata.entity_id;
     if (!rule || !entityId) return 0;
@@ -75,11 +75,12 @@ export class EventRouter {
 
   /**
    * Decisions §15: a webhook set active again (or given a new expiry) resumes its paused deliveries;
-   * one still inactive pauses them again at their next look. Any update resumes: it costs one
-   * indexed update of the webhook's pending deliveries.
+   * one still inactive pauses them again at their next look, and a deleted one's are cancelled
+   * then (not left pending for ever). Any update resumes: it costs one indexed update of the
+   * webhook's pending deliveries.
    */
   private resume(recorded: RecordedEvent): Promise<number> {
-    const d = (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookUpdated' }>).data;
+    const d = (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookUpdated' | 'WebhookDeleted' }>).data;
     return this.deliveries.resume(d.webhook_id, Date.now());
   }
 
