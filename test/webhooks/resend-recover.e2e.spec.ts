@@ -79,6 +79,19 @@ describe('webhook resend and recover (decisions §15)', () => {
     );
     expect([again[0].attempt, again[0].status]).toEqual([5, 'succeeded']);
     expect(receiver.on('/resend')[4].body).toBe(first.body);
+
+    // Asked for by name, a resend goes even when the webhook no longer subscribes to the event (it was due then).
+    await t.http
+      .patch(`/entity-webhooks/${hook.id}`)
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: entity, enabled_events: { accounts: ['updated'] } })
+      .expect(200);
+    await t.http.post(`/entity-webhooks/${hook.id}/resend`).set(bearer(KEYS.sandbox)).send({ entity_id: entity, event_id: eventId }).expect(202);
+    const unsubscribed = await eventually(
+      () => logsOf(t, entity, { webhook_id: hook.id }),
+      (l) => l.length >= 6,
+    );
+    expect([unsubscribed[0].attempt, unsubscribed[0].status]).toEqual([6, 'succeeded']);
   });
 
   it('answers 404 for an event the webhook was never due, and for a webhook of another entity', async () => {

@@ -32,12 +32,13 @@ export interface AttemptDeps {
 
 /**
  * Why a pending delivery must not be attempted now, read from the webhook right before sending:
- * `paused` while it is inactive (decisions §15: kept, and resumed when it is active again).
+ * `paused` while it is inactive (decisions §15: kept, and resumed when it is active again). A test
+ * and a resend are asked for by name, so they go whatever the webhook subscribes to now.
  */
-export function refusal(webhook: WebhookState, delivery: Pick<Delivery, 'test' | 'event'>, now: number): CancelReason | 'paused' | null {
+export function refusal(webhook: WebhookState, delivery: Pick<Delivery, 'test' | 'event' | 'resend_of'>, now: number): CancelReason | 'paused' | null {
   if (!isExistingWebhook(webhook)) return 'webhook_deleted';
   if (webhookStatusAt(webhook, now) !== 'active') return 'paused';
-  if (!delivery.test && !subscribesTo(webhook.enabled_events, delivery.event)) return 'webhook_unsubscribed';
+  if (!delivery.test && !delivery.resend_of && !subscribesTo(webhook.enabled_events, delivery.event)) return 'webhook_unsubscribed';
   return null;
 }
 
