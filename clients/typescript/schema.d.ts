@@ -1660,7 +1660,433 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "accounts.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** accounts.created: data is a Account */
+        post: operations["onAccountsCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "accounts.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** accounts.updated: data is a Account */
+        post: operations["onAccountsUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account_details.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** account_details.created: data is a AccountDetails */
+        post: operations["onAccountDetailsCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inflows.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** inflows.completed: data is a Inflow */
+        post: operations["onInflowsCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inflows.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** inflows.failed: data is a Inflow */
+        post: operations["onInflowsFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "outflows.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** outflows.created: data is a Transfer */
+        post: operations["onOutflowsCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "outflows.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** outflows.updated: data is a Transfer */
+        post: operations["onOutflowsUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "outflows.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** outflows.completed: data is a Transfer */
+        post: operations["onOutflowsCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "outflows.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** outflows.failed: data is a Transfer */
+        post: operations["onOutflowsFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "outflows.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** outflows.cancelled: data is a Transfer */
+        post: operations["onOutflowsCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "outflows.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** outflows.refunded: data is a Transfer */
+        post: operations["onOutflowsRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entities.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** entities.created: data is a Entity */
+        post: operations["onEntitiesCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entities.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** entities.updated: data is a Entity */
+        post: operations["onEntitiesUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "funding_sessions.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** funding_sessions.completed: data is a FundingSession */
+        post: operations["onFundingSessionsCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "funding_sessions.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** funding_sessions.failed: data is a FundingSession */
+        post: operations["onFundingSessionsFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** payment_intent.completed: data is a PaymentIntent */
+        post: operations["onPaymentIntentCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** payment_intent.failed: data is a PaymentIntent */
+        post: operations["onPaymentIntentFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** payment_intent.cancelled: data is a PaymentIntent */
+        post: operations["onPaymentIntentCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** payment_intent.refunded: data is a Refund */
+        post: operations["onPaymentIntentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cards.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** cards.created: data is a Card */
+        post: operations["onCardsCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cards.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** cards.updated: data is a Card */
+        post: operations["onCardsUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cards.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** cards.deleted: data is a Card */
+        post: operations["onCardsDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card_transactions.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** card_transactions.created: data is a CardTransaction */
+        post: operations["onCardTransactionsCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "card_transactions.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** card_transactions.updated: data is a CardTransaction */
+        post: operations["onCardTransactionsUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhooks.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** webhooks.disabled: data is a Webhook */
+        post: operations["onWebhooksDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         CreateApiKeyDto: {
@@ -3243,14 +3669,19 @@ export interface components {
             updated: number;
         };
         /** @description Payment details of a counterparty: the block of its payment_method (bank, momo, wallet or book) */
-        PaymentDetail: {
+        PaymentDetail: components["schemas"]["PaymentDetailBank"] | components["schemas"]["PaymentDetailMomo"] | components["schemas"]["PaymentDetailWallet"] | components["schemas"]["PaymentDetailBook"];
+        /** @description payment_method bank-transfer: the bank block */
+        PaymentDetailBank: {
             /** @description pmd_…: the payment_detail_id of transfers */
             id: string;
             /** @constant */
             object: "payment_detail";
             counterparty_id: string;
             entity_id: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             payment_method: "bank-transfer";
             /** @description ISO 4217 code, or USC (USDC) / UST (USDT) */
             currency: string;
@@ -3269,14 +3700,19 @@ export interface components {
             created: number;
             /** @description Unix time in milliseconds */
             updated: number;
-        } | {
+        };
+        /** @description payment_method momo-transfer: the momo block */
+        PaymentDetailMomo: {
             /** @description pmd_…: the payment_detail_id of transfers */
             id: string;
             /** @constant */
             object: "payment_detail";
             counterparty_id: string;
             entity_id: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             payment_method: "momo-transfer";
             /** @description ISO 4217 code, or USC (USDC) / UST (USDT) */
             currency: string;
@@ -3293,14 +3729,19 @@ export interface components {
             created: number;
             /** @description Unix time in milliseconds */
             updated: number;
-        } | {
+        };
+        /** @description payment_method stablecoin-transfer: the wallet block */
+        PaymentDetailWallet: {
             /** @description pmd_…: the payment_detail_id of transfers */
             id: string;
             /** @constant */
             object: "payment_detail";
             counterparty_id: string;
             entity_id: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             payment_method: "stablecoin-transfer";
             /** @description ISO 4217 code, or USC (USDC) / UST (USDT) */
             currency: string;
@@ -3317,14 +3758,19 @@ export interface components {
             created: number;
             /** @description Unix time in milliseconds */
             updated: number;
-        } | {
+        };
+        /** @description payment_method book-transfer: the book block */
+        PaymentDetailBook: {
             /** @description pmd_…: the payment_detail_id of transfers */
             id: string;
             /** @constant */
             object: "payment_detail";
             counterparty_id: string;
             entity_id: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             payment_method: "book-transfer";
             /** @description ISO 4217 code, or USC (USDC) / UST (USDT) */
             currency: string;
@@ -4472,6 +4918,43 @@ export interface components {
         };
         /** @description This document (OpenAPI 3.1) */
         OpenApiDocument: Record<string, never>;
+        /** @description Money that arrived on an account (inflows.completed), or did not (inflows.failed) */
+        Inflow: {
+            /** @description txn_… */
+            id: string;
+            /** @constant */
+            object: "transaction";
+            /** @constant */
+            type: "credit";
+            account_id: string;
+            /** @description Amount in the smallest currency unit */
+            amount: number;
+            /** @description ISO 4217 code, or USC (USDC) / UST (USDT) */
+            currency: string;
+            /** @enum {unknown} */
+            status: "settled" | "failed";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A funding session, as its events carry it */
+        FundingSession: {
+            /** @description fds_… */
+            id: string;
+            /** @constant */
+            object: "funding_session";
+            entity_id: string;
+            account_id: string;
+            /** @description Amount in the smallest currency unit */
+            amount: number;
+            /** @description ISO 4217 code, or USC (USDC) / UST (USDT) */
+            currency: string;
+            /** @enum {unknown} */
+            status: "completed" | "failed";
+            /** @description Unix time in milliseconds */
+            created: number;
+            /** @description Unix time in milliseconds */
+            updated: number;
+        };
     };
     responses: {
         /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
@@ -4514,6 +4997,8 @@ export interface components {
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -4523,16 +5008,6 @@ export interface components {
         /** @description Something went wrong on our side (internal_error); a retry with the same Idempotency-Key runs again */
         InternalError: {
             headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description More write requests at once than the API takes (overloaded); retry after Retry-After */
-        Overloaded: {
-            headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -4553,6 +5028,8 @@ export interface components {
     parameters: {
         /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
         IdempotencyKey: string;
+        /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+        PaymentsVersion: "2026-11-27";
     };
     requestBodies: never;
     headers: {
@@ -4562,12 +5039,12 @@ export interface components {
         IdempotentReplayed: "true";
         /** @description Seconds to wait before retrying */
         RetryAfter: string;
-        /** @description The bucket size of the API key (absent when rate limits are off) */
-        RateLimitLimit: string;
-        /** @description Requests left in the bucket */
-        RateLimitRemaining: string;
-        /** @description Seconds until the bucket is full again */
-        RateLimitReset: string;
+        /** @description The API key’s policy (draft-ietf-httpapi-ratelimit-headers): `"api_key";q=<requests per second>;w=1`, the `limit` of a 429; absent when rate limits are off */
+        RateLimitPolicy: string;
+        /** @description What is left of it: `"api_key";r=<requests left, at most q>;t=<seconds until r is q again>`; absent when rate limits are off */
+        RateLimit: string;
+        /** @description The dated API version the answer was made under: the request’s Payments-Version, else the key’s */
+        PaymentsVersion: "2026-11-27";
     };
     pathItems: never;
 }
@@ -4576,7 +5053,10 @@ export interface operations {
     getLiveness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4586,6 +5066,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4602,7 +5083,10 @@ export interface operations {
     getReadiness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4612,6 +5096,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4626,6 +5111,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4637,7 +5123,10 @@ export interface operations {
     getHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4647,6 +5136,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4663,7 +5153,10 @@ export interface operations {
     getMetrics: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4673,6 +5166,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4684,6 +5178,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4699,7 +5194,10 @@ export interface operations {
     getCurrentApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4709,9 +5207,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4735,7 +5233,10 @@ export interface operations {
                 /** @description meta.pagination.next_cursor of the previous page; omit for the first */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4745,9 +5246,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4761,6 +5262,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4772,6 +5276,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4786,7 +5293,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4801,6 +5311,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -4815,9 +5327,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4829,6 +5341,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4840,6 +5355,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4850,6 +5368,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4863,6 +5384,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4876,7 +5400,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4891,6 +5418,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -4903,9 +5432,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4917,6 +5446,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4928,6 +5460,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4938,6 +5473,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4948,6 +5486,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4961,6 +5502,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4974,7 +5518,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4989,6 +5536,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -5001,9 +5550,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5015,6 +5564,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5026,6 +5578,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5036,6 +5591,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5046,6 +5604,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5059,6 +5620,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5072,7 +5636,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5087,6 +5654,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -5101,9 +5670,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5115,6 +5684,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5126,6 +5698,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5136,6 +5711,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5146,6 +5724,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5159,6 +5740,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5172,7 +5756,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5191,7 +5778,10 @@ export interface operations {
                 type?: "individual" | "business";
                 status?: "pending" | "approved" | "rejected" | "suspended";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5201,9 +5791,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5223,7 +5813,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5238,6 +5831,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -5252,9 +5847,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5266,6 +5861,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5277,6 +5875,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5287,6 +5888,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5300,6 +5904,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5313,7 +5920,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5328,6 +5938,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -5342,9 +5954,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5356,6 +5968,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5367,6 +5982,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5377,6 +5995,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5390,6 +6011,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5403,7 +6027,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5418,6 +6045,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -5432,9 +6061,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5446,6 +6075,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5457,6 +6089,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5467,6 +6102,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5480,6 +6118,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5493,7 +6134,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5508,7 +6152,10 @@ export interface operations {
                 /** @description The resource as it was at a point: an ISO 8601 date-time, a Unix ms integer, or position:N (a log position); before it existed, 404 */
                 as_of?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -5520,9 +6167,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5533,6 +6180,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5544,6 +6194,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5554,6 +6207,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5573,6 +6229,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -5589,9 +6247,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5603,6 +6261,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5614,6 +6275,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5624,6 +6288,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5634,6 +6301,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5647,6 +6317,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5660,7 +6333,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5675,6 +6351,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -5691,9 +6369,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5705,6 +6383,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5716,6 +6397,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5726,6 +6410,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5736,6 +6423,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5749,6 +6439,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5762,7 +6455,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5777,6 +6473,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -5804,9 +6502,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5818,6 +6516,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5829,6 +6530,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5839,6 +6543,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5849,6 +6556,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5860,6 +6570,9 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5871,6 +6584,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5884,7 +6600,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5899,6 +6618,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -5913,9 +6634,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5927,6 +6648,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5938,6 +6662,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5948,6 +6675,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5958,6 +6688,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5971,6 +6704,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5984,7 +6720,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5999,6 +6738,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -6015,9 +6756,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6029,6 +6770,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6040,6 +6784,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6050,6 +6797,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6060,6 +6810,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6073,6 +6826,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6086,7 +6842,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6106,7 +6865,10 @@ export interface operations {
                 /** @description ISO 4217 (upper case), or USC (USDC) / UST (USDT) */
                 currency?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6116,9 +6878,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6134,6 +6896,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6148,7 +6913,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6163,6 +6931,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -6177,9 +6947,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6191,6 +6961,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6202,6 +6975,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6212,6 +6988,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6222,6 +7001,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6235,6 +7017,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6248,7 +7033,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6263,7 +7051,10 @@ export interface operations {
                 /** @description The resource as it was at a point: an ISO 8601 date-time, a Unix ms integer, or position:N (a log position); before it existed, 404 */
                 as_of?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -6275,9 +7066,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6288,6 +7079,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6299,6 +7093,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6309,6 +7106,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6328,6 +7128,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -6342,9 +7144,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6356,9 +7158,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6370,6 +7172,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6381,6 +7186,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6391,6 +7199,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6401,6 +7212,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6414,6 +7228,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6427,7 +7244,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6442,6 +7262,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -6458,9 +7280,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6472,6 +7294,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6483,6 +7308,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6493,6 +7321,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6503,6 +7334,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6516,6 +7350,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6529,7 +7366,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6550,7 +7390,10 @@ export interface operations {
                 type?: "individual" | "business";
                 status?: "active" | "inactive";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6560,9 +7403,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6576,6 +7419,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6587,6 +7433,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6601,7 +7450,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6616,6 +7468,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -6630,9 +7484,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6644,6 +7498,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6655,6 +7512,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6665,6 +7525,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6675,6 +7538,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6688,6 +7554,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6701,7 +7570,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6717,7 +7589,10 @@ export interface operations {
                 /** @description The resource as it was at a point: an ISO 8601 date-time, a Unix ms integer, or position:N (a log position); before it existed, 404 */
                 as_of?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -6729,9 +7604,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6742,6 +7617,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6753,6 +7631,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6763,6 +7644,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6782,6 +7666,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -6799,9 +7685,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6813,6 +7699,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6824,6 +7713,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6834,6 +7726,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6844,6 +7739,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6857,6 +7755,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6870,7 +7771,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6885,6 +7789,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -6901,9 +7807,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6915,6 +7821,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6926,6 +7835,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6936,6 +7848,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6946,6 +7861,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6959,6 +7877,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6972,7 +7893,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6989,7 +7913,10 @@ export interface operations {
                 /** @description meta.pagination.next_cursor of the previous page; omit for the first */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -7001,9 +7928,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7019,6 +7946,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7029,6 +7959,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7043,7 +7976,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7058,6 +7994,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -7074,9 +8012,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7088,6 +8026,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7099,6 +8040,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7109,6 +8053,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7119,6 +8066,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7132,6 +8082,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7145,7 +8098,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7160,6 +8116,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -7174,9 +8132,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7188,6 +8146,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7199,6 +8160,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7209,6 +8173,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7222,6 +8189,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7235,7 +8205,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7247,7 +8220,10 @@ export interface operations {
     listBankCodes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 /** @description ISO 3166-1 alpha-2 (NG, GH, KE, ZA, US, GB, IN…) */
                 country: string;
@@ -7260,9 +8236,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7273,6 +8249,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7284,6 +8263,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7307,7 +8289,10 @@ export interface operations {
                 /** @description Required with an API key */
                 entity_id?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7317,9 +8302,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7333,6 +8318,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7344,6 +8332,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7358,7 +8349,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7373,6 +8367,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -7387,9 +8383,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7401,6 +8397,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7412,6 +8411,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7422,6 +8424,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7432,6 +8437,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7445,6 +8453,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7458,7 +8469,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7473,7 +8487,10 @@ export interface operations {
                 /** @description Required with an API key */
                 entity_id?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -7485,9 +8502,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7498,6 +8515,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7509,6 +8529,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7519,6 +8542,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7541,6 +8567,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -7558,9 +8586,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7572,6 +8600,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7583,6 +8614,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7593,6 +8627,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7603,6 +8640,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7616,6 +8656,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7629,7 +8672,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7644,6 +8690,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -7660,9 +8708,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7674,6 +8722,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7685,6 +8736,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7695,6 +8749,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7705,6 +8762,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7718,6 +8778,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7731,7 +8794,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7746,6 +8812,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -7762,9 +8830,9 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7776,6 +8844,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7787,6 +8858,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7797,6 +8871,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7807,6 +8884,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7820,6 +8900,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7833,7 +8916,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7848,6 +8934,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -7864,9 +8952,9 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7878,6 +8966,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7889,6 +8980,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7899,6 +8993,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7909,6 +9006,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7922,6 +9022,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7935,7 +9038,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7950,6 +9056,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -7966,9 +9074,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7980,6 +9088,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7991,6 +9102,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8001,6 +9115,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8011,6 +9128,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8024,6 +9144,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8037,7 +9160,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8060,7 +9186,10 @@ export interface operations {
                 event?: string;
                 status?: "succeeded" | "failed";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8070,9 +9199,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8086,6 +9215,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8097,6 +9229,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8111,7 +9246,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8126,6 +9264,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -8140,9 +9280,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8154,6 +9294,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8165,6 +9308,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8175,6 +9321,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8185,6 +9334,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8198,6 +9350,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8211,7 +9366,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8226,6 +9384,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -8240,9 +9400,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8254,6 +9414,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8265,6 +9428,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8275,6 +9441,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8285,6 +9454,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8298,6 +9470,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8311,7 +9486,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8332,7 +9510,10 @@ export interface operations {
                 account_id?: string;
                 status?: "pending" | "processing" | "successful" | "failed" | "reversed";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8342,9 +9523,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8358,6 +9539,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8369,6 +9553,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8383,7 +9570,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8398,6 +9588,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -8412,9 +9604,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8426,6 +9618,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8437,6 +9632,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8447,6 +9645,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8457,6 +9658,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8470,6 +9674,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8483,7 +9690,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8500,7 +9710,10 @@ export interface operations {
                 /** @description The resource as it was at a point: an ISO 8601 date-time, a Unix ms integer, or position:N (a log position); before it existed, 404 */
                 as_of?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -8512,9 +9725,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8525,6 +9738,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8536,6 +9752,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8546,6 +9765,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8565,6 +9787,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -8581,9 +9805,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8595,6 +9819,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8606,6 +9833,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8616,6 +9846,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8626,6 +9859,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8639,6 +9875,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8652,7 +9891,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8668,7 +9910,10 @@ export interface operations {
                 /** @description meta.pagination.next_cursor of the previous page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -8680,9 +9925,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8698,6 +9943,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8708,6 +9956,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8722,7 +9973,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8737,6 +9991,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -8751,9 +10007,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8765,6 +10021,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8776,6 +10035,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8786,6 +10048,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8796,6 +10061,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8809,6 +10077,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8820,7 +10091,10 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8832,7 +10106,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8847,6 +10124,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -8861,9 +10140,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8875,6 +10154,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8886,6 +10168,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8896,6 +10181,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8906,6 +10194,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8919,6 +10210,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8930,7 +10224,10 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8942,7 +10239,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8965,7 +10265,10 @@ export interface operations {
                 /** @description Required with an API key when account_id is omitted */
                 entity_id?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8975,9 +10278,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8988,6 +10291,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8999,6 +10305,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9009,6 +10318,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9023,7 +10335,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9035,7 +10350,10 @@ export interface operations {
     getCardDetails: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -9047,9 +10365,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9062,6 +10380,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9072,6 +10393,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9091,6 +10415,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -9103,9 +10429,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9117,6 +10443,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9128,6 +10457,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9138,6 +10470,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9148,6 +10483,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9161,6 +10499,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9174,7 +10515,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9189,6 +10533,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -9201,9 +10547,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9215,6 +10561,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9226,6 +10575,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9236,6 +10588,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9246,6 +10601,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9259,6 +10617,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9272,7 +10633,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9287,6 +10651,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -9299,9 +10665,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9313,6 +10679,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9324,6 +10693,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9334,6 +10706,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9344,6 +10719,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9357,6 +10735,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9370,7 +10751,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9385,6 +10769,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -9401,9 +10787,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9415,6 +10801,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9426,6 +10815,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9436,6 +10828,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9446,6 +10841,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9459,6 +10857,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9472,7 +10873,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9487,6 +10891,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -9503,9 +10909,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9517,6 +10923,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9528,6 +10937,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9538,6 +10950,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9548,6 +10963,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9561,6 +10979,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9574,7 +10995,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9589,6 +11013,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -9605,9 +11031,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9619,6 +11045,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9630,6 +11059,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9640,6 +11072,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9650,6 +11085,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9663,6 +11101,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9676,7 +11117,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9691,6 +11135,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -9703,9 +11149,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9717,6 +11163,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9728,6 +11177,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9738,6 +11190,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9748,6 +11203,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9761,6 +11219,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9774,7 +11235,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9789,6 +11253,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -9801,9 +11267,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9815,6 +11281,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9826,6 +11295,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9836,6 +11308,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9846,6 +11321,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9859,6 +11337,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9872,7 +11353,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9893,7 +11377,10 @@ export interface operations {
                 /** @description As next_cursor */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 cardId: string;
             };
@@ -9905,9 +11392,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9920,6 +11407,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9930,6 +11420,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9944,7 +11437,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9971,7 +11467,10 @@ export interface operations {
                 date_to?: string;
                 status?: "requires_action" | "processing" | "completed" | "cancelled" | "failed";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9981,9 +11480,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9997,6 +11496,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10012,7 +11514,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10027,6 +11532,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -10041,9 +11548,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10055,6 +11562,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10066,6 +11576,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10076,6 +11589,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10086,6 +11602,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10099,6 +11618,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10112,7 +11634,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10127,7 +11652,10 @@ export interface operations {
                 /** @description The resource as it was at a point: an ISO 8601 date-time, a Unix ms integer, or position:N (a log position); before it existed, 404 */
                 as_of?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -10139,9 +11667,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10152,6 +11680,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10163,6 +11694,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10173,6 +11707,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10192,6 +11729,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -10208,9 +11747,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10222,6 +11761,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10233,6 +11775,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10243,6 +11788,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10253,6 +11801,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10266,6 +11817,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10279,7 +11833,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10296,7 +11853,10 @@ export interface operations {
                 /** @description meta.pagination.next_cursor of the previous page; omit for the first */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -10308,9 +11868,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10326,6 +11886,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10336,6 +11899,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10355,6 +11921,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -10371,9 +11939,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10385,6 +11953,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10396,6 +11967,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10406,6 +11980,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10416,6 +11993,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10429,6 +12009,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10442,7 +12025,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10471,7 +12057,10 @@ export interface operations {
                 payment_type?: "card-acq" | "walletpay-acq";
                 payment_intent_id?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10481,9 +12070,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10497,6 +12086,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10512,7 +12104,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10527,6 +12122,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -10541,9 +12138,9 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10555,6 +12152,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10566,6 +12166,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10576,6 +12179,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10586,6 +12192,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10599,6 +12208,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10612,7 +12224,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10627,7 +12242,10 @@ export interface operations {
                 /** @description The resource as it was at a point: an ISO 8601 date-time, a Unix ms integer, or position:N (a log position); before it existed, 404 */
                 as_of?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -10639,9 +12257,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10652,6 +12270,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10663,6 +12284,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10673,6 +12297,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10692,6 +12319,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -10704,9 +12333,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10718,6 +12347,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10729,6 +12361,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10739,6 +12374,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10749,6 +12387,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10762,6 +12403,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10775,7 +12419,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10790,6 +12437,8 @@ export interface operations {
             header?: {
                 /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path: {
                 id: string;
@@ -10806,9 +12455,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10820,6 +12469,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10831,6 +12483,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10841,6 +12496,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10851,6 +12509,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10864,6 +12525,9 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10877,7 +12541,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10889,7 +12556,10 @@ export interface operations {
     getThreeDsPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -10901,6 +12571,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10912,6 +12583,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10922,6 +12594,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10937,7 +12610,10 @@ export interface operations {
     approveThreeDs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -10954,6 +12630,7 @@ export interface operations {
             303: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     /** @description return_url with the decided query */
                     Location: string;
                     [name: string]: unknown;
@@ -10965,6 +12642,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10975,6 +12653,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10985,6 +12664,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10998,6 +12678,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11010,7 +12691,10 @@ export interface operations {
     failThreeDs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -11027,6 +12711,7 @@ export interface operations {
             303: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     /** @description return_url with the decided query */
                     Location: string;
                     [name: string]: unknown;
@@ -11038,6 +12723,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11048,6 +12734,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11058,6 +12745,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11071,6 +12759,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11083,7 +12772,10 @@ export interface operations {
     operatorReviewEntity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -11099,6 +12791,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11110,6 +12803,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11120,6 +12814,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11130,6 +12825,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11143,6 +12839,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11155,7 +12852,10 @@ export interface operations {
     operatorAdvanceTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -11171,6 +12871,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11182,6 +12883,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11192,6 +12894,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11202,6 +12905,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11215,6 +12919,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11231,7 +12936,10 @@ export interface operations {
                 /** @description A log position: next_cursor of the previous page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 /** @description The organization_id of GET /api-keys/current */
                 id: string;
@@ -11244,6 +12952,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11257,6 +12966,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11267,6 +12977,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11277,6 +12988,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11296,7 +13008,10 @@ export interface operations {
                 /** @description An ISO 8601 date-time, a Unix ms integer, or position:N */
                 as_of?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 /** @description The organization_id of GET /api-keys/current */
                 id: string;
@@ -11309,6 +13024,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11319,6 +13035,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11329,6 +13046,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11339,6 +13057,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11369,7 +13088,10 @@ export interface operations {
                 /** @description ISO 8601 date or date-time, or Unix ms; inclusive */
                 date_to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11379,9 +13101,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11395,6 +13117,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11406,6 +13131,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11420,7 +13148,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11436,7 +13167,10 @@ export interface operations {
                 /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -11448,9 +13182,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11461,6 +13195,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11472,6 +13209,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11482,6 +13222,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11496,7 +13239,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11512,7 +13258,10 @@ export interface operations {
                 /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -11524,9 +13273,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11537,6 +13286,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11548,6 +13300,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11558,6 +13313,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11572,7 +13330,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11588,7 +13349,10 @@ export interface operations {
                 /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -11600,9 +13364,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11613,6 +13377,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11624,6 +13391,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11634,6 +13404,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11648,7 +13421,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11664,7 +13440,10 @@ export interface operations {
                 /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -11676,9 +13455,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11689,6 +13468,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11700,6 +13482,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11710,6 +13495,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11724,7 +13512,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11740,7 +13531,10 @@ export interface operations {
                 /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -11752,9 +13546,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11765,6 +13559,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11776,6 +13573,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11786,6 +13586,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11800,7 +13603,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11816,7 +13622,10 @@ export interface operations {
                 /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -11828,9 +13637,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11841,6 +13650,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11852,6 +13664,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11862,6 +13677,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11876,7 +13694,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11892,7 +13713,10 @@ export interface operations {
                 /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -11904,9 +13728,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11917,6 +13741,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11928,6 +13755,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11938,6 +13768,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11952,7 +13785,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11968,7 +13804,10 @@ export interface operations {
                 /** @description A revision: next_cursor of the previous page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -11980,9 +13819,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11993,6 +13832,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12004,6 +13846,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12014,6 +13859,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12028,7 +13876,10 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12043,7 +13894,10 @@ export interface operations {
                 /** @description An ISO 8601 date-time, a Unix ms integer, or position:N */
                 as_of?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12053,9 +13907,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12066,6 +13920,9 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12077,6 +13934,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12101,6 +13961,8 @@ export interface operations {
             header?: {
                 /** @description Resume after this log position (the id of the last event received) */
                 "Last-Event-ID"?: string;
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
             };
             path?: never;
             cookie?: never;
@@ -12111,9 +13973,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12126,6 +13988,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12138,7 +14003,10 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12152,7 +14020,10 @@ export interface operations {
     getDashboard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12162,6 +14033,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12173,6 +14045,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12188,7 +14061,10 @@ export interface operations {
     getDashboardAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 file: string;
             };
@@ -12200,6 +14076,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12213,6 +14090,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12228,7 +14106,10 @@ export interface operations {
     getOpenApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12238,6 +14119,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12254,7 +14136,10 @@ export interface operations {
     getDocsPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12264,6 +14149,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12280,7 +14166,10 @@ export interface operations {
     getDocsAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 asset: "swagger-ui.css" | "swagger-ui-bundle.js" | "favicon-32x32.png" | "swagger-initializer.js";
             };
@@ -12292,6 +14181,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12305,6 +14195,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12320,7 +14211,10 @@ export interface operations {
     operatorRecordInflow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -12336,6 +14230,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12347,6 +14242,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12357,6 +14253,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12367,6 +14264,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12379,6 +14277,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12390,6 +14289,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -12402,7 +14302,10 @@ export interface operations {
     getEventProof: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path: {
                 id: string;
             };
@@ -12414,9 +14317,9 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12429,6 +14332,9 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12439,6 +14345,9 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12449,6 +14358,9 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12469,7 +14381,10 @@ export interface operations {
                 /** @description A tree size: next_cursor of the previous page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12479,6 +14394,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12489,6 +14405,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12499,6 +14416,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12509,6 +14427,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12529,7 +14448,10 @@ export interface operations {
                 /** @description The tree_size of the later checkpoint */
                 second: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12539,6 +14461,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12549,6 +14472,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12559,6 +14483,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12569,6 +14494,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12579,6 +14505,1281 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    onAccountsCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "accounts.created";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Account"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAccountsUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "accounts.updated";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Account"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAccountDetailsCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "account_details.created";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["AccountDetails"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onInflowsCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "inflows.completed";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Inflow"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onInflowsFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "inflows.failed";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Inflow"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOutflowsCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "outflows.created";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Transfer"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOutflowsUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "outflows.updated";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Transfer"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOutflowsCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "outflows.completed";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Transfer"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOutflowsFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "outflows.failed";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Transfer"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOutflowsCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "outflows.cancelled";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Transfer"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOutflowsRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "outflows.refunded";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Transfer"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onEntitiesCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "entities.created";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Entity"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onEntitiesUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "entities.updated";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Entity"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFundingSessionsCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "funding_sessions.completed";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["FundingSession"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFundingSessionsFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "funding_sessions.failed";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["FundingSession"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentIntentCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "payment_intent.completed";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["PaymentIntent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentIntentFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "payment_intent.failed";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["PaymentIntent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentIntentCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "payment_intent.cancelled";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["PaymentIntent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentIntentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "payment_intent.refunded";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Refund"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCardsCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "cards.created";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Card"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCardsUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "cards.updated";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Card"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCardsDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "cards.deleted";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Card"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCardTransactionsCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "card_transactions.created";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["CardTransaction"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCardTransactionsUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "card_transactions.updated";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["CardTransaction"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhooksDisabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "webhooks.disabled";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["Webhook"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

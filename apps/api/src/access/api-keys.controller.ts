@@ -1,4 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { CURRENT_API_VERSION } from '@app/domain';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CreateApiKeyCommand, GetApiKeyQuery, IssueEntityTokenCommand, managedKeyModes, RevokeApiKeyCommand, RotateApiKeyCommand } from '@app/application/access';
 import type { CommandContext } from '@app/application/command-handling';
@@ -38,8 +40,10 @@ export class ApiKeysController {
     ok: { status: 201, schema: 'ApiKeyWithSecret', description: 'The new key, with `key` (this response only)' },
     errors: { 403: 'A sandbox key asking for a live key (forbidden_mode)' },
   })
-  async create(@Ctx() ctx: CommandContext, @Body() body: CreateApiKeyDto) {
-    const { key, state } = await this.commands.execute(new CreateApiKeyCommand(ctx, { name: body.name ?? null, mode: body.mode ?? 'sandbox' }));
+  async create(@Ctx() ctx: CommandContext, @Body() body: CreateApiKeyDto, @Req() req: Request) {
+    // Pinned to the version the request names (checked by its middleware), else the current one, as Stripe pins a new key.
+    const apiVersion = typeof req.headers['payments-version'] === 'string' ? req.headers['payments-version'].trim() : CURRENT_API_VERSION;
+    const { key, state } = await this.commands.execute(new CreateApiKeyCommand(ctx, { name: body.name ?? null, mode: body.mode ?? 'sandbox', apiVersion }));
     return { ...presentApiKey(state), key };
   }
 

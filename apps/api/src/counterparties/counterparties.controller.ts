@@ -77,7 +77,8 @@ export class CounterpartiesController {
   @Patch(':id')
   @ApiBody({
     description: 'The profile follows the counterparty’s type: PatchIndividualCounterpartyDto or PatchBusinessCounterpartyDto',
-    schema: { oneOf: [{ $ref: getSchemaPath(PatchIndividualCounterpartyDto) }, { $ref: getSchemaPath(PatchBusinessCounterpartyDto) }] },
+    // anyOf: the counterparty's stored type picks the schema, not the body, and the two share fields.
+    schema: { anyOf: [{ $ref: getSchemaPath(PatchIndividualCounterpartyDto) }, { $ref: getSchemaPath(PatchBusinessCounterpartyDto) }] },
   })
   @ApiRoute({
     id: 'updateCounterparty',

@@ -6,6 +6,8 @@ import { READ_MODEL_EXTENSION } from './api-route.decorator';
 import { COMPONENT_SCHEMAS } from './openapi-schemas';
 import { routeFacts, type RouteFacts } from './route-facts';
 import type { Schema } from './schema-dsl';
+import { WEBHOOK_ONLY_SCHEMAS, webhooksSection } from './webhooks-section';
+import { API_VERSIONS, CURRENT_API_VERSION } from '@app/domain';
 
 /** The OpenAPI 3.1 document as JSON (the served `/openapi.json`). */
 export type OpenApiDocument = {
@@ -62,7 +64,13 @@ response of the end-to-end suite is checked against it.
   transactions have their own shapes.
 - **Idempotency**: any POST, PATCH or DELETE made with a key or token may carry \`Idempotency-Key\`; a replayed answer carries
   \`Idempotent-Replayed: true\`.
-- **Rate limits**: a token bucket per API key; over it, 429 \`rate_limited\` with \`Retry-After\`.
+- **Rate limits**: a token bucket per API key; every metered answer carries \`RateLimit-Policy\` and \`RateLimit\`
+  (draft-ietf-httpapi-ratelimit-headers); over it, 429 \`rate_limited\` with \`Retry-After\`.
+- **Versions**: dated, as \`Payments-Version: \${CURRENT_API_VERSION}\` (the current one). A key is pinned to the version current
+  when it was created; a request may name another in the \`Payments-Version\` header (unknown: 400 \`invalid_api_version\`); every
+  answer says which version it was made under.
+- **Browsers**: client apps on \`CORS_ALLOWED_ORIGINS\` call the API with entity tokens; a secret key from another origin's page is
+  refused (403 \`secret_key_in_browser\`). Answers are compressed when asked, and GET answers carry an \`ETag\` (\`If-None-Match\` → 304).
 - **Amounts** are integers in the smallest currency unit; timestamps are Unix milliseconds unless named \`*_at\` as ISO 8601.
 `.trim();
 
@@ -88,13 +96,25 @@ const COMPONENT_RESPONSES: Record<string, ResponseObject> = {
   Unauthorized: error('Missing, malformed, unknown, expired or revoked credential (unauthorized)'),
   PayloadTooLarge: error('The body exceeds 1 MB (payload_too_large)'),
   UnsupportedMediaType: error('The body is of a media type the route does not take (unsupported_media_type); JSON routes take application/json and application/*+json'),
-  RateLimited: { ...error('Over the rate limit of the API key (rate_limited)', 'RateLimitError'), headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
+  RateLimited: {
+    ...error('Over the rate limit of the API key (rate_limited)', 'RateLimitError'),
+    headers: {
+      'Retry-After': { $ref: '#/components/headers/RetryAfter' },
+      'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+      RateLimit: { $ref: '#/components/headers/RateLimit' },
+    },
+  },
   InternalError: error('Something went wrong on our side (internal_error); a retry with the same Idempotency-Key runs again'),
-  Overloaded: { ...error('More write requests at once than the API takes (overloaded); retry after Retry-After'), headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
   ServiceUnavailable: {
     ...error('A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key'),
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
   },
+};
+
+/** Merged into every write's 503 (so not a component of its own: it would be unused). */
+const OVERLOADED: ResponseObject = {
+  ...error('More write requests at once than the API takes (overloaded); retry after Retry-After'),
+  headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
 };
 
 function error(description: string, schema = 'Error'): ResponseObject {
@@ -105,9 +125,27 @@ const COMPONENT_HEADERS = {
   XRequestId: { description: 'The request id (the caller’s x-request-id when sane, otherwise a new one)', required: true, schema: { type: 'string' } },
   IdempotentReplayed: { description: '`true` on an answer replayed for a repeated Idempotency-Key', schema: { const: 'true' } },
   RetryAfter: { description: 'Seconds to wait before retrying', required: true, schema: { type: 'string', pattern: '^\\d+$' } },
-  RateLimitLimit: { description: 'The bucket size of the API key (absent when rate limits are off)', schema: { type: 'string' } },
-  RateLimitRemaining: { description: 'Requests left in the bucket', schema: { type: 'string' } },
-  RateLimitReset: { description: 'Seconds until the bucket is full again', schema: { type: 'string' } },
+  RateLimitPolicy: {
+    description: 'The API key’s policy (draft-ietf-httpapi-ratelimit-headers): `"api_key";q=<requests per second>;w=1`, the `limit` of a 429; absent when rate limits are off',
+    schema: { type: 'string', examples: ['"api_key";q=100;w=1'] },
+  },
+  RateLimit: {
+    description: 'What is left of it: `"api_key";r=<requests left, at most q>;t=<seconds until r is q again>`; absent when rate limits are off',
+    schema: { type: 'string', examples: ['"api_key";r=99;t=1'] },
+  },
+  PaymentsVersion: {
+    description: 'The dated API version the answer was made under: the request’s Payments-Version, else the key’s',
+    required: true,
+    schema: { type: 'string', enum: [...API_VERSIONS] },
+  },
+};
+
+const PAYMENTS_VERSION = {
+  name: 'Payments-Version',
+  in: 'header',
+  required: false,
+  description: `The dated API version to answer under (default: the key’s, pinned when it was created; without a key ${CURRENT_API_VERSION}); another value answers 400 invalid_api_version`,
+  schema: { type: 'string', enum: [...API_VERSIONS] },
 };
 
 const IDEMPOTENCY_KEY = {
@@ -142,19 +180,24 @@ export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
     .setDescription(DESCRIPTION)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_test_… | sk_live_…', description: 'An API key: sk_test_… (sandbox) or sk_live_… (live)' }, 'api_key')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'etk_…', description: 'An entity token (POST /entity-tokens): one entity, its key’s mode and rate limit' }, 'entity_token')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator token, PAYMENTS_ADMIN_TOKEN (the /admin routes; unset, they answer 404)' }, 'operator');
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The operator token, PAYMENTS_ADMIN_TOKEN (the /admin routes; unset, they answer 404)' }, 'operator')
+    // Relative: the API that serves this document (GET /openapi.json), whatever host it is reached on.
+    .addServer('/', 'The API serving this document');
   for (const [name, description] of TAGS) config.addTag(name, description);
   const generated = SwaggerModule.createDocument(app, config.build()) as unknown as OpenApiDocument;
+  // The project is proprietary (package.json: UNLICENSED); redocly's info-license wants it said.
+  generated.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
   return complete(generated, routeFacts(app));
 }
 
 function complete(doc: OpenApiDocument, facts: RouteFacts[]): OpenApiDocument {
   const schemas = (doc.components.schemas ?? {}) as Record<string, unknown>;
   for (const name of Object.keys(COMPONENT_SCHEMAS)) if (name in schemas) throw new Error(`OpenAPI: a DTO and a response schema are both named ${name}`);
-  doc.components.schemas = { ...(to31(schemas) as Record<string, unknown>), ...COMPONENT_SCHEMAS };
+  doc.components.schemas = { ...(to31(schemas) as Record<string, unknown>), ...COMPONENT_SCHEMAS, ...WEBHOOK_ONLY_SCHEMAS };
   doc.components.responses = COMPONENT_RESPONSES as Record<string, unknown>;
   doc.components.headers = COMPONENT_HEADERS;
-  doc.components.parameters = { IdempotencyKey: IDEMPOTENCY_KEY };
+  doc.components.parameters = { IdempotencyKey: IDEMPOTENCY_KEY, PaymentsVersion: PAYMENTS_VERSION };
+  doc.webhooks = webhooksSection();
 
   const operationIds = new Map<string, number>();
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -187,6 +230,7 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
   const authenticated = fact.caller === 'api_key' || fact.caller === 'api_key_or_token';
   const idempotent = authenticated && WRITES.has(method);
   if (idempotent) op.parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  op.parameters.push({ $ref: '#/components/parameters/PaymentsVersion' });
   if (!op.parameters.length) delete op.parameters;
   if (op.requestBody) completeBody(op, fact, schemas);
 
@@ -213,7 +257,7 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
   // Any route may need a store (the rate-limit bucket, the log, the read models): issue 23. Not
   // one whose 503 is its own answer (readiness: each store's state, not the error envelope).
   if (!op.responses['503']) add(503, { $ref: '#/components/responses/ServiceUnavailable' });
-  if (WRITES.has(method)) add(503, { $ref: '#/components/responses/Overloaded' });
+  if (WRITES.has(method)) add(503, OVERLOADED);
   if (readsReadModel)
     add(503, {
       ...error('The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After'),
@@ -222,11 +266,15 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
 
   for (const [status, answer] of Object.entries(op.responses)) {
     if (answer.$ref) continue;
-    const headers: Record<string, unknown> = { 'x-request-id': { $ref: '#/components/headers/XRequestId' }, ...(answer.headers ?? {}) };
-    if (authenticated && status.startsWith('2')) {
-      headers['X-RateLimit-Limit'] = { $ref: '#/components/headers/RateLimitLimit' };
-      headers['X-RateLimit-Remaining'] = { $ref: '#/components/headers/RateLimitRemaining' };
-      headers['X-RateLimit-Reset'] = { $ref: '#/components/headers/RateLimitReset' };
+    const headers: Record<string, unknown> = {
+      'x-request-id': { $ref: '#/components/headers/XRequestId' },
+      'Payments-Version': { $ref: '#/components/headers/PaymentsVersion' },
+      ...(answer.headers ?? {}),
+    };
+    // Metered once the caller is known: its 2xx and the refusals after authentication.
+    if (authenticated && status !== '401') {
+      headers['RateLimit-Policy'] = { $ref: '#/components/headers/RateLimitPolicy' };
+      headers.RateLimit = { $ref: '#/components/headers/RateLimit' };
     }
     if (idempotent && (status.startsWith('2') || status === '409' || status === '422')) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
     answer.headers = headers;

@@ -158,6 +158,8 @@ const BLOCK_OF: Record<(typeof PAYMENT_METHODS)[number], keyof typeof paymentDet
   'stablecoin-transfer': 'wallet',
   'book-transfer': 'book',
 };
+/** `PaymentDetailBank`, `PaymentDetailMomo`, … : the component of one payment method. */
+const paymentDetailName = (method: (typeof PAYMENT_METHODS)[number]): string => `PaymentDetail${BLOCK_OF[method][0].toUpperCase()}${BLOCK_OF[method].slice(1)}`;
 const paymentDetail = (method: (typeof PAYMENT_METHODS)[number]): Schema =>
   obj(
     {
@@ -614,11 +616,13 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     created: ms(),
     updated: ms(),
   }),
+  // A discriminator selects named schemas only (redocly's no-illogical-composition-keywords): one component per payment method.
   PaymentDetail: {
     description: 'Payment details of a counterparty: the block of its payment_method (bank, momo, wallet or book)',
-    oneOf: PAYMENT_METHODS.map((method) => paymentDetail(method)),
-    discriminator: { propertyName: 'payment_method' },
+    oneOf: PAYMENT_METHODS.map((method) => ref(paymentDetailName(method))),
+    discriminator: { propertyName: 'payment_method', mapping: Object.fromEntries(PAYMENT_METHODS.map((method) => [method, `#/components/schemas/${paymentDetailName(method)}`])) },
   },
+  ...Object.fromEntries(PAYMENT_METHODS.map((method) => [paymentDetailName(method), paymentDetail(method)])),
   CounterpartyLookup: successEnvelope(
     obj({ account_number: str(), account_name: str(), bank_code: str(), bank_name: nullable(str()), scheme: oneOfValues(BANK_SCHEMES), country: str(), currency: currency() }),
     'The account is valid; its holder and bank',

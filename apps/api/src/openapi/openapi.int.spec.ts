@@ -89,7 +89,8 @@ describe('the OpenAPI document', () => {
     expect(JSON.stringify(doc.paths['/transfers'].get.responses['200'])).toContain('#/components/schemas/StyleAMeta');
     expect(JSON.stringify(doc.paths['/payment-intents'].get.responses['200'])).toContain('#/components/schemas/StyleBPagination');
     expect(doc.paths['/transfers'].get.responses['503']).toBeDefined();
-    expect(doc.paths['/transfers'].get.parameters?.some((p) => p.name === 'Idempotency-Key' || p.$ref)).toBe(false);
+    expect(doc.paths['/transfers'].get.parameters?.some((p) => p.name === 'Idempotency-Key' || p.$ref === '#/components/parameters/IdempotencyKey')).toBe(false);
+    expect(doc.paths['/transfers'].get.parameters).toContainEqual({ $ref: '#/components/parameters/PaymentsVersion' });
   });
 
   it('is served at /openapi.json without a credential', async () => {

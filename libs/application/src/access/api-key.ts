@@ -31,9 +31,13 @@ export async function loadManagedKey(store: EventStore, actor: Actor, id: string
   return null;
 }
 
-export const actorForKey = (state: ActiveApiKey): Actor => ({
+/** An actor of a key or of a token it issued, with the dated API version the key is pinned to (Payments-Version). */
+export type KeyActor = Actor & { readonly apiVersion: string };
+
+export const actorForKey = (state: ActiveApiKey): KeyActor => ({
   kind: 'api_key',
   organizationId: state.organization_id,
   mode: state.mode,
   id: state.id,
+  apiVersion: state.api_version,
 });

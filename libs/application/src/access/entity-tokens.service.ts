@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityTokenEvent } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { sha256 } from '@app/platform/security/credentials';
-import type { Actor } from '../command-handling';
-import { loadApiKey } from './api-key';
+import { loadApiKey, type KeyActor } from './api-key';
 import { entityTokenStream } from './streams';
 
 /** Authentication of entity tokens for the auth guard; issuing one is IssueEntityTokenCommand. */
@@ -12,7 +11,7 @@ export class EntityTokensService {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   /** An unexpired token whose issuing key is still active; null otherwise. */
-  async resolve(token: string, now = Date.now()): Promise<Actor | null> {
+  async resolve(token: string, now = Date.now()): Promise<KeyActor | null> {
     const [issued] = await this.store.readStream(entityTokenStream(sha256(token)));
     if (!issued) return null;
     const data = issued.data as EntityTokenEvent['data'];
@@ -20,6 +19,6 @@ export class EntityTokensService {
     // Revoking a key revokes the tokens it issued; rotation keeps them (same key id, still active).
     const key = await loadApiKey(this.store, { kind: 'system', organizationId: data.organization_id, mode: data.mode, id: 'auth' }, data.api_key_id);
     if (!key || key.status !== 'active') return null;
-    return { kind: 'entity_token', organizationId: data.organization_id, mode: data.mode, id: data.api_key_id, entityId: data.entity_id };
+    return { kind: 'entity_token', organizationId: data.organization_id, mode: data.mode, id: data.api_key_id, entityId: data.entity_id, apiVersion: key.api_version };
   }
 }

@@ -32,6 +32,8 @@ export interface PlatformConfig {
   readonly rateLimitPerSecond: number;
   /** The bucket's size: how many requests may arrive at once. */
   readonly rateLimitBurst: number;
+  /** Browser origins allowed to call the API with entity tokens (`CORS_ALLOWED_ORIGINS`, comma-separated; none by default). */
+  readonly corsAllowedOrigins: readonly string[];
   /** Bearer token of the operator API (decisions §11); unset: /admin/* answers 404; set but blank: no start. */
   readonly adminToken?: string;
   /** Cards one entity may create per clock hour (decisions §2); 0 turns the limit off. */
@@ -124,6 +126,8 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   // Per API key and entity token; the defaults (100/s, bursts of 200) fit every deployment.
   RATE_LIMIT_PER_SECOND: [],
   RATE_LIMIT_BURST: [],
+  // Browser origins of client apps using entity tokens (issue 32 item 6); none by default.
+  CORS_ALLOWED_ORIGINS: ['api'],
   CARD_CREATION_LIMIT_PER_HOUR: [],
   // Open GET /events/stream per API key (decisions §10), read by the API's event-stream module; the default (10) fits.
   EVENT_STREAMS_PER_KEY: [],
@@ -196,6 +200,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     readConsistencyTimeoutMs: positive(env.READ_CONSISTENCY_TIMEOUT_MS || '5000', 'READ_CONSISTENCY_TIMEOUT_MS'),
     rateLimitPerSecond: integer(env.RATE_LIMIT_PER_SECOND || '100', 'RATE_LIMIT_PER_SECOND'),
     rateLimitBurst: positive(env.RATE_LIMIT_BURST || '200', 'RATE_LIMIT_BURST'),
+    corsAllowedOrigins: (env.CORS_ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
     adminToken: adminToken(env.PAYMENTS_ADMIN_TOKEN),
     cardCreationLimitPerHour: integer(env.CARD_CREATION_LIMIT_PER_HOUR || '100', 'CARD_CREATION_LIMIT_PER_HOUR'),
     fxRatesFile: resolve(env.FX_RATES_FILE || 'datasets/fx-rates.json'),

@@ -5,6 +5,7 @@ import { ApiKeysService, actorForKey, EntityTokensService } from '@app/applicati
 import { DomainException, actorLabel, type Actor } from '@app/application/command-handling';
 import { assignRequestLog } from '@app/platform/logging/logger';
 import { ApiRateLimitGuard } from '../rate-limit/api-rate-limit.guard';
+import { echoKeyVersion } from '../api-version.middleware';
 import { API_KEY_ONLY, PUBLIC_ROUTE, SANDBOX_ONLY, type AuthenticatedRequest } from './auth.decorators';
 
 const unauthorized = (message: string) => new DomainException(domainError('unauthorized', 'unauthorized', message));
@@ -35,6 +36,8 @@ export class AuthGuard implements CanActivate {
     req.actor = actor;
     // Every later line of this request (and its completion line) names who and for whom.
     assignRequestLog({ actor: actorLabel(actor), organization_id: actor.organizationId, mode: actor.mode });
+    // Payments-Version: the key's pinned version unless the request named one (issue 32 item 5).
+    echoKeyVersion(req, context.switchToHttp().getResponse());
     await this.rateLimit.canActivate(context);
     if (flag(API_KEY_ONLY) && actor.kind !== 'api_key') {
       throw new DomainException(domainError('forbidden', 'forbidden', 'This operation needs an API key, not an entity token'));

@@ -8,6 +8,8 @@ export interface CreateApiKeyInput {
   /** A key given in configuration (bootstrap); otherwise one is generated. */
   readonly key?: string;
   readonly bootstrap?: boolean;
+  /** The dated API version to pin the key to (the request's Payments-Version); default the current one. */
+  readonly apiVersion?: string;
 }
 
 export interface IssuedApiKey {

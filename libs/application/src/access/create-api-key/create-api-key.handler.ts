@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { domainError } from '@app/domain';
-import { apiKeyDecider } from '@app/domain/access';
+import { apiKeyDecider, CURRENT_API_VERSION } from '@app/domain/access';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { newApiKey } from '@app/platform/security/credentials';
@@ -38,6 +38,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
         name: input.name,
         mode: input.mode,
         bootstrap: input.bootstrap ?? false,
+        api_version: input.apiVersion ?? CURRENT_API_VERSION,
         material,
         now: Date.now(),
       },

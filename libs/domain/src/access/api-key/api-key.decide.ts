@@ -10,6 +10,7 @@ export type ApiKeyCommand =
       readonly name: string | null;
       readonly mode: 'sandbox' | 'live';
       readonly bootstrap: boolean;
+      readonly api_version: string;
       readonly material: KeyMaterial;
       readonly now: number;
     }

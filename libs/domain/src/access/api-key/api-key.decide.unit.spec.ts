@@ -1,6 +1,8 @@
 import { specFor } from '../../shared/testing/given-when-then';
 import { apiKeyDecider, type ApiKeyCommand } from './api-key.decide';
 import type { ApiKeyEvent, KeyMaterial } from './api-key.events';
+import { evolveApiKey, initialApiKeyState } from './api-key';
+import { FIRST_API_VERSION } from './api-version';
 
 const material = (n: number): KeyMaterial => ({
   key_hash: `hash-${n}`,
@@ -15,12 +17,13 @@ const create: ApiKeyCommand = {
   name: 'ci',
   mode: 'sandbox',
   bootstrap: false,
+  api_version: '2026-11-27',
   material: material(1),
   now: 1000,
 };
 const created: ApiKeyEvent = {
   type: 'ApiKeyCreated',
-  data: { api_key_id: 'key_1', organization_id: 'org_1', name: 'ci', mode: 'sandbox', bootstrap: false, ...material(1), created: 1000 },
+  data: { api_key_id: 'key_1', organization_id: 'org_1', name: 'ci', mode: 'sandbox', bootstrap: false, api_version: '2026-11-27', ...material(1), created: 1000 },
 };
 const revoked: ApiKeyEvent = { type: 'ApiKeyRevoked', data: { api_key_id: 'key_1', revoked: 3000 } };
 const given = specFor(apiKeyDecider);
@@ -36,6 +39,11 @@ describe('api key', () => {
   });
 
   describe('when active', () => {
+    it('is pinned to the API version it was created under', () => expect(evolveApiKey(initialApiKeyState, created)).toMatchObject({ api_version: '2026-11-27' }));
+    it('created before versions existed, is on the first version (upcast)', () => {
+      const { api_version: _v, ...older } = (created as Extract<ApiKeyEvent, { type: 'ApiKeyCreated' }>).data;
+      expect(evolveApiKey(initialApiKeyState, { type: 'ApiKeyCreated', data: older })).toMatchObject({ api_version: FIRST_API_VERSION });
+    });
     it('is not created twice', () => given([created]).when(create).thenError('api_key_exists'));
     it('rotates to new material', () =>
       given([created])

@@ -16,6 +16,8 @@ export type ApiKeyEvent =
         readonly name: string | null;
         readonly mode: 'sandbox' | 'live';
         readonly bootstrap: boolean;
+        /** The dated API version the key is pinned to; absent in events older than versions (read as FIRST_API_VERSION). */
+        readonly api_version?: string;
         readonly created: number;
       };
     }

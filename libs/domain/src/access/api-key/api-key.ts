@@ -1,4 +1,5 @@
 import type { ApiKeyEvent, KeyMaterial } from './api-key.events';
+import { FIRST_API_VERSION } from './api-version';
 
 export type ApiKeyState =
   | { readonly status: 'none' }
@@ -8,6 +9,7 @@ export type ApiKeyState =
       readonly organization_id: string;
       readonly name: string | null;
       readonly mode: 'sandbox' | 'live';
+      readonly api_version: string;
       readonly created: number;
       readonly updated: number;
     });
@@ -17,8 +19,9 @@ export const initialApiKeyState: ApiKeyState = { status: 'none' };
 export function evolveApiKey(state: ApiKeyState, event: ApiKeyEvent): ApiKeyState {
   switch (event.type) {
     case 'ApiKeyCreated': {
-      const { api_key_id, bootstrap: _bootstrap, created, ...rest } = event.data;
-      return { ...rest, status: 'active', id: api_key_id, created, updated: created };
+      const { api_key_id, bootstrap: _bootstrap, created, api_version, ...rest } = event.data;
+      // Upcast: a key created before versions existed is on the first one.
+      return { ...rest, api_version: api_version ?? FIRST_API_VERSION, status: 'active', id: api_key_id, created, updated: created };
     }
     case 'ApiKeyRotated': {
       if (state.status === 'none') return state;

@@ -1,3 +1,4 @@
 export * from './api-key.events';
 export * from './api-key';
 export * from './api-key.decide';
+export * from './api-version';
