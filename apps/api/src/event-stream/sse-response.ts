@@ -16,6 +16,8 @@ export class SseResponse {
   readonly closed: Promise<void>;
   private timer: NodeJS.Timeout | null = null;
   private writing = 0;
+  /** The one wait for `drain` every write past a full buffer shares. */
+  private drained: Promise<void> | null = null;
   /** The writes waiting for the socket to drain, released by `end`. */
   private readonly waiting = new Set<() => void>();
   /** The last position written as an `id:`, and the position everything up to has been handed on. */
@@ -88,9 +90,18 @@ export class SseResponse {
     this.res.once('close', () => clearTimeout(cut));
   }
 
+  /**
+   * Writes the chunk; resolves once the socket takes more. A batch is written without awaiting in
+   * between, so every write past a full buffer shares one wait for `drain` (one listener each for
+   * `drain` and `close`, not one per write: hundreds of them warned of a listener leak).
+   */
   private write(chunk: string): Promise<void> {
     if (this.gone) return Promise.resolve();
-    if (this.res.write(chunk)) return Promise.resolve();
+    if (this.res.write(chunk) && !this.drained) return Promise.resolve();
+    return (this.drained ??= this.waitForDrain());
+  }
+
+  private waitForDrain(): Promise<void> {
     this.writing++;
     return new Promise<void>((resolve) => {
       const done = () => {
@@ -98,6 +109,7 @@ export class SseResponse {
         this.res.off('close', done);
         this.waiting.delete(done);
         this.writing--;
+        this.drained = null;
         resolve();
       };
       this.waiting.add(done);
