@@ -4957,7 +4957,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+        /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -5043,6 +5043,8 @@ export interface components {
         RateLimitPolicy: string;
         /** @description What is left of it: `"api_key";r=<requests left, at most q>;t=<seconds until r is q again>`; absent when rate limits are off */
         RateLimit: string;
+        /** @description A weak validator of the body: send it back in If-None-Match for a 304 when nothing changed */
+        ETag: string;
         /** @description The dated API version the answer was made under: the request’s Payments-Version, else the key’s */
         PaymentsVersion: "2026-11-27";
     };
@@ -5067,11 +5069,22 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HealthCheck"];
                 };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5097,11 +5110,22 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HealthCheck"];
                 };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5137,11 +5161,22 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
                 };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5167,11 +5202,22 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/plain": string;
                 };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             /** @description METRICS_PORT is set: the metrics are served on that port only (not_found) */
@@ -5210,14 +5256,40 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -5249,6 +5321,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5258,7 +5331,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5272,7 +5357,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5337,7 +5422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5351,7 +5436,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description A sandbox key asking for a live key (forbidden_mode); or: An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A sandbox key asking for a live key (forbidden_mode); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5442,7 +5527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5456,7 +5541,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5560,7 +5645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5574,7 +5659,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5680,7 +5765,7 @@ export interface operations {
                     "application/json": components["schemas"]["EntityToken"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5694,7 +5779,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5794,6 +5879,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5803,8 +5889,33 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -5857,7 +5968,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuickStartEntity"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5871,7 +5982,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5964,7 +6075,7 @@ export interface operations {
                     "application/json": components["schemas"]["IndividualEntity"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5978,7 +6089,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6071,7 +6182,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessEntity"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6085,7 +6196,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6170,13 +6281,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Entity"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6190,7 +6314,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s, with an entity token (forbidden) */
+            /** @description Another entity’s, with an entity token (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6257,7 +6381,7 @@ export interface operations {
                     "application/json": components["schemas"]["IndividualEntityUpdate"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6271,7 +6395,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6379,7 +6503,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessEntityUpdate"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6393,7 +6517,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6512,7 +6636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Document"];
                 };
             };
-            /** @description Missing file or key, a file that is not PDF, JPEG or PNG, or a malformed multipart body (validation_error, invalid_multipart); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Missing file or key, a file that is not PDF, JPEG or PNG, or a malformed multipart body (validation_error, invalid_multipart); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6526,7 +6650,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s person (forbidden) */
+            /** @description Another entity’s person (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6644,7 +6768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Entity"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6658,7 +6782,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6766,7 +6890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Entity"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6780,7 +6904,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden); or: A live key cannot use a sandbox simulator (sandbox_only) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden); or: A live key cannot use a sandbox simulator (sandbox_only) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6881,6 +7005,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6890,9 +7015,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s, with an entity token (forbidden) */
+            /** @description Another entity’s, with an entity token (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6957,7 +7094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -6971,7 +7108,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity, with an entity token (forbidden) */
+            /** @description Another entity, with an entity token (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7069,13 +7206,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7089,7 +7239,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7168,7 +7318,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountDetails"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7182,7 +7332,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s account (forbidden) */
+            /** @description Another entity’s account (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7290,7 +7440,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxTransaction"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7304,7 +7454,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s account (forbidden); or: A live key cannot use a sandbox simulator (sandbox_only) */
+            /** @description Another entity’s account (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: A live key cannot use a sandbox simulator (sandbox_only) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7406,6 +7556,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7415,7 +7566,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7429,7 +7592,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7494,7 +7657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Counterparty"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7508,7 +7671,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity, with an entity token (forbidden) */
+            /** @description Another entity, with an entity token (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7607,13 +7770,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Counterparty"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7627,7 +7803,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7695,7 +7871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Counterparty"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7709,7 +7885,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7817,7 +7993,7 @@ export interface operations {
                     "application/json": components["schemas"]["Counterparty"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7831,7 +8007,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7931,6 +8107,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7940,9 +8117,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8022,7 +8211,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentDetail"];
                 };
             };
-            /** @description The block does not match payment_method, or its coordinates fail their format (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description The block does not match payment_method, or its coordinates fail their format (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8036,7 +8225,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8142,7 +8331,7 @@ export interface operations {
                     "application/json": components["schemas"]["CounterpartyLookup"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8156,7 +8345,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity, with an entity token (forbidden) */
+            /** @description Another entity, with an entity token (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8239,13 +8428,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BankCodes"];
                 };
             };
-            /** @description Not two letters (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not two letters (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8259,6 +8461,19 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No bank codes for the country (country_not_supported) */
             404: {
                 headers: {
@@ -8305,6 +8520,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8314,7 +8530,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8328,7 +8556,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8393,7 +8621,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookCreated"];
                 };
             };
-            /** @description Not https, a host on a private network, no event enabled or an unknown event (validation_error, invalid_event); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Not https, a host on a private network, no event enabled or an unknown event (validation_error, invalid_event); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8407,7 +8635,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity, with an entity token (forbidden) */
+            /** @description Another entity, with an entity token (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8505,13 +8733,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8525,7 +8766,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8596,7 +8837,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeleted"];
                 };
             };
-            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description entity_id missing with an API key (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8610,7 +8851,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8718,7 +8959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            /** @description As for creation (validation_error, invalid_event); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description As for creation (validation_error, invalid_event); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8732,7 +8973,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8840,7 +9081,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookResendAccepted"];
                 };
             };
-            /** @description entity_id missing with an API key, or a malformed event_id (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description entity_id missing with an API key, or a malformed event_id (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8854,7 +9095,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8962,7 +9203,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookRecoverAccepted"];
                 };
             };
-            /** @description entity_id missing with an API key, a malformed date, or until before since (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description entity_id missing with an API key, a malformed date, or until before since (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8976,7 +9217,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9084,7 +9325,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecretRotated"];
                 };
             };
-            /** @description A secret outside 16-128 characters, or expire_previous_in outside 0-86400 (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description A secret outside 16-128 characters, or expire_previous_in outside 0-86400 (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9098,7 +9339,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9202,6 +9443,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9211,7 +9453,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9225,7 +9479,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9290,7 +9544,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestDispatched"];
                 };
             };
-            /** @description A group and name that are not an event (invalid_event); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description A group and name that are not an event (invalid_event); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9304,7 +9558,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9410,7 +9664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9424,7 +9678,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s account, with an entity token (forbidden) */
+            /** @description Another entity’s account, with an entity token (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9526,6 +9780,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9535,7 +9790,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description entity_id missing with an API key, or a bad filter (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9549,7 +9816,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9614,7 +9881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9628,7 +9895,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s account, with an entity token (forbidden) */
+            /** @description Another entity’s account, with an entity token (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9728,13 +9995,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description entity_id missing with an API key, or a malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description entity_id missing with an API key, or a malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9748,7 +10028,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9815,7 +10095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9829,7 +10109,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden); or: A live key cannot use a sandbox simulator (sandbox_only) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: A live key cannot use a sandbox simulator (sandbox_only) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9928,6 +10208,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9937,9 +10218,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s account (forbidden) */
+            /** @description Another entity’s account (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10017,7 +10310,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardCreated"];
                 };
             };
-            /** @description A field is missing or invalid, or a control is (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description A field is missing or invalid, or a control is (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10031,7 +10324,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s account (forbidden) */
+            /** @description Another entity’s account (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10150,7 +10443,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardCreated"];
                 };
             };
-            /** @description A field is missing or invalid, or a control is (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description A field is missing or invalid, or a control is (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10164,7 +10457,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s account (forbidden) */
+            /** @description Another entity’s account (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10281,13 +10574,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CardList"];
                 };
             };
-            /** @description Neither entity_id nor account_id with an API key, or a bad cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Neither entity_id nor account_id with an API key, or a bad cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10301,7 +10607,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10368,15 +10674,28 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CardDetails"];
                 };
             };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The card belongs to another entity (forbidden) */
+            /** @description The card belongs to another entity (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10439,7 +10758,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardDeleted"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10453,7 +10772,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s card (forbidden) */
+            /** @description Another entity’s card (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10557,7 +10876,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardStatusChange"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10571,7 +10890,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s card (forbidden) */
+            /** @description Another entity’s card (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10675,7 +10994,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardStatusChange"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10689,7 +11008,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s card (forbidden) */
+            /** @description Another entity’s card (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10797,7 +11116,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardReassigned"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10811,7 +11130,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s card or account (forbidden) */
+            /** @description Another entity’s card or account (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10919,7 +11238,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardTransactionEnvelope"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -10933,7 +11252,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s card (forbidden); or: A live key cannot use a sandbox simulator (sandbox_only) */
+            /** @description Another entity’s card (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: A live key cannot use a sandbox simulator (sandbox_only) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11041,7 +11360,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardTransactionEnvelope"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11055,7 +11374,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s card (forbidden); or: A live key cannot use a sandbox simulator (sandbox_only) */
+            /** @description Another entity’s card (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: A live key cannot use a sandbox simulator (sandbox_only) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11159,7 +11478,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardTransactionEnvelope"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11173,7 +11492,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s card (forbidden); or: A live key cannot use a sandbox simulator (sandbox_only) */
+            /** @description Another entity’s card (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: A live key cannot use a sandbox simulator (sandbox_only) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11277,7 +11596,7 @@ export interface operations {
                     "application/json": components["schemas"]["CardStatusChange"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11291,7 +11610,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s card (forbidden); or: A live key cannot use a sandbox simulator (sandbox_only) */
+            /** @description Another entity’s card (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: A live key cannot use a sandbox simulator (sandbox_only) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11395,15 +11714,28 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CardTransactionList"];
                 };
             };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s card (forbidden) */
+            /** @description Another entity’s card (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11483,6 +11815,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11492,7 +11825,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11506,6 +11851,19 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -11558,7 +11916,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentIntent"] | components["schemas"]["PaymentIntentWithAction"];
                 };
             };
-            /** @description A field is missing or invalid, or the card data cannot be decrypted (validation_error, invalid_encrypted_data); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description A field is missing or invalid, or the card data cannot be decrypted (validation_error, invalid_encrypted_data); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11572,7 +11930,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s account (forbidden) */
+            /** @description Another entity’s account (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11670,13 +12028,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11690,7 +12061,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11757,7 +12128,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11771,7 +12142,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11871,6 +12242,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11880,9 +12252,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11949,7 +12333,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -11963,7 +12347,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12073,6 +12457,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12082,7 +12467,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12096,6 +12493,19 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -12148,7 +12558,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentAction"];
                 };
             };
-            /** @description A field is missing or invalid, or the card data cannot be decrypted or is invalid (validation_error, invalid_encrypted_data); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description A field is missing or invalid, or the card data cannot be decrypted or is invalid (validation_error, invalid_encrypted_data); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12162,7 +12572,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s intent (forbidden) */
+            /** @description Another entity’s intent (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12260,13 +12670,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["IntentAction"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12280,7 +12703,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12343,7 +12766,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentAction"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12357,7 +12780,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12465,7 +12888,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentAction"];
                 };
             };
-            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12479,7 +12902,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another entity’s (forbidden); or: A live key cannot use a sandbox simulator (sandbox_only) */
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: A live key cannot use a sandbox simulator (sandbox_only) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -12572,11 +12995,22 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             /** @description No such action: the page says so */
@@ -12953,6 +13387,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12962,7 +13397,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not an organization id, or a bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not an organization id, or a bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13025,13 +13470,24 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Ledger"];
                 };
             };
-            /** @description Not an organization id, no mode, or a malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not an organization id, no mode, or a malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13104,6 +13560,7 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13113,7 +13570,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad filter, date or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13127,7 +13596,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13185,13 +13654,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13205,7 +13687,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13276,13 +13758,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13296,7 +13791,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13367,13 +13862,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13387,7 +13895,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13458,13 +13966,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13478,7 +13999,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13549,13 +14070,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13569,7 +14103,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13640,13 +14174,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13660,7 +14207,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13731,13 +14278,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13751,7 +14311,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13822,13 +14382,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventHistory"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13842,7 +14415,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13910,13 +14483,26 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Ledger"];
                 };
             };
-            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed as_of (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13930,7 +14516,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -13976,15 +14562,28 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/event-stream": string;
                 };
             };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -14034,11 +14633,22 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             /** @description The dashboard is not built (dashboard_not_built): npm run build writes it */
@@ -14077,6 +14687,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14084,6 +14695,16 @@ export interface operations {
                     "text/css": string;
                     "image/svg+xml": string;
                 };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             /** @description No such asset (not_found) */
@@ -14120,11 +14741,22 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
@@ -14150,11 +14782,22 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
@@ -14182,6 +14825,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14189,6 +14833,16 @@ export interface operations {
                     "text/css": string;
                     "image/png": string;
                 };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             /** @description No such asset (not_found) */
@@ -14320,15 +14974,28 @@ export interface operations {
                     "Payments-Version": components["headers"]["PaymentsVersion"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventProof"];
                 };
             };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description An entity token cannot do this: it needs an API key (forbidden) */
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden) */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -14395,13 +15062,24 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AuditCheckpoints"];
                 };
             };
-            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A bad limit or cursor (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -14462,13 +15140,24 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CheckpointConsistency"];
                 };
             };
-            /** @description first or second missing or not a tree size, or not in order (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request) */
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description first or second missing or not a tree size, or not in order (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];

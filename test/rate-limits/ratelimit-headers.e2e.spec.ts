@@ -10,7 +10,7 @@ import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
 describe('RateLimit headers', () => {
   let t: TestApp;
   // The buckets' clock, moved by the test only: every count is exact.
-  let clock = Date.now();
+  const clock = Date.now();
   beforeAll(async () => {
     t = await startTestApp({ RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '10' });
     const { store } = t.app.get<TokenBucketStorage>(getStorageToken());

@@ -9,7 +9,7 @@ import { UnexpectedBodyInterceptor } from './http/unexpected-body.interceptor';
 import { RouteTable } from './http/route-table';
 import { attachOpenApi, OpenApiDocuments } from './openapi/docs.controller';
 import { UnknownQueryInterceptor } from './http/unknown-query.interceptor';
-import { compressAnswers, corsFor } from './http/browser-access';
+import { compressAnswers } from './http/browser-access';
 
 /** Builds the API exactly as `npm start` and `start:api` run it; tests use the same function. */
 export async function createApi(config: PlatformConfig, options: ApiOptions = {}): Promise<INestApplication> {
@@ -17,7 +17,7 @@ export async function createApi(config: PlatformConfig, options: ApiOptions = {}
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   // Weak ETags on answers (Express's etag: a hash of the body), so a GET repeated with If-None-Match is a 304 without the body (issue 32 item 6).
   app.getHttpAdapter().getInstance().set('etag', 'weak');
-  app.use(compressAnswers(), corsFor(config.corsAllowedOrigins));
+  app.use(compressAnswers());
   app.useGlobalPipes(strictValidationPipe());
   // The query parameters a route takes are those its OpenAPI document lists, built on first use.
   const documents = app.get(OpenApiDocuments);

@@ -22,7 +22,7 @@ import { bodyParsing } from './http/body-parsing.middleware';
 import { requestId } from './http/request-id.middleware';
 import { requestShape } from './http/request-shape.middleware';
 import { apiVersion } from './http/api-version.middleware';
-import { SecretKeyOrigin } from './http/browser-access';
+import { CorsForClientApps, SecretKeyOrigin } from './http/browser-access';
 import { WriteAdmission, WriteLoad } from './http/overload/write-admission.middleware';
 import { RateLimitModule } from './http/rate-limit/rate-limit.module';
 import { IdempotencyModule } from './http/idempotency/idempotency.module';
@@ -95,6 +95,6 @@ export class AppModule implements NestModule {
    * authentication, so their refusals reach the error envelope filter (and are counted).
    */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(httpMetrics, requestId, apiVersion, SecretKeyOrigin, WriteAdmission, bodyParsing(), requestShape).forRoutes('*path');
+    consumer.apply(httpMetrics, requestId, apiVersion, CorsForClientApps, SecretKeyOrigin, WriteAdmission, bodyParsing(), requestShape).forRoutes('*path');
   }
 }

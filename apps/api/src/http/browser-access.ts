@@ -16,12 +16,30 @@ const sameOrigin = (req: Request, origin: string): boolean => URL.canParse(origi
 /**
  * CORS for client apps on `CORS_ALLOWED_ORIGINS` (issue 32 item 6), with the `cors` package: their
  * preflights are answered (204) and their answers readable. None by default. Only requests that
- * carry an Origin go through it, so an OPTIONS without one is still the API's 405.
+ * carry an Origin go through it, so an OPTIONS without one is still the API's own (204 with Allow).
+ * Nest middleware after the request id, so a preflight's answer carries x-request-id too.
  */
-export function corsFor(allowed: readonly string[]): RequestHandler {
-  const origins = new Set(allowed);
-  const handler = cors({ origin: (origin, done) => done(null, origin !== undefined && origins.has(origin)), allowedHeaders: REQUEST_HEADERS, exposedHeaders: EXPOSED_HEADERS, maxAge: 600 });
-  return (req, res, next) => (origins.size && req.headers.origin ? handler(req, res, next) : next());
+@Injectable()
+export class CorsForClientApps implements NestMiddleware {
+  private readonly origins: ReadonlySet<string>;
+  private readonly handler: RequestHandler;
+
+  constructor(@Inject(PLATFORM_CONFIG) config: PlatformConfig) {
+    this.origins = new Set(config.corsAllowedOrigins);
+    this.handler = cors({
+      origin: (origin, done) => done(null, origin !== undefined && this.origins.has(origin)),
+      allowedHeaders: REQUEST_HEADERS,
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+      preflightContinue: true,
+    });
+  }
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    // The preflight then goes on to the API's own OPTIONS answer (204 with Allow).
+    if (this.origins.size && req.headers.origin) this.handler(req, res, next);
+    else next();
+  }
 }
 
 /**

@@ -91,7 +91,7 @@ const TAGS: Array<[string, string]> = [
 /** Reused answers and headers of the HTTP edge, as components. */
 const COMPONENT_RESPONSES: Record<string, ResponseObject> = {
   BadRequest: error(
-    'Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request)',
+    'Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version)',
   ),
   Unauthorized: error('Missing, malformed, unknown, expired or revoked credential (unauthorized)'),
   PayloadTooLarge: error('The body exceeds 1 MB (payload_too_large)'),
@@ -133,6 +133,7 @@ const COMPONENT_HEADERS = {
     description: 'What is left of it: `"api_key";r=<requests left, at most q>;t=<seconds until r is q again>`; absent when rate limits are off',
     schema: { type: 'string', examples: ['"api_key";r=99;t=1'] },
   },
+  ETag: { description: 'A weak validator of the body: send it back in If-None-Match for a 304 when nothing changed', schema: { type: 'string' } },
   PaymentsVersion: {
     description: 'The dated API version the answer was made under: the request’s Payments-Version, else the key’s',
     required: true,
@@ -241,6 +242,7 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
     add(401, { $ref: '#/components/responses/Unauthorized' });
     add(429, { $ref: '#/components/responses/RateLimited' });
   }
+  if (authenticated) add(403, error('A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser)'));
   if (fact.caller === 'api_key') add(403, error('An entity token cannot do this: it needs an API key (forbidden)'));
   if (fact.sandboxOnly) add(403, error('A live key cannot use a sandbox simulator (sandbox_only)'));
   if (fact.caller === 'operator') {
@@ -253,6 +255,7 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
     add(409, error('A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After'));
     add(422, error('This Idempotency-Key was used with another request (idempotency_key_reused)'));
   }
+  if (method === 'get') add(304, { description: 'Not Modified: If-None-Match named the ETag of the current answer (no body)', headers: { ETag: { $ref: '#/components/headers/ETag' } } });
   add(500, { $ref: '#/components/responses/InternalError' });
   // Any route may need a store (the rate-limit bucket, the log, the read models): issue 23. Not
   // one whose 503 is its own answer (readiness: each store's state, not the error envelope).
@@ -276,6 +279,7 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
       headers['RateLimit-Policy'] = { $ref: '#/components/headers/RateLimitPolicy' };
       headers.RateLimit = { $ref: '#/components/headers/RateLimit' };
     }
+    if (method === 'get' && status.startsWith('2')) headers.ETag = { $ref: '#/components/headers/ETag' };
     if (idempotent && (status.startsWith('2') || status === '409' || status === '422')) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
     answer.headers = headers;
   }
