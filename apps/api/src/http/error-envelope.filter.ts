@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { Request, Response } from 'express';
 import type { DomainError, DomainErrorKind } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
-import { logger } from '@app/platform/logging/logger';
+import { assignRequestLog, logger } from '@app/platform/logging/logger';
 import { ReadModelLaggingError } from '@app/platform/read-store/consistency/read-model-lagging.error';
 import { isStoreUnavailable } from '@app/platform/store-unavailable';
 import { OverloadedError } from './overload/overloaded.error';
@@ -47,6 +47,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request>();
     const { status, body } = toEnvelope(exception);
+    // The completion line of a refused request says why: its error code (issue 32 item 7).
+    assignRequestLog({ code: body.code });
     // The request's logger binds request_id, actor, organization and trace (http/logging.ts).
     if (status >= 500) logger.error({ err: exception, path: req.path }, 'request failed');
     if (res.headersSent) return;

@@ -1,7 +1,7 @@
-import type { DynamicModule } from '@nestjs/common';
+import { Injectable, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
-import { rootLogger } from '@app/platform/logging/logger';
+import { logger, rootLogger } from '@app/platform/logging/logger';
 import { requestIdOf } from './request-id.middleware';
 
 /** Probes and scrapes answer every few seconds per replica: their lines are debug, the rest info (5xx: error). */
@@ -16,8 +16,24 @@ const pathOf = (url: string | undefined) => (url ?? '').split('?')[0];
  * to every later line and to the completion line (`assignResponse`). Neither headers nor bodies
  * are logged: method, path, status and time only.
  */
+/**
+ * Shutdown is announced (issue 32 item 7): the signal that asked for it (SIGTERM from the
+ * orchestrator, SIGINT), then the line once every module has closed, so an operator reading the
+ * log knows a stop was asked for and when it finished, not a crash.
+ */
+@Injectable()
+export class ShutdownAnnouncer implements BeforeApplicationShutdown, OnApplicationShutdown {
+  beforeApplicationShutdown(signal?: string): void {
+    logger.info({ signal: signal ?? null }, 'shutting down');
+  }
+
+  onApplicationShutdown(signal?: string): void {
+    logger.info({ signal: signal ?? null }, 'shut down');
+  }
+}
+
 export function requestLogging(): DynamicModule {
-  return LoggerModule.forRoot({
+  const module = LoggerModule.forRoot({
     pinoHttp: {
       logger: rootLogger,
       genReqId: (req: IncomingMessage, res: ServerResponse) => requestIdOf(req, res),
@@ -34,4 +50,5 @@ export function requestLogging(): DynamicModule {
     assignResponse: true,
     forRoutes: ['*path'],
   });
+  return { ...module, providers: [...(module.providers ?? []), ShutdownAnnouncer] };
 }
