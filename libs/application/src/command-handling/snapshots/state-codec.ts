@@ -2,11 +2,11 @@
  * Folded states as text, for snapshots. A state may hold a persistent structure (a linked list
  * thousands of nodes deep) that JSON.stringify and v8.serialize cannot walk (they recurse). So a
  * state is flattened, without recursion, into a table of shallow nodes: each object or array
- * becomes one row whose members are plain values or `{ r: <row> }` references. A node reached twice
- * is written once (structural sharing survives). A small node (at most two levels: its members are
- * plain values or objects of plain values, such as a map entry holding a transfer) is written in
- * place as `{ j: <node> }`: no row, no lookup, so 10,000 open holds cost a few hundred rows. Members that are `undefined` are
- * dropped, as JSON drops them. Row 0 is the root.
+ * becomes one row whose members are plain values or `{ r: <row> }` references, and a node reached
+ * twice is written once (structural sharing survives). A small node (at most six levels of
+ * objects, such as a persistent map's lower nodes with their entries and transfers) is written in
+ * place as `{ j: <node> }`: no row, no lookup, so 20,000 open holds cost a few hundred rows.
+ * Members that are `undefined` are dropped, as JSON drops them. Row 0 is the root.
  */
 type Row = ['o', string[], unknown[]] | ['a', unknown[]];
 
@@ -16,7 +16,7 @@ export function encodeState(state: unknown): string {
   const seen = new Map<object, number>();
   const ref = (value: unknown): unknown => {
     if (value === null || typeof value !== 'object') return value;
-    if (rows.length > 0 && isSmall(value, 2)) return { j: value };
+    if (rows.length > 0 && isSmall(value, SMALL_LEVELS)) return { j: value };
     let index = seen.get(value);
     if (index === undefined) {
       seen.set(value, (index = rows.length));
@@ -31,7 +31,14 @@ export function encodeState(state: unknown): string {
   return JSON.stringify({ rows });
 }
 
-/** Whether every member is a plain value or, while `levels` allow, an object of them (bounded: two levels). */
+/**
+ * How deep a node written in place may be: a persistent map's node two levels above its entries
+ * (slots, node, slots, entry, transfer) is six. Each object is looked at by at most this many
+ * ancestors, so the check stays linear.
+ */
+const SMALL_LEVELS = 6;
+
+/** Whether every member is a plain value or, while `levels` allow, an object of them. */
 function isSmall(value: object, levels: number): boolean {
   for (const key in value) {
     const member = (value as Record<string, unknown>)[key];
