@@ -48,7 +48,7 @@ export function holdNextCommand(t: TestApp): { entered: Promise<void>; release: 
 }
 
 /** Polls `probe` (at most `ms`) until `done`; for waits on time the test set short (TTL, lease). */
-export async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 60_000): Promise<T> {
+export async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 45_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();

@@ -15,7 +15,7 @@ const alive = (pid: number) => {
     return false;
   }
 };
-const until = async (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) => {
+const until = async (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 45_000) => {
   for (const deadline = Date.now() + timeoutMs; !(await check()); await new Promise((r) => setTimeout(r, 10))) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
   }

@@ -14,7 +14,7 @@ const event = (type: string, n: number) => ({
   metadata: { event_id: `evt_${type}_${n}`, organization_id: 'org_1', correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: 0 },
 });
 
-const until = async (check: () => boolean, ms = 5000) => {
+const until = async (check: () => boolean, ms = 45_000) => {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   expect(check()).toBe(true);

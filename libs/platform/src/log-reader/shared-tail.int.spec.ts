@@ -17,7 +17,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 // Whatever sits on top of an adapter must still keep the port's promises.
 describeEventStoreContract('shared tail over sqlite', async () => new SharedTailEventStore(new SqliteEventStore(tempFile(), 20)));
 
-const until = async (check: () => boolean, what: string, timeoutMs = 10_000) => {
+const until = async (check: () => boolean, what: string, timeoutMs = 45_000) => {
   for (const deadline = Date.now() + timeoutMs; !check(); await new Promise((r) => setTimeout(r, 5))) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
   }

@@ -7,7 +7,7 @@ import { openSqlite } from './open-sqlite';
 describe('checkpointInBackground: WAL checkpoints on a thread of their own', () => {
   let dir: string;
   const file = () => join(dir, 'c.db');
-  const until = async (check: () => boolean, ms = 5_000) => {
+  const until = async (check: () => boolean, ms = 45_000) => {
     for (const end = Date.now() + ms; !check();) {
       if (Date.now() > end) throw new Error('timed out');
       await new Promise((r) => setTimeout(r, 20));
