@@ -1,6 +1,7 @@
 import { allStyleA, get, path, ApiError } from '../api';
-import { facts, h, link, money, pill, replace, section, table, time } from '../dom';
-import type { Account, Card, StatementEntry } from '../types';
+import { facts, h, link, money, pill, replace, section, stamp, table, time } from '../dom';
+import type { Account, Card, StatementEntry, Transfer } from '../types';
+import { counterpartyLink } from './organization';
 import { pagedTable } from './paged';
 import { historyLink } from './timeline';
 
@@ -35,18 +36,21 @@ export async function accountView(id: string): Promise<Node> {
     allStyleA<StatementEntry>(path('accounts', id, 'transactions'), {}, STATEMENT_MAX),
     get<{ data: { cards: Card[] } }>('/cards', { account_id: id, limit: 100 }),
   ]);
+  const transfers = await statementTransfers(account, statement.items);
   const chart = h('div', { class: 'chart', id: 'balance-chart' });
   const oldestFirst = [...statement.items].reverse();
   // uPlot is its own chunk, loaded with the first chart.
   const { balanceChart } = await import('../chart');
   balanceChart(chart, account, oldestFirst, !statement.more);
   const c = account.currency;
+  // A transfer is shown by its description (else its reference) and recipient, not its id.
   const reference = (e: StatementEntry) =>
     e.transfer_id?.startsWith('trf_')
-      ? link(`entities/${account.entity_id}/transfers/${e.transfer_id}`, e.transfer_id)
+      ? link(`entities/${account.entity_id}/transfers/${e.transfer_id}`, transfers.get(e.transfer_id)?.description || transfers.get(e.transfer_id)?.unique_reference || e.transfer_id)
       : e.payment_intent_id
         ? link(`payment-intents/${e.payment_intent_id}`, e.payment_intent_id)
         : (e.transfer_id ?? e.transaction_id ?? '—');
+  const recipients = await Promise.all(statement.items.map((e) => counterpartyLink(e.transfer_id ? transfers.get(e.transfer_id)?.counterparty_id : null)));
   return h(
     'div',
     null,
@@ -64,13 +68,14 @@ export async function accountView(id: string): Promise<Node> {
     section(
       'Statement',
       table(
-        ['time', 'type', 'amount', 'fee', 'for', 'available after', 'current after'],
-        statement.items.map((e) => [
-          time(e.created),
+        ['time', 'type', 'amount', 'fee', 'for', 'recipient', 'available after', 'current after'],
+        statement.items.map((e, i) => [
+          stamp(e.created),
           pill(e.type),
           money(e.amount, c),
           e.fee === null ? '—' : money(e.fee, c),
           reference(e),
+          recipients[i],
           money(e.balance_after.available, c),
           money(e.balance_after.current, c),
         ]),
@@ -86,6 +91,13 @@ export async function accountView(id: string): Promise<Node> {
       ),
     ),
   );
+}
+
+/** The transfers a statement names, by id: the account's transfers (one list, by `account_id`), read only when the statement has any. */
+async function statementTransfers(account: Account, entries: readonly StatementEntry[]): Promise<Map<string, Transfer>> {
+  if (!entries.some((e) => e.transfer_id?.startsWith('trf_'))) return new Map();
+  const { items } = await allStyleA<Transfer>('/transfers', { entity_id: account.entity_id, account_id: account.id }, STATEMENT_MAX);
+  return new Map(items.map((t) => [t.id, t]));
 }
 
 /** The account as it was at a time (`as_of`, decisions §10). */
