@@ -49,10 +49,10 @@ export function money(minor: number | null | undefined, currency: string): strin
   return `${value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency}`;
 }
 
-/** ms since the epoch, in UTC, to the second. */
+/** ms since the epoch, in UTC, to the second; its spaces do not break, so a table's time column never wraps. */
 export function time(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
-  return `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+  return `${new Date(ms).toISOString().replace('T', '\u00a0').slice(0, 19)}\u00a0UTC`;
 }
 
 export const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
@@ -62,31 +62,36 @@ export const pill = (status: string | null | undefined) => h('span', { class: `p
 
 export function table(headers: string[], rows: Child[][], options: { id?: string; empty?: string } = {}): HTMLElement {
   if (!rows.length) return h('p', { class: 'empty', id: options.id }, options.empty ?? 'Nothing yet.');
-  return h(
-    'table',
-    { id: options.id },
+  return scroller(
     h(
-      'thead',
-      null,
+      'table',
+      { id: options.id },
       h(
-        'tr',
+        'thead',
         null,
-        headers.map((name) => h('th', null, name)),
-      ),
-    ),
-    h(
-      'tbody',
-      null,
-      rows.map((cells) =>
         h(
           'tr',
           null,
-          cells.map((cell) => h('td', null, cell)),
+          headers.map((name) => h('th', null, name)),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        rows.map((cells) =>
+          h(
+            'tr',
+            null,
+            cells.map((cell) => h('td', null, cell)),
+          ),
         ),
       ),
     ),
   );
 }
+
+/** A table scrolls inside its own box, so a narrow screen (390 px) scrolls it, never the page. */
+export const scroller = (table: HTMLElement) => h('div', { class: 'scroll' }, table);
 
 export const section = (title: string, ...children: Child[]) => h('section', null, h('h2', null, title), ...children);
 

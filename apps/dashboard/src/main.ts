@@ -4,6 +4,7 @@ import { h, replace } from './dom';
 import { session } from './session';
 import type { ApiKey } from './types';
 import { route } from './views/routes';
+import { searchBox } from './views/search';
 
 /**
  * The dashboard: sign in with an API key, then read-only views of the key's organization and mode,
@@ -91,10 +92,14 @@ function shell(me: ApiKey): void {
       ['', 'Overview'],
       ['entities', 'Entities'],
       ['accounts', 'Accounts'],
+      ['transfers', 'Transfers'],
+      ['counterparties', 'Counterparties'],
+      ['webhooks', 'Webhooks'],
       ['ledger', 'Ledger'],
       ['payment-intents', 'Payment intents'],
       ['events', 'Events'],
       ['history', 'History'],
+      ['api-keys', 'API keys'],
     ].map(([path, label]) => h('a', { href: `#/${path}`, 'data-nav': path || 'overview' }, label)),
     h(
       'button',
@@ -110,7 +115,17 @@ function shell(me: ApiKey): void {
       'Sign out',
     ),
   );
-  replace(app, banner, h('header', null, h('span', { class: 'brand' }, 'Payments'), nav), view);
+  // On a narrow screen the links fold behind a menu button; a chosen link folds them again.
+  const header = h('header', null);
+  const menu = h('button', { id: 'menu', type: 'button', 'aria-controls': 'nav', 'aria-expanded': 'false', onclick: () => toggle(!header.classList.contains('open')) }, 'Menu');
+  const toggle = (open: boolean) => {
+    header.classList.toggle('open', open);
+    menu.setAttribute('aria-expanded', String(open));
+  };
+  nav.id = 'nav';
+  nav.addEventListener('click', (event) => (event.target as Element).closest('a') && toggle(false));
+  replace(header, h('span', { class: 'brand' }, 'Payments'), searchBox(), menu, nav);
+  replace(app, banner, header, view);
 }
 
 let rendering = 0;

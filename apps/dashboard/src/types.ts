@@ -126,6 +126,7 @@ export interface CardTransaction {
 
 export interface Webhook {
   id: string;
+  entity_id: string;
   url: string;
   status: string;
   /** Why the platform turned it inactive (decisions §15), e.g. `failing`; null otherwise. */
@@ -138,6 +139,7 @@ export interface Webhook {
 export interface WebhookLog {
   id: string;
   webhook_id: string;
+  entity_id: string;
   event_id: string;
   event: string;
   url: string;
@@ -148,4 +150,22 @@ export interface WebhookLog {
   error: string | null;
   duration_ms: number | null;
   created: number;
+}
+
+export interface Counterparty {
+  id: string;
+  entity_id: string;
+  type: 'individual' | 'business';
+  nickname: string | null;
+  status: string;
+  profile: Record<string, unknown>;
+  created: number;
+  updated: number;
+}
+
+/** A key as the API lists it: never its secret (decisions §1). */
+export interface ApiKeySummary extends ApiKey {
+  status: string;
+  created: number;
+  updated: number;
 }

@@ -1,5 +1,5 @@
 import { allStyleA, get, path, ApiError } from '../api';
-import { facts, h, link, money, pill, replace, section, stamp, table, time } from '../dom';
+import { facts, h, link, money, pill, replace, section, table, time } from '../dom';
 import type { Account, Card, StatementEntry, Transfer } from '../types';
 import { counterpartyLink } from './organization';
 import { pagedTable } from './paged';
@@ -70,7 +70,7 @@ export async function accountView(id: string): Promise<Node> {
       table(
         ['time', 'type', 'amount', 'fee', 'for', 'recipient', 'available after', 'current after'],
         statement.items.map((e, i) => [
-          stamp(e.created),
+          time(e.created),
           pill(e.type),
           money(e.amount, c),
           e.fee === null ? '—' : money(e.fee, c),

@@ -5,11 +5,16 @@ import { eventsView, historyView } from './events';
 import { cardView, intentView, intentsView } from './collections';
 import { ledgerView } from './ledger';
 import { overviewView } from './overview';
-import { transferView } from './transfers';
+import { apiKeysView } from './api-keys';
+import { counterpartiesView, counterpartyView } from './counterparties';
+import { eventView, searchView } from './search';
+import { transfersView, transferView } from './transfers';
+import { webhooksView } from './webhooks-list';
 
 /** The page for a hash route's segments. */
 export function route(parts: string[]): Promise<Node> {
   const [first, id, sub, subId] = parts;
+  const params = new URLSearchParams(window.location.hash.split('?')[1] ?? '');
   switch (first) {
     case undefined:
       return overviewView();
@@ -19,14 +24,25 @@ export function route(parts: string[]): Promise<Node> {
     case 'accounts':
       return id ? accountView(id) : accountsView();
     case 'ledger':
-      return ledgerView(new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('as_of'));
+      return ledgerView(params.get('as_of'));
     case 'payment-intents':
       return id ? intentView(id) : intentsView();
     case 'cards':
       if (id) return cardView(id);
       break;
     case 'events':
-      return eventsView(new URLSearchParams(window.location.hash.split('?')[1] ?? ''));
+      return id ? eventView(id) : eventsView(params);
+    case 'transfers':
+      return transfersView(params);
+    case 'webhooks':
+      return webhooksView(params);
+    case 'counterparties':
+      return id ? counterpartyView(id) : counterpartiesView(params);
+    case 'api-keys':
+      return apiKeysView();
+    case 'search':
+      if (id) return searchView(id);
+      break;
     case 'history':
       return historyView(id ?? null);
   }
