@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig } from '@app/platform/config/platform-config';
 import { createWorker } from '../../apps/worker/src/worker.factory';
@@ -12,6 +13,16 @@ import { eventually, fastWorkerEnv, logsOf, requireTestCa, storedDeliveries, TES
 
 const ROOT = join(__dirname, '..', '..');
 const TIMEOUT_MS = 4000;
+
+/** When the delivery of `event` to `webhookId` is next due: a claim sets it to the end of its lease. */
+function dueAt(dataDir: string, webhookId: string, event: string): number {
+  const db = new Database(join(dataDir, 'deliveries.db'), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT due_at FROM deliveries WHERE webhook_id = ? AND event = ?').get(webhookId, event) as { due_at: number }).due_at;
+  } finally {
+    db.close();
+  }
+}
 const LEASE_MARGIN_MS = 500;
 const WORKER_ENV = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -104,6 +115,7 @@ describe('a webhooks worker killed mid-delivery', () => {
     const arrivals: number[] = [];
     receiver.responder = (_path, n) => (arrivals.push(Date.now()), n === 1 ? { status: 200, delayMs: 60_000 } : { status: 200 });
     const hook = await webhookTo(t, receiver, '/killed', { entity_id: entity, enabled_events: { accounts: ['created', 'updated'], inflows: ['completed'] } });
+    const beforeClaim = Date.now();
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
     await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 900, currency: 'USD' }).expect(201);
     await eventually(
@@ -114,6 +126,8 @@ describe('a webhooks worker killed mid-delivery', () => {
     // A second worker joins while the first holds the claim, then the first dies mid-request.
     survivor = await createWorker(loadConfig({ ...process.env, DATA_DIR: t.dataDir }), ['webhooks']);
     await killed(dying);
+    // The dead worker's claim moved the delivery's next look to when its lease runs out.
+    const deadClaimUntil = dueAt(t.dataDir, hook.id, 'accounts.created');
     const ours = () => storedDeliveries(t.dataDir).filter((d) => d.webhook_id === hook.id);
     expect(
       ours()
@@ -132,8 +146,11 @@ describe('a webhooks worker killed mid-delivery', () => {
     );
     expect(got.map((r) => r.payload.event)).toEqual(['accounts.created', 'accounts.created', 'inflows.completed', 'accounts.updated']);
     expect(got[1].payload.id).toBe(got[0].payload.id);
-    // Not before the dead worker's claim ran out: its timeout plus the margin, from its claim.
-    expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(TIMEOUT_MS + LEASE_MARGIN_MS - 300);
+    // Not before the dead worker's claim ran out: its timeout plus the margin, from its claim (read
+    // from the store and bracketed by the clock, not measured between arrivals: issue 32).
+    expect(deadClaimUntil).toBeGreaterThanOrEqual(beforeClaim + TIMEOUT_MS + LEASE_MARGIN_MS);
+    expect(deadClaimUntil).toBeLessThanOrEqual(arrivals[0] + TIMEOUT_MS + LEASE_MARGIN_MS);
+    expect(arrivals[1]).toBeGreaterThanOrEqual(deadClaimUntil);
     const logs = (
       await eventually(
         () => logsOf(t, entity, { webhook_id: hook.id }),
