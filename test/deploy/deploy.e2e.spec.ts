@@ -106,7 +106,7 @@ describe('deploy/k8s kustomization', () => {
       expect.arrayContaining([
         ['eventstore', 1],
         ['mongo', 3],
-        ['kafka', 1],
+        ['kafka', 3],
       ]),
     );
   });

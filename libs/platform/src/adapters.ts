@@ -87,7 +87,7 @@ export function createDeliveryStore(config: PlatformConfig): DeliveryStore {
 
 export function createMessageBus(config: PlatformConfig): MessageBus {
   if (config.kafkaBrokers?.length) {
-    return new KafkaMessageBus({ brokers: config.kafkaBrokers, clientId: config.kafkaClientId, partitions: config.kafkaTopicPartitions });
+    return new KafkaMessageBus({ brokers: config.kafkaBrokers, clientId: config.kafkaClientId, partitions: config.kafkaTopicPartitions, tlsCaFile: config.kafkaTlsCaFile });
   }
   return new SqliteMessageBus(join(config.dataDir, 'bus.db'));
 }

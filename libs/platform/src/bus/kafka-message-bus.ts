@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Kafka, Partitioners, logLevel, type Admin, type LogEntry, type Producer } from 'kafkajs';
 import { logger } from '../logging/logger';
 import type { BusMessage, BusSubscription, ConsumedMessage, MessageBus } from './message-bus.port';
@@ -9,6 +10,8 @@ export interface KafkaBusOptions {
   /** Partitions of a topic this adapter creates; keys spread over them, each key stays on one. */
   readonly partitions?: number;
   readonly replicationFactor?: number;
+  /** The brokers' CA (PEM file): TLS to every broker, verified against it. */
+  readonly tlsCaFile?: string;
 }
 
 /**
@@ -27,6 +30,7 @@ export class KafkaMessageBus implements MessageBus {
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: [...options.brokers],
+      ssl: options.tlsCaFile ? { ca: [readFileSync(options.tlsCaFile, 'utf8')], rejectUnauthorized: true } : undefined,
       logLevel: logLevel.WARN,
       logCreator: () => logToPino,
     });

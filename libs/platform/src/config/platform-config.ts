@@ -19,6 +19,8 @@ export interface PlatformConfig {
   readonly mongoDatabase: string;
   readonly kafkaBrokers?: readonly string[];
   readonly kafkaClientId: string;
+  /** The CA that signed the brokers' certificates: set, the Kafka client speaks TLS (`KAFKA_TLS_CA_FILE`, deploy/k8s). */
+  readonly kafkaTlsCaFile?: string;
   /** Partitions of a topic the Kafka adapter creates (existing topics keep theirs). */
   readonly kafkaTopicPartitions: number;
   readonly logLevel: string;
@@ -109,6 +111,8 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   MONGO_DATABASE: EVERY_APP,
   KAFKA_BROKERS: EVERY_APP,
   KAFKA_CLIENT_ID: EVERY_APP,
+  // Set where the brokers speak TLS (deploy/k8s); unset, plaintext (compose, tests).
+  KAFKA_TLS_CA_FILE: [],
   KAFKA_TOPIC_PARTITIONS: EVERY_APP,
   LOG_LEVEL: EVERY_APP,
   WEBHOOK_TIMEOUT_MS: [],
@@ -127,7 +131,7 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   RATE_LIMIT_PER_SECOND: [],
   RATE_LIMIT_BURST: [],
   // Browser origins of client apps using entity tokens (issue 32 item 6); none by default.
-  CORS_ALLOWED_ORIGINS: ['api'],
+  CORS_ALLOWED_ORIGINS: [],
   CARD_CREATION_LIMIT_PER_HOUR: [],
   // Open GET /events/stream per API key (decisions §10), read by the API's event-stream module; the default (10) fits.
   EVENT_STREAMS_PER_KEY: [],
@@ -193,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     mongoDatabase: env.MONGO_DATABASE || 'payments',
     kafkaBrokers: env.KAFKA_BROKERS ? env.KAFKA_BROKERS.split(',').map((b) => b.trim()) : undefined,
     kafkaClientId: env.KAFKA_CLIENT_ID || 'payments-platform',
+    kafkaTlsCaFile: env.KAFKA_TLS_CA_FILE || undefined,
     kafkaTopicPartitions: positive(env.KAFKA_TOPIC_PARTITIONS || '3', 'KAFKA_TOPIC_PARTITIONS'),
     logLevel: env.LOG_LEVEL || 'info',
     transferFeesBps: feeTable(env.TRANSFER_FEES ?? DEFAULT_TRANSFER_FEES),
