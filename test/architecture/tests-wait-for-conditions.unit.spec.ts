@@ -51,6 +51,7 @@ describe('tests-wait-for-conditions: no test compares a wall-clock time or races
       `${T}:15: timer race`,
       `${T}:16: fixed sleeps`,
       `${T}:17: fixed sleeps`,
+      `${T}:20: clock comparison`,
     ]);
   });
 });

@@ -13,7 +13,8 @@
  * - `timer race`: `Promise.race` over a `setTimeout`;
  * - `fixed sleeps`: a `for` loop bounded by a number literal whose body sleeps (`setTimeout`, `sleep(…)`)
  *   other than inside a loop of its own (which waits for that loop's condition).
- * A timestamp alone (`const sent = Date.now()`, compared with a stored expiry) is not a duration.
+ * A timestamp alone (`const sent = Date.now()`, compared with a stored expiry) is not a duration;
+ * two of them subtracted are (`end - start`, `arrivals[1] - arrivals[0]` of a list pushed clock readings).
  */
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -78,6 +79,12 @@ export function wallClockComparisons(files: string[]): string[] {
     for (let size = -1; size !== timestamps.size + durations.size;) {
       size = timestamps.size + durations.size;
       const visit = (node: ts.Node): void => {
+        // `arrivals.push(Date.now())`: a list of clock readings.
+        const pushed = ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'push' && node.arguments.some((a) => contains(a, isClockRead));
+        if (pushed) {
+          const list = (node.expression as ts.PropertyAccessExpression).expression;
+          if (ts.isIdentifier(list)) timestamps.add(list.text);
+        }
         const name = nameOf(node);
         const value = valueOf(node);
         if (name && value) {
