@@ -61,7 +61,7 @@ function checks(objects: () => Doc[]) {
   it('takes the audit signing key from a Secret, never generated onto a volume', () => {
     const key = envOf('worker-audit').find((e) => e.name === 'AUDIT_SIGNING_KEY');
     expect(key?.valueFrom?.secretKeyRef).toMatchObject({ name: expect.any(String), key: expect.any(String) });
-    expect(key.valueFrom.secretKeyRef.optional).not.toBe(true);
+    expect(key?.valueFrom.secretKeyRef.optional).not.toBe(true);
   });
 }
 
