@@ -11,6 +11,11 @@
 //       signatures, and that the second tree extends the first (RFC 9162 §2.1.4).
 //   node examples/verify-proof.mjs --checkpoints checkpoints.json [--public-key key.pem]
 //       every checkpoint of a GET /admin/audit/checkpoints page: its signature.
+//   node examples/verify-proof.mjs --statement statement.json [--public-key key.pem]
+//       a monthly statement, as GET /accounts/{id}/statements/{YYYY-MM} answers it (decisions §17):
+//       its lines add up (each balance_after is the one before plus the line, the totals and the
+//       closing balance follow), and its last line is the account's event the signed log holds at
+//       positions.last (the inclusion proof, its stream and revision named by the line's id).
 //
 // --public-key is the key you trust (a PEM file, e.g. saved once from GET /admin/audit/checkpoints
 // or received out of band). Without it the key inside the file is used, which proves the proof is
@@ -197,6 +202,61 @@ function checkpoints(page, options, say) {
   return { ok: `${list.length} checkpoint(s) signed by this key, the latest ${describe(list[0])}` };
 }
 
+/** What a line does to balance.current; anything else is not a statement line. */
+const DELTA = { credit: 1, reversal: 1, debit: -1 };
+
+function statementLinesProblem(s) {
+  if (!Number.isSafeInteger(s.opening_balance)) return 'opening_balance is not an integer';
+  let balance = s.opening_balance;
+  let [credits, debits] = [0, 0];
+  for (const [i, line] of (s.lines ?? []).entries()) {
+    const sign = DELTA[line.type];
+    if (!sign || !Number.isSafeInteger(line.amount) || line.amount <= 0) return `line ${i} (${line.id}) is not a posted credit, debit or reversal of a positive amount`;
+    balance += sign * line.amount;
+    if (sign > 0) credits += line.amount;
+    else debits += line.amount;
+    if (line.balance_after?.current !== balance)
+      return `line ${i} (${line.id}): balance_after.current ${line.balance_after?.current} ≠ ${balance}, the balance before it ${sign > 0 ? '+' : '−'} ${line.amount}`;
+    const previous = s.lines[i - 1];
+    if (previous && !(line.position > previous.position)) return `line ${i} (${line.id}) is not after line ${i - 1} in the log`;
+  }
+  if (credits !== s.credits_total) return `credits_total ${s.credits_total} ≠ ${credits}, the sum of the credit lines`;
+  if (debits !== s.debits_total) return `debits_total ${s.debits_total} ≠ ${debits}, the sum of the debit lines`;
+  if (balance !== s.closing_balance) return `closing_balance ${s.closing_balance} ≠ ${balance} = opening_balance + credits_total − debits_total`;
+  const [first, last] = [s.lines?.[0], s.lines?.[s.lines.length - 1]];
+  if ((first?.position ?? null) !== s.positions?.first || (last?.position ?? null) !== s.positions?.last) return 'positions are not those of the first and last lines';
+  return null;
+}
+
+/** A line id is `ste_` + the account's ULID + its event's revision in the account stream (10 digits). */
+const LINE_ID = /^ste_([0-9A-HJKMNP-TV-Z]{26})(\d{10})$/;
+
+function statement(file, options, say) {
+  const s = file.data ?? file;
+  const problem = statementLinesProblem(s);
+  if (problem) return problem;
+  const lines = s.lines ?? [];
+  const period = `${s.account_id} from ${new Date(s.period?.from).toISOString()} to ${new Date(s.period?.to).toISOString()}`;
+  if (!lines.length) return { ok: `the statement of ${period} has no lines; its balance ${s.closing_balance} is not tied to the log by a proof` };
+  if (!s.proof || !s.checkpoint) return 'the statement carries no checkpoint yet (none covered its last line when it was made): fetch it again';
+  if (JSON.stringify(s.proof.checkpoint) !== JSON.stringify(s.checkpoint)) return 'the proof is not against the statement’s checkpoint';
+  const last = lines[lines.length - 1];
+  const id = LINE_ID.exec(String(last.id));
+  const leaf = s.proof.leaf ?? {};
+  const mismatch = [
+    (!id || `acc_${id[1]}` !== s.account_id) && `the last line ${last.id} is not of account ${s.account_id}`,
+    leaf.stream_id !== `account-${s.account_id}` && `the proof's stream ${leaf.stream_id} is not the account's`,
+    id && leaf.revision !== Number(id[2]) && `the proof's revision ${leaf.revision} is not the last line's ${Number(id[2])}`,
+    leaf.position !== s.positions.last && `the proof's position ${leaf.position} is not positions.last ${s.positions.last}`,
+  ].filter(Boolean);
+  if (mismatch.length) return `the proof is not of the statement's last line: ${mismatch.join(', ')}`;
+  const proved = inclusion(s.proof, options, say);
+  if (typeof proved === 'string') return proved;
+  return {
+    ok: `the ${lines.length} line(s) of ${period} add up from ${s.opening_balance} to ${s.closing_balance}, and the last (position ${leaf.position}) is leaf ${s.proof.leaf_index} of the checkpoint of ${describe(s.checkpoint)}`,
+  };
+}
+
 function parse(argv) {
   const options = { mode: 'inclusion', file: null, event: null, publicKey: null };
   for (let i = 0; i < argv.length; i++) {
@@ -209,6 +269,7 @@ function parse(argv) {
     else if (arg === '--public-key') options.publicKey = value();
     else if (arg === '--consistency') [options.mode, options.file] = ['consistency', value()];
     else if (arg === '--checkpoints') [options.mode, options.file] = ['checkpoints', value()];
+    else if (arg === '--statement') [options.mode, options.file] = ['statement', value()];
     else if (arg.startsWith('-')) throw new Usage(`unknown option ${arg}`);
     else if (!options.file) options.file = arg;
     else throw new Usage(`unexpected argument ${arg}`);
@@ -223,7 +284,7 @@ function main() {
   try {
     const options = parse(process.argv.slice(2));
     const file = JSON.parse(readFileSync(options.file, 'utf8'));
-    result = { inclusion, consistency, checkpoints }[options.mode](file, options, say);
+    result = { inclusion, consistency, checkpoints, statement }[options.mode](file, options, say);
   } catch (error) {
     if (!(error instanceof Usage || error instanceof SyntaxError || error.code === 'ENOENT')) {
       process.stdout.write(`FAILED: ${error.message}\n`);
@@ -233,6 +294,7 @@ function main() {
     say('usage: node examples/verify-proof.mjs proof.json [--event event.json] [--public-key key.pem]');
     say('       node examples/verify-proof.mjs --consistency consistency.json [--public-key key.pem]');
     say('       node examples/verify-proof.mjs --checkpoints checkpoints.json [--public-key key.pem]');
+    say('       node examples/verify-proof.mjs --statement statement.json [--public-key key.pem]');
     return 2;
   }
   if (typeof result === 'string') {

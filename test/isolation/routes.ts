@@ -115,6 +115,7 @@ export const ROUTES: Record<string, RouteCase> = {
   'GET /accounts': { kind: 'list', request: () => ({ path: '/accounts' }) },
   'GET /accounts/:id': { kind: 'owned', request: (w) => ({ path: `/accounts/${w.account}` }) },
   'GET /accounts/:id/transactions': { kind: 'owned', request: (w) => ({ path: `/accounts/${w.account}/transactions` }) },
+  'GET /accounts/:id/statements/:month': { kind: 'owned', request: (w) => ({ path: `/accounts/${w.account}/statements/${new Date().toISOString().slice(0, 7)}` }) },
   'POST /account-details': { kind: 'owned', request: (w) => ({ path: '/account-details', body: { account_id: w.account, asset_type: 'fiat' } }) },
   'POST /sandbox/accounts/:id/fund': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/accounts/${w.account}/fund`, body: { amount: 1, currency: 'USD' } }) },
 

@@ -5,10 +5,12 @@ import { ListAccountsHandler } from '@app/read-models/accounts/list-accounts.que
 import { AccountDetailsController } from './account-details.controller';
 import { AccountsController } from './accounts.controller';
 import { SandboxFundingController } from './sandbox-funding.controller';
+import { StatementsController } from './statements.controller';
+import { GetStatementHandler } from '@app/read-models/accounts/statement-query.handler';
 
 /** The statement's controller is registered by TransfersModule; its list query is handled here, with the account's other reads. */
 @Module({
-  controllers: [AccountsController, AccountDetailsController, SandboxFundingController],
+  controllers: [AccountsController, AccountDetailsController, SandboxFundingController, StatementsController],
   providers: [
     { provide: ACCOUNT_RANDOM, useValue: cryptoRandom },
     // Commands
@@ -19,6 +21,7 @@ import { SandboxFundingController } from './sandbox-funding.controller';
     GetAccountHandler,
     ListAccountsHandler,
     ListAccountTransactionsHandler,
+    GetStatementHandler,
   ],
 })
 export class AccountsModule {}

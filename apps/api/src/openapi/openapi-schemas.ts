@@ -741,6 +741,25 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     },
     { description: 'The inclusion proof (RFC 9162 §2.1.3) of an event in the latest signed checkpoint' },
   ),
+  Statement: dataEnvelope(
+    obj({
+      account_id: str(),
+      currency: currency(),
+      period: obj({ from: ms('Start of the UTC month, inclusive'), to: ms('Start of the next month, exclusive') }),
+      opening_balance: amount('balance.current at the period’s start'),
+      closing_balance: amount('balance.current as_of the period’s end: opening_balance + credits_total − debits_total'),
+      credits_total: amount(),
+      debits_total: amount(),
+      lines: arrayOf(
+        obj({ ...(statementEntry.properties as Record<string, Schema>), position: nullable(int('The event’s log position')) }, { description: 'A posted account transaction of the month' }),
+        'Oldest first; pending holds and their releases are not lines',
+      ),
+      positions: obj({ first: nullable(int()), last: nullable(int()) }, { description: 'Log positions of the first and last lines (null when none)' }),
+      checkpoint: nullable(ref('SignedCheckpoint')),
+      proof: nullable(ref('EventProof')),
+    }),
+    'A monthly account statement (decisions §17); also text/csv and application/pdf',
+  ),
   AuditCheckpoints: obj({ key: ref('CheckpointKey'), data: arrayOf(ref('SignedCheckpoint')), meta: ref('StyleAMeta') }, { description: 'Signed checkpoints, newest first' }),
   CheckpointConsistency: obj(
     { key: ref('CheckpointKey'), first: ref('SignedCheckpoint'), second: ref('SignedCheckpoint'), proof: arrayOf(str(), 'Hex hashes, as RFC 9162 §2.1.4.1 orders them') },

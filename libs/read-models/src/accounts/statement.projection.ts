@@ -21,6 +21,11 @@ export interface StatementEntry {
   readonly payment_intent_id?: string | null;
   readonly balance_after: Balance;
   readonly created: number;
+  /** The event's log position and id (absent on documents of version 1): a statement proves its last line (decisions §17). */
+  readonly position?: number;
+  readonly event_id?: string;
+  /** The UTC month (YYYY-MM) of the event's `occurred_at`, the time `as_of` reads: a month's statement is one index range. */
+  readonly month?: string;
 }
 
 /**
@@ -64,10 +69,13 @@ function entry(event: Money): EntryFields {
 export const statementProjection: Projection<StatementEntry> = {
   name: 'account-statement',
   collection: 'account_transactions',
-  // The statement's one filter: its account, in the caller's mode (see read-index.ts).
-  indexes: [['account_id', 'mode']],
-  // 1: documents record their mode; older read models are rebuilt once to gain it.
-  version: 1,
+  // The list's filter: its account, in the caller's mode (see read-index.ts); a monthly statement's adds the month.
+  indexes: [
+    ['account_id', 'mode'],
+    ['account_id', 'mode', 'month'],
+  ],
+  // 1: documents record their mode; 2: their position, event id and month (statements). Older read models are rebuilt once.
+  version: 2,
   handles: ['AccountFunded', 'BookTransferReceived', 'FundsHeld', 'HoldSettled', 'HoldReleased', 'HoldReversed', 'CollectionCredited', 'CollectionRefunded'],
   documentIds: (event) => [statementEntryId(String(event.data.account_id), event.revision)],
   evolve(current, recorded: RecordedEvent) {
@@ -80,6 +88,9 @@ export const statementProjection: Projection<StatementEntry> = {
       account_id: event.data.account_id,
       balance_after: event.data.balance_after,
       ...entry(event),
+      position: recorded.position,
+      event_id: recorded.metadata.event_id,
+      month: new Date(recorded.metadata.occurred_at).toISOString().slice(0, 7),
     };
   },
 };
