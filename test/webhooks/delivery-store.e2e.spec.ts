@@ -119,8 +119,17 @@ describe('webhook deliveries in the delivery store, none in the log', () => {
     await t.settle();
     const listed = (await t.http.get('/entity-webhooks').query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200)).body.data;
     expect(listed.map((w: { id: string; stats: unknown }) => [w.id, w.stats])).toEqual([[hook.id, stats]]);
-    // Nothing more: a 2xx ends a delivery for good.
-    await new Promise((r) => setTimeout(r, 700));
+    // Nothing more: a 2xx ends a delivery for good. None is left pending in the store, so nothing
+    // can be sent again (read there rather than watched for 700 ms: issue 32).
+    const ended = await eventually(
+      () => storedDeliveries(t.dataDir).filter((d) => d.webhook_id === hook.id),
+      (ds) => ds.length === 3 && ds.every((d) => d.status !== 'pending'),
+    );
+    expect(ended.map((d) => [d.event, d.status, d.attempts]).sort()).toEqual([
+      ['accounts.created', 'succeeded', 3],
+      ['accounts.updated', 'succeeded', 1],
+      ['inflows.completed', 'succeeded', 1],
+    ]);
     expect(receiver.on('/retried')).toHaveLength(5);
     receiver.responder = () => ({ status: 200 });
   });
