@@ -65,7 +65,15 @@ describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
     const entity = await readyIndividual(t);
     await submit(entity.id);
     await t.http.post(`/sandbox/entities/${entity.id}/review`).set(bearer(KEYS.sandbox)).send({ decision: 'rejected', reason: 'manual' }).expect(200);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Another entity submitted after it: once its review has run, the first one's (due earlier)
+    // has too. A condition to wait for rather than 1.5 s (issue 32).
+    const later = await readyIndividual(t);
+    await submit(later.id);
+    const reviewed = await eventually(
+      () => status(later.id),
+      (e) => e.status !== 'pending',
+    );
+    expect(reviewed.status).toBe('approved');
     expect(await status(entity.id)).toMatchObject({ status: 'rejected', status_reason: 'manual' });
   });
 
