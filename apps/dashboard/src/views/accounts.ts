@@ -1,5 +1,6 @@
 import { allStyleA, get, path, ApiError } from '../api';
 import { facts, h, link, money, pill, replace, section, table, time } from '../dom';
+import { session } from '../session';
 import type { Account, Card, StatementEntry, Transfer } from '../types';
 import { counterpartyLink } from './organization';
 import { pagedTable } from './paged';
@@ -82,6 +83,7 @@ export async function accountView(id: string): Promise<Node> {
         { id: 'statement', empty: 'No movements yet.' },
       ),
     ),
+    section('Monthly statement', statementDownloads(account)),
     section(
       'Cards',
       table(
@@ -98,6 +100,56 @@ async function statementTransfers(account: Account, entries: readonly StatementE
   if (!entries.some((e) => e.transfer_id?.startsWith('trf_'))) return new Map();
   const { items } = await allStyleA<Transfer>('/transfers', { entity_id: account.entity_id, account_id: account.id }, STATEMENT_MAX);
   return new Map(items.map((t) => [t.id, t]));
+}
+
+/**
+ * The month's statement as a file (decisions §17): fetched with the session's key (a link cannot
+ * carry it), then handed to the browser as a download of the blob.
+ */
+function statementDownloads(account: Account): HTMLElement {
+  const thisMonth = new Date().toISOString().slice(0, 7);
+  const month = h('input', { type: 'month', id: 'statement-month', value: thisMonth, max: thisMonth, 'aria-label': 'statement month (UTC)' });
+  const status = h('span', { id: 'statement-status', class: 'hint' });
+  const download = async (accept: string, extension: string) => {
+    const key = session.key();
+    if (!key || !month.value) return;
+    replace(status, 'Preparing…');
+    const res = await fetch(new URL(path('accounts', account.id, 'statements', month.value), window.location.origin), {
+      headers: { authorization: `Bearer ${key}`, accept },
+      credentials: 'omit',
+      cache: 'no-store',
+      redirect: 'error',
+    });
+    if (!res.ok) {
+      const body = (await res.json().catch(() => null)) as { message?: string } | null;
+      replace(status, body?.message ?? `${res.status} ${res.statusText}`);
+      return;
+    }
+    const url = URL.createObjectURL(await res.blob());
+    // Not through h(), which keeps links inside the dashboard: this one is the page's own bytes (blob:), saved as a file.
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `statement-${account.id}-${month.value}.${extension}`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    // The browser has taken the file once the click is handled; the URL is freed after.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    replace(status, `Downloaded the ${month.value} statement (${extension.toUpperCase()}).`);
+  };
+  return h(
+    'p',
+    { class: 'statement-form' },
+    'Month ',
+    month,
+    ' (UTC) ',
+    h('button', { type: 'button', id: 'statement-pdf', onclick: () => void download('application/pdf', 'pdf') }, 'Download PDF'),
+    ' ',
+    h('button', { type: 'button', id: 'statement-csv', onclick: () => void download('text/csv', 'csv') }, 'Download CSV'),
+    ' ',
+    status,
+    h('span', { class: 'hint' }, ' With its balances, totals and the signed checkpoint that proves it (examples/verify-proof.mjs --statement, on the JSON).'),
+  );
 }
 
 /** The account as it was at a time (`as_of`, decisions §10). */
