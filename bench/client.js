@@ -5,13 +5,19 @@ const { join } = require('node:path');
 
 const KEY = 'sk_test_benchbenchbenchbenchbenchbench';
 const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+// GET /health gives its details (log positions, the worker's pid) to the operator only: every target runs with this token.
+const ADMIN_TOKEN = process.env.BENCH_ADMIN_TOKEN || 'op_' + 'b'.repeat(40);
+const OPERATOR = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+/** The API's /health as the operator reads it: `log` (head, projected, published), `worker` (pid, restarts) under npm start. */
+const health = async (base) => (await fetch(`${base}/health`, { headers: OPERATOR })).json();
 
 /** Runs `node server.js <mode> <port>` and resolves once it prints READY. */
 function start(mode, port, env = {}) {
   const child = spawn(process.execPath, [join(__dirname, 'server.js'), mode, String(port)], {
     // The service resolves its relative defaults (datasets/fx-rates.json) from the repository root.
     cwd: join(__dirname, '..'),
-    env: { ...process.env, PAYMENTS_BOOTSTRAP_API_KEYS: KEY, ...env },
+    env: { ...process.env, PAYMENTS_BOOTSTRAP_API_KEYS: KEY, PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -40,4 +46,4 @@ async function must(base, method, path, body, expected = [200, 201]) {
   return r.body;
 }
 
-module.exports = { KEY, HEADERS, start, stop, call, must };
+module.exports = { KEY, HEADERS, ADMIN_TOKEN, OPERATOR, health, start, stop, call, must };

@@ -12,7 +12,7 @@ const { mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const Database = require('better-sqlite3');
-const { start, stop, must } = require('./client');
+const { health, start, stop, must } = require('./client');
 const { setUp } = require('./world');
 const { RECEIVER_ENV, startReceiver } = require('./webhooks');
 
@@ -30,7 +30,7 @@ async function until(probe, what, timeoutMs = 120_000) {
 async function quietHead(base) {
   let last = -1;
   for (;;) {
-    const { log } = await must(base, 'GET', '/health');
+    const { log } = await health(base);
     if (log.head === last && log.projected === log.head && log.published === log.head) return log.head;
     last = log.head;
     await sleep(1_000);

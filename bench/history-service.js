@@ -9,6 +9,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { caughtUp } = require('./lag');
+const { ADMIN_TOKEN, health } = require('./client');
 
 const ROOT = join(__dirname, '..');
 const KEYS = {
@@ -16,7 +17,7 @@ const KEYS = {
   live: 'sk_live_histlivehistlivehistlivehistlive',
   other: 'sk_test_otherotherotherotherotherotherot',
 };
-const ADMIN = 'op_' + 'h'.repeat(40);
+const ADMIN = ADMIN_TOKEN;
 const PORT = Number(process.env.BENCH_HISTORY_PORT || 4120);
 const CONNECTIONS = Number(process.env.BENCH_HISTORY_CONNECTIONS || 16);
 
@@ -62,16 +63,13 @@ async function startService() {
   const base = `http://127.0.0.1:${PORT}`;
   const service = { api, exited, base, dataDir, workerPid: null };
   service.refreshWorker = async () => {
-    service.workerPid = (await (await fetch(`${base}/health`)).json()).worker?.pid ?? null;
+    service.workerPid = (await health(base)).worker?.pid ?? null;
   };
   for (const until = Date.now() + 120_000; ; await new Promise((r) => setTimeout(r, 200))) {
     if (api.exitCode !== null) throw new Error(`npm start exited with ${api.exitCode}`);
     if (Date.now() > until) throw new Error('npm start did not answer within 120 s');
-    const health = await fetch(`${base}/health`).then(
-      (r) => r.json(),
-      () => null,
-    );
-    if (health?.worker?.state === 'running') break;
+    const answer = await health(base).catch(() => null);
+    if (answer?.worker?.state === 'running') break;
   }
   await service.refreshWorker();
   return service;

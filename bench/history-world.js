@@ -4,6 +4,7 @@
 // account (the neighbour whose reads must not wait); one live account, funded by the operator,
 // whose payouts stay pending (live transfers move only when the operator advances them).
 const { KEYS, caller } = require('./history-service');
+const { health } = require('./client');
 const { BANK } = require('./world');
 
 const { Blob } = require('node:buffer');
@@ -43,7 +44,7 @@ async function sandboxWorld(base) {
   const otherEntity = (await must(other, 'POST', '/entities', { type: 'individual', first_name: 'Other', last_name: 'Tenant', email: 'o@example.com', country: 'US' })).id;
   const otherAccount = (await must(other, 'POST', '/accounts', { entity_id: otherEntity, currency: 'USD' })).id;
   // "Early in the log": the ledger as it was once the accounts were funded.
-  const earlyPosition = (await (await fetch(`${base}/health`)).json()).log.head;
+  const earlyPosition = (await health(base)).log.head;
   let n = 0;
   const payout = (reference) => ({ account_id: accounts[n++ % accounts.length], payment_detail_id: pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: reference });
   return { entity, accounts, pmd, otherAccount, earlyPosition, payout };

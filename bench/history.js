@@ -13,6 +13,7 @@ const { performance } = require('node:perf_hooks');
 const { percentile, report } = require('./support');
 const { caughtUp } = require('./lag');
 const { sampleRss } = require('./rss');
+const { health: healthOf } = require('./client');
 const { KEYS, ADMIN, startService, stopService, memoryMb, caller, generate, settled } = require('./history-service');
 const { sandboxWorld, liveWorld } = require('./history-world');
 
@@ -50,7 +51,7 @@ async function timed(call, path, runs = READS) {
 
 async function readsAt(service, world, size, peaks) {
   const call = caller(service.base, KEYS.sandbox);
-  const health = await (await fetch(`${service.base}/health`)).json();
+  const health = await healthOf(service.base);
   const head = health.log.head;
   const account = world.accounts[0];
   const ledgerFirst = await timed(call, '/ledger', 0);
@@ -122,7 +123,7 @@ async function streams(service, world) {
   const results = await all;
   clearTimeout(timer);
   latencies.sort((a, b) => a - b);
-  const health = await (await fetch(`${service.base}/health`)).json();
+  const health = await healthOf(service.base);
   return {
     'stream events': one.events,
     'stream failed': one.failed ?? results.find((r) => r.failed)?.failed ?? 'no',

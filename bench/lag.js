@@ -8,13 +8,14 @@
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
 const { percentile } = require('./support');
+const { OPERATOR } = require('./client');
 
 const INTERVAL_MS = Number(process.env.BENCH_LAG_SAMPLE_MS || 20);
 
 function health(base, agent) {
   return new Promise((resolve, reject) => {
     http
-      .get(`${base}/health`, { agent }, (res) => {
+      .get(`${base}/health`, { agent, headers: OPERATOR }, (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')).log));

@@ -4,6 +4,7 @@
 // The worker's pid comes from the API's /health (`worker.pid`; a restarted worker is followed).
 // `mark(name)` starts a new segment; each segment keeps the peak of each process.
 const { readFileSync } = require('node:fs');
+const { health } = require('./client');
 
 const INTERVAL_MS = Number(process.env.BENCH_RSS_SAMPLE_MS || 250);
 
@@ -18,8 +19,7 @@ function rssMb(pid) {
 
 async function workerPid(base) {
   try {
-    const res = await fetch(`${base}/health`);
-    return (await res.json()).worker?.pid ?? null;
+    return (await health(base)).worker?.pid ?? null;
   } catch {
     return null;
   }

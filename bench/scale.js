@@ -12,7 +12,7 @@ const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { generateLog } = require('./generate-log');
 const { report } = require('./support');
-const { KEY, start, stop } = require('./client');
+const { KEY, health, start, stop } = require('./client');
 const { setUp } = require('./world');
 const { caughtUp } = require('./lag');
 
@@ -55,7 +55,7 @@ async function transfersOn(stored) {
       autocannon({ url: `${base}/transfer`, duration: DURATION, connections: CONNECTIONS, headers, requests: [{ method: 'POST', setupRequest }] }, (e, res) => (e ? reject(e) : resolve(res))),
     );
     // npm start's two processes: the API (this child) and the worker it supervises.
-    const readers = (await (await fetch(`${base}/health`)).json()).worker?.pid;
+    const readers = (await health(base)).worker?.pid;
     const memory = { rss_mb: memoryMb(child.pid, 'VmRSS'), peak_rss_mb: memoryMb(child.pid, 'VmHWM') };
     if (readers) Object.assign(memory, { readers_rss_mb: memoryMb(readers, 'VmRSS'), readers_peak_rss_mb: memoryMb(readers, 'VmHWM') });
     return {
