@@ -53,8 +53,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Health for operators
-         * @description How far the log’s readers trail it, the load on writes and, under npm start, the supervised worker.
+         * Health, and its details for operators
+         * @description Without the operator token: only whether the service is up (`{"status":"ok"}`). With `Authorization: Bearer <PAYMENTS_ADMIN_TOKEN>`: how far the log’s readers trail it, the load on writes and, under npm start, the supervised worker (pid, memory).
          */
         get: operations["getHealth"];
         put?: never;
@@ -427,6 +427,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/{id}/statements/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monthly account statement
+         * @description The month’s posted transactions oldest first with the balance after each, opening and closing balances, totals, and the signed checkpoint and inclusion proof of the last line (examples/verify-proof.mjs --statement). Accept: text/csv or application/pdf for the same statement as a file.
+         */
+        get: operations["getAccountStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/counterparties": {
         parameters: {
             query?: never;
@@ -742,6 +762,26 @@ export interface paths {
         get: operations["getTransfer"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transfers/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending transfer
+         * @description Only a pending payout: its hold is released (available gets amount + fee back, nothing is posted, no fee taken); fires outflows.cancelled.
+         */
+        post: operations["cancelTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1228,7 +1268,7 @@ export interface paths {
         put?: never;
         /**
          * Operator: move a transfer
-         * @description As the sandbox advance, in any mode.
+         * @description As the sandbox advance, in any mode; also to cancelled from pending (its hold released, the fee not taken).
          */
         post: operations["operatorAdvanceTransfer"];
         delete?: never;
@@ -2607,6 +2647,12 @@ export interface components {
                 [key: string]: string;
             };
         };
+        CancelTransferDto: {
+            /** @description Required with an API key */
+            entity_id?: string;
+            /** @description Shown as status_reason (default cancelled_by_request) */
+            reason?: string;
+        };
         AdvanceTransferDto: {
             /** @enum {string} */
             to: "processing" | "successful" | "failed" | "reversed";
@@ -2641,6 +2687,12 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /**
+             * @description Decisions §16: what decides when the authorization endpoint gives no valid answer in time
+             * @default decline
+             * @enum {string}
+             */
+            authorization_fallback?: "approve" | "decline";
             /** @description MM */
             expiration_month: string;
             /** @description YY */
@@ -2659,6 +2711,12 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /**
+             * @description Decisions §16: what decides when the authorization endpoint gives no valid answer in time
+             * @default decline
+             * @enum {string}
+             */
+            authorization_fallback?: "approve" | "decline";
             /** @description billing_cycle (Daily, Weekly, Monthly, Yearly), billing_cycle_day, cycle_transaction_count, daily_amount_limit, daily_transaction_count, transaction_amount_limit */
             individual_controls?: {
                 [key: string]: unknown;
@@ -2784,6 +2842,12 @@ export interface components {
             /** @description The form token the page carries */
             csrf_token: string;
         };
+        OperatorAdvanceTransferDto: {
+            /** @enum {string} */
+            to: "processing" | "successful" | "failed" | "reversed" | "cancelled";
+            /** @description snake_case, e.g. invalid_account_details */
+            status_reason?: string;
+        };
         RecordInflowDto: {
             /** @description Smallest currency unit */
             amount: number;
@@ -2899,7 +2963,7 @@ export interface components {
                 /** @description Fee in the smallest currency unit */
                 fee: number;
                 /** @enum {unknown} */
-                status: "pending" | "processing" | "successful" | "failed" | "reversed";
+                status: "pending" | "processing" | "successful" | "failed" | "reversed" | "cancelled";
                 /** @description snake_case cause, e.g. insufficient_funds, invalid_account_details */
                 status_reason: string | null;
                 /** @enum {unknown} */
@@ -3837,7 +3901,7 @@ export interface components {
             /** @description Fee in the smallest currency unit */
             fee: number;
             /** @enum {unknown} */
-            status: "pending" | "processing" | "successful" | "failed" | "reversed";
+            status: "pending" | "processing" | "successful" | "failed" | "reversed" | "cancelled";
             /** @description snake_case cause, e.g. insufficient_funds, invalid_account_details */
             status_reason: string | null;
             /** @enum {unknown} */
@@ -4886,6 +4950,61 @@ export interface components {
             checkpoint: components["schemas"]["SignedCheckpoint"];
             /** @description The checkpoints’ Ed25519 key, SubjectPublicKeyInfo PEM */
             public_key: string;
+        };
+        /** @description A monthly account statement (decisions §17); also text/csv and application/pdf */
+        Statement: {
+            data: {
+                account_id: string;
+                /** @description ISO 4217 code, or USC (USDC) / UST (USDT) */
+                currency: string;
+                period: {
+                    /** @description Start of the UTC month, inclusive */
+                    from: number;
+                    /** @description Start of the next month, exclusive */
+                    to: number;
+                };
+                /** @description balance.current at the period’s start */
+                opening_balance: number;
+                /** @description balance.current as_of the period’s end: opening_balance + credits_total − debits_total */
+                closing_balance: number;
+                /** @description Amount in the smallest currency unit */
+                credits_total: number;
+                /** @description Amount in the smallest currency unit */
+                debits_total: number;
+                /** @description Oldest first; pending holds and their releases are not lines */
+                lines: {
+                    id: string;
+                    /** @constant */
+                    object: "account_transaction";
+                    account_id: string;
+                    /** @enum {unknown} */
+                    type: "credit" | "hold" | "debit" | "release" | "reversal";
+                    /** @description Amount in the smallest currency unit */
+                    amount: number;
+                    /** @description Amount in the smallest currency unit */
+                    fee: number | null;
+                    transfer_id: string | null;
+                    transaction_id: string | null;
+                    payment_intent_id: string | null;
+                    balance_after: {
+                        /** @description Amount in the smallest currency unit */
+                        available: number;
+                        /** @description Amount in the smallest currency unit */
+                        current: number;
+                    };
+                    /** @description Unix time in milliseconds */
+                    created: number;
+                    /** @description The event’s log position */
+                    position: number | null;
+                }[];
+                /** @description Log positions of the first and last lines (null when none) */
+                positions: {
+                    first: number | null;
+                    last: number | null;
+                };
+                checkpoint: components["schemas"]["SignedCheckpoint"] | null;
+                proof: components["schemas"]["EventProof"] | null;
+            };
         };
         /** @description Signed checkpoints, newest first */
         AuditCheckpoints: {
@@ -7528,6 +7647,110 @@ export interface operations {
             };
         };
     };
+    getAccountStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
+            path: {
+                id: string;
+                /** @description A UTC calendar month, not in the future */
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement: JSON, CSV (a row per line, then the totals as rows) or a PDF, by Accept */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statement"];
+                    "text/csv": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed month, or one in the future (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Another entity’s account (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such account (account_not_found) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listCounterparties: {
         parameters: {
             query?: {
@@ -9762,7 +9985,7 @@ export interface operations {
                 /** @description Required with an API key */
                 entity_id?: string;
                 account_id?: string;
-                status?: "pending" | "processing" | "successful" | "failed" | "reversed";
+                status?: "pending" | "processing" | "successful" | "failed" | "reversed" | "cancelled";
             };
             header?: {
                 /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
@@ -10059,6 +10282,128 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelTransferDto"];
+            };
+        };
+        responses: {
+            /** @description The transfer, cancelled */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description entity_id missing with an API key, or a reason not 1-100 characters (validation_error); or: Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Another entity’s (forbidden); or: A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such transfer of the entity (transfer_not_found) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The transfer is not pending (processing or ended), or is a book transfer (invalid_state): unchanged; or: A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with another request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sandboxAdvanceTransfer: {
@@ -13297,7 +13642,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AdvanceTransferDto"];
+                "application/json": components["schemas"]["OperatorAdvanceTransferDto"];
             };
         };
         responses: {
@@ -13335,7 +13680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A move the lifecycle does not allow (invalid_transition) */
+            /** @description A move the lifecycle does not allow (invalid_transition, book_transfer_not_reversible, book_transfer_not_cancellable) */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];

@@ -86,6 +86,8 @@ class Server {
   async health(timeoutMs = 5_000) {
     try {
       const res = await fetch(`${this.url}/health`, {
+        // The details (the worker's state) are behind the operator token (issue 32 item 10).
+        headers: this.env.PAYMENTS_ADMIN_TOKEN ? { authorization: `Bearer ${this.env.PAYMENTS_ADMIN_TOKEN}` } : {},
         signal: AbortSignal.timeout(timeoutMs),
       });
       const body = await res.json();

@@ -149,6 +149,8 @@ async function main() {
       NODE_EXTRA_CA_CERTS: join(ROOT, 'test/fixtures/tls/ca.crt'),
       DATA_DIR: dataDir,
       PAYMENTS_BOOTSTRAP_API_KEYS: apiKey,
+      // /health's details (the worker's state, which the soak waits on) are behind the operator token.
+      PAYMENTS_ADMIN_TOKEN: Buffer.from(root.fork('admin-token').digits(32)).toString('hex'),
       PAYMENTS_MASTER_KEY: Buffer.from(root.fork('master-key').digits(32)).toString('base64'),
       EVENTSTORE_URL: '',
       MONGO_URL: '',

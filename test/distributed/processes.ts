@@ -37,9 +37,18 @@ const started = new Set<ChildProcess>();
 /** Starts a compiled app as its own OS process on a free port and waits for GET /health. */
 export async function startApp(name: AppName, env: Record<string, string>): Promise<AppProcess> {
   const port = await freePort();
+  // The API's /health has its details behind the operator token (issue 32 item 10): every app gets one, health() sends it.
+  const operator = env.PAYMENTS_ADMIN_TOKEN ?? 'dist-operator-token-0123456789abcdef0123456789';
   const child = spawn(process.execPath, [entryOf(name)], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', KAFKA_CLIENT_ID: `dist-${name}${env.WORKER_ROLES ? `-${env.WORKER_ROLES.replace(/,/g, '-')}` : ''}`, ...env, PORT: String(port) },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      KAFKA_CLIENT_ID: `dist-${name}${env.WORKER_ROLES ? `-${env.WORKER_ROLES.replace(/,/g, '-')}` : ''}`,
+      PAYMENTS_ADMIN_TOKEN: operator,
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.add(child);
@@ -57,7 +66,7 @@ export async function startApp(name: AppName, env: Record<string, string>): Prom
     name,
     url,
     pid: child.pid!,
-    health: async () => (await fetch(`${url}/health`)).json() as Promise<Record<string, any>>,
+    health: async () => (await fetch(`${url}/health`, { headers: { authorization: `Bearer ${operator}` } })).json() as Promise<Record<string, any>>,
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),
     output: () => Buffer.concat(out).toString('utf8'),

@@ -17,7 +17,7 @@ describe('an overloaded API answers fast and writes nothing for what it refuses'
   });
 
   it('refuses a burst past the bound at once with 503 overloaded and Retry-After; admitted transfers complete, refused ones leave nothing', async () => {
-    t = await startTestApp({ MAX_INFLIGHT_WRITES: '4' });
+    t = await startTestApp({ MAX_INFLIGHT_WRITES: '4', PAYMENTS_ADMIN_TOKEN: 'operator-token-overload-0123456789abcdef' });
     const { account, counterparty } = await payer(t, 'USD', 1_000_000);
     const detail = await paymentDetail(t, counterparty, BANK_USD);
     const before = await balanceOf(t, account);
@@ -87,6 +87,6 @@ describe('an overloaded API answers fast and writes nothing for what it refuses'
       .set(bearer(KEYS.sandbox))
       .send(transferBody(account, detail, { amount: 1_000 }))
       .expect(201);
-    expect((await t.http.get('/health').expect(200)).body.writes).toMatchObject({ in_flight: 0, refused: refused.length, limit: 4 });
+    expect((await t.http.get('/health').set(bearer('operator-token-overload-0123456789abcdef')).expect(200)).body.writes).toMatchObject({ in_flight: 0, refused: refused.length, limit: 4 });
   });
 });

@@ -8,7 +8,10 @@ import { loadConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { captureLogLines } from '@app/platform/logging/logger';
 import { createApi } from '../../apps/api/src/app.factory';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { bearer, startTestApp, type TestApp } from '../support/test-app';
+
+/** /health's details are behind the operator token (issue 32 item 10). */
+const OPERATOR = 'operator-token-health-probes-0123456789abcdef';
 
 /** A port nothing listens on: taken from the OS, then released. */
 const closedPort = () =>
@@ -72,7 +75,7 @@ describe('health probes: /health/live and /health/ready', () => {
     beforeAll(async () => {
       // Before the app: its request logger takes the level it has when it is built.
       capture = captureLogLines((line) => lines.push(line), 'warn');
-      t = await startTestApp();
+      t = await startTestApp({ PAYMENTS_ADMIN_TOKEN: OPERATOR });
     });
     afterAll(async () => {
       await t.close();
@@ -85,7 +88,7 @@ describe('health probes: /health/live and /health/ready', () => {
       expect(Object.keys(res.body.details).sort()).toEqual(['coordination_store', 'delivery_store', 'event_store', 'idempotency_store', 'rate_limit_store', 'read_store', 'snapshot_store']);
       expect(Object.values(res.body.details).every((d) => (d as { status: string; adapter: string }).status === 'up' && (d as { adapter: string }).adapter === 'sqlite')).toBe(true);
       // /health is unchanged (compat): status, adapters, the log's positions.
-      expect((await t.http.get('/health').expect(200)).body).toMatchObject({ status: 'ok', log: { head: expect.any(Number) } });
+      expect((await t.http.get('/health').set(bearer(OPERATOR)).expect(200)).body).toMatchObject({ status: 'ok', log: { head: expect.any(Number) } });
     });
 
     it('a log that fails: live 200, ready 503, and the failure logged with the request id', async () => {
@@ -96,7 +99,7 @@ describe('health probes: /health/live and /health/ready', () => {
         const res = await t.http.get('/health/ready').set('x-request-id', 'probe-1').expect(503);
         expect(res.body.error).toEqual({ event_store: { status: 'down', adapter: 'sqlite', ms: expect.any(Number), message: 'unavailable' } });
         // /health reads the log too: a store failing with an I/O error is an outage (503 in the envelope), unlike /health/live.
-        expect((await t.http.get('/health').expect(503)).body).toMatchObject({ status: 'error', code: 'service_unavailable' });
+        expect((await t.http.get('/health').set(bearer(OPERATOR)).expect(503)).body).toMatchObject({ status: 'error', code: 'service_unavailable' });
       } finally {
         spy.mockRestore();
       }

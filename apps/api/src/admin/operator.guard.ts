@@ -8,6 +8,13 @@ import { assignRequestLog } from '@app/platform/logging/logger';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** Whether an Authorization header carries the operator token (false when none is configured). */
+export function isOperatorToken(config: PlatformConfig, authorization: string | undefined): boolean {
+  if (!config.adminToken) return false;
+  const sent = /^Bearer +(\S{1,512})$/i.exec(authorization ?? '')?.[1] ?? '';
+  return timingSafeEqual(digest(sent), digest(config.adminToken));
+}
+
 /**
  * The operator API's only credential: `Authorization: Bearer $PAYMENTS_ADMIN_TOKEN` (decisions §11).
  * Unset, every /admin route answers exactly as an unknown route does, so its existence leaks nothing.
@@ -20,8 +27,7 @@ export class OperatorGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request>();
     if (!this.config.adminToken) throw new NotFoundException(`Cannot ${req.method} ${req.path}`);
-    const sent = /^Bearer +(\S{1,512})$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
-    if (!timingSafeEqual(digest(sent), digest(this.config.adminToken))) {
+    if (!isOperatorToken(this.config, req.headers.authorization)) {
       throw new DomainException(domainError('unauthorized', 'unauthorized', 'The operator API needs Authorization: Bearer <PAYMENTS_ADMIN_TOKEN>'));
     }
     assignRequestLog({ actor: 'operator' });

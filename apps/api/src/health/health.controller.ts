@@ -1,6 +1,6 @@
-import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Res, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheckService } from '@nestjs/terminus';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { describeAdapters } from '@app/platform/adapters';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
@@ -9,6 +9,7 @@ import { Public } from '../http/auth/auth.decorators';
 import { WriteLoad } from '../http/overload/write-admission.middleware';
 import { WORKER_SUPERVISOR, type WorkerSupervisor } from '../background/worker-supervisor';
 import { ReadinessIndicators } from './readiness';
+import { isOperatorToken } from '../admin/operator.guard';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
 
@@ -71,11 +72,14 @@ export class HealthController {
   @Public()
   @ApiRoute({
     id: 'getHealth',
-    summary: 'Health for operators',
-    description: 'How far the log’s readers trail it, the load on writes and, under npm start, the supervised worker.',
+    summary: 'Health, and its details for operators',
+    description:
+      'Without the operator token: only whether the service is up (`{"status":"ok"}`). With `Authorization: Bearer <PAYMENTS_ADMIN_TOKEN>`: how far the log’s readers trail it, the load on writes and, under npm start, the supervised worker (pid, memory).',
     ok: { status: 200, schema: 'Health', description: 'Health' },
   })
-  async health() {
+  async health(@Req() req: Request) {
+    // Issue 32 item 10: pids, memory and log positions are for operators, not for whoever asks.
+    if (!isOperatorToken(this.config, req.headers.authorization)) return { status: 'ok' };
     const head = await this.store.headPosition();
     const base = { status: 'ok', adapters: describeAdapters(this.config), writes: { in_flight: this.writes.inFlight, refused: this.writes.refused, limit: this.config.maxInflightWrites } };
     if (!this.worker) {
