@@ -11,7 +11,7 @@ import { presentTransfer } from '@app/read-models/transfers/transfer.presenter';
 import { Public } from '../http/auth/auth.decorators';
 import { LimitField } from '../http/pagination';
 import { SandboxReviewDto } from '../onboarding/onboarding.controller';
-import { AdvanceTransferDto } from '../transfers/transfers.dto';
+import { OperatorAdvanceTransferDto } from '../transfers/transfers.dto';
 import { OperatorGuard } from './operator.guard';
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { ref, styleAList } from '../openapi/schema-dsl';
@@ -74,11 +74,11 @@ export class AdminController {
   @ApiRoute({
     id: 'operatorAdvanceTransfer',
     summary: 'Operator: move a transfer',
-    description: 'As the sandbox advance, in any mode.',
+    description: 'As the sandbox advance, in any mode; also to cancelled from pending (its hold released, the fee not taken).',
     ok: { status: 200, schema: 'Transfer', description: 'The transfer after the move' },
-    errors: { 409: 'A move the lifecycle does not allow (invalid_transition)' },
+    errors: { 409: 'A move the lifecycle does not allow (invalid_transition, book_transfer_not_reversible, book_transfer_not_cancellable)' },
   })
-  async advance(@Headers('x-request-id') requestId: string, @Param('id') id: string, @Body() body: AdvanceTransferDto) {
+  async advance(@Headers('x-request-id') requestId: string, @Param('id') id: string, @Body() body: OperatorAdvanceTransferDto) {
     const context = await this.operatorContext('transfer', id, requestId);
     return presentTransfer(await this.commands.execute(new AdvanceTransferCommand(context, id, body.to, body.status_reason ?? null)));
   }

@@ -1,15 +1,15 @@
-import { Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { domainError } from '@app/domain';
 import { DomainException, type CommandContext } from '@app/application/command-handling';
-import { CreateTransferCommand, GetTransferQuery } from '@app/application/transfers';
+import { CancelTransferCommand, CreateTransferCommand, GetTransferQuery } from '@app/application/transfers';
 import { ListTransfersQuery as ListTransfers } from '@app/read-models/transfers/list-transfers.query';
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
 import { BodyValidatedWith422 } from './transfer-body.pipe';
 import { presentTransfer } from '@app/read-models/transfers/transfer.presenter';
-import { CreateTransferDto, ListTransfersQuery, TransferScopeQuery } from './transfers.dto';
+import { CancelTransferDto, CreateTransferDto, ListTransfersQuery, TransferScopeQuery } from './transfers.dto';
 import { AsOf } from '../audit/as-of.interceptor';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
@@ -98,6 +98,25 @@ export class TransfersController {
   })
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: TransferScopeQuery) {
     return presentTransfer(await this.queries.execute(new GetTransferQuery(ctx.actor, id, entityScope(ctx.actor, query.entity_id))));
+  }
+
+  /** Takes back a pending payout (decisions §14); answers once its hold is released, so the balance shows it (§2). */
+  @Post('transfers/:id/cancel')
+  @HttpCode(200)
+  @ApiRoute({
+    id: 'cancelTransfer',
+    summary: 'Cancel a pending transfer',
+    description: 'Only a pending payout: its hold is released (available gets amount + fee back, nothing is posted, no fee taken); fires outflows.cancelled.',
+    ok: { status: 200, schema: 'Transfer', description: 'The transfer, cancelled' },
+    errors: {
+      400: 'entity_id missing with an API key, or a reason not 1-100 characters (validation_error)',
+      403: 'Another entity’s (forbidden)',
+      404: 'No such transfer of the entity (transfer_not_found)',
+      409: 'The transfer is not pending (processing or ended), or is a book transfer (invalid_state): unchanged',
+    },
+  })
+  async cancel(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: CancelTransferDto) {
+    return presentTransfer(await this.commands.execute(new CancelTransferCommand(ctx, id, entityScope(ctx.actor, body.entity_id), body.reason ?? null)));
   }
 
   /** 201 with the new transfer; a used `unique_reference` answers 409 whose body is the original (decisions §6). */

@@ -1,8 +1,11 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
   ADVANCE_TARGETS,
+  CANCEL_REASON_MAX,
   DESCRIPTION_MAX,
+  OPERATOR_ADVANCE_TARGETS,
   PAYMENT_TYPES,
   STATUS_REASON_PATTERN,
   TRANSFER_STATUSES,
@@ -86,8 +89,34 @@ export class AdvanceTransferDto {
   @IsIn(ADVANCE_TARGETS, { message: `to must be one of ${ADVANCE_TARGETS.join(', ')}` })
   to: AdvanceTarget;
 
-  @ApiPropertyOptional({ pattern: '^[a-z][a-z0-9_]{0,63}$', description: 'snake_case, e.g. invalid_account_details' })
-  @IsOptional()
-  @Matches(STATUS_REASON_PATTERN, { message: 'status_reason must be snake_case, at most 64 characters' })
+  @StatusReason()
   status_reason?: string;
+}
+
+/** The operator's move (decisions §11, §14): the sandbox's targets and `cancelled`. */
+export class OperatorAdvanceTransferDto {
+  @ApiProperty({ enum: OPERATOR_ADVANCE_TARGETS })
+  @IsIn(OPERATOR_ADVANCE_TARGETS, { message: `to must be one of ${OPERATOR_ADVANCE_TARGETS.join(', ')}` })
+  to: AdvanceTarget;
+
+  @StatusReason()
+  status_reason?: string;
+}
+
+/** The operator's and the sandbox's reason: a code, unlike a customer's cancel reason. */
+function StatusReason(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ pattern: '^[a-z][a-z0-9_]{0,63}$', description: 'snake_case, e.g. invalid_account_details' }),
+    IsOptional(),
+    Matches(STATUS_REASON_PATTERN, { message: 'status_reason must be snake_case, at most 64 characters' }),
+  );
+}
+
+/** POST /transfers/{id}/cancel (decisions §14): `entity_id` as for GET, a free-text reason. */
+export class CancelTransferDto extends TransferScopeQuery {
+  @ApiPropertyOptional({ minLength: 1, maxLength: CANCEL_REASON_MAX, description: 'Shown as status_reason (default cancelled_by_request)' })
+  @IsOptional()
+  @IsString({ message: 'reason must be a string' })
+  @Length(1, CANCEL_REASON_MAX, { message: `reason must be 1-${CANCEL_REASON_MAX} characters` })
+  reason?: string;
 }

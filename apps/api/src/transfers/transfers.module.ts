@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { feeScheduleFrom } from '@app/domain/transfers';
-import { CreateTransferHandler, GetTransferHandler, LegacyReferenceMigration, TRANSFER_FEES } from '@app/application/transfers';
+import { CancelTransferHandler, CreateTransferHandler, GetTransferHandler, LegacyReferenceMigration, TRANSFER_FEES } from '@app/application/transfers';
 import { ListTransfersHandler } from '@app/read-models/transfers/list-transfers.query-handler';
 import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
@@ -14,6 +14,7 @@ import { TransfersController } from './transfers.controller';
   controllers: [TransfersController, SandboxTransfersController, StatementController],
   providers: [
     CreateTransferHandler,
+    CancelTransferHandler,
     GetTransferHandler,
     ListTransfersHandler,
     // Older logs' transfer references move to their keyed streams once, before the API serves.

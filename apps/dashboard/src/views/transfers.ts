@@ -5,7 +5,7 @@ import { boundHint, counterpartyLink, entityOptions, filterBar, mergedPages, org
 import { pagedRows, styleAPages } from './paged';
 import { timeline } from './timeline';
 
-const STATUSES = ['pending', 'processing', 'successful', 'failed', 'reversed'];
+const STATUSES = ['pending', 'processing', 'successful', 'failed', 'reversed', 'cancelled'];
 
 /** Every transfer of the organization, newest first, by entity and status (see organization.ts for how the entities' lists merge). */
 export async function transfersView(params: URLSearchParams): Promise<Node> {

@@ -5,6 +5,8 @@ export * from './create-transfer/create-transfer.command';
 export * from './create-transfer/create-transfer.handler';
 export * from './advance-transfer/advance-transfer.command';
 export * from './advance-transfer/advance-transfer.handler';
+export * from './cancel-transfer/cancel-transfer.command';
+export * from './cancel-transfer/cancel-transfer.handler';
 export * from './get-transfer/get-transfer.query';
 export * from './get-transfer/get-transfer.handler';
 export * from './transfer-money';

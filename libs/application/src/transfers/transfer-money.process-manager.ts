@@ -23,7 +23,7 @@ export const MONEY_GRACE_MS = 5_000;
 export function transferMoneyManager(store: EventStore, commands: CommandBus, graceMs = MONEY_GRACE_MS): ProcessManager {
   return {
     name: 'transfer-money',
-    handles: ['TransferCreated', 'TransferSucceeded', 'TransferFailed', 'TransferReversed', 'TransferVoided'],
+    handles: ['TransferCreated', 'TransferSucceeded', 'TransferFailed', 'TransferCancelled', 'TransferReversed', 'TransferVoided'],
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
       const event = recorded as unknown as TransferEvent;
       if (await moneyDone(store, event)) return;
@@ -49,7 +49,9 @@ async function moneyDone(store: EventStore, event: TransferEvent): Promise<boole
       const { state } = await foldStream(store, transferStream(event.data.transfer.id), transferDecider);
       return isTransfer(state) && state.status !== 'pending' && state.status !== 'processing';
     }
+    // A cancel's release, like a failure's, is done once the account holds the hold no more.
     case 'TransferFailed':
+    case 'TransferCancelled':
       return !(await holdOpen(store, event.data.transfer.account_id, event.data.transfer.id));
     case 'TransferSucceeded': {
       const t = event.data.transfer;

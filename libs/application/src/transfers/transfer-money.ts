@@ -56,7 +56,7 @@ const orgLevel = (context: CommandContext): CommandContext => ({ ...context, act
 
 /**
  * What a transfer event does to money, on the account streams, with the transfer id as the hold
- * id: success settles (debits), failure and voiding release, reversal settles (if that had not
+ * id: success settles (debits), failure, cancellation and voiding release (a void of the pending ledger transaction), reversal settles (if that had not
  * happened yet) then credits back; a book transfer's success also credits its destination. Each
  * command is a no-op the second time, so the request that moved the transfer and the
  * transfer-money process manager (the backstop after a crash) may both run it.
@@ -77,6 +77,7 @@ export async function applyMoney(store: EventStore, event: TransferEvent, contex
       return;
     }
     case 'TransferFailed':
+    case 'TransferCancelled':
       await money(store, t.account_id, { type: 'ReleaseHold', hold_id: t.id }, context);
       return;
     case 'TransferReversed':
@@ -103,6 +104,20 @@ export async function advanceTransfer(store: EventStore, transferId: string, to:
   const known = isTransfer(state) ? state : undefined;
   for (const event of newEvents) await applyMoney(store, event, context, known);
   return isTransfer(state) ? state.transfer : null;
+}
+
+/**
+ * The customer's cancel (decisions §14): one append on the transfer's stream with the revision
+ * read, so of a cancel and the rail's move to processing exactly one is appended and the other is
+ * refused by the state it re-reads (nothing written). Its hold is then released before answering;
+ * the release is keyed by the transfer id, so the transfer-money backstop repeating it is a no-op.
+ */
+export async function cancelTransfer(store: EventStore, transferId: string, entityId: string, reason: string | null, context: CommandContext): Promise<TransferRecord> {
+  const command = () => ({ type: 'CancelTransfer' as const, transfer_id: transferId, entity_id: entityId, reason, now: Date.now() });
+  const { state, newEvents } = await handleCommand(store, transferStream(transferId), transferDecider, command, context);
+  for (const event of newEvents) await applyMoney(store, event, context);
+  if (!isTransfer(state)) throw new Error(`transfer ${transferId} cancelled but not folded`);
+  return state.transfer;
 }
 
 /** A refused move means the transfer was moved on by someone else (a sandbox call, the network): nothing to do. */

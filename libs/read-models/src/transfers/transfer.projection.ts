@@ -20,7 +20,7 @@ export const transferProjection: Projection<TransferDocument> = {
   ],
   // 1: documents record their mode; older read models are rebuilt once to gain it.
   version: 1,
-  handles: ['TransferCreated', 'TransferProcessing', 'TransferSucceeded', 'TransferFailed', 'TransferReversed'],
+  handles: ['TransferCreated', 'TransferProcessing', 'TransferSucceeded', 'TransferFailed', 'TransferReversed', 'TransferCancelled'],
   documentIds: (event) => [String((event.data.transfer as { id: string }).id)],
   evolve(current, recorded: RecordedEvent) {
     const event = recorded as unknown as Exclude<TransferEvent, { type: 'TransferVoided' }>;

@@ -15,4 +15,5 @@ export const TRANSFER_PUBLIC_EVENTS: PublicEventTable = {
   TransferSucceeded: outflow('outflows.completed'),
   TransferFailed: outflow('outflows.failed'),
   TransferReversed: outflow('outflows.refunded'),
+  TransferCancelled: outflow('outflows.cancelled'),
 };

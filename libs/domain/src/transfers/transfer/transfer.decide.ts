@@ -5,7 +5,10 @@ import { EVENT_FOR_STATUS, type TransferEvent, type TransferIntent, type Transfe
 import { evolveTransfer, initialTransferState, isTransfer, type TransferState } from './transfer';
 
 export type AdvanceTarget = Exclude<TransferStatus, 'pending'>;
+/** What the sandbox endpoint moves a transfer to (decisions §6); a customer cancels with its own endpoint. */
 export const ADVANCE_TARGETS: readonly AdvanceTarget[] = ['processing', 'successful', 'failed', 'reversed'];
+/** The operator may also cancel (decisions §14). */
+export const OPERATOR_ADVANCE_TARGETS: readonly AdvanceTarget[] = [...ADVANCE_TARGETS, 'cancelled'];
 
 export type TransferCommand =
   | { readonly type: 'CreateTransfer'; readonly intent: TransferIntent; readonly now: number }
@@ -18,6 +21,14 @@ export type TransferCommand =
       /** Reversals: the source account's revision read before deciding (recorded on TransferReversed). */
       readonly account_revision?: number;
       readonly now: number;
+    }
+  | {
+      /** The customer's cancel (decisions §14): scoped to the caller's entity, a free-text reason. */
+      readonly type: 'CancelTransfer';
+      readonly transfer_id: string;
+      readonly entity_id: string;
+      readonly reason: string | null;
+      readonly now: number;
     };
 
 /**
@@ -25,11 +36,12 @@ export type TransferCommand =
  * (pending → failed, e.g. `compliance_hold`), and only a delivered transfer can be reversed.
  */
 export const TRANSITIONS: Readonly<Record<TransferStatus, readonly AdvanceTarget[]>> = {
-  pending: ['processing', 'failed'],
+  pending: ['processing', 'failed', 'cancelled'],
   processing: ['successful', 'failed'],
   successful: ['reversed'],
   failed: [],
   reversed: [],
+  cancelled: [],
 };
 
 export const DESCRIPTION_MAX = 100;
@@ -37,6 +49,9 @@ export const UNIQUE_REFERENCE_MAX = 64;
 export const STATUS_REASON_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 /** What a failure says when the caller gives no reason. */
 export const DEFAULT_FAILURE_REASON = 'processing_error';
+/** What a cancellation says when the caller gives no reason (decisions §14). */
+export const DEFAULT_CANCEL_REASON = 'cancelled_by_request';
+export const CANCEL_REASON_MAX = 100;
 
 export function refuseIntent(intent: TransferIntent): DomainError | null {
   if (!isValidAmount(intent.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
@@ -85,12 +100,31 @@ function advance(command: Extract<TransferCommand, { type: 'AdvanceTransfer' }>,
   if (to === 'reversed' && state.destination_account_id !== null) {
     return conflict('book_transfer_not_reversible', 'A book transfer settles between accounts of the organization and cannot be reversed');
   }
-  const reason = command.status_reason ?? (to === 'failed' ? DEFAULT_FAILURE_REASON : null);
+  // A book transfer is settled by the request that created it; a cancel could only race that request.
+  if (to === 'cancelled' && state.destination_account_id !== null) return conflict('book_transfer_not_cancellable', 'A book transfer settles at once and cannot be cancelled');
+  const reason = command.status_reason ?? (to === 'failed' ? DEFAULT_FAILURE_REASON : to === 'cancelled' ? DEFAULT_CANCEL_REASON : null);
   if (reason !== null && !STATUS_REASON_PATTERN.test(reason)) return invalid('status_reason', 'status_reason must be snake_case, at most 64 characters');
   const status_reason = to === 'processing' || to === 'successful' ? null : reason;
   const transfer = { ...state.transfer, status: to, status_reason, updated: command.now };
   const revision = to === 'reversed' && command.account_revision !== undefined ? { account_revision: command.account_revision } : {};
   return [{ type: EVENT_FOR_STATUS[to], data: { transfer, ...revision } } as TransferEvent];
+}
+
+/**
+ * Only a pending payout can be taken back (decisions §14): once the rail has it (processing) or it
+ * ended, or for a book transfer (settled at once), the answer is `invalid_state` and nothing is
+ * written. Another entity's transfer does not exist for the caller.
+ */
+function cancel(command: Extract<TransferCommand, { type: 'CancelTransfer' }>, state: TransferState): Decision<TransferEvent> {
+  const { transfer_id, entity_id, reason, now } = command;
+  if (!isTransfer(state) || state.transfer.id !== transfer_id || state.transfer.entity_id !== entity_id) return notFound('transfer', transfer_id);
+  if (state.status !== 'pending' || state.destination_account_id !== null) {
+    const why = state.destination_account_id !== null ? 'A book transfer settles at once' : `A ${state.status} transfer has left or ended`;
+    return domainError('conflict', 'invalid_state', `${why}: only a pending payout can be cancelled`, { details: { current_status: state.status } });
+  }
+  if (reason !== null && (reason.length < 1 || reason.length > CANCEL_REASON_MAX)) return invalid('reason', `reason must be 1-${CANCEL_REASON_MAX} characters`);
+  const transfer = { ...state.transfer, status: 'cancelled' as const, status_reason: reason ?? DEFAULT_CANCEL_REASON, updated: now };
+  return [{ type: 'TransferCancelled', data: { transfer } }];
 }
 
 export function decideTransfer(command: TransferCommand, state: TransferState): Decision<TransferEvent> {
@@ -101,6 +135,8 @@ export function decideTransfer(command: TransferCommand, state: TransferState): 
       return voidTransfer(command, state);
     case 'AdvanceTransfer':
       return advance(command, state);
+    case 'CancelTransfer':
+      return cancel(command, state);
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

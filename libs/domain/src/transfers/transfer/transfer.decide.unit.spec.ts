@@ -32,6 +32,8 @@ const reversed: TransferEvent = { type: 'TransferReversed', data: { transfer: re
 
 const create = (over: Partial<TransferIntent> = {}): TransferCommand => ({ type: 'CreateTransfer', intent: { ...intent, ...over }, now: T });
 const advance = (to: AdvanceTarget, status_reason?: string): TransferCommand => ({ type: 'AdvanceTransfer', transfer_id: intent.id, to, status_reason, now: T + 9 });
+const cancel = (reason: string | null = null, entity_id = intent.entity_id): TransferCommand => ({ type: 'CancelTransfer', transfer_id: intent.id, entity_id, reason, now: T + 9 });
+const cancelled: TransferEvent = { type: 'TransferCancelled', data: { transfer: record('cancelled', 'cancelled_by_request', T + 9) } };
 const voidIt: TransferCommand = { type: 'VoidTransfer', transfer_id: intent.id, account_id: intent.account_id, reason: 'insufficient_funds', now: T };
 
 describe('transfer decider', () => {
@@ -100,7 +102,7 @@ describe('transfer decider', () => {
         .when(advance(to))
         .thenError('invalid_transition', (e) => {
           expect(e.kind).toBe('conflict');
-          expect(e.details).toEqual({ current_status: 'pending', allowed: ['processing', 'failed'] });
+          expect(e.details).toEqual({ current_status: 'pending', allowed: ['processing', 'failed', 'cancelled'] });
         });
     });
   });
@@ -142,6 +144,58 @@ describe('transfer decider', () => {
     ['reversed', [created, processing, succeeded, reversed]],
   ] as const)('%s (final)', (_, given) => {
     it.each<AdvanceTarget>(['processing', 'successful', 'failed', 'reversed'])('refuses %s', (to) => spec(given).when(advance(to)).thenError('invalid_transition'));
+  });
+
+  describe('cancel (decisions §14)', () => {
+    it('takes back a pending payout, with the default reason', () => spec([created]).when(cancel()).then([cancelled]));
+
+    it("keeps the customer's reason as given (free text, 1-100 characters)", () => {
+      spec([created])
+        .when(cancel('Wrong amount, sorry'))
+        .then([{ type: 'TransferCancelled', data: { transfer: record('cancelled', 'Wrong amount, sorry', T + 9) } }]);
+      spec([created]).when(cancel('')).thenError('validation_error');
+      spec([created])
+        .when(cancel('x'.repeat(101)))
+        .thenError('validation_error');
+    });
+
+    it("does not find another entity's transfer, nor one that does not exist", () => {
+      spec([created]).when(cancel(null, 'ent_01J99999999999999999999999')).thenError('transfer_not_found');
+      spec([]).when(cancel()).thenError('transfer_not_found');
+    });
+
+    it.each([
+      ['processing', [created, processing]],
+      ['successful', [created, processing, succeeded]],
+      ['failed', [created, processing, failed]],
+      ['reversed', [created, processing, succeeded, reversed]],
+      ['cancelled', [created, cancelled]],
+    ] as const)('refuses a %s transfer with 409 invalid_state, appending nothing', (status, given) => {
+      spec(given)
+        .when(cancel())
+        .thenError('invalid_state', (e) => {
+          expect(e.kind).toBe('conflict');
+          expect(e.details).toEqual({ current_status: status });
+        });
+    });
+
+    it('refuses a book transfer even while pending: it settles at once', () => {
+      const book: TransferEvent = { type: 'TransferCreated', data: { transfer: { ...record('pending'), payment_type: 'book-transfer' }, destination_account_id: 'acc_dest' } };
+      spec([book]).when(cancel()).thenError('invalid_state');
+      spec([book]).when(advance('cancelled')).thenError('book_transfer_not_cancellable');
+    });
+
+    it("is the operator's move to cancelled too, with its code or the default", () => {
+      spec([created]).when(advance('cancelled')).then([cancelled]);
+      spec([created])
+        .when(advance('cancelled', 'sanctions_match'))
+        .then([{ type: 'TransferCancelled', data: { transfer: record('cancelled', 'sanctions_match', T + 9) } }]);
+    });
+
+    it('loses to the rail once it is processing, and the rail loses to it once cancelled (final)', () => {
+      spec([created, processing]).when(advance('cancelled')).thenError('invalid_transition');
+      for (const to of ['processing', 'successful', 'failed', 'reversed'] as const) spec([created, cancelled]).when(advance(to)).thenError('invalid_transition');
+    });
   });
 
   describe('voided', () => {

@@ -1,7 +1,7 @@
 import type { PaymentType } from '../payment-types';
 
-export type TransferStatus = 'pending' | 'processing' | 'successful' | 'failed' | 'reversed';
-export const TRANSFER_STATUSES: readonly TransferStatus[] = ['pending', 'processing', 'successful', 'failed', 'reversed'];
+export type TransferStatus = 'pending' | 'processing' | 'successful' | 'failed' | 'reversed' | 'cancelled';
+export const TRANSFER_STATUSES: readonly TransferStatus[] = ['pending', 'processing', 'successful', 'failed', 'reversed', 'cancelled'];
 
 /** The transfer as the API shows it (decisions §6), minus the constant `object` and `direction`. */
 export interface TransferRecord {
@@ -46,6 +46,8 @@ export type TransferEvent =
   | { readonly type: 'TransferProcessing'; readonly data: { readonly transfer: TransferRecord } }
   | { readonly type: 'TransferSucceeded'; readonly data: { readonly transfer: TransferRecord } }
   | { readonly type: 'TransferFailed'; readonly data: { readonly transfer: TransferRecord } }
+  /** Taken back while pending (decisions §14): its hold is released like a failure's, so the fee is never taken. */
+  | { readonly type: 'TransferCancelled'; readonly data: { readonly transfer: TransferRecord } }
   | {
       readonly type: 'TransferReversed';
       readonly data: {
@@ -88,6 +90,15 @@ export const EVENT_FOR_STATUS = {
   successful: 'TransferSucceeded',
   failed: 'TransferFailed',
   reversed: 'TransferReversed',
+  cancelled: 'TransferCancelled',
 } as const satisfies Record<Exclude<TransferStatus, 'pending'>, TransferEventType>;
 
-export const TRANSFER_EVENT_TYPES: readonly TransferEventType[] = ['TransferCreated', 'TransferProcessing', 'TransferSucceeded', 'TransferFailed', 'TransferReversed', 'TransferVoided'];
+export const TRANSFER_EVENT_TYPES: readonly TransferEventType[] = [
+  'TransferCreated',
+  'TransferProcessing',
+  'TransferSucceeded',
+  'TransferFailed',
+  'TransferReversed',
+  'TransferCancelled',
+  'TransferVoided',
+];

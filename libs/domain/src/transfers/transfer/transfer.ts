@@ -33,6 +33,7 @@ export function evolveTransfer(state: TransferState, event: TransferEvent | Tran
     case 'TransferSucceeded':
     case 'TransferFailed':
     case 'TransferReversed':
+    case 'TransferCancelled':
       if (!isTransfer(state)) return state;
       return { ...state, status: event.data.transfer.status, transfer: event.data.transfer };
     default:
