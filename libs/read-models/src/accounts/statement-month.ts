@@ -1,7 +1,7 @@
 import type { Mode } from '@app/platform/event-store/event-mode';
-import type { ReadStore } from '@app/platform/read-store/read-store.port';
-import { accountId as ledgerAccountId, bookOf, rowId, type RowDocument, LEDGER } from '../ledger/ledger-documents';
-import { latestTick } from '../ledger/ledger-view';
+import type { PageQuery, ReadStore } from '@app/platform/read-store/read-store.port';
+import { accountId as ledgerAccountId, bookOf, type RowDocument, LEDGER } from '../ledger/ledger-documents';
+import { latestTick, ledgerFinds } from '../ledger/ledger-view';
 import { presentStatementEntry, type StatementEntry } from './statement.projection';
 
 /** A statement's month: `YYYY-MM`, a UTC calendar month; `from` inclusive, `to` exclusive (ms). */
@@ -41,13 +41,16 @@ export type StatementLine = ReturnType<typeof presentLine>;
 /** A page of a month's entries: an index seek on (account, mode, month), walked by id (stream order). */
 const PAGE = 500;
 
+/** The find of one page of a month, after an entry id ('' for the first): statement-plans.int.spec.ts checks its plan. */
+export const monthPage = (accountId: string, mode: Mode, month: string, after: string, limit = PAGE): PageQuery => ({ filter: { account_id: accountId, mode, month }, limit, after });
+
 /**
  * The month's entries of an account, oldest first, a page at a time: each page one index range of
  * at most PAGE documents, so a month of any length costs a page of memory and never the history.
  */
-export async function* monthEntries(store: ReadStore, accountId: string, mode: Mode, month: string, pageSize = PAGE): AsyncGenerator<StatementEntry[]> {
+export async function* monthEntries(store: ReadStore, accountId: string, mode: Mode, month: string): AsyncGenerator<StatementEntry[]> {
   for (let after = ''; ;) {
-    const page = await store.find<StatementEntry>('account_transactions', { filter: { account_id: accountId, mode, month }, limit: pageSize, after });
+    const page = await store.find<StatementEntry>('account_transactions', monthPage(accountId, mode, month, after));
     // Read towards newer ids: the page comes back newest first, like every page (read-store.port.ts).
     const items = page.items.slice().reverse();
     if (items.length) yield items;
@@ -66,8 +69,7 @@ export async function currentBalanceAt(store: ReadStore, organizationId: string,
   const book = bookOf(organizationId, mode);
   const tick = await latestTick(store, book, at);
   if (!tick) return 0;
-  const series = ledgerAccountId(book, accountId);
-  const page = await store.find<RowDocument>(LEDGER, { filter: { series }, before: rowId(series, tick.position + 1), limit: 1 });
+  const page = await store.find<RowDocument>(LEDGER, ledgerFinds.row(ledgerAccountId(book, accountId), tick.position));
   const row = page.items[0];
   return row ? Number(BigInt(row.credits_posted) - BigInt(row.debits_posted)) : 0;
 }
