@@ -134,6 +134,7 @@ export const ROUTES: Record<string, RouteCase> = {
   'POST /transfers': { kind: 'owned', request: (w) => ({ path: '/transfers', body: transfer(w) }) },
   'GET /transfers': { kind: 'list', request: (w) => ({ path: `/transfers?entity_id=${w.entity}` }) },
   'GET /transfers/:id': { kind: 'owned', request: (w) => ({ path: `/transfers/${w.transfer}?entity_id=${w.entity}` }) },
+  'POST /transfers/:id/cancel': { kind: 'owned', request: (w) => ({ path: `/transfers/${w.transfer}/cancel`, body: { entity_id: w.entity } }) },
   'POST /sandbox/transfers/:id/advance': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/transfers/${w.transfer}/advance`, body: { to: 'failed' } }) },
 
   'POST /entity-webhooks': {
