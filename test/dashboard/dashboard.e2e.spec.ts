@@ -37,7 +37,7 @@ describe('dashboard in Chromium', () => {
   let restoreEnv: () => void;
   let page: Page;
   const problems: string[] = [];
-  const world = {} as { entity: string; account: string; transfer: string; webhook: string };
+  const world = {} as { entity: string; account: string; transfer: string; webhook: string; counterparty: string; intent: string; card: string; entity2: string; transfers2: string[] };
 
   beforeAll(async () => {
     requireTestCa();
@@ -47,7 +47,8 @@ describe('dashboard in Chromium', () => {
     receiver = await Receiver.start();
     // The receiver fails every delivery: the dashboard shows the attempts and what it answered.
     receiver.responder = () => ({ status: 500 });
-    t = await startWebhookApp({ DASHBOARD_DIR: dir });
+    // Checkpoints signed soon after the log grows: an event's page reads its position from its proof.
+    t = await startWebhookApp({ DASHBOARD_DIR: dir, AUDIT_CHECKPOINT_INTERVAL_MS: '300' });
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
 
@@ -65,8 +66,18 @@ describe('dashboard in Chromium', () => {
       () => logsOf(t, p.entity, { status: 'failed' }),
       (logs) => logs.some((l) => l.event === 'outflows.completed' && l.response?.status_code === 500),
     );
+    // A second entity with more transfers than a page: the organization-wide lists merge both entities' lists.
+    const p2 = await payer(t, 'USD', 100_000);
+    const detail2 = await paymentDetail(t, p2.counterparty, BANK_USD);
+    const transfers2: string[] = [];
+    // Refused by the network (pending → failed): nothing stays held, so the ledger has no pending amounts.
+    for (let i = 0; i < 30; i++) {
+      const id = (await post(t, transferBody(p2.account, detail2, { amount: 100 + i, description: `Rent ${i}`, unique_reference: `rent-${i}` })).expect(201)).body.id as string;
+      await advance(t, id, { to: 'failed' }).expect(200);
+      transfers2.push(id);
+    }
     await t.settle();
-    Object.assign(world, { entity: p.entity, account: p.account, transfer, webhook: webhook.id });
+    Object.assign(world, { entity: p.entity, account: p.account, transfer, webhook: webhook.id, counterparty: p.counterparty, intent: intent.id, card: card.id, entity2: p2.entity, transfers2 });
 
     page = await browser.context.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -225,6 +236,215 @@ describe('dashboard in Chromium', () => {
     const number = (await t.http.get(`/card-details/${(await t.http.get(`/cards?entity_id=${world.entity}`).set(bearer(KEYS.sandbox))).body.data.cards[0].id}`).set(bearer(KEYS.sandbox))).body.data
       .number as string;
     expect(await page.content()).not.toContain(number);
+  });
+
+  /** Opens a route (or does what opens one) and waits until the page drawn after it is there: the previous page's content is marked first. */
+  const settled = async (action: () => Promise<unknown>) => {
+    await page.evaluate(() => document.querySelector('#view > *')?.setAttribute('data-stale', ''));
+    await action();
+    await page.waitForSelector('#view > :not([data-stale]):not(.loading)');
+  };
+  const open = (route: string) =>
+    settled(async () => {
+      const url = `${base}/dashboard#/${route}`;
+      // The same hash again is no navigation: the page is loaded anew.
+      if (page.url() === url) await page.reload();
+      else await page.goto(url);
+    });
+  const api = async (p: string, query: Record<string, string | number> = {}) => (await t.http.get(p).query(query).set(bearer(KEYS.sandbox)).expect(200)).body;
+  const counterpartyName = async (id: string) => {
+    const c = await api(`/counterparties/${id}`);
+    return (c.nickname || `${c.profile.first_name} ${c.profile.last_name}`) as string;
+  };
+  /** Set by a test that narrows the page: the tests after it run at 1280 px again, whether it passed or not. */
+  let afterWide: (() => Promise<void>) | null = null;
+  afterEach(async () => {
+    await afterWide?.();
+    afterWide = null;
+  });
+  const hrefIds = (selector: string) =>
+    page.locator(selector).evaluateAll((links) =>
+      links.map(
+        (a) =>
+          String((a as InPage).getAttribute('href'))
+            .split('/')
+            .pop() ?? '',
+      ),
+    );
+
+  it("lists the organization's transfers newest first across entities, by entity and status, a page at a time, recipients by name", async () => {
+    const listed = async (entity: string) => (await api('/transfers', { entity_id: entity, limit: 100 })).data as { id: string; created: number }[];
+    const created = new Map([...(await listed(world.entity)), ...(await listed(world.entity2))].map((x) => [x.id, x.created]));
+    expect(created.size).toBe(31);
+    await open('transfers');
+    const ids = () => hrefIds('#transfers tbody tr td:first-child a');
+    // The first page is the 25 newest of both entities, newest first.
+    const first = await ids();
+    const times = first.map((id) => created.get(id)!);
+    expect(first).toHaveLength(25);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const rest = [...created].filter(([id]) => !first.includes(id));
+    expect(rest.every(([, at]) => at <= times[24])).toBe(true);
+    await page.click('#transfers .more');
+    await page.waitForFunction((n) => document.querySelectorAll('#transfers tbody tr').length === n, created.size);
+    expect((await ids()).sort()).toEqual([...created.keys()].sort());
+    expect(await page.locator('#transfers .more').isHidden()).toBe(true);
+    const payout = await page.locator('#transfers tbody tr', { hasText: 'payout-0042' }).innerText();
+    expect(payout).toContain(await counterpartyName(world.counterparty));
+    expect(payout).toMatch(/500\.00 USD\s+successful\s+Invoice 42/);
+    expect(await text('#transfers')).not.toContain('cpt_');
+    await settled(() => page.selectOption('#filter-entity_id', world.entity));
+    expect(await ids()).toEqual([world.transfer]);
+    await open('transfers?status=successful');
+    expect(await ids()).toEqual([world.transfer]);
+    await open('transfers?status=failed');
+    const failed = await ids();
+    expect(failed).toHaveLength(25);
+    for (const id of failed) expect(world.transfers2).toContain(id);
+  });
+
+  it("lists the organization's webhooks and their delivery attempts, by outcome", async () => {
+    await open('webhooks');
+    const hooks = await page.locator('#org-webhooks tbody tr').allInnerTexts();
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]).toMatch(/\/fail\s+ent_\w+\s+active/);
+    await settled(() => page.selectOption('#filter-status', 'failed'));
+    const attempts = await page.locator('#org-deliveries tbody tr').allInnerTexts();
+    expect(attempts.length).toBeGreaterThan(0);
+    for (const row of attempts) expect(row).toMatch(/\sfailed\s+500\s/);
+    await open('webhooks?state=inactive');
+    expect(await text('#org-webhooks')).toBe('No webhooks.');
+  });
+
+  it("shows the statement's description and recipient, not the transfer's id", async () => {
+    await open(`accounts/${world.account}`);
+    const debit = await page.locator('#statement tbody tr', { hasText: /debit\s*501\.25/ }).innerText();
+    expect(debit).toMatch(/debit\s+501\.25 USD\s+—\s+Invoice 42\s/);
+    expect(debit).toContain(await counterpartyName(world.counterparty));
+    expect(await text('#statement')).not.toContain(world.transfer);
+  });
+
+  it('shows counterparties by name and API keys without their secrets', async () => {
+    await open('counterparties');
+    expect(await page.locator('#counterparties tbody tr').count()).toBe(2);
+    const name = await counterpartyName(world.counterparty);
+    expect(await page.locator(`#counterparties a[href="#/counterparties/${world.counterparty}"]`).innerText()).toBe(name);
+    await settled(() => page.click(`#counterparties a[href="#/counterparties/${world.counterparty}"]`));
+    expect(await text('h1')).toMatch(new RegExp(`^${name}\\s+active$`));
+    expect(await page.locator('#payment-details tbody tr').count()).toBe(1);
+    await open('api-keys');
+    const me = await api('/api-keys/current');
+    expect(await page.locator('#api-keys tbody tr', { hasText: me.id }).innerText()).toContain(`…${me.last4}`);
+    expect(await page.content()).not.toContain(KEYS.sandbox);
+  });
+
+  it('opens any id from the search box', async () => {
+    const created = (await api('/events', { resource_id: world.transfer, limit: 1 })).data[0] as { id: string; type: string };
+    // An event's page finds it through its proof: wait until a checkpoint holds it.
+    await eventually(
+      () => t.http.get(`/events/${created.id}/proof`).set(bearer(KEYS.sandbox)),
+      (res) => res.status === 200,
+    );
+    const cases: [string, string][] = [
+      [world.entity, `entities/${world.entity}`],
+      [world.account, `accounts/${world.account}`],
+      [world.transfer, `entities/${world.entity}/transfers/${world.transfer}`],
+      [world.counterparty, `counterparties/${world.counterparty}`],
+      [world.webhook, `entities/${world.entity}`],
+      [world.intent, `payment-intents/${world.intent}`],
+      [world.card, `cards/${world.card}`],
+      [created.id, `events/${created.id}`],
+    ];
+    for (const [id, route] of cases) {
+      await settled(async () => {
+        await page.fill('#search', id);
+        await page.press('#search', 'Enter');
+      });
+      expect([id, new URL(page.url()).hash]).toEqual([id, `#/${route}`]);
+    }
+    expect(await text('h1')).toBe(`${created.type} ${created.id}`);
+    expect(await text('#view .facts')).toContain(world.transfer);
+    await settled(async () => {
+      await page.fill('#search', 'trf_01ARZ3NDEKTSV4RRFFQ69G5FAV');
+      await page.press('#search', 'Enter');
+    });
+    expect(await text('#search-result')).toBe('Nothing of this organization has the id trf_01ARZ3NDEKTSV4RRFFQ69G5FAV.');
+  });
+
+  it('shows events newest first, a page at a time, each time on one line', async () => {
+    const newest = async () => {
+      const positions: number[] = [];
+      for (let after = 0; ;) {
+        const page = await api('/events', { after_position: after, limit: 100 });
+        positions.push(...page.data.map((e: { position: number }) => e.position));
+        if (!page.meta.pagination.has_more) return positions.reverse();
+        after = positions[positions.length - 1];
+      }
+    };
+    const before = (await newest())[0];
+    await open('events');
+    const positions = async () => (await page.locator('#events tbody tr td:first-child').allInnerTexts()).map(Number);
+    const first = await positions();
+    expect(first[0]).toBeGreaterThanOrEqual(before);
+    // Events written since the page was drawn (the webhook worker's) are not on it.
+    const log = (await newest()).filter((p) => p <= first[0]);
+    expect(log.length).toBeGreaterThan(50);
+    expect(first).toEqual(log.slice(0, 50));
+    await settled(() => page.click('#events-older'));
+    expect(await positions()).toEqual(log.slice(50, 100));
+    expect(await page.locator('#events-newest').count()).toBe(1);
+    // Each time cell is one line of text: its text is less than two lines high.
+    const lines = await page.locator('#events tbody tr td:nth-child(2)').evaluateAll((cells) =>
+      cells.map((td) => {
+        const range = document.createRange();
+        range.selectNodeContents(td);
+        return Math.round(range.getBoundingClientRect().height / parseFloat(getComputedStyle(td).fontSize));
+      }),
+    );
+    expect(new Set(lines)).toEqual(new Set([1]));
+  });
+
+  it('draws every page at 1280 and 390 px wide: at 390 nothing overflows the page, and the navigation folds behind a menu', async () => {
+    const routes: [string, string][] = [
+      ['overview', ''],
+      ['entities', 'entities'],
+      ['entity', `entities/${world.entity}`],
+      ['accounts', 'accounts'],
+      ['account', `accounts/${world.account}`],
+      ['transfers', 'transfers'],
+      ['transfer', `entities/${world.entity}/transfers/${world.transfer}`],
+      ['counterparties', 'counterparties'],
+      ['counterparty', `counterparties/${world.counterparty}`],
+      ['webhooks', 'webhooks'],
+      ['ledger', 'ledger'],
+      ['payment-intents', 'payment-intents'],
+      ['payment-intent', `payment-intents/${world.intent}`],
+      ['card', `cards/${world.card}`],
+      ['events', 'events'],
+      ['history', `history/${world.account}`],
+      ['api-keys', 'api-keys'],
+    ];
+    const overflow = () => page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: (globalThis as InPage).innerWidth }));
+    const overflowing: string[] = [];
+    afterWide = () => page.setViewportSize({ width: 1280, height: 900 });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [name, route] of routes) {
+        await open(route);
+        // The balance chart takes its width once on the page: wait for it to fit (a generous bound), then look.
+        if (name === 'account') await page.waitForFunction(() => document.documentElement.scrollWidth <= (globalThis as InPage).innerWidth, null, { timeout: 10_000 }).catch(() => undefined);
+        await page.screenshot({ path: join(OUTPUT, `dashboard-${name}-${width}.png`), fullPage: true });
+        const seen = await overflow();
+        if (width === 390 && seen.scrollWidth > seen.innerWidth) overflowing.push(`${name}: ${seen.scrollWidth} px`);
+      }
+    }
+    expect(overflowing).toEqual([]);
+    // At 390 px the links are behind the menu button; a chosen link folds them again.
+    expect(await page.locator('nav a[data-nav=transfers]').isVisible()).toBe(false);
+    await page.click('#menu');
+    expect(await page.locator('nav a[data-nav=transfers]').isVisible()).toBe(true);
+    await settled(() => page.click('nav a[data-nav=transfers]'));
+    expect(await page.locator('nav a[data-nav=transfers]').isVisible()).toBe(false);
   });
 
   it('shows live in another colour, and signs out', async () => {

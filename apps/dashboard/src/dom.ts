@@ -49,11 +49,14 @@ export function money(minor: number | null | undefined, currency: string): strin
   return `${value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency}`;
 }
 
-/** ms since the epoch, in UTC, to the second; its spaces do not break, so a table's time column never wraps. */
+/** ms since the epoch, in UTC, to the second. */
 export function time(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
-  return `${new Date(ms).toISOString().replace('T', '\u00a0').slice(0, 19)}\u00a0UTC`;
+  return `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 }
+
+/** A time in a table or a timeline: on one line (CSS `.time`), never broken at its spaces or hyphens. */
+export const stamp = (ms: number | null | undefined) => h('span', { class: 'time' }, time(ms));
 
 export const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 

@@ -1,5 +1,5 @@
 import { allStyleA, get, path, ApiError } from '../api';
-import { facts, h, link, money, pill, replace, section, table, time } from '../dom';
+import { facts, h, link, money, pill, replace, section, table, time, stamp } from '../dom';
 import { session } from '../session';
 import type { Account, Card, StatementEntry, Transfer } from '../types';
 import { counterpartyLink } from './organization';
@@ -21,7 +21,7 @@ export async function accountsView(): Promise<Node> {
         a.currency,
         money(a.balance.available, a.currency),
         money(a.balance.current, a.currency),
-        time(a.created),
+        stamp(a.created),
       ],
       { id: 'accounts' },
     ),
@@ -71,7 +71,7 @@ export async function accountView(id: string): Promise<Node> {
       table(
         ['time', 'type', 'amount', 'fee', 'for', 'recipient', 'available after', 'current after'],
         statement.items.map((e, i) => [
-          time(e.created),
+          stamp(e.created),
           pill(e.type),
           money(e.amount, c),
           e.fee === null ? '—' : money(e.fee, c),

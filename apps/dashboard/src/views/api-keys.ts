@@ -1,4 +1,4 @@
-import { h, pill, time } from '../dom';
+import { h, pill, stamp } from '../dom';
 import type { ApiKeySummary } from '../types';
 import { pagedTable } from './paged';
 
@@ -13,7 +13,7 @@ export async function apiKeysView(): Promise<Node> {
       '/api-keys',
       {},
       ['name', 'key', 'mode', 'status', 'created', 'updated'],
-      (k) => [k.name ?? '—', h('code', null, `${k.id} …${k.last4}`), pill(k.mode), pill(k.status), time(k.created), time(k.updated)],
+      (k) => [k.name ?? '—', h('code', null, `${k.id} …${k.last4}`), pill(k.mode), pill(k.status), stamp(k.created), stamp(k.updated)],
       { id: 'api-keys', empty: 'No keys.' },
     ),
   );

@@ -1,5 +1,5 @@
 import { get, path, type StyleB } from '../api';
-import { facts, h, link, money, pill, section, table, time } from '../dom';
+import { facts, h, link, money, pill, scroller, section, table, time, stamp } from '../dom';
 import type { CardTransaction, PaymentIntent, PublicEvent } from '../types';
 import { timeline } from './timeline';
 
@@ -14,7 +14,7 @@ export async function intentsView(): Promise<Node> {
         h(
           'tr',
           null,
-          [link(`payment-intents/${i.id}`, i.reference), money(i.amount, i.currency), pill(i.status), link(`accounts/${i.account_id}`, i.account_id), time(i.created)].map((cell) =>
+          [link(`payment-intents/${i.id}`, i.reference), money(i.amount, i.currency), pill(i.status), link(`accounts/${i.account_id}`, i.account_id), stamp(i.created)].map((cell) =>
             h('td', null, cell),
           ),
         ),
@@ -28,19 +28,21 @@ export async function intentsView(): Promise<Node> {
     'div',
     null,
     h('h1', null, 'Payment intents'),
-    h(
-      'table',
-      { id: 'payment-intents' },
+    scroller(
       h(
-        'thead',
-        null,
+        'table',
+        { id: 'payment-intents' },
         h(
-          'tr',
+          'thead',
           null,
-          ['reference', 'amount', 'status', 'account', 'created'].map((n) => h('th', null, n)),
+          h(
+            'tr',
+            null,
+            ['reference', 'amount', 'status', 'account', 'created'].map((n) => h('th', null, n)),
+          ),
         ),
+        body,
       ),
-      body,
     ),
     more,
   );
@@ -68,7 +70,7 @@ export async function intentView(id: string): Promise<Node> {
       'Refunds',
       table(
         ['refund', 'amount', 'reason', 'created'],
-        refunds.data.map((r) => [r.id, money(r.amount, intent.currency), r.reason ?? '—', time(r.created)]),
+        refunds.data.map((r) => [r.id, money(r.amount, intent.currency), r.reason ?? '—', stamp(r.created)]),
         { empty: 'No refunds.' },
       ),
     ),
@@ -100,7 +102,7 @@ export async function cardView(id: string): Promise<Node> {
       'Transactions',
       table(
         ['time', 'merchant', 'amount', 'type', 'status', 'reason'],
-        transactions.data.payments.map((t) => [time(t.created), t.narration ?? '—', money(t.amount, t.currency), t.type, pill(t.status), t.status_reason ?? '—']),
+        transactions.data.payments.map((t) => [stamp(t.created), t.narration ?? '—', money(t.amount, t.currency), t.type, pill(t.status), t.status_reason ?? '—']),
         { id: 'card-transactions', empty: 'No transactions.' },
       ),
     ),

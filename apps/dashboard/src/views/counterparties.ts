@@ -1,5 +1,5 @@
 import { get, path } from '../api';
-import { facts, h, link, pill, section, time } from '../dom';
+import { facts, h, link, pill, section, time, stamp } from '../dom';
 import type { Counterparty } from '../types';
 import { entityName } from './overview';
 import { boundHint, counterpartyName, entityOptions, filterBar, mergedPages, organizationEntities, select } from './organization';
@@ -33,7 +33,7 @@ export async function counterpartiesView(params: URLSearchParams): Promise<Node>
   const list = await pagedRows<Counterparty>(
     pages,
     ['counterparty', 'type', 'status', 'entity', 'created'],
-    (c) => [link(`counterparties/${c.id}`, counterpartyName(c)), c.type, pill(c.status), link(`entities/${c.entity_id}`, names.get(c.entity_id) ?? c.entity_id), time(c.created)],
+    (c) => [link(`counterparties/${c.id}`, counterpartyName(c)), c.type, pill(c.status), link(`entities/${c.entity_id}`, names.get(c.entity_id) ?? c.entity_id), stamp(c.created)],
     { id: 'counterparties', empty: 'No counterparties.' },
   );
   return h('div', null, h('h1', null, 'Counterparties'), filters, entity ? null : boundHint(more, 'counterparties'), list);
@@ -54,7 +54,7 @@ export async function counterpartyView(id: string): Promise<Node> {
     path('counterparties', id, 'payment-details'),
     {},
     ['payment detail', 'method', 'currency', 'country', 'status', 'added'],
-    (d) => [d.id, d.payment_method, d.currency, d.country, pill(d.status), time(d.created)],
+    (d) => [d.id, d.payment_method, d.currency, d.country, pill(d.status), stamp(d.created)],
     { id: 'payment-details', empty: 'No payment details.' },
   );
   const p = c.profile as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { get, path, type StyleA } from '../api';
-import { facts, h, link, money, pill, section, table, time } from '../dom';
+import { facts, h, link, money, pill, section, table, stamp, time } from '../dom';
 import type { Account, Card, Entity, Transfer, Webhook } from '../types';
 import { entityName } from './overview';
 import { pagedTable } from './paged';
@@ -11,7 +11,7 @@ export async function entitiesView(): Promise<Node> {
     'div',
     null,
     h('h1', null, 'Entities'),
-    await pagedTable<Entity>('/entities', {}, ['entity', 'type', 'status', 'created'], (e) => [link(`entities/${e.id}`, entityName(e)), e.type, pill(e.status), time(e.created)], { id: 'entities' }),
+    await pagedTable<Entity>('/entities', {}, ['entity', 'type', 'status', 'created'], (e) => [link(`entities/${e.id}`, entityName(e)), e.type, pill(e.status), stamp(e.created)], { id: 'entities' }),
   );
 }
 
@@ -23,7 +23,7 @@ export async function entityView(id: string): Promise<Node> {
       '/transfers',
       { entity_id: id },
       ['transfer', 'amount', 'fee', 'type', 'status', 'created'],
-      (t) => [link(`entities/${id}/transfers/${t.id}`, t.unique_reference || t.id), money(t.amount, t.currency), money(t.fee, t.currency), t.payment_type, pill(t.status), time(t.created)],
+      (t) => [link(`entities/${id}/transfers/${t.id}`, t.unique_reference || t.id), money(t.amount, t.currency), money(t.fee, t.currency), t.payment_type, pill(t.status), stamp(t.created)],
       { id: 'transfers', empty: 'No transfers.' },
     ),
     get<{ data: { cards: Card[] } }>('/cards', { entity_id: id, limit: 100 }),
@@ -53,7 +53,7 @@ export async function entityView(id: string): Promise<Node> {
       'Cards',
       table(
         ['card', 'name', 'type', 'status', 'created'],
-        cards.data.cards.map((c) => [link(`cards/${c.id}`, `•••• ${c.last_four}`), c.name, c.type, pill(c.status), time(c.created)]),
+        cards.data.cards.map((c) => [link(`cards/${c.id}`, `•••• ${c.last_four}`), c.name, c.type, pill(c.status), stamp(c.created)]),
         { id: 'cards', empty: 'No cards.' },
       ),
     ),

@@ -1,5 +1,5 @@
 import { get, path, type StyleA } from '../api';
-import { h, link, section, table, time } from '../dom';
+import { h, link, section, stamp, table } from '../dom';
 import type { PublicEvent } from '../types';
 import { collectionOf, timeline } from './timeline';
 
@@ -80,7 +80,7 @@ export async function eventsView(params: URLSearchParams): Promise<Node> {
     h('p', { class: 'hint' }, 'Newest first.'),
     table(
       ['position', 'time', 'type', 'resource', 'actor'],
-      page.events.map((e) => [String(e.position), time(e.created), e.type, collectionOf(e.resource_id) ? link(`history/${e.resource_id}`, e.resource_id) : e.resource_id, e.metadata.actor ?? '—']),
+      page.events.map((e) => [String(e.position), stamp(e.created), e.type, collectionOf(e.resource_id) ? link(`history/${e.resource_id}`, e.resource_id) : e.resource_id, e.metadata.actor ?? '—']),
       { id: 'events', empty: 'No events.' },
     ),
     h(

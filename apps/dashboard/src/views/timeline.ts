@@ -1,4 +1,4 @@
-import { h, json, link, time } from '../dom';
+import { h, json, link, stamp } from '../dom';
 import type { PublicEvent } from '../types';
 
 /** The collection of a resource's history route, from its id's prefix (decisions §10). */
@@ -32,7 +32,7 @@ export function timeline(events: readonly PublicEvent[]): HTMLElement {
       h(
         'li',
         { 'data-type': e.type },
-        h('div', { class: 'when' }, time(e.created)),
+        h('div', { class: 'when' }, stamp(e.created)),
         h('div', { class: 'what' }, h('strong', { class: 'event-type' }, e.type), summary(e) ? ` · ${summary(e)}` : ''),
         h('div', { class: 'meta' }, `${e.metadata.actor ?? 'unknown actor'} · revision ${e.revision} · position ${e.position}`),
         h('details', null, h('summary', null, 'data'), json(e.data), h('p', { class: 'hash' }, `hash ${e.metadata.hash ?? '—'}`)),

@@ -1,5 +1,5 @@
 import { get, path } from '../api';
-import { facts, h, link, money, pill, section, time } from '../dom';
+import { facts, h, link, money, pill, section, time, stamp } from '../dom';
 import type { PublicEvent, Transfer } from '../types';
 import { boundHint, counterpartyLink, entityOptions, filterBar, mergedPages, organizationEntities, select } from './organization';
 import { pagedRows, styleAPages } from './paged';
@@ -37,7 +37,7 @@ export async function transfersView(params: URLSearchParams): Promise<Node> {
       pill(t.status),
       t.description ?? '—',
       link(`entities/${t.entity_id}`, t.entity_id),
-      time(t.created),
+      stamp(t.created),
     ],
     { id: 'transfers', empty: 'No transfers.' },
   );

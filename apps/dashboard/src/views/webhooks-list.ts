@@ -1,4 +1,4 @@
-import { h, link, pill, section, time } from '../dom';
+import { h, link, pill, section, stamp } from '../dom';
 import type { Webhook, WebhookLog } from '../types';
 import { boundHint, entityOptions, filterBar, mergedPages, organizationEntities, select } from './organization';
 import { filtered, pagedRows, styleAPages } from './paged';
@@ -43,7 +43,7 @@ export async function webhooksView(params: URLSearchParams): Promise<Node> {
         String(w.stats.deliveries_total),
         String(w.stats.deliveries_failed),
         w.stats.last_response_status === null ? '—' : String(w.stats.last_response_status),
-        time(w.stats.last_delivery_at),
+        stamp(w.stats.last_delivery_at),
       ],
       { id: 'org-webhooks', empty: 'No webhooks.' },
     ),
@@ -51,7 +51,7 @@ export async function webhooksView(params: URLSearchParams): Promise<Node> {
       list<WebhookLog>('/webhook-logs', { status: params.get('status') }),
       ['time', 'event', 'attempt', 'outcome', 'answer', 'url', 'entity'],
       (l) => [
-        time(l.created),
+        stamp(l.created),
         l.event,
         String(l.attempt),
         pill(l.status),

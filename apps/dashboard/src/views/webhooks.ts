@@ -1,5 +1,5 @@
 import { ApiError, get, path, post, type StyleA } from '../api';
-import { facts, h, pill, replace, table, time } from '../dom';
+import { facts, h, pill, replace, table, time, stamp } from '../dom';
 import type { Webhook, WebhookLog } from '../types';
 import { historyLink } from './timeline';
 
@@ -71,7 +71,7 @@ export async function deliveriesSection(entityId: string): Promise<HTMLElement> 
       table(
         ['time', 'event', 'attempt', 'outcome', 'answer', 'ms', ''],
         logs.map((log) => [
-          time(log.created),
+          stamp(log.created),
           log.event,
           String(log.attempt),
           pill(log.status),
