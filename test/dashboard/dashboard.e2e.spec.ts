@@ -307,7 +307,8 @@ describe('dashboard in Chromium', () => {
     await open('webhooks');
     const hooks = await page.locator('#org-webhooks tbody tr').allInnerTexts();
     expect(hooks).toHaveLength(1);
-    expect(hooks[0]).toMatch(/\/fail\s+ent_\w+\s+active/);
+    expect(hooks[0]).toMatch(/\/fail\s+.+\s+active/);
+    expect(await page.locator(`#org-webhooks a[href="#/entities/${world.entity}"]`).count()).toBe(1);
     await settled(() => page.selectOption('#filter-status', 'failed'));
     const attempts = await page.locator('#org-deliveries tbody tr').allInnerTexts();
     expect(attempts.length).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import { get, path } from '../api';
 import { facts, h, link, money, pill, section, time, stamp } from '../dom';
 import type { PublicEvent, Transfer } from '../types';
+import { entityName } from './overview';
 import { boundHint, counterpartyLink, entityOptions, filterBar, mergedPages, organizationEntities, select } from './organization';
 import { pagedRows, styleAPages } from './paged';
 import { timeline } from './timeline';
@@ -10,6 +11,7 @@ const STATUSES = ['pending', 'processing', 'successful', 'failed', 'reversed', '
 /** Every transfer of the organization, newest first, by entity and status (see organization.ts for how the entities' lists merge). */
 export async function transfersView(params: URLSearchParams): Promise<Node> {
   const { entities, more } = await organizationEntities();
+  const names = new Map(entities.map((e) => [e.id, entityName(e)]));
   const entity = params.get('entity_id');
   const query = { status: params.get('status') };
   const pages = entity
@@ -36,7 +38,7 @@ export async function transfersView(params: URLSearchParams): Promise<Node> {
       money(t.amount, t.currency),
       pill(t.status),
       t.description ?? '—',
-      link(`entities/${t.entity_id}`, t.entity_id),
+      link(`entities/${t.entity_id}`, names.get(t.entity_id) ?? t.entity_id),
       stamp(t.created),
     ],
     { id: 'transfers', empty: 'No transfers.' },

@@ -1,5 +1,6 @@
 import { h, link, pill, section, stamp } from '../dom';
 import type { Webhook, WebhookLog } from '../types';
+import { entityName } from './overview';
 import { boundHint, entityOptions, filterBar, mergedPages, organizationEntities, select } from './organization';
 import { filtered, pagedRows, styleAPages } from './paged';
 
@@ -10,6 +11,7 @@ import { filtered, pagedRows, styleAPages } from './paged';
  */
 export async function webhooksView(params: URLSearchParams): Promise<Node> {
   const { entities, more } = await organizationEntities();
+  const names = new Map(entities.map((e) => [e.id, entityName(e)]));
   const entity = params.get('entity_id');
   const state = params.get('state');
   const list = <T extends { created: number; id: string }>(p: string, query: Record<string, string | null>) =>
@@ -38,7 +40,7 @@ export async function webhooksView(params: URLSearchParams): Promise<Node> {
       ['url', 'entity', 'state', 'deliveries', 'failed', 'last answer', 'last delivery'],
       (w) => [
         w.url,
-        link(`entities/${w.entity_id}`, w.entity_id),
+        link(`entities/${w.entity_id}`, names.get(w.entity_id) ?? w.entity_id),
         h('span', { class: 'webhook-state' }, pill(w.status), w.disabled_reason ? ` disabled: ${w.disabled_reason}` : null),
         String(w.stats.deliveries_total),
         String(w.stats.deliveries_failed),
@@ -58,7 +60,7 @@ export async function webhooksView(params: URLSearchParams): Promise<Node> {
         l.response ? String(l.response.status_code) : (l.error ?? '—'),
         l.url,
         // The entity's page opens the attempt, its request and answer, and resends it.
-        link(`entities/${l.entity_id}`, l.entity_id),
+        link(`entities/${l.entity_id}`, names.get(l.entity_id) ?? l.entity_id),
       ],
       { id: 'org-deliveries', empty: 'No delivery attempts.' },
     ),
