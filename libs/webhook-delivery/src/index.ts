@@ -1,2 +1,3 @@
 export * from './webhook-worker.module';
 export * from './worker-options';
+export * from './card-authorization/endpoint-caller';

@@ -167,5 +167,6 @@ function common(body: CreateDisposableCardDto | CreateVirtualCardDto) {
     amount: body.amount,
     billing,
     metadata: body.metadata ?? {},
+    authorization_fallback: body.authorization_fallback ?? 'decline',
   };
 }

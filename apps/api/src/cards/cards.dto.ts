@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 
 import { Block } from '../http/blocks';
 import { CURSOR_PATTERN, StyleBQuery } from '../http/pagination';
@@ -40,6 +40,10 @@ class CreateCardBase {
   amount: number;
   @ApiPropertyOptional({ type: () => BillingDto }) @Block(() => BillingDto, { optional: true }) billing?: BillingDto;
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } }) @IsOptional() @IsStringMap() metadata?: Record<string, string>;
+  @ApiPropertyOptional({ enum: ['approve', 'decline'], default: 'decline', description: 'Decisions §16: what decides when the authorization endpoint gives no valid answer in time' })
+  @IsOptional()
+  @IsIn(['approve', 'decline'], { message: 'authorization_fallback must be approve or decline' })
+  authorization_fallback?: 'approve' | 'decline';
 }
 
 export class CreateDisposableCardDto extends CreateCardBase {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Module } from '@nestjs/common';
 import {
   AuthorizeCardHandler,
+  CARD_AUTHORIZATION_CALLER,
   CARD_DATASETS,
   CARD_SETTINGS,
   ChangeCardStatusHandler,
@@ -14,6 +15,10 @@ import {
 import { ListCardsHandler } from '@app/read-models/cards/list-cards.query-handler';
 import { ListCardTransactionsHandler } from '@app/read-models/cards/list-card-transactions.query-handler';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
+import { DELIVERY_STORE, type DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
+import { DeliveryStoreModule } from '@app/platform/delivery-store/delivery-store.module';
+import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
+import { HttpsAuthorizationCaller } from '@app/webhook-delivery/card-authorization/endpoint-caller';
 import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
 import { loadCardDatasets } from './card-datasets.loader';
 import { CardsController } from './cards.controller';
@@ -27,7 +32,7 @@ const settings = (config: PlatformConfig): CardSettings => ({
 
 @Module({
   // The card clock, and ApplyCardMoney (sent by the card-money process manager).
-  imports: [ReactionCommandsModule],
+  imports: [ReactionCommandsModule, DeliveryStoreModule],
   controllers: [CardsController, CardTransactionsController],
   providers: [
     IssueCardHandler,
@@ -41,6 +46,17 @@ const settings = (config: PlatformConfig): CardSettings => ({
     // A missing or malformed dataset stops the start rather than failing the first authorization.
     { provide: CARD_DATASETS, useFactory: (config: PlatformConfig) => loadCardDatasets(config.fxRatesFile), inject: [PLATFORM_CONFIG] },
     { provide: CARD_SETTINGS, useFactory: settings, inject: [PLATFORM_CONFIG] },
+    // Decisions §16: the entity's authorization endpoint, asked like a delivery and logged as one.
+    {
+      provide: CARD_AUTHORIZATION_CALLER,
+      inject: [DELIVERY_STORE, SECRET_BOX, PLATFORM_CONFIG],
+      useFactory: (deliveries: DeliveryStore, box: SecretBox, config: PlatformConfig) =>
+        new HttpsAuthorizationCaller(deliveries, box, {
+          timeoutMs: config.cardAuthorizationTimeoutMs,
+          allowPrivate: config.webhookAllowPrivateNetworks,
+          perEntityLimit: config.cardAuthorizationConcurrency,
+        }),
+    },
   ],
 })
 export class CardsModule {}

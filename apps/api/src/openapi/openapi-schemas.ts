@@ -35,7 +35,7 @@ import {
 const ENTITY_STATUSES = ['pending', 'approved', 'rejected', 'suspended'];
 const CARD_STATUSES = ['active', 'blocked', 'fraud'];
 const CARD_TRANSACTION_STATUSES = ['pending', 'successful', 'declined', 'reversed'];
-const DECLINE_REASONS = ['card_blocked', 'insufficient_funds', 'limit_exceeded', 'mcc_blocked'];
+const DECLINE_REASONS = ['card_blocked', 'insufficient_funds', 'limit_exceeded', 'mcc_blocked', 'declined_by_endpoint'];
 const LEDGER_KINDS = ['customer', 'funding', 'fees', 'fx', 'clearing'];
 
 const fieldError = obj({ field: str('The field, with its path (profile.address.line1)'), message: str() });
@@ -259,6 +259,7 @@ const card = (credentials: 'with' | 'without' | 'maybe', withUsage: boolean): Sc
       billing: nullable(cardBilling),
       shipping: { type: 'null', description: 'Physical cards only; always null here' },
       transaction_alerts: bool(),
+      authorization_fallback: oneOfValues(['approve', 'decline'], 'Decisions §16: what decides when the authorization endpoint gives no valid answer in time'),
       metadata: stringMap(),
       deleted: nullable(ms('When it was deleted (soft delete)')),
       created: ms(),
@@ -287,6 +288,15 @@ const cardTransaction = obj({
   recipient: obj({ name: str(), address: obj({ city: str(), state: str(), postal_code: str(), country: country2() }) }),
   meta: obj({ provider_code: str(), mcc: str() }),
   fx: nullable(obj({ rate: num('Account-currency units per one card-currency unit'), account_currency: currency(), account_amount: amount('In the account currency') })),
+  authorization: obj(
+    {
+      source: oneOfValues(['platform', 'endpoint', 'fallback']),
+      endpoint_status: nullable(int('The endpoint’s HTTP status; null when none came')),
+      latency_ms: nullable(int('How long the endpoint took; null when not asked')),
+      reason: nullable(str('The endpoint’s reason, or why the fallback decided (no_answer, invalid_answer, http_<status>, concurrency_limit)')),
+    },
+    { description: 'Decisions §16: who decided the authorization' },
+  ),
   created: ms(),
   updated: ms(),
 });

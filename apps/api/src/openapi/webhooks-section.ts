@@ -16,6 +16,7 @@ const DATA_OF: Record<WebhookEventGroup, (name: string) => string> = {
   cards: () => 'Card',
   card_transactions: () => 'CardTransaction',
   webhooks: () => 'Webhook',
+  card_authorizations: () => 'CardTransaction',
 };
 
 /** Resources only events carry (no route answers them). */

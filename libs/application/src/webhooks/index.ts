@@ -21,3 +21,4 @@ export * from './resend-delivery/resend-delivery.command';
 export * from './resend-delivery/resend-delivery.handler';
 export * from './recover-deliveries/recover-deliveries.command';
 export * from './recover-deliveries/recover-deliveries.handler';
+export * from './authorization-endpoint';

@@ -12,3 +12,4 @@ export * from './card/card.decide';
 export * from './card/card.authorize';
 export * from './reservations/card-reservations';
 export * from './card-money/account-card-money';
+export * from './card/authorization-answer';

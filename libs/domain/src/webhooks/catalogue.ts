@@ -16,6 +16,8 @@ export const WEBHOOK_EVENT_CATALOGUE = {
   card_transactions: ['created', 'updated'],
   // Decisions §15: an endpoint disabled for failing, told to the entity's other webhooks.
   webhooks: ['disabled'],
+  // Decisions §16: the entity's one endpoint asked to decide its card authorizations (never in `all`).
+  card_authorizations: ['request'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type WebhookEventGroup = keyof typeof WEBHOOK_EVENT_CATALOGUE;
@@ -37,9 +39,12 @@ export function isCataloguedEvent(group: string, name: string): boolean {
 
 export const ALL_WEBHOOK_EVENTS: readonly string[] = GROUPS.flatMap((g) => WEBHOOK_EVENT_CATALOGUE[g].map((n) => `${g}.${n}`));
 
+/** Decisions §16: asked synchronously of one endpoint, so only a webhook that names it subscribes. */
+export const CARD_AUTHORIZATION_REQUEST = 'card_authorizations.request';
+
 /** Whether a subscription covers the event `<group>.<name>`. */
 export function subscribesTo(enabled: EnabledEvents, event: string): boolean {
-  if ('all' in enabled && enabled.all === true) return true;
+  if ('all' in enabled && enabled.all === true) return event !== CARD_AUTHORIZATION_REQUEST;
   const dot = event.indexOf('.');
   const names = (enabled as Record<string, readonly string[]>)[event.slice(0, dot)];
   return Array.isArray(names) && names.includes(event.slice(dot + 1));

@@ -10,6 +10,10 @@ export interface PlatformConfig {
   readonly bootstrapApiKeys: readonly string[];
   readonly sandboxAutoAdvance: boolean;
   readonly webhookAllowPrivateNetworks: boolean;
+  /** Decisions §16: how long an authorization waits for the entity's endpoint (CARD_AUTHORIZATION_TIMEOUT_MS). */
+  readonly cardAuthorizationTimeoutMs: number;
+  /** Authorizations one entity may have waiting on its endpoint at once; past it, the card's fallback (CARD_AUTHORIZATION_CONCURRENCY). */
+  readonly cardAuthorizationConcurrency: number;
   readonly publicBaseUrl: string;
   readonly webhookRetryScheduleMs: readonly number[];
   /** 32-byte key that encrypts secrets at rest (private keys, card data). */
@@ -189,6 +193,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     bootstrapApiKeys,
     sandboxAutoAdvance: bool(env.SANDBOX_AUTO_ADVANCE, true),
     webhookAllowPrivateNetworks: bool(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, false),
+    cardAuthorizationTimeoutMs: positive(env.CARD_AUTHORIZATION_TIMEOUT_MS ?? '2000', 'CARD_AUTHORIZATION_TIMEOUT_MS'),
+    cardAuthorizationConcurrency: positive(env.CARD_AUTHORIZATION_CONCURRENCY ?? '100', 'CARD_AUTHORIZATION_CONCURRENCY'),
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     webhookRetryScheduleMs: retry,
     masterKey: masterKey(env.PAYMENTS_MASTER_KEY, dataDir),

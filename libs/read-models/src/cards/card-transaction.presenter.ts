@@ -1,4 +1,4 @@
-import type { CardTransactionRecord } from '@app/domain/cards';
+import { authorizationOf, type CardTransactionRecord } from '@app/domain/cards';
 
 /** The spec's card transaction (payment record); `fx` per decisions §8. */
 export function presentCardTransaction(t: CardTransactionRecord) {
@@ -23,6 +23,8 @@ export function presentCardTransaction(t: CardTransactionRecord) {
     recipient: { name: m.name, address: { city: m.city, state: m.state, postal_code: m.postal_code, country: m.country } },
     meta: { provider_code: 'sandbox', mcc: m.mcc },
     fx: t.fx,
+    // Decisions §16: who decided; records older than it read as the platform's.
+    authorization: authorizationOf(t),
     created: t.created,
     updated: t.updated,
   };

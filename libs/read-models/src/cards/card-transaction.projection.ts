@@ -11,7 +11,7 @@ export const cardTransactionProjection: Projection<CardTransactionDocument> = {
   collection: 'card_transactions',
   // Every filter its list offers, with organization and mode first (see read-index.ts).
   indexes: [['organization_id', 'mode', 'card_id']],
-  handles: ['CardAuthorizationHeld', 'CardAuthorizationDeclined', 'CardHoldDeclined', 'CardTransactionCaptured', 'CardTransactionReversed'],
+  handles: ['CardAuthorizationHeld', 'CardAuthorizationDeclined', 'CardHoldDeclined', 'CardAuthorizationApproved', 'CardTransactionCaptured', 'CardTransactionReversed'],
   documentIds: (event) => [String((event.data.transaction as { id: string }).id)],
   evolve(_current, recorded: RecordedEvent) {
     const transaction = recorded.data.transaction as CardTransactionRecord;

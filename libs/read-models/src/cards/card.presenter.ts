@@ -49,6 +49,7 @@ export function presentCard(state: IssuedCardState, credentials: { number: strin
     billing: c.billing,
     shipping: null,
     transaction_alerts: c.transaction_alerts,
+    authorization_fallback: c.authorization_fallback ?? 'decline',
     metadata: c.metadata,
     deleted: state.deleted,
     created: c.issued,

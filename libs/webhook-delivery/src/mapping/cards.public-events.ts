@@ -26,6 +26,8 @@ export const CARD_PUBLIC_EVENTS: PublicEventTable = {
   CardAuthorizationHeld: transaction('card_transactions.created'),
   CardAuthorizationDeclined: transaction('card_transactions.created'),
   CardHoldDeclined: transaction('card_transactions.updated'),
+  // Decisions §16: the endpoint's (or fallback's) approval, maybe for less.
+  CardAuthorizationApproved: transaction('card_transactions.updated'),
   CardTransactionCaptured: transaction('card_transactions.updated'),
   CardTransactionReversed: transaction('card_transactions.updated'),
 };

@@ -32,7 +32,12 @@ export class ApplyCardMoneyHandler implements ICommandHandler<ApplyCardMoneyComm
       if (pendingTransaction(card, transaction.id)) await holdOnAccount(this.store, context, transaction, base.now);
       return;
     }
-    const money = event.type === 'CardTransactionCaptured' ? { ...base, type: 'CaptureCardHold' as const, amount: transaction.account_amount } : { ...base, type: 'ReleaseCardHold' as const };
+    const money =
+      event.type === 'CardTransactionCaptured'
+        ? { ...base, type: 'CaptureCardHold' as const, amount: transaction.account_amount }
+        : event.type === 'CardAuthorizationApproved'
+          ? { ...base, type: 'ReduceCardHold' as const, amount: transaction.account_amount }
+          : { ...base, type: 'ReleaseCardHold' as const };
     await handleCommand(this.store, accountStream(transaction.account_id), accountCardMoneyDecider, money, context);
   }
 }

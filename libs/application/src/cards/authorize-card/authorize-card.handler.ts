@@ -5,7 +5,9 @@ import { cardDecider, cardTransactionIndexDecider, type CardTransactionRecord } 
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { DomainException, handleCommand } from '../../command-handling';
-import { CARD_CLOCK, CARD_DATASETS, type CardDatasets, type Clock } from '../card-ports';
+import { authorizationEndpoint } from '../../webhooks/authorization-endpoint';
+import { CARD_AUTHORIZATION_CALLER, CARD_CLOCK, CARD_DATASETS, type AuthorizationEndpointCaller, type CardDatasets, type Clock } from '../card-ports';
+import { decideWithEndpoint } from './endpoint-decision';
 import { fxQuote, loadAccount, loadCard } from '../card-checks';
 import { decidedTransaction, holdOnAccount, settleTransaction } from '../card-money';
 import { cardStream, cardTransactionStream } from '../streams';
@@ -13,7 +15,8 @@ import { AuthorizeCardCommand } from './authorize-card.command';
 
 /**
  * One decision on the card stream (status, one-shot, MCC, every limit; approved: usage holds it),
- * then the hold on the account stream (balance), then the capture unless `capture: false`.
+ * then the hold on the account stream (balance), then the entity's authorization endpoint if it has
+ * one (decisions §16), then the capture unless `capture: false`.
  * docs/decisions/cards.md explains why no limit can be passed and no money created.
  */
 @CommandHandler(AuthorizeCardCommand)
@@ -22,6 +25,7 @@ export class AuthorizeCardHandler implements ICommandHandler<AuthorizeCardComman
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CARD_CLOCK) private readonly clock: Clock,
     @Inject(CARD_DATASETS) private readonly datasets: CardDatasets,
+    @Inject(CARD_AUTHORIZATION_CALLER) private readonly caller: AuthorizationEndpointCaller,
   ) {}
 
   async execute({ context, cardId, input }: AuthorizeCardCommand): Promise<CardTransactionRecord> {
@@ -47,7 +51,11 @@ export class AuthorizeCardHandler implements ICommandHandler<AuthorizeCardComman
     };
     const decided = decidedTransaction(await handleCommand(this.store, cardStream(cardId), cardDecider, authorize, context), id)!;
     if (decided.status !== 'pending') return decided;
-    const held = await holdOnAccount(this.store, context, decided, now);
+    const placed = await holdOnAccount(this.store, context, decided, now);
+    // Decisions §16: the entity's endpoint has the last word on what the platform approved.
+    const endpoint = placed.status === 'pending' ? await authorizationEndpoint(this.store, card.card.entity_id, now) : null;
+    const deps = { store: this.store, caller: this.caller, clock: this.clock };
+    const held = endpoint ? await decideWithEndpoint(deps, context, card, endpoint, placed, now) : placed;
     if (held.status !== 'pending' || !input.capture) return held;
     return settleTransaction(this.store, context, cardId, id, { capture: null }, now);
   }

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { Address, Cardholder, CardType, ControlsInput, IssuedCardState } from '@app/domain/cards';
+import type { Address, AuthorizationFallback, Cardholder, CardType, ControlsInput, IssuedCardState } from '@app/domain/cards';
 import type { CommandContext } from '../../command-handling';
 
 export interface IssueCardInput extends ControlsInput {
@@ -14,6 +14,7 @@ export interface IssueCardInput extends ControlsInput {
   readonly expiration_year: string | null;
   readonly billing: Address | null;
   readonly transaction_alerts: boolean;
+  readonly authorization_fallback: AuthorizationFallback;
   readonly metadata: Readonly<Record<string, string>>;
 }
 

@@ -90,6 +90,7 @@ export class IssueCardHandler implements ICommandHandler<IssueCardCommand> {
       expiration_year: made.expiry.year,
       controls: made.controls,
       transaction_alerts: input.transaction_alerts,
+      authorization_fallback: input.authorization_fallback,
       metadata: input.metadata,
       issued: made.now,
     };

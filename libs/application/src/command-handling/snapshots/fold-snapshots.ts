@@ -20,7 +20,7 @@ interface Folded {
  */
 const VERSIONS = new Map<object, string>([
   [accountDecider.evolve, 'account:5'],
-  [cardDecider.evolve, 'card:2'],
+  [cardDecider.evolve, 'card:3'],
 ]);
 
 /** For tests: snapshot another decider's streams. */

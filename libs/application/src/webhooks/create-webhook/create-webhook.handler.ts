@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { checkWebhookSettings, isDomainError, webhookDecider, type ExistingWebhook } from '@app/domain';
+import { checkWebhookSettings, isDomainError, webhookDecider, type ExistingWebhook, type WebhookSettings } from '@app/domain';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
@@ -11,6 +11,7 @@ import { generateWebhookSecret, sealSigningKey, standardWebhooksSecret } from '.
 import { webhookStream } from '../streams';
 import { checkWebhookUrl } from '../webhook';
 import { indexWebhook } from '../webhook-index';
+import { checkOneAuthorizationEndpoint } from '../authorization-endpoint';
 import { CreateWebhookCommand, type CreatedWebhook } from './create-webhook.command';
 
 /**
@@ -35,6 +36,7 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     // Refused settings must not leave an index entry behind (the decider checks them again).
     const checked = checkWebhookSettings(command.settings, command.now);
     if (isDomainError(checked)) throw new DomainException(checked);
+    await checkOneAuthorizationEndpoint(this.store, entityId, null, checked as WebhookSettings, command.now);
     await indexWebhook(this.store, context, webhook_id, entityId);
     const { state } = await handleCommand(this.store, webhookStream(webhook_id), webhookDecider, command, context, { entityId });
     return { webhook: state as ExistingWebhook, generatedSecret: given === undefined ? secret : null, signingSecret: standardWebhooksSecret(secret) };

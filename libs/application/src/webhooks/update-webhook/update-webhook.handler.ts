@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { webhookDecider, type ExistingWebhook } from '@app/domain';
+import { checkWebhookSettings, isDomainError, webhookDecider, type ExistingWebhook } from '@app/domain';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
@@ -8,6 +8,7 @@ import { handleCommand } from '../../command-handling';
 import { sealSigningKey } from '../signing-key';
 import { webhookStream } from '../streams';
 import { checkWebhookUrl, loadWebhook } from '../webhook';
+import { checkOneAuthorizationEndpoint } from '../authorization-endpoint';
 import { UpdateWebhookCommand } from './update-webhook.command';
 
 @CommandHandler(UpdateWebhookCommand)
@@ -19,11 +20,14 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
   ) {}
 
   async execute({ context, entityId, webhookId, changes }: UpdateWebhookCommand): Promise<ExistingWebhook> {
-    await loadWebhook(this.store, context.actor, entityId, webhookId);
+    const current = await loadWebhook(this.store, context.actor, entityId, webhookId);
     if (changes.url !== undefined) await checkWebhookUrl(changes.url, this.config.webhookAllowPrivateNetworks);
     const { secret, ...rest } = changes;
     const sealed = secret === undefined ? {} : { signing_key: sealSigningKey(this.box, secret) };
     const command = { type: 'UpdateWebhook' as const, webhook_id: webhookId, changes: { ...rest, ...sealed }, now: Date.now() };
+    // Decisions §16: subscribing (or setting active again) must not make a second authorization endpoint.
+    const checked = checkWebhookSettings(command.changes, command.now);
+    if (!isDomainError(checked)) await checkOneAuthorizationEndpoint(this.store, entityId, webhookId, { ...current, ...checked }, command.now);
     const { state } = await handleCommand(this.store, webhookStream(webhookId), webhookDecider, command, context);
     return state as ExistingWebhook;
   }

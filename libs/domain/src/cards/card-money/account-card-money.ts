@@ -12,6 +12,8 @@ import { closeHold, placeHold } from '../../accounts/account/account.money';
 export type CardMoneyCommand =
   | { readonly type: 'PlaceCardHold'; readonly account_id: string; readonly hold_id: string; readonly amount: number; readonly origin_done: boolean; readonly now: number }
   | { readonly type: 'ReleaseCardHold'; readonly account_id: string; readonly hold_id: string; readonly now: number }
+  /** Decisions §16: a partial approval holds only what was approved (same hold id: release, then hold again). */
+  | { readonly type: 'ReduceCardHold'; readonly account_id: string; readonly hold_id: string; readonly amount: number; readonly now: number }
   | { readonly type: 'CaptureCardHold'; readonly account_id: string; readonly hold_id: string; readonly amount: number; readonly now: number };
 
 /** The part of a partial capture that is debited: its own hold id, so the statement reads hold, release, hold, debit. */
@@ -34,6 +36,18 @@ function capture(command: Extract<CardMoneyCommand, { type: 'CaptureCardHold' }>
   ];
 }
 
+function reduce(command: Extract<CardMoneyCommand, { type: 'ReduceCardHold' }>, state: Extract<AccountState, { status: 'open' }>): Decision<AccountEvent> {
+  const held = openHold(state, command.hold_id)?.total;
+  // Reduced already (or closed): a repeat changes nothing.
+  if (held === undefined || command.amount >= held) return [];
+  const { account_id, hold_id, now } = command;
+  const { available, current } = balanceOf(state);
+  return [
+    { type: 'HoldReleased', data: { account_id, hold_id, total: held, balance_after: { available: available + held, current }, released: now } },
+    { type: 'FundsHeld', data: { account_id, hold_id, amount: command.amount, fee: 0, balance_after: { available: available + held - command.amount, current }, held: now } },
+  ];
+}
+
 export function decideCardMoney(command: CardMoneyCommand, state: AccountState): Decision<AccountEvent> {
   if (state.status !== 'open') return [];
   switch (command.type) {
@@ -41,6 +55,8 @@ export function decideCardMoney(command: CardMoneyCommand, state: AccountState):
       return placeHold({ ...command, type: 'PlaceHold', fee: 0 }, state);
     case 'ReleaseCardHold':
       return closeHold({ ...command, type: 'ReleaseHold' }, state);
+    case 'ReduceCardHold':
+      return reduce(command, state);
     case 'CaptureCardHold':
       return capture(command, state);
   }

@@ -3,9 +3,9 @@ import { currencyInfo } from '../../accounts/currency';
 import type { MccGroups } from '../controls/controls';
 import { mccBlocked, withinLimits } from '../controls/usage';
 import { convert, type FxQuote } from '../fx/fx';
-import type { CardTransactionRecord, DeclineReason, Merchant } from './card-transaction';
+import { PLATFORM_DECISION, type AuthorizationDecision, type CardTransactionRecord, type DeclineReason, type Merchant } from './card-transaction';
 import type { CardEvent } from './card.events';
-import { cardStatus, pendingTransaction, type IssuedCardState } from './card';
+import { cardStatus, pendingTransaction, wasAsked, type IssuedCardState } from './card';
 
 export interface AuthorizeCard {
   readonly type: 'AuthorizeCard';
@@ -24,6 +24,24 @@ export interface DeclineHeldAuthorization {
   readonly card_id: string;
   readonly transaction_id: string;
   readonly reason: DeclineReason;
+  readonly now: number;
+}
+/** Decisions §16: recorded before the entity's endpoint is asked, so it is asked once at most. */
+export interface RequestCardAuthorization {
+  readonly type: 'RequestCardAuthorization';
+  readonly card_id: string;
+  readonly transaction_id: string;
+  readonly now: number;
+}
+/** Decisions §16: the endpoint's answer, or the card's fallback when none valid came. */
+export interface DecideCardAuthorization {
+  readonly type: 'DecideCardAuthorization';
+  readonly card_id: string;
+  readonly transaction_id: string;
+  readonly approved: boolean;
+  /** A partial approval (1 ≤ amount ≤ requested); null: the whole amount. */
+  readonly amount: number | null;
+  readonly authorization: AuthorizationDecision;
   readonly now: number;
 }
 export interface CaptureCardTransaction {
@@ -76,6 +94,7 @@ export function authorize(command: AuthorizeCard, state: IssuedCardState): Decis
     merchant: command.merchant,
     fx: command.fx,
     account_amount: command.fx ? command.fx.account_amount : command.amount,
+    authorization: PLATFORM_DECISION,
     created: command.now,
     updated: command.now,
   };
@@ -96,6 +115,35 @@ export function declineHeld(command: DeclineHeldAuthorization, state: IssuedCard
   if (!transaction) return [];
   const declined = { ...transaction, status: 'declined' as const, status_reason: command.reason, updated: command.now };
   return [{ type: 'CardHoldDeclined', data: { card_id: command.card_id, transaction: declined } }];
+}
+
+/**
+ * Asking the endpoint is recorded on the card stream first (appended at the revision it was
+ * decided on): of two requests racing for the same transaction one records it, and a transaction
+ * already asked (its request died waiting) is never asked again: its caller takes the fallback.
+ */
+export function requestAuthorization(command: RequestCardAuthorization, state: IssuedCardState): Decision<CardEvent> {
+  const transaction = pendingTransaction(state, command.transaction_id);
+  if (!transaction || wasAsked(state, command.transaction_id)) return [];
+  return [{ type: 'CardAuthorizationRequested', data: { card_id: command.card_id, transaction_id: command.transaction_id, at: command.now } }];
+}
+
+/**
+ * One outcome per asked transaction: the first answer recorded wins (a transaction no longer
+ * pending, or already decided by the endpoint or the fallback, records nothing more).
+ */
+export function decideAuthorization(command: DecideCardAuthorization, state: IssuedCardState): Decision<CardEvent> {
+  const transaction = pendingTransaction(state, command.transaction_id);
+  if (!transaction || (transaction.authorization && transaction.authorization.source !== 'platform')) return [];
+  const { authorization, now, card_id } = command;
+  if (!command.approved) {
+    const declined = { ...transaction, status: 'declined' as const, status_reason: 'declined_by_endpoint' as const, authorization, updated: now };
+    return [{ type: 'CardHoldDeclined', data: { card_id, transaction: declined } }];
+  }
+  const amount = command.amount === null ? transaction.amount : Math.min(command.amount, transaction.amount);
+  const account_amount = accountAmountFor(transaction, amount);
+  const fx = transaction.fx ? { ...transaction.fx, account_amount } : null;
+  return [{ type: 'CardAuthorizationApproved', data: { card_id, transaction: { ...transaction, amount, account_amount, fx, authorization, updated: now } } }];
 }
 
 /** What `amount` of the card's currency is in the account's, at the authorization's rate. */

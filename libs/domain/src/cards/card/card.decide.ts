@@ -5,10 +5,14 @@ import {
   authorize,
   captureTransaction,
   declineHeld,
+  decideAuthorization,
+  requestAuthorization,
   reverseTransaction,
   type AuthorizeCard,
   type CaptureCardTransaction,
   type DeclineHeldAuthorization,
+  type DecideCardAuthorization,
+  type RequestCardAuthorization,
   type ReverseCardTransaction,
 } from './card.authorize';
 
@@ -18,6 +22,8 @@ export type CardCommand =
   | { readonly type: 'ReassignCard'; readonly card_id: string; readonly account_id: string; readonly now: number }
   | AuthorizeCard
   | DeclineHeldAuthorization
+  | RequestCardAuthorization
+  | DecideCardAuthorization
   | CaptureCardTransaction
   | ReverseCardTransaction;
 
@@ -59,6 +65,10 @@ function lifecycle(command: Exclude<CardCommand, { type: 'IssueCard' }>, state: 
       return authorize(command, state);
     case 'DeclineHeldAuthorization':
       return declineHeld(command, state);
+    case 'RequestCardAuthorization':
+      return requestAuthorization(command, state);
+    case 'DecideCardAuthorization':
+      return decideAuthorization(command, state);
     case 'CaptureCardTransaction':
       return captureTransaction(command, state);
     case 'ReverseCardTransaction':

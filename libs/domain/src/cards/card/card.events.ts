@@ -2,6 +2,7 @@ import type { CardControls } from '../controls/controls';
 import type { CardTransactionRecord } from './card-transaction';
 
 export type CardType = 'disposable' | 'virtual';
+export type AuthorizationFallback = 'approve' | 'decline';
 
 export interface Cardholder {
   readonly first_name: string;
@@ -37,6 +38,8 @@ export interface IssuedCard {
   readonly expiration_year: string;
   readonly controls: CardControls;
   readonly transaction_alerts: boolean;
+  /** Decisions §16: what decides when the entity's authorization endpoint gives no valid answer (absent before §16: decline). */
+  readonly authorization_fallback?: AuthorizationFallback;
   readonly metadata: Readonly<Record<string, string>>;
   readonly issued: number;
 }
@@ -59,6 +62,10 @@ export type CardEvent =
   | { readonly type: 'CardAuthorizationDeclined'; readonly data: WithTransaction }
   /** Held by the card, then refused by the account's available balance: the usage hold goes. */
   | { readonly type: 'CardHoldDeclined'; readonly data: WithTransaction }
+  /** Decisions §16: the entity's endpoint is about to be asked (written first: a request that dies after it is never asked again). */
+  | { readonly type: 'CardAuthorizationRequested'; readonly data: At & { readonly transaction_id: string } }
+  /** Decisions §16: the endpoint (or the fallback) approved, in full or for less (the usage then holds only that). */
+  | { readonly type: 'CardAuthorizationApproved'; readonly data: WithTransaction }
   | { readonly type: 'CardTransactionCaptured'; readonly data: WithTransaction }
   | { readonly type: 'CardTransactionReversed'; readonly data: WithTransaction };
 

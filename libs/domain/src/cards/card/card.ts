@@ -19,6 +19,11 @@ export interface IssuedCardState {
    * record is in the event that finished it (and the read models).
    */
   readonly pending: PersistentMap<CardTransactionRecord>;
+  /**
+   * Pending transactions whose endpoint was asked (decisions §16), by id: asked once, never again;
+   * left with the transaction when it finishes, so this too never grows with history.
+   */
+  readonly asked: PersistentMap<number>;
   /** What limits are decided on: pending ones as holds, successful ones as used. */
   readonly usage: UsageLedger;
   readonly updated: number;
@@ -34,10 +39,13 @@ export function cardStatus(state: IssuedCardState): CardStatus {
   return state.frozen || state.used_up || state.deleted !== null ? 'blocked' : 'active';
 }
 
+/** Whether the entity's endpoint was asked about this pending transaction (decisions §16). */
+export const wasAsked = (state: IssuedCardState, id: string): boolean => get(state.asked ?? emptyMap(), id) !== undefined;
+
 /** The card transaction while it is pending; a finished one is no longer in the state. */
 export const pendingTransaction = (state: IssuedCardState, id: string): CardTransactionRecord | undefined => get(state.pending, id);
 
-const closing = (state: IssuedCardState, t: CardTransactionRecord) => ({ pending: remove(state.pending, t.id) });
+const closing = (state: IssuedCardState, t: CardTransactionRecord) => ({ pending: remove(state.pending, t.id), asked: remove(state.asked ?? emptyMap(), t.id) });
 
 type TransactionEvent = Extract<CardEvent, { data: { transaction: CardTransactionRecord } }>;
 
@@ -51,6 +59,9 @@ function evolveTransaction(state: IssuedCardState, event: TransactionEvent): Iss
       return { ...state, pending: set(state.pending, t.id, t), usage: holdUsage(state.usage, t.created, mcc, t.amount), updated };
     case 'CardAuthorizationDeclined':
       return { ...state, updated };
+    case 'CardAuthorizationApproved':
+      // A partial approval: the usage lets go of the whole hold and holds what was approved.
+      return held ? { ...state, pending: set(state.pending, t.id, t), usage: holdUsage(releaseUsage(state.usage, t.created, mcc, held.amount), t.created, mcc, t.amount), updated } : state;
     case 'CardTransactionCaptured':
       return held ? { ...state, ...closing(state, t), usage: captureUsage(state.usage, t.created, mcc, held.amount, t.amount), updated } : state;
     case 'CardHoldDeclined':
@@ -61,7 +72,7 @@ function evolveTransaction(state: IssuedCardState, event: TransactionEvent): Iss
 
 export function evolveCard(state: CardState, event: CardEvent): CardState {
   if (event.type === 'CardIssued') {
-    return { status: 'issued', card: event.data, frozen: false, fraud: false, used_up: false, deleted: null, pending: emptyMap(), usage: EMPTY_LEDGER, updated: event.data.issued };
+    return { status: 'issued', card: event.data, frozen: false, fraud: false, used_up: false, deleted: null, pending: emptyMap(), asked: emptyMap(), usage: EMPTY_LEDGER, updated: event.data.issued };
   }
   if (state.status !== 'issued') return state;
   switch (event.type) {
@@ -75,6 +86,8 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
       return { ...state, deleted: event.data.at, updated: event.data.at };
     case 'CardUsedUp':
       return { ...state, used_up: true, updated: event.data.at };
+    case 'CardAuthorizationRequested':
+      return { ...state, asked: set(state.asked ?? emptyMap(), event.data.transaction_id, event.data.at) };
     case 'CardReassigned':
       return { ...state, card: { ...state.card, account_id: event.data.account_id }, updated: event.data.at };
     default:

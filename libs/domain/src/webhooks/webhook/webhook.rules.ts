@@ -1,4 +1,7 @@
-import { invalid, type DomainError } from '../../shared';
+import { conflict, invalid, type DomainError } from '../../shared';
+import { CARD_AUTHORIZATION_REQUEST, subscribesTo } from '../catalogue';
+import type { WebhookSettings } from './webhook.events';
+import { webhookStatusAt } from './webhook';
 
 export const WEBHOOK_URL_MAX = 2048;
 /** Ten years: long enough for any planned rotation, short enough to stay a safe integer of ms. */
@@ -60,3 +63,18 @@ export function refuseExpirePreviousIn(value: number): DomainError | null {
 }
 
 export const expiresAt = (expiresIn: number | null, from: number): number | null => (expiresIn === null ? null : from + expiresIn * 1000);
+
+/**
+ * Decisions §16: an entity has at most one active webhook subscribed to `card_authorizations.request`
+ * (an authorization waits on one answer, not a vote). `others`: the entity's other webhooks, as read
+ * from their streams; `candidate`: the settings the webhook being created or updated would have.
+ */
+export function refuseSecondAuthorizationEndpoint(
+  candidate: Pick<WebhookSettings, 'enabled_events' | 'status' | 'expires_at'>,
+  others: readonly (Pick<WebhookSettings, 'enabled_events' | 'status' | 'expires_at'> & { readonly id: string })[],
+  now: number,
+): DomainError | null {
+  const isEndpoint = (w: Pick<WebhookSettings, 'enabled_events' | 'status' | 'expires_at'>) => webhookStatusAt(w, now) === 'active' && subscribesTo(w.enabled_events, CARD_AUTHORIZATION_REQUEST);
+  const existing = isEndpoint(candidate) ? others.find(isEndpoint) : undefined;
+  return existing ? conflict('authorization_endpoint_exists', `Webhook ${existing.id} already decides this entity's card authorizations; disable or unsubscribe it first`) : null;
+}
