@@ -2126,6 +2126,23 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "card_authorizations.request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** card_authorizations.request: data is a CardTransaction */
+        post: operations["onCardAuthorizationsRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2624,7 +2641,7 @@ export interface components {
         WebhookTestDto: {
             webhook_id: string;
             /** @enum {string} */
-            event_group: "accounts" | "account_details" | "inflows" | "outflows" | "entities" | "funding_sessions" | "payment_intent" | "cards" | "card_transactions" | "webhooks";
+            event_group: "accounts" | "account_details" | "inflows" | "outflows" | "entities" | "funding_sessions" | "payment_intent" | "cards" | "card_transactions" | "webhooks" | "card_authorizations";
             /** @description A name of the group (created, updated, completed…) */
             event_name: string;
             /** @description Required with an API key */
@@ -4165,6 +4182,11 @@ export interface components {
             /** @description Physical cards only; always null here */
             shipping: null;
             transaction_alerts: boolean;
+            /**
+             * @description Decisions §16: what decides when the authorization endpoint gives no valid answer in time
+             * @enum {unknown}
+             */
+            authorization_fallback: "approve" | "decline";
             /** @description Key-value pairs; values are strings */
             metadata: {
                 [key: string]: string;
@@ -4304,6 +4326,11 @@ export interface components {
                 /** @description Physical cards only; always null here */
                 shipping: null;
                 transaction_alerts: boolean;
+                /**
+                 * @description Decisions §16: what decides when the authorization endpoint gives no valid answer in time
+                 * @enum {unknown}
+                 */
+                authorization_fallback: "approve" | "decline";
                 /** @description Key-value pairs; values are strings */
                 metadata: {
                     [key: string]: string;
@@ -4466,6 +4493,11 @@ export interface components {
                 /** @description Physical cards only; always null here */
                 shipping: null;
                 transaction_alerts: boolean;
+                /**
+                 * @description Decisions §16: what decides when the authorization endpoint gives no valid answer in time
+                 * @enum {unknown}
+                 */
+                authorization_fallback: "approve" | "decline";
                 /** @description Key-value pairs; values are strings */
                 metadata: {
                     [key: string]: string;
@@ -4540,7 +4572,7 @@ export interface components {
             card_id: string;
             /** @enum {unknown} */
             status: "pending" | "successful" | "declined" | "reversed";
-            status_reason: ("card_blocked" | "insufficient_funds" | "limit_exceeded" | "mcc_blocked") | null;
+            status_reason: ("card_blocked" | "insufficient_funds" | "limit_exceeded" | "mcc_blocked" | "declined_by_endpoint") | null;
             narration: string;
             /** @constant */
             type: "debit";
@@ -4577,6 +4609,17 @@ export interface components {
                 /** @description In the account currency */
                 account_amount: number;
             } | null;
+            /** @description Decisions §16: who decided the authorization */
+            authorization: {
+                /** @enum {unknown} */
+                source: "platform" | "endpoint" | "fallback";
+                /** @description The endpoint’s HTTP status; null when none came */
+                endpoint_status: number | null;
+                /** @description How long the endpoint took; null when not asked */
+                latency_ms: number | null;
+                /** @description The endpoint’s reason, or why the fallback decided (no_answer, invalid_answer, http_<status>, concurrency_limit) */
+                reason: string | null;
+            };
             /** @description Unix time in milliseconds */
             created: number;
             /** @description Unix time in milliseconds */
@@ -4629,6 +4672,7 @@ export interface components {
                 cards?: ("created" | "updated" | "deleted")[];
                 card_transactions?: ("created" | "updated")[];
                 webhooks?: "disabled"[];
+                card_authorizations?: "request"[];
             };
             description: string | null;
             tags: string[];
@@ -4680,6 +4724,7 @@ export interface components {
                 cards?: ("created" | "updated" | "deleted")[];
                 card_transactions?: ("created" | "updated")[];
                 webhooks?: "disabled"[];
+                card_authorizations?: "request"[];
             };
             description: string | null;
             tags: string[];
@@ -4773,6 +4818,7 @@ export interface components {
                 cards?: ("created" | "updated" | "deleted")[];
                 card_transactions?: ("created" | "updated")[];
                 webhooks?: "disabled"[];
+                card_authorizations?: "request"[];
             };
             description: string | null;
             tags: string[];
@@ -5339,7 +5385,18 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            /** @description METRICS_PORT is set: the metrics are served on that port only (not_found) */
+            /** @description PAYMENTS_ADMIN_TOKEN is set and the request does not carry it (unauthorized) */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description METRICS_PORT is set: the metrics are served on that port only; or neither it nor PAYMENTS_ADMIN_TOKEN is, and the caller is not this machine (not_found) */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -16796,6 +16853,57 @@ export interface operations {
                      */
                     test?: true;
                     data: components["schemas"]["Webhook"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCardAuthorizationsRequest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…): the same on every attempt, so a receiver can drop repeats */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt: refuse old ones */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the webhook secret; during a rotation two, space-separated, the new first */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_…: the event id (webhook-id) */
+                    id: string;
+                    /** @constant */
+                    event: "card_authorizations.request";
+                    /** @description Unix time in milliseconds of the event */
+                    created: number;
+                    /** @description The entity the event belongs to */
+                    entity_id: string;
+                    /**
+                     * @description Present on test events (POST /webhook-tests): data is a sample that exists nowhere else
+                     * @constant
+                     */
+                    test?: true;
+                    data: components["schemas"]["CardTransaction"];
                 };
             };
         };

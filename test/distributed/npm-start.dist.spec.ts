@@ -103,7 +103,13 @@ describe('npm start: the API and the worker it supervises', () => {
   });
 
   it("serves the worker's series in the API's /metrics, beside its own (asked over IPC at each scrape)", async () => {
-    const text = (await request(app.url).get('/metrics').expect(200)).text;
+    // With PAYMENTS_ADMIN_TOKEN set, /metrics on the API's port takes the operator token (issue 32 item 10).
+    const text = (
+      await request(app.url)
+        .get('/metrics')
+        .set({ Authorization: `Bearer ${ADMIN_TOKEN}` })
+        .expect(200)
+    ).text;
     // The worker's: its process managers, read from the stored checkpoints.
     expect(text).toMatch(/^payments_process_manager_backlog\{manager="kyc-review"\} \d+$/m);
     expect(text).toMatch(/^payments_process_manager_holding\{manager="kyc-review"\} 1$/m);
