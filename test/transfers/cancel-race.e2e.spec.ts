@@ -1,6 +1,6 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { reactionContext } from '@app/application/command-handling';
-import { ApplyTransferMoneyCommand, transferMoneyManager } from '@app/application/transfers';
+import { ApplyTransferMoneyCommand, transferMoneyManager, transferRailsManager } from '@app/application/transfers';
 import { accountStream } from '@app/application/accounts/streams';
 import { transferStream } from '@app/application/transfers/streams';
 import type { TransferEvent } from '@app/domain/transfers';
@@ -84,5 +84,20 @@ describe('a cancel racing the move to processing (decisions §14)', () => {
     expect(await balanceOf(t, p.account)).toEqual(start);
     expect(balanced(await ledgerOf(t))).toBe(true);
     expect((await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200)).body.status).toBe('cancelled');
+  });
+
+  it("is left alone by the sandbox network (SANDBOX_AUTO_ADVANCE's transfer-rails manager): its move to processing is refused and dropped", async () => {
+    const p = await payer(t, 'USD', 100_000);
+    const bank = await paymentDetail(t, p.counterparty, BANK_USD);
+    const start = await balanceOf(t, p.account);
+    const tr = (await post(t, transferBody(p.account, bank, { amount: 5_000 })).expect(201)).body as { id: string };
+    const cancelled = (await cancel(t, tr.id, { entity_id: p.entity }).expect(200)).body;
+
+    // The manager's own handling of the transfer's creation, its step due at once (no timer raced).
+    const created = (await store().readStream(transferStream(tr.id)))[0];
+    await transferRailsManager(t.app.get(CommandBus), 0).handle(created, new AbortController().signal);
+    expect(await historyTypes(t, tr.id)).toEqual(['TransferCreated', 'TransferCancelled']);
+    expect((await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200)).body).toEqual(cancelled);
+    expect(await balanceOf(t, p.account)).toEqual(start);
   });
 });
