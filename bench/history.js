@@ -194,7 +194,8 @@ async function main() {
       await service.refreshWorker();
       const peaks = (await rss.peek())[`to ${size}`];
       history.push({ ...(await readsAt(service, world, size, peaks)), 'generated in s': Math.round(generatedIn) });
-      console.log(`measured at ${size} settled payouts (${Math.round(generatedIn)} s to reach it)`);
+      // Each size as soon as it is measured: a run stopped before the largest keeps what it had.
+      console.log(`measured at ${size} settled payouts (${Math.round(generatedIn)} s to reach it): ${JSON.stringify(history[history.length - 1])}`);
     }
     console.log('\n== after N settled payouts (reads: first / p50 of the next ' + READS + ', ms)\n');
     report('history', history.map(flat), { sizes: SIZES, reads: READS, retried_503: retried });
