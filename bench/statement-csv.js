@@ -1,16 +1,25 @@
 'use strict';
 // A month of BENCH_STATEMENT_LINES (20,000) lines downloaded as CSV (decisions §17, issue 31): the
 // statement streams a page of the read model at a time, so the API's resident memory stays flat
-// however long the month; the same month as JSON (one body, every line in memory) for contrast.
+// however long the month; the same month as JSON (one body, every line in memory) for contrast, and as PDF.
 // Prints figures, asserts nothing. The service is `npm start` after a build:
 //
-//   npm run build && node bench/statement-csv.js
+//   npm --prefix bench ci && npm run build && node bench/statement-csv.js
 //
 // The lines are sandbox fundings of one account, BENCH_STATEMENT_CONNECTIONS (8) at a time; they
 // land in the current UTC month (the platform's clock is the real one).
+const { createServer } = require('node:net');
 const { rssMb } = require('./rss');
-const { KEYS, startService, stopService, caller } = require('./history-service');
-const { caughtUp } = require('./lag');
+
+/** A port free now, so this service never answers on another bench's (history-service's default is shared). */
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
 
 const LINES = Number(process.env.BENCH_STATEMENT_LINES || 20_000);
 const CONNECTIONS = Number(process.env.BENCH_STATEMENT_CONNECTIONS || 8);
@@ -47,7 +56,10 @@ async function fundings(call, account) {
       // A conflict on the one account stream is retried, as a client would.
       for (;;) {
         const res = await call('POST', `/sandbox/accounts/${account}/fund`, { amount: 1 + (i % 1000), currency: 'USD' });
-        if (res.status === 201) break;
+        if (res.status === 201) {
+          if ((i + 1) % 5000 === 0) console.log(`  ${i + 1} fundings`);
+          break;
+        }
         if (++refused > LINES) throw new Error(`funding refused too often, last ${res.status} ${JSON.stringify(res.body)}`);
       }
     }
@@ -57,8 +69,12 @@ async function fundings(call, account) {
 }
 
 async function main() {
+  process.env.BENCH_HISTORY_PORT ||= String(await freePort());
+  const { KEYS, startService, stopService, caller } = require('./history-service');
+  const { caughtUp } = require('./lag');
   const service = await startService();
   try {
+    if (service.api.exitCode !== null) throw new Error('the service exited at start');
     const call = caller(service.base, KEYS.sandbox);
     const entity = (await call('POST', '/entities', { type: 'individual', first_name: 'Bench', last_name: 'Statement', email: 'b@example.com', country: 'US' })).body.id;
     const account = (await call('POST', '/accounts', { entity_id: entity, currency: 'USD' })).body.id;
@@ -79,6 +95,7 @@ async function main() {
       ['CSV', 'text/csv'],
       ['CSV again', 'text/csv'],
       ['JSON', 'application/json'],
+      ['PDF', 'application/pdf'],
     ]) {
       const t0 = Date.now();
       const { result, peak } = await peakDuring(pid, async () => drain(await get(accept)));
@@ -91,7 +108,7 @@ async function main() {
       console.log(
         `| ${r.name.padEnd(9)} | ${String(r.bytes).padStart(10)} | ${String(r.newlines).padStart(6)} | ${String(r.ms).padStart(9)} | ${String(r.peak).padStart(17)} | ${String(r.peak - idle).padStart(16)} |`,
       );
-    console.log('\n(CSV lines: the header, one per statement line and four totals. JSON: one line; its RSS is the whole month in memory.)');
+    console.log('\n(CSV lines: the header, one per statement line and four totals. JSON: one body, the whole month in memory. PDF: streamed, a page of lines at a time.)');
   } finally {
     await stopService(service);
   }
