@@ -16908,14 +16908,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff */
+            /** @description The decision (any 2xx with this body): approved in full, for `amount` (a partial approval), or declined (`declined_by_endpoint`) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        approved: boolean;
+                        /** @description A partial approval: 1 ≤ amount ≤ the requested amount */
+                        amount?: number;
+                        /** @description Why, for the card transaction */
+                        reason?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
             };
-            /** @description Refused (a bad signature, an old timestamp): retried with backoff like any other failure */
+            /** @description Anything else, a bad body or no answer in time: the card’s authorization_fallback decides (default decline) */
             400: {
                 headers: {
                     [name: string]: unknown;

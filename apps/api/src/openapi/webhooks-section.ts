@@ -1,9 +1,10 @@
-import { WEBHOOK_EVENT_CATALOGUE, type WebhookEventGroup } from '@app/domain';
-import { amount, constant, currency, int, ms, obj, oneOfValues, ref, str, type Schema } from './schema-dsl';
+import { CARD_AUTHORIZATION_REQUEST, WEBHOOK_EVENT_CATALOGUE, type WebhookEventGroup } from '@app/domain';
+import { amount, bool, constant, currency, int, ms, obj, oneOfValues, ref, str, type Schema } from './schema-dsl';
 
 /**
  * The resource each public event carries as `data` (the mapping of libs/webhook-delivery/src/mapping:
- * the resource as the API shows it after the event). payment_intent.refunded carries the refund.
+ * the resource as the API shows it after the event). payment_intent.refunded carries the refund;
+ * card_authorizations.request the card transaction as it would be (pending), and its answer decides it.
  */
 const DATA_OF: Record<WebhookEventGroup, (name: string) => string> = {
   accounts: () => 'Account',
@@ -63,6 +64,27 @@ const SIGNATURE_HEADERS = [
   },
 ];
 
+const DELIVERY_ANSWERS = {
+  '200': { description: 'Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff' },
+  '400': { description: 'Refused (a bad signature, an old timestamp): retried with backoff like any other failure' },
+};
+
+/** Decisions §16: the card program's endpoint decides, within CARD_AUTHORIZATION_TIMEOUT_MS; asked once, never retried. */
+const AUTHORIZATION_ANSWERS = {
+  '200': {
+    description: 'The decision (any 2xx with this body): approved in full, for `amount` (a partial approval), or declined (`declined_by_endpoint`)',
+    content: {
+      'application/json': {
+        schema: obj(
+          { approved: bool(), amount: int('A partial approval: 1 ≤ amount ≤ the requested amount', { minimum: 1 }), reason: str('Why, for the card transaction', { maxLength: 100 }) },
+          { optional: ['amount', 'reason'], open: true },
+        ),
+      },
+    },
+  },
+  '400': { description: 'Anything else, a bad body or no answer in time: the card’s authorization_fallback decides (default decline)' },
+};
+
 const pascal = (s: string) => s.replace(/(^|[._])([a-z])/g, (_m, _sep, c: string) => c.toUpperCase());
 
 /**
@@ -101,10 +123,7 @@ export function webhooksSection(): Record<string, { post: Record<string, unknown
               },
             },
           },
-          responses: {
-            '200': { description: 'Any 2xx acknowledges the delivery; anything else, or no answer within the timeout, is retried with backoff' },
-            '400': { description: 'Refused (a bad signature, an old timestamp): retried with backoff like any other failure' },
-          },
+          responses: event === CARD_AUTHORIZATION_REQUEST ? AUTHORIZATION_ANSWERS : DELIVERY_ANSWERS,
         },
       };
     }
