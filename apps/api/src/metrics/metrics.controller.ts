@@ -1,16 +1,10 @@
-import { Controller, Get, Inject, NotFoundException, Req, Res } from '@nestjs/common';
-import ipaddr from 'ipaddr.js';
-import { domainError } from '@app/domain';
-import { DomainException } from '@app/application/command-handling';
-import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
-import { isOperatorToken } from '../admin/operator.guard';
+import { Controller, Get, NotFoundException, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Public } from '../http/auth/auth.decorators';
 import { ApiMetrics } from './api-metrics';
+import { MetricsAccessGuard } from './metrics-access.guard';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
-
-const isLoopback = (address: string | undefined): boolean => Boolean(address && ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback');
 
 /**
  * `GET /metrics`, Prometheus's text format, without a key (scrapers carry none): on the API's port
@@ -20,13 +14,12 @@ const isLoopback = (address: string | undefined): boolean => Boolean(address && 
 @ApiTags('Platform')
 @Controller('metrics')
 export class MetricsController {
-  constructor(
-    private readonly metrics: ApiMetrics,
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-  ) {}
+  constructor(private readonly metrics: ApiMetrics) {}
 
   @Get()
   @Public()
+  // On this port, for the operator (issue 32 item 10): its token, or this machine without one.
+  @UseGuards(MetricsAccessGuard)
   @ApiRoute({
     id: 'getMetrics',
     summary: 'Prometheus metrics',
@@ -40,14 +33,6 @@ export class MetricsController {
   })
   async scrape(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
     if (!this.metrics.onApiPort) throw new NotFoundException(`Cannot ${req.method} ${req.path}`);
-    // Issue 32 item 10: on the public port the ledger's totals are for the operator: its token when
-    // one is configured, otherwise this machine only (npm start, tests); set METRICS_PORT to scrape freely on another port.
-    if (this.config.adminToken) {
-      if (!isOperatorToken(this.config, req.headers.authorization))
-        throw new DomainException(domainError('unauthorized', 'unauthorized', 'GET /metrics on this port needs Authorization: Bearer <PAYMENTS_ADMIN_TOKEN>'));
-    } else if (!isLoopback(req.socket.remoteAddress)) {
-      throw new NotFoundException(`Cannot ${req.method} ${req.path}`);
-    }
     const body = await this.metrics.text();
     res.setHeader('Content-Type', this.metrics.contentType);
     res.setHeader('Cache-Control', 'no-store');
