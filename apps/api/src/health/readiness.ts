@@ -11,6 +11,7 @@ import { IDEMPOTENCY_STORE, type IdempotencyStore } from '@app/platform/idempote
 import { withTimeout } from '@app/platform/metrics/metrics';
 import { RAW_READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
 import { snapshotsOf } from '@app/platform/snapshots/snapshot-store.port';
+import { LegacyReferenceMigration } from '@app/application/transfers';
 import type { TokenBucketStorage } from '../http/rate-limit/token-bucket.storage';
 
 /** A store that has not answered within this is down for the probe (Kubernetes' own timeout is 1 s by default: deploy/ sets 3 s). */
@@ -37,12 +38,13 @@ export class ReadinessIndicators {
     @Optional() @Inject(DELIVERY_STORE) private readonly deliveries: DeliveryStore | null,
     @Optional() @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore | null,
     @Optional() @Inject(getStorageToken()) private readonly rateLimits: TokenBucketStorage | null,
+    @Optional() private readonly migration: LegacyReferenceMigration | null,
   ) {}
 
   checks(): HealthIndicatorFunction[] {
     const adapters = describeAdapters(this.config);
     const checks: HealthIndicatorFunction[] = [
-      () => this.check('event_store', adapters.event_store, () => this.events.headPosition()),
+      () => this.check('event_store', adapters.event_store, () => this.eventStoreReady()),
       () => this.check('read_store', adapters.read_store, () => this.reads.getCheckpoint(PROBE)),
       () => this.check('coordination_store', adapters.read_store, () => this.coordination.getCheckpoint(PROBE)),
     ];
@@ -53,6 +55,12 @@ export class ReadinessIndicators {
     if (idempotency) checks.push(() => this.check('idempotency_store', adapters.read_store, () => idempotency.release(PROBE, PROBE, PROBE)));
     if (rateLimits?.store) checks.push(() => this.check('rate_limit_store', adapters.read_store, () => rateLimits.store.take(PROBE, { capacity: 1, refillPerMs: 1 })));
     return checks;
+  }
+
+  /** The log's head answers, and an older log was migrated (legacy-migration.ts: retried after a failed start). */
+  private async eventStoreReady(): Promise<void> {
+    await this.events.headPosition();
+    if (this.migration && !this.migration.done) throw new Error('the older log is not migrated yet');
   }
 
   private async check(key: string, adapter: string, probe: () => Promise<unknown>): Promise<HealthIndicatorResult> {

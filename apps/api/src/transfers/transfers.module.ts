@@ -22,5 +22,7 @@ import { TransfersController } from './transfers.controller';
     // Unknown payment types in TRANSFER_FEES stop the start, rather than being ignored.
     { provide: TRANSFER_FEES, useFactory: (config: PlatformConfig) => feeScheduleFrom(config.transferFeesBps), inject: [PLATFORM_CONFIG] },
   ],
+  // The readiness probe holds traffic back until an older log is migrated.
+  exports: [LegacyReferenceMigration],
 })
 export class TransfersModule {}

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { transferMigrationDecider, transferReferenceDecider, type TransferReferenceEvent } from '@app/domain/transfers';
 import { CHECKPOINT_STORE, type CheckpointStore } from '@app/platform/coordination/checkpoint-store.port';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '@app/platform/event-store/event-store.port';
@@ -45,16 +45,47 @@ async function migrateOne(store: EventStore, streamId: string, reserved: Recorde
   return newEvents.length > 0;
 }
 
-/** The API migrates before it serves (Nest runs bootstrap hooks before it listens). */
+/**
+ * The API migrates before it serves (Nest runs bootstrap hooks before it listens). A log that cannot
+ * be read at start (EventStoreDB unreachable) must not keep the API from starting, where its probes
+ * say what is wrong: the migration is then retried with a backoff, and until it has run the
+ * readiness probe's event store check is down (`done`), so no traffic reaches an unmigrated API.
+ */
 @Injectable()
-export class LegacyReferenceMigration implements OnApplicationBootstrap {
+export class LegacyReferenceMigration implements OnApplicationBootstrap, OnApplicationShutdown {
+  private finished = false;
+  private closed = false;
+  private retry: NodeJS.Timeout | null = null;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Optional() @Inject(CHECKPOINT_STORE) private readonly checkpoints?: CheckpointStore,
   ) {}
 
+  get done(): boolean {
+    return this.finished;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    const migrated = await migrateLegacyReferences(this.store, this.checkpoints);
-    if (migrated) logger.info({ migrated }, 'older log: transfer references moved to their keyed streams');
+    await this.attempt(1_000);
+  }
+
+  onApplicationShutdown(): void {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+  }
+
+  private async attempt(retryMs: number): Promise<void> {
+    try {
+      const migrated = await migrateLegacyReferences(this.store, this.checkpoints);
+      this.finished = true;
+      if (migrated) logger.info({ migrated }, 'older log: transfer references moved to their keyed streams');
+    } catch (err) {
+      if (this.closed) return;
+      logger.warn({ err, retry_in_ms: retryMs }, 'older log: could not be read to migrate it; retrying (not ready until it has run)');
+      this.retry = setTimeout(() => void this.attempt(Math.min(retryMs * 2, 30_000)), retryMs);
+      this.retry.unref();
+    }
   }
 }
