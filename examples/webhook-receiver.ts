@@ -11,6 +11,10 @@
  * Rotating the secret (`POST /entity-webhooks/{id}/rotate-secret`, decisions §15) keeps the old one
  * valid for `expire_previous_in` seconds: every delivery meanwhile carries both signatures, so this
  * receiver keeps verifying with the old `SIGNING_SECRET` until it is restarted with the new one.
+ * A webhook subscribed to `card_authorizations.request` (decisions §16) decides the entity's card
+ * authorizations: answer at once (within CARD_AUTHORIZATION_TIMEOUT_MS, 2 s by default) with
+ * `{"approved": true}`, `{"approved": true, "amount": <less>}` or `{"approved": false, "reason": "…"}`;
+ * anything else, or nothing in time, leaves the decision to the card's `authorization_fallback`.
  * The API delivers to https URLs only: put this behind a TLS terminator or tunnel, or pass
  * `serverOptions` with a certificate (test/openapi/typed-client.e2e.spec.ts does).
  */
@@ -27,8 +31,28 @@ export interface Delivery {
   readonly data: Record<string, unknown>;
 }
 
-/** A request handler that answers 204 to a verified delivery (after `onDelivery`) and 400 to anything else. */
-export function webhookReceiver(signingSecret: string, onDelivery: (delivery: Delivery) => void | Promise<void>): RequestListener {
+/** The answer to `card_authorizations.request` (decisions §16). */
+export interface AuthorizationAnswer {
+  readonly approved: boolean;
+  /** A partial approval: 1 ≤ amount ≤ the requested `data.amount`. */
+  readonly amount?: number;
+  /** At most 100 characters, recorded on the card transaction. */
+  readonly reason?: string;
+}
+
+/** An example rule: approve up to 500.00 of the card's currency, the rest of a larger amount declined. */
+export const approveUpTo50000 = (request: Delivery): AuthorizationAnswer =>
+  Number(request.data.amount) <= 50_000 ? { approved: true } : { approved: true, amount: 50_000, reason: 'approved up to 500.00' };
+
+/**
+ * A request handler that answers 204 to a verified delivery (after `onDelivery`), 200 with the
+ * decision to a verified `card_authorizations.request` (from `decide`), and 400 to anything else.
+ */
+export function webhookReceiver(
+  signingSecret: string,
+  onDelivery: (delivery: Delivery) => void | Promise<void>,
+  decide: (request: Delivery) => AuthorizationAnswer | Promise<AuthorizationAnswer> = approveUpTo50000,
+): RequestListener {
   const webhook = new Webhook(signingSecret);
   const seen = new Set<string>();
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -43,6 +67,13 @@ export function webhookReceiver(signingSecret: string, onDelivery: (delivery: De
           delivery = webhook.verify(body, headers) as Delivery;
         } catch (error) {
           res.writeHead(400, { 'content-type': 'text/plain' }).end(error instanceof WebhookVerificationError ? error.message : 'not a delivery');
+          return;
+        }
+        if (delivery.event === 'card_authorizations.request') {
+          // Asked once, and waited for: the answer is the decision (a failure here is the card's fallback).
+          const answer = await Promise.resolve(decide(delivery)).catch(() => null);
+          if (answer) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+          else res.writeHead(500).end();
           return;
         }
         try {
