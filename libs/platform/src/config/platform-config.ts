@@ -137,6 +137,8 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   // Browser origins of client apps using entity tokens (issue 32 item 6); none by default.
   CORS_ALLOWED_ORIGINS: [],
   CARD_CREATION_LIMIT_PER_HOUR: [],
+  CARD_AUTHORIZATION_TIMEOUT_MS: [],
+  CARD_AUTHORIZATION_CONCURRENCY: [],
   // Open GET /events/stream per API key (decisions §10), read by the API's event-stream module; the default (10) fits.
   EVENT_STREAMS_PER_KEY: [],
   FX_RATES_FILE: [],
