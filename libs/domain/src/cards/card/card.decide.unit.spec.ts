@@ -60,6 +60,68 @@ describe('card decider', () => {
       .then([]);
   });
 
+  describe('the entity’s endpoint (decisions §16)', () => {
+    const decision = { source: 'endpoint' as const, endpoint_status: 200, latency_ms: 12, reason: null };
+    const held = (): CardEvent[] => {
+      const events: CardEvent[] = [issued()];
+      spec([issued()])
+        .when(auth('t1', 4_000))
+        .thenState((_s, e) => events.push(...e));
+      return events;
+    };
+    const request: CardCommand = { type: 'RequestCardAuthorization', card_id: 'crd_1', transaction_id: 't1', now: T };
+    const decide = (approved: boolean, amount: number | null): CardCommand => ({
+      type: 'DecideCardAuthorization',
+      card_id: 'crd_1',
+      transaction_id: 't1',
+      approved,
+      amount,
+      authorization: decision,
+      now: T,
+    });
+    const asked: CardEvent = { type: 'CardAuthorizationRequested', data: { card_id: 'crd_1', transaction_id: 't1', at: T } };
+
+    it('records the asking once: a transaction already asked is never asked again', () => {
+      spec(held()).when(request).then([asked]);
+      spec([...held(), asked])
+        .when(request)
+        .then([]);
+    });
+
+    it('a partial approval holds only the approved amount in the usage', () => {
+      spec([...held(), asked])
+        .when(decide(true, 1_500))
+        .thenState((state) => {
+          expect(pendingTransaction(state as IssuedCardState, 't1')).toMatchObject({ amount: 1_500, account_amount: 1_500, authorization: decision });
+          // As if 1,500 had been authorized: the usage holds what was approved, nothing of the rest.
+          spec([issued()])
+            .when(auth('t1', 1_500))
+            .thenState((direct) => expect((state as IssuedCardState).usage).toEqual((direct as IssuedCardState).usage));
+        });
+    });
+
+    it('records one outcome: the first wins, a second records nothing', () => {
+      const first: CardEvent[] = [];
+      spec([...held(), asked])
+        .when(decide(false, null))
+        .thenState((state, events) => {
+          first.push(...events);
+          expect(recorded(events, 't1')).toMatchObject({ status: 'declined', status_reason: 'declined_by_endpoint', authorization: decision });
+          expect((state as IssuedCardState).pending.size).toBe(0);
+        });
+      spec([...held(), asked, ...first])
+        .when(decide(true, null))
+        .then([]);
+      const approved: CardEvent[] = [];
+      spec([...held(), asked])
+        .when(decide(true, null))
+        .thenState((_s, events) => approved.push(...events));
+      spec([...held(), asked, ...approved])
+        .when(decide(false, null))
+        .then([]);
+    });
+  });
+
   it('refuses to decide for an account the card no longer draws on (reassigned meanwhile)', () => {
     spec([issued()])
       .when(auth('t1', 1_000, 'acc_old'))
