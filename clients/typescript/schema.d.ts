@@ -968,7 +968,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: a card authorization
-         * @description Successful (debits, or holds with capture false) or declined with status_reason (card_blocked, insufficient_funds, limit_exceeded, mcc_blocked).
+         * @description Successful (debits, or holds with capture false) or declined with status_reason (card_blocked, insufficient_funds, limit_exceeded, mcc_blocked, declined_by_endpoint). When the entity has a webhook subscribed to card_authorizations.request, an authorization the platform approves is sent to it and this answers once it decided (at most CARD_AUTHORIZATION_TIMEOUT_MS, then the card’s authorization_fallback); `authorization` says who decided (decisions §16).
          */
         post: operations["sandboxAuthorizeCard"];
         delete?: never;
@@ -8941,7 +8941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After */
+            /** @description The entity already has an active webhook subscribed to card_authorizations.request (authorization_endpoint_exists, decisions §16); or: A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9279,7 +9279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After */
+            /** @description It would be the entity’s second active card_authorizations.request endpoint (authorization_endpoint_exists, decisions §16); or: A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];

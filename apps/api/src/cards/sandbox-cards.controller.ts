@@ -25,7 +25,8 @@ export class CardTransactionsController {
   @ApiRoute({
     id: 'sandboxAuthorizeCard',
     summary: 'Sandbox: a card authorization',
-    description: 'Successful (debits, or holds with capture false) or declined with status_reason (card_blocked, insufficient_funds, limit_exceeded, mcc_blocked).',
+    description:
+      'Successful (debits, or holds with capture false) or declined with status_reason (card_blocked, insufficient_funds, limit_exceeded, mcc_blocked, declined_by_endpoint). When the entity has a webhook subscribed to card_authorizations.request, an authorization the platform approves is sent to it and this answers once it decided (at most CARD_AUTHORIZATION_TIMEOUT_MS, then the card’s authorization_fallback); `authorization` says who decided (decisions §16).',
     ok: { status: 201, schema: 'CardTransactionEnvelope', description: 'The card transaction' },
     errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card (card_not_found)', 422: 'A business rule (fx_not_supported, …)' },
   })

@@ -36,6 +36,7 @@ export class WebhooksController {
       400: 'Not https, a host on a private network, no event enabled or an unknown event (validation_error, invalid_event)',
       403: 'Another entity, with an entity token (forbidden)',
       404: 'No such entity (entity_not_found)',
+      409: 'The entity already has an active webhook subscribed to card_authorizations.request (authorization_endpoint_exists, decisions §16)',
     },
   })
   async create(@Ctx() ctx: CommandContext, @Body() body: CreateWebhookDto) {
@@ -77,7 +78,12 @@ export class WebhooksController {
     summary: 'Update a webhook',
     description: 'Omitted fields keep their values; enabled_events and tags replace the old ones.',
     ok: { status: 200, schema: 'Webhook', description: 'The webhook after the change' },
-    errors: { 400: 'As for creation (validation_error, invalid_event)', 403: 'Another entity’s (forbidden)', 404: 'No such webhook (webhook_not_found)' },
+    errors: {
+      400: 'As for creation (validation_error, invalid_event)',
+      403: 'Another entity’s (forbidden)',
+      404: 'No such webhook (webhook_not_found)',
+      409: 'It would be the entity’s second active card_authorizations.request endpoint (authorization_endpoint_exists, decisions §16)',
+    },
   })
   async update(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: UpdateWebhookDto) {
     const { entity_id, ...changes } = body;
