@@ -1,5 +1,6 @@
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { logsOf, requireTestCa, startWebhookApp } from '../webhooks/webhooks-helpers';
+import { waitFor } from '../support/wait-for';
 import { AuthorizationEndpoint } from './authorization-endpoint';
 import { authorize, balance, details, holder, virtualCard } from './helpers';
 
@@ -16,7 +17,8 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     requireTestCa();
     endpoint = await AuthorizationEndpoint.start();
     // Long enough for a loaded machine to answer, short enough for the endpoint that never does.
-    t = await startWebhookApp({ CARD_AUTHORIZATION_TIMEOUT_MS: '1500' });
+    // One request per entity may wait on its endpoint: the tests here ask one at a time, but one.
+    t = await startWebhookApp({ CARD_AUTHORIZATION_TIMEOUT_MS: '1500', CARD_AUTHORIZATION_CONCURRENCY: '1' });
   });
   afterAll(async () => {
     await t?.close();
@@ -96,6 +98,22 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     endpoint.answer(p.path, answer);
     const res = await authorize(t, p.card, { amount: 1_000 }).expect(201);
     expect(res.body.data).toMatchObject({ status: 'declined', status_reason: 'declined_by_endpoint', authorization: { source: 'fallback', endpoint_status, reason } });
+  });
+
+  it('past the per-entity concurrency limit the endpoint is not asked: the fallback decides, recorded as such', async () => {
+    const p = await program(10_000, { authorization_fallback: 'approve' });
+    endpoint.answer(p.path, 'hang');
+    // Sent now (a supertest request starts when awaited or then-ed), answered once the endpoint times out.
+    const first = authorize(t, p.card, { amount: 1_000 }).then((res) => res);
+    await waitFor(
+      () => endpoint.on(p.path).length,
+      (asked) => asked === 1,
+      'the first authorization waiting on the endpoint',
+    );
+    const second = await authorize(t, p.card, { amount: 2_000 }).expect(201);
+    expect(second.body.data).toMatchObject({ status: 'successful', amount: 2_000, authorization: { source: 'fallback', endpoint_status: null, latency_ms: null, reason: 'concurrency_limit' } });
+    expect((await first).body.data).toMatchObject({ authorization: { source: 'fallback', reason: 'no_answer' } });
+    expect(endpoint.on(p.path)).toHaveLength(1);
   });
 
   it('an authorization the platform declines is never sent', async () => {
