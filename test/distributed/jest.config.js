@@ -12,6 +12,7 @@ module.exports = {
   testMatch: [
     '<rootDir>/libs/platform/src/read-store/mongo-read-store.int.spec.ts',
     '<rootDir>/libs/read-models/src/plans/list-query-plans.int.spec.ts',
+    '<rootDir>/libs/read-models/src/ledger/ledger.projection.int.spec.ts',
     '<rootDir>/libs/platform/src/snapshots/mongo-snapshot-store.int.spec.ts',
     '<rootDir>/libs/platform/src/coordination/mongo-coordination-store.int.spec.ts',
     '<rootDir>/libs/platform/src/rate-limit/mongo-rate-limit-store.int.spec.ts',

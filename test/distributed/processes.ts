@@ -9,13 +9,16 @@ const ROOT = join(__dirname, '..', '..');
 /** `npm-start` is what `npm start` runs (the API and its supervised worker); the others are `npm run start:<name>`. */
 export type AppName = 'api' | 'worker' | 'npm-start';
 
-/** The file the app's npm script runs, read from package.json so the test runs what operators run. */
-export function entryOf(name: AppName): string {
+/**
+ * The node flags and the file the app's npm script runs, read from package.json so the test runs
+ * what operators run (`npm start` sets the API's heap limit).
+ */
+export function commandOf(name: AppName): string[] {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
   const script = name === 'npm-start' ? 'start' : `start:${name}`;
-  const match = /^node (\S+\.js)$/.exec(scripts[script] ?? '');
-  if (!match) throw new Error(`package.json ${script} should be "node <compiled entry>"`);
-  return join(ROOT, match[1]);
+  const match = /^node((?: --[\w-]+(?:=\S+)?)*) (\S+\.js)$/.exec(scripts[script] ?? '');
+  if (!match) throw new Error(`package.json ${script} should be "node [--flag…] <compiled entry>"`);
+  return [...match[1].split(' ').filter(Boolean), join(ROOT, match[2])];
 }
 
 export interface AppProcess {
@@ -39,7 +42,7 @@ export async function startApp(name: AppName, env: Record<string, string>): Prom
   const port = await freePort();
   // The API's /health has its details behind the operator token (issue 32 item 10): every app gets one, health() sends it.
   const operator = env.PAYMENTS_ADMIN_TOKEN ?? 'dist-operator-token-0123456789abcdef0123456789';
-  const child = spawn(process.execPath, [entryOf(name)], {
+  const child = spawn(process.execPath, commandOf(name), {
     cwd: ROOT,
     env: {
       ...process.env,
