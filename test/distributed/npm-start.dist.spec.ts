@@ -93,10 +93,10 @@ describe('npm start: the API and the worker it supervises', () => {
     expect(health.worker).toMatchObject({ state: 'running', restarts: 0, roles: ['projector', 'publisher', 'webhooks', 'process-managers', 'audit'] });
     expect(health.worker.pid).not.toBe(app.pid);
     expect(parentOf(health.worker.pid)).toBe(app.pid);
-    // One read of the log's tail for the projector, the publisher and the nine process managers.
-    expect(health.worker.tail).toMatchObject({ tails: 1, subscribers: 11 });
     const managers = health.process_managers as Array<{ name: string; holding: boolean }>;
-    expect(managers.map((m) => m.name)).toEqual(expect.arrayContaining(['kyc-review', 'transfer-money', 'transfer-rails', 'card-money']));
+    expect(managers.map((m) => m.name)).toEqual(expect.arrayContaining(['kyc-review', 'transfer-money', 'transfer-rails', 'card-money', 'collections-refund-requests']));
+    // One read of the log's tail for the projector, the publisher and every process manager.
+    expect(health.worker.tail).toMatchObject({ tails: 1, subscribers: 2 + managers.length });
     expect(managers.every((m) => m.holding)).toBe(true);
     // The checkpoint writer (the audit role) holds its lease and signs.
     expect(health.worker.audit).toEqual({ holding: true, halted: null });
