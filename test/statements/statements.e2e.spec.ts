@@ -73,12 +73,14 @@ describe('GET /accounts/{id}/statements/{YYYY-MM} (decisions §17)', () => {
     p = await payer(t, 'USD', 200_000);
     const bank = await paymentDetail(t, p.counterparty, BANK_USD);
 
-    // A payout settled, one failed (held, then released: no line), one settled and then reversed.
+    // A payout settled, one failed and one cancelled (held, then released: no line), one settled and then reversed.
     const settled = (await post(t, transferBody(p.account, bank, { amount: 10_000 })).expect(201)).body as { id: string; fee: number };
     await advance(t, settled.id, { to: 'processing' }).expect(200);
     await advance(t, settled.id, { to: 'successful' }).expect(200);
     const failed = (await post(t, transferBody(p.account, bank, { amount: 4_000 })).expect(201)).body as { id: string };
     await advance(t, failed.id, { to: 'failed' }).expect(200);
+    const cancelled = (await post(t, transferBody(p.account, bank, { amount: 6_000 })).expect(201)).body as { id: string };
+    await t.http.post(`/transfers/${cancelled.id}/cancel`).set(bearer(KEYS.sandbox)).send({ entity_id: p.entity }).expect(200);
     const reversed = (await post(t, transferBody(p.account, bank, { amount: 5_000 })).expect(201)).body as { id: string; fee: number };
     await advance(t, reversed.id, { to: 'processing' }).expect(200);
     await advance(t, reversed.id, { to: 'successful' }).expect(200);
