@@ -11,12 +11,17 @@ const { join } = require('node:path');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const TERMINAL_TRANSFER = ['successful', 'failed', 'reversed'];
+// `cancelled` (decisions §14): the soak's workload does not cancel today, but the operator or a future step may.
+const TERMINAL_TRANSFER = ['successful', 'failed', 'reversed', 'cancelled'];
 
 /** Whether a resource acknowledged with status `acked` may read `final` at the end. */
 const SUCCESSORS = {
   transfer: (acked, final) =>
-    acked === null || acked === final || (['pending', 'processing'].includes(acked) && ['processing', ...TERMINAL_TRANSFER].includes(final)) || (acked === 'successful' && final === 'reversed'),
+    acked === null ||
+    acked === final ||
+    (acked === 'pending' && final === 'cancelled') ||
+    (['pending', 'processing'].includes(acked) && ['processing', 'successful', 'failed', 'reversed'].includes(final)) ||
+    (acked === 'successful' && final === 'reversed'),
   intent: (acked, final) => acked === final || (acked === 'completed' && final === 'refunded') || !['completed', 'failed', 'cancelled', 'refunded'].includes(acked),
   cardTransaction: (acked, final) => acked === final || (acked === 'pending' && ['successful', 'reversed', 'declined'].includes(final)),
 };
