@@ -1,13 +1,21 @@
 import type { Response } from 'supertest';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { LoopDelay } from '../../apps/api/src/http/overload/loop-delay';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 import { BANK_USD, balanceOf, payer, paymentDetail, transferBody } from '../transfers/helpers';
 
+/** The unique references of the transfers the log holds. */
+const createdReferences = (log: readonly { type: string; data: unknown }[]) =>
+  log
+    .filter((e) => e.type === 'TransferCreated')
+    .map((e) => (e.data as { transfer: { unique_reference: string } }).transfer?.unique_reference ?? (e.data as { unique_reference?: string }).unique_reference);
+
 /**
  * Backpressure (issue 20): past MAX_INFLIGHT_WRITES write requests at once, the API answers 503
  * `overloaded` with Retry-After at once, before doing anything, instead of queueing the request
- * behind a slow writer; what it admitted completes whole.
+ * behind a slow writer; what it admitted completes whole. And (issue 28) while its event loop is
+ * saturated (mean delay past MAX_EVENT_LOOP_DELAY_MS), whatever is in flight.
  */
 describe('an overloaded API answers fast and writes nothing for what it refuses', () => {
   let t: TestApp;
@@ -71,10 +79,7 @@ describe('an overloaded API answers fast and writes nothing for what it refuses'
     jest.restoreAllMocks();
     await t.settle();
     const log = await store.readAll({ limit: 100_000 });
-    const created = log
-      .filter((e) => e.type === 'TransferCreated')
-      .map((e) => (e.data as { transfer: { unique_reference: string } }).transfer?.unique_reference ?? (e.data as { unique_reference?: string }).unique_reference);
-    expect(created.sort()).toEqual(admitted.map((a) => a.reference).sort());
+    expect(createdReferences(log).sort()).toEqual(admitted.map((a) => a.reference).sort());
     // Nothing of a refused request: no transfer stream of its reference, no hold.
     expect(new Set(log.filter((e) => e.streamId.startsWith('transfer-')).map((e) => e.streamId)).size).toBe(admitted.length);
     expect(log.filter((e) => e.streamId === `account-${account}` && e.type === 'FundsHeld')).toHaveLength(admitted.length);
@@ -88,5 +93,69 @@ describe('an overloaded API answers fast and writes nothing for what it refuses'
       .send(transferBody(account, detail, { amount: 1_000 }))
       .expect(201);
     expect((await t.http.get('/health').set(bearer('operator-token-overload-0123456789abcdef')).expect(200)).body.writes).toMatchObject({ in_flight: 0, refused: refused.length, limit: 4 });
+  });
+
+  it('refuses writes while the event loop is saturated, having written nothing, answers reads meanwhile, and takes writes again once the loop is free', async () => {
+    const operator = 'operator-token-overload-0123456789abcdef';
+    t = await startTestApp({ MAX_EVENT_LOOP_DELAY_MS: '20', PAYMENTS_ADMIN_TOKEN: operator });
+    const { account, counterparty } = await payer(t, 'USD', 1_000_000);
+    const detail = await paymentDetail(t, counterparty, BANK_USD);
+    const before = await balanceOf(t, account);
+    const loop = t.app.get(LoopDelay);
+    const free = () =>
+      waitFor(
+        () => loop.saturated,
+        (saturated) => !saturated,
+        'the event loop delay to fall back under MAX_EVENT_LOOP_DELAY_MS',
+      );
+    // The setup's own work may have made the loop late on a busy machine.
+    await free();
+
+    // A busy section: every turn of the loop runs 100 ms of synchronous work (as a burst of CPU-bound
+    // requests would), so each of its timers fires that late, however fast the machine is.
+    let busy = true;
+    const spin = () => {
+      if (!busy) return;
+      const until = Date.now() + 100;
+      while (Date.now() < until);
+      setImmediate(spin);
+    };
+    const refused = 'saturated-loop';
+    let answer: Response;
+    try {
+      spin();
+      await waitFor(
+        () => loop.saturated,
+        (saturated) => saturated,
+        'the event loop delay to pass MAX_EVENT_LOOP_DELAY_MS',
+      );
+      answer = await t.http
+        .post('/transfer')
+        .set(bearer(KEYS.sandbox))
+        .send(transferBody(account, detail, { amount: 1_000, unique_reference: refused }));
+      // Reads are not refused meanwhile.
+      await t.http.get(`/accounts/${account}`).set(bearer(KEYS.sandbox)).expect(200);
+    } finally {
+      busy = false;
+    }
+    expect({ status: answer.status, retryAfter: answer.headers['retry-after'], body: answer.body }).toEqual({
+      status: 503,
+      retryAfter: '1',
+      body: { status: 'error', code: 'overloaded', message: expect.any(String), errors: [] },
+    });
+
+    // Free again: the next window's reading falls back under the bound, and writes are taken.
+    await free();
+    await t.http
+      .post('/transfer')
+      .set(bearer(KEYS.sandbox))
+      .send(transferBody(account, detail, { amount: 1_000, unique_reference: 'free-loop' }))
+      .expect(201);
+
+    await t.settle();
+    expect(createdReferences(await t.app.get<EventStore>(EVENT_STORE).readAll({ limit: 100_000 }))).toEqual(['free-loop']);
+    const after = await balanceOf(t, account);
+    expect(before.available - after.available).toBe(1_000 + 3);
+    expect((await t.http.get('/health').set(bearer(operator)).expect(200)).body.writes).toMatchObject({ in_flight: 0, refused: 1 });
   });
 });

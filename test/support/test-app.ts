@@ -65,6 +65,9 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     // Tests fire bursts and long sequences from one key; test/rate-limits sets its own small limits.
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
+    // Every role shares the test's one event loop on a machine busy with other suites: its delay says
+    // more about the machine than the code, so shedding on it is off unless a test asks (test/http/overload).
+    MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
   const apiOptions = inProcessWorker(options.workerRoles ?? WORKER_ROLES);

@@ -24,6 +24,7 @@ import { requestShape } from './http/request-shape.middleware';
 import { apiVersion } from './http/api-version.middleware';
 import { CorsForClientApps, SecretKeyOrigin } from './http/browser-access';
 import { WriteAdmission, WriteLoad } from './http/overload/write-admission.middleware';
+import { LoopDelay } from './http/overload/loop-delay';
 import { RateLimitModule } from './http/rate-limit/rate-limit.module';
 import { IdempotencyModule } from './http/idempotency/idempotency.module';
 import { TransfersModule } from './transfers/transfers.module';
@@ -85,7 +86,7 @@ export class AppModule implements NestModule {
         ...(inProcess?.modules ?? []),
       ],
       controllers: [HealthController, MetricsController],
-      providers: [{ provide: WORKER_SUPERVISOR, useValue: options.worker ?? null }, WriteLoad, ReadinessIndicators, ApiMetrics],
+      providers: [{ provide: WORKER_SUPERVISOR, useValue: options.worker ?? null }, WriteLoad, LoopDelay, ReadinessIndicators, ApiMetrics],
     };
   }
 

@@ -58,6 +58,8 @@ export interface PlatformConfig {
   readonly workerMaxHeapMb: number;
   /** Write requests (POST, PUT, PATCH, DELETE) the API works on at once; more answer 503 `overloaded` (`MAX_INFLIGHT_WRITES`). */
   readonly maxInflightWrites: number;
+  /** The API's event-loop delay (mean over a window, ms) past which writes answer 503 `overloaded` (`MAX_EVENT_LOOP_DELAY_MS`; 0: off). */
+  readonly maxEventLoopDelayMs: number;
   /** Appends a worker has in flight through the API's writer at once; more wait in the worker (`WORKER_MAX_INFLIGHT_APPENDS`). */
   readonly workerMaxInflightAppends: number;
   /** How long an `Idempotency-Key` and its answer are kept (decisions §13: at least 24 h; `IDEMPOTENCY_TTL_SECONDS`). */
@@ -154,6 +156,7 @@ export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = {
   WORKER_MAX_HEAP_MB: [],
   // Backpressure (issue 20): the defaults fit; tests shrink them.
   MAX_INFLIGHT_WRITES: [],
+  MAX_EVENT_LOOP_DELAY_MS: [],
   WORKER_MAX_INFLIGHT_APPENDS: [],
   // Idempotency keys (decisions §13): the defaults (24 h, 30 s) fit every deployment; tests shorten them.
   IDEMPOTENCY_TTL_SECONDS: [],
@@ -226,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     workerHeartbeatTimeoutMs: positive(env.WORKER_HEARTBEAT_TIMEOUT_MS || '10000', 'WORKER_HEARTBEAT_TIMEOUT_MS'),
     workerMaxHeapMb: positive(env.WORKER_MAX_HEAP_MB || '160', 'WORKER_MAX_HEAP_MB'),
     maxInflightWrites: positive(env.MAX_INFLIGHT_WRITES || '256', 'MAX_INFLIGHT_WRITES'),
+    maxEventLoopDelayMs: integer(env.MAX_EVENT_LOOP_DELAY_MS || '50', 'MAX_EVENT_LOOP_DELAY_MS'),
     workerMaxInflightAppends: positive(env.WORKER_MAX_INFLIGHT_APPENDS || '64', 'WORKER_MAX_INFLIGHT_APPENDS'),
     idempotencyTtlSeconds: positive(env.IDEMPOTENCY_TTL_SECONDS || '86400', 'IDEMPOTENCY_TTL_SECONDS'),
     idempotencyLeaseSeconds: positive(env.IDEMPOTENCY_LEASE_SECONDS || '30', 'IDEMPOTENCY_LEASE_SECONDS'),

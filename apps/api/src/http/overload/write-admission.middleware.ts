@@ -2,6 +2,7 @@ import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { PlatformLifecycle } from '@app/platform/platform.module';
+import { LoopDelay } from './loop-delay';
 import { OverloadedError } from './overloaded.error';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -16,7 +17,9 @@ export class WriteLoad {
 /**
  * Admission of writes, first thing after the request id (before the body is read): at most
  * `MAX_INFLIGHT_WRITES` write requests are worked on at once, and none is taken while the log's
- * writer already holds that many of this process's appends. Past either bound the request answers
+ * writer already holds that many of this process's appends, nor while the event loop is saturated
+ * (LoopDelay past `MAX_EVENT_LOOP_DELAY_MS`: on two cores the loop saturates long before the
+ * in-flight bound fills, and a write taken then only queues). Past any bound the request answers
  * 503 `overloaded` with `Retry-After` at once. A request is refused whole, before it appends
  * anything, and an admitted one is never refused midway: nothing is ever left half-written by it.
  * Reads are not counted (lists have their own bound, READ_CONSISTENCY_TIMEOUT_MS).
@@ -29,13 +32,14 @@ export class WriteAdmission implements NestMiddleware {
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
     private readonly platform: PlatformLifecycle,
     private readonly load: WriteLoad,
+    private readonly loop: LoopDelay,
   ) {
     this.max = config.maxInflightWrites;
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
     if (!WRITES.has(req.method)) return next();
-    if (this.load.inFlight >= this.max || this.platform.pendingAppends() >= this.max) {
+    if (this.load.inFlight >= this.max || this.platform.pendingAppends() >= this.max || this.loop.saturated) {
       this.load.refused++;
       throw new OverloadedError();
     }
