@@ -5,6 +5,7 @@
 const { closedLoop, openLoop } = require('./load');
 const { sampleLog, lagOf, caughtUp } = require('./lag');
 const { subscribe, routerCaughtUp, drained, webhookLatency } = require('./webhooks');
+const cpu = require('./cpu');
 
 const seconds = (name, fallback) => Number(process.env[name] || fallback);
 const TRANSFER_SECONDS = seconds('BENCH_SECONDS', 10);
@@ -13,6 +14,7 @@ const WARMUP_SECONDS = seconds('BENCH_WARMUP_SECONDS', 2);
 const CONNECTIONS = seconds('BENCH_CONNECTIONS', 50);
 const CATCH_UP_MS = 120_000;
 const HALF = 0.5;
+const IDLE_SECONDS = 3;
 /**
  * The transfer's 50% phase runs at half of `sustained` (default): transfers the API and its
  * worker completed per second, the full-load phase's (warm-up included) over its time plus the
@@ -23,13 +25,19 @@ const HALF = 0.5;
 const HALF_OF = process.env.BENCH_HALF_OF === 'closed' ? 'closed' : 'sustained';
 const run = `${process.pid}-${Date.now().toString(36)}`;
 
+/** `served`: the 2xx answers of the warm-up and the measured loop, the requests whose CPU a phase divides. */
 async function fullLoad(base, next, duration) {
   const warmup = await closedLoop({ base, seconds: WARMUP_SECONDS, connections: CONNECTIONS, next });
-  return { ...(await closedLoop({ base, seconds: duration, connections: CONNECTIONS, next })), warmupRequests: warmup.requests };
+  const full = await closedLoop({ base, seconds: duration, connections: CONNECTIONS, next });
+  return { ...full, warmupRequests: warmup.requests, warmupOk: warmup.ok, served: warmup.ok + full.ok, overloaded: warmup.overloaded + full.overloaded };
 }
 
-/** An empty route's full-load rate: the reference the routes are compared with. */
-const emptyRoute = (base) => fullLoad(base, () => ({ method: 'POST', path: '/empty', body: {} }), TRANSFER_SECONDS);
+/** An empty route's full-load rate: the reference the routes are compared with; with `pid`, its CPU per request. */
+async function emptyRoute(base, pid) {
+  const reading = await cpu.phase(pid ?? null);
+  const full = await fullLoad(base, () => ({ method: 'POST', path: '/empty', body: {} }), TRANSFER_SECONDS);
+  return { ...full, cpuMs: reading.end(full.served).api };
+}
 
 /** `rates`: [{ name, rate }]; the raw Express route at each, open loop, for the p99 beside each route's. */
 async function expressAt(base, rates) {
@@ -38,23 +46,29 @@ async function expressAt(base, rates) {
   return out;
 }
 
-/** A write route: `route.prepare(base, env)` then `route.request(context, n)`. */
-async function writeRoute(base, route, env) {
+/** A write route: `route.prepare(base, env)` then `route.request(context, n)`; CPU per request over full load and its catch-up. */
+async function writeRoute(base, route, env, apiPid) {
   const context = route.prepare ? await route.prepare(base, env) : {};
   let n = 0;
   const next = () => route.request(context, n++);
+  const reading = await cpu.phase(apiPid ?? null, base);
   const full = await fullLoad(base, next, ROUTE_SECONDS);
   const quiet = await caughtUp(base, CATCH_UP_MS);
+  const cpuFull = reading.end(full.served);
   const rate = Math.max(1, Math.floor(full.rps * HALF));
   const half = await openLoop({ base, seconds: ROUTE_SECONDS, rate, next });
-  return { name: route.name, full, rate, half, quiet };
+  return { name: route.name, full, rate, half, quiet, cpu: { full: cpuFull } };
 }
 
 /**
  * POST /transfer: full load, then 50% of it with the projection lag sampled and every
- * outflows.created delivered to `receiver`, timed against the transfer's response.
+ * outflows.created delivered to `receiver`, timed against the transfer's response. The CPU of the
+ * API (`apiPid`) and of its worker per transfer served in each phase: full load from its warm-up
+ * until the readers and the router have cleared its backlog (what the worker does for those
+ * transfers happens mostly after the load), 50% from its first request until every delivery
+ * arrived, less what lag.js's /health sampling costs each process with no load (measured just before).
  */
-async function transfers(base, world, receiver, rss) {
+async function transfers(base, world, receiver, rss, apiPid) {
   let n = 0;
   const next = () => {
     n += 1;
@@ -62,15 +76,22 @@ async function transfers(base, world, receiver, rss) {
     return { method: 'POST', path: '/transfer', body };
   };
   rss?.mark('transfer full load');
+  const fullCpu = await cpu.phase(apiPid ?? null, base);
   const full = await fullLoad(base, next, TRANSFER_SECONDS);
   await subscribe(base, receiver, world.entity);
   const waitFrom = Date.now();
   const quiet = (await caughtUp(base, CATCH_UP_MS)) && (await routerCaughtUp(base, receiver, next().body, CATCH_UP_MS));
   const backlogSeconds = (Date.now() - waitFrom) / 1000;
-  const sustained = Math.round((full.warmupRequests + full.requests) / (WARMUP_SECONDS + TRANSFER_SECONDS + backlogSeconds));
+  const cpuFull = fullCpu.end(full.served + 1); // + the router's probe transfer
+  const sustained = Math.round(full.served / (WARMUP_SECONDS + TRANSFER_SECONDS + backlogSeconds));
   const rate = Math.max(1, Math.floor((HALF_OF === 'closed' ? full.rps : sustained) * HALF));
+  // What lag.js's /health sampling costs each process with no load, taken off the 50% phase's CPU.
+  const idle = await cpu.idleRate(apiPid ?? null, base, IDLE_SECONDS, () => sampleLog(base).settle);
   rss?.mark('transfer 50%');
-  return { name: 'POST /transfer', full, sustained, halfOf: HALF_OF, rate, quiet, backlogSeconds, ...(await observedHalf(base, rate, next, receiver)) };
+  const halfCpu = await cpu.phase(apiPid ?? null, base);
+  const observed = await observedHalf(base, rate, next, receiver);
+  const cpuHalf = halfCpu.end(observed.half.ok, idle);
+  return { name: 'POST /transfer', full, sustained, halfOf: HALF_OF, rate, quiet, backlogSeconds, ...observed, cpu: { full: cpuFull, half: cpuHalf, idle } };
 }
 
 /** The 50% transfer phase with /health sampled throughout and each transfer's delivery awaited. */

@@ -59,4 +59,4 @@ function sampleRss(base, apiPid) {
   };
 }
 
-module.exports = { sampleRss, rssMb };
+module.exports = { sampleRss, rssMb, workerPid };

@@ -13,7 +13,7 @@ const { idempotencyCost } = require('./idempotency');
 const { RECEIVER_ENV, startReceiver } = require('./webhooks');
 const { sampleRss } = require('./rss');
 const phases = require('./phases');
-const { table, routeRows, httpFigures, rssFigures, scaleFigures, writeSummary } = require('./summary');
+const { table, routeRows, cpuLines, httpFigures, cpuFigures, rssFigures, scaleFigures, writeSummary } = require('./summary');
 
 // BENCH_PORT_BASE (4100) moves the three ports, so two runs on one machine do not meet.
 const PORT_BASE = Number(process.env.BENCH_PORT_BASE || 4100);
@@ -33,14 +33,14 @@ async function measured(mode, env, work) {
 async function apiPhases(receiver) {
   return measured('api', RECEIVER_ENV, async (base, child) => {
     const rss = sampleRss(base, child.pid);
-    const transfer = await phases.transfers(base, await setUp(base), receiver, rss);
+    const transfer = await phases.transfers(base, await setUp(base), receiver, rss, child.pid);
     rss.mark('other routes');
     console.log(`measured ${transfer.name}: ${transfer.full.rps} req/s; readers and webhook router took ${transfer.backlogSeconds.toFixed(1)} s to clear the full-load backlog`);
     const routes = [transfer];
     const failed = [];
     for (const route of selectedRoutes()) {
       try {
-        routes.push(await phases.writeRoute(base, route, { webhookUrl: receiver.url }));
+        routes.push(await phases.writeRoute(base, route, { webhookUrl: receiver.url }, child.pid));
         console.log(`measured ${route.name}: ${routes[routes.length - 1].full.rps} req/s`);
       } catch (err) {
         failed.push({ route: route.name, error: err.message });
@@ -58,8 +58,8 @@ async function httpPhases() {
   const receiver = await startReceiver();
   const express = await start('express', PORTS.express);
   try {
-    const nest = await measured('nest-empty', {}, phases.emptyRoute);
-    const expressFull = await phases.emptyRoute(url('express'));
+    const nest = await measured('nest-empty', {}, (base, child) => phases.emptyRoute(base, child.pid));
+    const expressFull = await phases.emptyRoute(url('express'), express.pid);
     const { routes, failed, rss } = await apiPhases(receiver);
     const expressAt = await phases.expressAt(url('express'), expressRates(routes));
     return { nest, expressFull, routes, failed, expressAt, rss };
@@ -77,6 +77,7 @@ function printHttp({ nest, expressFull, routes, failed, expressAt }) {
   );
   console.log(`empty NestJS POST: ${nest.rps} req/s (p99 ${nest.p99} ms); raw Express POST: ${expressFull.rps} req/s (p99 ${expressFull.p99} ms)\n`);
   table(routeRows(routes, nest, expressAt));
+  console.log(['\nCPU per request (/proc utime + stime; issue 28: ≤ 1.0 ms per transfer for each process):', ...cpuLines(routes[0], nest, expressFull)].join('\n'));
   const cost = idempotencyCost(routes);
   if (cost.length) console.log(['\nIdempotency-Key on POST /transfer:', ...cost].join('\n'));
   for (const r of routes) for (const s of [...r.full.samples, ...r.half.samples].slice(0, 3)) console.log(`  ${r.name} answered: ${s}`);
@@ -92,8 +93,8 @@ async function main() {
   const events = process.env.BENCH_EVENTS === '0' ? null : await require('./events').eventsPerTransfer();
   if (events) require('./events').printEvents(events);
   const transfer = http.routes[0];
-  const figures = [...httpFigures(transfer, http.nest, http.expressAt), ...rssFigures(http.rss), ...scaleFigures(scale)];
-  console.log('\n== summary (issue 14 and issue 20 targets)\n');
+  const figures = [...httpFigures(http.routes, http.nest, http.expressAt), ...cpuFigures(transfer, http.nest), ...rssFigures(http.rss), ...scaleFigures(scale)];
+  console.log('\n== summary (issue 14, 20 and 28 targets)\n');
   table(figures);
   const settings = { transfer_seconds: phases.TRANSFER_SECONDS, route_seconds: phases.ROUTE_SECONDS, connections: phases.CONNECTIONS, cpus: os.cpus().length, node: process.version };
   const references = { empty_nest: http.nest, raw_express: http.expressFull, raw_express_at: Object.fromEntries(http.expressAt) };

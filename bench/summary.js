@@ -16,7 +16,11 @@ function table(rows) {
   for (const r of rows) console.log(line(columns.map((c) => r[c])));
 }
 
-/** One row per measured route: full-load rate against the empty NestJS route, latency at 50% beside raw Express's. */
+/**
+ * One row per measured route: full-load rate against the empty NestJS route, latency at 50% beside
+ * raw Express's, the 503 `overloaded` refusals of each phase (load shed, not a broken measurement),
+ * and the API's and worker's CPU per request over full load and its catch-up (cpu.js).
+ */
 function routeRows(routes, nest, express) {
   return routes.map((r) => ({
     route: r.name,
@@ -26,12 +30,58 @@ function routeRows(routes, nest, express) {
     'p50 ms': r.half.p50,
     'p99 ms': r.half.p99,
     'Express p99 ms': express.get(r.name)?.p99 ?? 'n/a',
+    'refused full/50%': `${r.full.overloaded} / ${r.half.overloaded}`,
     'non-2xx': r.full.non2xx + r.half.non2xx,
     errors: r.full.errors + r.half.errors,
+    'CPU ms API/worker': `${r.cpu?.full.api ?? '?'} / ${r.cpu?.full.worker ?? '?'}`,
   }));
 }
 
-function httpFigures(transfer, nest, express) {
+const ms = (v) => (v === null || v === undefined ? 'n/a' : `${v.toFixed(2)} ms`);
+const perSecond = (v) => (v === null || v === undefined ? 'n/a' : `${Math.round(v)} ms/s`);
+
+/** The CPU budget printed under the route table: each reference route's CPU per request, and the transfer's per phase. */
+function cpuLines(transfer, nest, express) {
+  const { full, half } = transfer.cpu;
+  return [
+    `  empty NestJS POST: ${ms(nest.cpuMs)} per request; raw Express POST: ${ms(express.cpuMs)} (full load, warm-up included)`,
+    `  ${transfer.name} full load (${full.requests} transfers, warm-up and the backlog's catch-up included): API ${ms(full.api)}, worker ${ms(full.worker)} per transfer`,
+    `  ${transfer.name} 50% (${half.requests} transfers, until every webhook arrived): API ${ms(half.api)}, worker ${ms(half.worker)} per transfer, net of /health sampled every 20 ms (with no load it costs the API ${perSecond(transfer.cpu.idle.api)}, the worker ${perSecond(transfer.cpu.idle.worker)})`,
+  ];
+}
+
+/** `API CPU per transfer` and `worker CPU per transfer` (issue 28): the 50% phase's figure, the full load's beside it. */
+function cpuFigures(transfer, nest) {
+  const { full, half } = transfer.cpu;
+  return [
+    ['API', 'api'],
+    ['worker', 'worker'],
+  ].map(([who, key]) => ({
+    figure: `${who} CPU per transfer`,
+    value: ms(half[key]),
+    reference: `at 50% (net of /health sampling); full load ${ms(full[key])}; empty NestJS POST ${ms(nest.cpuMs)} per request`,
+    target: '≤ 1.0 ms',
+    ok: ok(half[key] !== null && half[key] <= 1.0),
+  }));
+}
+
+/** The slowest of the other write routes against the empty route (issue 14: none below 20%). */
+function slowestRoute(others, nest) {
+  if (!others.length) return [];
+  const worst = others.reduce((a, b) => (b.full.rps < a.full.rps ? b : a));
+  return [
+    {
+      figure: `slowest other write route full-load rate (of ${others.length})`,
+      value: `${worst.full.rps} req/s = ${pct(worst.full.rps, nest.rps)}`,
+      reference: worst.name,
+      target: '≥ 20%',
+      ok: ok(worst.full.rps >= 0.2 * nest.rps),
+    },
+  ];
+}
+
+function httpFigures(routes, nest, express) {
+  const [transfer, ...others] = routes;
   const expressP99 = express.get(transfer.name)?.p99;
   const { projected, published } = transfer.lag;
   const hook = transfer.webhook;
@@ -39,7 +89,7 @@ function httpFigures(transfer, nest, express) {
     {
       figure: 'POST /transfer full-load rate',
       value: `${transfer.full.rps} req/s = ${pct(transfer.full.rps, nest.rps)}`,
-      reference: `empty NestJS POST ${nest.rps} req/s`,
+      reference: `empty NestJS POST ${nest.rps} req/s; ${transfer.full.overloaded} refused 503`,
       target: '≥ 35%',
       ok: ok(transfer.full.rps >= 0.35 * nest.rps),
     },
@@ -47,15 +97,15 @@ function httpFigures(transfer, nest, express) {
       figure: 'POST /transfer sustained rate',
       value: `${transfer.sustained} req/s = ${pct(transfer.sustained, nest.rps)}`,
       reference: `full load + ${transfer.backlogSeconds.toFixed(1)} s for the worker to catch up`,
-      target: '-',
-      ok: '-',
+      target: '≥ 25%',
+      ok: ok(transfer.sustained >= 0.25 * nest.rps),
     },
     {
       figure: `POST /transfer p50/p99 at 50% (${transfer.rate}/s, of ${transfer.halfOf === 'closed' ? 'full-load' : 'sustained'} rate)`,
-      value: `${transfer.half.p50} / ${transfer.half.p99} ms`,
+      value: `${transfer.half.p50} / ${transfer.half.p99} ms, ${transfer.half.overloaded} refused`,
       reference: `raw Express p99 ${expressP99 ?? 'n/a'} ms at that rate`,
-      target: 'p99 ≤ 25 ms',
-      ok: ok(transfer.half.p99 <= 25),
+      target: 'p99 ≤ 25 ms, none refused',
+      ok: ok(transfer.half.p99 <= 25 && !transfer.half.overloaded),
     },
     {
       figure: 'projection lag p50/p99 at 50%',
@@ -72,6 +122,7 @@ function httpFigures(transfer, nest, express) {
       target: 'p99 ≤ 250 ms',
       ok: ok(hook.p99 <= 250 && !hook.missing),
     },
+    ...slowestRoute(others, nest),
   ];
 }
 
@@ -142,4 +193,4 @@ function writeSummary(data) {
   console.log(`\nwritten: ${file}`);
 }
 
-module.exports = { table, routeRows, httpFigures, rssFigures, scaleFigures, writeSummary };
+module.exports = { table, routeRows, cpuLines, httpFigures, cpuFigures, rssFigures, scaleFigures, writeSummary };
