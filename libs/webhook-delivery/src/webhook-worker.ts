@@ -51,8 +51,11 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     // Before anything is routed or attempted: deliveries an older log recorded, then webhooks older than the index.
     await importLegacyDeliveries(this.store, this.deliveries);
     await backfillWebhookIndex(this.store);
-    this.consumer = new BusConsumer(this.bus, this.options.consumerGroup, async (event) => {
-      if (await router.route(event)) scheduler.wake();
+    // Woken once the batch's deliveries are committed, and again once they are on disk (a store
+    // whose write is not committed at the call, such as MongoDB's, is looked at then).
+    const wake = () => scheduler.wake();
+    this.consumer = new BusConsumer(this.bus, this.options.consumerGroup, async (events) => {
+      if (await router.route(events, wake)) wake();
     });
     await this.consumer.start();
     scheduler.start();

@@ -114,6 +114,16 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       expect(await store.claim(a2.id, T0, LEASE)).toMatchObject({ attempts: 1 });
     });
 
+    it('schedules many at once in order: the first of each queue is its head, a repeat changes nothing', async () => {
+      const hook = webhook();
+      const [first, second, other] = [delivery(hook, queued('account-m', 30)), delivery(hook, queued('account-m', 31)), delivery(hook, queued('account-n', 32))];
+      expect(await store.schedule(first)).toBe(true);
+      expect(await store.scheduleMany([{ ...first, payload: 'again' }, second, other])).toBe(2);
+      expect(await due([first.id, second.id, other.id])).toEqual([first.id, other.id]);
+      expect((await store.get(first.id))?.payload).toBe(first.payload);
+      expect(await store.scheduleMany([])).toBe(0);
+    });
+
     it('orders a queue by position, then rank within the event', async () => {
       const hook = webhook();
       const [first, second, third] = [delivery(hook, queued('account-o', 20, 0)), delivery(hook, queued('account-o', 20, 1)), delivery(hook, queued('account-o', 21, 0))];

@@ -154,6 +154,11 @@ export interface DeliveryStore {
    * finishing at the same moment can never leave the queue without one.
    */
   schedule(delivery: NewDelivery): Promise<boolean>;
+  /**
+   * `schedule` for each, in order, as one durable write where the adapter can (SQLite: one
+   * transaction and one fsync for all); returns how many were new. What a bus batch routes.
+   */
+  scheduleMany(deliveries: readonly NewDelivery[]): Promise<number>;
   /** Heads due at `now` (pending ones, and finished ones still to hand off), the longest due first. */
   due(now: number, limit: number): Promise<string[]>;
   get(id: string): Promise<Delivery | null>;

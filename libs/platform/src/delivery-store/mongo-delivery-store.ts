@@ -123,6 +123,13 @@ export class MongoDeliveryStore implements DeliveryStore {
     return this.insert(toDocument({ ...delivery, status: 'pending', attempts: 0, head: delivery.queue === null, finished_at: null, cancel_reason: null }));
   }
 
+  /** One after the other: a queue's head is decided by each insert's promotion, which must see the earlier ones. */
+  async scheduleMany(deliveries: readonly NewDelivery[]): Promise<number> {
+    let scheduled = 0;
+    for (const delivery of deliveries) scheduled += Number(await this.schedule(delivery));
+    return scheduled;
+  }
+
   async due(now: number, limit: number): Promise<string[]> {
     await this.ready();
     const found = await this.deliveries

@@ -229,11 +229,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
       setMarker: db.prepare<[string, string]>('INSERT INTO markers (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
     };
     this.tx = {
-      schedule: db.transaction((row: DeliveryRow) => {
-        const inserted = this.stmts.insert.run(row).changes === 1;
-        if (inserted && row.resource !== null && row.status === 'pending') this.promote(row.webhook_id, row.resource);
-        return inserted;
-      }),
+      schedule: db.transaction((row: DeliveryRow) => this.insertScheduled(row)),
+      scheduleMany: db.transaction((rows: readonly DeliveryRow[]) => rows.filter((row) => this.insertScheduled(row)).length),
       record: db.transaction(({ log, next_attempt_at }: AttemptOutcome) => {
         if (!this.insertLog(log)) return;
         const at = log.completed_at;
@@ -288,6 +285,13 @@ export class SqliteDeliveryStore implements DeliveryStore {
     };
   }
 
+  /** Stores a delivery unless its id is stored already, then makes its queue's first pending delivery the head. */
+  private insertScheduled(row: DeliveryRow): boolean {
+    const inserted = this.stmts.insert.run(row).changes === 1;
+    if (inserted && row.resource !== null && row.status === 'pending') this.promote(row.webhook_id, row.resource);
+    return inserted;
+  }
+
   /** Inserts the entry unless the attempt is logged already, and counts it when it was not. */
   private insertLog(log: AttemptLog): boolean {
     const { id, delivery_id, attempt, organization_id, mode, entity_id, webhook_id, event, status } = log;
@@ -320,8 +324,16 @@ export class SqliteDeliveryStore implements DeliveryStore {
   }
 
   async schedule(delivery: NewDelivery): Promise<boolean> {
-    const row = toRow({ ...delivery, status: 'pending', attempts: 0, head: delivery.queue === null, finished_at: null, cancel_reason: null });
-    return this.durable(this.tx.schedule.immediate(row));
+    return (await this.scheduleMany([delivery])) === 1;
+  }
+
+  /**
+   * One transaction for all, committed before the call returns (an async function runs up to its
+   * first await at once), so a scheduler woken right after finds them; resolves once on disk.
+   */
+  async scheduleMany(deliveries: readonly NewDelivery[]): Promise<number> {
+    const rows = deliveries.map((d) => toRow({ ...d, status: 'pending', attempts: 0, head: d.queue === null, finished_at: null, cancel_reason: null }));
+    return this.durable(this.tx.scheduleMany.immediate(rows));
   }
 
   /** `result` of a write just committed, once that commit is on disk. */

@@ -5,10 +5,10 @@ import { logger } from '@app/platform/logging/logger';
 const RECENT = 10_000;
 
 /**
- * The worker's seat in the consumer group. A message is committed only after its deliveries are
- * scheduled; when routing fails the bus drops this member, and it rejoins after a pause and gets
- * the message again. Recently routed event ids are skipped (bus redeliveries); beyond that window
- * the derived delivery ids make a repeat a no-op.
+ * The worker's seat in the consumer group. It takes what the bus has read at once (a batch), and
+ * a batch is committed only after its deliveries are scheduled; when routing fails the bus drops
+ * this member, and it rejoins after a pause and gets the batch again. Recently routed event ids
+ * are skipped (bus redeliveries); beyond that window the derived delivery ids make a repeat a no-op.
  */
 export class BusConsumer {
   private subscription: BusSubscription | null = null;
@@ -19,7 +19,7 @@ export class BusConsumer {
   constructor(
     private readonly bus: MessageBus,
     private readonly groupId: string,
-    private readonly route: (event: RecordedEvent) => Promise<void>,
+    private readonly route: (events: readonly RecordedEvent[]) => Promise<void>,
   ) {}
 
   /**
@@ -42,7 +42,7 @@ export class BusConsumer {
   }
 
   private async join(): Promise<void> {
-    this.subscription = await this.bus.subscribe(DOMAIN_EVENTS_TOPIC, this.groupId, (message) => this.handle(message), {
+    this.subscription = await this.bus.subscribeBatches(DOMAIN_EVENTS_TOPIC, this.groupId, (messages) => this.handle(messages), {
       onError: (err) => {
         logger.warn({ err, component: 'webhooks' }, 'routing an event failed; rejoining the consumer group');
         void this.subscription?.stop();
@@ -51,12 +51,15 @@ export class BusConsumer {
     });
   }
 
-  private async handle(message: ConsumedMessage): Promise<void> {
-    const event = JSON.parse(message.value) as RecordedEvent;
-    if (this.recent.has(event.id)) return;
-    await this.route(event);
-    this.recent.add(event.id);
-    if (this.recent.size > RECENT) this.recent.delete(this.recent.values().next().value as string);
+  private async handle(messages: readonly ConsumedMessage[]): Promise<void> {
+    const events = messages.map((m) => JSON.parse(m.value) as RecordedEvent).filter((e) => !this.recent.has(e.id));
+    if (!events.length) return;
+    await this.route(events);
+    for (const event of events) this.recent.add(event.id);
+    for (const id of this.recent) {
+      if (this.recent.size <= RECENT) break;
+      this.recent.delete(id);
+    }
   }
 
   async stop(): Promise<void> {
