@@ -27,7 +27,12 @@ interface Folded {
   readonly revision: number;
 }
 
-/** What one stream keeps of the resources it has handed on: their states at their last event, least recently used out first. */
+/**
+ * What one stream keeps of the resources it has handed on: their states at their last event, least
+ * recently used out first. The folds the mapping asks for are small (an account's without its open
+ * holds, accounts.public-events.ts), so this keeps thousands of resources; an evicted one costs a
+ * bounded fold (from a snapshot) on its next event.
+ */
 const SESSION_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
@@ -46,13 +51,16 @@ const SESSION_MAX_BYTES = 4 * 1024 * 1024;
  * per resource per stream, never per event.
  */
 export class PublicEventFeed {
-  private readonly states = new FoldCache<Folded>(SESSION_MAX_BYTES);
+  private readonly states: FoldCache<Folded>;
   private readonly evolveIds = new Map<object, number>();
 
   constructor(
     private readonly store: EventStore,
     private readonly table: PublicEventTable,
-  ) {}
+    maxBytes = SESSION_MAX_BYTES,
+  ) {
+    this.states = new FoldCache<Folded>(maxBytes);
+  }
 
   /** True when the event is in the scope's world and fires public events: cheap, no read. */
   concerns(recorded: RecordedEvent, scope: FeedScope): boolean {

@@ -23,7 +23,7 @@ const VERSIONS = new Map<object, string>([
   [cardDecider.evolve, 'card:3'],
 ]);
 
-/** For tests: snapshot another decider's streams. */
+/** Snapshot another decider's streams: a narrower fold of a long stream (the public account), or a test's decider. */
 export function snapshotDecider(evolve: object, version: string): void {
   VERSIONS.set(evolve, version);
 }
