@@ -1048,6 +1048,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/card-authorization-relay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sandbox: receive card authorization requests to answer (npm run listen)
+         * @description Server-Sent Events: `ready`, then one `card_authorizations.request` per sandbox authorization of the organization to decide, its data `{id, payload}` (payload: the exact body the endpoint would have been POSTed). While open, these are sent here instead of to the entity’s endpoint (decisions §16).
+         */
+        get: operations["sandboxRelayCardAuthorizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/card-authorization-relay/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox: the local endpoint’s answer to a relayed card authorization request */
+        post: operations["sandboxAnswerCardAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment-intents": {
         parameters: {
             query?: never;
@@ -2772,6 +2809,12 @@ export interface components {
         CaptureDto: {
             /** @description At most the held amount; default all of it */
             amount?: number;
+        };
+        RelayAnswerDto: {
+            /** @description The HTTP status the local endpoint answered */
+            status: number;
+            /** @description The body the local endpoint answered, as text */
+            body: string;
         };
         BillingAddressDto: {
             address_line_one?: string;
@@ -12168,6 +12211,187 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sandboxRelayCardAuthorizations: {
+        parameters: {
+            query?: {
+                /** @description false: end right after `ready` (a script checking its key may relay) */
+                follow?: "true" | "false";
+            };
+            header?: {
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Not Modified: If-None-Match named the ETag of the current answer (no body) */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden); or: A live key cannot use a sandbox simulator (sandbox_only) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sandboxAnswerCardAuthorization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (decisions §13): 1-255 visible ASCII characters; the same key with the same request replays the first answer, with another request 422 idempotency_key_reused, while the first runs 409 idempotency_key_in_use */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The dated API version to answer under (default: the key’s, pinned when it was created; without a key 2026-11-27); another value answers 400 invalid_api_version */
+                "Payments-Version"?: components["parameters"]["PaymentsVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RelayAnswerDto"];
+            };
+        };
+        responses: {
+            /** @description Received in time: it decides */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            object: "card_authorization_relay_answer";
+                            /** @description The request’s evt_… id */
+                            id: string;
+                            /** @description Always true */
+                            received: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request: invalid JSON, a key twice in one object or nesting past 64 levels (invalid_json); prototype keys, control characters, unknown fields or query parameters, blank or missing required fields, or a body on a route that takes none (validation_error); more than one Authorization header (invalid_request); an unknown Payments-Version (invalid_api_version); or: An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key) */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser); or: An entity token cannot do this: it needs an API key (forbidden); or: A live key cannot use a sandbox simulator (sandbox_only) */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No request of the organization waits under this id: answered after the timeout, already answered, or unknown (relay_request_not_waiting); or: A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with another request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "Payments-Version": components["headers"]["PaymentsVersion"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key; or: More write requests at once than the API takes (overloaded); retry after Retry-After */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];

@@ -124,6 +124,8 @@ function judge(column: Exclude<Column, 'same mode'>, c: RouteCase, res: Response
       return expect(res.status < 300, '2xx in its own world');
     case 'list':
       return expect(res.status === 200, '200 without the first world');
+    case 'relay':
+      return column === 'other mode' ? expect(res.status === 403 && res.body.code === 'sandbox_only', '403 sandbox_only') : expect(res.status === 200 || res.status === 409, 'its own relay');
     case 'sandbox':
       return column === 'other mode' ? expect(res.status === 403 && res.body.code === 'sandbox_only', '403 sandbox_only') : expect(res.status === 404, '404');
     case 'owned':

@@ -52,9 +52,12 @@ export interface RouteRequest {
  * - `public`: the dashboard's page and files (`/dashboard`), the OpenAPI document and the docs
  *   page (`/openapi.json`, `/docs`), the same for every caller with or
  *   without a key (the page holds no data: it signs in with a key); never a 401 or a 5xx.
+ * - `relay`: the sandbox card authorization relay of `npm run listen` (decisions §16), naming
+ *   nothing of a world: a live key 403 `sandbox_only`, another organization its own relay (200, or
+ *   409 for an answer no request of its own waits for), a token 403.
  * `liveManagesSandboxKeys`: a live key manages its organization's sandbox keys (decisions §1), so it is allowed there.
  */
-export type RouteKind = 'owned' | 'list' | 'create' | 'shared' | 'sandbox' | 'operator' | 'capability' | 'public';
+export type RouteKind = 'owned' | 'list' | 'create' | 'shared' | 'sandbox' | 'operator' | 'capability' | 'public' | 'relay';
 
 export interface RouteCase {
   readonly kind: RouteKind;
@@ -174,6 +177,13 @@ export const ROUTES: Record<string, RouteCase> = {
   'POST /sandbox/card-transactions/:id/capture': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/card-transactions/${w.cardTransaction}/capture`, body: {} }) },
   'POST /sandbox/card-transactions/:id/reverse': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/card-transactions/${w.cardTransaction}/reverse` }) },
   'POST /sandbox/cards/:id/fraud': { kind: 'sandbox', request: (w) => ({ path: `/sandbox/cards/${w.card}/fraud` }) },
+  // `follow=false` ends the relay's stream after `ready`; an answer nothing waits for is 409.
+  'GET /sandbox/card-authorization-relay': { kind: 'relay', apiKeyOnly: true, request: () => ({ path: '/sandbox/card-authorization-relay?follow=false' }) },
+  'POST /sandbox/card-authorization-relay/:id': {
+    kind: 'relay',
+    apiKeyOnly: true,
+    request: (w) => ({ path: `/sandbox/card-authorization-relay/evt_${w.cardTransaction.slice(5)}`, body: { status: 200, body: '{"approved":true}' } }),
+  },
 
   'POST /payment-intents': { kind: 'owned', request: (w) => ({ path: '/payment-intents', body: { currency: 'USD', amount: 500, account_id: w.account, reference: `matrix-${Math.random()}` } }) },
   'GET /payment-intents': { kind: 'list', request: () => ({ path: '/payment-intents' }) },

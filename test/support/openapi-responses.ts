@@ -28,6 +28,7 @@ export const BODY_NOT_CHECKED: Readonly<Record<string, string>> = {
   'GET /dashboard/assets/{file}': 'the dashboard’s scripts, style sheets and images',
   'GET /metrics': 'Prometheus text exposition format',
   'GET /events/stream': 'Server-Sent Events',
+  'GET /sandbox/card-authorization-relay': 'Server-Sent Events',
   'GET /accounts/{id}/statements/{month}': 'a statement as CSV or PDF (its JSON answer is checked)',
 };
 

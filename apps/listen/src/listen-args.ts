@@ -20,6 +20,11 @@ Options:
   --print-json           also print each event's body
   -h, --help             print this text and exit
 
+With --forward-to and a sandbox key (sk_test_…), the sandbox's card authorization requests
+(card_authorizations.request, decisions §16) are relayed too: each is POSTed to the same URL,
+signed the same way, and your endpoint's answer ({"approved": true|false, "amount"?, "reason"?})
+decides the authorization, as it would from your real endpoint.
+
 A lost connection is resumed where it stopped (Last-Event-ID). Ctrl-C stops it.
 Exit status: 0 stopped, 1 the API refused the key, 2 a usage error.
 `;

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { signatureHeaders } from '@app/webhook-delivery/delivery/signature';
 import type { ListenOptions } from './listen-args';
 import { SseParser, type SseEvent } from './sse-parser';
+import { AuthorizationRelay } from './relay';
 
 export interface ListenIo {
   /** One line for the developer (stdout). */
@@ -61,8 +62,24 @@ export class Listener {
     return whsecOf(this.key);
   }
 
-  /** Runs until `signal` aborts (status 0) or the API refuses the key (1). */
+  /**
+   * Runs until `signal` aborts (status 0) or the API refuses the key (1). With `--forward-to` and a
+   * sandbox key it also relays card authorization requests (decisions §16, relay.ts) meanwhile.
+   */
   async run(signal: AbortSignal): Promise<number> {
+    const { forwardTo, apiKey, api } = this.options;
+    if (!forwardTo || !apiKey.startsWith('sk_test_')) return this.follow(signal);
+    const stop = new AbortController();
+    const relayed = new AuthorizationRelay({ api, apiKey, forwardTo, key: this.key }, this.io).run(AbortSignal.any([signal, stop.signal]));
+    try {
+      return await this.follow(signal);
+    } finally {
+      stop.abort();
+      await relayed;
+    }
+  }
+
+  private async follow(signal: AbortSignal): Promise<number> {
     let backoff = 1_000;
     while (!signal.aborted) {
       const outcome = await this.connect(signal);

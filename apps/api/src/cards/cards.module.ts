@@ -19,10 +19,12 @@ import { DELIVERY_STORE, type DeliveryStore } from '@app/platform/delivery-store
 import { DeliveryStoreModule } from '@app/platform/delivery-store/delivery-store.module';
 import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
 import { HttpsAuthorizationCaller } from '@app/webhook-delivery/card-authorization/endpoint-caller';
+import { AuthorizationRelays } from '@app/webhook-delivery/card-authorization/relays';
 import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
 import { loadCardDatasets } from './card-datasets.loader';
 import { CardsController } from './cards.controller';
 import { CardTransactionsController } from './sandbox-cards.controller';
+import { AuthorizationRelayController } from './authorization-relay.controller';
 
 const settings = (config: PlatformConfig): CardSettings => ({
   creationLimitPerHour: config.cardCreationLimitPerHour,
@@ -33,7 +35,7 @@ const settings = (config: PlatformConfig): CardSettings => ({
 @Module({
   // The card clock, and ApplyCardMoney (sent by the card-money process manager).
   imports: [ReactionCommandsModule, DeliveryStoreModule],
-  controllers: [CardsController, CardTransactionsController],
+  controllers: [CardsController, CardTransactionsController, AuthorizationRelayController],
   providers: [
     IssueCardHandler,
     ChangeCardStatusHandler,
@@ -46,16 +48,22 @@ const settings = (config: PlatformConfig): CardSettings => ({
     // A missing or malformed dataset stops the start rather than failing the first authorization.
     { provide: CARD_DATASETS, useFactory: (config: PlatformConfig) => loadCardDatasets(config.fxRatesFile), inject: [PLATFORM_CONFIG] },
     { provide: CARD_SETTINGS, useFactory: settings, inject: [PLATFORM_CONFIG] },
-    // Decisions §16: the entity's authorization endpoint, asked like a delivery and logged as one.
+    // Decisions §16: the entity's authorization endpoint, asked like a delivery and logged as one (or relayed to `npm run listen`).
+    { provide: AuthorizationRelays, useFactory: () => new AuthorizationRelays() },
     {
       provide: CARD_AUTHORIZATION_CALLER,
-      inject: [DELIVERY_STORE, SECRET_BOX, PLATFORM_CONFIG],
-      useFactory: (deliveries: DeliveryStore, box: SecretBox, config: PlatformConfig) =>
-        new HttpsAuthorizationCaller(deliveries, box, {
-          timeoutMs: config.cardAuthorizationTimeoutMs,
-          allowPrivate: config.webhookAllowPrivateNetworks,
-          perEntityLimit: config.cardAuthorizationConcurrency,
-        }),
+      inject: [DELIVERY_STORE, SECRET_BOX, PLATFORM_CONFIG, AuthorizationRelays],
+      useFactory: (deliveries: DeliveryStore, box: SecretBox, config: PlatformConfig, relays: AuthorizationRelays) =>
+        new HttpsAuthorizationCaller(
+          deliveries,
+          box,
+          {
+            timeoutMs: config.cardAuthorizationTimeoutMs,
+            allowPrivate: config.webhookAllowPrivateNetworks,
+            perEntityLimit: config.cardAuthorizationConcurrency,
+          },
+          relays,
+        ),
     },
   ],
 })

@@ -10,6 +10,7 @@ import { presentCardTransaction } from '@app/read-models/cards/card-transaction.
 import { postOnce, type PostResult } from '../delivery/https-post';
 import { queryParams, redact } from '../delivery/redact';
 import { signatureHeaders } from '../delivery/signature';
+import type { AuthorizationRelays } from './relays';
 
 export interface CallerSettings {
   /** CARD_AUTHORIZATION_TIMEOUT_MS. */
@@ -33,6 +34,7 @@ export class HttpsAuthorizationCaller implements AuthorizationEndpointCaller {
     private readonly deliveries: DeliveryStore,
     private readonly box: SecretBox,
     private readonly settings: CallerSettings,
+    private readonly relays: AuthorizationRelays | null = null,
   ) {}
 
   async ask(request: AuthorizationRequest): Promise<EndpointReply> {
@@ -67,7 +69,10 @@ export class HttpsAuthorizationCaller implements AuthorizationEndpointCaller {
       ),
     };
     const url = new URL(webhook.url);
-    const result = await postOnce(url, payload, headers, { timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate });
+    // A sandbox `npm run listen` session relays the request to its local endpoint instead (relays.ts), signing it with its own key.
+    const result = this.relays?.relays(request.organization_id, request.mode)
+      ? await this.relays.ask(request.organization_id, { id: eventId, payload }, this.settings.timeoutMs)
+      : await postOnce(url, payload, headers, { timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate });
     await this.log(request, { eventId, payload, headers, url, result }).catch((err) => logger.error({ err, webhook_id: webhook.id }, 'card authorization request not logged'));
     const status = result.response?.status_code ?? null;
     return { status, body: result.response?.body ?? null, latency_ms: result.completed_at - result.sent_at, limited: false };
