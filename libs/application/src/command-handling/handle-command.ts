@@ -64,7 +64,7 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
       const toStore = decided.map((e) => toAppend(e, context, entityId, options.schemaVersion ?? 1, mode));
       const result = await store.append(streamId, toStore, folded.revision === -1 ? 'no_stream' : folded.revision);
       const state = decided.reduce(decider.evolve, folded.state);
-      rememberFold(store, streamId, decider.evolve, { state, revision: result.nextExpectedRevision, owner: folded.owner ?? toStore[0].metadata });
+      rememberFold(store, streamId, decider.evolve, { state, revision: result.nextExpectedRevision, owner: folded.owner ?? toStore[0].metadata }, folded.revision);
       return { state, newEvents: decided, position: result.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= attempts) throw error;

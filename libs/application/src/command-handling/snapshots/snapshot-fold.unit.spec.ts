@@ -92,12 +92,21 @@ describe('snapshots: a fold from a snapshot equals the full fold', () => {
     const snapshots = new MemorySnapshots();
     const log = Array.from({ length: 30 }, (_, i) => record({ type: 'Add', n: i }, i) as RecordedEvent);
     const warm = processOf(log, snapshots);
-    rememberFold(warm, 's', evolve, { state: log.reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState), revision: 29, owner: log[0].metadata });
+    rememberFold(warm, 's', evolve, { state: log.reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState), revision: 29, owner: log[0].metadata }, -1);
     const read: number[] = [];
     const cold = { readStream: async (_: string, o?: { fromRevision?: number }) => (read.push(o?.fromRevision ?? 0), log.slice(o?.fromRevision ?? 0)) } as unknown as EventStore;
     attachSnapshots(cold, snapshots);
     expect((await foldStream(cold, 's', decider)).state.total).toBe(435);
     expect(read).toEqual([30]);
+  });
+
+  it('an append snapshots only when it crossed a multiple since the fold it decided on, whatever the cache kept', () => {
+    const snapshots = new MemorySnapshots();
+    const log = Array.from({ length: 30 }, (_, i) => record({ type: 'Add', n: i }, i) as RecordedEvent);
+    // A process whose cache holds nothing of the stream (evicted, as a large state is): 28 -> 29 crosses no multiple of 7.
+    const evicted = processOf(log, snapshots);
+    rememberFold(evicted, 's', evolve, { state: log.reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState), revision: 29, owner: log[0].metadata }, 28);
+    expect(snapshots.saved.size).toBe(0);
   });
 
   it('keys snapshots by decider version and evolve source, so another evolve never reads them', () => {
