@@ -90,4 +90,36 @@ describe('DeliveryScheduler', () => {
     );
     expect(attempted).toEqual(['whd_01']);
   });
+
+  it('when the last look had no room for every due delivery, the end of an attempt looks again', async () => {
+    const attempted: string[] = [];
+    const gates: Array<() => void> = [];
+    // Each attempt holds its place until released, then claims as a real one does.
+    const attempt = async (id: string) => {
+      attempted.push(id);
+      await new Promise<void>((release) => gates.push(release));
+      await store.claim(id, Date.now(), 60_000);
+      return null;
+    };
+    const now = Date.now();
+    await store.schedule(delivery('whd_01', now - 20));
+    await store.schedule(delivery('whd_02', now - 10));
+    scheduler = new DeliveryScheduler(store, attempt, { intervalMs: 60_000, concurrency: 1 });
+    scheduler.start();
+    scheduler.wake();
+    await waitFor(
+      () => attempted.length,
+      (n) => n >= 1,
+      'the first attempt',
+    );
+    gates[0]();
+    // No wake and no look for a minute: only the first attempt's end can start the second.
+    await waitFor(
+      () => attempted.length,
+      (n) => n >= 2,
+      'the second attempt, once the first ended',
+    );
+    expect(attempted).toEqual(['whd_01', 'whd_02']);
+    gates[1]();
+  });
 });

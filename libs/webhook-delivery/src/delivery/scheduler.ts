@@ -5,18 +5,21 @@ import { logger } from '@app/platform/logging/logger';
 export type Attempt = (deliveryId: string) => Promise<string | null>;
 
 /**
- * Looks for due deliveries every `intervalMs` (and whenever woken: the router scheduled something)
- * and attempts each, a bounded number at once, the longest due first. Only queue heads are due (a
- * later event about the same resource waits behind an earlier one being retried); when an attempt
- * hands the head on, the next delivery is attempted at once rather than at the next look. The due
- * list is the delivery store, so what was due before a restart is due after it; its claims keep
- * two workers from making the same attempt.
+ * Looks for due deliveries whenever woken (the router scheduled something; an attempt ended while
+ * the last look left due ones for want of room) and every `intervalMs` (retries coming due, what
+ * another process wrote), and attempts each, a bounded number at once, the longest due first. Only
+ * queue heads are due (a later event about the same resource waits behind an earlier one being
+ * retried); when an attempt hands the head on, the next delivery is attempted at once rather than
+ * at the next look. The due list is the delivery store, so what was due before a restart is due
+ * after it; its claims keep two workers from making the same attempt.
  */
 export class DeliveryScheduler {
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
   private ticking = false;
   private lookAgain = false;
+  /** The last look found more due than it had room for: the end of an attempt looks again. */
+  private behind = false;
   private readonly running = new Map<string, Promise<void>>();
 
   constructor(
@@ -46,7 +49,9 @@ export class DeliveryScheduler {
     this.ticking = true;
     try {
       const capacity = (this.options.concurrency ?? 50) - this.running.size;
-      if (capacity > 0) for (const id of (await this.due()).filter((d) => !this.running.has(d)).slice(0, capacity)) this.run(id);
+      const due = capacity > 0 ? (await this.due()).filter((d) => !this.running.has(d)) : [];
+      this.behind = capacity <= 0 || due.length > capacity;
+      for (const id of due.slice(0, capacity)) this.run(id);
     } catch (err) {
       logger.warn({ err, component: 'webhooks' }, 'looking for due deliveries failed');
     }
@@ -68,7 +73,10 @@ export class DeliveryScheduler {
         if (next && !this.stopped && !this.running.has(next)) queueMicrotask(() => this.run(next));
       })
       .catch((err) => logger.warn({ err, delivery_id: deliveryId, component: 'webhooks' }, 'delivery attempt failed; it stays due'))
-      .finally(() => this.running.delete(deliveryId));
+      .finally(() => {
+        this.running.delete(deliveryId);
+        if (this.behind) this.wake();
+      });
     this.running.set(deliveryId, work);
   }
 
