@@ -33,10 +33,18 @@ async function stop(child) {
   await exited;
 }
 
+/**
+ * One call, as a careful client makes it: a 503 `overloaded` (the API shedding load, e.g. just
+ * after a full-load phase) is retried after its Retry-After, up to 30 times; it wrote nothing.
+ */
 async function call(base, method, path, body) {
-  const res = await fetch(base + path, { method, headers: HEADERS, body: body && JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(base + path, { method, headers: HEADERS, body: body && JSON.stringify(body) });
+    const text = await res.text();
+    const answer = { status: res.status, body: text ? JSON.parse(text) : undefined };
+    if (res.status !== 503 || answer.body?.code !== 'overloaded' || attempt >= 30) return answer;
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') || 1) * 1000));
+  }
 }
 
 /** A call that must answer `expected`; anything else stops the run with the answer. */
