@@ -46,7 +46,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const { timeoutMs, leaseMarginMs, disableAfterMs } = this.options;
     const settings = { timeoutMs, leaseMarginMs, disableAfterMs, allowPrivate: this.config.webhookAllowPrivateNetworks, retryScheduleMs: schedule };
     const deps = { deliveries: this.deliveries, events: this.store, box: this.box };
-    const scheduler = new DeliveryScheduler(this.deliveries, (id) => attemptDelivery(deps, id, settings), { intervalMs: this.options.pollIntervalMs });
+    const scheduler = new DeliveryScheduler(this.deliveries, (id, answered) => attemptDelivery(deps, id, settings, answered), { intervalMs: this.options.pollIntervalMs });
     this.scheduler = scheduler;
     // Before anything is routed or attempted: deliveries an older log recorded, then webhooks older than the index.
     await importLegacyDeliveries(this.store, this.deliveries);

@@ -45,12 +45,13 @@ export function refusal(webhook: WebhookState, delivery: Pick<Delivery, 'test' |
 const webhookNow = async (deps: AttemptDeps, webhookId: string) => (await foldStream(deps.events, webhookStream(webhookId), webhookDecider)).state;
 
 /**
- * One attempt of one delivery: check the webhook, claim the attempt, sign, POST, log. Deleting a
+ * One attempt of one delivery: check the webhook, claim the attempt, sign, POST (then `answered`),
+ * log. Deleting a
  * webhook or unsubscribing cancels what it still had pending; an inactive webhook's deliveries
  * pause; a 2xx ends the delivery for good. A delivery that ends hands its queue on; the delivery
  * that becomes the head is returned, so the scheduler can attempt it at once.
  */
-export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, settings: AttemptSettings): Promise<string | null> {
+export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, settings: AttemptSettings, answered: () => void = () => undefined): Promise<string | null> {
   const delivery = await deps.deliveries.get(deliveryId);
   if (!delivery) return null;
   // Finished but still the head: the worker that finished it stopped before handing off.
@@ -66,7 +67,7 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, set
   }
   const claimed = await deps.deliveries.claim(deliveryId, now, settings.timeoutMs + settings.leaseMarginMs);
   if (!claimed) return null;
-  const after = await send(deps, webhook, claimed, settings);
+  const after = await send(deps, webhook, claimed, settings, answered);
   return after && after.status !== 'pending' ? deps.deliveries.handOff(deliveryId) : null;
 }
 
@@ -82,7 +83,7 @@ async function pause(deps: AttemptDeps, delivery: Delivery): Promise<null> {
 }
 
 /** Signs and POSTs the claimed attempt and logs its outcome; returns the delivery after it. */
-async function send(deps: AttemptDeps, webhook: ExistingWebhook, delivery: Delivery, settings: AttemptSettings): Promise<Delivery | null> {
+async function send(deps: AttemptDeps, webhook: ExistingWebhook, delivery: Delivery, settings: AttemptSettings, answered: () => void): Promise<Delivery | null> {
   const { deliveries, box } = deps;
   const url = new URL(webhook.url);
   const sentAt = Date.now();
@@ -100,6 +101,7 @@ async function send(deps: AttemptDeps, webhook: ExistingWebhook, delivery: Deliv
     ),
   };
   const result = await postOnce(url, delivery.payload, headers, settings);
+  answered();
   const status_code = result.response?.status_code ?? 0;
   const status = status_code >= 200 && status_code < 300 ? 'succeeded' : 'failed';
   const outcome = result.response ? status : 'error';

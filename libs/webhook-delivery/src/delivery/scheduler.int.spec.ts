@@ -122,4 +122,31 @@ describe('DeliveryScheduler', () => {
     expect(attempted).toEqual(['whd_01', 'whd_02']);
     gates[1]();
   });
+
+  it('an answered attempt writing its outcome leaves its place to the next due delivery', async () => {
+    const attempted: string[] = [];
+    let finish!: () => void;
+    const written = new Promise<void>((resolve) => (finish = resolve));
+    // The first is answered at once but its outcome is not written until released (a slow disk).
+    const attempt = async (id: string, answered: () => void) => {
+      attempted.push(id);
+      await store.claim(id, Date.now(), 60_000);
+      answered();
+      if (id === 'whd_01') await written;
+      return null;
+    };
+    const now = Date.now();
+    await store.schedule(delivery('whd_01', now - 20));
+    await store.schedule(delivery('whd_02', now - 10));
+    scheduler = new DeliveryScheduler(store, attempt, { intervalMs: 60_000, concurrency: 1 });
+    scheduler.start();
+    scheduler.wake();
+    await waitFor(
+      () => attempted.length,
+      (n) => n >= 2,
+      'the second attempt while the first still writes',
+    );
+    expect(attempted).toEqual(['whd_01', 'whd_02']);
+    finish();
+  });
 });
