@@ -24,14 +24,15 @@ export function fieldValue(document: ReadDocument, field: string): unknown {
  * The fields the declared indexes use, each a real column of `documents` that writes fill from the
  * document itself. Indexing `json_extract(body, …)` made SQLite parse the JSON body once per index
  * expression on every upsert (the projector's main cost, issue 14); a column is read as it is.
- * Every writer fills every column the table has, including ones another process added since it
- * started (the schema version says so), so no index misses a document.
+ * Every writer fills the columns its collection's indexes hold, including ones another process added
+ * since it started (the schema version says so), so no index misses a document.
  */
 export class FieldColumns {
   private fields: string[] = [];
   private schemaVersion = -1;
   /** Per collection, the fields its indexes hold (read from the index names, whoever created them). */
   private indexedBy = new Map<string, Set<string>>();
+  private byCollection = new Map<string, readonly string[]>();
 
   constructor(private readonly db: Database.Database) {
     this.refresh();
@@ -54,6 +55,7 @@ export class FieldColumns {
     const columns = this.db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('documents')").all();
     this.fields = columns.filter((c) => c.name.startsWith(PREFIX)).map((c) => c.name.slice(PREFIX.length));
     this.indexedBy = indexedFields(this.db);
+    this.byCollection.clear();
     return true;
   }
 
@@ -73,14 +75,11 @@ export class FieldColumns {
     }
   }
 
-  /**
-   * The values of every column for one document, in `all` order: the fields its collection's
-   * indexes hold, NULL for the rest (every index is partial to one collection, so no index reads
-   * them) and for a tombstone.
-   */
-  valuesOf(collection: string, document: ReadDocument | null): unknown[] {
-    const indexed = this.indexedBy.get(collection);
-    return this.fields.map((field) => (document && indexed?.has(field) ? fieldValue(document, field) : null));
+  /** The fields `collection`'s indexes hold, in column order: the columns its documents fill (a tombstone's are NULL). */
+  of(collection: string): readonly string[] {
+    let fields = this.byCollection.get(collection);
+    if (!fields) this.byCollection.set(collection, (fields = this.fields.filter((f) => this.filled(collection, f))));
+    return fields;
   }
 }
 

@@ -4,12 +4,15 @@ import { openSqlite } from '../sqlite/open-sqlite';
 import type { CollectionIndexes } from './read-index';
 import type { Page, PageQuery, ProjectionWrite, ReadDocument, ReadStore } from './read-store.port';
 import { findSql, indexDdl, indexName } from './sqlite-document-sql';
-import { FieldColumns, fieldColumn } from './sqlite-field-columns';
+import { DocumentRows, type StoredRow } from './sqlite-document-rows';
+import { createDocumentsTable } from './sqlite-documents-table';
+import { FieldColumns } from './sqlite-field-columns';
 
 /** One document of a batch being applied: as stored, then as the batch's writes evolve it. */
 interface Staged {
   readonly collection: string;
   readonly id: string;
+  readonly stored: StoredRow | null;
   position: number;
   body: ReadDocument | null;
   changed: boolean;
@@ -28,25 +31,15 @@ export class SqliteReadStore implements ReadStore {
   /** The indexes `ensureIndexes` created, per collection: `find` names the one it walks. */
   private declared = new Map<string, readonly (readonly string[])[]>();
   private readonly columns: FieldColumns;
-  private upsert: Database.Statement;
+  private readonly rows: DocumentRows;
   /** Started by the first write: a process that only reads (the API) leaves checkpoints to the writer. */
   private releaseCheckpoints: (() => Promise<void>) | null = null;
 
   constructor(private readonly file: string) {
     // Read models can always be rebuilt from the log, so a lost tail is replayed, not lost.
     this.db = openSqlite(file, 'rebuildable');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS documents (
-        collection TEXT NOT NULL,
-        id         TEXT NOT NULL,
-        position   INTEGER NOT NULL,
-        deleted    INTEGER NOT NULL DEFAULT 0,
-        body       TEXT,
-        PRIMARY KEY (collection, id)
-      ) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
-      CREATE INDEX IF NOT EXISTS tombstones ON documents (collection, position) WHERE deleted = 1;
-    `);
+    createDocumentsTable(this.db);
+    this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
     this.stmts = {
       get: this.db.prepare<[string, string], { body: string | null; position: number; deleted: number }>('SELECT body, position, deleted FROM documents WHERE collection = ? AND id = ?'),
       purge: this.db.prepare('DELETE FROM documents WHERE collection = ? AND deleted = 1 AND position <= ?'),
@@ -55,19 +48,12 @@ export class SqliteReadStore implements ReadStore {
       setCheckpoint: this.db.prepare('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)'),
     };
     this.columns = new FieldColumns(this.db);
-    this.upsert = this.prepareUpsert();
+    this.rows = new DocumentRows(this.db, this.columns);
   }
 
   /** Another process (another version) may have changed the field columns or indexes since this one looked. */
   private followSchema(): void {
-    if (this.columns.refresh()) this.upsert = this.prepareUpsert();
-  }
-
-  /** Writes a document with every field column the table has (they change only with the schema). */
-  private prepareUpsert(): Database.Statement {
-    const names = ['collection', 'id', 'position', 'deleted', 'body', ...this.columns.all.map(fieldColumn)];
-    const updates = names.slice(2).map((n) => `${n} = excluded.${n}`);
-    return this.db.prepare(`INSERT INTO documents (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT (collection, id) DO UPDATE SET ${updates.join(', ')}`);
+    this.columns.refresh();
   }
 
   async get<T extends ReadDocument>(collection: string, id: string): Promise<T | null> {
@@ -115,7 +101,6 @@ export class SqliteReadStore implements ReadStore {
     this.declared = new Map(declared.map((d) => [d.collection, d.indexes]));
     this.prepared.clear();
     this.columns.refresh();
-    this.upsert = this.prepareUpsert();
   }
 
   async purgeTombstones(collection: string, upTo: number): Promise<number> {
@@ -148,19 +133,14 @@ export class SqliteReadStore implements ReadStore {
         if (next === doc.body) continue;
         Object.assign(doc, { body: next, position: write.position, changed: true });
       }
-      for (const doc of staged.values()) {
-        if (!doc.changed) continue;
-        const { collection, id, position, body } = doc;
-        this.upsert.run(collection, id, position, body ? 0 : 1, body ? JSON.stringify(body) : null, ...this.columns.valuesOf(collection, body));
-      }
+      for (const doc of staged.values()) if (doc.changed) this.rows.write(doc.collection, doc.id, doc.position, doc.body, doc.stored);
       for (const [name, position] of Object.entries(checkpoints)) this.stmts.setCheckpoint.run(name, position);
     })();
   }
 
   private load(collection: string, id: string): Staged {
-    const row = this.stmts.get.get(collection, id);
-    const body = row && !row.deleted && row.body ? (JSON.parse(row.body) as ReadDocument) : null;
-    return { collection, id, position: row?.position ?? -1, body, changed: false };
+    const stored = this.rows.load(collection, id);
+    return { collection, id, stored, position: stored?.position ?? -1, body: stored?.body ?? null, changed: false };
   }
 
   async getCheckpoint(name: string): Promise<number> {
