@@ -13,8 +13,8 @@ const WINDOW_MS = 500;
  * mean delay beyond that resolution becomes the reading, then the histogram starts again. Past
  * `MAX_EVENT_LOOP_DELAY_MS` the loop is saturated: what arrives now waits behind work already
  * taken, so WriteAdmission refuses writes rather than queue them. under-pressure itself is a
- * Fastify plugin, and the Express shedders (overload-protection, toobusy-js) time a setTimeout
- * instead and answer every request with their own body; this is their few lines on the built-in.
+ * Fastify plugin, and the Node shedders (overload-protection, toobusy-js) time a timer's drift
+ * instead, the first answering every request itself: this is under-pressure's few lines on the built-in.
  * Sampling starts once the application has bootstrapped: the start's synchronous work is no load.
  */
 @Injectable()
