@@ -1,11 +1,12 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pino from 'pino';
-import { storage } from 'nestjs-pino/storage';
 
 /**
  * What a log line must never carry: credentials (Authorization, API keys, tokens, secrets, the
  * master key) and card data (PAN, CVV). Request and response bodies and headers are never logged
  * (pino-http's serializers, apps/api/src/http/logging.ts), so these paths are the second guard,
- * for objects handed to the logger by code.
+ * for objects handed to the logger by code. pino compiles them once, when the root logger is made;
+ * a child shares the root's compiled redaction.
  */
 export const REDACTED_PATHS = [
   'authorization',
@@ -37,15 +38,20 @@ export const REDACTED_PATHS = [
   '*.cvv',
 ];
 
-/** Lines go to stdout; a test may read them instead (`captureLogLines`). */
-const stdout = pino.destination({ dest: process.stdout.fd || 1 });
+/**
+ * Lines go to stdout; a test may read them instead (`captureLogLines`). Written asynchronously
+ * (sonic-boom, `sync: false`): a line costs a string append, and lines logged while a write is in
+ * flight go out together in the next one, rather than one blocking write(2) per line on the event
+ * loop (issue 28). pino flushes what is pending synchronously on the process's `exit`
+ * (on-exit-leak-free), so a shutdown's or a crash's last lines are written.
+ */
+const stdout = pino.destination({ dest: process.stdout.fd || 1, sync: false });
 let capture: ((line: string) => void) | null = null;
 const destination = { write: (line: string) => (capture ? capture(line) : stdout.write(line)) };
 
 /**
  * The process's root logger: every app, with `LOG_LEVEL` (silent under `NODE_ENV=test` unless set).
- * pino-http (nestjs-pino) makes a child of it per request, bound to the request id, then the
- * actor, organization and trace (apps/api/src/http/logging.ts).
+ * A request's lines carry its fields (request id, trace, actor, organization: `runWithRequestLog`).
  */
 export const rootLogger = pino(
   {
@@ -57,17 +63,38 @@ export const rootLogger = pino(
 );
 
 /**
- * The logger code imports. Inside a request it is that request's logger (nestjs-pino's
- * AsyncLocalStorage store), so a line logged by a handler, a command or an adapter during the
- * request carries its `request_id`, `actor`, `organization_id` and `trace_id`; elsewhere (workers,
- * start-up, timers) it is the root logger.
+ * A request's log fields, from the request logger (apps/api/src/http/logging.ts) and whoever adds
+ * to them during the request (`assignRequestLog`), and the child logger bound to them, made only
+ * when code logs during the request: most requests log nothing but their completion line, and a
+ * pino child per request (its bindings serialized at creation) was a tenth of the API's CPU on a
+ * payout (issue 28).
+ */
+interface RequestLog {
+  readonly fields: Record<string, unknown>;
+  logger?: pino.Logger;
+}
+
+const requestLogs = new AsyncLocalStorage<RequestLog>();
+
+/** Runs `next` (the rest of the request's middleware and handler) with `fields` as its log fields. */
+export function runWithRequestLog(fields: Record<string, unknown>, next: () => void): Record<string, unknown> {
+  requestLogs.run({ fields }, next);
+  return fields;
+}
+
+/**
+ * The logger code imports. Inside a request it writes through that request's child logger, so a
+ * line logged by a handler, a command or an adapter during the request carries its `request_id`,
+ * `actor`, `organization_id` and `trace_id`; elsewhere (workers, start-up, timers) it is the root
+ * logger.
  */
 export const logger: pino.Logger = new Proxy(rootLogger, {
   get(root, property, receiver) {
-    const current = storage.getStore()?.logger as pino.Logger | undefined;
+    const request = requestLogs.getStore();
     // Outside a request, the root itself (a method called on the proxy runs on the root through it;
     // a spy set on `logger` is the root's own property, returned as set).
-    if (!current || current === root) return Reflect.get(root, property, receiver);
+    if (!request) return Reflect.get(root, property, receiver);
+    const current = (request.logger ??= root.child(request.fields));
     const value = Reflect.get(current, property, current) as unknown;
     return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
   },
@@ -77,13 +104,14 @@ export type Logger = pino.Logger;
 
 /**
  * Adds fields to every later line of the current request (its handler logs and its completion
- * line), as nestjs-pino's `PinoLogger.assign` with `assignResponse` does; outside a request, nothing.
+ * line); outside a request, nothing.
  */
 export function assignRequestLog(fields: Record<string, unknown>): void {
-  const store = storage.getStore();
-  if (!store) return;
-  store.logger = store.logger.child(fields);
-  store.responseLogger?.setBindings(fields);
+  const request = requestLogs.getStore();
+  if (!request) return;
+  Object.assign(request.fields, fields);
+  // The child's bindings were serialized when it was made: the next line makes one with every field.
+  request.logger = undefined;
 }
 
 /**
