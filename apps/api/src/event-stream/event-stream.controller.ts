@@ -82,7 +82,7 @@ export class EventStreamController {
       // The key is asked once per batch and the batch written without awaiting in between, so nothing is sent once it is gone.
       events: async (batch) => {
         if (!(await key.valid())) return (keyLost(), false);
-        await Promise.all(batch.map(({ body, position, last }) => client.message({ id: last ? position : undefined, event: body.event, data: body })));
+        await client.messages(batch.map(({ body, position, last }) => ({ id: last ? position : undefined, event: body.event, data: body })));
         return true;
       },
       progress: (position: number) => client.progress(position),

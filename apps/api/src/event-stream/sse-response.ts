@@ -1,5 +1,12 @@
 import type { Response } from 'express';
 
+/** One Server-Sent Event: `id` only when a client may resume from it. */
+export interface SseMessage {
+  readonly id?: number;
+  readonly event: string;
+  readonly data: unknown;
+}
+
 /** How long a client waits before reconnecting (the SSE `retry:` field), in ms. */
 export const RETRY_MS = 2_000;
 
@@ -50,11 +57,20 @@ export class SseResponse {
   }
 
   /** One event; `id` only when a client may resume from it. */
-  message(m: { id?: number; event: string; data: unknown }, prefix = ''): Promise<void> {
+  message(m: SseMessage, prefix = ''): Promise<void> {
+    return this.write(prefix + this.frame(m));
+  }
+
+  /** Several events in one write: one chunk and one system call for a batch, not one per event. */
+  messages(list: readonly SseMessage[]): Promise<void> {
+    return list.length ? this.write(list.map((m) => this.frame(m)).join('')) : Promise.resolve();
+  }
+
+  private frame(m: SseMessage): string {
     if (m.id !== undefined) this.lastId = Math.max(this.lastId, m.id);
     const id = m.id === undefined ? '' : `id: ${m.id}\n`;
     // JSON.stringify escapes line breaks, so the data is one line.
-    return this.write(`${prefix}${id}event: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
+    return `${id}event: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
   }
 
   /** Everything of the log up to `position` is handed on. */
