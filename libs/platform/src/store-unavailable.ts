@@ -1,5 +1,3 @@
-import { MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
-
 /**
  * Errors that say a store cannot answer right now, not that the request or the code is wrong
  * (issue 23): the API answers them 503 `service_unavailable` with Retry-After, so a client retries
@@ -17,20 +15,26 @@ import { MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, 
  */
 export function isStoreUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (
-      e instanceof MongoServerSelectionError ||
-      e instanceof MongoNetworkError ||
-      e instanceof MongoOperationTimeoutError ||
-      e instanceof MongoTopologyClosedError ||
-      e instanceof MongoNotConnectedError
-    ) {
-      return true;
-    }
+    if (isMongoOutage(e)) return true;
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_BUSY') || FILE_SYSTEM_CODES.has(code))) return true;
     if (typeof message === 'string' && SQLITE_MESSAGES.has(message)) return true;
   }
   return false;
+}
+
+/**
+ * The driver is required here only for an error that names itself `Mongo…` (every error class of
+ * the driver does): on the embedded stores it is never loaded (adapters.ts, issue 26's memory).
+ */
+function isMongoOutage(e: object): boolean {
+  const name = (e as { name?: unknown }).name;
+  if (typeof name !== 'string' || !name.startsWith('Mongo')) return false;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
+  const { MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerSelectionError, MongoTopologyClosedError } = require('mongodb') as typeof import('mongodb');
+  return (
+    e instanceof MongoServerSelectionError || e instanceof MongoNetworkError || e instanceof MongoOperationTimeoutError || e instanceof MongoTopologyClosedError || e instanceof MongoNotConnectedError
+  );
 }
 
 const FILE_SYSTEM_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO']);
