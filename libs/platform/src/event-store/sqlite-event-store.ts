@@ -5,7 +5,7 @@ import { processSignals } from '../log-reader/process-signals';
 import type { EventWriter } from './parent-process-writer';
 import { pointInTime, withinPoint } from './point-in-time';
 import { pollingSubscription } from './polling-subscription';
-import { RecentEvents } from './recent-events';
+import { RecentEvents, eventBytes } from './recent-events';
 import { SqliteEventWriter, type AppendLane } from './sqlite-event-writer';
 
 interface EventRow {
@@ -128,10 +128,15 @@ export class SqliteEventStore implements EventStore {
     const [after, limit] = [options.after ?? 0, options.limit ?? 1000];
     const recent = this.recent.after(after, limit);
     if (recent.length) return recent;
-    const read = this.stmts.readAll.all(after, limit).map(toRecorded);
+    const rows = this.stmts.readAll.all(after, limit);
+    const read = rows.map(toRecorded);
     // A short page is the log's head: every other subscriber is about to ask for the same events
     // (another process appended them, so they are not held yet). A catch-up page is not kept.
-    if (read.length < limit) this.recent.remember(read);
+    if (read.length < limit)
+      this.recent.remember(
+        read,
+        rows.map((row, i) => eventBytes(read[i], row.data.length, row.metadata.length)),
+      );
     return read;
   }
 
