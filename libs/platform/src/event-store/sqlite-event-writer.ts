@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { EventWriter } from './parent-process-writer';
+import { PAGE_CACHE_KIB } from '../sqlite/open-sqlite';
 import { WrongExpectedRevisionError, type AppendResult, type EventToAppend, type ExpectedRevision } from './event-store.port';
 
 /** `own`: this process's appends; `behind`: a sibling's (npm start's worker), committed after them. */
@@ -29,6 +30,7 @@ const db = new Database(workerData.file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 5000');
+db.pragma('cache_size = -${PAGE_CACHE_KIB}');
 const lastRevision = db.prepare('SELECT MAX(revision) AS r FROM events WHERE stream_id = ?');
 const insert = db.prepare('INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)');
 const matches = (expected, last) =>
