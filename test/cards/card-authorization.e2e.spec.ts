@@ -1,3 +1,4 @@
+import { CARD_AUTHORIZATION_CALLER, type AuthorizationEndpointCaller, type EndpointReply } from '@app/application/cards';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { logsOf, requireTestCa, startWebhookApp } from '../webhooks/webhooks-helpers';
 import { waitFor } from '../support/wait-for';
@@ -24,7 +25,11 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     await t?.close();
     await endpoint?.close();
   });
-  afterEach(() => expect(endpoint.rejected).toEqual([]));
+  let afterDying: (() => void) | null = null;
+  afterEach(() => {
+    afterDying?.();
+    expect(endpoint.rejected).toEqual([]);
+  });
 
   /** A funded entity with an endpoint at its own path, and a card on its account. */
   async function program(fund = 10_000, card: Record<string, unknown> = {}) {
@@ -137,6 +142,51 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     const card = (await virtualCard(t, other.account)).id;
     expect((await authorize(t, card, { amount: 1_000 }).expect(201)).body.data).toMatchObject({ status: 'successful', authorization: { source: 'platform' } });
     expect(endpoint.on(`/all-${n}`).filter((a) => a.payload.event === 'card_authorizations.request')).toEqual([]);
+  });
+
+  it('one endpoint per entity holds when creations race: one 201, the others 409 (decided on the entity’s index stream)', async () => {
+    const h = await holder(t, 'USD', 0);
+    const racing = await Promise.all([1, 2, 3].map((i) => endpoint.subscribe(t, h.entity, `/race-${++n}-${i}`)));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    for (const refused of racing.filter((r) => r.status === 409)) expect(refused.body.code).toBe('authorization_endpoint_exists');
+    // A webhook that asks for no authorization is never held back by a claim.
+    expect((await endpoint.subscribe(t, h.entity, `/race-${n}-other`, { cards: ['created'] })).status).toBe(201);
+  });
+
+  it('a request that dies after asking: the recovery records the fallback (no_outcome) and releases the hold; a late answer changes nothing', async () => {
+    const p = await program(10_000);
+    // The request asks, then never hears back: what a process dying mid-call leaves (CardAuthorizationRequested, no outcome).
+    const caller = t.app.get<AuthorizationEndpointCaller>(CARD_AUTHORIZATION_CALLER);
+    let answerLate!: (reply: EndpointReply) => void;
+    const asked = jest.spyOn(caller, 'ask').mockImplementationOnce(() => new Promise((resolve) => (answerLate = resolve)));
+    const dying = authorize(t, p.card, { amount: 1_000 }).then((res) => res);
+    // Whatever fails below, the request must end, or the app's close waits on it.
+    const late = { status: 200, body: '{"approved":true}', latency_ms: 1, limited: false };
+    afterDying = () => answerLate?.(late);
+    await waitFor(
+      () => asked.mock.calls.length,
+      (calls) => calls === 1,
+      'the endpoint asked',
+    );
+    expect(await balance(t, p.account)).toEqual({ available: 9_000, current: 10_000 });
+    const transactions = async () => (await t.http.get(`/card-transactions/${p.card}`).set(bearer(KEYS.sandbox)).expect(200)).body.data.payments as Array<Record<string, any>>;
+    const [recovered] = await waitFor(transactions, (list) => list[0]?.status === 'declined', 'the recovery’s outcome');
+    expect(recovered).toMatchObject({
+      status: 'declined',
+      status_reason: 'declined_by_endpoint',
+      authorization: { source: 'fallback', endpoint_status: null, latency_ms: null, reason: 'no_outcome' },
+    });
+    await waitFor(
+      () => balance(t, p.account),
+      (b) => b.available === 10_000,
+      'the hold released',
+    );
+    // The answer arrives after all: the first outcome stands, and the request answers with it.
+    answerLate(late);
+    expect((await dying).body.data).toMatchObject({ id: recovered.id, status: 'declined', authorization: { source: 'fallback', reason: 'no_outcome' } });
+    expect(await transactions()).toMatchObject([{ id: recovered.id, status: 'declined', authorization: { reason: 'no_outcome' } }]);
+    expect(await balance(t, p.account)).toEqual({ available: 10_000, current: 10_000 });
+    asked.mockRestore();
   });
 
   it('a replayed Idempotency-Key returns the decision without asking again', async () => {

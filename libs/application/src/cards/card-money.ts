@@ -21,7 +21,7 @@ export function decidedTransaction(result: HandleResult<CardEvent, CardState>, i
 }
 
 /** A transaction another request finished since `fromRevision` of its card (a bounded read: the events since it was seen pending). */
-async function finishedSince(store: EventStore, cardId: string, id: string, fromRevision: number): Promise<CardTransactionRecord> {
+export async function finishedSince(store: EventStore, cardId: string, id: string, fromRevision: number): Promise<CardTransactionRecord> {
   let found: CardTransactionRecord | undefined;
   for (const recorded of await store.readStream(cardStream(cardId), { fromRevision })) found = recordIn(recorded as unknown as CardEvent, id) ?? found;
   if (!found) throw new Error(`card transaction ${id} is neither pending nor finished since revision ${fromRevision}`);

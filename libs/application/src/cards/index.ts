@@ -14,4 +14,6 @@ export * from './settle-card-transaction/settle-card-transaction.command';
 export * from './settle-card-transaction/settle-card-transaction.handler';
 export * from './apply-card-money/apply-card-money.command';
 export * from './apply-card-money/apply-card-money.handler';
+export * from './recover-card-authorization/recover-card-authorization.command';
+export * from './recover-card-authorization/recover-card-authorization.handler';
 export * from './card-runners';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApplyCardMoneyHandler, CARD_CLOCK, systemClock } from '../cards';
+import { ApplyCardMoneyHandler, CARD_CLOCK, RecoverCardAuthorizationHandler, systemClock } from '../cards';
 import {
   ACQUIRER,
   AUTHORIZATION_DEADLINE,
@@ -34,6 +34,7 @@ import { AdvanceTransferHandler, ApplyTransferMoneyHandler, RecoverTransferReser
     RecordRefundHandler,
     FinishRefundHandler,
     ApplyCardMoneyHandler,
+    RecoverCardAuthorizationHandler,
     // The port: a real acquirer adapter replaces the simulated one here.
     { provide: ACQUIRER, useClass: SimulatedAcquirer },
     // How long a claimed acquirer call is its claimant's alone (tests shorten it).

@@ -1,5 +1,7 @@
 import {
   CARD_AUTHORIZATION_REQUEST,
+  claimInFlight,
+  domainError,
   isExistingWebhook,
   refuseSecondAuthorizationEndpoint,
   subscribesTo,
@@ -7,10 +9,12 @@ import {
   webhookIndexDecider,
   webhookStatusAt,
   type ExistingWebhook,
+  type WebhookIndexCommand,
+  type WebhookIndexState,
   type WebhookSettings,
 } from '@app/domain';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
-import { DomainException, foldStream } from '../command-handling';
+import { DomainException, foldStream, handleCommand, type CommandContext } from '../command-handling';
 import { webhookIndexStream, webhookStream } from './streams';
 
 /**
@@ -29,16 +33,40 @@ export async function authorizationEndpoint(store: EventStore, entityId: string,
   return webhooks.find((w) => webhookStatusAt(w, now) === 'active' && subscribesTo(w.enabled_events, CARD_AUTHORIZATION_REQUEST)) ?? null;
 }
 
-/** 409 `authorization_endpoint_exists` when the webhook would become a second active endpoint. */
-export async function checkOneAuthorizationEndpoint(
+/**
+ * Decisions §16's one endpoint per entity, decided on the entity's index stream: when the webhook
+ * (null: the one being created, `webhookId` then names it) would become an active endpoint, the
+ * check reads the other webhooks' streams and the index's latest claim, and a claim is appended at
+ * the index revision it read, so of two racing creations (or updates) one appends and the other
+ * checks again, sees the claim and is refused 409 `authorization_endpoint_exists`. A creation
+ * indexes its webhook in the same append.
+ */
+export async function claimAuthorizationEndpoint(
   store: EventStore,
-  entityId: string,
-  webhookId: string | null,
+  context: CommandContext,
+  change: { readonly entityId: string; readonly webhookId: string; readonly creating: boolean },
   candidate: Pick<WebhookSettings, 'enabled_events' | 'status' | 'expires_at'>,
   now: number,
 ): Promise<void> {
-  if (!subscribesTo(candidate.enabled_events, CARD_AUTHORIZATION_REQUEST)) return;
-  const others = (await entityWebhooks(store, entityId)).filter((w) => w.id !== webhookId);
-  const refused = refuseSecondAuthorizationEndpoint(candidate, others, now);
-  if (refused) throw new DomainException(refused);
+  const { entityId, webhookId, creating } = change;
+  const endpoint = webhookStatusAt(candidate, now) === 'active' && subscribesTo(candidate.enabled_events, CARD_AUTHORIZATION_REQUEST);
+  if (!endpoint && !creating) return;
+  const decide = async (index: WebhookIndexState): Promise<WebhookIndexCommand> => {
+    const index_ = { type: 'IndexWebhook' as const, webhook_id: webhookId, entity_id: entityId };
+    if (!endpoint) return index_;
+    const others = index.webhook_ids.filter((id) => id !== webhookId);
+    const folded = await Promise.all(others.map((id) => foldStream(store, webhookStream(id), webhookDecider)));
+    const refused = refuseSecondAuthorizationEndpoint(candidate, folded.map((f) => f.state).filter(isExistingWebhook), now);
+    if (refused) throw new DomainException(refused);
+    const revisions = new Map(others.map((id, i) => [id, folded[i].revision]));
+    const pending = claimInFlight(index, webhookId, (id) => revisions.get(id) ?? -1, now);
+    if (pending)
+      throw new DomainException(
+        domainError('conflict', 'authorization_endpoint_exists', `Webhook ${pending.webhook_id} is becoming this entity's authorization endpoint; disable or unsubscribe it first`),
+      );
+    const revision = creating ? -1 : (await foldStream(store, webhookStream(webhookId), webhookDecider)).revision;
+    const claim = { webhook_id: webhookId, revision, at: now };
+    return creating ? { ...index_, claim } : { type: 'ClaimAuthorizationEndpoint', entity_id: entityId, claim };
+  };
+  await handleCommand(store, webhookIndexStream(entityId), webhookIndexDecider, decide, context, { entityId });
 }

@@ -3,7 +3,7 @@ import type { ExistingWebhook } from '@app/domain';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { handleCommand, type CommandContext } from '../../command-handling';
 import { accountStream } from '../../accounts/streams';
-import { decidedTransaction } from '../card-money';
+import { decidedTransaction, finishedSince } from '../card-money';
 import type { AuthorizationEndpointCaller, Clock, EndpointReply } from '../card-ports';
 import { cardStream } from '../streams';
 
@@ -20,7 +20,12 @@ export function verdictOf(reply: EndpointReply | null, transaction: CardTransact
   const seen = { endpoint_status: reply?.status ?? null, latency_ms: reply?.latency_ms ?? null };
   if (answer) return { approved: answer.approved, amount: answer.amount, authorization: { source: 'endpoint', ...seen, reason: answer.reason } };
   const why = !reply ? 'asked_before' : reply.limited ? 'concurrency_limit' : reply.status === null ? 'no_answer' : ok ? 'invalid_answer' : `http_${reply.status}`;
-  return { approved: (card.card.authorization_fallback ?? 'decline') === 'approve', amount: null, authorization: { source: 'fallback', ...seen, reason: why } };
+  return fallbackVerdict(card, why, seen);
+}
+
+/** The card's `authorization_fallback` decides, recorded with why. */
+export function fallbackVerdict(card: IssuedCardState, reason: string, seen = { endpoint_status: null as number | null, latency_ms: null as number | null }): Verdict {
+  return { approved: (card.card.authorization_fallback ?? 'decline') === 'approve', amount: null, authorization: { source: 'fallback', ...seen, reason } };
 }
 
 /**
@@ -45,7 +50,9 @@ export async function decideWithEndpoint(
   const reply = asking ? await caller.ask({ webhook, organization_id: context.actor.organizationId, mode: context.actor.mode, transaction: held }) : null;
   const verdict = verdictOf(reply, held, card);
   const decide = { type: 'DecideCardAuthorization' as const, card_id: held.card_id, transaction_id: held.id, ...verdict, now: clock.now() };
-  const decided = decidedTransaction(await handleCommand(store, cardStream(held.card_id), cardDecider, decide, context), held.id) ?? held;
+  // Nothing recorded and no longer pending: another outcome came first (the recovery after this request
+  // was taken for dead); that one is the answer. A rare path, so reading the card's stream from its start is fine.
+  const decided = decidedTransaction(await handleCommand(store, cardStream(held.card_id), cardDecider, decide, context), held.id) ?? (await finishedSince(store, held.card_id, held.id, 0));
   const base = { account_id: decided.account_id, hold_id: decided.id, now: decide.now };
   const money = decided.status === 'declined' ? { ...base, type: 'ReleaseCardHold' as const } : { ...base, type: 'ReduceCardHold' as const, amount: decided.account_amount };
   await handleCommand(store, accountStream(decided.account_id), accountCardMoneyDecider, money, context);

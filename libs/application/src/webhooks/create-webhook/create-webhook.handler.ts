@@ -10,8 +10,7 @@ import { loadEntity } from '../../onboarding/entity';
 import { generateWebhookSecret, sealSigningKey, standardWebhooksSecret } from '../signing-key';
 import { webhookStream } from '../streams';
 import { checkWebhookUrl } from '../webhook';
-import { indexWebhook } from '../webhook-index';
-import { checkOneAuthorizationEndpoint } from '../authorization-endpoint';
+import { claimAuthorizationEndpoint } from '../authorization-endpoint';
 import { CreateWebhookCommand, type CreatedWebhook } from './create-webhook.command';
 
 /**
@@ -36,8 +35,8 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     // Refused settings must not leave an index entry behind (the decider checks them again).
     const checked = checkWebhookSettings(command.settings, command.now);
     if (isDomainError(checked)) throw new DomainException(checked);
-    await checkOneAuthorizationEndpoint(this.store, entityId, null, checked as WebhookSettings, command.now);
-    await indexWebhook(this.store, context, webhook_id, entityId);
+    // Indexed, and claimed as the entity's authorization endpoint when it would be one (decisions §16), in one append.
+    await claimAuthorizationEndpoint(this.store, context, { entityId, webhookId: webhook_id, creating: true }, checked as WebhookSettings, command.now);
     const { state } = await handleCommand(this.store, webhookStream(webhook_id), webhookDecider, command, context, { entityId });
     return { webhook: state as ExistingWebhook, generatedSecret: given === undefined ? secret : null, signingSecret: standardWebhooksSecret(secret) };
   }

@@ -8,7 +8,7 @@ import { handleCommand } from '../../command-handling';
 import { sealSigningKey } from '../signing-key';
 import { webhookStream } from '../streams';
 import { checkWebhookUrl, loadWebhook } from '../webhook';
-import { checkOneAuthorizationEndpoint } from '../authorization-endpoint';
+import { claimAuthorizationEndpoint } from '../authorization-endpoint';
 import { UpdateWebhookCommand } from './update-webhook.command';
 
 @CommandHandler(UpdateWebhookCommand)
@@ -27,7 +27,7 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     const command = { type: 'UpdateWebhook' as const, webhook_id: webhookId, changes: { ...rest, ...sealed }, now: Date.now() };
     // Decisions §16: subscribing (or setting active again) must not make a second authorization endpoint.
     const checked = checkWebhookSettings(command.changes, command.now);
-    if (!isDomainError(checked)) await checkOneAuthorizationEndpoint(this.store, entityId, webhookId, { ...current, ...checked }, command.now);
+    if (!isDomainError(checked)) await claimAuthorizationEndpoint(this.store, context, { entityId, webhookId, creating: false }, { ...current, ...checked }, command.now);
     const { state } = await handleCommand(this.store, webhookStream(webhookId), webhookDecider, command, context);
     return state as ExistingWebhook;
   }
