@@ -6,7 +6,8 @@ import { launchChromium, type Browser } from '../support/browser';
 import { builtDashboard } from '../support/dashboard-build';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { advance, BANK_USD, payer, paymentDetail, post, transferBody } from '../transfers/helpers';
-import { authorize, virtualCard } from '../cards/helpers';
+import { authorize, holder, virtualCard } from '../cards/helpers';
+import { AuthorizationEndpoint } from '../cards/authorization-endpoint';
 import { confirm, createIntent, walletAction } from '../collections/helpers';
 import { Receiver } from '../webhooks/receiver';
 import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, webhookTo } from '../webhooks/webhooks-helpers';
@@ -446,6 +447,26 @@ describe('dashboard in Chromium', () => {
     expect(await page.locator('nav a[data-nav=transfers]').isVisible()).toBe(true);
     await settled(() => page.click('nav a[data-nav=transfers]'));
     expect(await page.locator('nav a[data-nav=transfers]').isVisible()).toBe(false);
+  });
+
+  it('shows who decided each card transaction: the endpoint’s partial approval and its reason, the platform’s own (decisions §16)', async () => {
+    const endpoint = await AuthorizationEndpoint.start();
+    try {
+      // An entity of its own (the world's balances and lists stay as the tests above read them), its endpoint approving in part.
+      const h = await holder(t, 'USD', 10_000);
+      expect((await endpoint.subscribe(t, h.entity, '/decide')).status).toBe(201);
+      endpoint.answer('/decide', { status: 200, body: { approved: true, amount: 600, reason: 'team budget left' } });
+      const card = (await virtualCard(t, h.account)).id;
+      await authorize(t, card, { amount: 1_000 }).expect(201);
+      await settled(() => page.goto(`${base}/dashboard#/cards/${card}`));
+      const decided = await text('#card-transactions tbody tr');
+      expect(decided).toMatch(/endpoint: approved 6\.00 USD \(HTTP 200, \d+ ms\)/);
+      expect(decided).toContain('team budget left');
+      await settled(() => page.goto(`${base}/dashboard#/cards/${world.card}`));
+      expect(await text('#card-transactions tbody tr')).toContain('platform: approved 12.50 USD');
+    } finally {
+      await endpoint.close();
+    }
   });
 
   it('shows live in another colour, and signs out', async () => {

@@ -122,6 +122,8 @@ export interface CardTransaction {
   narration: string | null;
   type: string;
   created: number;
+  /** Decisions §16: who decided (absent on transactions older than it: the platform). */
+  authorization?: { source: 'platform' | 'endpoint' | 'fallback'; endpoint_status: number | null; latency_ms: number | null; reason: string | null };
 }
 
 export interface Webhook {

@@ -2,6 +2,7 @@ import { get, path, type StyleB } from '../api';
 import { facts, h, link, money, pill, scroller, section, table, time, stamp } from '../dom';
 import type { CardTransaction, PaymentIntent, PublicEvent } from '../types';
 import { timeline } from './timeline';
+import { decidedBy } from './card-decision';
 
 export async function intentsView(): Promise<Node> {
   const body = h('tbody');
@@ -101,8 +102,17 @@ export async function cardView(id: string): Promise<Node> {
     section(
       'Transactions',
       table(
-        ['time', 'merchant', 'amount', 'type', 'status', 'reason'],
-        transactions.data.payments.map((t) => [stamp(t.created), t.narration ?? '—', money(t.amount, t.currency), t.type, pill(t.status), t.status_reason ?? '—']),
+        ['time', 'merchant', 'amount', 'type', 'status', 'reason', 'decided by', 'decision reason'],
+        transactions.data.payments.map((t) => [
+          stamp(t.created),
+          t.narration ?? '—',
+          money(t.amount, t.currency),
+          t.type,
+          pill(t.status),
+          t.status_reason ?? '—',
+          decidedBy(t),
+          t.authorization?.reason ?? '—',
+        ]),
         { id: 'card-transactions', empty: 'No transactions.' },
       ),
     ),
