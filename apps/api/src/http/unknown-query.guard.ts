@@ -1,6 +1,5 @@
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { Observable } from 'rxjs';
 import { domainError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
 import type { OpenApiDocument } from '../openapi/openapi-document';
@@ -22,12 +21,15 @@ let parametersByRoute: ParametersByRoute | null = null;
  * takes is what the OpenAPI document lists for it (its @Query DTO, @ApiQuery, @AsOf): one source,
  * never a list per route, so a documented parameter is always accepted and an undocumented one
  * never. Lists refuse the same names through their DTOs' whitelist, with the same answer.
+ *
+ * A global guard after the app's own (auth, rate limit), not an interceptor: see
+ * unexpected-body.guard.ts.
  */
 @Injectable()
-export class UnknownQueryInterceptor implements NestInterceptor {
+export class UnknownQueryGuard implements CanActivate {
   constructor(private readonly document: () => OpenApiDocument) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request>();
     const names = Object.keys(req.query ?? {});
     if (names.length) {
@@ -41,7 +43,7 @@ export class UnknownQueryInterceptor implements NestInterceptor {
         throw new DomainException(domainError('validation', 'validation_error', message, { errors: [{ field: unknown, message }] }));
       }
     }
-    return next.handle();
+    return true;
   }
 }
 
