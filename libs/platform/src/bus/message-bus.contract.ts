@@ -115,16 +115,16 @@ export function describeMessageBusContract(name: string, open: () => Promise<Mes
         [4, 5].map((i) => message('k', i)),
       );
       await expect(failure).resolves.toThrow('store down');
-      expect(batches.flat()).toEqual([0, 1, 2, 3]);
+      // 4 went before the failure where a batch holds one message (Kafka here), with 5 where they come together.
+      expect(batches.flat().filter((v) => v < 4)).toEqual([0, 1, 2, 3]);
+      expect(batches.flat()).not.toContain(5);
       expect(batches.every((b) => b.length > 0)).toBe(true);
       for (const s of subscriptions.splice(0)) await s.stop();
-      // The failed batch is not committed: the next member gets it again (5, and 4 with it where batches hold more than one).
+      // The failed batch is not committed: the next member gets it again, and nothing committed before it.
       const retry: number[] = [];
       subscriptions.push(await bus.subscribeBatches(topic, 'g-batches', async (messages) => void retry.push(...messages.map((m) => Number(m.value))), { fromBeginning: true }));
       await until(() => retry.includes(5), timeoutMs);
-      expect(retry[0]).toBeLessThanOrEqual(5);
-      expect(retry).toEqual([...retry].sort((a, b) => a - b));
-      expect(retry.every((v) => v >= 4)).toBe(true);
+      expect(retry).toEqual(batches.flat().includes(4) ? [5] : [4, 5]);
     });
 
     it('gives two groups every message each', async () => {
