@@ -61,14 +61,26 @@ export class AuthorizationRelay {
   }
 
   private async connect(signal: AbortSignal, connected: () => void): Promise<string> {
+    // A connection silent past three heartbeats is taken for dead (a laptop that slept), as the event stream's.
+    const connection = new AbortController();
+    let watchdog: NodeJS.Timeout | undefined;
+    let quietMs = 45_000;
+    const quiet = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => connection.abort(), quietMs);
+    };
     try {
-      const res = await fetch(this.url(''), { headers: { ...this.auth, accept: 'text/event-stream' }, signal });
+      quiet();
+      const res = await fetch(this.url(''), { headers: { ...this.auth, accept: 'text/event-stream' }, signal: AbortSignal.any([signal, connection.signal]) });
       if (!res.ok || !res.body) return `the API answered ${res.status} ${(await res.text().catch(() => '')).slice(0, 300)}`;
       const parser = new SseParser();
       const decoder = new TextDecoder();
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        quiet();
         for (const event of parser.push(decoder.decode(chunk, { stream: true }))) {
           if (event.event === 'ready') {
+            quietMs = 3 * (JSON.parse(event.data) as { heartbeat_ms: number }).heartbeat_ms;
+            quiet();
             connected();
             this.io.out(`> Relaying sandbox card authorization requests to ${this.options.forwardTo.href}: its answer decides`);
           } else if (event.event === 'card_authorizations.request') void this.relay(JSON.parse(event.data) as Relayed);
@@ -76,7 +88,11 @@ export class AuthorizationRelay {
       }
       return 'the API closed the stream';
     } catch (error) {
-      return signal.aborted ? 'stopped' : `could not reach ${this.options.api.origin}: ${(error as Error).message}`;
+      if (signal.aborted) return 'stopped';
+      return connection.signal.aborted ? `no heartbeat for ${quietMs / 1000} s` : `could not reach ${this.options.api.origin}: ${(error as Error).message}`;
+    } finally {
+      clearTimeout(watchdog);
+      connection.abort();
     }
   }
 
