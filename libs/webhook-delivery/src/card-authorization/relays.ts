@@ -14,7 +14,7 @@ export interface RelayAnswer {
 
 interface Session {
   readonly send: (request: RelayedRequest) => Promise<void>;
-  readonly waiting: Map<string, (answer: RelayAnswer) => void>;
+  readonly waiting: Map<string, (answer: RelayAnswer | null) => void>;
 }
 
 /**
@@ -30,7 +30,7 @@ interface Session {
 export class AuthorizationRelays {
   private readonly sessions = new Map<string, Session[]>();
 
-  /** Registers a session; returns its end (its waiting requests get no answer: the fallback decides). */
+  /** Registers a session; returns its end (its waiting requests get no answer at once: the fallback decides). */
   open(organizationId: string, send: (request: RelayedRequest) => Promise<void>): () => void {
     const session: Session = { send, waiting: new Map() };
     this.sessions.set(organizationId, [...(this.sessions.get(organizationId) ?? []), session]);
@@ -38,6 +38,7 @@ export class AuthorizationRelays {
       const left = (this.sessions.get(organizationId) ?? []).filter((s) => s !== session);
       if (left.length) this.sessions.set(organizationId, left);
       else this.sessions.delete(organizationId);
+      for (const resolve of session.waiting.values()) resolve(null);
       session.waiting.clear();
     };
   }
@@ -64,7 +65,7 @@ export class AuthorizationRelays {
       await session.send(request);
       const answer = await answered;
       const completed_at = Date.now();
-      if (!answer) return { response: null, error: `timeout after ${timeoutMs} ms (listen relay)`, sent_at, completed_at };
+      if (!answer) return { response: null, error: session.waiting.has(request.id) ? `timeout after ${timeoutMs} ms (listen relay)` : 'the listen session ended', sent_at, completed_at };
       return { response: { status_code: answer.status, headers: {}, body: answer.body }, error: null, sent_at, completed_at };
     } finally {
       clearTimeout(timer);
