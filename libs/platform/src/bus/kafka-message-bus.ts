@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Kafka, Partitioners, logLevel, type Admin, type LogEntry, type Producer } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type ConsumerRunConfig, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
 import { logger } from '../logging/logger';
 import type { BusMessage, BusSubscription, ConsumedMessage, MessageBus, SubscribeOptions } from './message-bus.port';
 import { retryRetriable } from './retry-retriable';
@@ -47,16 +47,38 @@ export class KafkaMessageBus implements MessageBus {
     });
   }
 
-  /**
-   * Batches of one: each message is committed after its handler, as `subscribe` does. kafkajs's
-   * `eachBatch` would give the fetched batch at once; not needed while Kafka deployments run no
-   * latency target of their own.
-   */
-  subscribeBatches(topic: string, groupId: string, handler: (messages: readonly ConsumedMessage[]) => Promise<void>, options: SubscribeOptions = {}): Promise<BusSubscription> {
-    return this.subscribe(topic, groupId, (message) => handler([message]), options);
+  subscribe(topic: string, groupId: string, handler: (message: ConsumedMessage) => Promise<void>, options: SubscribeOptions = {}): Promise<BusSubscription> {
+    return this.join(topic, groupId, options, (consumer, guarded) => ({
+      eachMessage: async ({ partition, message }) => {
+        if (!(await guarded(() => handler(consumed(topic, partition, message))))) return;
+        await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+      },
+    }));
   }
 
-  async subscribe(topic: string, groupId: string, handler: (message: ConsumedMessage) => Promise<void>, options: SubscribeOptions = {}): Promise<BusSubscription> {
+  /** kafkajs's `eachBatch`: what one fetch brought of a partition, committed once after the handler. */
+  subscribeBatches(topic: string, groupId: string, handler: (messages: readonly ConsumedMessage[]) => Promise<void>, options: SubscribeOptions = {}): Promise<BusSubscription> {
+    return this.join(topic, groupId, options, (consumer, guarded) => ({
+      eachBatch: async ({ batch }) => {
+        if (!batch.messages.length) return;
+        if (!(await guarded(() => handler(batch.messages.map((m) => consumed(topic, batch.partition, m)))))) return;
+        const last = batch.messages[batch.messages.length - 1];
+        await consumer.commitOffsets([{ topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
+      },
+    }));
+  }
+
+  /**
+   * Joins the group and runs what `handlers` makes; `guarded` runs the subscriber's handler and
+   * says whether it resolved. After a failure the member is leaving: it reports the error, stops,
+   * and leaves what it fetched uncommitted for the next member.
+   */
+  private async join(
+    topic: string,
+    groupId: string,
+    options: SubscribeOptions,
+    handlers: (consumer: Consumer, guarded: (work: () => Promise<void>) => Promise<boolean>) => Pick<ConsumerRunConfig, 'eachMessage' | 'eachBatch'>,
+  ): Promise<BusSubscription> {
     await this.ensureTopic(topic);
     if (!options.fromBeginning) await retryRetriable(() => this.startNewGroupAtHead(topic, groupId));
     const consumer = this.kafka.consumer({ groupId });
@@ -76,31 +98,21 @@ export class KafkaMessageBus implements MessageBus {
       },
     };
     this.subscriptions.add(subscription);
-    await consumer.run({
-      autoCommit: false,
-      eachMessage: async ({ partition, message }) => {
-        // After a failure the member is leaving; fetched messages stay uncommitted for the next one.
-        if (failed) return;
-        try {
-          await handler({
-            topic,
-            partition,
-            offset: message.offset,
-            key: message.key?.toString('utf8') ?? '',
-            value: message.value?.toString('utf8') ?? '',
-            headers: decodeHeaders(message.headers),
-          });
-        } catch (error) {
-          failed = true;
-          // Disconnecting waits for this callback, so it cannot be awaited from inside it.
-          setImmediate(() => void subscription.stop());
-          if (options.onError) options.onError(error);
-          else logger.error({ err: error, topic, groupId }, 'bus consumer stopped');
-          return;
-        }
-        await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
-      },
-    });
+    const guarded = async (work: () => Promise<void>): Promise<boolean> => {
+      if (failed) return false;
+      try {
+        await work();
+        return true;
+      } catch (error) {
+        failed = true;
+        // Disconnecting waits for this callback, so it cannot be awaited from inside it.
+        setImmediate(() => void subscription.stop());
+        if (options.onError) options.onError(error);
+        else logger.error({ err: error, topic, groupId }, 'bus consumer stopped');
+        return false;
+      }
+    };
+    await consumer.run({ autoCommit: false, ...handlers(consumer, guarded) });
     try {
       await joined;
     } catch (error) {
@@ -170,6 +182,10 @@ export class KafkaMessageBus implements MessageBus {
     if (this.admin) await (await this.admin).disconnect();
     this.producer = this.admin = null;
   }
+}
+
+function consumed(topic: string, partition: number, message: KafkaMessage): ConsumedMessage {
+  return { topic, partition, offset: message.offset, key: message.key?.toString('utf8') ?? '', value: message.value?.toString('utf8') ?? '', headers: decodeHeaders(message.headers) };
 }
 
 function decodeHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
