@@ -5,10 +5,10 @@ import { AppModule, type ApiOptions } from './app.module';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
 import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
 import { strictValidationPipe } from './http/validation.pipe';
-import { UnexpectedBodyGuard } from './http/unexpected-body.guard';
+import { RequestInterceptor } from './http/request.interceptor';
+import { IdempotencyInterceptor } from './http/idempotency/idempotency.interceptor';
 import { RouteTable } from './http/route-table';
 import { attachOpenApi, OpenApiDocuments } from './openapi/docs.controller';
-import { UnknownQueryGuard } from './http/unknown-query.guard';
 import { compressAnswers } from './http/browser-access';
 
 /** Builds the API exactly as `npm start` and `start:api` run it; tests use the same function. */
@@ -21,8 +21,8 @@ export async function createApi(config: PlatformConfig, options: ApiOptions = {}
   app.useGlobalPipes(strictValidationPipe());
   // The query parameters a route takes are those its OpenAPI document lists, built on first use.
   const documents = app.get(OpenApiDocuments);
-  // Guards, after the app's own global guards (auth, rate limit): they only refuse, before the handler (unexpected-body.guard.ts).
-  app.useGlobalGuards(new UnexpectedBodyGuard(), new UnknownQueryGuard(() => documents.document()));
+  // One global interceptor: Idempotency-Key, then unexpected bodies and query parameters (request.interceptor.ts).
+  app.useGlobalInterceptors(new RequestInterceptor(app.get(IdempotencyInterceptor), () => documents.document()));
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();

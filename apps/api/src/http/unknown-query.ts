@@ -1,4 +1,4 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { domainError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
@@ -21,29 +21,20 @@ let parametersByRoute: ParametersByRoute | null = null;
  * takes is what the OpenAPI document lists for it (its @Query DTO, @ApiQuery, @AsOf): one source,
  * never a list per route, so a documented parameter is always accepted and an undocumented one
  * never. Lists refuse the same names through their DTOs' whitelist, with the same answer.
- *
- * A global guard after the app's own (auth, rate limit), not an interceptor: see
- * unexpected-body.guard.ts.
+ * Run by the API's interceptor (request.interceptor.ts).
  */
-@Injectable()
-export class UnknownQueryGuard implements CanActivate {
-  constructor(private readonly document: () => OpenApiDocument) {}
-
-  canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<Request>();
-    const names = Object.keys(req.query ?? {});
-    if (names.length) {
-      const method = req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
-      const path = toTemplate(String((req.route as { path?: unknown } | undefined)?.path ?? req.path));
-      // A route the document does not describe takes no parameter: refusing is the safe side.
-      const taken = (parametersByRoute ??= parametersOf(this.document())).get(`${method} ${path}`);
-      const unknown = names.find((name) => !taken?.has(name));
-      if (unknown !== undefined) {
-        const message = `${unknown} is not an accepted field`;
-        throw new DomainException(domainError('validation', 'validation_error', message, { errors: [{ field: unknown, message }] }));
-      }
-    }
-    return true;
+export function refuseUnknownQuery(context: ExecutionContext, document: () => OpenApiDocument): void {
+  const req = context.switchToHttp().getRequest<Request>();
+  const names = Object.keys(req.query ?? {});
+  if (!names.length) return;
+  const method = req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
+  const path = toTemplate(String((req.route as { path?: unknown } | undefined)?.path ?? req.path));
+  // A route the document does not describe takes no parameter: refusing is the safe side.
+  const taken = (parametersByRoute ??= parametersOf(document())).get(`${method} ${path}`);
+  const unknown = names.find((name) => !taken?.has(name));
+  if (unknown !== undefined) {
+    const message = `${unknown} is not an accepted field`;
+    throw new DomainException(domainError('validation', 'validation_error', message, { errors: [{ field: unknown, message }] }));
   }
 }
 
