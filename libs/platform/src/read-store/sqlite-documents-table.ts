@@ -18,12 +18,19 @@ const create = (name: string, fields: readonly string[] = []) => `CREATE TABLE I
 )`;
 
 export function createDocumentsTable(db: Database.Database): void {
-  // Immediate: the API and its worker open the file together; one of them moves it, the other sees it moved.
-  db.transaction(() => {
-    const table = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'documents'").get();
-    if (table && /WITHOUT\s+ROWID/i.test(table.sql)) moveToRowidTable(db);
-    db.exec(`${create('documents')}; CREATE INDEX IF NOT EXISTS tombstones ON documents (collection, position) WHERE deleted = 1;`);
-  }).immediate();
+  // Immediate: the API and its worker open the file together; one of them moves it, the other sees
+  // it moved, waiting as long as the copy takes (a large store's is longer than the usual timeout).
+  const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 600000');
+  try {
+    db.transaction(() => {
+      const table = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'documents'").get();
+      if (table && /WITHOUT\s+ROWID/i.test(table.sql)) moveToRowidTable(db);
+      db.exec(`${create('documents')}; CREATE INDEX IF NOT EXISTS tombstones ON documents (collection, position) WHERE deleted = 1;`);
+    }).immediate();
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
+  }
 }
 
 /**
