@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 export const WEBHOOK_ID = new RegExp(`^whk_${ULID}$`);
@@ -19,9 +19,8 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * same public event and the same delivery stream, which is how redeliveries are deduplicated.
  */
 export function derivedUlid(seed: string, ...parts: string[]): string {
-  const digest = createHash('sha256')
-    .update([seed, ...parts].join('\u0000'))
-    .digest();
+  // One-shot: no Hash object per id (half the CPU; an event stream derives one per public event).
+  const digest = hash('sha256', [seed, ...parts].join('\u0000'), 'buffer');
   let bits = 0n;
   for (const byte of digest.subarray(0, 10)) bits = (bits << 8n) | BigInt(byte);
   let random = '';
