@@ -7,7 +7,7 @@ import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
 type Line = Record<string, any>;
 
 /**
- * Issue 22: request logs through nestjs-pino, with the request id, the actor, the organization and
+ * Issue 22: request logs (apps/api/src/http/logging.ts), with the request id, the actor, the organization and
  * the trace on every line of a request, handler lines included (AsyncLocalStorage); nothing secret.
  */
 describe('request logs', () => {

@@ -71,7 +71,7 @@ export class AppModule implements NestModule {
     return {
       module: AppModule,
       imports: [
-        // Request logs (nestjs-pino): global, so its middleware runs before this module's.
+        // Request logs (http/logging.ts): global, so its middleware runs before this module's.
         requestLogging(),
         PlatformModule.forRoot(inProcess?.readers ?? NO_READERS, config, READ_MODELS),
         CqrsModule.forRoot(),

@@ -4,7 +4,7 @@ import pino from 'pino';
 /**
  * What a log line must never carry: credentials (Authorization, API keys, tokens, secrets, the
  * master key) and card data (PAN, CVV). Request and response bodies and headers are never logged
- * (pino-http's serializers, apps/api/src/http/logging.ts), so these paths are the second guard,
+ * (the request log writes method, path and status: apps/api/src/http/logging.ts), so these paths are the second guard,
  * for objects handed to the logger by code. pino compiles them once, when the root logger is made;
  * a child shares the root's compiled redaction.
  */
