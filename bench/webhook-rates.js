@@ -47,9 +47,6 @@ async function main() {
       await caughtUp(base, 120_000);
       await routerCaughtUp(base, receiver, next().body);
       const workerPid = (await health(base)).worker?.pid;
-      // BENCH_PROFILE=1 with a preload that profiles between two SIGUSR2 (e.g. NODE_OPTIONS=--require …).
-      const profile = () => process.env.BENCH_PROFILE && [api.pid, workerPid].forEach((pid) => pid && process.kill(pid, 'SIGUSR2'));
-      profile();
       const cpu0 = [cpuMs(api.pid), workerPid ? cpuMs(workerPid) : 0];
       const responses = new Map();
       const onAnswer = (status, body, at, due) => status === 201 && responses.set(JSON.parse(body).id, { sentAt: due, answeredAt: at });
@@ -57,7 +54,6 @@ async function main() {
       const half = await openLoop({ base, seconds: SECONDS, rate, next, onAnswer });
       const log = await sampler.settle();
       await drained(receiver, responses);
-      profile();
       const cpu1 = [cpuMs(api.pid), workerPid ? cpuMs(workerPid) : 0];
       const w = webhookLatency(receiver, responses);
       const published = lagOf(log, 'published');
