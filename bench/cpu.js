@@ -50,7 +50,14 @@ async function phase(apiPid, base) {
   return {
     end: (requests, idle = {}) => {
       const seconds = (performance.now() - began) / 1000;
-      return { api: per(api(), requests, idle.api, seconds), worker: per(worker(), requests, idle.worker, seconds), requests };
+      const [apiUsed, workerUsed] = [api(), worker()];
+      // Gross beside net: a net figure at or below zero means the idle reading was not idle (a backlog still draining), not a free transfer.
+      return {
+        api: per(apiUsed, requests, idle.api, seconds),
+        worker: per(workerUsed, requests, idle.worker, seconds),
+        gross: { api: per(apiUsed, requests, 0, seconds), worker: per(workerUsed, requests, 0, seconds) },
+        requests,
+      };
     },
   };
 }
