@@ -227,7 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     snapshotEvery: snapshotEvery(env),
     workerRoles: workerRoles(env.WORKER_ROLES),
     workerHeartbeatTimeoutMs: positive(env.WORKER_HEARTBEAT_TIMEOUT_MS || '10000', 'WORKER_HEARTBEAT_TIMEOUT_MS'),
-    workerMaxHeapMb: positive(env.WORKER_MAX_HEAP_MB || '128', 'WORKER_MAX_HEAP_MB'),
+    workerMaxHeapMb: positive(env.WORKER_MAX_HEAP_MB || '160', 'WORKER_MAX_HEAP_MB'),
     maxInflightWrites: positive(env.MAX_INFLIGHT_WRITES || '256', 'MAX_INFLIGHT_WRITES'),
     maxEventLoopDelayMs: integer(env.MAX_EVENT_LOOP_DELAY_MS || '100', 'MAX_EVENT_LOOP_DELAY_MS'),
     workerMaxInflightAppends: positive(env.WORKER_MAX_INFLIGHT_APPENDS || '64', 'WORKER_MAX_INFLIGHT_APPENDS'),
