@@ -29,6 +29,20 @@ module.exports = {
       to: { path: '(^|/)libs/(domain|application|read-models|webhook-delivery)/' },
     },
     {
+      name: 'imports-are-declared',
+      comment: 'Every package apps and libs import is in package.json: one resolved only through another package (express through @nestjs/platform-express) breaks when that one changes its own.',
+      severity: 'error',
+      from: { path: '(^|/)(apps|libs)/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'running-code-imports-no-dev-package',
+      comment: 'A package the running code needs is a dependency, not a devDependency (npm ci --omit=dev drops those); its @types being a devDependency made multer one. Type-only imports aside.',
+      severity: 'error',
+      from: { path: '(^|/)(apps|libs)/', pathNot: SPEC },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'domain-imports-no-node-builtin',
       comment: 'No Node built-in (node:*, crypto, …) in the domain: ids, randomness and time come in commands. The source scan of the test covers the globals (process, crypto, clocks).',
       severity: 'error',

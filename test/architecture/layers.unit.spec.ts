@@ -112,6 +112,8 @@ describe('architecture rules (docs/architecture.md, Layers)', () => {
         `${F}/libs/platform/src/outer-layers.ts → ${F}/libs/read-models/src/webhook-list.ts`,
         `${F}/libs/platform/src/outer-layers.ts → ${F}/libs/webhook-delivery/src/consumer/router-on-list-model.ts`,
       ]);
+      expect(byRule('imports-are-declared').map((v) => v.replace(/node_modules\/([^/]+)\/.*$/, '$1'))).toEqual([`${F}/apps/one/src/undeclared-package.ts → base64-js`]);
+      expect(byRule('running-code-imports-no-dev-package').map((v) => v.replace(/node_modules\/([^/]+)\/.*$/, '$1'))).toEqual([`${F}/apps/one/src/dev-package-at-runtime.ts → supertest`]);
       expect(byRule('domain-imports-no-node-builtin')).toEqual([
         `${F}/libs/domain/src/clock-reading-decider.ts → crypto`,
         `${F}/libs/domain/src/clock-reading-decider.ts → os`,
