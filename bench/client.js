@@ -12,9 +12,15 @@ const OPERATOR = { authorization: `Bearer ${ADMIN_TOKEN}` };
 /** The API's /health as the operator reads it: `log` (head, projected, published), `worker` (pid, restarts) under npm start. */
 const health = async (base) => (await fetch(`${base}/health`, { headers: OPERATOR })).json();
 
-/** Runs `node server.js <mode> <port>` and resolves once it prints READY. */
+/** The node flags of `npm start` (the heap limits): the API runs under them, and its worker inherits them. */
+const startFlags = () =>
+  require('../package.json')
+    .scripts.start.split(/\s+/)
+    .filter((a) => a.startsWith('--'));
+
+/** Runs `node server.js <mode> <port>` (the API under `npm start`'s node flags) and resolves once it prints READY. */
 function start(mode, port, env = {}) {
-  const child = spawn(process.execPath, [join(__dirname, 'server.js'), mode, String(port)], {
+  const child = spawn(process.execPath, [...(mode === 'api' ? startFlags() : []), join(__dirname, 'server.js'), mode, String(port)], {
     // The service resolves its relative defaults (datasets/fx-rates.json) from the repository root.
     cwd: join(__dirname, '..'),
     env: { ...process.env, PAYMENTS_BOOTSTRAP_API_KEYS: KEY, PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
