@@ -2,6 +2,7 @@ import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstr
 import { createCoordinationStore, createEventStore, createMessageBus, createReadStore, createSnapshotStore } from './adapters';
 import { BusPublisher, PUBLISHER_CHECKPOINT } from './bus/bus-publisher';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
+import { CLOCK, systemClock, type Clock } from './clock';
 import { PLATFORM_CONFIG, type PlatformConfig, type WorkerRole } from './config/platform-config';
 import { CHECKPOINT_STORE } from './coordination/checkpoint-store.port';
 import type { CoordinationStore } from './coordination/coordination-store.port';
@@ -119,12 +120,14 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(roles: PlatformRoles, config: PlatformConfig, projections: readonly Projection[]): DynamicModule {
+  static forRoot(roles: PlatformRoles, config: PlatformConfig, projections: readonly Projection[], clock: Clock = systemClock): DynamicModule {
     return {
       module: PlatformModule,
       providers: [
         { provide: PLATFORM_CONFIG, useValue: config },
         { provide: PLATFORM_ROLES, useValue: roles },
+        // The one clock (clock/clock.ts): tests build the app with a TestClock and move it.
+        { provide: CLOCK, useValue: clock },
         { provide: EVENT_STORE, useFactory: () => createEventStore(config) },
         { provide: RAW_READ_STORE, useFactory: () => createReadStore(config) },
         {
@@ -144,7 +147,7 @@ export class PlatformModule {
         { provide: APP_METRICS, useFactory: () => new AppMetrics() },
         PlatformLifecycle,
       ],
-      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, EVENT_STORE, READ_STORE, RAW_READ_STORE, MESSAGE_BUS, CHECKPOINT_STORE, LEASE_STORE, SECRET_BOX, PROJECTIONS, APP_METRICS, PlatformLifecycle],
+      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, CLOCK, EVENT_STORE, READ_STORE, RAW_READ_STORE, MESSAGE_BUS, CHECKPOINT_STORE, LEASE_STORE, SECRET_BOX, PROJECTIONS, APP_METRICS, PlatformLifecycle],
     };
   }
 }
