@@ -2,7 +2,7 @@ import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Header, Param, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { GetLedgerQuery } from '@app/application/ledger';
+import { GetLedgerQuery } from '@app/read-models/ledger';
 import { Public } from '../http/auth/auth.decorators';
 import { parseAsOf } from '../audit/as-of.interceptor';
 import { exactJson, JSON_CONTENT_TYPE } from '../audit/exact-json';

@@ -3,7 +3,7 @@ import { Controller, Get, Header, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsOptional } from 'class-validator';
 import type { CommandContext } from '@app/application/command-handling';
-import { GetLedgerQuery } from '@app/application/ledger';
+import { GetLedgerQuery } from '@app/read-models/ledger';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { parseAsOf } from './as-of.interceptor';
 import { exactJson, JSON_CONTENT_TYPE } from './exact-json';

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { GetLedgerQuery, type LedgerView } from '@app/application/ledger';
+import { GetLedgerQuery, type LedgerView } from './get-ledger.query';
 import { RAW_READ_STORE, READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
 import { bookOf } from './ledger-documents';
 import { ledgerAt, latestTick, positionOf } from './ledger-view';

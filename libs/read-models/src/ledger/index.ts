@@ -1,3 +1,4 @@
 export * from './ledger.projection';
+export * from './get-ledger.query';
 export * from './get-ledger.query-handler';
 export * from './ledger-metrics';

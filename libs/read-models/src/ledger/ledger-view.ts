@@ -1,4 +1,4 @@
-import type { LedgerView } from '@app/application/ledger';
+import type { LedgerView } from './get-ledger.query';
 import type { PointInTime } from '@app/platform/event-store/point-in-time';
 import type { PageQuery, ReadDocument, ReadStore } from '@app/platform/read-store/read-store.port';
 import { LEDGER, rowId, ticksBefore, tickSeries, toBalances, type AccountDocument, type CurrencyDocument, type RowDocument, type TickDocument } from './ledger-documents';

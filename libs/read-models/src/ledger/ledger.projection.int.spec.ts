@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bookKey, foldLedgerEvent, newLedgers, type LedgerBook, type MoneyEvent } from '@app/domain/ledger';
-import type { LedgerView } from '@app/application/ledger';
+import type { LedgerView } from './get-ledger.query';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { upcast } from '@app/platform/event-store/upcasters';
