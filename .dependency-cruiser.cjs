@@ -4,6 +4,13 @@
  * path ((^|/)) so the test can also prove each rule fires on a small fixture tree.
  */
 const READ_SIDE = '(^|/)libs/(platform/src/read-store|read-models)/';
+/**
+ * Read models that still run application code. The event index builds each event's public body with
+ * the same function the by-id history and proof queries use (libs/application/src/operator, which
+ * also redacts); the statement checks the account and proves each row through application queries.
+ * Moving those under both sides is the fix; until then the rule names them rather than hiding them.
+ */
+const READ_MODELS_TAKING_APPLICATION_VALUES = ['(^|/)libs/read-models/src/audit/event-index\\.projection\\.ts$', '(^|/)libs/read-models/src/accounts/statement-query\\.handler\\.ts$'];
 
 module.exports = {
   forbidden: [
@@ -26,6 +33,15 @@ module.exports = {
       severity: 'error',
       from: { path: '(^|/)libs/application/' },
       to: { path: READ_SIDE },
+    },
+    {
+      name: 'read-models-import-application-types-only',
+      comment:
+        'A read model depends on the application for its contracts (types), never for behaviour: what both sides run lives below them or in the read model. ' +
+        'The two files named in pathNot are the exceptions of today, each with its reason in docs/architecture.md ("Layers"); the list can only shrink.',
+      severity: 'error',
+      from: { path: '(^|/)libs/read-models/', pathNot: ['\\.spec\\.ts$', ...READ_MODELS_TAKING_APPLICATION_VALUES] },
+      to: { path: '(^|/)libs/application/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'webhook-router-on-streams',

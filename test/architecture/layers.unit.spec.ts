@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { controllerImports, controllerImportVerdict, processOrClockReads, tsFiles, type ControllerImport } from './source-scans';
 
 const ROOT = join(__dirname, '..', '..');
@@ -96,6 +97,8 @@ describe('architecture rules (docs/architecture.md, Layers)', () => {
           .map((v) => `${v.from} → ${v.to}`);
       expect(byRule('commands-decide-on-streams')).toEqual([`${F}/libs/application/src/command-reading-a-read-model.ts → ${F}/libs/platform/src/read-store/read-store.port.ts`]);
       expect(byRule('webhook-router-on-streams')).toEqual([`${F}/libs/webhook-delivery/src/consumer/router-on-list-model.ts → ${F}/libs/read-models/src/webhook-list.ts`]);
+      // The type import of the same file is allowed; the function is not.
+      expect(byRule('read-models-import-application-types-only')).toEqual([`${F}/libs/read-models/src/payouts/payout-limit-view.ts → ${F}/libs/application/src/payouts/payout-limits.ts`]);
       expect(byRule('no-app-imports-another-app')).toEqual([`${F}/apps/one/src/main.ts → ${F}/apps/two/src/thing.ts`]);
       expect(byRule('libs-never-import-apps')).toEqual([`${F}/libs/webhook-delivery/src/consumer/router-on-list-model.ts → ${F}/apps/two/src/thing.ts`]);
       expect(byRule('domain-is-pure').map((v) => v.split(' → ')[1])).toEqual(expect.arrayContaining(['fs', expect.stringContaining('node_modules/@nestjs/common/')]));
@@ -119,6 +122,21 @@ describe('architecture rules (docs/architecture.md, Layers)', () => {
         `${F}/libs/domain/src/clock-reading-decider.ts → os`,
         `${F}/libs/domain/src/impure-decider.ts → fs`,
       ]);
+    });
+  });
+
+  describe('read-models-import-application-types-only: its exceptions', () => {
+    it('every read model named in the rule still imports an application value, and no other does', () => {
+      const rule = (require(join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: { name: string; from: { pathNot?: string[] } }[] }).forbidden.find(
+        (r) => r.name === 'read-models-import-application-types-only',
+      )!;
+      const exceptions = rule.from.pathNot!.filter((p) => !p.includes('spec')).map((p) => new RegExp(p));
+      const valueImport = /^import (?!type )[^;]*from '@app\/application/m;
+      const taking = tsFiles(join(ROOT, 'libs/read-models/src'), (p) => !p.endsWith('.spec.ts'))
+        .filter((file) => valueImport.test(readFileSync(file, 'utf8')))
+        .map((file) => relative(ROOT, file));
+      expect(taking.sort()).toEqual(taking.filter((file) => exceptions.some((e) => e.test(file))).sort());
+      expect(exceptions.every((e) => taking.some((file) => e.test(file)))).toBe(true);
     });
   });
 
