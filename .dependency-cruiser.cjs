@@ -38,7 +38,7 @@ module.exports = {
       name: 'read-models-import-application-types-only',
       comment:
         'A read model depends on the application for its contracts (types), never for behaviour: what both sides run lives below them or in the read model. ' +
-        'The two files named in pathNot are the exceptions of today, each with its reason in docs/architecture.md ("Layers"); the list can only shrink.',
+        'The files named in pathNot are the exceptions of today, with their reason above READ_MODELS_TAKING_APPLICATION_VALUES; the list can only shrink.',
       severity: 'error',
       from: { path: '(^|/)libs/read-models/', pathNot: ['\\.spec\\.ts$', ...READ_MODELS_TAKING_APPLICATION_VALUES] },
       to: { path: '(^|/)libs/application/', dependencyTypesNot: ['type-only'] },
