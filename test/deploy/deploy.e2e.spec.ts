@@ -11,8 +11,8 @@ describe('configuration table', () => {
     expect([...read.keys()].sort()).toEqual(Object.keys(CONFIG_VARIABLES).sort());
   });
 
-  it("is the README's Configuration table, row for row", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it("is docs/operations.md's Configuration table, row for row", () => {
+    const readme = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
     const section = readme.slice(readme.indexOf('\n## Configuration\n'), readme.indexOf('\n## ', readme.indexOf('\n## Configuration\n') + 5));
     const rows = section.split('\n').filter((line) => /^\| `[A-Z]/.test(line));
     const named = new Set(rows.flatMap((row) => [...row.split('|')[1].matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1])));
@@ -282,7 +282,7 @@ describe('deploy/k8s operations', () => {
     }
   });
 
-  it("creates in the README's commands every Secret key the manifests read, the admin token included", () => {
+  it("creates in docs/operations.md's commands every Secret key the manifests read, the admin token included", () => {
     const referenced = new Set<string>();
     for (const w of workloads(objects)) {
       const spec = podSpecOf(w);
@@ -292,7 +292,7 @@ describe('deploy/k8s operations', () => {
       for (const v of spec.volumes ?? []) for (const item of v.secret?.items ?? []) referenced.add(`${v.secret.secretName}/${item.key}`);
     }
     expect(referenced).toContain('payments-secrets/admin-token');
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
     const created = new Set<string>();
     for (const [command] of readme.matchAll(/kubectl create secret generic [\s\S]*?(?=\n(?!\s)|\n\s*\n|$)/g)) {
       const name = /kubectl create secret generic (\S+)/.exec(command)![1];

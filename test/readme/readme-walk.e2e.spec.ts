@@ -7,11 +7,13 @@ import { KEYS, startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * The README's walk runs as written: every ```bash block between `<!-- walk:start -->` and
- * `<!-- walk:end -->`, in order, as one script under `set -euo pipefail`, against the app listening
+ * `<!-- walk:end -->` of the README, then of docs/guide.md (which continues it), in order, as one script under `set -euo pipefail`, against the app listening
  * on a port with the defaults `npm start` has (sandbox auto-advance on) and an operator token.
  * Every request in it uses `curl --fail-with-body`, so any error status fails the walk.
  */
 const README = join(__dirname, '..', '..', 'README.md');
+const GUIDE = join(__dirname, '..', '..', 'docs', 'guide.md');
+const walkText = (): string => [README, GUIDE].map((file) => readFileSync(file, 'utf8')).join('\n');
 const ADMIN_TOKEN = 'walk-admin-token-0123456789abcdef0123456789';
 const TOOLS = ['bash', 'curl', 'jq', 'openssl'];
 
@@ -42,7 +44,7 @@ describe('the README walk', () => {
   });
 
   it('has walk sections, each with commands', () => {
-    const script = walkScript(readFileSync(README, 'utf8'));
+    const script = walkScript(walkText());
     expect(script.split('\n').length).toBeGreaterThan(40);
     expect(script).not.toMatch(/\$AUTH\b|\$TXN\b/);
   });
@@ -53,7 +55,7 @@ describe('the README walk', () => {
       return;
     }
     const script = join(dir, 'walk.sh');
-    writeFileSync(script, walkScript(readFileSync(README, 'utf8')));
+    writeFileSync(script, walkScript(walkText()));
     const env = { ...process.env, KEY: KEYS.sandbox, API: api, PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN };
     // execFile would block the event loop the app answers on: run it asynchronously.
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
