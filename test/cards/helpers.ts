@@ -1,4 +1,3 @@
-import { CARD_CLOCK, type Clock } from '@app/application/cards';
 import { approvedEntity } from '../support/fixtures';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 
@@ -65,9 +64,8 @@ export async function balance(t: TestApp, accountId: string, key: string = KEYS.
   return res.body.balance;
 }
 
-/** The card clock of the running app, pinned at `at` (ms) until moved again. */
+/** The clock of the running app, pinned at `at` (ms) until moved again. */
 export function pinClock(t: TestApp, at: number): (next: number) => void {
-  const clock = t.app.get<Clock>(CARD_CLOCK);
-  const spy = jest.spyOn(clock, 'now').mockReturnValue(at);
-  return (next) => spy.mockReturnValue(next);
+  t.clock.set(at);
+  return (next) => t.clock.set(next);
 }

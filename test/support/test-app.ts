@@ -9,6 +9,7 @@ import * as adapters from '@app/platform/adapters';
 import { loadConfig, WORKER_ROLES, type PlatformConfig, type WorkerRole } from '@app/platform/config/platform-config';
 import { PlatformLifecycle, readersOf } from '@app/platform/platform.module';
 import { READ_MODELS } from '@app/read-models/read-models';
+import { TestClock } from '@app/platform/clock';
 import { createApi } from '../../apps/api/src/app.factory';
 import type { ApiOptions } from '../../apps/api/src/app.module';
 import { WorkerRolesModule } from '../../apps/worker/src/worker.module';
@@ -28,6 +29,8 @@ export interface TestApp {
   app: INestApplication;
   http: ReturnType<typeof request>;
   dataDir: string;
+  /** The clock the app runs on: a test moves time with it (advance, set) instead of sleeping. */
+  clock: TestClock;
   /** Waits until read models include every event appended so far (lists trail the log). */
   settle(): Promise<void>;
   /** Closes the app and starts a new one on the same DATA_DIR. */
@@ -42,6 +45,8 @@ export interface TestAppOptions {
   readonly holdableProjections?: boolean;
   /** The worker roles this app runs in its own process (default: every role); `[]`: the API alone, as `start:api`. */
   readonly workerRoles?: readonly WorkerRole[];
+  /** The app's clock (default: a new TestClock running with the machine's); restart keeps it. */
+  readonly clock?: TestClock;
 }
 
 /** The worker's roles in the test app's own process: one app drives and reads everything. */
@@ -70,7 +75,8 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
-  const apiOptions = inProcessWorker(options.workerRoles ?? WORKER_ROLES);
+  const clock = options.clock ?? new TestClock();
+  const apiOptions = { ...inProcessWorker(options.workerRoles ?? WORKER_ROLES), clock };
   const { app, readModels } = options.holdableProjections ? await createHoldableApi(config, apiOptions) : { app: await createApi(config, apiOptions), readModels: undefined };
   await app.get(BootstrapService).run();
   const lifecycle = app.get(PlatformLifecycle);
@@ -80,12 +86,13 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     // Every response is checked against the OpenAPI document (openapi-check.ts).
     http: checkedHttp(app),
     dataDir: dir,
+    clock,
     readModels,
     settle: () => lifecycle.settle(),
     restart: async () => {
       readModels?.release();
       await app.close();
-      return startTestApp(env, dir, options);
+      return startTestApp(env, dir, { ...options, clock });
     },
     close: async () => {
       // A held projection would keep the projector's last flush, and so the shutdown, waiting.

@@ -4,6 +4,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { DeliveryStoreModule } from '@app/platform/delivery-store/delivery-store.module';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
 import { NO_READERS, PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
+import type { Clock } from '@app/platform/clock';
 import { AccessModule } from './access/access.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { AdminModule } from './admin/admin.module';
@@ -62,6 +63,8 @@ export interface ApiOptions {
    * reader of the log.
    */
   readonly inProcessWorker?: { readonly readers: PlatformRoles; readonly modules: NonNullable<DynamicModule['imports']> };
+  /** Tests only: the clock the app runs on (a TestClock they move); the machine's clock otherwise. */
+  readonly clock?: Clock;
 }
 
 @Module({})
@@ -73,7 +76,7 @@ export class AppModule implements NestModule {
       imports: [
         // Request logs (http/logging.ts): global, so its middleware runs before this module's.
         requestLogging(),
-        PlatformModule.forRoot(inProcess?.readers ?? NO_READERS, config, READ_MODELS),
+        PlatformModule.forRoot(inProcess?.readers ?? NO_READERS, config, READ_MODELS, options.clock),
         CqrsModule.forRoot(),
         RateLimitModule,
         IdempotencyModule,

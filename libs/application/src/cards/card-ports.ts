@@ -2,13 +2,6 @@ import type { ExistingWebhook } from '@app/domain';
 import type { CardTransactionRecord, FxTable, MccGroups } from '@app/domain/cards';
 import type { Mode } from '@app/platform/event-store/event-mode';
 
-/** Time for cards (usage days and cycles, expiry, the creation window): injectable, so tests move it. */
-export interface Clock {
-  now(): number;
-}
-export const CARD_CLOCK = Symbol('CARD_CLOCK');
-export const systemClock: Clock = { now: () => Date.now() };
-
 /** The datasets the cards feature decides with (loaded once at start). */
 export interface CardDatasets {
   readonly fx: FxTable;

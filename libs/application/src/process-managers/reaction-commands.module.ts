@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApplyCardMoneyHandler, CARD_CLOCK, RecoverCardAuthorizationHandler, systemClock } from '../cards';
+import { ApplyCardMoneyHandler, RecoverCardAuthorizationHandler } from '../cards';
 import {
   ACQUIRER,
   AUTHORIZATION_DEADLINE,
@@ -39,9 +39,7 @@ import { AdvanceTransferHandler, ApplyTransferMoneyHandler, RecoverTransferReser
     { provide: ACQUIRER, useClass: SimulatedAcquirer },
     // How long a claimed acquirer call is its claimant's alone (tests shorten it).
     { provide: AUTHORIZATION_DEADLINE, useValue: AUTHORIZATION_DEADLINE_MS },
-    // Tests move time with jest.spyOn(app.get(CARD_CLOCK), 'now').
-    { provide: CARD_CLOCK, useValue: { now: () => systemClock.now() } },
   ],
-  exports: [ACQUIRER, AUTHORIZATION_DEADLINE, CARD_CLOCK],
+  exports: [ACQUIRER, AUTHORIZATION_DEADLINE],
 })
 export class ReactionCommandsModule {}

@@ -2,9 +2,9 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { accountCardMoneyDecider, pendingTransaction, type CardEvent } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { handleCommand } from '../../command-handling';
 import { accountStream } from '../../accounts/streams';
-import { CARD_CLOCK, type Clock } from '../card-ports';
 import { loadCard } from '../card-checks';
 import { holdOnAccount } from '../card-money';
 import { ApplyCardMoneyCommand } from './apply-card-money.command';
@@ -20,7 +20,7 @@ type WithTransaction = Extract<CardEvent, { data: { transaction: unknown } }>;
 export class ApplyCardMoneyHandler implements ICommandHandler<ApplyCardMoneyCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CARD_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, event }: ApplyCardMoneyCommand): Promise<void> {

@@ -4,9 +4,10 @@ import { rule } from '@app/domain';
 import { cardDecider, cardTransactionIndexDecider, type CardTransactionRecord } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand } from '../../command-handling';
 import { authorizationEndpoint } from '../../webhooks/authorization-endpoint';
-import { CARD_AUTHORIZATION_CALLER, CARD_CLOCK, CARD_DATASETS, type AuthorizationEndpointCaller, type CardDatasets, type Clock } from '../card-ports';
+import { CARD_AUTHORIZATION_CALLER, CARD_DATASETS, type AuthorizationEndpointCaller, type CardDatasets } from '../card-ports';
 import { decideWithEndpoint } from './endpoint-decision';
 import { fxQuote, loadAccount, loadCard } from '../card-checks';
 import { decidedTransaction, holdOnAccount, settleTransaction } from '../card-money';
@@ -23,7 +24,7 @@ import { AuthorizeCardCommand } from './authorize-card.command';
 export class AuthorizeCardHandler implements ICommandHandler<AuthorizeCardCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CARD_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CARD_DATASETS) private readonly datasets: CardDatasets,
     @Inject(CARD_AUTHORIZATION_CALLER) private readonly caller: AuthorizationEndpointCaller,
   ) {}

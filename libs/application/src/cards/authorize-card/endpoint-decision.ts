@@ -4,7 +4,8 @@ import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { handleCommand, type CommandContext } from '../../command-handling';
 import { accountStream } from '../../accounts/streams';
 import { decidedTransaction, finishedSince } from '../card-money';
-import type { AuthorizationEndpointCaller, Clock, EndpointReply } from '../card-ports';
+import type { Clock } from '@app/platform/clock';
+import type { AuthorizationEndpointCaller, EndpointReply } from '../card-ports';
 import { cardStream } from '../streams';
 
 interface Verdict {

@@ -2,8 +2,8 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider, type IssuedCardState } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { handleCommand } from '../../command-handling';
-import { CARD_CLOCK, type Clock } from '../card-ports';
 import { loadCard } from '../card-checks';
 import { cardStream } from '../streams';
 import { ChangeCardStatusCommand } from './change-card-status.command';
@@ -12,7 +12,7 @@ import { ChangeCardStatusCommand } from './change-card-status.command';
 export class ChangeCardStatusHandler implements ICommandHandler<ChangeCardStatusCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CARD_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, cardId, change }: ChangeCardStatusCommand): Promise<IssuedCardState> {

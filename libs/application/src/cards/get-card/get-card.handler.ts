@@ -3,7 +3,8 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { cardUsage } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { SECRET_BOX, SecretBox } from '@app/platform/security/secret-box';
-import { CARD_CLOCK, CARD_DATASETS, type CardDatasets, type Clock } from '../card-ports';
+import { CLOCK, type Clock } from '@app/platform/clock';
+import { CARD_DATASETS, type CardDatasets } from '../card-ports';
 import { loadCard } from '../card-checks';
 import { GetCardQuery, type CardDetails } from './get-card.query';
 
@@ -12,7 +13,7 @@ export class GetCardHandler implements IQueryHandler<GetCardQuery> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
-    @Inject(CARD_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CARD_DATASETS) private readonly datasets: CardDatasets,
   ) {}
 

@@ -6,8 +6,9 @@ import { currencyInfo, type OpenAccountState } from '@app/domain/accounts';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { SECRET_BOX, SecretBox } from '@app/platform/security/secret-box';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand, type CommandContext } from '../../command-handling';
-import { CARD_CLOCK, CARD_DATASETS, CARD_SETTINGS, type CardDatasets, type CardSettings, type Clock } from '../card-ports';
+import { CARD_DATASETS, CARD_SETTINGS, type CardDatasets, type CardSettings } from '../card-ports';
 import { fxQuote, loadAccount } from '../card-checks';
 import { cardCreationsStream, cardStream } from '../streams';
 import { newCvv, reserveCardNumber } from './card-credentials';
@@ -22,7 +23,7 @@ export class IssueCardHandler implements ICommandHandler<IssueCardCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
-    @Inject(CARD_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CARD_DATASETS) private readonly datasets: CardDatasets,
     @Inject(CARD_SETTINGS) private readonly settings: CardSettings,
   ) {}

@@ -3,8 +3,9 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { rule } from '@app/domain';
 import { cardDecider, type IssuedCardState } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand } from '../../command-handling';
-import { CARD_CLOCK, CARD_DATASETS, type CardDatasets, type Clock } from '../card-ports';
+import { CARD_DATASETS, type CardDatasets } from '../card-ports';
 import { fxQuote, loadAccount, loadCard } from '../card-checks';
 import { cardStream } from '../streams';
 import { ReassignCardCommand } from './reassign-card.command';
@@ -18,7 +19,7 @@ import { ReassignCardCommand } from './reassign-card.command';
 export class ReassignCardHandler implements ICommandHandler<ReassignCardCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CARD_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CARD_DATASETS) private readonly datasets: CardDatasets,
   ) {}
 

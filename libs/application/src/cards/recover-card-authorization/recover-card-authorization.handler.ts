@@ -2,8 +2,8 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { cardDecider } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { handleCommand } from '../../command-handling';
-import { CARD_CLOCK, type Clock } from '../card-ports';
 import { fallbackVerdict } from '../authorize-card/endpoint-decision';
 import { loadCard } from '../card-checks';
 import { cardStream } from '../streams';
@@ -19,7 +19,7 @@ import { RecoverCardAuthorizationCommand } from './recover-card-authorization.co
 export class RecoverCardAuthorizationHandler implements ICommandHandler<RecoverCardAuthorizationCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CARD_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, cardId, transactionId }: RecoverCardAuthorizationCommand): Promise<void> {

@@ -3,8 +3,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFound } from '@app/domain';
 import { cardTransactionIndexDecider, pendingTransaction, type CardTransactionRecord } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, loadAggregate } from '../../command-handling';
-import { CARD_CLOCK, type Clock } from '../card-ports';
 import { loadCard } from '../card-checks';
 import { holdOnAccount, settleTransaction } from '../card-money';
 import { cardTransactionStream, isCardTransactionId } from '../streams';
@@ -15,7 +15,7 @@ import { SettleCardTransactionCommand } from './settle-card-transaction.command'
 export class SettleCardTransactionHandler implements ICommandHandler<SettleCardTransactionCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CARD_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, transactionId, how }: SettleCardTransactionCommand): Promise<CardTransactionRecord> {
