@@ -8,7 +8,7 @@ import { formatTraceparent, newSpanId, traceIdOf } from '@app/platform/logging/t
 import type { SecretBox } from '@app/platform/security/secret-box';
 import { presentCardTransaction } from '@app/read-models/cards/card-transaction.presenter';
 import { postOnce, type PostResult } from '../delivery/https-post';
-import { queryParams, redact } from '../delivery/redact';
+import { attemptLogOf } from '../delivery/attempt-log';
 import { signatureHeaders } from '../delivery/signature';
 import type { AuthorizationRelays } from './relays';
 
@@ -82,28 +82,11 @@ export class HttpsAuthorizationCaller implements AuthorizationEndpointCaller {
     const { webhook } = request;
     const { result } = call;
     const id = `dlv_${ulid()}`;
-    const status_code = result.response?.status_code ?? 0;
-    const status = status_code >= 200 && status_code < 300 ? 'succeeded' : 'failed';
     const common = { organization_id: request.organization_id, mode: request.mode, entity_id: webhook.entity_id, webhook_id: webhook.id, event_id: call.eventId, event: CARD_AUTHORIZATION_REQUEST };
     // Never due (PAUSED) and in no queue: only this call claims it, once, and records its one attempt.
     await this.deliveries.schedule({ id, ...common, test: false, payload: call.payload, queue: null, scheduled: result.sent_at, due_at: PAUSED });
     await this.deliveries.claim(id, PAUSED, 0);
-    const log = {
-      id: `whl_${ulid()}`,
-      delivery_id: id,
-      ...common,
-      url: webhook.url,
-      attempt: 1,
-      status,
-      request: { method: 'POST', headers: redact(call.headers), body: call.payload },
-      query_params: queryParams(call.url),
-      response: result.response && { ...result.response, headers: redact(result.response.headers) },
-      error: result.error ?? (result.response && status_code >= 300 ? `HTTP ${status_code}` : null),
-      duration_ms: result.completed_at - result.sent_at,
-      created: result.completed_at,
-      sent_at: result.sent_at,
-      completed_at: result.completed_at,
-    } as const;
+    const log = attemptLogOf({ delivery_id: id, ...common, attempt: 1 }, { url: webhook.url, target: call.url, headers: call.headers, body: call.payload, result });
     await this.deliveries.record({ log, next_attempt_at: null });
   }
 }

@@ -3,13 +3,12 @@ import { foldStream } from '@app/application/command-handling';
 import { webhookStream } from '@app/application/webhooks';
 import type { CancelReason, Delivery, DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
-import { ulid } from '@app/platform/ids/ulid';
 import { formatTraceparent, newSpanId, traceIdOf } from '@app/platform/logging/trace-context';
 import { webhookAttemptDuration, webhookAttempts } from '@app/platform/metrics/metrics';
 import type { SecretBox } from '@app/platform/security/secret-box';
+import { attemptLogOf } from './attempt-log';
 import { afterFailure } from './failing';
 import { postOnce } from './https-post';
-import { queryParams, redact } from './redact';
 import { nextAttemptAt } from './retry-schedule';
 import { signatureHeaders } from './signature';
 
@@ -102,32 +101,23 @@ async function send(deps: AttemptDeps, webhook: ExistingWebhook, delivery: Deliv
   };
   const result = await postOnce(url, delivery.payload, headers, settings);
   answered();
-  const status_code = result.response?.status_code ?? 0;
-  const status = status_code >= 200 && status_code < 300 ? 'succeeded' : 'failed';
+  const log = attemptLogOf(
+    {
+      delivery_id: delivery.id,
+      organization_id: delivery.organization_id,
+      mode: delivery.mode,
+      entity_id: delivery.entity_id,
+      webhook_id: delivery.webhook_id,
+      event_id: delivery.event_id,
+      event: delivery.event,
+      attempt: delivery.attempts,
+    },
+    { url: webhook.url, target: url, headers, body: delivery.payload, result },
+  );
+  const status = log.status;
   const outcome = result.response ? status : 'error';
   webhookAttempts.inc({ outcome });
   webhookAttemptDuration.observe({ outcome }, (result.completed_at - result.sent_at) / 1000);
-  const log = {
-    id: `whl_${ulid()}`,
-    delivery_id: delivery.id,
-    organization_id: delivery.organization_id,
-    mode: delivery.mode,
-    entity_id: delivery.entity_id,
-    webhook_id: delivery.webhook_id,
-    event_id: delivery.event_id,
-    event: delivery.event,
-    url: webhook.url,
-    attempt: delivery.attempts,
-    status,
-    request: { method: 'POST', headers: redact(headers), body: delivery.payload },
-    query_params: queryParams(url),
-    response: result.response && { ...result.response, headers: redact(result.response.headers) },
-    error: result.error ?? (result.response && status_code >= 300 ? `HTTP ${status_code}` : null),
-    duration_ms: result.completed_at - result.sent_at,
-    created: result.completed_at,
-    sent_at: result.sent_at,
-    completed_at: result.completed_at,
-  } as const;
   // A resend is one attempt, never retried; a recovered delivery counts its retries afresh (decisions §15).
   const retry = delivery.resend_of ? null : nextAttemptAt(settings.retryScheduleMs, delivery.attempts - (delivery.retry_base ?? 0), result.completed_at);
   const after = await deliveries.record({ log, next_attempt_at: retry });
