@@ -2,8 +2,7 @@ import type { CommandBus } from '@nestjs/cqrs';
 import { cardDecider, pendingTransaction, wasAsked, type CardEvent } from '@app/domain/cards';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { foldStream, reactionContext } from '../command-handling';
-import type { ProcessManager } from '../process-managers';
-import { sleepUntil } from '../process-managers';
+import { sleepUntil, type ProcessManager } from '@app/platform/log-processing';
 import { RecoverCardAuthorizationCommand } from './recover-card-authorization/recover-card-authorization.command';
 import { cardStream } from './streams';
 

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { logger } from '@app/platform/logging/logger';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
-import { ProcessManagerRunners } from '../process-managers';
+import { ProcessManagerRunners } from '@app/platform/log-processing';
 import { cardMoneyManager } from './card-money.process-manager';
 import { AUTHORIZATION_OUTCOME_MARGIN_MS, cardAuthorizationRecoveryManager } from './card-authorization-recovery.process-manager';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { logger } from '@app/platform/logging/logger';
-import { ProcessManagerRunners } from '../process-managers';
+import { ProcessManagerRunners } from '@app/platform/log-processing';
 import { AUTHORIZATION_DEADLINE, AUTHORIZATION_DEADLINE_MS } from './collections-config';
 import { acquirerManager, refundManager, refundRequestManager, settlementManager } from './collections.process-managers';
 

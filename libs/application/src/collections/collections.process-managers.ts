@@ -3,7 +3,7 @@ import type { CollectionEvent } from '@app/domain/accounts';
 import type { IntentActionEvent, PaymentIntentEvent, RequestedRefund } from '@app/domain/collections';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { reactionContext } from '../command-handling';
-import { sleep, type ProcessManager } from '../process-managers';
+import { sleep, type ProcessManager } from '@app/platform/log-processing';
 import { AuthorizeIntentActionCommand } from './authorize-intent-action/authorize-intent-action.command';
 import { AUTHORIZATION_DEADLINE_MS } from './collections-config';
 import { FinishRefundCommand } from './finish-refund/finish-refund.command';

@@ -2,7 +2,7 @@ import type { CommandBus } from '@nestjs/cqrs';
 import type { PaymentDetailData } from '@app/domain';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { reactionContext } from '../command-handling';
-import type { ProcessManager } from '../process-managers';
+import type { ProcessManager } from '@app/platform/log-processing';
 import { IndexPaymentDetailCommand } from './index-payment-detail/index-payment-detail.command';
 
 /**

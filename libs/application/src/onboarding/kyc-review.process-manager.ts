@@ -6,7 +6,7 @@ import { modeOf } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 import { reactionContext } from '../command-handling';
-import { ProcessManagerRunners, sleepUntil, type ProcessManager } from '../process-managers';
+import { ProcessManagerRunners, sleepUntil, type ProcessManager } from '@app/platform/log-processing';
 import { CompleteAutomaticReviewCommand } from './complete-automatic-review/complete-automatic-review.command';
 
 /**

@@ -3,7 +3,7 @@ import { CardRunners } from '../cards';
 import { CollectionRunners } from '../collections';
 import { KycReviewRunner } from '../onboarding';
 import { TransferRunners } from '../transfers';
-import { ProcessManagerRunners } from './process-manager-runners';
+import { ProcessManagerRunners } from '@app/platform/log-processing';
 import { ReactionCommandsModule } from './reaction-commands.module';
 
 /**

@@ -3,8 +3,7 @@ import type { TransferEvent } from '@app/domain/transfers';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import { DomainException, reactionContext } from '../command-handling';
-import type { ProcessManager } from '../process-managers';
-import { sleep } from '../process-managers';
+import { sleep, type ProcessManager } from '@app/platform/log-processing';
 import { AdvanceTransferCommand } from './advance-transfer/advance-transfer.command';
 
 /** Each network step takes this long, so a transfer is successful about 1.6 s after creation (decisions §6: within ~2 s). */

@@ -3,8 +3,7 @@ import type { AccountEvent } from '@app/domain/accounts';
 import { type TransferIntent, type TransferReferenceEvent } from '@app/domain/transfers';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { reactionContext } from '../command-handling';
-import type { ProcessManager } from '../process-managers';
-import { sleepUntil } from '../process-managers';
+import { sleepUntil, type ProcessManager } from '@app/platform/log-processing';
 import { RecoverTransferReservationCommand } from './recover-transfer-reservation/recover-transfer-reservation.command';
 import { transferById } from './transfer-steps';
 

@@ -4,7 +4,7 @@ import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platf
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 import { paymentDetailIndexManager } from '../counterparties/payment-detail-index.process-manager';
-import { ProcessManagerRunners, type ProcessManager } from '../process-managers';
+import { ProcessManagerRunners, type ProcessManager } from '@app/platform/log-processing';
 import { transferMoneyManager } from './transfer-money.process-manager';
 import { transferRailsManager } from './transfer-rails.process-manager';
 import { transferRecoveryManager } from './transfer-recovery.process-manager';

@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { intentActionDecider, isIntentAction, type AuthorizationClaim, type ExistingIntentAction, type IntentActionRecord } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { handleCommand, type CommandContext } from '../../command-handling';
-import { sleep } from '../../process-managers/sleep';
+import { sleep } from '@app/platform/log-processing/sleep';
 import { ACQUIRER, authorizationKey, type Acquirer } from '../acquirer.port';
 import { AUTHORIZATION_DEADLINE, AUTHORIZATION_DEADLINE_MS } from '../collections-config';
 import { loadAction, loadIntent } from '../load';

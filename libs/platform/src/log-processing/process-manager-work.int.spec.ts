@@ -2,10 +2,11 @@ import { createHook } from 'node:async_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CheckpointStore } from '@app/platform/coordination/checkpoint-store.port';
-import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
-import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { CheckpointedWork } from './checkpointed-work';
+import type { CheckpointStore } from '../coordination/checkpoint-store.port';
+import type { RecordedEvent } from '../event-store/event-store.port';
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { CheckpointedReader } from './checkpointed-reader';
+import { ProcessManagerWork } from './process-manager-work';
 
 const SLOTS = 100;
 const EVENTS = 600;
@@ -14,7 +15,7 @@ const until = async (check: () => boolean, what: string) => {
   for (const end = Date.now() + 30_000; !check(); await new Promise((r) => setTimeout(r, 5))) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
 };
 
-describe('CheckpointedWork at its concurrency', () => {
+describe('A process manager at its concurrency', () => {
   let dir: string;
   let store: SqliteEventStore;
   beforeEach(() => {
@@ -35,10 +36,7 @@ describe('CheckpointedWork at its concurrency', () => {
     const gates: Array<() => void> = [];
     let finished = 0;
     const checkpoints: CheckpointStore = { getCheckpoint: async () => 0, saveCheckpoint: async () => undefined };
-    const work = new CheckpointedWork(
-      store,
-      checkpoints,
-      'test',
+    const manager = new ProcessManagerWork(
       {
         name: 'test',
         handles: ['Work'],
@@ -49,6 +47,7 @@ describe('CheckpointedWork at its concurrency', () => {
       } as never,
       { concurrency: SLOTS },
     );
+    const work = new CheckpointedReader(store, checkpoints, manager);
     for (let i = 0; i < EVENTS; i++) await store.append(`work-${i}`, [{ type: 'Work', data: { i }, metadata: { event_id: `evt_${i}` } as RecordedEvent['metadata'] }], 'no_stream');
     await work.start();
     await until(() => gates.length === SLOTS, 'the slots to fill');

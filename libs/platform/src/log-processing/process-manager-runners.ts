@@ -1,9 +1,9 @@
 import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
-import { CHECKPOINT_STORE, type CheckpointStore } from '@app/platform/coordination/checkpoint-store.port';
-import { LEASE_STORE, type LeaseStore } from '@app/platform/coordination/lease-store.port';
-import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
-import { logger } from '@app/platform/logging/logger';
-import { APP_METRICS, type AppMetrics } from '@app/platform/metrics/metrics';
+import { CHECKPOINT_STORE, type CheckpointStore } from '../coordination/checkpoint-store.port';
+import { LEASE_STORE, type LeaseStore } from '../coordination/lease-store.port';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { logger } from '../logging/logger';
+import { APP_METRICS, type AppMetrics } from '../metrics/metrics';
 import type { ProcessManager } from './process-manager';
 import { ProcessManagerRunner, type RunnerOptions, type RunnerStatus } from './process-manager-runner';
 

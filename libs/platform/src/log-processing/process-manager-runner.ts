@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { CheckpointStore } from '@app/platform/coordination/checkpoint-store.port';
-import type { LeaseStore } from '@app/platform/coordination/lease-store.port';
-import type { EventStore } from '@app/platform/event-store/event-store.port';
-import { CheckpointedWork } from './checkpointed-work';
+import type { CheckpointStore } from '../coordination/checkpoint-store.port';
+import type { LeaseStore } from '../coordination/lease-store.port';
+import type { EventStore } from '../event-store/event-store.port';
+import { CheckpointedReader } from './checkpointed-reader';
 import type { ProcessManager, WorkOptions } from './process-manager';
+import { ProcessManagerWork } from './process-manager-work';
 
 export interface ProcessManagerPorts {
   readonly store: EventStore;
@@ -40,7 +41,7 @@ export const DEFAULT_LEASE_RENEW_MS = 5_000;
  */
 export class ProcessManagerRunner {
   readonly holder: string;
-  private work: CheckpointedWork | null = null;
+  private work: { readonly reader: CheckpointedReader; readonly manager: ProcessManagerWork } | null = null;
   private heldUntil = 0;
   private handledBefore = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -70,16 +71,16 @@ export class ProcessManagerRunner {
   }
 
   get status(): RunnerStatus {
-    return { name: this.manager.name, holding: this.work !== null, handled: this.handledBefore + (this.work?.handled ?? 0) };
+    return { name: this.manager.name, holding: this.work !== null, handled: this.handledBefore + (this.work?.manager.handled ?? 0) };
   }
 
   /** Where a new holder would resume, while this one works (0 otherwise). */
   get checkpoint(): number {
-    return this.work?.checkpoint ?? 0;
+    return this.work?.reader.lastPosition ?? 0;
   }
 
   get pending(): number {
-    return this.work?.pending ?? 0;
+    return this.work?.manager.pending ?? 0;
   }
 
   private schedule(): void {
@@ -116,13 +117,14 @@ export class ProcessManagerRunner {
   }
 
   private async begin(): Promise<void> {
-    const work = new CheckpointedWork(this.ports.store, this.ports.checkpoints, this.name, this.manager, this.options);
+    const manager = new ProcessManagerWork(this.manager, this.options);
+    const reader = new CheckpointedReader(this.ports.store, this.ports.checkpoints, manager, { checkpointName: this.name, onCheckpointError: this.options.onCoordinationError });
     try {
-      await work.start();
-      this.work = work;
+      await reader.start();
+      this.work = { reader, manager };
     } catch (error) {
       // Without its checkpoint it cannot work: let another replica try.
-      await work.stop().catch(() => undefined);
+      await reader.stop().catch(() => undefined);
       await this.release();
       throw error;
     }
@@ -132,8 +134,8 @@ export class ProcessManagerRunner {
     const work = this.work;
     this.work = null;
     if (!work) return;
-    await work.stop();
-    this.handledBefore += work.handled;
+    await work.reader.stop();
+    this.handledBefore += work.manager.handled;
   }
 
   private async release(): Promise<void> {

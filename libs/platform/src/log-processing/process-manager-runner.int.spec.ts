@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteCoordinationStore } from '@app/platform/coordination/sqlite-coordination-store';
-import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import { SqliteCoordinationStore } from '../coordination/sqlite-coordination-store';
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import type { RecordedEvent } from '../event-store/event-store.port';
 import type { ProcessManager } from './process-manager';
 import { ProcessManagerRunner, type RunnerOptions } from './process-manager-runner';
 import { sleep } from './sleep';

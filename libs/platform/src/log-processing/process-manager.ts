@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { RecordedEvent } from '../event-store/event-store.port';
 
 /**
  * Work that follows from events: a review after a submission, a transfer's next step. `handle`
