@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { BootstrapService } from '@app/application/access';
 import { describeAdapters } from '@app/platform/adapters';
+import { envHelp } from '@app/platform/config/env-schema';
 import { loadConfig } from '@app/platform/config/platform-config';
 import { logger } from '@app/platform/logging/logger';
 import type { INestApplication } from '@nestjs/common';
@@ -11,6 +12,8 @@ import type { PlatformConfig } from '@app/platform/config/platform-config';
  * `npm run start:api` alone (the workers run as their own deployments).
  */
 export async function serve(create: (config: PlatformConfig) => Promise<INestApplication>): Promise<void> {
+  // `--help-env`: every environment variable, its default and meaning (the schema's list), and no start.
+  if (process.argv.includes('--help-env')) return void process.stdout.write(envHelp());
   const config = loadConfig();
   const app = await create(config);
   const { generatedKey } = await app.get(BootstrapService).run();
