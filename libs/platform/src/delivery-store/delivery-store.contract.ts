@@ -26,6 +26,22 @@ function delivery(webhookId: string, over: Partial<NewDelivery> = {}): NewDelive
   };
 }
 
+/** A due delivery of one webhook with a given id (for the tests of one store or of the scheduler). */
+export const dueDelivery = (id: string, dueAt = T0): NewDelivery => ({
+  id,
+  organization_id: 'org_1',
+  mode: 'sandbox',
+  entity_id: 'ent_1',
+  webhook_id: 'whk_1',
+  event_id: `evt_${id}`,
+  event: 'accounts.created',
+  test: false,
+  payload: '{}',
+  queue: null,
+  scheduled: dueAt,
+  due_at: dueAt,
+});
+
 function attemptLog(
   d: Pick<Delivery, 'id' | 'webhook_id' | 'entity_id' | 'event_id' | 'event'>,
   attempt: number,

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describeDeliveryStoreContract } from './delivery-store.contract';
-import type { NewDelivery } from './delivery-store.port';
+import { describeDeliveryStoreContract, dueDelivery } from './delivery-store.contract';
 import { SqliteDeliveryStore } from './sqlite-delivery-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'deliveries-'));
@@ -13,20 +12,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describeDeliveryStoreContract('sqlite', async () => new SqliteDeliveryStore(join(dir, 'deliveries.db')));
 
 const T0 = 1_800_000_000_000;
-const newDelivery = (id: string): NewDelivery => ({
-  id,
-  organization_id: 'org_1',
-  mode: 'sandbox',
-  entity_id: 'ent_1',
-  webhook_id: 'whk_1',
-  event_id: `evt_${id}`,
-  event: 'accounts.created',
-  test: false,
-  payload: '{}',
-  queue: null,
-  scheduled: T0,
-  due_at: T0,
-});
+const newDelivery = (id: string) => dueDelivery(id, T0);
 
 describe('SqliteDeliveryStore on a file from before traces', () => {
   it('adds the trace_id column, keeps the deliveries there, and stores traces from then on', async () => {

@@ -1,25 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NewDelivery } from '@app/platform/delivery-store/delivery-store.port';
+import { dueDelivery } from '@app/platform/delivery-store/delivery-store.contract';
 import { SqliteDeliveryStore } from '@app/platform/delivery-store/sqlite-delivery-store';
 import { waitFor } from '../../../../test/support/wait-for';
 import { DeliveryScheduler } from './scheduler';
 
-const delivery = (id: string, dueAt: number): NewDelivery => ({
-  id,
-  organization_id: 'org_1',
-  mode: 'sandbox',
-  entity_id: 'ent_1',
-  webhook_id: 'whk_1',
-  event_id: `evt_${id}`,
-  event: 'accounts.created',
-  test: false,
-  payload: '{}',
-  queue: null,
-  scheduled: dueAt,
-  due_at: dueAt,
-});
+const delivery = dueDelivery;
 
 describe('DeliveryScheduler', () => {
   let dir: string;
@@ -34,6 +21,16 @@ describe('DeliveryScheduler', () => {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  /** whd_01 then whd_02 due, one attempt at a time, and no look of its own for a minute: only a wake or an attempt's end moves it. */
+  async function twoDueOneAtATime(attempt: ConstructorParameters<typeof DeliveryScheduler>[1]) {
+    const now = Date.now();
+    await store.schedule(delivery('whd_01', now - 20));
+    await store.schedule(delivery('whd_02', now - 10));
+    scheduler = new DeliveryScheduler(store, attempt, { intervalMs: 60_000, concurrency: 1 });
+    scheduler.start();
+    scheduler.wake();
+  }
 
   it('attempts the longest due deliveries first, and none that is not yet due', async () => {
     const attempted: string[] = [];
@@ -101,12 +98,7 @@ describe('DeliveryScheduler', () => {
       await store.claim(id, Date.now(), 60_000);
       return null;
     };
-    const now = Date.now();
-    await store.schedule(delivery('whd_01', now - 20));
-    await store.schedule(delivery('whd_02', now - 10));
-    scheduler = new DeliveryScheduler(store, attempt, { intervalMs: 60_000, concurrency: 1 });
-    scheduler.start();
-    scheduler.wake();
+    await twoDueOneAtATime(attempt);
     await waitFor(
       () => attempted.length,
       (n) => n >= 1,
@@ -135,12 +127,7 @@ describe('DeliveryScheduler', () => {
       if (id === 'whd_01') await written;
       return null;
     };
-    const now = Date.now();
-    await store.schedule(delivery('whd_01', now - 20));
-    await store.schedule(delivery('whd_02', now - 10));
-    scheduler = new DeliveryScheduler(store, attempt, { intervalMs: 60_000, concurrency: 1 });
-    scheduler.start();
-    scheduler.wake();
+    await twoDueOneAtATime(attempt);
     await waitFor(
       () => attempted.length,
       (n) => n >= 2,
