@@ -11,7 +11,7 @@ import { counterpartyDecider } from '@app/domain/counterparties/counterparty/cou
 import { entityDecider } from '@app/domain/onboarding/entity/entity.decide';
 import { transferDecider } from '@app/domain/transfers/transfer/transfer.decide';
 import { webhookDecider } from '@app/domain/webhooks/webhook/webhook.decide';
-import { resourceOf } from '@app/application/operator/list-organization-events/public-event';
+import { resourceOf } from '@app/application/admin/list-organization-events/public-event';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { ChainChecker } from '@app/platform/event-store/hash-chain/chain-upcast';
 import { canonicalJson } from '@app/platform/event-store/hash-chain/event-hash';

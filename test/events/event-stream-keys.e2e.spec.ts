@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
 import { fund, payer } from '../transfers/helpers';
-import { EventStreamSettings } from '../../apps/api/src/event-stream/open-event-streams';
+import { EventStreamSettings } from '../../apps/api/src/audit/event-stream/open-event-streams';
 import { bodiesOf, openStream, type SseConnection } from './sse-client';
 
 /**

@@ -4,7 +4,7 @@ import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { advance, BANK_USD, payer, paymentDetail, post, transferBody } from '../transfers/helpers';
 import { Receiver } from '../webhooks/receiver';
 import { fastWorkerEnv, requireTestCa, startWebhookApp, webhookTo, eventually } from '../webhooks/webhooks-helpers';
-import { EventStreamSettings, OpenEventStreams } from '../../apps/api/src/event-stream/open-event-streams';
+import { EventStreamSettings, OpenEventStreams } from '../../apps/api/src/audit/event-stream/open-event-streams';
 import { bodiesOf, openStream, type SseConnection } from './sse-client';
 
 /**

@@ -1,7 +1,7 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
-import { OpenEventStreams } from '../../apps/api/src/event-stream/open-event-streams';
+import { OpenEventStreams } from '../../apps/api/src/audit/event-stream/open-event-streams';
 import { advance, BANK_USD, payer, paymentDetail, post, transferBody } from '../transfers/helpers';
 import { Receiver } from '../webhooks/receiver';
 import { eventually, fastWorkerEnv, requireTestCa, startWebhookApp, webhookTo } from '../webhooks/webhooks-helpers';

@@ -31,7 +31,7 @@ import { IdempotencyModule } from './http/idempotency/idempotency.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { CardsModule } from './cards/cards.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
-import { EventStreamModule } from './event-stream/event-stream.module';
+import { EventStreamModule } from './audit/event-stream/event-stream.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DocsModule } from './openapi/docs.controller';
 import { READ_MODELS } from '@app/read-models/read-models';

@@ -5,7 +5,7 @@ import { IsIn, IsOptional, Matches } from 'class-validator';
 import { GetLedgerQuery } from '@app/read-models/ledger';
 import { Public } from '../http/auth/auth.decorators';
 import { parseAsOf } from '../audit/as-of.interceptor';
-import { exactJson, JSON_CONTENT_TYPE } from '../audit/exact-json';
+import { exactJson, JSON_CONTENT_TYPE } from '../ledger/exact-json';
 import { OperatorGuard } from './operator.guard';
 import { ApiRoute } from '../openapi/api-route.decorator';
 

@@ -4,7 +4,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { IsOptional, Matches } from 'class-validator';
 import type { CommandContext } from '@app/application/command-handling';
 import { ReviewEntityCommand } from '@app/application/onboarding';
-import { ListOrganizationEventsQuery, OperatorActorQuery, type OperatedResource } from '@app/application/operator';
+import { ListOrganizationEventsQuery, OperatorActorQuery, type OperatedResource } from '@app/application/admin';
 import { AdvanceTransferCommand } from '@app/application/transfers';
 import { presentEntity } from '@app/read-models/onboarding/entity.presenter';
 import { presentTransfer } from '@app/read-models/transfers/transfer.presenter';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ListOrganizationEventsHandler, OperatorActorHandler } from '@app/application/operator';
+import { ListOrganizationEventsHandler, OperatorActorHandler } from '@app/application/admin';
 import { AdminController } from './admin.controller';
 import { AdminInflowsModule } from './admin-inflows.module';
 import { AdminLedgerController } from './admin-ledger.controller';

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import type { CommandContext } from '@app/application/command-handling';
-import { RESOURCE_STREAMS } from '@app/application/operator/list-organization-events/public-event';
+import { RESOURCE_STREAMS } from '@app/application/admin/list-organization-events/public-event';
 import { ListEventsQuery, type EventsPage } from '@app/read-models/audit/list-events.query';
 import { GetResourceHistoryQuery } from '@app/application/audit';
 import { createdRange } from '../collections/date-range';

@@ -4,7 +4,7 @@ import { GetLedgerHandler, LedgerMetrics } from '@app/read-models/ledger';
 import { ListEventsHandler } from '@app/read-models/audit/list-events.query-handler';
 import { AuditCheckpointsApiModule } from './audit-checkpoints-api.module';
 import { AuditController } from './audit.controller';
-import { LedgerController } from './ledger.controller';
+import { LedgerController } from '../ledger/ledger.controller';
 
 /**
  * The auditors' history (decisions §10): the event list over its index, and each resource's stream a page at a time;

@@ -6,7 +6,7 @@ import { domainError } from '@app/domain';
 import { DomainException, type CommandContext } from '@app/application/command-handling';
 import { AuthorizationRelays } from '@app/webhook-delivery/card-authorization/relays';
 import { ApiKeyOnly, Ctx, SandboxOnly } from '../http/auth/auth.decorators';
-import { SseResponse } from '../event-stream/sse-response';
+import { SseResponse } from '../http/sse-response';
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { bool, constant, dataEnvelope, obj, str } from '../openapi/schema-dsl';
 

@@ -2,7 +2,7 @@ import { ASSET_TYPES, RAIL_NAMES } from '@app/domain/accounts';
 import { BANK_SCHEMES, CHAINS, PAYMENT_METHODS, WEBHOOK_EVENT_CATALOGUE } from '@app/domain';
 import { AUTH_MODELS, COLLECTION_PAYMENT_TYPES, INTENT_ACTION_STATUSES, PAYMENT_INTENT_STATUSES } from '@app/domain/collections';
 import { PAYMENT_TYPES, TRANSFER_STATUSES } from '@app/domain/transfers';
-import { RESOURCE_STREAMS } from '@app/application/operator/list-organization-events/public-event';
+import { RESOURCE_STREAMS } from '@app/application/admin/list-organization-events/public-event';
 import {
   amount,
   anyObject,

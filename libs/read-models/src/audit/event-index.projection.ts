@@ -1,4 +1,4 @@
-import { publicEvent, redact, type PublicEvent } from '@app/application/operator/list-organization-events/public-event';
+import { publicEvent, redact, type PublicEvent } from '@app/application/admin/list-organization-events/public-event';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Mode } from '@app/platform/event-store/event-mode';
-import type { PublicEvent } from '@app/application/operator/list-organization-events/public-event';
+import type { PublicEvent } from '@app/application/admin/list-organization-events/public-event';
 
 export interface EventFilter {
   readonly organization_id: string;

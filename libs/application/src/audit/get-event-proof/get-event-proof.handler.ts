@@ -4,7 +4,7 @@ import { AuditCheckpoints } from '@app/platform/audit-checkpoints/audit-checkpoi
 import { modeOf } from '@app/platform/event-store/event-mode';
 import { DomainException } from '../../command-handling/domain-exception';
 import { visibility } from '../../command-handling/tenancy';
-import { publicEvent } from '../../operator/list-organization-events/public-event';
+import { publicEvent } from '../../admin/list-organization-events/public-event';
 import { GetEventProofQuery, type EventProof } from './get-event-proof.query';
 
 const EVENT_ID = /^evt_([0-9A-HJKMNP-TV-Z]{26})$/;

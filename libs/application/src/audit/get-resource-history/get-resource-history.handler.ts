@@ -4,7 +4,7 @@ import { notFound } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException } from '../../command-handling/domain-exception';
 import { visibleStream } from '../../command-handling/tenancy';
-import { publicEvent, resourceOf, resourceStreamOf } from '../../operator/list-organization-events/public-event';
+import { publicEvent, resourceOf, resourceStreamOf } from '../../admin/list-organization-events/public-event';
 import { GetResourceHistoryQuery, type HistoryPage } from './get-resource-history.query';
 
 /**

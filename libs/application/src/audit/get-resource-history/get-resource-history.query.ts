@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Actor } from '../../command-handling';
-import type { PublicEvent, ResourceStream } from '../../operator/list-organization-events/public-event';
+import type { PublicEvent, ResourceStream } from '../../admin/list-organization-events/public-event';
 
 export interface HistoryPage {
   readonly items: PublicEvent[];

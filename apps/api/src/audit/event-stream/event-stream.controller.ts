@@ -6,11 +6,11 @@ import type { Response } from 'express';
 import { domainError } from '@app/domain';
 import { DomainException, type CommandContext } from '@app/application/command-handling';
 import { StreamEventsQuery, type EventStream, type EventStreamSink, type StreamStart } from '@app/webhook-delivery/event-stream/stream-events.query';
-import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
+import { ApiKeyOnly, Ctx } from '../../http/auth/auth.decorators';
 import { EventStreamSettings, OpenEventStreams } from './open-event-streams';
-import { SseResponse } from './sse-response';
+import { SseResponse } from '../../http/sse-response';
 import { bearerCredential } from './key-watch';
-import { ApiRoute } from '../openapi/api-route.decorator';
+import { ApiRoute } from '../../openapi/api-route.decorator';
 
 const POSITION = /^\d{1,16}$/;
 

@@ -5,7 +5,7 @@ import { IsOptional } from 'class-validator';
 import type { CommandContext } from '@app/application/command-handling';
 import { GetLedgerQuery } from '@app/read-models/ledger';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
-import { parseAsOf } from './as-of.interceptor';
+import { parseAsOf } from '../audit/as-of.interceptor';
 import { exactJson, JSON_CONTENT_TYPE } from './exact-json';
 import { ApiRoute } from '../openapi/api-route.decorator';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { StreamEventsHandler } from '@app/webhook-delivery/event-stream/stream-events.handler';
-import { AccessModule } from '../access/access.module';
+import { AccessModule } from '../../access/access.module';
 import { EventStreamController } from './event-stream.controller';
 import { EventStreamSettings, OpenEventStreams } from './open-event-streams';
 
