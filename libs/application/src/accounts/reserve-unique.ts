@@ -1,5 +1,6 @@
 import type { AccountReservationEvent } from '@app/domain/accounts';
 import { WrongExpectedRevisionError, type EventStore } from '@app/platform/event-store/event-store.port';
+import { retry } from '@app/platform/retry/retry';
 import { toAppend, type CommandContext } from '../command-handling';
 
 export const MAX_RESERVATION_DRAWS = 25;
@@ -15,16 +16,16 @@ export async function reserveUnique(
   draw: () => string,
   reservation: (value: string) => { stream: string; event: AccountReservationEvent },
 ): Promise<string> {
-  for (let attempt = 0; attempt < MAX_RESERVATION_DRAWS; attempt++) {
+  const claim = async () => {
     const value = draw();
     const { stream, event } = reservation(value);
-    try {
-      await store.append(stream, [toAppend(event, context, entityId)], 'no_stream');
-      return value;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-    }
-  }
-  // Only reachable if the number space is nearly exhausted or the random source is broken.
-  throw new Error(`no free value after ${MAX_RESERVATION_DRAWS} draws`);
+    await store.append(stream, [toAppend(event, context, entityId)], 'no_stream');
+    return value;
+  };
+  return retry(claim, { attempts: MAX_RESERVATION_DRAWS, retryOn: taken }).catch((error: unknown) => {
+    // Only reachable if the number space is nearly exhausted or the random source is broken.
+    throw taken(error) ? new Error(`no free value after ${MAX_RESERVATION_DRAWS} draws`) : error;
+  });
 }
+
+const taken = (error: unknown) => error instanceof WrongExpectedRevisionError;

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { isDomainError } from '@app/domain';
 import { cardNumber, cardNumberDecider } from '@app/domain/cards';
 import { WrongExpectedRevisionError, type EventStore } from '@app/platform/event-store/event-store.port';
+import { retry } from '@app/platform/retry/retry';
 import { DomainException, handleCommand, type CommandContext } from '../../command-handling';
 import type { CardSettings } from '../card-ports';
 import { cardNumberStream } from '../streams';
@@ -15,16 +16,14 @@ const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).joi
  * organization), since numbers are unique across every organization.
  */
 export async function reserveCardNumber(store: EventStore, settings: CardSettings, context: CommandContext, cardId: string, now: number): Promise<string> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  const claim = async () => {
     const number = cardNumber(digits(9));
-    try {
-      await handleCommand(store, cardNumberStream(settings.numberDigest(number)), cardNumberDecider, { card_id: cardId, now }, context);
-      return number;
-    } catch (error) {
-      if (!taken(error)) throw error;
-    }
-  }
-  throw new Error(`no free card number after ${ATTEMPTS} draws`);
+    await handleCommand(store, cardNumberStream(settings.numberDigest(number)), cardNumberDecider, { card_id: cardId, now }, context);
+    return number;
+  };
+  return retry(claim, { attempts: ATTEMPTS, retryOn: taken }).catch((error: unknown) => {
+    throw taken(error) ? new Error(`no free card number after ${ATTEMPTS} draws`) : error;
+  });
 }
 
 /**
