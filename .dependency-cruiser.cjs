@@ -51,6 +51,15 @@ module.exports = {
       to: { path: READ_SIDE },
     },
     {
+      name: 'log-processing-runtime-imports-no-processor',
+      comment:
+        'The log-processing runtime (checkpointed reader, leases, the process-manager registry) knows no feature and none of its processors: ' +
+        'features register their process managers into it, the platform gives it the projector and the publisher, never the reverse.',
+      severity: 'error',
+      from: { path: '(^|/)libs/platform/src/log-processing/', pathNot: '\\.spec\\.ts$' },
+      to: { path: ['(^|/)libs/(domain|application|read-models|webhook-delivery)/', '(^|/)libs/platform/src/(read-store/projector|bus/bus-publisher)\\.ts$'] },
+    },
+    {
       name: 'no-app-imports-another-app',
       comment: 'Apps are deployments; what two of them share lives in a lib.',
       severity: 'error',

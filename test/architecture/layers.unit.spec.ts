@@ -110,10 +110,15 @@ describe('architecture rules (docs/architecture.md, Layers)', () => {
       ]);
       // Not the spec that checks platform data against a domain rule (exempt).
       expect(byRule('platform-imports-no-inner-layer')).toEqual([
+        `${F}/libs/platform/src/log-processing/runtime-knowing-its-processors.ts → ${F}/libs/application/src/payouts/payout-rails.process-manager.ts`,
         `${F}/libs/platform/src/outer-layers.ts → ${F}/libs/application/src/command-reading-a-read-model.ts`,
         `${F}/libs/platform/src/outer-layers.ts → ${F}/libs/domain/src/impure-decider.ts`,
         `${F}/libs/platform/src/outer-layers.ts → ${F}/libs/read-models/src/webhook-list.ts`,
         `${F}/libs/platform/src/outer-layers.ts → ${F}/libs/webhook-delivery/src/consumer/router-on-list-model.ts`,
+      ]);
+      expect(byRule('log-processing-runtime-imports-no-processor')).toEqual([
+        `${F}/libs/platform/src/log-processing/runtime-knowing-its-processors.ts → ${F}/libs/application/src/payouts/payout-rails.process-manager.ts`,
+        `${F}/libs/platform/src/log-processing/runtime-knowing-its-processors.ts → ${F}/libs/platform/src/bus/bus-publisher.ts`,
       ]);
       expect(byRule('imports-are-declared').map((v) => v.replace(/node_modules\/([^/]+)\/.*$/, '$1'))).toEqual([`${F}/apps/one/src/undeclared-package.ts → base64-js`]);
       expect(byRule('running-code-imports-no-dev-package').map((v) => v.replace(/node_modules\/([^/]+)\/.*$/, '$1'))).toEqual([`${F}/apps/one/src/dev-package-at-runtime.ts → supertest`]);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Module, Optional, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ProcessManagerRunners } from '@app/platform/log-processing';
-import { ProcessManagersRoleModule } from '@app/application/process-managers/process-managers-role.module';
+import { ProcessManagersRoleModule } from './process-managers-role.module';
 import { AuditCheckpointWriter } from '@app/platform/audit-checkpoints/audit-checkpoint-writer';
 import { AuditCheckpointsModule } from '@app/platform/audit-checkpoints/audit-checkpoints.module';
 import type { PlatformConfig, WorkerRole } from '@app/platform/config/platform-config';

@@ -1,49 +1,58 @@
-import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import { CheckpointedReader } from '../log-processing/checkpointed-reader';
+import type { BatchPolicy, BatchProcessor } from '../log-processing/log-processor';
+import { readStoreCheckpoints } from '../log-processing/read-store-checkpoints';
 import type { ReadStore } from './read-store.port';
 import { BatchWrites } from './batch-writes';
 import type { Projection } from './projection';
 
 /**
- * Runs projections from their checkpoints. Each projection keeps its own checkpoint, so a new
- * one catches up from the start while the others resume where they were. Events are applied in
- * batches; every document write is position-guarded, so a batch replayed after a crash is a no-op.
+ * Runs projections from their checkpoints, as a batch processor of the log-processing runtime. Each
+ * projection keeps its own checkpoint, so a new one catches up from the start while the others
+ * resume where they were. Events are applied in batches; every document write is position-guarded,
+ * so a batch replayed after a crash is a no-op.
  */
-export class Projector {
-  private subscription: Subscription | null = null;
+export class Projector implements BatchProcessor {
+  readonly name = 'projector';
+  // A batch is one commit of the read store (documents and checkpoints together), as large as a
+  // page of the log: a backlog is projected with one commit per 500 events.
+  readonly batch: BatchPolicy;
+  /** Each projection's position is stored with its documents, in the same commit: exactly once. */
+  readonly checkpoint = 'owned';
+  private readonly reader: CheckpointedReader;
   private checkpoints: Record<string, number> = {};
   private position = 0;
   private readonly waiters: Array<{ position: number; resolve(): void }> = [];
   private readonly batchListeners = new Set<() => void>();
-  private pending: RecordedEvent[] = [];
-  private flushTimer: NodeJS.Timeout | null = null;
   private failure: unknown = null;
-  private flushing: Promise<void> = Promise.resolve();
+  private nextPurge = 0;
+  private lastCommit = 0;
 
   constructor(
     private readonly store: EventStore,
     private readonly readStore: ReadStore,
     private readonly projections: readonly Projection[],
     private readonly options: { batchSize?: number; onError?: (e: unknown) => void; purgeEveryMs?: number; commitIntervalMs?: number } = {},
-  ) {}
+  ) {
+    this.batch = { maxEvents: options.batchSize ?? 500, window: () => this.batchWindow() };
+    const onError = (e: unknown) => {
+      this.failure = e;
+      this.options.onError?.(e);
+    };
+    this.reader = new CheckpointedReader(store, readStoreCheckpoints(readStore), this, { onError });
+  }
 
-  private nextPurge = 0;
-  private lastCommit = 0;
+  start(): Promise<void> {
+    return this.reader.start();
+  }
 
-  async start(): Promise<void> {
+  /** Rebuilds outdated projections, then resumes from the oldest projection's checkpoint. */
+  async resumeAfter(): Promise<number> {
     await this.rebuildOutdated();
     for (const p of this.projections) this.checkpoints[p.name] = await this.readStore.getCheckpoint(p.name);
     const from = Math.min(...Object.values(this.checkpoints), Number.MAX_SAFE_INTEGER);
     this.position = from === Number.MAX_SAFE_INTEGER ? 0 : from;
-    this.subscription = this.store.subscribeToAll(
-      {
-        after: this.position,
-        onError: (e) => {
-          this.failure = e;
-          this.options.onError?.(e);
-        },
-      },
-      (event) => this.onEvent(event),
-    );
+    return this.position;
   }
 
   /**
@@ -65,14 +74,6 @@ export class Projector {
     await this.readStore.apply([], Object.fromEntries(outdated.map((p) => [versionKey(p), p.version ?? 0])));
   }
 
-  private async onEvent(event: RecordedEvent): Promise<void> {
-    this.pending.push(event);
-    // A batch is one commit of the read store (documents and checkpoints together), as large as a
-    // page of the log: a backlog is projected with one commit per 500 events.
-    if (this.pending.length >= (this.options.batchSize ?? 500)) await this.flush();
-    else if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush().catch(this.options.onError), this.batchWindow());
-  }
-
   /**
    * A short window (5 ms) closes a batch when the log goes quiet; under a steady stream, commits are
    * at least `commitIntervalMs` (20) apart. A commit's cost is mostly the pages it dirties (each
@@ -83,18 +84,8 @@ export class Projector {
     return Math.max(5, this.lastCommit + (this.options.commitIntervalMs ?? 20) - Date.now());
   }
 
-  /** Flushes run one after another so checkpoints only move forward. */
-  private flush(): Promise<void> {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    this.flushing = this.flushing.then(() => this.applyPending());
-    return this.flushing;
-  }
-
-  private async applyPending(): Promise<void> {
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return;
+  /** One commit: the batch's documents and every projection's checkpoint together. */
+  async handleBatch(batch: RecordedEvent[]): Promise<void> {
     const planned = new BatchWrites(this.readStore);
     for (const event of batch) {
       for (const projection of this.projections) {
@@ -153,10 +144,8 @@ export class Projector {
     return this.position;
   }
 
-  async stop(): Promise<void> {
-    await this.subscription?.stop();
-    this.subscription = null;
-    await this.flush();
+  stop(): Promise<void> {
+    return this.reader.stop();
   }
 }
 
