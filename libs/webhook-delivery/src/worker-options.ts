@@ -1,3 +1,5 @@
+import { parseEnv } from '@app/platform/config/env-schema';
+
 export interface WorkerOptions {
   /** Per attempt; decisions §9 say 10 s. WEBHOOK_TIMEOUT_MS exists so tests can time out quickly. */
   readonly timeoutMs: number;
@@ -15,20 +17,15 @@ export interface WorkerOptions {
 
 export const WORKER_OPTIONS = Symbol('WEBHOOK_WORKER_OPTIONS');
 
-export function loadWorkerOptions(env: NodeJS.ProcessEnv, overrides: Partial<WorkerOptions> = {}): WorkerOptions {
+export function loadWorkerOptions(raw: NodeJS.ProcessEnv, overrides: Partial<WorkerOptions> = {}): WorkerOptions {
+  // The schema's kinds and defaults (libs/platform/src/config/env-schema.ts).
+  const env = parseEnv(raw);
   return {
-    timeoutMs: positive(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
-    leaseMarginMs: positive(env.WEBHOOK_LEASE_MARGIN_MS, 30_000, 'WEBHOOK_LEASE_MARGIN_MS'),
-    disableAfterMs: positive(env.WEBHOOK_DISABLE_AFTER_MS, 432_000_000, 'WEBHOOK_DISABLE_AFTER_MS'),
-    pollIntervalMs: positive(env.WEBHOOK_SCHEDULER_INTERVAL_MS, 250, 'WEBHOOK_SCHEDULER_INTERVAL_MS'),
-    consumerGroup: env.WEBHOOK_CONSUMER_GROUP || 'webhooks',
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    leaseMarginMs: env.WEBHOOK_LEASE_MARGIN_MS,
+    disableAfterMs: env.WEBHOOK_DISABLE_AFTER_MS,
+    pollIntervalMs: env.WEBHOOK_SCHEDULER_INTERVAL_MS,
+    consumerGroup: env.WEBHOOK_CONSUMER_GROUP,
     ...overrides,
   };
-}
-
-function positive(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive integer of milliseconds, got "${value}"`);
-  return n;
 }

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { parseEnv, parseVariable } from '../config/env-schema';
 
 /** Signed checkpoints over the log (docs/decisions/audit.md, "Signed checkpoints"). */
 export interface AuditCheckpointConfig {
@@ -14,22 +15,17 @@ export interface AuditCheckpointConfig {
   readonly everyEvents: number;
 }
 
-export const AUDIT_CHECKPOINT_DEFAULTS = { intervalMs: 10_000, everyEvents: 10_000 } as const;
+/** The schema's defaults (config/env-schema.ts), for settings made without the environment. */
+export const AUDIT_CHECKPOINT_DEFAULTS = { intervalMs: parseVariable('AUDIT_CHECKPOINT_INTERVAL_MS', {}), everyEvents: parseVariable('AUDIT_CHECKPOINT_EVERY_EVENTS', {}) } as const;
 
-/** Reads the checkpoint settings; no I/O (the key is read, or generated, by whoever signs or verifies). */
-export function auditCheckpointConfig(env: NodeJS.ProcessEnv, dataDir: string): AuditCheckpointConfig {
+/** Reads the checkpoint settings through the schema; no I/O (the key is read, or generated, by whoever signs or verifies). */
+export function auditCheckpointConfig(raw: NodeJS.ProcessEnv, dataDir: string): AuditCheckpointConfig {
+  const env = parseEnv(raw);
   return {
-    dir: resolve(env.CHECKPOINT_DIR || join(dataDir, 'checkpoints')),
+    dir: resolve(env.CHECKPOINT_DIR ?? join(dataDir, 'checkpoints')),
     signingKey: env.AUDIT_SIGNING_KEY?.trim() || undefined,
     signingKeyFile: join(dataDir, 'audit-signing.key'),
-    intervalMs: positive(env.AUDIT_CHECKPOINT_INTERVAL_MS, AUDIT_CHECKPOINT_DEFAULTS.intervalMs, 'AUDIT_CHECKPOINT_INTERVAL_MS'),
-    everyEvents: positive(env.AUDIT_CHECKPOINT_EVERY_EVENTS, AUDIT_CHECKPOINT_DEFAULTS.everyEvents, 'AUDIT_CHECKPOINT_EVERY_EVENTS'),
+    intervalMs: env.AUDIT_CHECKPOINT_INTERVAL_MS,
+    everyEvents: env.AUDIT_CHECKPOINT_EVERY_EVENTS,
   };
-}
-
-function positive(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
-  return n;
 }
