@@ -17,7 +17,8 @@ import { indexesOf, type CollectionIndexes } from './read-store/read-index';
 import { RAW_READ_STORE, READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { consistentReadStore } from './read-store/consistency/consistent-read-store';
 import { SECRET_BOX, SecretBox } from './security/secret-box';
-import { SNAPSHOT_STORE, attachSnapshots, type SnapshotStore } from './snapshots/snapshot-store.port';
+import { SNAPSHOT_STORE, type SnapshotStore } from './snapshots/snapshot-store.port';
+import { StreamFolds, withFolds } from './folds/stream-folds';
 
 /**
  * The readers of the log this process runs. The worker runtime (apps/worker) sets them from its
@@ -63,7 +64,6 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   ) {
     this.indexes = indexesOf(projections);
     this.projections = projections;
-    attachSnapshots(store, snapshots);
     const onError = (component: string) => (err: unknown) => {
       logger.error({ err, component }, 'background reader stopped');
       this.failure ??= { component, error: err };
@@ -128,7 +128,12 @@ export class PlatformModule {
         { provide: PLATFORM_ROLES, useValue: roles },
         // The one clock (clock/clock.ts): tests build the app with a TestClock and move it.
         { provide: CLOCK, useValue: clock },
-        { provide: EVENT_STORE, useFactory: () => createEventStore(config) },
+        // The store every handler and reader of this process shares, with its folds: the fold cache, the per-stream queues and the snapshots (folds/stream-folds.ts).
+        {
+          provide: EVENT_STORE,
+          inject: [SNAPSHOT_STORE],
+          useFactory: (snapshots: SnapshotStore) => withFolds(createEventStore(config), new StreamFolds({ maxBytes: config.foldCacheMaxBytes, snapshots, snapshotEvery: config.snapshotEvery })),
+        },
         { provide: RAW_READ_STORE, useFactory: () => createReadStore(config) },
         {
           provide: READ_STORE,

@@ -10,7 +10,6 @@ import { logger } from '@app/platform/logging/logger';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from '@app/platform/idempotency/idempotency-store.port';
 import { withTimeout } from '@app/platform/metrics/metrics';
 import { RAW_READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
-import { snapshotsOf } from '@app/platform/snapshots/snapshot-store.port';
 import { LegacyReferenceMigration } from '@app/application/transfers';
 import type { TokenBucketStorage } from '../http/rate-limit/token-bucket.storage';
 
@@ -48,7 +47,7 @@ export class ReadinessIndicators {
       () => this.check('read_store', adapters.read_store, () => this.reads.getCheckpoint(PROBE)),
       () => this.check('coordination_store', adapters.read_store, () => this.coordination.getCheckpoint(PROBE)),
     ];
-    const snapshots = snapshotsOf(this.events);
+    const snapshots = this.events.folds?.snapshots;
     if (snapshots) checks.push(() => this.check('snapshot_store', adapters.read_store, () => snapshots.load(PROBE, PROBE)));
     const { deliveries, idempotency, rateLimits } = this;
     if (deliveries) checks.push(() => this.check('delivery_store', adapters.read_store, () => deliveries.marker(PROBE)));

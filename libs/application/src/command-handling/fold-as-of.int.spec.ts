@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { atPointInTime } from '@app/platform/event-store/point-in-time';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { attachSnapshots } from '@app/platform/snapshots/snapshot-store.port';
+import { StreamFolds, withFolds } from '@app/platform/folds/stream-folds';
+import type { SnapshotStore } from '@app/platform/snapshots/snapshot-store.port';
 import { snapshotDecider, snapshotKey } from './snapshots/fold-snapshots';
 import { encodeState } from './snapshots/state-codec';
 import { foldStream } from './stream-cache';
@@ -27,7 +28,7 @@ describe('an as_of fold', () => {
   let log: RecordedEvent[];
 
   /** A process's view of the store (cold cache) that records each read: where it started, its limit, and how many events it returned. */
-  function processOf(withSnapshots: boolean) {
+  function processOf(withSnapshots: boolean, kept?: SnapshotStore) {
     const reads: { from: number; max?: number; events: number }[] = [];
     const store = {
       readStream: async (streamId: string, options?: { fromRevision?: number; maxCount?: number }) => {
@@ -41,8 +42,7 @@ describe('an as_of fold', () => {
     for (const revision of withSnapshots ? SNAPSHOTS : []) {
       void snapshots.save({ streamId: STREAM, key, revision, state: encodeState({ state: fromScratch(log.slice(0, revision + 1)), owner: log[0].metadata }) });
     }
-    attachSnapshots(store, snapshots);
-    return { store, reads };
+    return { store: withFolds(store, new StreamFolds({ maxBytes: 16 << 20, snapshots: kept ?? snapshots, snapshotEvery: 500 })), reads };
   }
 
   beforeAll(async () => {
@@ -83,11 +83,10 @@ describe('an as_of fold', () => {
   });
 
   it('with a store older than kept snapshots, folds from its latest one when at or before the point', async () => {
-    const { store, reads } = processOf(true);
     const snapshots = new MemorySnapshots();
     snapshots.revisions = async () => [];
     await snapshots.save({ streamId: STREAM, key: snapshotKey(ledger.evolve)!, revision: 19, state: encodeState({ state: fromScratch(log.slice(0, 20)), owner: log[0].metadata }) });
-    attachSnapshots(store, snapshots);
+    const { store, reads } = processOf(true, snapshots);
     expect(await atPointInTime({ position: log[23].position }, () => foldStream(store, STREAM, ledger))).toMatchObject({ state: fromScratch(log.slice(0, 24)), revision: 23 });
     expect(reads.filter((r) => r.max !== 1)).toEqual([{ from: 20, events: 4 }]);
   });

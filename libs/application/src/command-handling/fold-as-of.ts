@@ -1,7 +1,6 @@
 import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import { logger } from '@app/platform/logging/logger';
-import { snapshotsOf } from '@app/platform/snapshots/snapshot-store.port';
 import { snapshotKey } from './snapshots/fold-snapshots';
 import { decodeState } from './snapshots/state-codec';
 
@@ -32,7 +31,7 @@ export async function foldAsOf<S>(store: EventStore, streamId: string, decider: 
  */
 async function nearestSnapshot<S>(store: EventStore, streamId: string, evolve: object): Promise<Folded<S> | undefined> {
   const key = snapshotKey(evolve);
-  const snapshots = snapshotsOf(store);
+  const snapshots = store.folds?.snapshots;
   if (!key || !snapshots) return undefined;
   try {
     // The latest too: a store older than kept snapshots has only that one.

@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { atPointInTime, upToPoint } from '@app/platform/event-store/point-in-time';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { attachSnapshots, type SnapshotStore } from '@app/platform/snapshots/snapshot-store.port';
+import { StreamFolds, withFolds } from '@app/platform/folds/stream-folds';
+import type { SnapshotStore } from '@app/platform/snapshots/snapshot-store.port';
 import { snapshotDecider } from './snapshots/fold-snapshots';
 import { foldStream, foldStreamAt } from './stream-cache';
 import { MemorySnapshots } from '../testing/memory-snapshots';
-
-process.env.SNAPSHOT_EVERY = '20';
 
 /** A ledger whose state is the list of amounts folded, so a wrong prefix shows. */
 const ledger = { evolve: (s: readonly number[], e: RecordedEvent) => [...s, e.data.n as number], initialState: [] as readonly number[] };
@@ -35,8 +34,7 @@ describe('foldStreamAt: a stream as of a revision, through the one fold cache', 
         return upToPoint(await sqlite.readStream(streamId, options));
       },
     } as unknown as EventStore;
-    if (snapshots) attachSnapshots(store, snapshots);
-    return { store, reads };
+    return { store: withFolds(store, new StreamFolds({ maxBytes: 16 << 20, snapshots, snapshotEvery: 20 })), reads };
   }
 
   beforeEach(async () => {

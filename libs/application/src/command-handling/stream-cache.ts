@@ -1,7 +1,6 @@
 import { modeOf } from '@app/platform/event-store/event-mode';
 import { pointInTime } from '@app/platform/event-store/point-in-time';
 import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
-import { FoldCache, foldCacheMaxBytes } from './fold-cache';
 import { foldAsOf } from './fold-as-of';
 import { loadSnapshot, snapshotIfDue } from './snapshots/fold-snapshots';
 
@@ -15,33 +14,14 @@ export interface FoldedStream<S> {
 
 type Evolve<S> = (state: S, event: never) => S;
 
-/**
- * Folded states of recently used streams, per event store and per evolve function. Correct
- * without invalidation because streams only grow: a cached fold at revision n is completed by
- * reading from n + 1, and an append still carries its expected revision, so another process's
- * write is caught as a conflict. States are immutable values, so sharing one between readers is safe.
- * One budget in bytes per store, across deciders (fold-cache.ts), least recently used out first.
+/*
+ * Folded states of recently used streams are kept in the store's `folds` (the process's
+ * StreamFolds, made with the store by the composition root), keyed by evolve function and stream.
+ * Correct without invalidation because streams only grow: a cached fold at revision n is completed
+ * by reading from n + 1, and an append still carries its expected revision, so another process's
+ * write is caught as a conflict. States are immutable values, so sharing one between readers is
+ * safe. One budget in bytes across deciders (fold-cache.ts), least recently used out first.
  */
-const caches = new WeakMap<EventStore, FoldCache<FoldedStream<unknown>>>();
-let maxBytes: number | undefined;
-// Keyed by the evolve function too: one stream can be folded by more than one decider.
-const evolveIds = new WeakMap<object, number>();
-let nextEvolveId = 0;
-
-interface StreamCacheView {
-  get(streamId: string): FoldedStream<unknown> | undefined;
-  remember(streamId: string, entry: FoldedStream<unknown>): void;
-}
-
-function cacheFor(store: EventStore, evolve: object): StreamCacheView {
-  let cache = caches.get(store);
-  if (!cache) caches.set(store, (cache = new FoldCache((maxBytes ??= foldCacheMaxBytes()))));
-  let id = evolveIds.get(evolve);
-  if (id === undefined) evolveIds.set(evolve, (id = nextEvolveId++));
-  const prefix = `${id}:`;
-  const shared = cache;
-  return { get: (streamId) => shared.get(prefix + streamId), remember: (streamId, entry) => shared.remember(prefix + streamId, entry) };
-}
 
 type Foldable<S> = { readonly evolve: Evolve<S>; readonly initialState: S };
 
@@ -62,16 +42,17 @@ export async function foldStreamAt<S>(store: EventStore, streamId: string, decid
   // An `as_of` read by id: from a snapshot at or before the point (fold-as-of.ts).
   if (revision === Infinity && pointInTime()) return foldAsOf(store, streamId, decider);
   // An `as_of` read folds a prefix of the stream: neither completed from nor stored in the cache.
-  const cache = pointInTime() ? null : cacheFor(store, decider.evolve);
-  const cached = cache?.get(streamId) as FoldedStream<S> | undefined;
+  const folds = pointInTime() ? undefined : store.folds;
+  const key = folds && folds.prefixOf(decider.evolve) + streamId;
+  const cached = key ? (folds.cache.get(key) as FoldedStream<S> | undefined) : undefined;
   // A reader behind the head (the webhook router catching up in a worker whose process managers
   // keep the head cached) keeps its own place beside it, so it too reads each event about once.
-  const behindKey = `${streamId}\u0000behind`;
-  const behind = cached && cached.revision > revision ? (cache?.get(behindKey) as FoldedStream<S> | undefined) : undefined;
+  const behindKey = `${key}\u0000behind`;
+  const behind = cached && cached.revision > revision ? (folds!.cache.get(behindKey) as FoldedStream<S> | undefined) : undefined;
   let known = cached && cached.revision <= revision ? cached : behind && behind.revision <= revision ? behind : undefined;
   // On a miss, a long stream starts from its latest snapshot instead of its first event.
-  if (!known && cache) {
-    const snapshot = (await loadSnapshot(store, streamId, decider.evolve)) as FoldedStream<S> | undefined;
+  if (!known && folds) {
+    const snapshot = (await loadSnapshot(folds, streamId, decider.evolve)) as FoldedStream<S> | undefined;
     if (snapshot && snapshot.revision <= revision) known = snapshot;
   }
   const fresh = (known?.revision ?? -1) >= revision ? [] : upTo(await store.readStream(streamId, { fromRevision: known ? known.revision + 1 : 0 }), revision);
@@ -84,10 +65,11 @@ export async function foldStreamAt<S>(store: EventStore, streamId: string, decid
     : known;
   if (!folded) return { state: decider.initialState, revision: -1, owner: null };
   // Never a step back for the head: a fold behind it goes to the reader's own place.
-  if (cache && cached && cached.revision > folded.revision) cache.remember(behindKey, folded);
-  else if (cache && folded !== cached) {
-    cache.remember(streamId, folded);
-    snapshotIfDue(store, streamId, decider.evolve, known?.revision ?? -1, folded);
+  if (!key) return folded;
+  if (cached && cached.revision > folded.revision) folds.cache.remember(behindKey, folded);
+  else if (folded !== cached) {
+    folds.cache.remember(key, folded);
+    snapshotIfDue(folds, streamId, decider.evolve, known?.revision ?? -1, folded);
   }
   return folded;
 }
@@ -112,26 +94,13 @@ function ownerOf(first: RecordedEvent): EventMetadata {
  * each, in a 50,000-payout history).
  */
 export function rememberFold<S>(store: EventStore, streamId: string, evolve: Evolve<S>, folded: FoldedStream<S>, decidedAt: number): void {
-  cacheFor(store, evolve).remember(streamId, folded);
-  snapshotIfDue(store, streamId, evolve, decidedAt, folded);
+  const folds = store.folds;
+  if (!folds) return;
+  folds.cache.remember(folds.prefixOf(evolve) + streamId, folded);
+  snapshotIfDue(folds, streamId, evolve, decidedAt, folded);
 }
 
-const queues = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
-
-/**
- * Runs commands on one stream one after another within this process: concurrent requests on a
- * hot account queue here instead of racing to the same expected revision and retrying. Other
- * processes are still kept out by the expected revision.
- */
+/** Commands on one stream, one after another within this process (StreamFolds.serialize); a bare store runs them as they come. */
 export function serializePerStream<T>(store: EventStore, streamId: string, work: () => Promise<T>): Promise<T> {
-  let byStream = queues.get(store);
-  if (!byStream) queues.set(store, (byStream = new Map()));
-  const previous = byStream.get(streamId) ?? Promise.resolve();
-  const run = previous.then(work, work);
-  const tail = run.catch(() => undefined);
-  byStream.set(streamId, tail);
-  void tail.then(() => {
-    if (byStream!.get(streamId) === tail) byStream!.delete(streamId);
-  });
-  return run;
+  return store.folds ? store.folds.serialize(streamId, work) : work();
 }

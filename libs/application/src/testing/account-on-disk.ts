@@ -4,16 +4,17 @@ import { join } from 'node:path';
 import { accountDecider, newServiceBan } from '@app/domain/accounts';
 import { seededRandom } from '@app/domain/accounts/testing/fixed-random';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
+import { processFolds, withFolds } from '@app/platform/folds/stream-folds';
 import { handleCommand, systemActor, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 
 /** The system actor of the sandbox test organization, for specs that drive handlers directly. */
 export const TEST_CONTEXT: CommandContext = { actor: systemActor('org_test', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
 
-/** A real SQLite event store in a fresh temporary directory, and how to remove it. */
+/** A real SQLite event store in a fresh temporary directory, with a process's folds (cache, queues), and how to remove it. */
 export function storeOnDisk(prefix: string): { store: SqliteEventStore; dispose: () => Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const store = new SqliteEventStore(join(dir, 'events.db'));
+  const store = withFolds(new SqliteEventStore(join(dir, 'events.db')), processFolds());
   return {
     store,
     dispose: async () => {

@@ -10,6 +10,7 @@ import { advanceIfAllowed, applyMoney } from './transfer-money';
 import { transferStream } from './streams';
 import { aTransferIntent } from '../testing/transfer-intent';
 import { openUsdAccount, storeOnDisk, TEST_CONTEXT } from '../testing/account-on-disk';
+import { anotherProcess } from '../testing/another-process';
 
 type Op =
   { readonly kind: 'fund'; readonly amount: number } | { readonly kind: 'payout'; readonly amount: number } | { readonly kind: 'succeed' | 'fail' | 'reverse' | 'repeat'; readonly pick: number };
@@ -31,7 +32,8 @@ class ReadCounter {
       if (streamId === accountStream(accountId)) this.read += events.length;
       return events;
     };
-    this.store = new Proxy(inner, { get: (target, key) => (key === 'readStream' ? readStream : (Reflect.get(target, key) as unknown)) });
+    // Its own process: its own fold cache, cold at first.
+    this.store = anotherProcess(inner, readStream);
   }
 }
 

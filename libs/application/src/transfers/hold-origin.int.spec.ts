@@ -13,6 +13,7 @@ import { advanceTransfer, applyMoney } from './transfer-money';
 import { transferStream } from './streams';
 import { aTransferIntent } from '../testing/transfer-intent';
 import { openUsdAccount, storeOnDisk, TEST_CONTEXT } from '../testing/account-on-disk';
+import { anotherProcess } from '../testing/another-process';
 
 /**
  * The account state forgets closed holds; a repeated hold is answered by the transfer stream and a
@@ -95,9 +96,7 @@ describe('hold idempotency from the hold origin', () => {
       await succeed(i);
       return events;
     };
-    const late = new Proxy(store, {
-      get: (target, key) => (key === 'readStream' ? readStream : (Reflect.get(target, key) as unknown)),
-    }) as EventStore;
+    const late = anotherProcess(store, readStream);
     expect(await finishTransfer(late, i, context)).toMatchObject({ id: i.id });
     expect(raced).toBe(true);
     expect(await balance()).toEqual({ available: 8_990, current: 8_990 });
@@ -130,7 +129,7 @@ describe('hold idempotency from the hold origin', () => {
       await applyMoney(store, reversed, context);
       return events;
     };
-    const late = new Proxy(store, { get: (target, key) => (key === 'readStream' ? readStream : (Reflect.get(target, key) as unknown)) }) as EventStore;
+    const late = anotherProcess(store, readStream);
     const landed = accountLogReader(late, ACC, revision + 1, (e) => e.type === 'HoldReversed' && e.data.hold_id === i.id);
     const reverse = async () => {
       armed = true;

@@ -1,5 +1,6 @@
 /** The one source of truth. Adapters: SQLite (embedded default) and EventStoreDB. */
 import type { Mode } from './event-mode';
+import type { StreamFolds } from '../folds/stream-folds';
 
 export interface EventMetadata {
   /** ULID of the event; also the store's event id. */
@@ -75,6 +76,8 @@ export interface EventStore {
   /** Position of the last event in the global log, or 0 when empty. */
   headPosition(): Promise<number>;
   close(): Promise<void>;
+  /** This process's fold cache, command queues and snapshots, on the store the composition root made (folds/stream-folds.ts); absent on a bare adapter. */
+  readonly folds?: StreamFolds;
 }
 
 /** The single conflict type command handlers retry on. */

@@ -1,5 +1,3 @@
-import type { EventStore } from '../event-store/event-store.port';
-
 /**
  * A folded state of one stream at one revision, stored beside the log so a long stream is folded
  * from there instead of from its first event. A cache, never a source of truth: losing one costs a
@@ -29,14 +27,3 @@ export interface SnapshotStore {
 }
 
 export const SNAPSHOT_STORE = Symbol('SNAPSHOT_STORE');
-
-// The fold (libs/application) reaches snapshots through the event store it folds from.
-const attached = new WeakMap<EventStore, SnapshotStore>();
-
-export function attachSnapshots(store: EventStore, snapshots: SnapshotStore): void {
-  attached.set(store, snapshots);
-}
-
-export function snapshotsOf(store: EventStore): SnapshotStore | undefined {
-  return attached.get(store);
-}

@@ -1,5 +1,5 @@
 import { foldStream } from '@app/application/command-handling';
-import { FoldCache } from '@app/application/command-handling/fold-cache';
+import { FoldCache } from '@app/platform/folds/fold-cache';
 import { derivedUlid } from '@app/application/webhooks';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import { atPointInTime } from '@app/platform/event-store/point-in-time';

@@ -1,5 +1,6 @@
 import { accountDecider, openHold, type AccountEvent, type AccountState } from '@app/domain/accounts';
-import { decodeState, encodeState, estimateBytes } from './state-codec';
+import { estimateBytes } from '@app/platform/folds/fold-cache';
+import { decodeState, encodeState } from './state-codec';
 
 const ACC = 'acc_01J00000000000000000000000';
 const balance = { available: 0, current: 0 };

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
-import { attachSnapshots, type SnapshotStore } from '@app/platform/snapshots/snapshot-store.port';
+import { StreamFolds, withFolds } from '@app/platform/folds/stream-folds';
+import type { SnapshotStore } from '@app/platform/snapshots/snapshot-store.port';
 import { foldStream, rememberFold } from '../stream-cache';
 import { snapshotDecider, snapshotKey } from './fold-snapshots';
 import { MemorySnapshots } from '../../testing/memory-snapshots';
 
-process.env.SNAPSHOT_EVERY = '7';
+/** A process's folds: a cold cache, a snapshot every 7 events. */
+const foldsOf = (snapshots: SnapshotStore) => new StreamFolds({ maxBytes: 16 << 20, snapshots, snapshotEvery: 7 });
 
 /** A state shaped like the real ones: totals, a keyed map, an optional field and a deep linked list. */
 type History = { readonly id: string; readonly value: number; readonly previous: History } | null;
@@ -48,8 +50,7 @@ function processOf(log: RecordedEvent[], snapshots: SnapshotStore): EventStore {
   const store = {
     readStream: async (_: string, options?: { fromRevision?: number }) => log.slice(options?.fromRevision ?? 0),
   } as unknown as EventStore;
-  attachSnapshots(store, snapshots);
-  return store;
+  return withFolds(store, foldsOf(snapshots));
 }
 
 const record = (data: Event, revision: number): RecordedEvent<Event> => ({
@@ -94,8 +95,10 @@ describe('snapshots: a fold from a snapshot equals the full fold', () => {
     const warm = processOf(log, snapshots);
     rememberFold(warm, 's', evolve, { state: log.reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState), revision: 29, owner: log[0].metadata }, -1);
     const read: number[] = [];
-    const cold = { readStream: async (_: string, o?: { fromRevision?: number }) => (read.push(o?.fromRevision ?? 0), log.slice(o?.fromRevision ?? 0)) } as unknown as EventStore;
-    attachSnapshots(cold, snapshots);
+    const cold = withFolds(
+      { readStream: async (_: string, o?: { fromRevision?: number }) => (read.push(o?.fromRevision ?? 0), log.slice(o?.fromRevision ?? 0)) } as unknown as EventStore,
+      foldsOf(snapshots),
+    );
     expect((await foldStream(cold, 's', decider)).state.total).toBe(435);
     expect(read).toEqual([30]);
   });

@@ -72,27 +72,3 @@ export function decodeState(text: string): unknown {
   });
   return nodes[0];
 }
-
-/**
- * A state's size, cheaply and without recursion: about the length of its JSON (strings by length,
- * numbers and literals by a few characters, each member by its key). Shared nodes count once.
- */
-export function estimateBytes(state: unknown): number {
-  let bytes = 0;
-  const seen = new Set<object>();
-  const stack: unknown[] = [state];
-  while (stack.length) {
-    const value = stack.pop();
-    if (typeof value === 'string') bytes += value.length + 2;
-    else if (value === null || typeof value !== 'object') bytes += 6;
-    else if (!seen.has(value)) {
-      seen.add(value);
-      bytes += 2;
-      for (const [key, member] of Object.entries(value)) {
-        bytes += key.length + 4;
-        stack.push(member);
-      }
-    }
-  }
-  return bytes;
-}

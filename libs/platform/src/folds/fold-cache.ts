@@ -1,8 +1,3 @@
-import { estimateBytes } from './snapshots/state-codec';
-
-export { foldCacheMaxBytes } from '@app/platform/config/platform-config';
-export { estimateBytes };
-
 interface Entry<V> {
   value: V;
   revision: number;
@@ -69,4 +64,28 @@ export class FoldCache<V extends { readonly state: unknown; readonly revision: n
     this.total -= entry.bytes;
     this.entries.delete(key);
   }
+}
+
+/**
+ * A state's size, cheaply and without recursion: about the length of its JSON (strings by length,
+ * numbers and literals by a few characters, each member by its key). Shared nodes count once.
+ */
+export function estimateBytes(state: unknown): number {
+  let bytes = 0;
+  const seen = new Set<object>();
+  const stack: unknown[] = [state];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === 'string') bytes += value.length + 2;
+    else if (value === null || typeof value !== 'object') bytes += 6;
+    else if (!seen.has(value)) {
+      seen.add(value);
+      bytes += 2;
+      for (const [key, member] of Object.entries(value)) {
+        bytes += key.length + 4;
+        stack.push(member);
+      }
+    }
+  }
+  return bytes;
 }

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
-import { loadConfig } from '@app/platform/config/platform-config';
-import { FoldCache, estimateBytes, foldCacheMaxBytes } from './fold-cache';
+import { foldCacheMaxBytes, loadConfig } from '../config/platform-config';
+import { FoldCache, estimateBytes } from './fold-cache';
 
 const folded = (revision: number, payload: string) => ({ state: { payload }, revision });
 
