@@ -3,6 +3,7 @@ import { accountDecider } from '@app/domain/accounts';
 import { paymentIntentDecider, type ExistingPaymentIntent, type IntentActionRecord, type RequestedRefund } from '@app/domain/collections';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
+import { systemClock } from '@app/platform/clock';
 import { DomainException, foldStream, handleCommand } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { accountLogReader } from '../accounts/account-log-reader';
@@ -51,7 +52,7 @@ describe('collection money on the account, keyed by the movement (issue 19, item
 
   const count = async (type: string) => (await store.readStream(accountStream(ACC))).filter((e) => e.type === type).length;
   const intentState = async () => (await foldStream(store, paymentIntentStream(PI), paymentIntentDecider)).state as ExistingPaymentIntent;
-  const refund = (amount: number) => new RefundPaymentIntentHandler(store).execute(new RefundPaymentIntentCommand(context, PI, amount, null));
+  const refund = (amount: number) => new RefundPaymentIntentHandler(store, systemClock).execute(new RefundPaymentIntentCommand(context, PI, amount, null));
 
   it('a credit retried (after a crash before the completion, and concurrently) is applied once', async () => {
     // A request that died after crediting, before completing the intent.
@@ -68,8 +69,8 @@ describe('collection money on the account, keyed by the movement (issue 19, item
     });
     await handleCommand(store, accountStream(ACC), accountDecider, credit, context);
     expect((await intentState()).status).toBe('processing');
-    await Promise.all([settleAction(store, action, context), settleAction(store, action, context), settleAction(store, action, context)]);
-    await settleAction(store, action, context);
+    await Promise.all([settleAction(store, action, context, Date.now()), settleAction(store, action, context, Date.now()), settleAction(store, action, context, Date.now())]);
+    await settleAction(store, action, context, Date.now());
     expect(await count('CollectionCredited')).toBe(1);
     expect((await intentState()).status).toBe('completed');
   });
@@ -86,16 +87,16 @@ describe('collection money on the account, keyed by the movement (issue 19, item
   };
 
   it('a refund finished again (the request and the backstop, concurrently and later) is debited and recorded once', async () => {
-    await settleAction(store, action, context);
+    await settleAction(store, action, context, Date.now());
     const requested = await request('rfd_1', 300);
-    await Promise.all([finishRefund(store, requested, context), new FinishRefundHandler(store).execute(new FinishRefundCommand(context, requested))]);
-    await finishRefund(store, requested, context);
+    await Promise.all([finishRefund(store, systemClock, requested, context), new FinishRefundHandler(store, systemClock).execute(new FinishRefundCommand(context, requested))]);
+    await finishRefund(store, systemClock, requested, context);
     expect(await count('CollectionRefunded')).toBe(1);
     expect(await intentState()).toMatchObject({ refunded: 300, requested: {} });
   });
 
   it('a refund requested between another request’s fold and append sends that one round again, refused on the charge left', async () => {
-    await settleAction(store, action, context);
+    await settleAction(store, action, context, Date.now());
     let raced = false;
     // After this request folded the intent, another refund of 700 is requested and finished (another
     // driver: its own store handle, so its own per-process queue): this append conflicts, and the retry refuses.
@@ -111,7 +112,7 @@ describe('collection money on the account, keyed by the movement (issue 19, item
   });
 
   it('a refund the balance cannot cover is refused and frees what it set aside', async () => {
-    await settleAction(store, action, context);
+    await settleAction(store, action, context, Date.now());
     await handleCommand(store, accountStream(ACC), accountDecider, { type: 'PlaceHold', account_id: ACC, hold_id: 'trf_x', amount: 900, fee: 0, origin_done: false, now: 4 }, context);
     await expect(refund(500)).rejects.toMatchObject({ error: { code: 'insufficient_funds' } });
     expect(await intentState()).toMatchObject({ refunded: 0, requested: {} });
@@ -120,7 +121,7 @@ describe('collection money on the account, keyed by the movement (issue 19, item
   });
 
   it('a refund whose request died after its debit is recorded by the backstop, reading the account only since the request', async () => {
-    await settleAction(store, action, context);
+    await settleAction(store, action, context, Date.now());
     for (let i = 0; i < 40; i++) {
       await handleCommand(store, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id: `txn_${i}`, amount: 1, currency: 'USD', now: 4 }, context);
     }
@@ -141,14 +142,14 @@ describe('collection money on the account, keyed by the movement (issue 19, item
     }) as EventStore;
     await foldStream(counting, accountStream(ACC), accountDecider); // a running process's warm cache
     read = 0;
-    await new FinishRefundHandler(counting).execute(new FinishRefundCommand(context, requested));
+    await new FinishRefundHandler(counting, systemClock).execute(new FinishRefundCommand(context, requested));
     expect(read).toBeLessThanOrEqual(2);
     expect(await count('CollectionRefunded')).toBe(1);
     expect(await intentState()).toMatchObject({ refunded: 250, requested: {} });
   });
 
   it('concurrent refunds of one intent never pass the charge together', async () => {
-    await settleAction(store, action, context);
+    await settleAction(store, action, context, Date.now());
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => refund(400)));
     const refused = results.filter((r) => r.status === 'rejected').map((r) => ((r as PromiseRejectedResult).reason as DomainException).error.code);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);

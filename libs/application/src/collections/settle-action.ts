@@ -14,11 +14,10 @@ import { paymentIntentStream } from './streams';
  * request and the settlement process manager may both run it. An action its intent does not point
  * at (it lost a race to confirm) moves nothing.
  */
-export async function settleAction(store: EventStore, action: IntentActionRecord, context: CommandContext): Promise<void> {
+export async function settleAction(store: EventStore, action: IntentActionRecord, context: CommandContext, now: number): Promise<void> {
   if (!isFinal(action.status)) return;
   const intent = await loadIntent(store, context.actor, action.payment_intent_id);
   if (intent.intent.intent_action_id !== action.id) return;
-  const now = Date.now();
   const base = { payment_intent_id: action.payment_intent_id, intent_action_id: action.id, now };
   if (action.status === 'failed') {
     await handleCommand(

@@ -6,6 +6,7 @@ import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-st
 import { ulid } from '@app/platform/ids/ulid';
 import { newApiKey } from '@app/platform/security/credentials';
 import { SECRET_BOX, SecretBox } from '@app/platform/security/secret-box';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand } from '../../command-handling';
 import { managedKeyModes, type ActiveApiKey } from '../api-key';
 import { newKeyMaterial, registerKeyHash } from '../key-material';
@@ -17,6 +18,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, input }: CreateApiKeyCommand): Promise<IssuedApiKey> {
@@ -40,7 +42,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
         bootstrap: input.bootstrap ?? false,
         api_version: input.apiVersion ?? CURRENT_API_VERSION,
         material,
-        now: Date.now(),
+        now: this.clock.now(),
       },
       context,
       // The key lives in its own world, whichever key created it.

@@ -3,6 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { domainError, entityDecider, entityTokenDecider, type EntityTokenEvent } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { randomToken, sha256 } from '@app/platform/security/credentials';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand, loadAggregate } from '../../command-handling';
 import { entityStream } from '../../onboarding/streams';
 import { entityTokenStream } from '../streams';
@@ -10,13 +11,16 @@ import { IssueEntityTokenCommand, type IssuedEntityToken } from './issue-entity-
 
 @CommandHandler(IssueEntityTokenCommand)
 export class IssueEntityTokenHandler implements ICommandHandler<IssueEntityTokenCommand> {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ context, input: { entityId, expiresInSeconds } }: IssueEntityTokenCommand): Promise<IssuedEntityToken> {
     const entity = await loadAggregate(this.store, entityStream(entityId), entityDecider, context);
     if (!entity) throw new DomainException(domainError('not_found', 'entity_not_found', `No entity with id ${entityId}`));
     const token = `etk_${randomToken(40)}`;
-    const now = Date.now();
+    const now = this.clock.now();
     const data: EntityTokenEvent['data'] = {
       token_hash: sha256(token),
       entity_id: entityId,

@@ -5,6 +5,7 @@ import { apiKeyDecider } from '@app/domain/access';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { newApiKey } from '@app/platform/security/credentials';
 import { SECRET_BOX, SecretBox } from '@app/platform/security/secret-box';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand } from '../../command-handling';
 import { loadManagedKey, type ActiveApiKey } from '../api-key';
 import type { IssuedApiKey } from '../create-api-key/create-api-key.command';
@@ -17,6 +18,7 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, apiKeyId }: RotateApiKeyCommand): Promise<IssuedApiKey> {
@@ -25,7 +27,7 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
     const inKeyMode = { ...context, actor: managed.actor };
     const key = newApiKey(managed.key.mode);
     const material = await newKeyMaterial(this.box, key);
-    const command = { type: 'RotateApiKey' as const, api_key_id: apiKeyId, material, now: Date.now() };
+    const command = { type: 'RotateApiKey' as const, api_key_id: apiKeyId, material, now: this.clock.now() };
     // A refused rotation (a revoked key) must write nothing, not even the new hash's registration.
     const refusal = apiKeyDecider.decide(command, managed.key);
     if (isDomainError(refusal)) throw new DomainException(refusal);

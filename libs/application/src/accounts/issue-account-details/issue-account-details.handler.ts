@@ -3,6 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { accountDecider, defaultRail, RAILS, refuseAccountDetails, type OpenAccountState, type RandomSource, type Rail } from '@app/domain/accounts';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand } from '../../command-handling';
 import { loadOpenAccount } from '../account';
 import { ACCOUNT_RANDOM } from '../random';
@@ -15,6 +16,7 @@ export class IssueAccountDetailsHandler implements ICommandHandler<IssueAccountD
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(ACCOUNT_RANDOM) private readonly random: RandomSource,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, input }: IssueAccountDetailsCommand): Promise<IssuedDetails> {
@@ -38,7 +40,7 @@ export class IssueAccountDetailsHandler implements ICommandHandler<IssueAccountD
     );
     // A concurrent request may have issued this rail meanwhile: the decider then appends nothing
     // and the record already on the account is the answer (the number reserved here stays unused).
-    const command = { type: 'IssueAccountDetails' as const, account_id: account.id, account_details_id, asset_type: input.asset_type, rail: chosen, account_number, now: Date.now() };
+    const command = { type: 'IssueAccountDetails' as const, account_id: account.id, account_details_id, asset_type: input.asset_type, rail: chosen, account_number, now: this.clock.now() };
     const { state, newEvents } = await handleCommand(this.store, accountStream(account.id), accountDecider, command, context, { maxAttempts: 200 });
     return { details: (state as OpenAccountState).details[chosen]!, created: newEvents.length > 0 };
   }

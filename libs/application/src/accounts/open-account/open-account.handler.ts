@@ -5,6 +5,7 @@ import { accountDecider, newServiceBan, refuseOpenAccount, type OpenAccountState
 import { entityDecider } from '@app/domain/onboarding';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand, loadAggregate } from '../../command-handling';
 import { ACCOUNT_RANDOM } from '../random';
 import { reserveUnique } from '../reserve-unique';
@@ -16,6 +17,7 @@ export class OpenAccountHandler implements ICommandHandler<OpenAccountCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(ACCOUNT_RANDOM) private readonly random: RandomSource,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** Checks everything first, so a refused opening reserves no service BAN. */
@@ -31,7 +33,7 @@ export class OpenAccountHandler implements ICommandHandler<OpenAccountCommand> {
       account_type: input.type,
       currency: input.currency,
       display_name: input.display_name,
-      now: Date.now(),
+      now: this.clock.now(),
     };
     const refused = refuseOpenAccount(command);
     if (refused) throw new DomainException(refused);

@@ -14,13 +14,12 @@ const MONEY_ATTEMPTS = 200;
  * meanwhile and a retry after a crash may all run this. The account command is built per attempt
  * from the log read after the fold (`already_credited`), and the append carries the fold's
  * revision, so two drivers never both credit. The credit is then noted on the reservation, so a
- * later duplicate reads that stream only.
+ * later duplicate reads that stream only. `now`: the caller's clock.
  */
-export async function finishInflow(store: EventStore, context: CommandContext, reservation: Exclude<InflowReferenceState, { status: 'free' }>): Promise<RecordedInflow> {
+export async function finishInflow(store: EventStore, context: CommandContext, reservation: Exclude<InflowReferenceState, { status: 'free' }>, now: number): Promise<RecordedInflow> {
   if (reservation.status === 'recorded') return reservation.recorded;
   const { inflow } = reservation;
   const credit = inflowCreditReader(store, inflow.account_id, inflow.transaction_id, reservation.account_revision + 1);
-  const now = Date.now();
   await handleCommand(store, accountStream(inflow.account_id), accountDecider, async () => ({ type: 'RecordInflow' as const, ...inflow, already_credited: (await credit()) !== null, now }), context, {
     maxAttempts: MONEY_ATTEMPTS,
   });

@@ -6,6 +6,7 @@ import { inflowReferenceDecider } from '@app/domain/accounts/inflow-reference/in
 import { modeOf } from '@app/platform/event-store/event-mode';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, foldStream, handleCommand, loadAggregate, type CommandContext } from '../../command-handling';
 import { accountStream, isAccountId } from '../streams';
 import { finishInflow } from './finish-inflow';
@@ -19,7 +20,10 @@ import { RecordInflowCommand, type InflowOutcome } from './record-inflow.command
  */
 @CommandHandler(RecordInflowCommand)
 export class RecordInflowHandler implements ICommandHandler<RecordInflowCommand> {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ requestId, accountId, input }: RecordInflowCommand): Promise<InflowOutcome> {
     if (!isAccountId(accountId)) throw new DomainException(notFound('account', accountId));
@@ -32,15 +36,15 @@ export class RecordInflowHandler implements ICommandHandler<RecordInflowCommand>
     // A repeat is answered with the first inflow before any other check, as a transfer's reference is.
     const reference = inflowReferenceStream(accountId, input.reference);
     const earlier = await loadAggregate(this.store, reference, inflowReferenceDecider, context);
-    if (earlier && earlier.state.status !== 'free') return { ...outcome, transaction: await finishInflow(this.store, context, earlier.state), created: false };
+    if (earlier && earlier.state.status !== 'free') return { ...outcome, transaction: await finishInflow(this.store, context, earlier.state, this.clock.now()), created: false };
 
     // Every refusal before the reservation, so a refused inflow writes nothing and burns no reference.
     const refused = refuseInflow(account.state, { account_id: accountId, ...input });
     if (refused) throw new DomainException(refused);
     const inflow: Inflow = { transaction_id: `txn_${ulid()}`, account_id: accountId, ...input };
-    const reserve = { type: 'ReserveInflowReference' as const, inflow, account_revision: account.revision, now: Date.now() };
+    const reserve = { type: 'ReserveInflowReference' as const, inflow, account_revision: account.revision, now: this.clock.now() };
     const { state, newEvents } = await handleCommand(this.store, reference, inflowReferenceDecider, reserve, context, { entityId: account.state.entity_id });
     if (state.status === 'free') throw new Error(`inflow reference ${input.reference} not reserved`);
-    return { ...outcome, transaction: await finishInflow(this.store, context, state), created: newEvents.length > 0 };
+    return { ...outcome, transaction: await finishInflow(this.store, context, state, this.clock.now()), created: newEvents.length > 0 };
   }
 }

@@ -21,20 +21,20 @@ export interface PageSubject extends AuthenticationPage {
  * The page is opened by the customer's browser, which holds no API key: the action id (a ULID
  * with 80 random bits) is the capability, as a payment page link is.
  */
-export async function pageSubject(store: EventStore, id: string, requestId: string): Promise<PageSubject> {
+export async function pageSubject(store: EventStore, id: string, requestId: string, now: number): Promise<PageSubject> {
   if (!isIntentActionId(id)) return { state: 'not_found', action: null, context: null };
   const { state, owner } = await foldStream(store, intentActionStream(id), intentActionDecider);
   if (!owner || !isIntentAction(state)) return { state: 'not_found', action: null, context: null };
   const mode = modeOf(owner);
   const actor = systemActor(String(owner.organization_id), '3ds-page', mode);
   const context = { actor, correlationId: requestId, causationId: requestId };
-  return { state: pageState(state.action, state.authentication_expires, mode), action: state.action, context };
+  return { state: pageState(state.action, state.authentication_expires, mode, now), action: state.action, context };
 }
 
-function pageState(action: IntentActionRecord, expires: number | null, mode: string): PageState {
+function pageState(action: IntentActionRecord, expires: number | null, mode: string, now: number): PageState {
   if (mode !== 'sandbox') return 'unavailable';
   if (action.status !== 'pending_user_action') return action.status_reason === 'authentication_expired' ? 'expired' : 'used';
-  return expires !== null && Date.now() > expires ? 'expired' : 'open';
+  return expires !== null && now > expires ? 'expired' : 'open';
 }
 
 /** `return_url` with the decided query (decisions §7). */

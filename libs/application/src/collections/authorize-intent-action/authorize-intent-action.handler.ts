@@ -2,6 +2,7 @@ import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { intentActionDecider, isIntentAction, type AuthorizationClaim, type ExistingIntentAction, type IntentActionRecord } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { handleCommand, type CommandContext } from '../../command-handling';
 import { sleep } from '@app/platform/log-processing/sleep';
 import { ACQUIRER, authorizationKey, type Acquirer } from '../acquirer.port';
@@ -30,6 +31,7 @@ export class AuthorizeIntentActionHandler implements ICommandHandler<AuthorizeIn
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(ACQUIRER) private readonly acquirer: Acquirer,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Optional() @Inject(AUTHORIZATION_DEADLINE) deadlineMs?: number,
   ) {
     this.deadlineMs = deadlineMs ?? AUTHORIZATION_DEADLINE_MS;
@@ -38,7 +40,7 @@ export class AuthorizeIntentActionHandler implements ICommandHandler<AuthorizeIn
   async execute({ context, intentActionId, backstop }: AuthorizeIntentActionCommand): Promise<IntentActionRecord> {
     const state = await loadAction(this.store, context.actor, intentActionId);
     const action = state.status === 'pending' ? await this.authorize(context, state, backstop) : state.action;
-    await settleAction(this.store, action, context);
+    await settleAction(this.store, action, context, this.clock.now());
     return action;
   }
 
@@ -63,7 +65,7 @@ export class AuthorizeIntentActionHandler implements ICommandHandler<AuthorizeIn
     id: string,
     backstop: AuthorizationBackstop | null,
   ): Promise<{ won: ExistingIntentAction; claim: AuthorizationClaim } | { current: ExistingIntentAction }> {
-    const start = { type: 'StartAuthorization' as const, intent_action_id: id, idempotency_key: authorizationKey(id), take_over_after_ms: backstop?.takeOverAfterMs ?? null, now: Date.now() };
+    const start = { type: 'StartAuthorization' as const, intent_action_id: id, idempotency_key: authorizationKey(id), take_over_after_ms: backstop?.takeOverAfterMs ?? null, now: this.clock.now() };
     const { state, newEvents } = await handleCommand(this.store, intentActionStream(id), intentActionDecider, start, context);
     if (!isIntentAction(state)) return { current: await loadAction(this.store, context.actor, id) };
     return newEvents.length > 0 && state.authorization ? { won: state, claim: state.authorization } : { current: state };
@@ -78,7 +80,7 @@ export class AuthorizeIntentActionHandler implements ICommandHandler<AuthorizeIn
       currency: action.currency,
       mode: context.actor.mode,
     });
-    const base = { intent_action_id: action.id, now: Date.now() };
+    const base = { intent_action_id: action.id, now: this.clock.now() };
     const command = answer.approved ? { ...base, type: 'CompleteIntentAction' as const } : { ...base, type: 'FailIntentAction' as const, status_reason: answer.reason };
     const { state: after } = await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, command, context);
     return after.status === 'none' ? action : after.action;
@@ -89,7 +91,7 @@ export class AuthorizeIntentActionHandler implements ICommandHandler<AuthorizeIn
     let delay = POLL_FIRST_MS;
     for (;;) {
       const state = await loadAction(this.store, context.actor, id);
-      const left = until - Date.now();
+      const left = until - this.clock.now();
       if (state.status !== 'pending' || left <= 0) return state;
       await sleep(Math.min(delay, left), signal);
       delay = Math.min(delay * 2, POLL_MAX_MS);

@@ -3,6 +3,7 @@ import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { intentActionDecider, invalidState, paymentIntentDecider, summarizeCard, type CardSummary, type CollectionFeeSchedule, type IntentActionRecord } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { accountDecider } from '@app/domain/accounts';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, foldStream, handleCommand, type CommandContext } from '../../command-handling';
 import { accountStream } from '../../accounts/streams';
 import { ACQUIRER, type Acquirer, type Tokenization } from '../acquirer.port';
@@ -28,13 +29,14 @@ export class ConfirmPaymentIntentHandler implements ICommandHandler<ConfirmPayme
     @Inject(THREE_DS_BASE_URL) private readonly baseUrl: string,
     private readonly decryption: CardDecryption,
     private readonly commands: CommandBus,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, paymentIntentId, input }: ConfirmPaymentIntentCommand): Promise<IntentActionRecord> {
     const intent = await loadIntent(this.store, context.actor, paymentIntentId);
     if (intent.status !== 'requires_action') throw new DomainException(invalidState(intent, 'confirmed'));
     const { summary, tokenization } = await this.cardStep(context, input);
-    const action = newAction(intent.intent, input, summary, this.fees, this.baseUrl);
+    const action = newAction(intent.intent, input, summary, this.fees, this.baseUrl, this.clock.now());
     const failure = 'declined' in tokenization ? tokenization.declined : null;
     const token = 'token' in tokenization ? tokenization.token : null;
     const expires = action.status === 'pending_user_action' ? action.created + AUTHENTICATION_TTL_MS : null;
@@ -47,7 +49,7 @@ export class ConfirmPaymentIntentHandler implements ICommandHandler<ConfirmPayme
 
   /** The card exists only inside this call: validated, summarized, handed to the acquirer. */
   private async cardStep(context: CommandContext, input: IntentActionInput): Promise<{ summary: CardSummary | null; tokenization: Tokenization }> {
-    const card = await readCard(this.decryption, context.actor, input);
+    const card = await readCard(this.decryption, context.actor, input, this.clock.date());
     return { summary: card ? summarizeCard(card) : null, tokenization: await this.acquirer.tokenize(card, context.actor.mode) };
   }
 
@@ -55,11 +57,11 @@ export class ConfirmPaymentIntentHandler implements ICommandHandler<ConfirmPayme
   private async pointIntentAt(context: CommandContext, action: IntentActionRecord): Promise<void> {
     // The account's revision now: the intent's credit and refunds come after it, so their checks read its log from there.
     const { revision } = await foldStream(this.store, accountStream(action.account_id), accountDecider);
-    const confirm = { type: 'ConfirmPaymentIntent' as const, payment_intent_id: action.payment_intent_id, intent_action_id: action.id, now: Date.now(), account_revision: revision };
+    const confirm = { type: 'ConfirmPaymentIntent' as const, payment_intent_id: action.payment_intent_id, intent_action_id: action.id, now: this.clock.now(), account_revision: revision };
     try {
       await handleCommand(this.store, paymentIntentStream(action.payment_intent_id), paymentIntentDecider, confirm, context);
     } catch (error) {
-      const fail = { type: 'FailIntentAction' as const, intent_action_id: action.id, status_reason: 'intent_not_confirmable', now: Date.now() };
+      const fail = { type: 'FailIntentAction' as const, intent_action_id: action.id, status_reason: 'intent_not_confirmable', now: this.clock.now() };
       await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, fail, context);
       throw error;
     }

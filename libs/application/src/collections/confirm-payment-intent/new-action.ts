@@ -2,13 +2,12 @@ import { collectionFee, type CardSummary, type CollectionFeeSchedule, type Inten
 import { ulid } from '@app/platform/ids/ulid';
 import type { IntentActionInput } from './confirm-payment-intent.command';
 
-/** The action as first recorded: waiting for the customer (3-D Secure) or for the acquirer. */
-export function newAction(intent: PaymentIntentRecord, input: IntentActionInput, card: CardSummary | null, fees: CollectionFeeSchedule, baseUrl: string): IntentActionRecord {
+/** The action as first recorded at `now`: waiting for the customer (3-D Secure) or for the acquirer. */
+export function newAction(intent: PaymentIntentRecord, input: IntentActionInput, card: CardSummary | null, fees: CollectionFeeSchedule, baseUrl: string, now: number): IntentActionRecord {
   const id = `ia_${ulid()}`;
   const data = input.payment_type_data;
   const auth_model = data.auth_model ?? '3ds_required';
   const challenge = auth_model === '3ds_required';
-  const now = Date.now();
   return {
     id,
     payment_intent_id: intent.id,

@@ -4,6 +4,7 @@ import { rule } from '@app/domain';
 import { intentReferenceDecider, isPaymentIntent, paymentIntentDecider, refuseNewIntent, type NewPaymentIntent, type PaymentIntentRecord } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand, type CommandContext } from '../../command-handling';
 import { loadOpenAccount } from '../../accounts/account';
 import { CardDecryption } from '../card-decryption';
@@ -20,13 +21,14 @@ export class CreatePaymentIntentHandler implements ICommandHandler<CreatePayment
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly commands: CommandBus,
     private readonly decryption: CardDecryption,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, input }: CreatePaymentIntentCommand): Promise<CreatedPaymentIntent> {
     const intent = await this.newIntent(context, input);
     // Create-and-confirm checks the whole action first, so a bad card writes nothing.
-    if (input.intent_action) await readCard(this.decryption, context.actor, input.intent_action);
-    const reserve = { type: 'ReserveIntentReference' as const, intent, now: Date.now() };
+    if (input.intent_action) await readCard(this.decryption, context.actor, input.intent_action, this.clock.date());
+    const reserve = { type: 'ReserveIntentReference' as const, intent, now: this.clock.now() };
     const { state } = await handleCommand(this.store, intentReferenceStream(intent.account_id, intent.reference), intentReferenceDecider, reserve, context, { entityId: intent.entity_id });
     if (state.status !== 'reserved') throw new Error('intent reference not reserved');
     // The reserving request may have died before creating its intent: whoever comes next creates it.
@@ -50,7 +52,7 @@ export class CreatePaymentIntentHandler implements ICommandHandler<CreatePayment
       description: input.description,
       entity_id: account.entity_id,
       account_id: account.id,
-      created: Date.now(),
+      created: this.clock.now(),
     };
     const refused = refuseNewIntent(intent);
     if (refused) throw new DomainException(refused);

@@ -5,6 +5,7 @@ import { accountDecider } from '@app/domain/accounts';
 import { invalidState, paymentIntentDecider, refundableOf, type RefundRecord, type RequestedRefund } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, foldStream, handleCommand } from '../../command-handling';
 import { accountStream } from '../../accounts/streams';
 import { finishRefund } from '../finish-refund/finish-refund';
@@ -24,7 +25,10 @@ const exceeds = (left: number) =>
  */
 @CommandHandler(RefundPaymentIntentCommand)
 export class RefundPaymentIntentHandler implements ICommandHandler<RefundPaymentIntentCommand> {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ context, paymentIntentId, amount, reason }: RefundPaymentIntentCommand): Promise<RefundRecord> {
     const intent = await loadIntent(this.store, context.actor, paymentIntentId);
@@ -34,11 +38,11 @@ export class RefundPaymentIntentHandler implements ICommandHandler<RefundPayment
     if (value < 1 || value > left) throw exceeds(left);
     // Read before the request is appended, so the debit lands after this revision.
     const { revision } = await foldStream(this.store, accountStream(intent.intent.account_id), accountDecider);
-    const request = { type: 'RequestRefund' as const, payment_intent_id: paymentIntentId, refund_id: `rfd_${ulid()}`, amount: value, reason, account_revision: revision, now: Date.now() };
+    const request = { type: 'RequestRefund' as const, payment_intent_id: paymentIntentId, refund_id: `rfd_${ulid()}`, amount: value, reason, account_revision: revision, now: this.clock.now() };
     const { newEvents } = await handleCommand(this.store, paymentIntentStream(paymentIntentId), paymentIntentDecider, request, context);
     const requested = newEvents.find((e) => e.type === 'PaymentIntentRefundRequested');
     if (!requested) throw new Error(`refund ${request.refund_id} was not set aside`);
-    const refund = await finishRefund(this.store, (requested.data as { refund: RequestedRefund }).refund, context);
+    const refund = await finishRefund(this.store, this.clock, (requested.data as { refund: RequestedRefund }).refund, context);
     if (!refund) throw new Error(`refund ${request.refund_id} was refused by another driver`);
     return refund;
   }

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { intentActionDecider, type IntentActionRecord } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { handleCommand, type CommandContext } from '../../command-handling';
 import { AuthorizeIntentActionCommand } from '../authorize-intent-action/authorize-intent-action.command';
 import { loadAction, loadIntent } from '../load';
@@ -13,6 +14,7 @@ export class VerifyIntentActionHandler implements ICommandHandler<VerifyIntentAc
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly commands: CommandBus,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, intentActionId: id }: VerifyIntentActionCommand): Promise<IntentActionRecord> {
@@ -24,14 +26,14 @@ export class VerifyIntentActionHandler implements ICommandHandler<VerifyIntentAc
   }
 
   private async expireIfLate(context: CommandContext, id: string): Promise<void> {
-    await handleCommand(this.store, intentActionStream(id), intentActionDecider, { type: 'ExpireAuthentication', intent_action_id: id, now: Date.now() }, context);
+    await handleCommand(this.store, intentActionStream(id), intentActionDecider, { type: 'ExpireAuthentication', intent_action_id: id, now: this.clock.now() }, context);
   }
 
   /** An action whose intent was confirmed by another one will never be authorized: it fails. */
   private async failIfOrphan(context: CommandContext, action: IntentActionRecord): Promise<void> {
     const intent = await loadIntent(this.store, context.actor, action.payment_intent_id);
     if (intent.intent.intent_action_id === action.id) return;
-    const fail = { type: 'FailIntentAction' as const, intent_action_id: action.id, status_reason: 'intent_not_confirmable', now: Date.now() };
+    const fail = { type: 'FailIntentAction' as const, intent_action_id: action.id, status_reason: 'intent_not_confirmable', now: this.clock.now() };
     await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, fail, context);
   }
 }

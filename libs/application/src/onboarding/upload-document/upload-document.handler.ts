@@ -4,6 +4,7 @@ import { domainError, entityDecider, invalid, isDomainError, type DocumentRecord
 import { BLOB_STORE, type BlobStore } from '@app/platform/blob-store';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand, loadAggregate } from '../../command-handling';
 import { sniffDocumentType } from '../file-type';
 import { entityStream } from '../streams';
@@ -15,6 +16,7 @@ export class UploadDocumentHandler implements ICommandHandler<UploadDocumentComm
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /**
@@ -28,7 +30,7 @@ export class UploadDocumentHandler implements ICommandHandler<UploadDocumentComm
     const loaded = await loadAggregate(this.store, entityStream(entityId), entityDecider, context);
     if (!loaded) throw new DomainException(domainError('not_found', 'person_not_found', `No person with id ${personId}`));
     const document_id = `doc_${ulid()}`;
-    const uploaded = Date.now();
+    const uploaded = this.clock.now();
     const record = (sha256: string): DocumentRecord => ({ document_id, key: upload.key, person_id: personId, content_type, size: upload.bytes.length, sha256, filename: upload.filename, uploaded });
     const command = (sha256: string): EntityCommand => ({ type: 'UploadDocument', entity_id: entityId, document: record(sha256) });
     const refused = entityDecider.decide(command(''), loaded.state);

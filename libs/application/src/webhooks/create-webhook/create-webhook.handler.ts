@@ -5,6 +5,7 @@ import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platf
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand } from '../../command-handling';
 import { loadEntity } from '../../onboarding/entity';
 import { generateWebhookSecret, sealSigningKey, standardWebhooksSecret } from '../signing-key';
@@ -23,6 +24,7 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, entityId, input }: CreateWebhookCommand): Promise<CreatedWebhook> {
@@ -31,7 +33,7 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     const { secret: given, ...settings } = input;
     const secret = given ?? generateWebhookSecret();
     const webhook_id = `whk_${ulid()}`;
-    const command = { type: 'CreateWebhook' as const, webhook_id, entity_id: entityId, settings: { ...settings, signing_key: sealSigningKey(this.box, secret) }, now: Date.now() };
+    const command = { type: 'CreateWebhook' as const, webhook_id, entity_id: entityId, settings: { ...settings, signing_key: sealSigningKey(this.box, secret) }, now: this.clock.now() };
     // Refused settings must not leave an index entry behind (the decider checks them again).
     const checked = checkWebhookSettings(command.settings, command.now);
     if (isDomainError(checked)) throw new DomainException(checked);

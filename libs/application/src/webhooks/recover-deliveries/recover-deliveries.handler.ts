@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DELIVERY_STORE, type DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { loadWebhook } from '../webhook';
 import { RecoverDeliveriesCommand } from './recover-deliveries.command';
 
@@ -14,10 +15,11 @@ export class RecoverDeliveriesHandler implements ICommandHandler<RecoverDeliveri
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DELIVERY_STORE) private readonly deliveries: DeliveryStore,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, entityId, webhookId, since, until }: RecoverDeliveriesCommand) {
     await loadWebhook(this.store, context.actor, entityId, webhookId);
-    return { scheduled: await this.deliveries.recover(webhookId, since, until + 1, Date.now()) };
+    return { scheduled: await this.deliveries.recover(webhookId, since, until + 1, this.clock.now()) };
   }
 }

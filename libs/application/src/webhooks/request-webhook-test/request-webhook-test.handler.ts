@@ -3,6 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { refuseTestEvent, webhookDecider } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException, handleCommand } from '../../command-handling';
 import { webhookStream } from '../streams';
 import { loadWebhook } from '../webhook';
@@ -15,6 +16,7 @@ export class RequestWebhookTestHandler implements ICommandHandler<RequestWebhook
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(WEBHOOK_TEST_SAMPLES) private readonly samples: WebhookTestSamples,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, entityId, input }: RequestWebhookTestCommand): Promise<string> {
@@ -23,7 +25,7 @@ export class RequestWebhookTestHandler implements ICommandHandler<RequestWebhook
     await loadWebhook(this.store, context.actor, entityId, input.webhook_id);
     const data = await this.samples.sample(input.event_group, input.event_name, entityId, context);
     const event_id = `evt_${ulid()}`;
-    const command = { type: 'RequestWebhookTest' as const, ...input, event_id, data, now: Date.now() };
+    const command = { type: 'RequestWebhookTest' as const, ...input, event_id, data, now: this.clock.now() };
     await handleCommand(this.store, webhookStream(input.webhook_id), webhookDecider, command, context);
     return event_id;
   }

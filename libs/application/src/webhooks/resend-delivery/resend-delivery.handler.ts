@@ -4,6 +4,7 @@ import { domainError, webhookStatusAt } from '@app/domain';
 import { DELIVERY_STORE, type DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { DomainException } from '../../command-handling';
 import { derivedUlid } from '../streams';
 import { loadWebhook } from '../webhook';
@@ -19,6 +20,7 @@ export class ResendDeliveryHandler implements ICommandHandler<ResendDeliveryComm
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DELIVERY_STORE) private readonly deliveries: DeliveryStore,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, entityId, webhookId, eventId }: ResendDeliveryCommand) {
@@ -29,10 +31,10 @@ export class ResendDeliveryHandler implements ICommandHandler<ResendDeliveryComm
       throw new DomainException(domainError('not_found', 'event_not_found', `Event ${eventId} was never due to webhook ${webhookId}`));
     }
     // As for test events: an inactive webhook would only pause it.
-    if (webhookStatusAt(webhook, Date.now()) !== 'active') {
+    if (webhookStatusAt(webhook, this.clock.now()) !== 'active') {
       throw new DomainException(domainError('rule', 'webhook_inactive', `Webhook ${webhookId} is inactive; activate it to resend`));
     }
-    const outcome = await this.deliveries.resend(original.id, `whd_${ulid()}`, Date.now());
+    const outcome = await this.deliveries.resend(original.id, `whd_${ulid()}`, this.clock.now());
     if ('refused' in outcome) {
       throw new DomainException(domainError('conflict', 'delivery_pending', `The delivery of ${eventId} to ${webhookId} is still being retried; resend it once it has ended`));
     }

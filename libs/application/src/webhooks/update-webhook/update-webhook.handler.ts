@@ -4,6 +4,7 @@ import { checkWebhookSettings, isDomainError, webhookDecider, type ExistingWebho
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { handleCommand } from '../../command-handling';
 import { sealSigningKey } from '../signing-key';
 import { webhookStream } from '../streams';
@@ -17,6 +18,7 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ context, entityId, webhookId, changes }: UpdateWebhookCommand): Promise<ExistingWebhook> {
@@ -24,7 +26,7 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     if (changes.url !== undefined) await checkWebhookUrl(changes.url, this.config.webhookAllowPrivateNetworks);
     const { secret, ...rest } = changes;
     const sealed = secret === undefined ? {} : { signing_key: sealSigningKey(this.box, secret) };
-    const command = { type: 'UpdateWebhook' as const, webhook_id: webhookId, changes: { ...rest, ...sealed }, now: Date.now() };
+    const command = { type: 'UpdateWebhook' as const, webhook_id: webhookId, changes: { ...rest, ...sealed }, now: this.clock.now() };
     // Decisions §16: subscribing (or setting active again) must not make a second authorization endpoint.
     const checked = checkWebhookSettings(command.changes, command.now);
     if (!isDomainError(checked)) await claimAuthorizationEndpoint(this.store, context, { entityId, webhookId, creating: false }, { ...current, ...checked }, command.now);
