@@ -17,8 +17,8 @@ export const FEATURES = ['access', 'accounts', 'admin', 'audit', 'bank-codes', '
 export const LAYER_PARTS: Readonly<Record<string, readonly string[]>> = {
   // Money, errors and ids every decider shares.
   'libs/domain/src': ['shared'],
-  // The command handlers' plumbing (load, fold, decide, append, retry), the process-manager runtime, and the in-memory test kit.
-  'libs/application/src': ['command-handling', 'process-managers', 'testing'],
+  // The command handlers' plumbing (load, fold, decide, append, retry) and the in-memory test kit (the process-manager runtime is libs/platform/src/log-processing).
+  'libs/application/src': ['command-handling', 'testing'],
   // The list query plans every list handler builds on, and the proof that none scans a collection.
   'libs/read-models/src': ['plans'],
   // The HTTP edge (pipes, filters, guards), the OpenAPI document, probes and metrics, the supervisor of npm start's worker, the dashboard's files.

@@ -20,7 +20,7 @@ import { DeliveryStoreModule } from '@app/platform/delivery-store/delivery-store
 import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
 import { HttpsAuthorizationCaller } from '@app/webhook-delivery/card-authorization/endpoint-caller';
 import { AuthorizationRelays } from '@app/webhook-delivery/card-authorization/relays';
-import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
+import { CardReactionsModule } from '@app/application/cards/card-reactions.module';
 import { loadCardDatasets } from './card-datasets.loader';
 import { CardsController } from './cards.controller';
 import { CardTransactionsController } from './sandbox-cards.controller';
@@ -34,7 +34,7 @@ const settings = (config: PlatformConfig): CardSettings => ({
 
 @Module({
   // The card clock, and ApplyCardMoney (sent by the card-money process manager).
-  imports: [ReactionCommandsModule, DeliveryStoreModule],
+  imports: [CardReactionsModule, DeliveryStoreModule],
   controllers: [CardsController, CardTransactionsController, AuthorizationRelayController],
   providers: [
     IssueCardHandler,

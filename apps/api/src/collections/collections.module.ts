@@ -17,7 +17,7 @@ import {
 } from '@app/application/collections';
 import { collectionFeesFrom } from '@app/domain/collections';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
-import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
+import { CollectionReactionsModule } from '@app/application/collections/collection-reactions.module';
 import { ListIntentActionsHandler } from '@app/read-models/collections/list-intent-actions.query-handler';
 import { ListPaymentIntentsHandler } from '@app/read-models/collections/list-payment-intents.query-handler';
 import { IntentActionsController } from './intent-actions.controller';
@@ -26,7 +26,7 @@ import { ThreeDsController } from './three-ds.controller';
 
 @Module({
   // The acquirer port, and Authorize/Settle/RecordRefund (sent by requests and by the process managers).
-  imports: [ReactionCommandsModule],
+  imports: [CollectionReactionsModule],
   controllers: [PaymentIntentsController, IntentActionsController, ThreeDsController],
   providers: [
     // Commands

@@ -9,13 +9,13 @@ import {
 } from '@app/application/counterparties';
 import { ListCounterpartiesHandler } from '@app/read-models/counterparties/list-counterparties.query-handler';
 import { ListPaymentDetailsHandler } from '@app/read-models/counterparties/list-payment-details.query-handler';
-import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
+import { CounterpartyReactionsModule } from '@app/application/counterparties/counterparty-reactions.module';
 import { CounterpartiesController } from './counterparties.controller';
 import { CounterpartyLookupsController } from './counterparty-lookups.controller';
 
 @Module({
   // IndexPaymentDetail, sent by the backfill process manager.
-  imports: [ReactionCommandsModule],
+  imports: [CounterpartyReactionsModule],
   controllers: [CounterpartiesController, CounterpartyLookupsController],
   providers: [
     CreateCounterpartyHandler,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CreateEntityHandler, EntitiesService, GetEntityHandler, ReviewEntityHandler, SubmitOnboardingHandler, UpdateEntityHandler, UploadDocumentHandler } from '@app/application/onboarding';
 import { BLOB_STORE, createBlobStore } from '@app/platform/blob-store';
-import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
+import { OnboardingReactionsModule } from '@app/application/onboarding/onboarding-reactions.module';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { ListEntitiesHandler } from '@app/read-models/onboarding/list-entities.query-handler';
 import { EntitiesController } from './entities.controller';
@@ -9,7 +9,7 @@ import { OnboardingController } from './onboarding.controller';
 
 @Module({
   // CompleteAutomaticReview (sent by the KYC review) with the other reactions' handlers.
-  imports: [ReactionCommandsModule],
+  imports: [OnboardingReactionsModule],
   controllers: [EntitiesController, OnboardingController],
   providers: [
     // Adapters

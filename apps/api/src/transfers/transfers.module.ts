@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { feeScheduleFrom } from '@app/domain/transfers';
 import { CancelTransferHandler, CreateTransferHandler, GetTransferHandler, LegacyReferenceMigration, TRANSFER_FEES } from '@app/application/transfers';
 import { ListTransfersHandler } from '@app/read-models/transfers/list-transfers.query-handler';
-import { ReactionCommandsModule } from '@app/application/process-managers/reaction-commands.module';
+import { TransferReactionsModule } from '@app/application/transfers/transfer-reactions.module';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { StatementController } from '../accounts/statement.controller';
 import { SandboxTransfersController } from './sandbox-transfers.controller';
@@ -10,7 +10,7 @@ import { TransfersController } from './transfers.controller';
 
 @Module({
   // AdvanceTransfer (sandbox moves) and the process managers' transfer commands.
-  imports: [ReactionCommandsModule],
+  imports: [TransferReactionsModule],
   controllers: [TransfersController, SandboxTransfersController, StatementController],
   providers: [
     CreateTransferHandler,
