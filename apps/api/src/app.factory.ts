@@ -26,8 +26,8 @@ export async function createApi(config: PlatformConfig, options: ApiOptions = {}
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
-  // Built now that every route is registered, so a router it cannot read fails the start, not a request.
-  RouteTable.of(app.getHttpAdapter().getInstance());
+  // Read once now that every route is registered, so a router it cannot read fails the start, not a request.
+  RouteTable.read(app.getHttpAdapter().getInstance());
   // GET /openapi.json builds the document from the app's controllers on first use.
   attachOpenApi(app);
   return app;

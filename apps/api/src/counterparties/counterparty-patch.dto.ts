@@ -1,4 +1,4 @@
-import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { Block, BlockList } from '../http/blocks';
 import { IsCountryCode, IsStringMap } from '../onboarding/validators';
@@ -53,11 +53,29 @@ class PatchBase {
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'Merged by key; "" removes a key' }) @IsOptional() @IsStringMap() meta?: Record<string, string>;
 }
 
-/** PATCH bodies are validated after the counterparty's type is known (the body does not carry it). */
+/** The two shapes a PATCH body may take, documented as `anyOf` (the stored type, not the body, says which applies). */
 export class PatchIndividualCounterpartyDto extends PatchBase {
   @ApiPropertyOptional({ type: () => IndividualProfilePatchDto }) @Block(() => IndividualProfilePatchDto, { optional: true }) profile?: IndividualProfilePatchDto;
 }
 
 export class PatchBusinessCounterpartyDto extends PatchBase {
   @ApiPropertyOptional({ type: () => BusinessProfilePatchDto }) @Block(() => BusinessProfilePatchDto, { optional: true }) profile?: BusinessProfilePatchDto;
+}
+
+/** A profile patch that names a business's own field or identification type (L) is of the business shape. */
+function businessShaped(profile: unknown): boolean {
+  if (!profile || typeof profile !== 'object') return false;
+  const { legal_name, trading_name, identification } = profile as Record<string, unknown>;
+  return legal_name !== undefined || trading_name !== undefined || (Array.isArray(identification) && identification.some((item) => (item as { type?: unknown } | null)?.type === 'L'));
+}
+
+/**
+ * What the PATCH route validates: either shape, the profile checked as the one its own fields
+ * point at. The body does not carry the counterparty's type, so a field of the other type than
+ * the stored one passes here and the domain refuses it (applyProfile), with the same answer.
+ */
+export class PatchCounterpartyDto extends PatchBase {
+  @ApiPropertyOptional({ anyOf: [{ $ref: getSchemaPath(IndividualProfilePatchDto) }, { $ref: getSchemaPath(BusinessProfilePatchDto) }] })
+  @Block((options) => (businessShaped((options?.object as { profile?: unknown } | undefined)?.profile) ? BusinessProfilePatchDto : IndividualProfilePatchDto), { optional: true })
+  profile?: IndividualProfilePatchDto | BusinessProfilePatchDto;
 }

@@ -29,8 +29,10 @@ export function bodyParsing(limit = '1mb'): RequestHandler {
     form: express.urlencoded({ extended: false, limit, type: () => true }),
     multipart: null,
   };
+  // Read on the first request, when every route is registered: one app's middleware, one app's routes.
+  let routes: RouteTable | undefined;
   return (req: Request, res: Response, next: NextFunction) => {
-    const found = RouteTable.of(req.app).resolve(req.method, pathOf(req.originalUrl));
+    const found = (routes ??= RouteTable.read(req.app)).resolve(req.method, pathOf(req.originalUrl));
     if (found.kind === 'unknown') return next();
     if (found.kind === 'other_methods') {
       res.setHeader('Allow', found.allow);

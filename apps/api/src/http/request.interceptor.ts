@@ -2,7 +2,7 @@ import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/com
 import { defer, type Observable } from 'rxjs';
 import type { OpenApiDocument } from '../openapi/openapi-document';
 import type { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
-import { refuseUnexpectedBody } from './unexpected-body';
+import { UnexpectedBody } from './unexpected-body';
 import { refuseUnknownQuery } from './unknown-query';
 
 /**
@@ -16,6 +16,8 @@ import { refuseUnknownQuery } from './unknown-query';
  * about a tenth of a payout's CPU for steps that, but for idempotency, only refuse (issue 28).
  */
 export class RequestInterceptor implements NestInterceptor {
+  private readonly unexpectedBody = new UnexpectedBody();
+
   constructor(
     private readonly idempotency: IdempotencyInterceptor,
     private readonly document: () => OpenApiDocument,
@@ -26,7 +28,7 @@ export class RequestInterceptor implements NestInterceptor {
     const checked: CallHandler = {
       handle: () =>
         defer(() => {
-          refuseUnexpectedBody(context);
+          this.unexpectedBody.refuse(context);
           refuseUnknownQuery(context, this.document);
           return next.handle();
         }),

@@ -29,7 +29,6 @@ interface Entry {
 
 const UNKNOWN: Resolution = { kind: 'unknown' };
 const LITERAL_SEGMENT = /^[A-Za-z0-9._~-]+$/;
-const tables = new WeakMap<object, RouteTable>();
 
 /**
  * Every route the app serves, read from the Express router once Nest has registered them
@@ -59,16 +58,11 @@ export class RouteTable {
     }
   }
 
-  /** The table of an Express app, built on first use: after `app.init()`, when every route is registered. */
-  static of(app: object): RouteTable {
-    let table = tables.get(app);
-    if (!table) {
-      const router = (app as { router?: { stack?: RouterLayer[] } }).router;
-      if (!Array.isArray(router?.stack)) throw new Error('The Express app has no router stack to build the route table from');
-      table = new RouteTable(router.stack);
-      tables.set(app, table);
-    }
-    return table;
+  /** Reads the table of an Express app: after `app.init()`, when every route is registered. Its user holds it (body-parsing.middleware.ts). */
+  static read(app: object): RouteTable {
+    const router = (app as { router?: { stack?: RouterLayer[] } }).router;
+    if (!Array.isArray(router?.stack)) throw new Error('The Express app has no router stack to build the route table from');
+    return new RouteTable(router.stack);
   }
 
   resolve(method: string, path: string): Resolution {

@@ -1,34 +1,38 @@
-import type { ExecutionContext } from '@nestjs/common';
+import type { ExecutionContext, Type } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { Request } from 'express';
 import { domainError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
 
-/** Whether a handler has a @Body() parameter: read from its metadata once, the routes cannot change while the process runs. */
-const takesBodyByHandler = new WeakMap<object, boolean>();
+/** Whether a controller's handler has a @Body() parameter (also read by the OpenAPI document, route-facts.ts). */
+export function takesBody(controller: Type | object, handlerName: string): boolean {
+  const args: Record<string, unknown> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handlerName) ?? {};
+  return Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
+}
 
 /**
  * Unknown body fields are refused (decisions §2) on routes that take no body too: there no DTO
  * whitelists the fields, so a route without a @Body() parameter refuses any field sent.
- * Run by the API's interceptor (request.interceptor.ts).
+ * Held by the API's interceptor (request.interceptor.ts), one per app, with what it read of each
+ * handler's metadata: the routes cannot change while the app runs.
  */
-export function refuseUnexpectedBody(context: ExecutionContext): void {
-  const body: unknown = context.switchToHttp().getRequest<Request>().body;
-  const field = body && typeof body === 'object' ? Object.keys(body)[0] : undefined;
-  if (field !== undefined && !takesBody(context)) {
-    const message = `${field} is not an accepted field`;
-    throw new DomainException(domainError('validation', 'validation_error', message, { errors: [{ field, message }] }));
-  }
-}
+export class UnexpectedBody {
+  private readonly takesBodyByHandler = new Map<object, boolean>();
 
-function takesBody(context: ExecutionContext): boolean {
-  const handler = context.getHandler();
-  let takes = takesBodyByHandler.get(handler);
-  if (takes === undefined) {
-    const args: Record<string, unknown> = Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ?? {};
-    takes = Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
-    takesBodyByHandler.set(handler, takes);
+  refuse(context: ExecutionContext): void {
+    const body: unknown = context.switchToHttp().getRequest<Request>().body;
+    const field = body && typeof body === 'object' ? Object.keys(body)[0] : undefined;
+    if (field !== undefined && !this.takesBody(context)) {
+      const message = `${field} is not an accepted field`;
+      throw new DomainException(domainError('validation', 'validation_error', message, { errors: [{ field, message }] }));
+    }
   }
-  return takes;
+
+  private takesBody(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let takes = this.takesBodyByHandler.get(handler);
+    if (takes === undefined) this.takesBodyByHandler.set(handler, (takes = takesBody(context.getClass(), handler.name)));
+    return takes;
+  }
 }

@@ -1,11 +1,11 @@
 import type { INestApplication, Type } from '@nestjs/common';
-import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common/enums/request-method.enum';
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { OperatorGuard } from '../admin/operator.guard';
 import { API_KEY_ONLY, PUBLIC_ROUTE, SANDBOX_ONLY } from '../http/auth/auth.decorators';
 import { ACCEPTS_METADATA, DEFAULT_BODY_KINDS, type BodyKind } from '../http/media-types';
+import { takesBody } from '../http/unexpected-body';
 
 /** Who may call a route, as the guards decide it. */
 export type Caller = 'public' | 'operator' | 'api_key' | 'api_key_or_token';
@@ -65,12 +65,19 @@ export function routeFacts(app: INestApplication): RouteFacts[] {
         const flag = (key: string) => Boolean(Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller));
         const guards: unknown[] = [...(Reflect.getMetadata(GUARDS_METADATA, controller) ?? []), ...(Reflect.getMetadata(GUARDS_METADATA, handler) ?? [])];
         const caller: Caller = guards.includes(OperatorGuard) ? 'operator' : flag(PUBLIC_ROUTE) ? 'public' : flag(API_KEY_ONLY) ? 'api_key' : 'api_key_or_token';
-        const args: Record<string, unknown> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {};
-        const takesBody = Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
         const accepts = (Reflect.getMetadata(ACCEPTS_METADATA, handler) as BodyKind[] | undefined) ?? DEFAULT_BODY_KINDS;
         for (const prefix of prefixes) {
           for (const path of asList(Reflect.getMetadata(PATH_METADATA, handler))) {
-            facts.push({ method, path: toTemplate(prefix, path), caller, sandboxOnly: flag(SANDBOX_ONLY), takesBody, accepts, controller: controller.name, handler: name });
+            facts.push({
+              method,
+              path: toTemplate(prefix, path),
+              caller,
+              sandboxOnly: flag(SANDBOX_ONLY),
+              takesBody: takesBody(controller, name),
+              accepts,
+              controller: controller.name,
+              handler: name,
+            });
           }
         }
       }
