@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { BootstrapService } from '@app/application/access';
-import * as adapters from '@app/platform/adapters';
 import { loadConfig, WORKER_ROLES, type PlatformConfig, type WorkerRole } from '@app/platform/config/platform-config';
 import { PlatformLifecycle, readersOf } from '@app/platform/platform.module';
 import { READ_MODELS } from '@app/read-models/read-models';
@@ -104,20 +103,11 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
   return testApp;
 }
 
-/**
- * The app as createApi builds it, with the read store adapter wrapped where the platform creates
- * it, so the projector, the query side and every other reader share the one held-back store.
- */
+/** The app as createApi builds it, on a read store every reader shares and a test can hold back (ApiOptions.readStore). */
 async function createHoldableApi(config: PlatformConfig, apiOptions: ApiOptions) {
-  const create = adapters.createReadStore;
   let readModels: HeldBackReadStore | undefined;
   const names = new Set(READ_MODELS.map((p) => p.name));
-  const spy = jest.spyOn(adapters, 'createReadStore').mockImplementation((c) => (readModels = new HeldBackReadStore(create(c), names)));
-  try {
-    const app = await createApi(config, apiOptions);
-    if (!readModels) throw new Error('the platform did not create its read store through adapters.createReadStore');
-    return { app, readModels };
-  } finally {
-    spy.mockRestore();
-  }
+  const app = await createApi(config, { ...apiOptions, readStore: (adapter) => (readModels = new HeldBackReadStore(adapter, names)) });
+  if (!readModels) throw new Error('the platform did not build its read store with ApiOptions.readStore');
+  return { app, readModels };
 }

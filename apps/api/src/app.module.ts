@@ -3,7 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { TerminusModule } from '@nestjs/terminus';
 import { DeliveryStoreModule } from '@app/platform/delivery-store/delivery-store.module';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
-import { NO_READERS, PlatformModule, type PlatformRoles } from '@app/platform/platform.module';
+import { NO_READERS, PlatformModule, type PlatformOptions, type PlatformRoles } from '@app/platform/platform.module';
 import type { Clock } from '@app/platform/clock';
 import { AccessModule } from './access/access.module';
 import { AccountsModule } from './accounts/accounts.module';
@@ -65,6 +65,8 @@ export interface ApiOptions {
   readonly inProcessWorker?: { readonly readers: PlatformRoles; readonly modules: NonNullable<DynamicModule['imports']> };
   /** Tests only: the clock the app runs on (a TestClock they move); the machine's clock otherwise. */
   readonly clock?: Clock;
+  /** Tests only: wraps the read store adapter (PlatformOptions.readStore). */
+  readonly readStore?: PlatformOptions['readStore'];
 }
 
 @Module({})
@@ -76,7 +78,7 @@ export class AppModule implements NestModule {
       imports: [
         // Request logs (http/logging.ts): global, so its middleware runs before this module's.
         requestLogging(),
-        PlatformModule.forRoot(inProcess?.readers ?? NO_READERS, config, READ_MODELS, options.clock),
+        PlatformModule.forRoot(inProcess?.readers ?? NO_READERS, config, READ_MODELS, { clock: options.clock, readStore: options.readStore }),
         CqrsModule.forRoot(),
         RateLimitModule,
         IdempotencyModule,

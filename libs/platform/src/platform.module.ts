@@ -43,6 +43,14 @@ export function readersOf(roles: readonly WorkerRole[]): PlatformRoles {
 
 export const PLATFORM_ROLES = Symbol('PLATFORM_ROLES');
 
+/** What an app or a test chooses when it composes the platform, beside the configuration. */
+export interface PlatformOptions {
+  /** The clock the process runs on (default the machine's); tests give a TestClock they move. */
+  readonly clock?: Clock;
+  /** Tests only: wraps the read store adapter, so every reader of this process shares the wrapper (test/support/held-back-read-store.ts). */
+  readonly readStore?: (adapter: ReadStore) => ReadStore;
+}
+
 /** Starts the background readers of the log this process is configured to run, and closes adapters. */
 @Injectable()
 export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -120,7 +128,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(roles: PlatformRoles, config: PlatformConfig, projections: readonly Projection[], clock: Clock = systemClock): DynamicModule {
+  static forRoot(roles: PlatformRoles, config: PlatformConfig, projections: readonly Projection[], { clock = systemClock, readStore = (adapter) => adapter }: PlatformOptions = {}): DynamicModule {
     return {
       module: PlatformModule,
       providers: [
@@ -134,7 +142,7 @@ export class PlatformModule {
           inject: [SNAPSHOT_STORE],
           useFactory: (snapshots: SnapshotStore) => withFolds(createEventStore(config), new StreamFolds({ maxBytes: config.foldCacheMaxBytes, snapshots, snapshotEvery: config.snapshotEvery })),
         },
-        { provide: RAW_READ_STORE, useFactory: () => createReadStore(config) },
+        { provide: RAW_READ_STORE, useFactory: () => readStore(createReadStore(config)) },
         {
           provide: READ_STORE,
           inject: [RAW_READ_STORE, EVENT_STORE, PlatformLifecycle],
