@@ -95,7 +95,7 @@ describe('Idempotency-Key lifetimes', () => {
     const key = uniqueKey('crash');
     const body = accountBody(own);
     // What a process that claimed the key and died leaves in the shared store: a claim nobody renews.
-    const dead = new SqliteIdempotencyStore(join(t.dataDir, 'idempotency.db'));
+    const dead = new SqliteIdempotencyStore(join(t.dataDir, 'idempotency.db'), t.clock);
     const claimed = await dead.claim({
       scope: `${organization}:sandbox`,
       key,

@@ -1,2 +1,2 @@
 export { CLOCK, systemClock, type Clock } from './clock';
-export { TestClock } from './test-clock';
+export { TestClock, clockReading } from './test-clock';

@@ -36,3 +36,6 @@ export class TestClock implements Clock {
     this.pinned = null;
   }
 }
+
+/** A clock that reads `read` (a test's own time variable): `clockReading(() => now)`. */
+export const clockReading = (read: () => number): Clock => ({ now: read, date: () => new Date(read()) });

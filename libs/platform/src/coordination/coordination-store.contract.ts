@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import { clockReading, type Clock } from '../clock';
 import type { CoordinationStore } from './coordination-store.port';
 
 /** A clock the test moves by hand, so lease expiry is exact rather than slept for. */
@@ -12,7 +13,7 @@ export interface TestClock {
  * back, and leases that one holder at a time has. Two store instances stand for two processes;
  * names are fresh per test, so the suite also runs against a shared server.
  */
-export function describeCoordinationStoreContract(name: string, open: (clock: () => number) => Promise<CoordinationStore>, timeoutMs = 20_000): void {
+export function describeCoordinationStoreContract(name: string, open: (clock: Clock) => Promise<CoordinationStore>, timeoutMs = 20_000): void {
   describe(`CoordinationStore contract: ${name}`, () => {
     let clock: TestClock;
     let one: CoordinationStore;
@@ -21,7 +22,7 @@ export function describeCoordinationStoreContract(name: string, open: (clock: ()
     beforeEach(async () => {
       let t = 1_700_000_000_000;
       clock = { now: () => t, advance: (ms) => void (t += ms) };
-      [one, two] = await Promise.all([open(() => clock.now()), open(() => clock.now())]);
+      [one, two] = await Promise.all([open(clockReading(() => clock.now())), open(clockReading(() => clock.now()))]);
       key = `test-${ulid()}`;
     }, timeoutMs);
     afterEach(() => Promise.all([one.close(), two.close()]), timeoutMs);

@@ -1,4 +1,5 @@
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
+import type { Clock } from '../clock';
 import { mongoClientOptions } from '../mongo-client-options';
 import type { CoordinationStore } from './coordination-store.port';
 
@@ -29,7 +30,7 @@ export class MongoCoordinationStore implements CoordinationStore {
   constructor(
     url: string,
     database: string,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {
     this.client = new MongoClient(url, mongoClientOptions(url));
     this.db = this.client.db(database);
@@ -45,7 +46,7 @@ export class MongoCoordinationStore implements CoordinationStore {
   }
 
   async acquire(name: string, holder: string, ttlMs: number): Promise<boolean> {
-    const now = this.now();
+    const now = this.clock.now();
     const leases = this.db.collection<StoredLease>(LEASES);
     const taken = await leases.updateOne({ _id: name, $or: [{ holder }, { expires_at: { $lte: now } }] }, { $set: { holder, expires_at: now + ttlMs } });
     if (taken.matchedCount === 1) return true;

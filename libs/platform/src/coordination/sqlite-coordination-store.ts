@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Clock } from '../clock';
 import { checkpointInBackground } from '../sqlite/background-checkpoints';
 import { openSqlite } from '../sqlite/open-sqlite';
 import type { CoordinationStore } from './coordination-store.port';
@@ -17,7 +18,7 @@ export class SqliteCoordinationStore implements CoordinationStore {
 
   constructor(
     private readonly file: string,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {
     // Losing the last writes only re-runs idempotent work or waits out a lease.
     this.db = openSqlite(file, 'rebuildable');
@@ -54,7 +55,7 @@ export class SqliteCoordinationStore implements CoordinationStore {
 
   async acquire(name: string, holder: string, ttlMs: number): Promise<boolean> {
     this.writing();
-    const now = this.now();
+    const now = this.clock.now();
     return this.stmts.acquire.run(name, holder, now + ttlMs, now).changes === 1;
   }
 

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { clockReading, type Clock } from '../clock';
 import type { IdempotencyClaim, IdempotencyStore, StoredAnswer } from './idempotency-store.port';
 
 /**
  * What every idempotency store must do (decisions §13), run against each adapter with a clock the
  * test moves. `open` is called more than once: each call is another process on the same storage.
  */
-export function describeIdempotencyStoreContract(name: string, open: (clock: () => number) => Promise<IdempotencyStore>, timeout = 10_000) {
+export function describeIdempotencyStoreContract(name: string, open: (clock: Clock) => Promise<IdempotencyStore>, timeout = 10_000) {
   describe(`IdempotencyStore contract: ${name}`, () => {
     let now = 1_700_000_000_000;
-    const clock = () => now;
+    const clock = clockReading(() => now);
     let store: IdempotencyStore;
     let other: IdempotencyStore;
     const LEASE = 30_000;

@@ -1,4 +1,5 @@
 import { MongoClient } from 'mongodb';
+import { systemClock } from '../clock';
 import { describeIdempotencyStoreContract } from './idempotency-store.contract';
 import { MongoIdempotencyStore } from './mongo-idempotency-store';
 
@@ -11,7 +12,7 @@ if (url) {
 
   describe('MongoIdempotencyStore indexes', () => {
     it('keeps keys unique per scope and lets MongoDB delete expired ones (TTL index on expires_at)', async () => {
-      const store = new MongoIdempotencyStore(url, database);
+      const store = new MongoIdempotencyStore(url, database, systemClock);
       await store.claim({ scope: 'indexes', key: 'k', fingerprint: 'f', owner: 'o', leaseMs: 1_000, ttlMs: 1_000 });
       await store.close();
       const client = new MongoClient(url);

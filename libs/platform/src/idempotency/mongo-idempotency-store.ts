@@ -1,4 +1,5 @@
 import { Binary, MongoClient, MongoServerError, type Collection } from 'mongodb';
+import type { Clock } from '../clock';
 import { mongoClientOptions } from '../mongo-client-options';
 import type { ClaimOutcome, IdempotencyClaim, IdempotencyStore, StoredAnswer } from './idempotency-store.port';
 
@@ -35,7 +36,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
   constructor(
     url: string,
     database: string,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {
     this.client = new MongoClient(url, mongoClientOptions(url));
     this.keys = this.client.db(database).collection<KeyDocument>('idempotency_keys');
@@ -56,7 +57,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     await this.ready();
     const { scope, key } = claim;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const now = this.now();
+      const now = this.clock.now();
       const lease = now + claim.leaseMs;
       const fresh = { fingerprint: claim.fingerprint, owner: claim.owner, lease_until: lease, expires_at: new Date(Math.max(lease, now + claim.ttlMs)), status: null, headers: null, body: null };
       try {
@@ -82,7 +83,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
 
   async renew(scope: string, key: string, owner: string, leaseMs: number): Promise<boolean> {
     await this.ready();
-    const lease = this.now() + leaseMs;
+    const lease = this.clock.now() + leaseMs;
     const result = await this.keys.updateOne({ scope, key, owner, status: null }, { $set: { lease_until: lease }, $max: { expires_at: new Date(lease) } });
     return result.matchedCount === 1;
   }

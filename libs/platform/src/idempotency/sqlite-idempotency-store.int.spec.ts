@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { clockReading, systemClock } from '../clock';
 import { describeIdempotencyStoreContract } from './idempotency-store.contract';
 import { SqliteIdempotencyStore } from './sqlite-idempotency-store';
 
@@ -25,7 +26,10 @@ describe('SqliteIdempotencyStore housekeeping', () => {
   it('deletes expired keys (answered or abandoned), never a live claim', async () => {
     let now = 0;
     const file = join(dir, 'sweep.db');
-    const store = new SqliteIdempotencyStore(file, () => now);
+    const store = new SqliteIdempotencyStore(
+      file,
+      clockReading(() => now),
+    );
     const claim = (key: string, over = {}) => store.claim({ scope: 's', key, fingerprint: 'f', owner: key, leaseMs: 1_000, ttlMs: 10_000, ...over });
     for (let i = 0; i < 100; i++) {
       await claim(`answered-${i}`);
@@ -48,7 +52,7 @@ describe('SqliteIdempotencyStore housekeeping', () => {
 describe('SqliteIdempotencyStore across processes', () => {
   it('lets one of several processes claim a key, each claiming under the write lock', async () => {
     const file = join(dir, 'processes.db');
-    new SqliteIdempotencyStore(file).close();
+    new SqliteIdempotencyStore(file, systemClock).close();
     const script = join(dir, 'claimer.js');
     // Plain JavaScript on better-sqlite3, the statement the adapter runs, so the child needs no TypeScript.
     writeFileSync(

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Clock } from '../clock';
 import { openSqlite } from '../sqlite/open-sqlite';
 import type { ClaimOutcome, IdempotencyClaim, IdempotencyStore, StoredAnswer } from './idempotency-store.port';
 
@@ -38,7 +39,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   constructor(
     file: string,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {
     this.db = openSqlite(file, 'rebuildable');
     this.db.exec(`
@@ -85,11 +86,11 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   async claim(claim: IdempotencyClaim): Promise<ClaimOutcome> {
-    return this.claimTx(claim, this.now());
+    return this.claimTx(claim, this.clock.now());
   }
 
   async renew(scope: string, key: string, owner: string, leaseMs: number): Promise<boolean> {
-    const lease = this.now() + leaseMs;
+    const lease = this.clock.now() + leaseMs;
     return this.renewStmt.run(lease, lease, scope, key, owner).changes === 1;
   }
 
@@ -103,7 +104,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   /** Deletes every expired key now (the claims do it at most once a minute). */
   async sweep(): Promise<number> {
-    const now = this.now();
+    const now = this.clock.now();
     this.lastSweep = now;
     return this.sweepStmt.run(now).changes;
   }

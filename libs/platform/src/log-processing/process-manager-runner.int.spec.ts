@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { systemClock } from '../clock';
 import { SqliteCoordinationStore } from '../coordination/sqlite-coordination-store';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import type { RecordedEvent } from '../event-store/event-store.port';
@@ -59,7 +60,7 @@ describe('ProcessManagerRunner', () => {
   const runnerFor = (manager: ProcessManager, options: RunnerOptions = fast, coordination = connect()) =>
     new ProcessManagerRunner({ store, checkpoints: coordination, leases: coordination }, manager, options);
   const connect = () => {
-    const c = new SqliteCoordinationStore(join(dir, 'read-models.db'));
+    const c = new SqliteCoordinationStore(join(dir, 'read-models.db'), systemClock);
     coordinations.push(c);
     return c;
   };

@@ -1,4 +1,5 @@
 import { MongoClient, MongoServerError, type Collection } from 'mongodb';
+import type { Clock } from '../clock';
 import { mongoClientOptions } from '../mongo-client-options';
 import { allowedAt, refused, tolerance, type BucketTake, type RateLimitStore, type TokenBucket } from './token-bucket';
 
@@ -26,7 +27,7 @@ export class MongoRateLimitStore implements RateLimitStore {
   constructor(
     url: string,
     database: string,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {
     this.client = new MongoClient(url, mongoClientOptions(url));
     this.buckets = this.client.db(database).collection<StoredBucket>('rate_limits');
@@ -37,7 +38,7 @@ export class MongoRateLimitStore implements RateLimitStore {
     await this.indexed;
     const step = 1 / bucket.refillPerMs;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const now = this.now();
+      const now = this.clock.now();
       // The latest the bucket can be full again after this take: a whole burst from now.
       const expires = new Date(now + bucket.capacity * step);
       const idle = await this.buckets.updateOne({ _id: key, tat: { $lt: now } }, { $set: { tat: now + step, expires } });

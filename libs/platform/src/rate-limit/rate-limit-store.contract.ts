@@ -1,7 +1,8 @@
+import { clockReading, type Clock } from '../clock';
 import type { RateLimitStore, TokenBucket } from './token-bucket';
 
 /** What every bucket store must do, run against each adapter with a clock the test moves. */
-export function describeRateLimitStoreContract(name: string, open: (clock: () => number) => Promise<RateLimitStore>, timeout = 10_000) {
+export function describeRateLimitStoreContract(name: string, open: (clock: Clock) => Promise<RateLimitStore>, timeout = 10_000) {
   describe(`RateLimitStore contract: ${name}`, () => {
     let now = 1_000_000;
     let store: RateLimitStore;
@@ -9,7 +10,7 @@ export function describeRateLimitStoreContract(name: string, open: (clock: () =>
     const key = () => `k-${Math.random().toString(36).slice(2)}`;
 
     beforeAll(async () => {
-      store = await open(() => now);
+      store = await open(clockReading(() => now));
     }, timeout);
     afterAll(() => store.close());
 

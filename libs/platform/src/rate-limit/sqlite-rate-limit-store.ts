@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Clock } from '../clock';
 import { openSqlite } from '../sqlite/open-sqlite';
 import { takeToken, type BucketTake, type RateLimitStore, type TokenBucket } from './token-bucket';
 
@@ -16,7 +17,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
 
   constructor(
     file: string,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {
     // A lost bucket only starts full again.
     this.db = openSqlite(file, 'rebuildable');
@@ -35,7 +36,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
   }
 
   async take(key: string, bucket: TokenBucket): Promise<BucketTake> {
-    return this.consume(key, bucket, this.now());
+    return this.consume(key, bucket, this.clock.now());
   }
 
   async close(): Promise<void> {
