@@ -43,13 +43,18 @@ const production = {
  * The one place adapters are chosen: each port uses its production adapter when its connection
  * variable is set, and the embedded one in DATA_DIR otherwise. Nothing else imports a driver.
  */
-export function createEventStore(config: PlatformConfig): EventStore {
+export function createEventStore(config: PlatformConfig, stored: EventStore = createStoredEventStore(config)): EventStore {
   // Every append of every path is hash-chained at the port boundary (decisions §10), and every
   // subscriber of the process shares one tail read of the log (log-reader/shared-tail.ts).
-  if (config.eventStoreUrl) return new HashChainedEventStore(new SharedTailEventStore(new (production.esdb().EsdbEventStore)(config.eventStoreUrl)));
+  return new HashChainedEventStore(new SharedTailEventStore(stored));
+}
+
+/** The adapter under the product's wrappers (createEventStore), where a sibling's appends are committed already chained (parent-process-writer.ts). */
+export function createStoredEventStore(config: PlatformConfig): EventStore {
+  if (config.eventStoreUrl) return new (production.esdb().EsdbEventStore)(config.eventStoreUrl);
   // The worker npm start supervises commits through the API process's writer (parent-process-writer.ts).
   const writer = config.appendThroughParent ? (onCommitted: () => void) => new ParentProcessWriter(onCommitted, process, config.workerMaxInflightAppends) : undefined;
-  return new HashChainedEventStore(new SharedTailEventStore(new SqliteEventStore(join(config.dataDir, 'events.db'), undefined, writer)));
+  return new SqliteEventStore(join(config.dataDir, 'events.db'), undefined, writer);
 }
 
 export function createReadStore(config: PlatformConfig): ReadStore {

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { createCoordinationStore, createEventStore, createMessageBus, createReadStore, createSnapshotStore } from './adapters';
+import { createCoordinationStore, createEventStore, createStoredEventStore, createMessageBus, createReadStore, createSnapshotStore } from './adapters';
 import { BusPublisher, PUBLISHER_CHECKPOINT } from './bus/bus-publisher';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
 import { CLOCK, systemClock, type Clock } from './clock';
@@ -8,7 +8,8 @@ import { CHECKPOINT_STORE } from './coordination/checkpoint-store.port';
 import type { CoordinationStore } from './coordination/coordination-store.port';
 import { LEASE_STORE } from './coordination/lease-store.port';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
-import { storedFormOf } from './event-store/parent-process-writer';
+import { STORED_EVENT_STORE } from './event-store/parent-process-writer';
+import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { logger } from './logging/logger';
 import { APP_METRICS, AppMetrics } from './metrics/metrics';
 import { PROJECTIONS, type Projection } from './read-store/projection';
@@ -63,6 +64,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(STORED_EVENT_STORE) private readonly stored: EventStore,
     @Inject(RAW_READ_STORE) private readonly readStore: ReadStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(PLATFORM_ROLES) private readonly roles: PlatformRoles,
@@ -110,8 +112,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
 
   /** Appends of this process accepted by the embedded log's writer and not committed yet (0 on EventStoreDB). */
   pendingAppends(): number {
-    const stored = storedFormOf(this.store) as { pendingAppends?: { own: number } };
-    return stored.pendingAppends?.own ?? 0;
+    return this.stored instanceof SqliteEventStore ? this.stored.pendingAppends.own : 0;
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -139,9 +140,12 @@ export class PlatformModule {
         // The store every handler and reader of this process shares, with its folds: the fold cache, the per-stream queues and the snapshots (folds/stream-folds.ts).
         {
           provide: EVENT_STORE,
-          inject: [SNAPSHOT_STORE],
-          useFactory: (snapshots: SnapshotStore) => withFolds(createEventStore(config), new StreamFolds({ maxBytes: config.foldCacheMaxBytes, snapshots, snapshotEvery: config.snapshotEvery })),
+          inject: [SNAPSHOT_STORE, STORED_EVENT_STORE],
+          useFactory: (snapshots: SnapshotStore, stored: EventStore) =>
+            withFolds(createEventStore(config, stored), new StreamFolds({ maxBytes: config.foldCacheMaxBytes, snapshots, snapshotEvery: config.snapshotEvery })),
         },
+        // The adapter under the store's wrappers: npm start's worker commits through it (parent-process-writer.ts).
+        { provide: STORED_EVENT_STORE, useFactory: () => createStoredEventStore(config) },
         { provide: RAW_READ_STORE, useFactory: () => readStore(createReadStore(config)) },
         {
           provide: READ_STORE,
@@ -160,7 +164,22 @@ export class PlatformModule {
         { provide: APP_METRICS, useFactory: () => new AppMetrics() },
         PlatformLifecycle,
       ],
-      exports: [PLATFORM_CONFIG, PLATFORM_ROLES, CLOCK, EVENT_STORE, READ_STORE, RAW_READ_STORE, MESSAGE_BUS, CHECKPOINT_STORE, LEASE_STORE, SECRET_BOX, PROJECTIONS, APP_METRICS, PlatformLifecycle],
+      exports: [
+        PLATFORM_CONFIG,
+        PLATFORM_ROLES,
+        CLOCK,
+        EVENT_STORE,
+        STORED_EVENT_STORE,
+        READ_STORE,
+        RAW_READ_STORE,
+        MESSAGE_BUS,
+        CHECKPOINT_STORE,
+        LEASE_STORE,
+        SECRET_BOX,
+        PROJECTIONS,
+        APP_METRICS,
+        PlatformLifecycle,
+      ],
     };
   }
 }

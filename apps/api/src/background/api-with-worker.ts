@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
-import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
-import { storedFormOf } from '@app/platform/event-store/parent-process-writer';
+import type { EventStore } from '@app/platform/event-store/event-store.port';
+import { STORED_EVENT_STORE } from '@app/platform/event-store/parent-process-writer';
 import { createApi } from '../app.factory';
 import { WorkerSupervisor, workerFlags } from './worker-supervisor';
 
@@ -22,6 +22,6 @@ export async function createApiWithWorker(config: PlatformConfig, env: NodeJS.Pr
     heartbeat: { intervalMs: Math.max(100, Math.floor(config.workerHeartbeatTimeoutMs / 5)), timeoutMs: config.workerHeartbeatTimeoutMs },
   });
   const app = await createApi(config, { worker });
-  await worker.start(storedFormOf(app.get<EventStore>(EVENT_STORE)));
+  await worker.start(app.get<EventStore>(STORED_EVENT_STORE));
   return app;
 }

@@ -132,13 +132,10 @@ interface AppendsBehind {
 
 /**
  * The adapter under the product's wrappers (hash chain, shared tail), where a sibling's appends are
- * committed: they arrive chained already, in the stored form.
+ * committed: they arrive chained already, in the stored form. Made by the platform module
+ * (adapters.ts, createStoredEventStore) and given to the wrappers it builds around it.
  */
-export function storedFormOf(store: EventStore): EventStore {
-  let current = store;
-  while ('inner' in current && current.inner) current = current.inner as EventStore;
-  return current;
-}
+export const STORED_EVENT_STORE = Symbol('STORED_EVENT_STORE');
 
 /** The API's side: commits a sibling's append with its own store (the stored form: already chained), behind its own appends. */
 export async function answerAppend(store: EventStore, request: AppendRequest): Promise<AppendReply> {
