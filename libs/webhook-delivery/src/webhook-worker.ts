@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { MESSAGE_BUS, type MessageBus } from '@app/platform/bus/message-bus.port';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { DELIVERY_STORE, type DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
@@ -35,6 +36,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(WORKER_OPTIONS) private readonly options: WorkerOptions,
     @Inject(PLATFORM_ROLES) private readonly roles: PlatformRoles,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -42,7 +44,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.roles.webhooks === false) return;
     const schedule = this.config.webhookRetryScheduleMs;
     const table = { ...PUBLIC_EVENTS, ...webhookPublicEvents(this.deliveries) };
-    const router = new EventRouter(this.store, new WebhookDirectory(this.store), this.deliveries, table, () => schedule[0] ?? 0);
+    const router = new EventRouter(this.store, new WebhookDirectory(this.store), this.deliveries, table, () => schedule[0] ?? 0, this.clock);
     const { timeoutMs, leaseMarginMs, disableAfterMs } = this.options;
     const settings = { timeoutMs, leaseMarginMs, disableAfterMs, allowPrivate: this.config.webhookAllowPrivateNetworks, retryScheduleMs: schedule };
     const deps = { deliveries: this.deliveries, events: this.store, box: this.box };

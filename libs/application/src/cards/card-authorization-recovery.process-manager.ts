@@ -2,6 +2,7 @@ import type { CommandBus } from '@nestjs/cqrs';
 import { cardDecider, pendingTransaction, wasAsked, type CardEvent } from '@app/domain/cards';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { foldStream, reactionContext } from '../command-handling';
+import { systemClock, type Clock } from '@app/platform/clock';
 import { sleepUntil, type ProcessManager } from '@app/platform/log-processing';
 import { RecoverCardAuthorizationCommand } from './recover-card-authorization/recover-card-authorization.command';
 import { cardStream } from './streams';
@@ -18,7 +19,7 @@ type Requested = Extract<CardEvent, { type: 'CardAuthorizationRequested' }>;
  * transaction still asked without an outcome gets the card's fallback (RecoverCardAuthorization);
  * one its request decided costs one fold and no wait.
  */
-export function cardAuthorizationRecoveryManager(store: EventStore, commands: CommandBus, graceMs: number): ProcessManager {
+export function cardAuthorizationRecoveryManager(store: EventStore, commands: CommandBus, graceMs: number, clock: Clock = systemClock): ProcessManager {
   const undecided = async ({ card_id, transaction_id }: Requested['data']) => {
     const { state } = await foldStream(store, cardStream(card_id), cardDecider);
     const transaction = state.status === 'issued' ? pendingTransaction(state, transaction_id) : undefined;
@@ -31,7 +32,7 @@ export function cardAuthorizationRecoveryManager(store: EventStore, commands: Co
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
       const { data } = recorded as unknown as Requested;
       if (!(await undecided(data))) return;
-      await sleepUntil(data.at + graceMs, signal);
+      await sleepUntil(data.at + graceMs, signal, clock);
       if (!(await undecided(data))) return;
       await commands.execute(new RecoverCardAuthorizationCommand(reactionContext(recorded, 'card-authorization-recovery'), data.card_id, data.transaction_id));
     },

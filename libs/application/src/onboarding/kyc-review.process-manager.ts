@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AUTOMATIC_REVIEW_DELAY_MS } from '@app/domain/onboarding';
+import { CLOCK, systemClock, type Clock } from '@app/platform/clock';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
@@ -14,7 +15,7 @@ import { CompleteAutomaticReviewCommand } from './complete-automatic-review/comp
  * The delay is measured from the submission time in the event, so a review that was due while
  * the process was down runs as soon as it is back. Deciding an already decided entity is a no-op.
  */
-export function kycReviewManager(commands: CommandBus, delayMs = AUTOMATIC_REVIEW_DELAY_MS): ProcessManager {
+export function kycReviewManager(commands: CommandBus, delayMs = AUTOMATIC_REVIEW_DELAY_MS, clock: Clock = systemClock): ProcessManager {
   return {
     name: 'kyc-review',
     handles: ['OnboardingSubmitted'],
@@ -22,7 +23,7 @@ export function kycReviewManager(commands: CommandBus, delayMs = AUTOMATIC_REVIE
       // A simulator never reviews a live entity (decisions §1): the operator API does.
       if (modeOf(event.metadata) === 'live') return;
       const entityId = String(event.data.entity_id);
-      await sleepUntil(Number(event.data.submitted) + delayMs, signal);
+      await sleepUntil(Number(event.data.submitted) + delayMs, signal, clock);
       await commands.execute(new CompleteAutomaticReviewCommand(reactionContext(event, 'kyc-review'), entityId));
     },
   };
@@ -35,11 +36,12 @@ export class KycReviewRunner implements OnApplicationBootstrap {
     private readonly commands: CommandBus,
     private readonly runners: ProcessManagerRunners,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.sandboxAutoAdvance) return;
-    await this.runners.start(kycReviewManager(this.commands), {
+    await this.runners.start(kycReviewManager(this.commands, AUTOMATIC_REVIEW_DELAY_MS, this.clock), {
       onError: (err, event) => logger.warn({ err, event_id: event.id, entity_id: event.data.entity_id }, 'automatic KYC review failed; retrying'),
     });
   }

@@ -1,6 +1,7 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { accountDecider, openHold } from '@app/domain/accounts';
 import { transferDecider, isTransfer, type TransferEvent } from '@app/domain/transfers';
+import { systemClock, type Clock } from '@app/platform/clock';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { foldStream, reactionContext } from '../command-handling';
 import { sleepUntil, type ProcessManager } from '@app/platform/log-processing';
@@ -19,14 +20,14 @@ export const MONEY_GRACE_MS = 5_000;
  * `graceMs` after the event has passed, the step runs (still a no-op if the request finished it
  * meanwhile, every money command being keyed by the transfer id).
  */
-export function transferMoneyManager(store: EventStore, commands: CommandBus, graceMs = MONEY_GRACE_MS): ProcessManager {
+export function transferMoneyManager(store: EventStore, commands: CommandBus, graceMs = MONEY_GRACE_MS, clock: Clock = systemClock): ProcessManager {
   return {
     name: 'transfer-money',
     handles: ['TransferCreated', 'TransferSucceeded', 'TransferFailed', 'TransferCancelled', 'TransferReversed', 'TransferVoided'],
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
       const event = recorded as unknown as TransferEvent;
       if (await moneyDone(store, event)) return;
-      await sleepUntil(recorded.metadata.occurred_at + graceMs, signal);
+      await sleepUntil(recorded.metadata.occurred_at + graceMs, signal, clock);
       await commands.execute(new ApplyTransferMoneyCommand(reactionContext(recorded, 'transfer-money'), event));
     },
   };

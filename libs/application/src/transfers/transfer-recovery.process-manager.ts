@@ -3,6 +3,7 @@ import type { AccountEvent } from '@app/domain/accounts';
 import { type TransferIntent, type TransferReferenceEvent } from '@app/domain/transfers';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { reactionContext } from '../command-handling';
+import { systemClock, type Clock } from '@app/platform/clock';
 import { sleepUntil, type ProcessManager } from '@app/platform/log-processing';
 import { RecoverTransferReservationCommand } from './recover-transfer-reservation/recover-transfer-reservation.command';
 import { transferById } from './transfer-steps';
@@ -28,14 +29,14 @@ function started(recorded: RecordedEvent): Started {
  * (created; an older log's reservation is claimed first), or its hold is given back when the
  * reference went to another transfer. A creation its request finished costs one fold and no wait.
  */
-export function transferRecoveryManager(store: EventStore, commands: CommandBus, graceMs = RESERVATION_GRACE_MS): ProcessManager {
+export function transferRecoveryManager(store: EventStore, commands: CommandBus, graceMs = RESERVATION_GRACE_MS, clock: Clock = systemClock): ProcessManager {
   return {
     name: 'transfer-recovery',
     handles: ['FundsHeld', 'TransferReferenceReserved'],
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
       const begun = started(recorded);
       if (!begun || (await transferById(store, begun.intent.id))) return;
-      await sleepUntil(begun.at + graceMs, signal);
+      await sleepUntil(begun.at + graceMs, signal, clock);
       await commands.execute(new RecoverTransferReservationCommand(reactionContext(recorded, 'transfer-recovery'), begun.intent));
     },
   };

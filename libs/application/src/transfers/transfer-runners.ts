@@ -1,13 +1,14 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 import { paymentDetailIndexManager } from '../counterparties/payment-detail-index.process-manager';
 import { ProcessManagerRunners, type ProcessManager } from '@app/platform/log-processing';
-import { transferMoneyManager } from './transfer-money.process-manager';
+import { MONEY_GRACE_MS, transferMoneyManager } from './transfer-money.process-manager';
 import { transferRailsManager } from './transfer-rails.process-manager';
-import { transferRecoveryManager } from './transfer-recovery.process-manager';
+import { RESERVATION_GRACE_MS, transferRecoveryManager } from './transfer-recovery.process-manager';
 
 /**
  * Waiting steps (network delays, recovery grace) hold a slot each. A slot is not free: it keeps its
@@ -29,11 +30,16 @@ export class TransferRunners implements OnApplicationBootstrap {
     private readonly commands: CommandBus,
     private readonly runners: ProcessManagerRunners,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     // Payouts find payment details through their index, so its backfill runs beside them.
-    const managers: ProcessManager[] = [transferMoneyManager(this.store, this.commands), transferRecoveryManager(this.store, this.commands), paymentDetailIndexManager(this.commands)];
+    const managers: ProcessManager[] = [
+      transferMoneyManager(this.store, this.commands, MONEY_GRACE_MS, this.clock),
+      transferRecoveryManager(this.store, this.commands, RESERVATION_GRACE_MS, this.clock),
+      paymentDetailIndexManager(this.commands),
+    ];
     if (this.config.sandboxAutoAdvance) managers.push(transferRailsManager(this.commands));
     for (const manager of managers) {
       await this.runners.start(manager, {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { systemClock, type Clock } from '../clock';
 import type { CheckpointStore } from '../coordination/checkpoint-store.port';
 import type { LeaseStore } from '../coordination/lease-store.port';
 import type { EventStore } from '../event-store/event-store.port';
@@ -18,6 +19,8 @@ export interface RunnerOptions extends WorkOptions {
   readonly leaseTtlMs?: number;
   /** How often the holder renews and the others try to take over; well under the TTL. */
   readonly leaseRenewMs?: number;
+  /** What lease expiries are reckoned on (the process's injected clock). */
+  readonly clock?: Clock;
 }
 
 export interface RunnerStatus {
@@ -102,7 +105,8 @@ export class ProcessManagerRunner {
 
   private async renewOrTakeOver(): Promise<void> {
     const ttl = this.options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-    const asked = Date.now();
+    const clock = this.options.clock ?? systemClock;
+    const asked = clock.now();
     let held: boolean;
     try {
       held = await this.ports.leases.acquire(this.name, this.holder, ttl);
@@ -110,7 +114,7 @@ export class ProcessManagerRunner {
     } catch (error) {
       this.options.onCoordinationError?.(error);
       // Unknown: keep working only while the lease surely lasts until the next attempt.
-      held = this.work !== null && Date.now() + (this.options.leaseRenewMs ?? DEFAULT_LEASE_RENEW_MS) < this.heldUntil;
+      held = this.work !== null && clock.now() + (this.options.leaseRenewMs ?? DEFAULT_LEASE_RENEW_MS) < this.heldUntil;
     }
     if (held && !this.work) await this.begin();
     else if (!held && this.work) await this.end();

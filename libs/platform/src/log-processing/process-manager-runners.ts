@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
+import { CLOCK, type Clock } from '../clock';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../coordination/checkpoint-store.port';
 import { LEASE_STORE, type LeaseStore } from '../coordination/lease-store.port';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -20,6 +21,7 @@ export class ProcessManagerRunners implements OnModuleDestroy {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
     @Inject(LEASE_STORE) private readonly leases: LeaseStore,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Optional() @Inject(APP_METRICS) metrics: AppMetrics | null = null,
   ) {
     if (metrics) this.defineMetrics(metrics);
@@ -58,6 +60,7 @@ export class ProcessManagerRunners implements OnModuleDestroy {
   async start(manager: ProcessManager, options: RunnerOptions = {}): Promise<void> {
     const runner = new ProcessManagerRunner({ store: this.store, checkpoints: this.checkpoints, leases: this.leases }, manager, {
       onCoordinationError: (err) => logger.warn({ err, manager: manager.name }, 'process manager lease or checkpoint unavailable; retrying'),
+      clock: this.clock,
       ...options,
     });
     this.runners.push(runner);

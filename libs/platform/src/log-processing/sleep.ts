@@ -1,3 +1,5 @@
+import type { Clock } from '../clock';
+
 /** Resolves after `ms` (at once when not positive); rejects when `signal` aborts first. */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(new Error('aborted'));
@@ -17,13 +19,13 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Resolves once the clock reads `at` or later. A timer may fire a millisecond before `Date.now()`
+ * Resolves once `clock` reads `at` or later. A timer may fire a millisecond before the clock
  * reaches its deadline (timers run on the monotonic clock, rounded), so it sleeps again until the
- * wall clock agrees: a step promised "after a second" never decides at 999 ms.
+ * clock agrees: a step promised "after a second" never decides at 999 ms.
  */
-export async function sleepUntil(at: number, signal: AbortSignal): Promise<void> {
+export async function sleepUntil(at: number, signal: AbortSignal, clock: Clock): Promise<void> {
   if (signal.aborted) throw new Error('aborted');
-  while (Date.now() < at) await sleep(Math.max(1, at - Date.now()), signal);
+  while (clock.now() < at) await sleep(Math.max(1, at - clock.now()), signal);
 }
 
 /**

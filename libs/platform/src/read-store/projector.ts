@@ -25,6 +25,7 @@ export class Projector implements BatchProcessor {
   private readonly waiters: Array<{ position: number; resolve(): void }> = [];
   private readonly batchListeners = new Set<() => void>();
   private failure: unknown = null;
+  // Intervals between commits and purges: elapsed time (performance.now), not the wall clock.
   private nextPurge = 0;
   private lastCommit = 0;
 
@@ -81,7 +82,7 @@ export class Projector implements BatchProcessor {
    * documents when a batch held one or two transfers): a batch of many transfers shares them.
    */
   private batchWindow(): number {
-    return Math.max(5, this.lastCommit + (this.options.commitIntervalMs ?? 20) - Date.now());
+    return Math.max(5, this.lastCommit + (this.options.commitIntervalMs ?? 20) - performance.now());
   }
 
   /** One commit: the batch's documents and every projection's checkpoint together. */
@@ -98,7 +99,7 @@ export class Projector implements BatchProcessor {
     const advanced: Record<string, number> = {};
     for (const p of this.projections) advanced[p.name] = Math.max(this.checkpoints[p.name], last);
     await this.readStore.apply(writes, advanced);
-    this.lastCommit = Date.now();
+    this.lastCommit = performance.now();
     this.checkpoints = advanced;
     this.position = last;
     this.releaseWaiters();
@@ -113,8 +114,8 @@ export class Projector implements BatchProcessor {
    * tombstone it guards nothing: purge those, at most once per interval (default a minute).
    */
   private async purgeTombstones(): Promise<void> {
-    if (Date.now() < this.nextPurge) return;
-    this.nextPurge = Date.now() + (this.options.purgeEveryMs ?? 60_000);
+    if (performance.now() < this.nextPurge) return;
+    this.nextPurge = performance.now() + (this.options.purgeEveryMs ?? 60_000);
     const writers = new Map<string, number>();
     for (const p of this.projections) writers.set(p.collection, Math.min(writers.get(p.collection) ?? Infinity, this.checkpoints[p.name]));
     for (const [collection, upTo] of writers) await this.readStore.purgeTombstones(collection, upTo);

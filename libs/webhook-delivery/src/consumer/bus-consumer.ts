@@ -29,12 +29,13 @@ export class BusConsumer {
    */
   async start(giveUpAfterMs = 60_000): Promise<void> {
     this.stopped = false;
-    const deadline = Date.now() + giveUpAfterMs;
+    // Elapsed time, not the wall clock.
+    const deadline = performance.now() + giveUpAfterMs;
     for (let delay = 250; ; delay = Math.min(delay * 2, 5000)) {
       try {
         return await this.join();
       } catch (err) {
-        if (this.stopped || Date.now() + delay > deadline) throw err;
+        if (this.stopped || performance.now() + delay > deadline) throw err;
         logger.warn({ err, component: 'webhooks' }, 'joining the consumer group failed; retrying');
         await new Promise((resolve) => setTimeout(resolve, delay));
       }

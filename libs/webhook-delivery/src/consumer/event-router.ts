@@ -1,6 +1,7 @@
 import type { WebhookEvent } from '@app/domain';
 import { derivedUlid, indexWebhook } from '@app/application/webhooks';
 import { foldStreamAt, reactionContext } from '@app/application/command-handling';
+import type { Clock } from '@app/platform/clock';
 import type { DeliveryStore, NewDelivery } from '@app/platform/delivery-store/delivery-store.port';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
@@ -31,6 +32,7 @@ export class EventRouter {
     private readonly deliveries: DeliveryStore,
     private readonly table: PublicEventTable,
     private readonly firstDelayMs: () => number,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -108,7 +110,7 @@ export class EventRouter {
    */
   private resume(recorded: RecordedEvent): Promise<number> {
     const d = (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookUpdated' | 'WebhookDeleted' }>).data;
-    return this.deliveries.resume(d.webhook_id, Date.now());
+    return this.deliveries.resume(d.webhook_id, this.clock.now());
   }
 
   /**
@@ -116,7 +118,7 @@ export class EventRouter {
    * webhook receives only its own mode's events, so the event's world is the delivery's.
    */
   private delivery(recorded: RecordedEvent, webhookId: string, event: PublicEvent, seq: number | null): NewDelivery {
-    const now = Date.now();
+    const now = this.clock.now();
     return {
       id: `whd_${derivedUlid(event.id, webhookId)}`,
       organization_id: recorded.metadata.organization_id,
