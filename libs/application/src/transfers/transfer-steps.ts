@@ -47,6 +47,22 @@ export async function createTransfer(store: EventStore, intent: TransferIntent, 
   return ofReference(transfer, intent.account_id, intent.unique_reference);
 }
 
+/**
+ * Both steps for a fresh intent, as a request runs them: the transfer its reference went to, and
+ * whether that is this one (201) or an original this request duplicates (409).
+ */
+export async function holdAndCreate(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<{ transfer: TransferRecord; created: boolean }> {
+  const holder = await holdMoney(store, intent, context, 'fresh');
+  // Another request with this reference holds its transfer: this one is its duplicate.
+  if (holder.id !== intent.id) return { transfer: await finishHeld(store, holder, context), created: false };
+  const transfer = await createTransfer(store, intent, context);
+  if (transfer.id === intent.id) return { transfer, created: true };
+  // The original was created and its hold closed between our read of the stream and our hold:
+  // ours gives its money back, and the answer is the original.
+  await releaseHold(store, intent, context);
+  return { transfer, created: false };
+}
+
 /** Two references sharing 80 bits of SHA-256 would share a stream: refused loudly, never answered with the other's transfer. */
 export function ofReference(transfer: TransferRecord, accountId: string, uniqueReference: string): TransferRecord {
   if (transfer.account_id !== accountId || transfer.unique_reference !== uniqueReference) throw new Error(`transfer stream of ${transfer.id} is keyed by another reference`);
@@ -68,6 +84,13 @@ export async function finishTransfer(store: EventStore, intent: TransferIntent, 
   if (isLegacyTransferId(intent.id)) return finishLegacyTransfer(store, intent, context);
   const transfer = await createTransfer(store, intent, context);
   if (transfer.id !== intent.id) await releaseHold(store, intent, context);
+  return transfer;
+}
+
+/** `finishTransfer` for a request's duplicate: the original it answers with, which an open hold always has. */
+export async function finishHeld(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<TransferRecord> {
+  const transfer = await finishTransfer(store, intent, context);
+  if (!transfer) throw new Error(`transfer ${intent.id} of reference ${intent.unique_reference} was voided`);
   return transfer;
 }
 

@@ -1,20 +1,21 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { heldTransferFor } from '@app/domain/accounts';
+import { notFound } from '@app/domain';
+import { accountDecider, heldTransferFor, type OpenAccountState } from '@app/domain/accounts';
 import { isTransfer, transferDecider, type FeeSchedule, type TransferIntent, type TransferRecord } from '@app/domain/transfers';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
-import { loadAggregate, type CommandContext } from '../../command-handling';
+import { DomainException, loadAggregate, type CommandContext } from '../../command-handling';
+import { accountStream, isAccountId } from '../../accounts/streams';
 import { transferStream, transferStreamFor } from '../streams';
-import { sourceAccount } from '../transfer-checks';
 import { settleBookTransfer } from '../transfer-money';
-import { createTransfer, finishTransfer, holdMoney, ofReference, releaseHold, transferById } from '../transfer-steps';
+import { finishHeld, holdAndCreate, ofReference, transferById } from '../transfer-steps';
 import { CreateTransferCommand, type CreatedTransfer } from './create-transfer.command';
 import { transferIntent } from './transfer-intent';
 
 export const TRANSFER_FEES = Symbol('TRANSFER_FEES');
 
 /**
- * Check, hold the money (the one decision; the hold carries the transfer), create the transfer on
+ * Check (transfer-intent.ts), hold the money (the one decision; the hold carries the transfer), create the transfer on
  * the stream its account and reference name: two idempotent steps (transfer-steps.ts). A refusal
  * writes nothing. A repeat of the reference answers 409 with the original, finished here if its
  * request died. An older log's references are on their keyed streams too (migrated once at start),
@@ -28,7 +29,7 @@ export class CreateTransferHandler implements ICommandHandler<CreateTransferComm
   ) {}
 
   async execute({ context, input }: CreateTransferCommand): Promise<CreatedTransfer> {
-    const account = await sourceAccount(this.store, context.actor, input.account_id);
+    const account = await this.sourceAccount(context, input.account_id);
     // Before any other check: the balance a repeat spent, or a payment detail since removed, must
     // not turn a duplicate into a different error.
     // One read answers every earlier transfer of the reference, an older log's too (its reference
@@ -38,23 +39,17 @@ export class CreateTransferHandler implements ICommandHandler<CreateTransferComm
     if (found) return this.answer(context, ofReference(found, account.id, input.unique_reference), false);
     // Held but not yet created (its request is between the two steps, or died there).
     const open = heldTransferFor(account, input.unique_reference) as TransferIntent | undefined;
-    if (open) return this.answer(context, await this.original(context, open), false);
+    if (open) return this.answer(context, await finishHeld(this.store, open, context), false);
     const intent = await transferIntent(this.store, this.fees, context, account, input);
-    const holder = await holdMoney(this.store, intent, context, 'fresh');
-    // Another request with this reference holds its transfer: this one is its duplicate.
-    if (holder.id !== intent.id) return this.answer(context, await this.original(context, holder), false);
-    const transfer = await createTransfer(this.store, intent, context);
-    if (transfer.id === intent.id) return this.answer(context, transfer, true);
-    // The original was created and its hold closed between our read of the stream and our hold:
-    // ours gives its money back, and the answer is the original.
-    await releaseHold(this.store, intent, context);
-    return this.answer(context, transfer, false);
+    const { transfer, created } = await holdAndCreate(this.store, intent, context);
+    return this.answer(context, transfer, created);
   }
 
-  private async original(context: CommandContext, intent: TransferIntent): Promise<TransferRecord> {
-    const transfer = await finishTransfer(this.store, intent, context);
-    if (!transfer) throw new Error(`transfer ${intent.id} of reference ${intent.unique_reference} was voided`);
-    return transfer;
+  /** The source account as the caller may see it: 404 when absent or another organization's, 403 another entity's. */
+  private async sourceAccount(context: CommandContext, accountId: string): Promise<OpenAccountState> {
+    const loaded = isAccountId(accountId) ? await loadAggregate(this.store, accountStream(accountId), accountDecider, context) : null;
+    if (!loaded || loaded.state.status !== 'open') throw new DomainException(notFound('account', accountId));
+    return loaded.state;
   }
 
   /** A book transfer settles before the request answers: both balances already show it. */
