@@ -21,6 +21,7 @@ import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
 import { HttpsAuthorizationCaller } from '@app/webhook-delivery/card-authorization/endpoint-caller';
 import { AuthorizationRelays } from '@app/webhook-delivery/card-authorization/relays';
 import { CardReactionsModule } from '@app/application/cards/card-reactions.module';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { loadCardDatasets } from './card-datasets.loader';
 import { CardsController } from './cards.controller';
 import { CardTransactionsController } from './sandbox-cards.controller';
@@ -49,14 +50,15 @@ const settings = (config: PlatformConfig): CardSettings => ({
     { provide: CARD_DATASETS, useFactory: (config: PlatformConfig) => loadCardDatasets(config.fxRatesFile), inject: [PLATFORM_CONFIG] },
     { provide: CARD_SETTINGS, useFactory: settings, inject: [PLATFORM_CONFIG] },
     // Decisions §16: the entity's authorization endpoint, asked like a delivery and logged as one (or relayed to `npm run listen`).
-    { provide: AuthorizationRelays, useFactory: () => new AuthorizationRelays() },
+    { provide: AuthorizationRelays, inject: [CLOCK], useFactory: (clock: Clock) => new AuthorizationRelays(clock) },
     {
       provide: CARD_AUTHORIZATION_CALLER,
-      inject: [DELIVERY_STORE, SECRET_BOX, PLATFORM_CONFIG, AuthorizationRelays],
-      useFactory: (deliveries: DeliveryStore, box: SecretBox, config: PlatformConfig, relays: AuthorizationRelays) =>
+      inject: [DELIVERY_STORE, SECRET_BOX, CLOCK, PLATFORM_CONFIG, AuthorizationRelays],
+      useFactory: (deliveries: DeliveryStore, box: SecretBox, clock: Clock, config: PlatformConfig, relays: AuthorizationRelays) =>
         new HttpsAuthorizationCaller(
           deliveries,
           box,
+          clock,
           {
             timeoutMs: config.cardAuthorizationTimeoutMs,
             allowPrivate: config.webhookAllowPrivateNetworks,

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
-import { domainError, WEBHOOK_EXPIRE_PREVIOUS_MAX } from '@app/domain';
-import { DomainException, type CommandContext } from '@app/application/command-handling';
+import { WEBHOOK_EXPIRE_PREVIOUS_MAX } from '@app/domain';
+import type { CommandContext } from '@app/application/command-handling';
 import { RecoverDeliveriesCommand, ResendDeliveryCommand, RotateWebhookSecretCommand } from '@app/application/webhooks';
 import { GetWebhookStatsQuery } from '@app/read-models/webhooks/get-webhook-stats.query';
 import { presentWebhook } from '@app/read-models/webhooks/webhook.presenter';
@@ -54,9 +54,7 @@ export class WebhookOperationsController {
   })
   async recover(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: RecoverDeliveriesDto) {
     const since = instant(body.since, 'since', 'from');
-    const until = body.until === undefined ? Date.now() : instant(body.until, 'until', 'to');
-    if (until < since)
-      throw new DomainException(domainError('validation', 'validation_error', 'until must not be before since', { errors: [{ field: 'until', message: 'until must not be before since' }] }));
+    const until = body.until === undefined ? null : instant(body.until, 'until', 'to');
     const data = await this.commands.execute(new RecoverDeliveriesCommand(ctx, entityScope(ctx.actor, body.entity_id), id, since, until));
     return { status: 'success', data };
   }

@@ -14,10 +14,11 @@ export async function disableFailingWebhook(
   store: EventStore,
   webhook: { readonly id: string; readonly organizationId: string; readonly mode: Mode },
   failingSince: number,
+  now: number,
   cause: { readonly correlationId: string; readonly causationId: string },
 ): Promise<boolean> {
   const context = { actor: systemActor(webhook.organizationId, 'webhooks', webhook.mode), ...cause };
-  const command = { type: 'DisableWebhook' as const, webhook_id: webhook.id, failing_since: failingSince, now: Date.now() };
+  const command = { type: 'DisableWebhook' as const, webhook_id: webhook.id, failing_since: failingSince, now };
   const { newEvents } = await handleCommand(store, webhookStream(webhook.id), webhookDecider, command, context);
   return newEvents.length > 0;
 }

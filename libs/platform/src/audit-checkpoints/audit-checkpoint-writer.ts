@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { CLOCK, type Clock } from '../clock';
 import { LEASE_STORE, type LeaseStore } from '../coordination/lease-store.port';
 import { logger } from '../logging/logger';
 import { AuditCheckpoints } from './audit-checkpoints';
@@ -50,6 +51,7 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
   constructor(
     private readonly checkpoints: AuditCheckpoints,
     @Inject(LEASE_STORE) private readonly leases: LeaseStore,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** Why the writer stopped signing, or null while it works (or waits for the lease). */
@@ -113,18 +115,18 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
     await this.fold(this.state, final ? Infinity : BATCHES_PER_TICK);
     const { range, signed, signedAt } = this.state;
     const unsigned = range.size - (signed?.tree_size ?? 0);
-    const due = unsigned >= this.checkpoints.settings.everyEvents || Date.now() - signedAt >= this.checkpoints.settings.intervalMs;
+    const due = unsigned >= this.checkpoints.settings.everyEvents || this.clock.now() - signedAt >= this.checkpoints.settings.intervalMs;
     if (unsigned > 0 && (final || due)) this.sign(this.state);
   }
 
   private async lease(): Promise<boolean> {
-    const asked = Date.now();
+    const asked = this.clock.now();
     try {
       this.held = await this.leases.acquire(CHECKPOINT_WRITER_LEASE, this.holder, LEASE_TTL_MS);
       if (this.held) this.heldUntil = asked + LEASE_TTL_MS;
     } catch (err) {
       // Unknown: keep writing only while the lease surely lasts.
-      this.held = this.held && Date.now() + 2_000 < this.heldUntil;
+      this.held = this.held && this.clock.now() + 2_000 < this.heldUntil;
       logger.warn({ err, component: 'audit-checkpoints' }, 'checkpoint writer lease unavailable');
     }
     return this.held;
@@ -149,7 +151,7 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
   }
 
   private sign(state: WriterState): void {
-    const statement = { tree_size: state.range.size, last_position: state.folded, root_hash: state.range.root().toString('hex'), timestamp: Date.now() };
+    const statement = { tree_size: state.range.size, last_position: state.folded, root_hash: state.range.root().toString('hex'), timestamp: this.clock.now() };
     const checkpoint: StoredCheckpoint = { ...signCheckpoint(statement, this.checkpoints.key), frontier: state.range.frontier.map((h) => h.toString('hex')) };
     this.checkpoints.directory.write(checkpoint);
     state.signed = checkpoint;
@@ -169,7 +171,7 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
     if (!latest) {
       tree.truncate(0);
       // The first checkpoint comes like any other: after the interval, or once `everyEvents` are unsigned.
-      return { range: CompactRange.empty(), folded: 0, signed: null, signedAt: Date.now() };
+      return { range: CompactRange.empty(), folded: 0, signed: null, signedAt: this.clock.now() };
     }
     if (latest.key_id !== key.keyId || !verifyCheckpoint(latest, key.publicKey)) {
       return this.halt(

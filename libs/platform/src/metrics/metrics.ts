@@ -167,7 +167,8 @@ export interface LogPositions {
 export function defineLogGauges(metrics: AppMetrics, read: () => Promise<LogPositions>): void {
   let last: { at: number; positions: Promise<LogPositions> } | null = null;
   const once = () => {
-    if (!last || Date.now() - last.at > 500) last = { at: Date.now(), positions: read() };
+    // How long since the last read (a duration the process measures of itself), not the time of day: performance.now().
+    if (!last || performance.now() - last.at > 500) last = { at: performance.now(), positions: read() };
     return last.positions;
   };
   metrics.gauge({

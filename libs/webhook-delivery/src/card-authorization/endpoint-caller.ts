@@ -7,6 +7,7 @@ import { logger } from '@app/platform/logging/logger';
 import { formatTraceparent, newSpanId, traceIdOf } from '@app/platform/logging/trace-context';
 import type { SecretBox } from '@app/platform/security/secret-box';
 import { presentCardTransaction } from '@app/read-models/cards/card-transaction.presenter';
+import type { Clock } from '@app/platform/clock';
 import { postOnce, type PostResult } from '../delivery/https-post';
 import { attemptLogOf } from '../delivery/attempt-log';
 import { signatureHeaders } from '../delivery/signature';
@@ -33,6 +34,7 @@ export class HttpsAuthorizationCaller implements AuthorizationEndpointCaller {
   constructor(
     private readonly deliveries: DeliveryStore,
     private readonly box: SecretBox,
+    private readonly clock: Clock,
     private readonly settings: CallerSettings,
     private readonly relays: AuthorizationRelays | null = null,
   ) {}
@@ -54,7 +56,7 @@ export class HttpsAuthorizationCaller implements AuthorizationEndpointCaller {
   private async post(request: AuthorizationRequest): Promise<EndpointReply> {
     const { webhook, transaction } = request;
     const eventId = `evt_${ulid()}`;
-    const created = Date.now();
+    const created = this.clock.now();
     const data = presentCardTransaction(transaction);
     const payload = JSON.stringify({ id: eventId, event: CARD_AUTHORIZATION_REQUEST, created, entity_id: webhook.entity_id, data });
     const headers = {
@@ -72,7 +74,7 @@ export class HttpsAuthorizationCaller implements AuthorizationEndpointCaller {
     // A sandbox `npm run listen` session relays the request to its local endpoint instead (relays.ts), signing it with its own key.
     const result = this.relays?.relays(request.organization_id, request.mode)
       ? await this.relays.ask(request.organization_id, { id: eventId, payload }, this.settings.timeoutMs)
-      : await postOnce(url, payload, headers, { timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate });
+      : await postOnce(url, payload, headers, { timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate, clock: this.clock });
     await this.log(request, { eventId, payload, headers, url, result }).catch((err) => logger.error({ err, webhook_id: webhook.id }, 'card authorization request not logged'));
     const status = result.response?.status_code ?? null;
     return { status, body: result.response?.body ?? null, latency_ms: result.completed_at - result.sent_at, limited: false };

@@ -1,3 +1,4 @@
+import type { Clock } from '@app/platform/clock';
 import type { PostResult } from '../delivery/https-post';
 
 /** What the relay stream carries: the request's id (its `evt_…`) and the exact body the endpoint would have been POSTed. */
@@ -30,6 +31,8 @@ interface Session {
 export class AuthorizationRelays {
   private readonly sessions = new Map<string, Session[]>();
 
+  constructor(private readonly clock: Clock) {}
+
   /** Registers a session; returns its end (its waiting requests get no answer at once: the fallback decides). */
   open(organizationId: string, send: (request: RelayedRequest) => Promise<void>): () => void {
     const session: Session = { send, waiting: new Map() };
@@ -53,9 +56,9 @@ export class AuthorizationRelays {
    * same shape as a POST's result, so it is logged and judged as one.
    */
   async ask(organizationId: string, request: RelayedRequest, timeoutMs: number): Promise<PostResult> {
-    const sent_at = Date.now();
+    const sent_at = this.clock.now();
     const session = this.sessions.get(organizationId)?.at(-1);
-    if (!session) return { response: null, error: 'no listen session', sent_at, completed_at: Date.now() };
+    if (!session) return { response: null, error: 'no listen session', sent_at, completed_at: this.clock.now() };
     let timer: NodeJS.Timeout | undefined;
     const answered = new Promise<RelayAnswer | null>((resolve) => {
       session.waiting.set(request.id, resolve);
@@ -64,7 +67,7 @@ export class AuthorizationRelays {
     try {
       await session.send(request);
       const answer = await answered;
-      const completed_at = Date.now();
+      const completed_at = this.clock.now();
       if (!answer) return { response: null, error: session.waiting.has(request.id) ? `timeout after ${timeoutMs} ms (listen relay)` : 'the listen session ended', sent_at, completed_at };
       return { response: { status_code: answer.status, headers: {}, body: answer.body }, error: null, sent_at, completed_at };
     } finally {

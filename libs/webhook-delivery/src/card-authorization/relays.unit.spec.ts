@@ -1,10 +1,11 @@
+import { systemClock } from '@app/platform/clock';
 import { AuthorizationRelays, type RelayedRequest } from './relays';
 
 describe('AuthorizationRelays (npm run listen, decisions §16)', () => {
   const request = (id: string): RelayedRequest => ({ id, payload: `{"id":"${id}"}` });
 
   it('relays sandbox requests of an organization with an open session, never live ones', () => {
-    const relays = new AuthorizationRelays();
+    const relays = new AuthorizationRelays(systemClock);
     const close = relays.open('org_1', async () => undefined);
     expect([relays.relays('org_1', 'sandbox'), relays.relays('org_1', 'live'), relays.relays('org_2', 'sandbox')]).toEqual([true, false, false]);
     close();
@@ -12,7 +13,7 @@ describe('AuthorizationRelays (npm run listen, decisions §16)', () => {
   });
 
   it('sends to the newest session and resolves with the answer posted back, once', async () => {
-    const relays = new AuthorizationRelays();
+    const relays = new AuthorizationRelays(systemClock);
     const older: RelayedRequest[] = [];
     const newer: RelayedRequest[] = [];
     relays.open('org_1', async (r) => void older.push(r));
@@ -29,7 +30,7 @@ describe('AuthorizationRelays (npm run listen, decisions §16)', () => {
   it('past the timeout there is no answer (the fallback decides) and a late one is refused', async () => {
     jest.useFakeTimers();
     try {
-      const relays = new AuthorizationRelays();
+      const relays = new AuthorizationRelays(systemClock);
       relays.open('org_1', async () => undefined);
       const asked = relays.ask('org_1', request('evt_2'), 2_000);
       await jest.advanceTimersByTimeAsync(2_000);
@@ -41,7 +42,7 @@ describe('AuthorizationRelays (npm run listen, decisions §16)', () => {
   });
 
   it('a session that ends leaves its waiting requests with no answer at once (the fallback decides)', async () => {
-    const relays = new AuthorizationRelays();
+    const relays = new AuthorizationRelays(systemClock);
     const close = relays.open('org_1', async () => undefined);
     const asked = relays.ask('org_1', request('evt_3'), 60_000);
     await Promise.resolve();

@@ -6,6 +6,7 @@ import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { formatTraceparent, newSpanId, traceIdOf } from '@app/platform/logging/trace-context';
 import { webhookAttemptDuration, webhookAttempts } from '@app/platform/metrics/metrics';
 import type { SecretBox } from '@app/platform/security/secret-box';
+import type { Clock } from '@app/platform/clock';
 import { attemptLogOf } from './attempt-log';
 import { afterFailure } from './failing';
 import { postOnce } from './https-post';
@@ -27,6 +28,7 @@ export interface AttemptDeps {
   /** The log, for the webhook as it is now (its stream, folded and cached). */
   readonly events: EventStore;
   readonly box: SecretBox;
+  readonly clock: Clock;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, set
   if (!delivery) return null;
   // Finished but still the head: the worker that finished it stopped before handing off.
   if (delivery.status !== 'pending') return deps.deliveries.handOff(deliveryId);
-  const now = Date.now();
+  const now = deps.clock.now();
   if (!delivery.head || now < delivery.due_at) return null;
   const webhook = await webhookNow(deps, delivery.webhook_id);
   const refused = refusal(webhook, delivery, now);
@@ -77,7 +79,7 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, set
  */
 async function pause(deps: AttemptDeps, delivery: Delivery): Promise<null> {
   await deps.deliveries.pause(delivery.id);
-  if (refusal(await webhookNow(deps, delivery.webhook_id), delivery, Date.now()) !== 'paused') await deps.deliveries.resume(delivery.webhook_id, Date.now());
+  if (refusal(await webhookNow(deps, delivery.webhook_id), delivery, deps.clock.now()) !== 'paused') await deps.deliveries.resume(delivery.webhook_id, deps.clock.now());
   return null;
 }
 
@@ -85,7 +87,7 @@ async function pause(deps: AttemptDeps, delivery: Delivery): Promise<null> {
 async function send(deps: AttemptDeps, webhook: ExistingWebhook, delivery: Delivery, settings: AttemptSettings, answered: () => void): Promise<Delivery | null> {
   const { deliveries, box } = deps;
   const url = new URL(webhook.url);
-  const sentAt = Date.now();
+  const sentAt = deps.clock.now();
   const headers = {
     'content-type': 'application/json',
     'user-agent': 'payments-webhooks/1.0',
@@ -99,7 +101,7 @@ async function send(deps: AttemptDeps, webhook: ExistingWebhook, delivery: Deliv
       sentAt,
     ),
   };
-  const result = await postOnce(url, delivery.payload, headers, settings);
+  const result = await postOnce(url, delivery.payload, headers, { ...settings, clock: deps.clock });
   answered();
   const log = attemptLogOf(
     {

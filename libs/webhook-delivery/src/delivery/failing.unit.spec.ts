@@ -2,6 +2,7 @@ import type { ExistingWebhook } from '@app/domain';
 import { NO_DELIVERY_STATS, type AttemptLog, type DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
+import { systemClock } from '@app/platform/clock';
 import { afterFailure } from './failing';
 
 const T0 = 1_800_000_000_000;
@@ -27,6 +28,7 @@ const deps = (failing_since: number | null) => ({
       throw new Error('nothing may be read or appended while the webhook is within the bound');
     },
   } as unknown as EventStore,
+  clock: systemClock,
 });
 
 describe('after a failed attempt', () => {

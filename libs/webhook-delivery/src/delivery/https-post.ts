@@ -1,6 +1,7 @@
 import { request } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { guardedLookup, refuseLiteralDestination } from '@app/application/webhooks';
+import type { Clock } from '@app/platform/clock';
 
 /** Response bodies are kept up to this many bytes in the log. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -17,8 +18,8 @@ export interface PostResult {
  * connects only to addresses the destination rule allows; the whole exchange is bounded by
  * `timeoutMs`. Never throws: a failure is the `error` of the result.
  */
-export function postOnce(url: URL, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean }): Promise<PostResult> {
-  const sent_at = Date.now();
+export function postOnce(url: URL, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean; clock: Clock }): Promise<PostResult> {
+  const sent_at = options.clock.now();
   return new Promise((resolve) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -26,7 +27,7 @@ export function postOnce(url: URL, body: string, headers: Record<string, string>
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ response, error, sent_at, completed_at: Date.now() });
+      resolve({ response, error, sent_at, completed_at: options.clock.now() });
     };
     try {
       refuseLiteralDestination(url, options.allowPrivate);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dueDelivery } from '@app/platform/delivery-store/delivery-store.contract';
 import { SqliteDeliveryStore } from '@app/platform/delivery-store/sqlite-delivery-store';
+import { systemClock } from '@app/platform/clock';
 import { waitFor } from '../../../../test/support/wait-for';
 import { DeliveryScheduler } from './scheduler';
 
@@ -27,7 +28,7 @@ describe('DeliveryScheduler', () => {
     const now = Date.now();
     await store.schedule(delivery('whd_01', now - 20));
     await store.schedule(delivery('whd_02', now - 10));
-    scheduler = new DeliveryScheduler(store, attempt, { intervalMs: 60_000, concurrency: 1 });
+    scheduler = new DeliveryScheduler(store, attempt, { intervalMs: 60_000, concurrency: 1, clock: systemClock });
     scheduler.start();
     scheduler.wake();
   }
@@ -45,7 +46,7 @@ describe('DeliveryScheduler', () => {
       await store.claim(id, Date.now(), 60_000);
       return null;
     };
-    scheduler = new DeliveryScheduler(store, attempt, { intervalMs: 10, concurrency: 1 });
+    scheduler = new DeliveryScheduler(store, attempt, { intervalMs: 10, concurrency: 1, clock: systemClock });
     scheduler.start();
     // Two looks at least (every 10 ms); whd_02 is a minute away. Waited for, not slept on (issue 32).
     await waitFor(
@@ -58,7 +59,7 @@ describe('DeliveryScheduler', () => {
 
   it('looks at once when woken, instead of at the next interval', async () => {
     const attempted: string[] = [];
-    scheduler = new DeliveryScheduler(store, async (id) => (attempted.push(id), null), { intervalMs: 60_000 });
+    scheduler = new DeliveryScheduler(store, async (id) => (attempted.push(id), null), { intervalMs: 60_000, clock: systemClock });
     scheduler.start();
     await store.schedule(delivery('whd_01', Date.now() - 1));
     // The first look is a minute away (start only schedules it): nothing until woken.
@@ -75,7 +76,7 @@ describe('DeliveryScheduler', () => {
 
   it('looks again after a look that was running when woken', async () => {
     const attempted: string[] = [];
-    scheduler = new DeliveryScheduler(store, async (id) => (attempted.push(id), null), { intervalMs: 60_000 });
+    scheduler = new DeliveryScheduler(store, async (id) => (attempted.push(id), null), { intervalMs: 60_000, clock: systemClock });
     scheduler.start();
     scheduler.wake();
     await store.schedule(delivery('whd_01', Date.now() - 1));

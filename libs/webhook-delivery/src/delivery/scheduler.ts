@@ -1,5 +1,6 @@
 import type { DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import { logger } from '@app/platform/logging/logger';
+import type { Clock } from '@app/platform/clock';
 
 /**
  * An attempt's outcome: the delivery that became the head of its queue by it, if any. It calls
@@ -33,7 +34,7 @@ export class DeliveryScheduler {
   constructor(
     private readonly deliveries: DeliveryStore,
     private readonly attempt: Attempt,
-    private readonly options: { intervalMs: number; concurrency?: number },
+    private readonly options: { intervalMs: number; concurrency?: number; clock: Clock },
   ) {}
 
   start(): void {
@@ -72,7 +73,7 @@ export class DeliveryScheduler {
   }
 
   private due(): Promise<string[]> {
-    return this.deliveries.due(Date.now(), 100);
+    return this.deliveries.due(this.options.clock.now(), 100);
   }
 
   private run(deliveryId: string): void {

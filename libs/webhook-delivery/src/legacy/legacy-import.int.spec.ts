@@ -7,6 +7,7 @@ import { MongoDeliveryStore } from '@app/platform/delivery-store/mongo-delivery-
 import { SqliteDeliveryStore } from '@app/platform/delivery-store/sqlite-delivery-store';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
+import { systemClock } from '@app/platform/clock';
 import { importLegacyDeliveries, LEGACY_IMPORT_MARKER } from './legacy-import';
 
 /** A log written by the code before the delivery store (commit 5f5e421): see test/webhooks/write-legacy-delivery-log.ts. */
@@ -51,7 +52,7 @@ describe.each(STORES)('importing the delivery events of an older log into the de
   });
 
   it('lists every attempt the log recorded as the old webhook_logs read model did', async () => {
-    await importLegacyDeliveries(log, store);
+    await importLegacyDeliveries(log, store, systemClock);
     const attempted = ofType('WebhookDeliveryAttempted');
     expect(attempted).toHaveLength(13);
     const org = attempted[0].metadata.organization_id;
@@ -66,7 +67,7 @@ describe.each(STORES)('importing the delivery events of an older log into the de
   });
 
   it("counts each webhook's statistics from its attempts", async () => {
-    await importLegacyDeliveries(log, store);
+    await importLegacyDeliveries(log, store, systemClock);
     const stats = await store.stats(Object.values(WEBHOOKS));
     const last = (webhook: string) =>
       Math.max(
@@ -101,7 +102,7 @@ describe.each(STORES)('importing the delivery events of an older log into the de
   });
 
   it('keeps each delivery where it stood: finished ones done, the pending retry due when it was, in its queue', async () => {
-    const result = await importLegacyDeliveries(log, store);
+    const result = await importLegacyDeliveries(log, store, systemClock);
     expect(result).toMatchObject({ deliveries: 11, attempts: 13 });
     const scheduled = ofType('WebhookDeliveryScheduled').map((e) => String(e.data.delivery_id));
     const rows = await Promise.all(scheduled.map((id) => store.get(id)));
@@ -127,11 +128,11 @@ describe.each(STORES)('importing the delivery events of an older log into the de
   });
 
   it('runs once: the marker stops a second run, and two runs at once store everything once', async () => {
-    const [a, b] = await Promise.all([importLegacyDeliveries(log, store), importLegacyDeliveries(log, store)]);
+    const [a, b] = await Promise.all([importLegacyDeliveries(log, store, systemClock), importLegacyDeliveries(log, store, systemClock)]);
     expect(a!.attempts + b!.attempts).toBe(13);
     expect(a!.deliveries + b!.deliveries).toBe(11);
     expect(JSON.parse((await store.marker(LEGACY_IMPORT_MARKER))!)).toMatchObject({ through: 87 });
-    expect(await importLegacyDeliveries(log, store)).toBeNull();
+    expect(await importLegacyDeliveries(log, store, systemClock)).toBeNull();
     expect((await store.stats([WEBHOOKS.flaky])).get(WEBHOOKS.flaky)?.deliveries_total).toBe(10);
   });
 });

@@ -2,6 +2,7 @@ import type { AttemptLog, Delivery, DeliveryStore, QueuePlace } from '@app/platf
 import { modeOf } from '@app/platform/event-store/event-mode';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
+import type { Clock } from '@app/platform/clock';
 import { LEGACY_DELIVERY_EVENT_TYPES, type LegacyDeliveryEvent } from './legacy-delivery-events';
 
 /** The delivery store's marker: set once every delivery event of the log up to `through` is in the store. */
@@ -31,7 +32,7 @@ export interface LegacyImportResult {
  * before it routes or attempts anything; a marker in the store records it ran. Every write is
  * insert-if-absent, so a run cut short, or two workers running it at once, store each thing once.
  */
-export async function importLegacyDeliveries(events: EventStore, store: DeliveryStore): Promise<LegacyImportResult | null> {
+export async function importLegacyDeliveries(events: EventStore, store: DeliveryStore, clock: Clock): Promise<LegacyImportResult | null> {
   if (await store.marker(LEGACY_IMPORT_MARKER)) return null;
   const head = await events.headPosition();
   const importer = new LegacyImporter(store);
@@ -43,7 +44,7 @@ export async function importLegacyDeliveries(events: EventStore, store: Delivery
     after = page[page.length - 1].position;
   }
   const result = { through: head, ...(await importer.finish()) };
-  await store.setMarker(LEGACY_IMPORT_MARKER, JSON.stringify({ ...result, at: Date.now() }));
+  await store.setMarker(LEGACY_IMPORT_MARKER, JSON.stringify({ ...result, at: clock.now() }));
   if (result.deliveries || result.attempts) logger.info({ ...result, component: 'webhooks' }, 'delivery events of the log imported into the delivery store');
   return result;
 }

@@ -39,10 +39,11 @@ export class StoredCheckpointProgress implements ProjectionProgress {
   ) {}
 
   async reach(names: readonly string[], position: number, withinMs: number): Promise<boolean> {
-    const deadline = Date.now() + withinMs;
+    // A bound on this wait (a duration, on performance.now()), not a time of day the clock gives.
+    const deadline = performance.now() + withinMs;
     for (let delay = this.pollMs.first; ; delay = Math.min(delay * 2, this.pollMs.max)) {
       if ((await this.lowest(names)) >= position) return true;
-      const left = deadline - Date.now();
+      const left = deadline - performance.now();
       if (left <= 0) return false;
       await processSignals.checkpointsMoved.wait(Math.min(delay, left));
     }
