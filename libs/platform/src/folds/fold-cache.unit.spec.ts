@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { foldCacheMaxBytes, loadConfig } from '../config/platform-config';
+import { loadConfig } from '../config/platform-config';
 import { FoldCache, estimateBytes } from './fold-cache';
 
 const folded = (revision: number, payload: string) => ({ state: { payload }, revision });
@@ -57,9 +57,10 @@ describe('FoldCache: bounded by bytes, least recently used out first', () => {
   });
 
   it('reads FOLD_CACHE_MAX_BYTES, with a default and a refusal of nonsense', () => {
-    expect(foldCacheMaxBytes({})).toBe(16 * 1024 * 1024);
-    expect(foldCacheMaxBytes({ FOLD_CACHE_MAX_BYTES: '1048576' })).toBe(1048576);
-    expect(() => foldCacheMaxBytes({ FOLD_CACHE_MAX_BYTES: '64MB' })).toThrow('FOLD_CACHE_MAX_BYTES');
-    expect(() => loadConfig({ DATA_DIR: tmpdir(), PAYMENTS_MASTER_KEY: Buffer.alloc(32).toString('base64'), SNAPSHOT_EVERY: 'often' })).toThrow('SNAPSHOT_EVERY');
+    const config = (env: Record<string, string>) => loadConfig({ DATA_DIR: tmpdir(), PAYMENTS_MASTER_KEY: Buffer.alloc(32).toString('base64'), ...env });
+    expect(config({}).foldCacheMaxBytes).toBe(16 * 1024 * 1024);
+    expect(config({ FOLD_CACHE_MAX_BYTES: '1048576' }).foldCacheMaxBytes).toBe(1048576);
+    expect(() => config({ FOLD_CACHE_MAX_BYTES: '64MB' })).toThrow('FOLD_CACHE_MAX_BYTES');
+    expect(() => config({ SNAPSHOT_EVERY: 'often' })).toThrow('SNAPSHOT_EVERY');
   });
 });
