@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { INestApplicationContext } from '@nestjs/common';
 import { describeAdapters } from '@app/platform/adapters';
 import { loadConfig, type PlatformConfig } from '@app/platform/config/platform-config';
@@ -7,8 +7,9 @@ import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-st
 import { processSignals } from '@app/platform/log-reader/process-signals';
 import type { FromWorker, ToWorker } from '@app/platform/log-reader/worker-protocol';
 import { logger } from '@app/platform/logging/logger';
-import { APP_METRICS, METRICS_CONTENT_TYPE, defineLogGauges, withTimeout, type AppMetrics } from '@app/platform/metrics/metrics';
+import { APP_METRICS, defineLogGauges, type AppMetrics } from '@app/platform/metrics/metrics';
 import { PlatformLifecycle } from '@app/platform/platform.module';
+import { serveProbes } from './health/health-server';
 import { createWorker } from './worker.factory';
 import { WorkerStatus } from './worker.module';
 
@@ -64,11 +65,7 @@ async function main(): Promise<void> {
   status = worker;
   metrics = app.get<AppMetrics>(APP_METRICS);
   const lifecycle = app.get(PlatformLifecycle);
-  let failed: string | null = null;
-  lifecycle.onFailure((component) => {
-    failed = component;
-    exit(1);
-  });
+  lifecycle.onFailure(() => exit(1));
   if (supervised) {
     // After each projector batch, so the API's read-your-writes waiters look at once.
     lifecycle.projector.onBatch(() => send({ type: 'projected' }));
@@ -81,48 +78,7 @@ async function main(): Promise<void> {
       const { projected, published } = worker.report();
       return { head: await store.headPosition(), projected, published };
     });
-    const json = (res: ServerResponse, code: number, body: unknown) => res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    health = createServer((req, res) => {
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method !== 'GET') return void res.writeHead(404).end();
-      // Liveness: the event loop answers (a hung worker is restarted); nothing is read.
-      if (path === '/health/live') return json(res, failed ? 503 : 200, { status: failed ? 'error' : 'ok', info: {}, error: {}, details: {} });
-      // Readiness: its readers run and the log answers, in @nestjs/terminus's shape as the API's.
-      if (path === '/health/ready') {
-        return void withTimeout(store.headPosition(), 2_000).then(
-          (head) => {
-            const details = { readers: { status: failed ? 'down' : 'up', roles: worker.roles, ...(failed ? { failed } : {}) }, event_store: { status: 'up', head } };
-            json(res, failed ? 503 : 200, {
-              status: failed ? 'error' : 'ok',
-              info: failed ? { event_store: details.event_store } : details,
-              error: failed ? { readers: details.readers } : {},
-              details,
-            });
-          },
-          (err: unknown) => {
-            logger.warn({ err, check: 'event_store' }, 'readiness check failed');
-            const details = { readers: { status: failed ? 'down' : 'up', roles: worker.roles }, event_store: { status: 'down', message: 'unavailable' } };
-            json(res, 503, { status: 'error', info: {}, error: details, details });
-          },
-        );
-      }
-      if (path === '/metrics') {
-        return void scraped.text().then(
-          (body) => res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(body),
-          () => res.writeHead(500).end(),
-        );
-      }
-      if (path !== '/health') return void res.writeHead(404).end();
-      void store.headPosition().then(
-        (head) => {
-          const { projected, published, ...report } = worker.report();
-          const body = { status: failed ? 'failed' : 'ok', process: 'worker', adapters: describeAdapters(config), log: { head, projected, published }, ...report };
-          json(res, failed ? 503 : 200, body);
-        },
-        () => res.writeHead(503).end(),
-      );
-    });
-    await new Promise<void>((resolve) => health!.listen(config.port, resolve));
+    health = await serveProbes(app, config, scraped);
   }
   logger.info({ roles: worker.roles, supervised, port: supervised ? null : config.port, adapters: describeAdapters(config) }, 'worker running');
 }

@@ -2,6 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { PlatformConfig, WorkerRole } from '@app/platform/config/platform-config';
 import { PinoNestLogger } from '@app/platform/logging/pino-nest-logger';
+import { WorkerHealthModule } from './health/worker-health';
 import { WorkerModule } from './worker.module';
 
 /**
@@ -10,7 +11,9 @@ import { WorkerModule } from './worker.module';
  * Tests use the same function.
  */
 export async function createWorker(config: PlatformConfig, roles: readonly WorkerRole[] = config.workerRoles): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, roles), { logger: new PinoNestLogger() });
+  // The probes (terminus) beside the worker's modules: a standalone worker serves them (main.ts).
+  const root = { module: WorkerHealthModule, imports: [WorkerModule.forRoot(config, roles)] };
+  const app = await NestFactory.createApplicationContext(root, { logger: new PinoNestLogger() });
   await app.init();
   return app;
 }

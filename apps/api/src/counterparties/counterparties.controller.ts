@@ -8,8 +8,7 @@ import { ListPaymentDetailsQuery as ListPaymentDetails } from '@app/read-models/
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
-import { strictValidationPipe } from '../http/validation.pipe';
-import { PatchBusinessCounterpartyDto, PatchIndividualCounterpartyDto } from './counterparty-patch.dto';
+import { PatchBusinessCounterpartyDto, PatchCounterpartyDto, PatchIndividualCounterpartyDto } from './counterparty-patch.dto';
 import { CreateCounterpartyDto, DeactivateCounterpartyDto, EntityScopeQuery, ListCounterpartiesQuery, ListPaymentDetailsQuery } from './counterparty.dto';
 import { presentAddedPaymentDetail, presentCounterparty, presentPaymentDetail } from '@app/read-models/counterparties/counterparty.presenter';
 import { CreatePaymentDetailDto } from './payment-detail.dto';
@@ -73,7 +72,6 @@ export class CounterpartiesController {
     return presentCounterparty(await this.queries.execute(new GetCounterpartyQuery(ctx.actor, id, query.entity_id)));
   }
 
-  /** The body's profile shape depends on the stored type, so it is validated once that is known. */
   @Patch(':id')
   @ApiBody({
     description: 'The profile follows the counterparty’s type: PatchIndividualCounterpartyDto or PatchBusinessCounterpartyDto',
@@ -87,12 +85,11 @@ export class CounterpartiesController {
     ok: { status: 200, schema: 'Counterparty', description: 'The counterparty after the change' },
     errors: { 403: 'Another entity’s (forbidden)', 404: 'No such counterparty or entity (counterparty_not_found, entity_not_found)', 409: 'Inactive (counterparty_inactive)' },
   })
-  async update(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: Record<string, unknown>) {
-    const current = await this.queries.execute(new GetCounterpartyQuery(ctx.actor, id));
-    const metatype = current.type === 'business' ? PatchBusinessCounterpartyDto : PatchIndividualCounterpartyDto;
-    const dto = (await strictValidationPipe().transform(body ?? {}, { type: 'body', metatype })) as PatchIndividualCounterpartyDto;
-    if (ctx.actor.entityId) entityScope(ctx.actor, dto.entity_id);
-    const change = { entity_id: dto.entity_id, nickname: dto.nickname, profile: dto.profile ? ({ ...dto.profile } as ProfilePatch) : undefined, meta: dto.meta };
+  async update(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: PatchCounterpartyDto) {
+    // Another's or a missing counterparty answers 403/404 before the body's entity_id is weighed.
+    await this.queries.execute(new GetCounterpartyQuery(ctx.actor, id));
+    if (ctx.actor.entityId) entityScope(ctx.actor, body.entity_id);
+    const change = { entity_id: body.entity_id, nickname: body.nickname, profile: body.profile ? ({ ...body.profile } as ProfilePatch) : undefined, meta: body.meta };
     return presentCounterparty(await this.commands.execute(new UpdateCounterpartyCommand(ctx, id, change)));
   }
 

@@ -1,17 +1,39 @@
-import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata, type Type, type ValidationError } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { domainError, type FieldError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
 import { requireNonBlankText } from './required-text';
 
+const REFUSED_AS = Symbol('refusedAs');
+
+/**
+ * The spec answers a DTO's invalid input with 422 rather than the usual 400 (transfer creation):
+ * said on the DTO, so its route keeps the one global pipe and an ordinary @Body().
+ */
+export const InvalidInputAnswers422 = (): ClassDecorator => (dto) => Reflect.defineMetadata(REFUSED_AS, 'rule', dto);
+
+/** The field errors of one failed validation, before they become the answer of their DTO's kind. */
+class InvalidInput {
+  constructor(readonly fields: FieldError[]) {}
+}
+
 /** Adds the blank-text rule to the DTOs (required-text.ts) before the first validation. */
 class StrictValidationPipe extends ValidationPipe {
-  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     requireNonBlankText();
     rememberDtoRules();
-    return super.transform(value, metadata);
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      if (!(error instanceof InvalidInput)) throw error;
+      const first = error.fields[0];
+      const kind = refusalKindOf(metadata.metatype);
+      throw new DomainException(domainError(kind, 'validation_error', first ? `${first.field}: ${first.message}` : 'Invalid request', { errors: error.fields }));
+    }
   }
 }
+
+const refusalKindOf = (dto: Type<unknown> | undefined): 'validation' | 'rule' => (dto && (Reflect.getMetadata(REFUSED_AS, dto) as 'rule' | undefined)) ?? 'validation';
 
 type RulesOf = (target: object, schema: string, always: boolean, strictGroups: boolean, groups?: string[]) => unknown[];
 
@@ -53,23 +75,19 @@ function rememberDtoRules(): void {
 }
 
 /**
- * Strict validation: unknown fields are refused, a missing required field says it is required,
- * blank required text is refused (required-text.ts), every failing field is named with its path
- * (`profile.address.line1`), and the answer is 400 `validation_error`, or `status` for routes
- * whose spec says otherwise (transfer creation answers 422).
+ * The API's one validation path, global: unknown fields are refused, a missing required field
+ * says it is required, blank required text is refused (required-text.ts), every failing field is
+ * named with its path (`profile.address.line1`), and the answer is 400 `validation_error`, or 422
+ * for a DTO marked @InvalidInputAnswers422 (transfer creation, as the spec says).
  */
-export function strictValidationPipe(kind: 'validation' | 'rule' = 'validation') {
+export function strictValidationPipe() {
   return new StrictValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     stopAtFirstError: true,
-    exceptionFactory: (errors) => {
-      const fields = flatten(errors);
-      const first = fields[0];
-      return new DomainException(domainError(kind, 'validation_error', first ? `${first.field}: ${first.message}` : 'Invalid request', { errors: fields }));
-    },
+    exceptionFactory: (errors) => new InvalidInput(flatten(errors)),
   });
 }
 

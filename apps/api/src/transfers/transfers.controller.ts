@@ -7,17 +7,12 @@ import { ListTransfersQuery as ListTransfers } from '@app/read-models/transfers/
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
-import { BodyValidatedWith422 } from './transfer-body.pipe';
 import { presentTransfer } from '@app/read-models/transfers/transfer.presenter';
 import { CancelTransferDto, CreateTransferDto, ListTransfersQuery, TransferScopeQuery } from './transfers.dto';
 import { AsOf } from '../audit/as-of.interceptor';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { ref, styleAList } from '../openapi/schema-dsl';
-
-/** Declared as an interface so only the 422 pipe validates it (see transfer-body.pipe.ts): a class would also meet the 400 pipe. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-interface CreateTransferBody extends CreateTransferDto {}
 
 @ApiTags('Transfers')
 @Controller()
@@ -29,7 +24,6 @@ export class TransfersController {
 
   /** Bank and mobile-money transfers in the spec; every payment type here (decisions §6). */
   @Post('transfer')
-  @ApiBody({ type: CreateTransferDto })
   @ApiRoute({
     id: 'createTransfer',
     summary: 'Create a transfer (payout)',
@@ -42,13 +36,12 @@ export class TransfersController {
       422: 'A field is missing or invalid (validation_error: transfer creation answers 422, as the spec says), insufficient available balance (insufficient_funds), an inactive counterparty (counterparty_inactive), payment details of another method or currency (payment_method_mismatch, currency_mismatch)',
     },
   })
-  createOne(@Ctx() ctx: CommandContext, @BodyValidatedWith422(CreateTransferDto) body: CreateTransferBody) {
+  createOne(@Ctx() ctx: CommandContext, @Body() body: CreateTransferDto) {
     return this.create(ctx, body);
   }
 
   /** Stablecoin transfers in the spec; every payment type here. */
   @Post('transfers')
-  @ApiBody({ type: CreateTransferDto })
   @ApiRoute({
     id: 'createTransfers',
     summary: 'Create a transfer (stablecoin in the spec)',
@@ -61,7 +54,7 @@ export class TransfersController {
       422: 'A field is missing or invalid (validation_error: transfer creation answers 422, as the spec says), insufficient available balance (insufficient_funds), an inactive counterparty (counterparty_inactive), payment details of another method or currency (payment_method_mismatch, currency_mismatch)',
     },
   })
-  createMany(@Ctx() ctx: CommandContext, @BodyValidatedWith422(CreateTransferDto) body: CreateTransferBody) {
+  createMany(@Ctx() ctx: CommandContext, @Body() body: CreateTransferDto) {
     return this.create(ctx, body);
   }
 

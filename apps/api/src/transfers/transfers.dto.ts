@@ -15,6 +15,7 @@ import {
   type TransferStatus,
 } from '@app/domain/transfers';
 import { StyleAQuery } from '../http/pagination';
+import { InvalidInputAnswers422 } from '../http/validation.pipe';
 import { IsStringMap } from '../onboarding/validators';
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
@@ -22,6 +23,7 @@ const ENTITY_ID = new RegExp(`^ent_${ULID}$`);
 const ACCOUNT_ID = new RegExp(`^acc_${ULID}$`);
 
 /** POST /transfer and POST /transfers (both take every payment type, decisions §6). Refusals answer 422. */
+@InvalidInputAnswers422()
 export class CreateTransferDto {
   @ApiProperty({ pattern: '^acc_[0-9A-HJKMNP-TV-Z]{26}$', description: 'The account debited; it needs the amount and fee available' })
   @Matches(ACCOUNT_ID, { message: 'account_id must be an account id (acc_…)' })

@@ -109,6 +109,15 @@ describe('counterparty decider', () => {
         .when(update({ nickname: 'Grace Hopper', profile: { first_name: 'Grace' } }))
         .then([]);
     });
+    it('refuses a profile patch of the other type (an individual has no legal_name, no L identification)', () => {
+      const update = (profile: object): CounterpartyCommand => ({ type: 'UpdateCounterparty', counterparty_id: CPT, scope: null, reassign_to: null, now: T0 + 3, profile });
+      spec([created])
+        .when(update({ legal_name: 'Acme' }))
+        .thenError('validation_error', (e) => expect(e.errors).toEqual([{ field: 'profile.legal_name', message: 'profile.legal_name is not an accepted field' }]));
+      spec([created])
+        .when(update({ identification: [{ type: 'L', number: '1', issuing_country: 'GB' }] }))
+        .thenError('validation_error', (e) => expect(e.errors![0].field).toBe('profile.identification[0].type'));
+    });
     it('reassigns to another entity, its details following', () => {
       spec([created, detailAdded])
         .when({ type: 'UpdateCounterparty', counterparty_id: CPT, scope: null, reassign_to: ENT2, now: T0 + 3 })

@@ -53,11 +53,32 @@ const NESTED = new Set(['address', 'phone']);
 const REQUIRED_ADDRESS: readonly (keyof CounterpartyAddress)[] = ['line1', 'city', 'country'];
 const ADDRESS_DEFAULTS = { line2: null, state_or_province: null, postal_code: null };
 
+/** The fields and identification types only one type of profile has: the other's may not be set. */
+const OWN: Record<CounterpartyType, { readonly fields: readonly string[]; readonly identification: readonly string[]; readonly message: string }> = {
+  individual: { fields: ['first_name', 'last_name'], identification: ['P', 'D', 'N'], message: 'must be P (passport), D (driving licence) or N (national ID)' },
+  business: { fields: ['legal_name', 'trading_name'], identification: ['L'], message: 'must be L (registration or tax number)' },
+};
+
+/** A patch is of one type's shape (a PATCH body does not say which type it is for): the other type's fields are refused. */
+function otherTypesFields(type: CounterpartyType, patch: ProfilePatch): FieldError[] {
+  const other = OWN[type === 'individual' ? 'business' : 'individual'];
+  const errors = other.fields.filter((name) => name in patch).map((name) => ({ field: `profile.${name}`, message: `profile.${name} is not an accepted field` }));
+  const items = Array.isArray(patch.identification) ? (patch.identification as readonly { readonly type?: unknown }[]) : [];
+  for (const [index, item] of items.entries()) {
+    const field = `profile.identification[${index}].type`;
+    if (!OWN[type].identification.includes(String(item?.type))) errors.push({ field, message: `${field} ${OWN[type].message}` });
+  }
+  return errors;
+}
+
 /**
  * Applies a patch (creation is a patch on nothing) and checks what only the whole profile can
- * tell: the names are present, and an address has its line1, city and country once merged.
+ * tell: the fields are of its type, the names are present, and an address has its line1, city
+ * and country once merged.
  */
 export function applyProfile(type: CounterpartyType, current: CounterpartyProfile | null, patch: ProfilePatch): CounterpartyProfile | FieldError[] {
+  const foreign = otherTypesFields(type, patch);
+  if (foreign.length) return foreign;
   const base: Record<string, unknown> = { ...EMPTY_BASE, ...(type === 'business' ? { trading_name: null } : {}), ...(current ?? {}) };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;

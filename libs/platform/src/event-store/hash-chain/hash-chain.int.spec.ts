@@ -61,6 +61,15 @@ describe('HashChainedEventStore', () => {
     expect(hashOf(events[5])).toBe(eventHash(hashOf(events[4])!, events[5]));
   });
 
+  it('appends with `any` or `stream_exists` made at once are chained one after the other (each conflict read again), and `stream_exists` on no stream fails', async () => {
+    const stream = streamName();
+    await store.append(stream, [anEvent('A')], 'no_stream');
+    await Promise.all(['B', 'C', 'D', 'E'].map((type, i) => store.append(stream, [anEvent(type)], i % 2 ? 'any' : 'stream_exists')));
+    const events = await store.inner.readStream(stream);
+    expect([events.length, breaks(events)]).toEqual([5, []]);
+    await expect(store.append(streamName(), [anEvent('A')], 'stream_exists')).rejects.toMatchObject({ actual: 'no_stream' });
+  });
+
   it('a conflicting append fails and leaves the chain whole', async () => {
     const stream = streamName();
     await store.append(stream, [anEvent('A')], 'no_stream');

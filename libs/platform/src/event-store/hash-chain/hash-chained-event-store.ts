@@ -10,6 +10,7 @@ import {
   type Subscription,
 } from '../event-store.port';
 import { eventStoreAppendedEvents, eventStoreAppends } from '../../metrics/metrics';
+import { retry } from '../../retry/retry';
 import { upToPoint } from '../point-in-time';
 import { upcast } from '../upcasters';
 import { withChain } from './chain-upcast';
@@ -44,14 +45,14 @@ export class HashChainedEventStore implements EventStore {
   constructor(readonly inner: EventStore) {}
 
   async append(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
-    for (let attempt = 1; ; attempt++) {
-      const exact = typeof expected === 'number' || expected === 'no_stream' ? expected : await this.currentRevision(streamId, expected);
-      try {
-        return await this.appendChained(streamId, events, exact);
-      } catch (error) {
-        if (exact === expected || !(error instanceof WrongExpectedRevisionError) || attempt >= 5) throw error;
-      }
-    }
+    // An exact revision is the caller's: a conflict is theirs to handle.
+    if (typeof expected === 'number' || expected === 'no_stream') return this.appendChained(streamId, events, expected);
+    // `any` or `stream_exists`: chained on the revision read now, so a writer in between fails the
+    // append; read again. A stream that does not exist (`stream_exists` refused) is no race.
+    return retry(async () => this.appendChained(streamId, events, await this.currentRevision(streamId, expected)), {
+      attempts: 5,
+      retryOn: (error) => error instanceof WrongExpectedRevisionError && error.actual !== 'no_stream',
+    });
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
