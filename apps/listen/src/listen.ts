@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { signatureHeaders } from '@app/webhook-delivery/delivery/signature';
+import type { Clock } from '@app/platform/clock';
 import type { ListenOptions } from './listen-args';
 import { SseParser, type SseEvent } from './sse-parser';
 import { AuthorizationRelay } from './relay';
@@ -9,6 +10,8 @@ export interface ListenIo {
   out(line: string): void;
   /** One line about the connection or a failure (stderr). */
   err(line: string): void;
+  /** The time signatures carry and lines print (systemClock in main.ts). */
+  readonly clock: Clock;
 }
 
 /** The `ready` event's data: the stream's world and where it starts. */
@@ -170,7 +173,7 @@ export class Listener {
     if (event.event === 'end') return { reconnect: true, reason: 'The stream ended' };
     const body = JSON.parse(event.data) as { id: string; event: string };
     if (this.options.events && !this.options.events.has(body.event)) return null;
-    this.io.out(`${timestamp()}   --> ${body.event} [${body.id}]`);
+    this.io.out(`${timestamp(this.io.clock.date())}   --> ${body.event} [${body.id}]`);
     if (this.options.printJson) this.io.out(JSON.stringify(JSON.parse(event.data), null, 2));
     if (this.options.forwardTo) await this.forward(body.id, event.data);
     return null;
@@ -195,19 +198,20 @@ export class Listener {
   /** POSTs the body exactly as received, signed as a delivery: webhook-id is the event id, as on every real attempt. */
   private async forward(id: string, body: string): Promise<void> {
     const url = this.options.forwardTo!;
-    const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...signatureHeaders(this.key, id, body, Date.now()) };
-    const started = Date.now();
+    const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...signatureHeaders(this.key, id, body, this.io.clock.now()) };
+    // The request's duration, for the line printed: performance.now(), not the clock.
+    const started = performance.now();
     try {
       const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS) });
       await res.body?.cancel();
-      this.io.out(`${timestamp()}  <--  [${res.status}] POST ${url.href} [${id}] (${Date.now() - started} ms)`);
+      this.io.out(`${timestamp(this.io.clock.date())}  <--  [${res.status}] POST ${url.href} [${id}] (${Math.round(performance.now() - started)} ms)`);
     } catch (error) {
-      this.io.out(`${timestamp()}  <--  [ERR] POST ${url.href} [${id}]: ${describe(error)}`);
+      this.io.out(`${timestamp(this.io.clock.date())}  <--  [ERR] POST ${url.href} [${id}]: ${describe(error)}`);
     }
   }
 }
 
-function timestamp(date = new Date()): string {
+function timestamp(date: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())} ${p(date.getHours())}:${p(date.getMinutes())}:${p(date.getSeconds())}`;
 }

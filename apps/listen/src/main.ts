@@ -1,3 +1,4 @@
+import { systemClock } from '@app/platform/clock';
 import { Listener } from './listen';
 import { parseListenArgs, USAGE, UsageError } from './listen-args';
 
@@ -21,7 +22,7 @@ async function main(): Promise<number> {
   }
   const stop = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-  const listener = new Listener(command.options, { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) });
+  const listener = new Listener(command.options, { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`), clock: systemClock });
   return listener.run(stop.signal);
 }
 

@@ -99,18 +99,19 @@ export class AuthorizationRelay {
   /** One request: forwarded signed, the answer posted back; a failure is printed, and the platform's fallback decides. */
   private async relay(request: Relayed): Promise<void> {
     const { forwardTo, key } = this.options;
-    this.io.out(`${new Date().toISOString()}   --> card_authorizations.request [${request.id}]`);
-    const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...signatureHeaders(key, request.id, request.payload, Date.now()) };
-    const started = Date.now();
+    this.io.out(`${this.io.clock.date().toISOString()}   --> card_authorizations.request [${request.id}]`);
+    const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...signatureHeaders(key, request.id, request.payload, this.io.clock.now()) };
+    // The forward's duration, for the line printed: performance.now(), not the clock.
+    const started = performance.now();
     let answer: { status: number; body: string };
     try {
       const res = await fetch(forwardTo, { method: 'POST', headers, body: request.payload, redirect: 'manual', signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
       answer = { status: res.status, body: (await res.text()).slice(0, MAX_BODY) };
     } catch (error) {
-      this.io.out(`${new Date().toISOString()}  <--  [ERR] POST ${forwardTo.href} [${request.id}]: ${(error as Error).message} (the card's fallback decides)`);
+      this.io.out(`${this.io.clock.date().toISOString()}  <--  [ERR] POST ${forwardTo.href} [${request.id}]: ${(error as Error).message} (the card's fallback decides)`);
       return;
     }
-    this.io.out(`${new Date().toISOString()}  <--  [${answer.status}] POST ${forwardTo.href} [${request.id}] (${Date.now() - started} ms) ${answer.body.slice(0, 200)}`);
+    this.io.out(`${this.io.clock.date().toISOString()}  <--  [${answer.status}] POST ${forwardTo.href} [${request.id}] (${Math.round(performance.now() - started)} ms) ${answer.body.slice(0, 200)}`);
     try {
       const res = await fetch(this.url(`/${encodeURIComponent(request.id)}`), {
         method: 'POST',

@@ -48,7 +48,8 @@ const NAMED_PER_COLLECTION = 20;
  * ledger transaction and its position).
  */
 export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promise<number> {
-  const started = Date.now();
+  // Durations and the wait's bound below are measured with performance.now(), not the clock.
+  const started = performance.now();
   const dir = mkdtempSync(join(options.scratchParent ?? tmpdir(), 'replay-scratch-'));
   const scratch = new SqliteReadStore(join(dir, 'read-models.db'));
   // The ledger fold's movement facts on disk: memory keeps the books, not every settled payout.
@@ -77,7 +78,7 @@ export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promi
       events: pass.events,
       streams: pass.streams,
       passMs: pass.ms,
-      totalMs: Date.now() - started,
+      totalMs: Math.round(performance.now() - started),
       collections,
       findings,
       ledger: pass.ledger.rows(),
@@ -123,10 +124,10 @@ async function compareCollections(deps: ReplayDeps, scratch: ReadStore, head: nu
 
 /** The live read models are compared once their projections include the head the replay read to. */
 async function waitForLive(deps: ReplayDeps, head: number, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (const projection of deps.projections) {
     while ((await deps.readModels.getCheckpoint(projection.name)) < head) {
-      if (Date.now() > deadline) throw new Error(`read model ${projection.name} has not reached position ${head}: is a projector running?`);
+      if (performance.now() > deadline) throw new Error(`read model ${projection.name} has not reached position ${head}: is a projector running?`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

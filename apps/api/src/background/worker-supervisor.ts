@@ -147,12 +147,12 @@ export class WorkerSupervisor implements OnApplicationShutdown {
   }
 
   private spawn(): void {
-    const started = Date.now();
+    const started = performance.now();
     const child = fork(this.options.entry, [], { env: this.options.env ?? process.env, execArgv: [...(this.options.execArgv ?? process.execArgv)], stdio: 'inherit' });
     this.child = child;
-    this.lastAnswer = Date.now();
+    this.lastAnswer = performance.now();
     child.on('message', (message: FromWorker) => {
-      this.lastAnswer = Date.now();
+      this.lastAnswer = performance.now();
       if (message.type === 'append') void answerAppend(this.log!, message).then((reply) => child.connected && child.send(reply));
       else if (message.type === 'projected') processSignals.checkpointsMoved.notify();
       else if (message.type === 'status') this.pendingStatus.get(message.id)?.(message.report);
@@ -171,13 +171,16 @@ export class WorkerSupervisor implements OnApplicationShutdown {
       // The first start fails the API's start (a misconfiguration shows at once); later exits restart.
       if (this.firstStart) return this.firstStart(false);
       logger.error({ code, signal, pid: child.pid, component: 'worker' }, 'worker exited; restarting it');
-      this.scheduleRestart(Date.now() - started);
+      this.scheduleRestart(performance.now() - started);
     });
     this.startHeartbeat(child);
   }
 
   /**
    * Every answer counts (a status, an append); a ping makes sure there is one to wait for.
+   *
+   * Times here are durations this process measures of itself (performance.now(), monotonic), not
+   * the clock's time of day.
    *
    * The worker is judged on the time this process was responsive, not on the wall clock: while
    * the API's own event loop is blocked (a long response built synchronously), the worker's
@@ -190,11 +193,11 @@ export class WorkerSupervisor implements OnApplicationShutdown {
   private startHeartbeat(child: ChildProcess): void {
     const { intervalMs, timeoutMs } = this.options.heartbeat ?? { intervalMs: 1_000, timeoutMs: 10_000 };
     this.stopHeartbeat();
-    let lastTick = Date.now();
+    let lastTick = performance.now();
     let silentMs = 0;
     let blockedMs = 0;
     this.heartbeatTimer = setInterval(() => {
-      const now = Date.now();
+      const now = performance.now();
       const sinceTick = now - lastTick;
       const answered = this.lastAnswer >= lastTick;
       lastTick = now;

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ulid } from '@app/platform/ids/ulid';
 import { newServiceBan, RAILS } from '@app/domain/accounts';
@@ -8,6 +8,7 @@ import { GetEntityQuery } from '@app/application/onboarding';
 import type { WebhookTestSamples } from '@app/application/webhooks';
 import { presentAccount, presentAccountDetails, presentCredit } from '@app/read-models/accounts/account.presenter';
 import { presentEntity } from '@app/read-models/onboarding/entity.presenter';
+import { CLOCK, type Clock } from '@app/platform/clock';
 
 const STATUS_OF: Record<string, string> = { completed: 'successful', failed: 'failed', cancelled: 'cancelled', refunded: 'reversed', created: 'pending', updated: 'processing' };
 
@@ -18,10 +19,13 @@ const STATUS_OF: Record<string, string> = { completed: 'successful', failed: 'fa
  */
 @Injectable()
 export class ApiTestSamples implements WebhookTestSamples {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async sample(group: string, name: string, entityId: string, context: CommandContext): Promise<Record<string, unknown>> {
-    const now = Date.now();
+    const now = this.clock.now();
     const account_id = `acc_${ulid()}`;
     const money = { amount: 125_000, currency: 'USD' };
     switch (group) {

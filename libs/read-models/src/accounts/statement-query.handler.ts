@@ -5,6 +5,7 @@ import { GetAccountQuery } from '@app/application/accounts';
 import { GetEventProofQuery, type EventProof } from '@app/application/audit/get-event-proof/get-event-proof.query';
 import { DomainException, type Actor } from '@app/application/command-handling';
 import { READ_STORE, type ReadStore } from '@app/platform/read-store/read-store.port';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { currentBalanceAt, monthEntries, periodOf, StatementTotals, type StatementPeriod } from './statement-month';
 import { GetStatementQuery, type StatementSource, type StatementSummary } from './statement-query';
 
@@ -22,13 +23,14 @@ export class GetStatementHandler implements IQueryHandler<GetStatementQuery> {
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
     private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ actor, accountId, month }: GetStatementQuery): Promise<StatementSource> {
     const period = periodOf(month);
     if (!period) throw new DomainException(invalid('month', 'must be a UTC calendar month, YYYY-MM'));
     // The month under way is allowed (its statement so far); a later one has nothing to say yet.
-    if (period.from > Date.now()) throw new DomainException(invalid('month', 'must not be in the future'));
+    if (period.from > this.clock.now()) throw new DomainException(invalid('month', 'must not be in the future'));
     // Tenancy as for the account itself: another organization's is not found, another entity's forbidden.
     const account = await this.queries.execute(new GetAccountQuery(actor, accountId));
     const totals = new StatementTotals();
