@@ -11,7 +11,7 @@ import { StyleAQuery, styleA, styleAQuery } from '../http/pagination';
 import { CreateApiKeyDto, CreateEntityTokenDto } from './api-key.dto';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref, styleAList } from '../openapi/schema-dsl';
+import { ref, styleAList } from '@app/read-models/schema-dsl';
 
 @ApiTags('Access')
 @Controller()

@@ -12,7 +12,7 @@ import { CreateAccountDto, ListAccountsDto } from './accounts.dto';
 import { AsOf } from '../audit/as-of.interceptor';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref, styleAList } from '../openapi/schema-dsl';
+import { ref, styleAList } from '@app/read-models/schema-dsl';
 
 const presentState = (state: OpenAccountState) => presentAccount(accountView(state, balanceOf(state)));
 

@@ -9,7 +9,7 @@ import { presentStatementEntry, STATEMENT_CURSOR } from '@app/read-models/accoun
 import { Ctx } from '../http/auth/auth.decorators';
 import { LimitField, styleA } from '../http/pagination';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref, styleAList } from '../openapi/schema-dsl';
+import { ref, styleAList } from '@app/read-models/schema-dsl';
 
 /** Style A (`limit`, `cursor`); entry ids are longer than resource ids, so the cursor has its own pattern. */
 export class StatementPageDto {

@@ -10,7 +10,7 @@ import { writeStatementPdf } from '@app/read-models/accounts/statement-pdf';
 import { GetStatementQuery, readStatement } from '@app/read-models/accounts/statement-query';
 import { Ctx } from '../http/auth/auth.decorators';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref } from '../openapi/schema-dsl';
+import { ref } from '@app/read-models/schema-dsl';
 
 /** The answers a statement has, JSON first: what a client that asks for nothing in particular gets. */
 const MEDIA = ['application/json', 'text/csv', 'application/pdf'] as const;

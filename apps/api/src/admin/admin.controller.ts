@@ -14,7 +14,7 @@ import { SandboxReviewDto } from '../onboarding/onboarding.controller';
 import { OperatorAdvanceTransferDto } from '../transfers/transfers.dto';
 import { OperatorGuard } from './operator.guard';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref, styleAList } from '../openapi/schema-dsl';
+import { ref, styleAList } from '@app/read-models/schema-dsl';
 
 /** Style A over the log: the cursor is a log position (`next_cursor` of the previous page). */
 export class OrganizationEventsDto {

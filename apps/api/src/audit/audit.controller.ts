@@ -11,7 +11,7 @@ import { createdRange } from '../collections/date-range';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { LimitField } from '../http/pagination';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref, styleAList } from '../openapi/schema-dsl';
+import { ref, styleAList } from '@app/read-models/schema-dsl';
 
 const HISTORY_ROUTES = RESOURCE_STREAMS.flatMap((r) => (r.collection ? [`${r.collection}/:id/history`] : []));
 const POSITION = /^\d{1,16}$/;

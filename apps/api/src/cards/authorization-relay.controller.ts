@@ -8,7 +8,7 @@ import { AuthorizationRelays } from '@app/webhook-delivery/card-authorization/re
 import { ApiKeyOnly, Ctx, SandboxOnly } from '../http/auth/auth.decorators';
 import { SseResponse } from '../http/sse-response';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { bool, constant, dataEnvelope, obj, str } from '../openapi/schema-dsl';
+import { bool, constant, dataEnvelope, obj, str } from '@app/read-models/schema-dsl';
 
 /** The endpoint's answers are bounded as deliveries' responses are kept (64 KiB). */
 const MAX_ANSWER = 65_536;

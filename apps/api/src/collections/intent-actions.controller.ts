@@ -12,7 +12,7 @@ import { AuthenticateDto, ConfirmIntentDto, ListIntentActionsQueryDto } from './
 import { AsOf } from '../audit/as-of.interceptor';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref, styleBList } from '../openapi/schema-dsl';
+import { ref, styleBList } from '@app/read-models/schema-dsl';
 
 @ApiTags('Collections')
 @Controller()

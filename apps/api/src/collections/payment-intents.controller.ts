@@ -13,7 +13,7 @@ import { CancelIntentDto, CreatePaymentIntentDto, ListPaymentIntentsQueryDto, Li
 import { AsOf } from '../audit/as-of.interceptor';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref, styleAList, styleBList } from '../openapi/schema-dsl';
+import { ref, styleAList, styleBList } from '@app/read-models/schema-dsl';
 
 @ApiTags('Collections')
 @Controller('payment-intents')

@@ -16,7 +16,7 @@ import { AsOf } from '../audit/as-of.interceptor';
 import { ApiBody, ApiExtraModels, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { BusinessProfileDto, IndividualProfileDto } from './counterparty-profile.dto';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref, styleAList } from '../openapi/schema-dsl';
+import { ref, styleAList } from '@app/read-models/schema-dsl';
 
 @ApiTags('Counterparties')
 @ApiExtraModels(IndividualProfileDto, BusinessProfileDto, PatchIndividualCounterpartyDto, PatchBusinessCounterpartyDto)

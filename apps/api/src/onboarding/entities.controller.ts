@@ -13,7 +13,7 @@ import { UpdateBusinessEntityDto, UpdateIndividualEntityDto } from './entity-upd
 import { AsOf } from '../audit/as-of.interceptor';
 import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref, styleAList } from '../openapi/schema-dsl';
+import { ref, styleAList } from '@app/read-models/schema-dsl';
 
 export class ListEntitiesDto extends StyleAQuery {
   @ApiPropertyOptional({ enum: ['individual', 'business'] })

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtension, ApiOperation, ApiResponse } from '@nestjs/swagger';
-import { ref, type Schema } from './schema-dsl';
+import { ref, type Schema } from '@app/read-models/schema-dsl';
 
 /** A success answer of a route: its status, a component name (or a schema) and what it means. */
 export interface Answer {

@@ -5,7 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { READ_MODEL_EXTENSION } from './api-route.decorator';
 import { COMPONENT_SCHEMAS } from './openapi-schemas';
 import { routeFacts, type RouteFacts } from './route-facts';
-import type { Schema } from './schema-dsl';
+import type { Schema } from '@app/read-models/schema-dsl';
 import { WEBHOOK_ONLY_SCHEMAS, webhooksSection } from './webhooks-section';
 import { API_VERSIONS, CURRENT_API_VERSION } from '@app/domain';
 

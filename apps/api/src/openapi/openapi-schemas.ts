@@ -1,7 +1,8 @@
-import { ASSET_TYPES, RAIL_NAMES } from '@app/domain/accounts';
 import { BANK_SCHEMES, CHAINS, PAYMENT_METHODS, WEBHOOK_EVENT_CATALOGUE } from '@app/domain';
 import { AUTH_MODELS, COLLECTION_PAYMENT_TYPES, INTENT_ACTION_STATUSES, PAYMENT_INTENT_STATUSES } from '@app/domain/collections';
-import { PAYMENT_TYPES, TRANSFER_STATUSES } from '@app/domain/transfers';
+import { accountDetailsSchema, accountSchema, sandboxTransactionSchema } from '@app/read-models/accounts/account.schema';
+import { counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
+import { transferSchema } from '@app/read-models/transfers/transfer.schema';
 import { RESOURCE_STREAMS } from '@app/application/admin/list-organization-events/public-event';
 import {
   amount,
@@ -24,12 +25,14 @@ import {
   stringMap,
   successEnvelope,
   type Schema,
-} from './schema-dsl';
+} from '@app/read-models/schema-dsl';
 
 /**
- * The response side of the contract, as JSON Schema components: presenters return plain objects,
- * not classes, so their shapes are written here (request bodies and queries are the DTO classes,
- * decorated with @ApiProperty). Enumerations come from the domain's own constants.
+ * The response side of the contract, as JSON Schema components (request bodies and queries are
+ * the DTO classes, decorated with @ApiProperty). Enumerations come from the domain's own constants.
+ * A resource whose schema sits beside its presenter (`<resource>.schema.ts` in libs/read-models:
+ * transfers, accounts, counterparties) has one source: the presenter returns the schema's type
+ * (`Infer`), so the compiler holds it to the document. The others are written here.
  */
 
 const ENTITY_STATUSES = ['pending', 'approved', 'rejected', 'suspended'];
@@ -136,15 +139,6 @@ const entityCommon = {
   updated: ms(),
 };
 
-const counterpartyAddress = obj({ line1: str(), line2: nullable(str()), city: str(), state_or_province: nullable(str()), postal_code: nullable(str()), country: country2() });
-const counterpartyProfileBase = {
-  relationship: nullable(str()),
-  email: nullable(str()),
-  address: nullable(counterpartyAddress),
-  identification: arrayOf(obj({ type: oneOfValues(['P', 'D', 'N', 'L']), number: str(), issuing_country: country2() })),
-  phone: nullable(obj({ number: str('E.164'), type: oneOfValues(['mobile', 'work', 'home', 'other']), country: nullable(country2()) })),
-};
-
 const paymentDetailBlocks = {
   bank: obj({ account_number: str(), account_name: nullable(str()), scheme: oneOfValues(BANK_SCHEMES), code: str() }),
   momo: obj({ phone_number: str('E.164'), provider: str() }),
@@ -177,30 +171,6 @@ const paymentDetail = (method: (typeof PAYMENT_METHODS)[number]): Schema =>
     },
     { description: `payment_method ${method}: the ${BLOCK_OF[method]} block` },
   );
-
-const transfer = obj(
-  {
-    id: str('trf_…'),
-    object: constant('transfer'),
-    account_id: str('acc_…: the account debited'),
-    entity_id: str(),
-    counterparty_id: nullable(str()),
-    payment_detail_id: str(),
-    direction: constant('outflow'),
-    currency: currency(),
-    amount: amount(),
-    fee: amount('Fee in the smallest currency unit'),
-    status: oneOfValues(TRANSFER_STATUSES),
-    status_reason: nullable(str('snake_case cause, e.g. insufficient_funds, invalid_account_details')),
-    payment_type: oneOfValues(PAYMENT_TYPES),
-    description: nullable(str()),
-    unique_reference: str('The client reference, unique per account'),
-    metadata: stringMap(),
-    created: ms(),
-    updated: ms(),
-  },
-  { description: 'A payout (decisions §6)' },
-);
 
 const limits = {
   open: bool('false blocks every transaction here'),
@@ -450,7 +420,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     { description: 'Over a rate limit (decisions §2): code rate_limited, with a Retry-After header' },
   ),
   DuplicateTransferError: obj(
-    { ...errorBase, ...withoutStatus(transfer), transfer },
+    { ...errorBase, ...withoutStatus(transferSchema), transfer: transferSchema },
     { description: 'A transfer with this unique_reference exists for the account (code duplicate_unique_reference): the original transfer, its fields at the top level and whole under `transfer`' },
   ),
   DuplicatePaymentIntentError: obj(
@@ -576,56 +546,12 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     updated: ms(),
   }),
 
-  Account: obj({
-    id: str('acc_…'),
-    object: constant('account'),
-    entity_id: str(),
-    type: constant('checking'),
-    currency: currency(),
-    display_name: str(),
-    service_ban: str('Platform-generated bank account number'),
-    balance: obj({ available: amount('current − holds'), current: amount() }),
-    created: ms(),
-    updated: ms(),
-  }),
-  AccountDetails: obj({
-    id: str('acd_…'),
-    object: constant('account_details'),
-    entity_id: str(),
-    account_id: str(),
-    asset_type: oneOfValues(ASSET_TYPES),
-    currency: currency(),
-    rail: oneOfValues(RAIL_NAMES),
-    account_number: str(),
-    issuer: obj({ name: str(), code: str() }),
-    status: constant('active'),
-    created: ms(),
-    updated: ms(),
-  }),
-  SandboxTransaction: obj(
-    { id: str('txn_…'), object: constant('transaction'), type: constant('credit'), account_id: str(), amount: amount(), currency: currency(), status: constant('settled'), created_at: isoDateTime() },
-    { description: 'Sandbox funding: the account was credited' },
-  ),
+  Account: accountSchema,
+  AccountDetails: accountDetailsSchema,
+  SandboxTransaction: sandboxTransactionSchema,
   AccountTransaction: { ...statementEntry, description: 'An entry of the account statement, with the balance after it' },
 
-  Counterparty: obj({
-    id: str('cpt_…'),
-    object: constant('counterparty'),
-    entity_id: str(),
-    type: oneOfValues(['individual', 'business']),
-    nickname: str(),
-    status: oneOfValues(['active', 'inactive']),
-    profile: {
-      description: 'Shape depends on `type`',
-      oneOf: [
-        obj({ first_name: str(), last_name: str(), ...counterpartyProfileBase }, { description: 'Individual' }),
-        obj({ legal_name: str(), trading_name: nullable(str()), ...counterpartyProfileBase }, { description: 'Business' }),
-      ],
-    },
-    meta: stringMap(),
-    created: ms(),
-    updated: ms(),
-  }),
+  Counterparty: counterpartySchema,
   // A discriminator selects named schemas only (redocly's no-illogical-composition-keywords): one component per payment method.
   PaymentDetail: {
     description: 'Payment details of a counterparty: the block of its payment_method (bank, momo, wallet or book)',
@@ -639,7 +565,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   ),
   BankCodes: successEnvelope(arrayOf(obj({ bank_code: str(), bank_name: str(), swift_bic: nullable(str()) })), 'The banks of a country'),
 
-  Transfer: transfer,
+  Transfer: transferSchema,
 
   PaymentIntent: paymentIntent,
   PaymentIntentWithAction: obj(

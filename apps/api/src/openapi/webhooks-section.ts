@@ -1,5 +1,5 @@
 import { CARD_AUTHORIZATION_REQUEST, WEBHOOK_EVENT_CATALOGUE, type WebhookEventGroup } from '@app/domain';
-import { amount, bool, constant, currency, int, ms, obj, oneOfValues, ref, str, type Schema } from './schema-dsl';
+import { amount, bool, constant, currency, int, ms, obj, oneOfValues, ref, str, type Schema } from '@app/read-models/schema-dsl';
 
 /**
  * The resource each public event carries as `data` (the mapping of libs/webhook-delivery/src/mapping:

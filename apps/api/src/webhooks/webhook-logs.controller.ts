@@ -10,7 +10,7 @@ import { styleA, styleAQuery } from '../http/pagination';
 import { ListWebhookLogsQuery as ListWebhookLogsParams, WebhookTestDto } from './webhooks.dto';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref, styleAList } from '../openapi/schema-dsl';
+import { ref, styleAList } from '@app/read-models/schema-dsl';
 
 @ApiTags('Webhooks')
 @Controller('webhook-logs')

@@ -12,7 +12,7 @@ import { styleA, styleAQuery } from '../http/pagination';
 import { CreateWebhookDto, DeleteWebhookBody, EntityQuery, ListWebhooksQuery as ListWebhooksParams, UpdateWebhookDto } from './webhooks.dto';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
-import { ref, styleAList } from '../openapi/schema-dsl';
+import { ref, styleAList } from '@app/read-models/schema-dsl';
 
 @ApiTags('Webhooks')
 @Controller('entity-webhooks')

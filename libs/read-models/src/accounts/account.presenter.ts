@@ -1,5 +1,6 @@
 import type { AccountDetailsRecord, Balance, OpenAccountState } from '@app/domain/accounts';
 import type { SandboxCredit } from '@app/application/accounts';
+import type { AccountBody, AccountDetailsBody, SandboxTransactionBody } from './account.schema';
 
 /** The fields both the folded state and the list document carry. */
 export interface AccountView {
@@ -14,7 +15,8 @@ export interface AccountView {
   readonly updated: number;
 }
 
-export const presentAccount = (a: AccountView) => ({
+/** The presenters return their schema's type (account.schema.ts): the document and the code cannot part. */
+export const presentAccount = (a: AccountView): AccountBody => ({
   id: a.id,
   object: 'account',
   entity_id: a.entity_id,
@@ -29,7 +31,7 @@ export const presentAccount = (a: AccountView) => ({
 
 export const accountView = (s: OpenAccountState, balance: Balance): AccountView => ({ ...s, balance });
 
-export const presentAccountDetails = (d: AccountDetailsRecord) => ({
+export const presentAccountDetails = (d: AccountDetailsRecord): AccountDetailsBody => ({
   id: d.id,
   object: 'account_details',
   entity_id: d.entity_id,
@@ -45,7 +47,7 @@ export const presentAccountDetails = (d: AccountDetailsRecord) => ({
 });
 
 /** The spec's sample transaction carries `created_at` as ISO 8601, unlike most objects. */
-export const presentCredit = (c: SandboxCredit) => ({
+export const presentCredit = (c: SandboxCredit): SandboxTransactionBody => ({
   id: c.transaction_id,
   object: 'transaction',
   type: 'credit',

@@ -1,6 +1,7 @@
 import type { CounterpartyProfile, CounterpartyType, PaymentDetailData } from '@app/domain';
 import type { LookupResult } from '@app/application/counterparties/lookup-counterparty/lookup-counterparty.query';
 import type { PaymentDetailDocument } from './payment-detail.projection';
+import type { CounterpartyBody } from './counterparty.schema';
 
 /** The fields both the folded state and the list document carry. */
 export interface CounterpartyView {
@@ -15,7 +16,8 @@ export interface CounterpartyView {
   readonly updated: number;
 }
 
-export const presentCounterparty = (c: CounterpartyView) => ({
+/** Returns its schema's type (counterparty.schema.ts). */
+export const presentCounterparty = (c: CounterpartyView): CounterpartyBody => ({
   id: c.id,
   object: 'counterparty',
   entity_id: c.entity_id,

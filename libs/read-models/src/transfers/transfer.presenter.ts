@@ -1,7 +1,8 @@
 import type { TransferRecord } from '@app/domain/transfers';
+import type { TransferBody } from './transfer.schema';
 
-/** The transfer as the API shows it (decisions §6); webhook payloads use the same function. */
-export const presentTransfer = (t: TransferRecord) => ({
+/** The transfer as the API shows it (decisions §6, its schema in transfer.schema.ts); webhook payloads use the same function. */
+export const presentTransfer = (t: TransferRecord): TransferBody => ({
   id: t.id,
   object: 'transfer',
   account_id: t.account_id,
