@@ -1,9 +1,10 @@
 import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { logger } from '@app/platform/logging/logger';
 import { ProcessManagerRunners } from '@app/platform/log-processing';
 import { AUTHORIZATION_DEADLINE, AUTHORIZATION_DEADLINE_MS } from './collections-config';
-import { acquirerManager, refundManager, refundRequestManager, settlementManager } from './collections.process-managers';
+import { REFUND_GRACE_MS, acquirerManager, refundManager, refundRequestManager, settlementManager } from './collections.process-managers';
 
 const CONCURRENCY = 100;
 /**
@@ -18,15 +19,16 @@ export class CollectionRunners implements OnApplicationBootstrap {
   constructor(
     private readonly commands: CommandBus,
     private readonly runners: ProcessManagerRunners,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Optional() @Inject(AUTHORIZATION_DEADLINE) private readonly deadlineMs: number = AUTHORIZATION_DEADLINE_MS,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const managers = [
-      { manager: acquirerManager(this.commands, this.deadlineMs), concurrency: WAITING_CONCURRENCY },
+      { manager: acquirerManager(this.commands, this.deadlineMs, this.clock), concurrency: WAITING_CONCURRENCY },
       { manager: settlementManager(this.commands), concurrency: CONCURRENCY },
       { manager: refundManager(this.commands), concurrency: CONCURRENCY },
-      { manager: refundRequestManager(this.commands), concurrency: WAITING_CONCURRENCY },
+      { manager: refundRequestManager(this.commands, REFUND_GRACE_MS, this.clock), concurrency: WAITING_CONCURRENCY },
     ];
     for (const { manager, concurrency } of managers) {
       await this.runners.start(manager, {

@@ -3,6 +3,7 @@ import type { CollectionEvent } from '@app/domain/accounts';
 import type { IntentActionEvent, PaymentIntentEvent, RequestedRefund } from '@app/domain/collections';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { reactionContext } from '../command-handling';
+import { systemClock, type Clock } from '@app/platform/clock';
 import { sleep, type ProcessManager } from '@app/platform/log-processing';
 import { AuthorizeIntentActionCommand } from './authorize-intent-action/authorize-intent-action.command';
 import { AUTHORIZATION_DEADLINE_MS } from './collections-config';
@@ -19,7 +20,7 @@ import { SettleIntentActionCommand } from './settle-intent-action/settle-intent-
  * (its claimant died between claim and answer), calling the acquirer with the claim's key.
  * Never a second call while the request's is running: decisions/collections.md.
  */
-export function acquirerManager(commands: CommandBus, deadlineMs = AUTHORIZATION_DEADLINE_MS): ProcessManager {
+export function acquirerManager(commands: CommandBus, deadlineMs = AUTHORIZATION_DEADLINE_MS, clock: Clock = systemClock): ProcessManager {
   return {
     name: 'collections-acquirer',
     handles: ['PaymentIntentConfirmed', 'IntentActionAuthenticated'],
@@ -27,7 +28,7 @@ export function acquirerManager(commands: CommandBus, deadlineMs = AUTHORIZATION
       const event = recorded as unknown as Extract<PaymentIntentEvent, { type: 'PaymentIntentConfirmed' }> | Extract<IntentActionEvent, { type: 'IntentActionAuthenticated' }>;
       const id = event.type === 'PaymentIntentConfirmed' ? event.data.intent.intent_action_id : event.data.action.id;
       if (!id) return;
-      await sleep(recorded.metadata.occurred_at + deadlineMs - Date.now(), signal);
+      await sleep(recorded.metadata.occurred_at + deadlineMs - clock.now(), signal);
       await commands.execute(new AuthorizeIntentActionCommand(reactionContext(recorded, 'collections-acquirer'), id, { takeOverAfterMs: deadlineMs, signal }));
     },
   };
@@ -66,12 +67,12 @@ export const REFUND_GRACE_MS = 5_000;
  * intent's own stream says: this reads that stream and, only then, the account's log from the
  * revision the request recorded).
  */
-export function refundRequestManager(commands: CommandBus, graceMs = REFUND_GRACE_MS): ProcessManager {
+export function refundRequestManager(commands: CommandBus, graceMs = REFUND_GRACE_MS, clock: Clock = systemClock): ProcessManager {
   return {
     name: 'collections-refund-requests',
     handles: ['PaymentIntentRefundRequested'],
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
-      await sleep(recorded.metadata.occurred_at + graceMs - Date.now(), signal);
+      await sleep(recorded.metadata.occurred_at + graceMs - clock.now(), signal);
       await commands.execute(new FinishRefundCommand(reactionContext(recorded, 'collections-refund-requests'), (recorded.data as unknown as { refund: RequestedRefund }).refund));
     },
   };

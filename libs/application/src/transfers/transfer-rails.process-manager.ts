@@ -3,6 +3,7 @@ import type { TransferEvent } from '@app/domain/transfers';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import { DomainException, reactionContext } from '../command-handling';
+import { systemClock, type Clock } from '@app/platform/clock';
 import { sleep, type ProcessManager } from '@app/platform/log-processing';
 import { AdvanceTransferCommand } from './advance-transfer/advance-transfer.command';
 
@@ -15,7 +16,7 @@ export const RAIL_STEP_MS = 800;
  * once after a restart. Live transfers are left to the operator. A step the transfer has already left (moved by the sandbox endpoint) is
  * refused by the lifecycle (a conflict) and dropped. Book transfers are not on a network.
  */
-export function transferRailsManager(commands: CommandBus, stepMs = RAIL_STEP_MS): ProcessManager {
+export function transferRailsManager(commands: CommandBus, stepMs = RAIL_STEP_MS, clock: Clock = systemClock): ProcessManager {
   return {
     name: 'transfer-rails',
     handles: ['TransferCreated', 'TransferProcessing'],
@@ -24,7 +25,7 @@ export function transferRailsManager(commands: CommandBus, stepMs = RAIL_STEP_MS
       const t = event.data.transfer;
       // A simulator never moves a live transfer (decisions §1): the operator API does.
       if (t.payment_type === 'book-transfer' || modeOf(recorded.metadata) === 'live') return;
-      await sleep(t.updated + stepMs - Date.now(), signal);
+      await sleep(t.updated + stepMs - clock.now(), signal);
       const to = event.type === 'TransferCreated' ? 'processing' : 'successful';
       try {
         await commands.execute(new AdvanceTransferCommand(reactionContext(recorded, 'transfer-rails'), t.id, to, null));

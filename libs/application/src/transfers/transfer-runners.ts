@@ -7,7 +7,7 @@ import { logger } from '@app/platform/logging/logger';
 import { paymentDetailIndexManager } from '../counterparties/payment-detail-index.process-manager';
 import { ProcessManagerRunners, type ProcessManager } from '@app/platform/log-processing';
 import { MONEY_GRACE_MS, transferMoneyManager } from './transfer-money.process-manager';
-import { transferRailsManager } from './transfer-rails.process-manager';
+import { RAIL_STEP_MS, transferRailsManager } from './transfer-rails.process-manager';
 import { RESERVATION_GRACE_MS, transferRecoveryManager } from './transfer-recovery.process-manager';
 
 /**
@@ -40,7 +40,7 @@ export class TransferRunners implements OnApplicationBootstrap {
       transferRecoveryManager(this.store, this.commands, RESERVATION_GRACE_MS, this.clock),
       paymentDetailIndexManager(this.commands),
     ];
-    if (this.config.sandboxAutoAdvance) managers.push(transferRailsManager(this.commands));
+    if (this.config.sandboxAutoAdvance) managers.push(transferRailsManager(this.commands, RAIL_STEP_MS, this.clock));
     for (const manager of managers) {
       await this.runners.start(manager, {
         concurrency: CONCURRENCY,
