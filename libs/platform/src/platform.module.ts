@@ -142,7 +142,7 @@ export class PlatformModule {
           provide: EVENT_STORE,
           inject: [SNAPSHOT_STORE, STORED_EVENT_STORE],
           useFactory: (snapshots: SnapshotStore, stored: EventStore) =>
-            withFolds(createEventStore(config, stored), new StreamFolds({ maxBytes: config.foldCacheMaxBytes, snapshots, snapshotEvery: config.snapshotEvery })),
+            withFolds(createEventStore(config, stored), new StreamFolds({ maxBytes: config.foldCacheMaxBytes, snapshots, snapshotEvery: config.snapshotEvery, clock })),
         },
         // The adapter under the store's wrappers: npm start's worker commits through it (parent-process-writer.ts).
         { provide: STORED_EVENT_STORE, useFactory: () => createStoredEventStore(config) },

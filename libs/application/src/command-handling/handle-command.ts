@@ -1,3 +1,4 @@
+import { systemClock } from '@app/platform/clock';
 import { ulid } from '@app/platform/ids/ulid';
 import { isDomainError, type Decider, type DomainEvent } from '@app/domain';
 import { WrongExpectedRevisionError, type EventStore, type EventToAppend } from '@app/platform/event-store/event-store.port';
@@ -61,7 +62,8 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
     const entityId = folded.owner ? (folded.owner.entity_id ?? null) : (options.entityId ?? null);
     const mode = folded.owner ? modeOf(folded.owner) : (options.mode ?? context.actor.mode);
     try {
-      const toStore = decided.map((e) => toAppend(e, context, entityId, options.schemaVersion ?? 1, mode));
+      const at = (store.folds?.clock ?? systemClock).now();
+      const toStore = decided.map((e) => toAppend(e, context, entityId, options.schemaVersion ?? 1, mode, at));
       const result = await store.append(streamId, toStore, folded.revision === -1 ? 'no_stream' : folded.revision);
       const state = decided.reduce(decider.evolve, folded.state);
       rememberFold(store, streamId, decider.evolve, { state, revision: result.nextExpectedRevision, owner: folded.owner ?? toStore[0].metadata }, folded.revision);
@@ -72,8 +74,8 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
   }
 }
 
-/** The event with its metadata; `mode` defaults to the actor's world. */
-export function toAppend(event: DomainEvent, context: CommandContext, entityId: string | null, schemaVersion = 1, mode: Mode = context.actor.mode): EventToAppend {
+/** The event with its metadata; `mode` defaults to the actor's world, `occurredAt` to now on the machine's clock. */
+export function toAppend(event: DomainEvent, context: CommandContext, entityId: string | null, schemaVersion = 1, mode: Mode = context.actor.mode, occurredAt = systemClock.now()): EventToAppend {
   return {
     type: event.type,
     data: event.data as Record<string, unknown>,
@@ -84,7 +86,7 @@ export function toAppend(event: DomainEvent, context: CommandContext, entityId: 
       correlation_id: context.correlationId,
       causation_id: context.causationId,
       schema_version: schemaVersion,
-      occurred_at: Date.now(),
+      occurred_at: occurredAt,
       actor: actorLabel(context.actor),
       mode,
     },

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock';
 import type { EventMetadata, EventStore } from '../event-store/event-store.port';
 import type { SnapshotStore } from '../snapshots/snapshot-store.port';
 import { FoldCache } from './fold-cache';
@@ -16,12 +17,14 @@ export interface StreamFoldsOptions {
   readonly snapshots?: SnapshotStore | null;
   /** A snapshot every this many events (SNAPSHOT_EVERY; 0: none). */
   readonly snapshotEvery?: number;
+  /** The process's clock (CLOCK), which stamps the events its commands append (`occurred_at`). */
+  readonly clock?: Clock;
 }
 
 /**
  * What one process keeps beside the log for its commands and folds (libs/application
- * command-handling): the folds of recently used streams, the queue of commands per stream, and the
- * snapshot store long streams are folded from. Made once, with the event store, by the composition
+ * command-handling): the folds of recently used streams, the queue of commands per stream, the
+ * snapshot store long streams are folded from, and the clock that stamps what they append. Made once, with the event store, by the composition
  * root (platform.module.ts), which gives it to the store (`withFolds`): every holder of that store
  * (handlers, process managers, routers) shares one cache and one queue per stream.
  */
@@ -29,6 +32,7 @@ export class StreamFolds {
   readonly cache: FoldCache<CachedFold>;
   readonly snapshots: SnapshotStore | null;
   readonly snapshotEvery: number;
+  readonly clock: Clock;
   private readonly queues = new Map<string, Promise<unknown>>();
   // One stream can be folded by more than one decider: a cache key names the evolve function too.
   private readonly evolveIds = new Map<object, string>();
@@ -37,6 +41,7 @@ export class StreamFolds {
     this.cache = new FoldCache(options.maxBytes);
     this.snapshots = options.snapshots ?? null;
     this.snapshotEvery = options.snapshotEvery ?? 0;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** The cache key prefix of an evolve function: deciders are module constants, so this map stays as small as their number. */
