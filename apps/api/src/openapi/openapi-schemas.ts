@@ -1,8 +1,11 @@
 import { BANK_SCHEMES, CHAINS, PAYMENT_METHODS, WEBHOOK_EVENT_CATALOGUE } from '@app/domain';
 import { AUTH_MODELS, COLLECTION_PAYMENT_TYPES, INTENT_ACTION_STATUSES, PAYMENT_INTENT_STATUSES } from '@app/domain/collections';
+import { apiKeySchema } from '@app/read-models/access/api-key.schema';
 import { accountDetailsSchema, accountSchema, sandboxTransactionSchema } from '@app/read-models/accounts/account.schema';
 import { counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
 import { transferSchema } from '@app/read-models/transfers/transfer.schema';
+import { documentSchema } from '@app/read-models/onboarding/document.schema';
+import { webhookLogSchema } from '@app/read-models/webhooks/webhook-log.schema';
 import { RESOURCE_STREAMS } from '@app/application/admin/list-organization-events/public-event';
 import {
   amount,
@@ -335,19 +338,6 @@ const ledger = obj({
   accounts: arrayOf(obj({ id: str('acc_… or a system account: funding:USD, fees:USD, fx:USD, clearing:<rail>:USD'), kind: oneOfValues(LEDGER_KINDS), currency: currency(), ...figures })),
 });
 
-const apiKey = obj({
-  id: str('key_…'),
-  object: constant('api_key'),
-  organization_id: str('org_…: the id the operator API takes'),
-  name: nullable(str()),
-  mode: oneOfValues(['sandbox', 'live']),
-  status: oneOfValues(['active', 'revoked']),
-  last4: str(),
-  encryption_public_key: str('PEM, RSA ≥ 2048, SPKI: encrypts card data (RSA-OAEP, SHA-256)'),
-  created: ms(),
-  updated: ms(),
-});
-
 const statementEntry = obj({
   id: str(),
   object: constant('account_transaction'),
@@ -440,8 +430,8 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     prev_cursor: nullable(str('Pass as `prev_cursor` for newer items')),
   }),
 
-  ApiKey: apiKey,
-  ApiKeyWithSecret: obj({ ...(apiKey.properties as Record<string, Schema>), key: str('The key (sk_test_… or sk_live_…): shown in this response only') }),
+  ApiKey: apiKeySchema,
+  ApiKeyWithSecret: obj({ ...(apiKeySchema.properties as Record<string, Schema>), key: str('The key (sk_test_… or sk_live_…): shown in this response only') }),
   EntityToken: obj({ token: str('etk_…'), entity_id: str(), expires_at: ms() }),
 
   IndividualEntity: obj(
@@ -476,16 +466,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     },
     { description: 'The quick-start entity, flat (spec)' },
   ),
-  Document: obj({
-    id: str('doc_…'),
-    object: constant('document'),
-    key: oneOfValues(['identity', 'address']),
-    person_id: str(),
-    content_type: oneOfValues(['application/pdf', 'image/jpeg', 'image/png']),
-    size: int('Bytes'),
-    status: constant('uploaded'),
-    created: ms(),
-  }),
+  Document: documentSchema,
   IndividualEntityUpdate: successEnvelope(
     obj({
       changes_applied: obj(Object.fromEntries(['entity_fields', 'person_fields', 'address_fields', 'identification_fields'].map((g) => [g, arrayOf(str())]))),
@@ -623,25 +604,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     ...webhookFields,
     signing_secret: str('The new key, whsec_ + base64(SHA-512(secret)); returned once. The previous one verifies until it expires', { pattern: '^whsec_' }),
   }),
-  WebhookLog: obj({
-    id: str('whl_…'),
-    object: constant('webhook_log'),
-    entity_id: str(),
-    webhook_id: str(),
-    event_id: str(),
-    event: str('e.g. outflows.completed'),
-    url: str(),
-    attempt: int('1-based'),
-    status: oneOfValues(['succeeded', 'failed']),
-    request: obj({ method: constant('POST'), headers: stringMap('Signature and authorization values read ***'), body: str() }),
-    query_params: stringMap(),
-    response: nullable(obj({ status_code: int(), headers: stringMap(), body: str() })),
-    error: nullable(str()),
-    duration_ms: int(),
-    created: ms(),
-    sent_at: ms(),
-    completed_at: ms(),
-  }),
+  WebhookLog: webhookLogSchema,
 
   Event: publicEvent,
   EventHistory: obj({ data: arrayOf(ref('Event')), meta: ref('StyleAMeta') }, { description: 'A page of the resource’s events, oldest first' }),

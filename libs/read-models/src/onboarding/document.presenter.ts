@@ -1,7 +1,8 @@
 import type { DocumentRecord } from '@app/domain/onboarding';
+import type { DocumentBody } from './document.schema';
 
 /** The document resource: its metadata only; the bytes are never served back. */
-export const presentDocument = (d: DocumentRecord) => ({
+export const presentDocument = (d: DocumentRecord): DocumentBody => ({
   id: d.document_id,
   object: 'document',
   key: d.key,

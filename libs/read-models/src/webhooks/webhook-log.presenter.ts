@@ -1,7 +1,8 @@
 import type { AttemptLog } from '@app/platform/delivery-store/delivery-store.port';
+import type { WebhookLogBody } from './webhook-log.schema';
 
 /** The log entry (decisions §9), from the delivery store's immutable attempt log. */
-export const presentWebhookLog = (l: AttemptLog) => ({
+export const presentWebhookLog = (l: AttemptLog): WebhookLogBody => ({
   id: l.id,
   object: 'webhook_log',
   entity_id: l.entity_id,
