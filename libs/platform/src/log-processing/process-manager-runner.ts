@@ -36,10 +36,10 @@ export const DEFAULT_LEASE_RENEW_MS = 5_000;
 
 /**
  * Runs a process manager once per deployment: every replica runs a runner, and only the one
- * holding the manager's lease works (from the shared checkpoint); the others try to take the
- * lease at each renewal interval. The holder renews it; when a renewal finds it gone, or cannot
- * reach the store before it would expire, the holder stops working (aborting unfinished work,
- * saving how far finished work goes). A stopping runner releases the lease so another replica
+ * holding the manager's lease works (a CheckpointedReader over a ProcessManagerWork, from the
+ * shared checkpoint); the others try to take the lease at each renewal interval. The holder
+ * renews it; when a renewal finds it gone, or cannot reach the store before it would expire, the
+ * holder stops working (aborting unfinished work, saving how far finished work goes). A stopping runner releases the lease so another replica
  * takes over at its next attempt; a crashed one is replaced once its lease has expired.
  */
 export class ProcessManagerRunner {

@@ -9,9 +9,9 @@ import type { ProcessManager } from './process-manager';
 import { ProcessManagerRunner, type RunnerOptions, type RunnerStatus } from './process-manager-runner';
 
 /**
- * Every process manager of this process, each under its lease: the runners of the features start
- * theirs here (ProcessManagersRoleModule, the worker's process-managers role), the worker's health
- * reads who works, and all stop (releasing their leases) when the worker shuts down.
+ * Every process manager of this process, each under its lease: the features register theirs here
+ * (their runners call `start` at bootstrap; the worker's process-managers role provides this), the
+ * worker's health reads who works, and all stop (releasing their leases) when the worker shuts down.
  */
 @Injectable()
 export class ProcessManagerRunners implements OnModuleDestroy {
