@@ -1,11 +1,12 @@
 /**
- * The two architecture rules dependency-cruiser cannot check, read with the TypeScript compiler
+ * The architecture rules dependency-cruiser cannot check, read with the TypeScript compiler
  * (syntax trees and name resolution, so comments, string contents and locals never count):
  *
  * - what a controller takes from the application: dependency-cruiser sees files, and a context's
  *   barrel (`@app/application/accounts`) exports its handlers next to its commands, so the test
  *   follows every imported name through barrels and re-exports to the file that declares it;
- * - which globals the domain reads: `process`, `crypto`, `performance` and the clock.
+ * - which globals the domain reads: `process`, `crypto`, `performance` and the clock;
+ * - who reads the clock: outside the domain, only the injected Clock (libs/platform/src/clock).
  * Both parse our own sources only (see sourcesProgram): a scan takes a second or two.
  */
 import { readdirSync } from 'node:fs';
@@ -165,6 +166,21 @@ function isReference(id: ts.Identifier): boolean {
  * is not the global.
  */
 export function processOrClockReads(files: string[]): string[] {
+  return globalReads(files, FORBIDDEN_GLOBALS);
+}
+
+/**
+ * no-clock-outside-the-clock: `file:line: what` for each read of the machine's clock in `files`
+ * (`Date.now`, `new Date()`, `Date()`, `globalThis.Date`), resolved in scope as above. A Date made
+ * of a given time (`new Date(ms)`) is not a read, nor is `performance.now()`: durations a process
+ * measures of itself (metrics, timeouts) are measurement, not the time of day.
+ */
+export function clockReads(files: string[]): string[] {
+  return globalReads(files, new Set());
+}
+
+/** References in `files` to the globals in `forbidden` and to the clock. */
+function globalReads(files: string[], forbidden: ReadonlySet<string>): string[] {
   const program = sourcesProgram(files);
   const checker = program.getTypeChecker();
   /** Declared nowhere in our sources: a global (lib and @types are not in the program). */
@@ -178,7 +194,7 @@ export function processOrClockReads(files: string[]): string[] {
     const sf = program.getSourceFile(file);
     if (!sf) throw new Error(`${file} is not in the program`);
     const visit = (node: ts.Node): void => {
-      if (ts.isIdentifier(node) && FORBIDDEN_GLOBALS.has(node.text) && isReference(node) && isGlobal(node)) {
+      if (ts.isIdentifier(node) && forbidden.has(node.text) && isReference(node) && isGlobal(node)) {
         found.push(`${where(sf, node)}: ${node.text}`);
       } else if (ts.isPropertyAccessExpression(node) && isGlobalDate(node.expression) && node.name.text === 'now') {
         found.push(`${where(sf, node)}: Date.now`);
@@ -190,7 +206,7 @@ export function processOrClockReads(files: string[]): string[] {
         ts.isPropertyAccessExpression(node) &&
         ts.isIdentifier(node.expression) &&
         /^(globalThis|global)$/.test(node.expression.text) &&
-        (FORBIDDEN_GLOBALS.has(node.name.text) || node.name.text === 'Date')
+        (forbidden.has(node.name.text) || node.name.text === 'Date')
       ) {
         found.push(`${where(sf, node)}: ${node.expression.text}.${node.name.text}`);
       }

@@ -21,8 +21,9 @@ describe('style B lists of payment intents and intent actions (decisions §2)', 
     b = await merchant(t);
     const pem = await publicKeyOf(t);
     for (let i = 0; i < 4; i++) intents.push((await createIntent(t, a.account, { reference: `a-${i}` })).id);
-    between = Date.now();
-    await new Promise((r) => setTimeout(r, 5));
+    // The app's clock moves on (rather than the test sleeping), so what follows is created after `between`.
+    between = t.clock.now();
+    t.clock.advance(5);
     intents.push((await createIntent(t, b.account, { reference: 'b-0' })).id);
     actions.push((await confirm(t, intents[0], cardAction(encrypt(pem, card()))).expect(201)).body.id);
     actions.push((await confirm(t, intents[4], walletAction()).expect(201)).body.id);
