@@ -154,8 +154,8 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
 
     it('once expired, acts on nothing (page and API), and verification fails the action and its intent', async () => {
       const { intent, action } = await confirmed();
-      const realNow = Date.now.bind(Date);
-      const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 16 * 60_000);
+      // The app's clock moves past the 15-minute authentication window, and back after.
+      t.clock.advance(16 * 60_000);
       try {
         expect((await authenticate(t, action, 'success').expect(409)).body.code).toBe('authentication_expired');
         const page = await submitPage(t, action).expect(409);
@@ -163,7 +163,7 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
         const verified = await t.http.post(`/intent-verifications/${action}`).set(bearer(KEYS.sandbox)).expect(200);
         expect(verified.body).toMatchObject({ status: 'failed', status_reason: 'authentication_expired' });
       } finally {
-        later.mockRestore();
+        t.clock.advance(-16 * 60_000);
       }
       expect((await get(t, `/payment-intents/${intent}`)).body).toMatchObject({ status: 'failed', status_reason: 'authentication_expired' });
       expect((await t.http.get(`/3ds/${action}`).expect(409)).text).toContain('expired');
