@@ -1,9 +1,11 @@
 import { BANK_SCHEMES, CHAINS, PAYMENT_METHODS, WEBHOOK_EVENT_CATALOGUE } from '@app/domain';
-import { AUTH_MODELS, COLLECTION_PAYMENT_TYPES, INTENT_ACTION_STATUSES, PAYMENT_INTENT_STATUSES } from '@app/domain/collections';
+import { AUTH_MODELS, COLLECTION_PAYMENT_TYPES, INTENT_ACTION_STATUSES } from '@app/domain/collections';
 import { apiKeySchema } from '@app/read-models/access/api-key.schema';
 import { accountDetailsSchema, accountSchema, sandboxTransactionSchema } from '@app/read-models/accounts/account.schema';
 import { counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
 import { transferSchema } from '@app/read-models/transfers/transfer.schema';
+import { cardTransactionSchema } from '@app/read-models/cards/card-transaction.schema';
+import { paymentIntentSchema } from '@app/read-models/collections/payment-intent.schema';
 import { documentSchema } from '@app/read-models/onboarding/document.schema';
 import { webhookLogSchema } from '@app/read-models/webhooks/webhook-log.schema';
 import { RESOURCE_STREAMS } from '@app/application/admin/list-organization-events/public-event';
@@ -40,8 +42,6 @@ import {
 
 const ENTITY_STATUSES = ['pending', 'approved', 'rejected', 'suspended'];
 const CARD_STATUSES = ['active', 'blocked', 'fraud'];
-const CARD_TRANSACTION_STATUSES = ['pending', 'successful', 'declined', 'reversed'];
-const DECLINE_REASONS = ['card_blocked', 'insufficient_funds', 'limit_exceeded', 'mcc_blocked', 'declined_by_endpoint'];
 const LEDGER_KINDS = ['customer', 'funding', 'fees', 'fx', 'clearing'];
 
 const fieldError = obj({ field: str('The field, with its path (profile.address.line1)'), message: str() });
@@ -241,39 +241,6 @@ const card = (credentials: 'with' | 'without' | 'maybe', withUsage: boolean): Sc
     { optional: credentials === 'with' ? [] : CARD_CREDENTIALS, description: credentials === 'without' ? undefined : 'The card, with its credentials' },
   );
 
-const cardTransaction = obj({
-  id: str('ctxn_…'),
-  object: constant('card_transaction'),
-  amount: amount('In the card currency; the captured amount once captured'),
-  currency: currency(),
-  unique_reference: str(),
-  account_id: str(),
-  entity_id: str(),
-  counterparty_id: { type: 'null' },
-  card_id: str(),
-  status: oneOfValues(CARD_TRANSACTION_STATUSES),
-  status_reason: nullable(oneOfValues(DECLINE_REASONS)),
-  narration: str(),
-  type: constant('debit'),
-  payment_type: constant('card'),
-  applicable_fee: amount(),
-  initiator: obj({ type: constant('card'), id: str(), name: str(), card_id: str() }),
-  recipient: obj({ name: str(), address: obj({ city: str(), state: str(), postal_code: str(), country: country2() }) }),
-  meta: obj({ provider_code: str(), mcc: str() }),
-  fx: nullable(obj({ rate: num('Account-currency units per one card-currency unit'), account_currency: currency(), account_amount: amount('In the account currency') })),
-  authorization: obj(
-    {
-      source: oneOfValues(['platform', 'endpoint', 'fallback']),
-      endpoint_status: nullable(int('The endpoint’s HTTP status; null when none came')),
-      latency_ms: nullable(int('How long the endpoint took; null when not asked')),
-      reason: nullable(str('The endpoint’s reason, or why the fallback decided (no_answer, invalid_answer, http_<status>, concurrency_limit)')),
-    },
-    { description: 'Decisions §16: who decided the authorization' },
-  ),
-  created: ms(),
-  updated: ms(),
-});
-
 const enabledEvents = {
   description: '`{"all": true}` or a map of event group to event names',
   oneOf: [
@@ -352,22 +319,6 @@ const statementEntry = obj({
   created: ms(),
 });
 
-const paymentIntent = obj({
-  id: str('pi_…'),
-  object: constant('payment_intent'),
-  currency: currency(),
-  amount: amount(),
-  reference: str(),
-  description: nullable(str()),
-  status: oneOfValues(PAYMENT_INTENT_STATUSES),
-  status_reason: nullable(str()),
-  entity_id: str(),
-  account_id: str('The account credited on completion'),
-  intent_action_id: nullable(str('The action that confirmed it')),
-  created: ms(),
-  updated: ms(),
-});
-
 const intentAction = obj({
   id: str('ia_…'),
   object: constant('intent_action'),
@@ -414,7 +365,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     { description: 'A transfer with this unique_reference exists for the account (code duplicate_unique_reference): the original transfer, its fields at the top level and whole under `transfer`' },
   ),
   DuplicatePaymentIntentError: obj(
-    { ...errorBase, ...withoutStatus(paymentIntent), payment_intent: paymentIntent },
+    { ...errorBase, ...withoutStatus(paymentIntentSchema), payment_intent: paymentIntentSchema },
     { description: 'A payment intent with this reference exists for the account (code duplicate_reference): that intent, its fields at the top level and whole under `payment_intent`' },
   ),
   DuplicateInflowError: obj(
@@ -548,9 +499,9 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
 
   Transfer: transferSchema,
 
-  PaymentIntent: paymentIntent,
+  PaymentIntent: paymentIntentSchema,
   PaymentIntentWithAction: obj(
-    { ...(paymentIntent.properties as Record<string, Schema>), intent_action: ref('IntentAction') },
+    { ...(paymentIntentSchema.properties as Record<string, Schema>), intent_action: ref('IntentAction') },
     { description: 'Created and confirmed in one call: the intent with its action embedded' },
   ),
   IntentAction: intentAction,
@@ -578,7 +529,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   CardStatusChange: dataEnvelope(obj({ id: str(), status: oneOfValues(CARD_STATUSES), updated: ms() })),
   CardDeleted: dataEnvelope(obj({ id: str(), status: oneOfValues(CARD_STATUSES), deleted: ms() })),
   CardReassigned: dataEnvelope(obj({ card_id: str(), account_id: str(), currency: currency(), updated: ms() })),
-  CardTransaction: cardTransaction,
+  CardTransaction: cardTransactionSchema,
   CardTransactionEnvelope: dataEnvelope(ref('CardTransaction')),
   CardTransactionList: dataEnvelope(
     obj({

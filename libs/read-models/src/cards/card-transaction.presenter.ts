@@ -1,7 +1,8 @@
 import { authorizationOf, type CardTransactionRecord } from '@app/domain/cards';
+import type { CardTransactionBody } from './card-transaction.schema';
 
 /** The spec's card transaction (payment record); `fx` per decisions §8. */
-export function presentCardTransaction(t: CardTransactionRecord) {
+export function presentCardTransaction(t: CardTransactionRecord): CardTransactionBody {
   const m = t.merchant;
   return {
     id: t.id,

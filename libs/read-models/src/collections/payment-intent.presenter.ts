@@ -1,7 +1,8 @@
 import type { PaymentIntentRecord, RefundRecord } from '@app/domain/collections';
+import type { PaymentIntentBody } from './payment-intent.schema';
 
 /** The payment intent as the API shows it (spec); webhook payloads use the same function. */
-export const presentPaymentIntent = (i: PaymentIntentRecord) => ({
+export const presentPaymentIntent = (i: PaymentIntentRecord): PaymentIntentBody => ({
   id: i.id,
   object: 'payment_intent',
   currency: i.currency,
