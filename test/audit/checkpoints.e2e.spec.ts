@@ -205,17 +205,19 @@ describe('GET /events/{id}/proof', () => {
 
 describe('the writer signs by itself', () => {
   it('every AUDIT_CHECKPOINT_INTERVAL_MS once the log grew, and as soon as AUDIT_CHECKPOINT_EVERY_EVENTS are unsigned', async () => {
-    const timed = await startTestApp({ PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, AUDIT_CHECKPOINT_INTERVAL_MS: '300' });
+    const timed = await startTestApp({ PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, AUDIT_CHECKPOINT_INTERVAL_MS: '600000' });
     const counted = await startTestApp({ PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, AUDIT_CHECKPOINT_INTERVAL_MS: '600000', AUDIT_CHECKPOINT_EVERY_EVENTS: '3' });
     try {
       // Each eventually leaves fewer unsigned events than its trigger: none for the interval; fewer
-      // than three for the count (its interval is ten minutes, so a checkpoint at all is the count's).
+      // than three for the count (its ten minutes never pass, so a checkpoint at all is the count's).
       for (const [app, unsignedAtMost] of [
         [timed, 0],
         [counted, 2],
       ] as const) {
         await approvedEntity(app);
         await app.settle();
+        // The timed app's interval passes on its clock, not in real time (the writer looks at least every second).
+        if (app === timed) app.clock.advance(600_000);
         const head = await app.app.get<EventStore>(EVENT_STORE).headPosition();
         const latest = await waitFor(
           async () => (await app.http.get('/admin/audit/checkpoints?limit=1').set(ADMIN).expect(200)).body.data[0] as SignedCheckpoint | undefined,
