@@ -1,11 +1,11 @@
 import { BANK_SCHEMES, CHAINS, PAYMENT_METHODS, WEBHOOK_EVENT_CATALOGUE } from '@app/domain';
-import { AUTH_MODELS, COLLECTION_PAYMENT_TYPES, INTENT_ACTION_STATUSES } from '@app/domain/collections';
 import { apiKeySchema } from '@app/read-models/access/api-key.schema';
 import { accountDetailsSchema, accountSchema, sandboxTransactionSchema } from '@app/read-models/accounts/account.schema';
 import { counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
 import { transferSchema } from '@app/read-models/transfers/transfer.schema';
 import { cardTransactionSchema } from '@app/read-models/cards/card-transaction.schema';
-import { paymentIntentSchema } from '@app/read-models/collections/payment-intent.schema';
+import { paymentIntentSchema, refundSchema } from '@app/read-models/collections/payment-intent.schema';
+import { intentActionSchema } from '@app/read-models/collections/intent-action.schema';
 import { documentSchema } from '@app/read-models/onboarding/document.schema';
 import { webhookLogSchema } from '@app/read-models/webhooks/webhook-log.schema';
 import { RESOURCE_STREAMS } from '@app/application/admin/list-organization-events/public-event';
@@ -319,41 +319,6 @@ const statementEntry = obj({
   created: ms(),
 });
 
-const intentAction = obj({
-  id: str('ia_…'),
-  object: constant('intent_action'),
-  payment_intent_id: str(),
-  entity_id: str(),
-  account_id: str(),
-  currency: currency(),
-  amount: amount(),
-  reference: str(),
-  applicable_fee: amount(),
-  charge_amount: amount(),
-  refunded_amount: amount('Refunded so far'),
-  action: constant('confirm'),
-  category: constant('collections'),
-  payment_type: oneOfValues(COLLECTION_PAYMENT_TYPES),
-  payment_type_data: obj(
-    {
-      auth_model: oneOfValues(AUTH_MODELS),
-      payment_country: country2(),
-      last_four_digits: nullable(str()),
-      card_brand: nullable(str()),
-      card_type: nullable(str()),
-    },
-    { description: 'Never the card: its last four digits, brand and type' },
-  ),
-  customer: obj({ first_name: str(), last_name: str(), email: str() }),
-  return_url: nullable(str()),
-  status: oneOfValues(INTENT_ACTION_STATUSES),
-  status_reason: nullable(str()),
-  requires_action: bool('The customer must complete the redirect (3-D Secure)'),
-  next_action: nullable(obj({ type: constant('redirect_to_url'), url: str(undefined, { format: 'uri' }) })),
-  created: ms(),
-  updated: ms(),
-});
-
 export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   Error: { ...obj(errorBase, { open: true }), description: 'The one error envelope (decisions §2). Some errors add fields (a duplicate reference carries the original).' },
   RateLimitError: obj(
@@ -504,17 +469,8 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     { ...(paymentIntentSchema.properties as Record<string, Schema>), intent_action: ref('IntentAction') },
     { description: 'Created and confirmed in one call: the intent with its action embedded' },
   ),
-  IntentAction: intentAction,
-  Refund: obj({
-    id: str('rfd_…'),
-    object: constant('refund'),
-    payment_intent_id: str(),
-    amount: amount(),
-    currency: currency(),
-    reason: nullable(str()),
-    status: constant('succeeded'),
-    created: ms(),
-  }),
+  IntentAction: intentActionSchema,
+  Refund: refundSchema,
 
   Card: card('maybe', false),
   CardCreated: obj({ status: constant('success'), data: card('with', false) }, { description: 'The new card, with its number and CVV (this response only)' }),

@@ -1,10 +1,11 @@
 import type { IntentActionRecord } from '@app/domain/collections';
+import type { IntentActionBody } from './intent-action.schema';
 
 /**
  * The intent action as the API shows it (spec). `payment_type_data` holds only the card summary:
  * it is built field by field, so nothing else an action might carry can ever reach a response.
  */
-export const presentIntentAction = (a: IntentActionRecord & { readonly refunded_amount: number }) => ({
+export const presentIntentAction = (a: IntentActionRecord & { readonly refunded_amount: number }): IntentActionBody => ({
   id: a.id,
   object: 'intent_action',
   payment_intent_id: a.payment_intent_id,

@@ -1,5 +1,5 @@
 import type { PaymentIntentRecord, RefundRecord } from '@app/domain/collections';
-import type { PaymentIntentBody } from './payment-intent.schema';
+import type { PaymentIntentBody, RefundBody } from './payment-intent.schema';
 
 /** The payment intent as the API shows it (spec); webhook payloads use the same function. */
 export const presentPaymentIntent = (i: PaymentIntentRecord): PaymentIntentBody => ({
@@ -19,7 +19,7 @@ export const presentPaymentIntent = (i: PaymentIntentRecord): PaymentIntentBody 
 });
 
 /** Decisions §7. */
-export const presentRefund = (r: RefundRecord) => ({
+export const presentRefund = (r: RefundRecord): RefundBody => ({
   id: r.id,
   object: 'refund',
   payment_intent_id: r.payment_intent_id,

@@ -19,3 +19,17 @@ export const paymentIntentSchema = obj({
 });
 
 export type PaymentIntentBody = Infer<typeof paymentIntentSchema>;
+
+/** A refund (decisions §7): the OpenAPI component `Refund`. */
+export const refundSchema = obj({
+  id: str('rfd_…'),
+  object: constant('refund'),
+  payment_intent_id: str(),
+  amount: amount(),
+  currency: currency(),
+  reason: nullable(str()),
+  status: constant('succeeded'),
+  created: ms(),
+});
+
+export type RefundBody = Infer<typeof refundSchema>;
