@@ -14,15 +14,16 @@ afterAll(() => t.close());
 
 const get = (path: string, key: string = KEYS.sandbox) => t.http.get(path).set(bearer(key));
 const history = async (path: string) => (await get(`${path}/history`).expect(200)).body.data as Array<{ type: string; position: number; created: number }>;
-const tick = () => new Promise((r) => setTimeout(r, 5));
+/** Events a tick apart have distinct times: the app's clock moves on (rather than the test sleeping). */
+const tick = () => t.clock.advance(5);
 
 describe('as_of on GET by id', () => {
   it('before creation 404; between two events, the state after the first, by position, ms and ISO date-time', async () => {
     const entity = await approvedEntity(t);
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    await tick();
+    tick();
     await fund(t, account.id, 1_000, 'USD');
-    await tick();
+    tick();
     await fund(t, account.id, 2_000, 'USD');
     const [opened, first, second] = await history(`/accounts/${account.id}`);
     expect([opened.type, first.type, second.type]).toEqual(['AccountOpened', 'AccountFunded', 'AccountFunded']);
@@ -47,9 +48,9 @@ describe('as_of on GET by id', () => {
     await advance(t, one.id, { to: 'processing' }).expect(200);
     await advance(t, one.id, { to: 'successful' }).expect(200);
     const between = (await get(`/accounts/${p.account}`).expect(200)).body.balance;
-    await tick();
-    const mark = Date.now();
-    await tick();
+    tick();
+    const mark = t.clock.now();
+    tick();
     const two = (await post(t, transferBody(p.account, bank, { amount: 20_000 })).expect(201)).body;
     await advance(t, two.id, { to: 'processing' }).expect(200);
     await advance(t, two.id, { to: 'successful' }).expect(200);
