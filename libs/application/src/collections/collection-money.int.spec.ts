@@ -7,6 +7,7 @@ import { systemClock } from '@app/platform/clock';
 import { DomainException, foldStream, handleCommand } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { accountLogReader } from '../accounts/account-log-reader';
+import { anotherProcess } from '../testing/another-process';
 import { finishRefund } from './finish-refund/finish-refund';
 import { FinishRefundCommand } from './finish-refund/finish-refund.command';
 import { FinishRefundHandler } from './finish-refund/finish-refund.handler';
@@ -105,7 +106,7 @@ describe('collection money on the account, keyed by the movement (issue 19, item
       raced = true;
       await refund(700);
     };
-    const late = new Proxy(store, {}) as EventStore;
+    const late = anotherProcess(store);
     await expect(request('rfd_late', 700, late, race)).rejects.toMatchObject({ error: { code: 'refund_exceeds_charge' } });
     expect(raced).toBe(true);
     expect(await count('CollectionRefunded')).toBe(1);
