@@ -44,7 +44,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.roles.webhooks === false) return;
     const schedule = this.config.webhookRetryScheduleMs;
     const table = { ...PUBLIC_EVENTS, ...webhookPublicEvents(this.deliveries) };
-    const router = new EventRouter(this.store, new WebhookDirectory(this.store), this.deliveries, table, () => schedule[0] ?? 0);
+    const router = new EventRouter(this.store, new WebhookDirectory(this.store), this.deliveries, table, () => schedule[0] ?? 0, this.clock);
     const { timeoutMs, leaseMarginMs, disableAfterMs } = this.options;
     const settings = { timeoutMs, leaseMarginMs, disableAfterMs, allowPrivate: this.config.webhookAllowPrivateNetworks, retryScheduleMs: schedule };
     const deps = { deliveries: this.deliveries, events: this.store, box: this.box, clock: this.clock };
