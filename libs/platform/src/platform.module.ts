@@ -155,7 +155,7 @@ export class PlatformModule {
         },
         { provide: MESSAGE_BUS, useFactory: () => createMessageBus(config) },
         // One adapter behind both ports: process managers' checkpoints and leases.
-        { provide: CHECKPOINT_STORE, useFactory: () => createCoordinationStore(config) },
+        { provide: CHECKPOINT_STORE, useFactory: () => createCoordinationStore(config, clock) },
         { provide: LEASE_STORE, useExisting: CHECKPOINT_STORE },
         { provide: SNAPSHOT_STORE, useFactory: () => createSnapshotStore(config) },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(config.masterKey) },
