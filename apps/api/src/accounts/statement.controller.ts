@@ -2,7 +2,6 @@ import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsOptional, Matches } from 'class-validator';
-import { GetAccountQuery } from '@app/application/accounts';
 import type { CommandContext } from '@app/application/command-handling';
 import { ListAccountTransactionsQuery } from '@app/read-models/accounts/list-account-transactions.query';
 import { presentStatementEntry, STATEMENT_CURSOR } from '@app/read-models/accounts/statement.projection';
@@ -39,9 +38,7 @@ export class StatementController {
     readModel: true,
   })
   async list(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: StatementPageDto) {
-    // Tenancy as for the account itself, from its stream: another organization's is not found, another entity's forbidden.
-    await this.queries.execute(new GetAccountQuery(ctx.actor, id));
-    const page = await this.queries.execute(new ListAccountTransactionsQuery(id, ctx.actor.mode, { limit: query.limit ?? 20, before: query.cursor }));
+    const page = await this.queries.execute(new ListAccountTransactionsQuery(ctx.actor, id, { limit: query.limit ?? 20, before: query.cursor }));
     return styleA(page, presentStatementEntry);
   }
 }
