@@ -1,7 +1,6 @@
 import type { IQuery } from '@nestjs/cqrs';
 import type { DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import type { PageQuery, ReadStore } from '@app/platform/read-store/read-store.port';
-import { systemClock } from '@app/platform/clock';
 import { ListApiKeysHandler } from '../access/list-api-keys.query-handler';
 import { ListApiKeysQuery } from '../access/list-api-keys.query';
 import { ListAccountTransactionsHandler } from '../accounts/list-account-transactions.query-handler';
@@ -70,7 +69,7 @@ export function listQueries(): { list: string; handler: (store: ReadStore) => Ha
     { list: 'counterparties', handler: (s) => new ListCounterpartiesHandler(s), queries: each(A_PAGES, ['entity_id', 'type', 'status'], (f, p) => new ListCounterpartiesQuery({ ...base, ...f }, p)) },
     { list: 'payment details', handler: (s) => new ListPaymentDetailsHandler(s), queries: A_PAGES.map((p) => new ListPaymentDetailsQuery(ORG, 'sandbox', ID, p)) },
     { list: 'transfers', handler: (s) => new ListTransfersHandler(s), queries: each(A_PAGES, ['account_id', 'status'], (f, p) => new ListTransfersQuery({ ...base, entity_id: ID, ...f }, p)) },
-    { list: 'webhooks', handler: (s) => new ListWebhooksHandler(s, NO_STATS, systemClock), queries: A_PAGES.map((p) => new ListWebhooksQuery(ORG, 'sandbox', ID, p)) },
+    { list: 'webhooks', handler: (s) => new ListWebhooksHandler(s, NO_STATS), queries: A_PAGES.map((p) => new ListWebhooksQuery(ORG, 'sandbox', ID, p)) },
     {
       list: 'cards',
       handler: (s) => new ListCardsHandler(s),
