@@ -29,12 +29,6 @@ const ALLOW_LIST: readonly { readonly file: string; readonly reason: string }[] 
       'isBirthDate compares a date of birth with today in a class-validator decorator, which runs outside the container (no injection); ' +
       'the form is the check in the entity decider, against the now its command carries.',
   },
-  {
-    file: 'libs/read-models/src/webhooks/webhook.presenter.ts',
-    reason:
-      "presentWebhook's status (inactive once expires_at passed) defaults its now to the machine's: its callers are controllers, which take " +
-      'nothing from the platform; the form is the webhook queries answering with the time they read at (their handler injects CLOCK).',
-  },
   ...['transfer-money.ts', 'transfer-steps.ts', 'legacy-reservations.ts', 'legacy-migration.ts', 'create-transfer/transfer-intent.ts'].map((f) => ({
     file: `libs/application/src/transfers/${f}`,
     reason: "the payout request path, reshaped by helper E in this batch: its handler's injected clock gives the time.",

@@ -1,4 +1,4 @@
-import { notFound, refuseWebhookUrl, webhookDecider, type ExistingWebhook, type WebhookSettingsInput } from '@app/domain';
+import { notFound, refuseWebhookUrl, webhookDecider, webhookStatusAt, type ExistingWebhook, type WebhookSettingsInput } from '@app/domain';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, loadAggregate, type Actor } from '../command-handling';
 import { refusePrivateDestination } from './destination';
@@ -16,6 +16,12 @@ export async function loadWebhook(store: EventStore, actor: Actor, entityId: str
   }
   return state;
 }
+
+/**
+ * The webhook as it stands at `now` (the caller's clock): its status `inactive` once `expires_at`
+ * has passed (decisions §9). What commands and queries answer, so a presenter reads no clock.
+ */
+export const webhookAt = (webhook: ExistingWebhook, now: number): ExistingWebhook => ({ ...webhook, status: webhookStatusAt(webhook, now) });
 
 /** Shape first (domain), then where the host points; nothing is written when either refuses. */
 export async function checkWebhookUrl(url: string, allowPrivate: boolean): Promise<void> {

@@ -1,6 +1,7 @@
 import type { IQuery } from '@nestjs/cqrs';
 import type { DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import type { PageQuery, ReadStore } from '@app/platform/read-store/read-store.port';
+import { systemClock } from '@app/platform/clock';
 import { ListApiKeysHandler } from '../access/list-api-keys.query-handler';
 import { ListApiKeysQuery } from '../access/list-api-keys.query';
 import { ListAccountTransactionsHandler } from '../accounts/list-account-transactions.query-handler';
@@ -42,7 +43,6 @@ const ORG = 'org_plan';
 /** The webhook list joins statistics from the delivery store, which issues no `find`. */
 const NO_STATS = { stats: async () => new Map() } as unknown as DeliveryStore;
 const ID = 'x_01J0000000000000000000000';
-const ACTOR = { kind: 'api_key', organizationId: ORG, mode: 'sandbox', id: 'key_plan' } as const;
 const A_PAGES: Page[] = [{ limit: 20 }, { limit: 20, before: ID }];
 const CREATED = [undefined, { field: 'created', gte: 1 }, { field: 'created', lte: 2 }, { field: 'created', gte: 1, lte: 2 }];
 const B_PAGES: Page[] = A_PAGES.concat({ limit: 20, after: ID }).flatMap((p) => CREATED.map((range) => ({ ...p, range })));
@@ -64,12 +64,12 @@ export function listQueries(): { list: string; handler: (store: ReadStore) => Ha
   return [
     { list: 'api keys', handler: (s) => new ListApiKeysHandler(s), queries: A_PAGES.flatMap((p) => [new ListApiKeysQuery(ORG, ['sandbox'], p), new ListApiKeysQuery(ORG, ['sandbox', 'live'], p)]) },
     { list: 'accounts', handler: (s) => new ListAccountsHandler(s), queries: each(A_PAGES, ['entity_id', 'currency'], (f, p) => new ListAccountsQuery({ ...base, ...f }, p)) },
-    { list: 'statement', handler: (s) => new ListAccountTransactionsHandler(s), queries: A_PAGES.map((p) => new ListAccountTransactionsQuery(ACTOR, ID, p)) },
+    { list: 'statement', handler: (s) => new ListAccountTransactionsHandler(s), queries: A_PAGES.map((p) => new ListAccountTransactionsQuery(ID, 'sandbox', p)) },
     { list: 'entities', handler: (s) => new ListEntitiesHandler(s), queries: each(A_PAGES, ['entity_id', 'type', 'status'], (f, p) => new ListEntitiesQuery({ ...base, ...f } as never, p)) },
     { list: 'counterparties', handler: (s) => new ListCounterpartiesHandler(s), queries: each(A_PAGES, ['entity_id', 'type', 'status'], (f, p) => new ListCounterpartiesQuery({ ...base, ...f }, p)) },
     { list: 'payment details', handler: (s) => new ListPaymentDetailsHandler(s), queries: A_PAGES.map((p) => new ListPaymentDetailsQuery(ORG, 'sandbox', ID, p)) },
     { list: 'transfers', handler: (s) => new ListTransfersHandler(s), queries: each(A_PAGES, ['account_id', 'status'], (f, p) => new ListTransfersQuery({ ...base, entity_id: ID, ...f }, p)) },
-    { list: 'webhooks', handler: (s) => new ListWebhooksHandler(s, NO_STATS), queries: A_PAGES.map((p) => new ListWebhooksQuery(ORG, 'sandbox', ID, p)) },
+    { list: 'webhooks', handler: (s) => new ListWebhooksHandler(s, NO_STATS, systemClock), queries: A_PAGES.map((p) => new ListWebhooksQuery(ORG, 'sandbox', ID, p)) },
     {
       list: 'cards',
       handler: (s) => new ListCardsHandler(s),
@@ -109,8 +109,6 @@ export async function issuedFinds(): Promise<IssuedFind[]> {
   for (const { list, handler, queries } of listQueries()) {
     let current: IssuedFind[] = [];
     const recorder = {
-      // A handler that checks tenancy on a document first (the statement, on its account) finds it the actor's.
-      get: async (_collection: string, id: string) => ({ id, organization_id: ORG, mode: 'sandbox' }),
       find: async (collection: string, query: PageQuery) => {
         current.push({ list, collection, query });
         return { items: [], hasMore: false };

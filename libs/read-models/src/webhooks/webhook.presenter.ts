@@ -1,4 +1,4 @@
-import { webhookStatusAt, type ExistingWebhook } from '@app/domain';
+import type { ExistingWebhook } from '@app/domain';
 
 export interface WebhookStats {
   readonly deliveries_total: number;
@@ -14,10 +14,11 @@ export const NO_DELIVERIES: WebhookStats = { deliveries_total: 0, deliveries_suc
 export type WebhookView = Omit<ExistingWebhook, 'signing_key'> & { readonly stats: WebhookStats };
 
 /**
- * The webhook object (decisions §9); the status read is `inactive` once `expires_at` has passed;
- * `disabled_reason` says why the platform turned it inactive (decisions §15), null otherwise.
+ * The webhook object (decisions §9); its status as the command or query resolved it at its clock
+ * (`inactive` once `expires_at` has passed: webhookAt, so this reads no clock); `disabled_reason`
+ * says why the platform turned it inactive (decisions §15), null otherwise.
  */
-export const presentWebhook = (w: WebhookView, now = Date.now()) => ({
+export const presentWebhook = (w: WebhookView) => ({
   id: w.id,
   object: 'webhook',
   entity_id: w.entity_id,
@@ -27,7 +28,7 @@ export const presentWebhook = (w: WebhookView, now = Date.now()) => ({
   enabled_events: w.enabled_events,
   description: w.description,
   tags: w.tags,
-  status: webhookStatusAt(w, now),
+  status: w.status,
   disabled_reason: w.disabled_reason ?? null,
   // Named, not spread: the store's counters carry more than the object shows (failing_since).
   stats: {

@@ -1,4 +1,4 @@
-import { webhookDecider, type ExistingWebhook, type WebhookEvent } from '@app/domain';
+import { webhookDecider, webhookStatusAt, type ExistingWebhook, type WebhookEvent } from '@app/domain';
 import { NO_DELIVERY_STATS, type DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import { presentWebhook } from '@app/read-models/webhooks/webhook.presenter';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
@@ -19,7 +19,7 @@ export const webhookPublicEvents = (deliveries: DeliveryStore): PublicEventTable
     data: async (_name, recorded, stateAt) => {
       const webhook = (await stateAt(webhookDecider)) as ExistingWebhook;
       const stats = (await deliveries.stats([webhook.id])).get(webhook.id) ?? NO_DELIVERY_STATS;
-      return presentWebhook({ ...webhook, stats }, recorded.metadata.occurred_at);
+      return presentWebhook({ ...webhook, status: webhookStatusAt(webhook, recorded.metadata.occurred_at), stats });
     },
   },
 });

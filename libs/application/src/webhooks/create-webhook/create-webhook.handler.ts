@@ -10,7 +10,7 @@ import { DomainException, handleCommand } from '../../command-handling';
 import { loadEntity } from '../../onboarding/entity';
 import { generateWebhookSecret, sealSigningKey, standardWebhooksSecret } from '../signing-key';
 import { webhookStream } from '../streams';
-import { checkWebhookUrl } from '../webhook';
+import { checkWebhookUrl, webhookAt } from '../webhook';
 import { claimAuthorizationEndpoint } from '../authorization-endpoint';
 import { CreateWebhookCommand, type CreatedWebhook } from './create-webhook.command';
 
@@ -40,6 +40,6 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     // Indexed, and claimed as the entity's authorization endpoint when it would be one (decisions §16), in one append.
     await claimAuthorizationEndpoint(this.store, context, { entityId, webhookId: webhook_id, creating: true }, checked as WebhookSettings, command.now);
     const { state } = await handleCommand(this.store, webhookStream(webhook_id), webhookDecider, command, context, { entityId });
-    return { webhook: state as ExistingWebhook, generatedSecret: given === undefined ? secret : null, signingSecret: standardWebhooksSecret(secret) };
+    return { webhook: webhookAt(state as ExistingWebhook, command.now), generatedSecret: given === undefined ? secret : null, signingSecret: standardWebhooksSecret(secret) };
   }
 }

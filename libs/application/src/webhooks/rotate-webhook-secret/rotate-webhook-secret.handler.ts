@@ -7,7 +7,7 @@ import { CLOCK, type Clock } from '@app/platform/clock';
 import { handleCommand } from '../../command-handling';
 import { generateWebhookSecret, sealSigningKey, standardWebhooksSecret } from '../signing-key';
 import { webhookStream } from '../streams';
-import { loadWebhook } from '../webhook';
+import { loadWebhook, webhookAt } from '../webhook';
 import { RotateWebhookSecretCommand, type RotatedWebhook } from './rotate-webhook-secret.command';
 
 /** Only the new key, sealed, enters the event; the decider keeps the current one as the previous until its expiry. */
@@ -24,6 +24,6 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
     const secret = given ?? generateWebhookSecret();
     const command = { type: 'RotateWebhookSecret' as const, webhook_id: webhookId, signing_key: sealSigningKey(this.box, secret), expire_previous_in: expirePreviousIn, now: this.clock.now() };
     const { state } = await handleCommand(this.store, webhookStream(webhookId), webhookDecider, command, context);
-    return { webhook: state as ExistingWebhook, signingSecret: standardWebhooksSecret(secret) };
+    return { webhook: webhookAt(state as ExistingWebhook, command.now), signingSecret: standardWebhooksSecret(secret) };
   }
 }

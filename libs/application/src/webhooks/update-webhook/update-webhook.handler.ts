@@ -8,7 +8,7 @@ import { CLOCK, type Clock } from '@app/platform/clock';
 import { handleCommand } from '../../command-handling';
 import { sealSigningKey } from '../signing-key';
 import { webhookStream } from '../streams';
-import { checkWebhookUrl, loadWebhook } from '../webhook';
+import { checkWebhookUrl, loadWebhook, webhookAt } from '../webhook';
 import { claimAuthorizationEndpoint } from '../authorization-endpoint';
 import { UpdateWebhookCommand } from './update-webhook.command';
 
@@ -31,6 +31,6 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     const checked = checkWebhookSettings(command.changes, command.now);
     if (!isDomainError(checked)) await claimAuthorizationEndpoint(this.store, context, { entityId, webhookId, creating: false }, { ...current, ...checked }, command.now);
     const { state } = await handleCommand(this.store, webhookStream(webhookId), webhookDecider, command, context);
-    return state as ExistingWebhook;
+    return webhookAt(state as ExistingWebhook, command.now);
   }
 }
