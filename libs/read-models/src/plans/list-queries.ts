@@ -43,6 +43,7 @@ const ORG = 'org_plan';
 /** The webhook list joins statistics from the delivery store, which issues no `find`. */
 const NO_STATS = { stats: async () => new Map() } as unknown as DeliveryStore;
 const ID = 'x_01J0000000000000000000000';
+const ACTOR = { kind: 'api_key', organizationId: ORG, mode: 'sandbox', id: 'key_plan' } as const;
 const A_PAGES: Page[] = [{ limit: 20 }, { limit: 20, before: ID }];
 const CREATED = [undefined, { field: 'created', gte: 1 }, { field: 'created', lte: 2 }, { field: 'created', gte: 1, lte: 2 }];
 const B_PAGES: Page[] = A_PAGES.concat({ limit: 20, after: ID }).flatMap((p) => CREATED.map((range) => ({ ...p, range })));
@@ -64,7 +65,7 @@ export function listQueries(): { list: string; handler: (store: ReadStore) => Ha
   return [
     { list: 'api keys', handler: (s) => new ListApiKeysHandler(s), queries: A_PAGES.flatMap((p) => [new ListApiKeysQuery(ORG, ['sandbox'], p), new ListApiKeysQuery(ORG, ['sandbox', 'live'], p)]) },
     { list: 'accounts', handler: (s) => new ListAccountsHandler(s), queries: each(A_PAGES, ['entity_id', 'currency'], (f, p) => new ListAccountsQuery({ ...base, ...f }, p)) },
-    { list: 'statement', handler: (s) => new ListAccountTransactionsHandler(s), queries: A_PAGES.map((p) => new ListAccountTransactionsQuery(ID, 'sandbox', p)) },
+    { list: 'statement', handler: (s) => new ListAccountTransactionsHandler(s), queries: A_PAGES.map((p) => new ListAccountTransactionsQuery(ACTOR, ID, p)) },
     { list: 'entities', handler: (s) => new ListEntitiesHandler(s), queries: each(A_PAGES, ['entity_id', 'type', 'status'], (f, p) => new ListEntitiesQuery({ ...base, ...f } as never, p)) },
     { list: 'counterparties', handler: (s) => new ListCounterpartiesHandler(s), queries: each(A_PAGES, ['entity_id', 'type', 'status'], (f, p) => new ListCounterpartiesQuery({ ...base, ...f }, p)) },
     { list: 'payment details', handler: (s) => new ListPaymentDetailsHandler(s), queries: A_PAGES.map((p) => new ListPaymentDetailsQuery(ORG, 'sandbox', ID, p)) },
@@ -109,6 +110,8 @@ export async function issuedFinds(): Promise<IssuedFind[]> {
   for (const { list, handler, queries } of listQueries()) {
     let current: IssuedFind[] = [];
     const recorder = {
+      // A handler that checks tenancy on a document first (the statement, on its account) finds it the actor's.
+      get: async (_collection: string, id: string) => ({ id, organization_id: ORG, mode: 'sandbox' }),
       find: async (collection: string, query: PageQuery) => {
         current.push({ list, collection, query });
         return { items: [], hasMore: false };
