@@ -1,4 +1,5 @@
 import { getStorageToken } from '@nestjs/throttler';
+import { clockReading, type Clock } from '@app/platform/clock';
 import type { TokenBucketStorage } from '../../apps/api/src/http/rate-limit/token-bucket.storage';
 import { approvedEntity } from '../support/fixtures';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
@@ -15,7 +16,7 @@ describe('rate limits', () => {
   beforeAll(async () => {
     t = await startTestApp({ RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '5' });
     const { store } = t.app.get<TokenBucketStorage>(getStorageToken());
-    (store as unknown as { now: () => number }).now = () => clock;
+    (store as unknown as { clock: Clock }).clock = clockReading(() => clock);
   });
   afterAll(() => t.close());
 
