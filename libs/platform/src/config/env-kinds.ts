@@ -1,78 +1,85 @@
-import { z } from 'zod';
-
 /**
- * The kinds of value an environment variable holds, as zod schemas from the variable's string to
- * what the apps use. Each refuses a bad value with a message that, prefixed by the variable's
- * name (env-schema.ts), says what was expected. Values that may be secrets are never echoed.
+ * The kinds of value an environment variable holds: each parses the variable's string to what the
+ * apps use, or throws a message that, prefixed by the variable's name (env-schema.ts), says what
+ * was expected. Values that may be secrets are never echoed.
  */
-type Kind<T> = z.ZodType<T, string>;
+export type Kind<T> = (value: string) => T;
 
-const refuse = (ctx: z.RefinementCtx, message: string) => {
-  ctx.addIssue({ code: 'custom', message });
-  return z.NEVER;
+const refuse = (message: string): never => {
+  throw new Error(message);
 };
 
 /** A whole number of `unit` of at least `min` (Number's syntax, as the hand parser had: `1e3` is 1000). */
-export const integer = (min = 0, unit = ''): Kind<number> =>
-  z.string().transform((value, ctx) => {
+export const integer =
+  (min = 0, unit = ''): Kind<number> =>
+  (value) => {
     const n = Number(value);
     if (value.trim() !== '' && Number.isSafeInteger(n) && n >= min) return n;
     const what = unit ? `a whole number of ${unit}` : 'an integer';
-    return refuse(ctx, `must be ${what}${min === 0 ? ' (0 or more)' : ` of at least ${min}`}, got "${value}"`);
-  });
+    return refuse(`must be ${what}${min === 0 ? ' (0 or more)' : ` of at least ${min}`}, got "${value}"`);
+  };
 
 /** A duration, in whole milliseconds (`*_MS`): `5000`, not `5s`. */
 export const duration = (min = 1): Kind<number> => integer(min, 'milliseconds');
 
-export const port: Kind<number> = integer().refine((n) => n <= 65_535, { message: 'must be a TCP port (0-65535)' });
+export const port: Kind<number> = (value) => {
+  const n = integer()(value);
+  return n <= 65_535 ? n : refuse(`must be a TCP port (0-65535), got "${value}"`);
+};
 
 /** `true`, `1`, `yes` or `false`, `0`, `no`, in any case. */
-export const boolean: Kind<boolean> = z.string().transform((value, ctx) => {
+export const boolean: Kind<boolean> = (value) => {
   if (/^(true|1|yes)$/i.test(value)) return true;
   if (/^(false|0|no)$/i.test(value)) return false;
-  return refuse(ctx, `must be true or false, got "${value}"`);
-});
+  return refuse(`must be true or false, got "${value}"`);
+};
 
-export const oneOf = <T extends string>(values: readonly T[]): Kind<T> =>
-  z.string().transform((value, ctx) => ((values as readonly string[]).includes(value) ? (value as T) : refuse(ctx, `must be one of ${values.join(', ')}, got "${value}"`)));
+export const oneOf =
+  <T extends string>(values: readonly T[]): Kind<T> =>
+  (value) =>
+    (values as readonly string[]).includes(value) ? (value as T) : refuse(`must be one of ${values.join(', ')}, got "${value}"`);
 
 /** Comma-separated items, each trimmed, blanks dropped, each of `item`'s kind. */
-export const list = <T>(item: (value: string, ctx: z.RefinementCtx) => T): Kind<T[]> =>
-  z.string().transform((value, ctx) =>
+export const list =
+  <T>(item: Kind<T>): Kind<T[]> =>
+  (value) =>
     value
       .split(',')
       .map((part) => part.trim())
       .filter(Boolean)
-      .map((part) => item(part, ctx)),
-  );
+      .map(item);
 
 /** An http(s) URL, without its trailing slash. */
-export const httpUrl: Kind<string> = z.string().transform((value, ctx) => {
+export const httpUrl: Kind<string> = (value) => {
   const parsed = URL.canParse(value) ? new URL(value) : null;
-  if (parsed && /^https?:$/.test(parsed.protocol)) return value.replace(/\/$/, '');
-  return refuse(ctx, `must be an http or https URL, got "${value}"`);
-});
+  return parsed && /^https?:$/.test(parsed.protocol) ? value.replace(/\/$/, '') : refuse(`must be an http or https URL, got "${value}"`);
+};
 
 /**
  * A driver's connection string, checked for its scheme only: it may name several hosts (which a
  * URL parser refuses) and carries the password, so the value is never echoed.
  */
-export const connectionString = (schemes: readonly string[]): Kind<string> =>
-  z.string().transform((value, ctx) => (schemes.some((s) => value.startsWith(`${s}://`)) ? value : refuse(ctx, `must be a connection string starting ${schemes.map((s) => `${s}://`).join(' or ')}`)));
+export const connectionString =
+  (schemes: readonly string[]): Kind<string> =>
+  (value) =>
+    schemes.some((s) => value.startsWith(`${s}://`)) ? value : refuse(`must be a connection string starting ${schemes.map((s) => `${s}://`).join(' or ')}`);
 
-export const text: Kind<string> = z.string();
+export const text: Kind<string> = (value) => value;
 
 /** `<payment-type>:<basis points 0-10000>,…`: fees per payment type (the features check the type names when they start). */
-export const feeTable: Kind<Record<string, number>> = list((part, ctx) => {
-  const match = /^([a-z-]+):(\d{1,5})$/.exec(part);
-  if (!match || Number(match[2]) > 10_000) return refuse(ctx, `expected "<payment-type>:<basis points 0-10000>", got "${part}"`);
-  return [match[1], Number(match[2])] as const;
-}).transform((entries) => Object.fromEntries(entries));
+export const feeTable: Kind<Record<string, number>> = (value) =>
+  Object.fromEntries(
+    list((part) => {
+      const match = /^([a-z-]+):(\d{1,5})$/.exec(part);
+      if (!match || Number(match[2]) > 10_000) return refuse(`expected "<payment-type>:<basis points 0-10000>", got "${part}"`);
+      return [match[1], Number(match[2])] as const;
+    })(value),
+  );
 
 /** 32 bytes, base64-encoded (a key). */
-export const base64Key: Kind<Buffer> = z.string().transform((value, ctx) => {
+export const base64Key: Kind<Buffer> = (value) => {
   const key = Buffer.from(value, 'base64');
-  return key.length === 32 ? key : refuse(ctx, 'must be 32 bytes, base64-encoded');
-});
+  return key.length === 32 ? key : refuse('must be 32 bytes, base64-encoded');
+};
 
 export { refuse };

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { base64Key, boolean, connectionString, duration, feeTable, httpUrl, integer, list, oneOf, port, refuse, text } from './env-kinds';
+import { customCleanEnv, makeExactValidator } from 'envalid';
+import { base64Key, boolean, connectionString, duration, feeTable, httpUrl, integer, list, oneOf, port, refuse, text, type Kind } from './env-kinds';
 
 /**
  * The readers of the log a worker (apps/worker) can run, any set of them per process. `audit` is
@@ -31,21 +31,26 @@ export interface VariableMeta {
   readonly blankIsValue?: boolean;
 }
 
-const VARIABLES = z.registry<VariableMeta>();
+/** A variable as the schema holds it: its meaning, and envalid's spec of its kind (`T`: what the apps get). */
+interface Variable<T> extends VariableMeta {
+  readonly spec: ReturnType<ReturnType<typeof makeExactValidator<T>>>;
+  readonly parsed?: T;
+}
 
-function variable<T>(kind: z.ZodType<T, string>, meta: VariableMeta & { default: string }): z.ZodType<T, unknown>;
-function variable<T>(kind: z.ZodType<T, string>, meta: VariableMeta): z.ZodType<T | undefined, unknown>;
-function variable<T>(kind: z.ZodType<T, string>, meta: VariableMeta): z.ZodType<T | undefined, unknown> {
-  // Unset, and (unless said otherwise) set but blank, take the default: compose's `${X:-}` sets blanks.
-  const schema = z.preprocess((value) => (value === undefined || (value === '' && !meta.blankIsValue) ? meta.default : value), meta.default === undefined ? kind.optional() : kind);
-  return schema.register(VARIABLES, meta);
+function variable<T>(kind: Kind<T>, meta: VariableMeta & { default: string }): Variable<T>;
+function variable<T>(kind: Kind<T>, meta: VariableMeta): Variable<T | undefined>;
+function variable<T>(kind: Kind<T>, meta: VariableMeta): Variable<T | undefined> {
+  const validator = makeExactValidator<T>(kind);
+  // The default is put in the input as a string (inputOf), so it is parsed like a set value; without one, unset is undefined.
+  return { ...meta, spec: meta.default === undefined ? validator({ desc: meta.description, default: undefined }) : validator({ desc: meta.description }) };
 }
 
 const BOOTSTRAP_KEY = /^sk_(test|live)_[A-Za-z0-9_]{8,}$/;
 /** A subset of the roles, in their order; none named: all of them. */
-const workerRoles = list((role, ctx) => ((WORKER_ROLES as readonly string[]).includes(role) ? role : refuse(ctx, `has an unknown role "${role}" (roles: ${WORKER_ROLES.join(', ')})`))).transform(
-  (names) => (names.length ? WORKER_ROLES.filter((role) => names.includes(role)) : WORKER_ROLES),
-);
+const workerRoles: Kind<readonly WorkerRole[]> = (value) => {
+  const names = list((role) => ((WORKER_ROLES as readonly string[]).includes(role) ? role : refuse(`has an unknown role "${role}" (roles: ${WORKER_ROLES.join(', ')})`)))(value);
+  return names.length ? WORKER_ROLES.filter((role) => names.includes(role)) : WORKER_ROLES;
+};
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -53,13 +58,13 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * unset: it is almost always a secret that failed to load, and an operator API silently off (or,
  * with spaces counted, guessable) is worse than a process that says so.
  */
-const adminToken = z.string().transform((value, ctx) => {
-  if (value.trim() === '') return refuse(ctx, 'is set but blank: set it to a token of at least 32 characters (e.g. openssl rand -hex 32), or unset it to turn the operator API off');
-  if (/\s/.test(value)) return refuse(ctx, 'must not contain whitespace (it is sent as "Authorization: Bearer <token>")');
-  if (value.length < 32) return refuse(ctx, 'must be at least 32 characters (e.g. openssl rand -hex 32)');
-  if (value.length > 512) return refuse(ctx, 'must be at most 512 characters');
+const adminToken: Kind<string> = (value) => {
+  if (value.trim() === '') return refuse('is set but blank: set it to a token of at least 32 characters (e.g. openssl rand -hex 32), or unset it to turn the operator API off');
+  if (/\s/.test(value)) return refuse('must not contain whitespace (it is sent as "Authorization: Bearer <token>")');
+  if (value.length < 32) return refuse('must be at least 32 characters (e.g. openssl rand -hex 32)');
+  if (value.length > 512) return refuse('must be at most 512 characters');
   return value;
-});
+};
 
 /**
  * Every environment variable the apps read (here and anywhere else in apps/ and libs/), its kind,
@@ -67,11 +72,11 @@ const adminToken = z.string().transform((value, ctx) => {
  * the process naming the variable; `--help-env` prints the list; test/deploy checks that the
  * README's table, compose and Kubernetes agree with it.
  */
-export const ENV_SCHEMA = z.object({
+export const ENV_SCHEMA = {
   PORT: variable(port, { default: '3000', apps: EVERY_APP, description: "The API's HTTP port; a standalone worker answers /health and /metrics on it." }),
   DATA_DIR: variable(text, { default: './data', apps: EVERY_APP, description: 'Created at start by every process: the embedded stores, generated keys, uploaded documents (a shared volume).' }),
   PAYMENTS_BOOTSTRAP_API_KEYS: variable(
-    list((key, ctx) => (BOOTSTRAP_KEY.test(key) ? key : refuse(ctx, 'each key must start sk_test_ or sk_live_ followed by at least 8 characters'))),
+    list((key) => (BOOTSTRAP_KEY.test(key) ? key : refuse('each key must start sk_test_ or sk_live_ followed by at least 8 characters'))),
     { default: '', apps: ['api'], description: 'API keys created at start if missing (comma-separated sk_test_…/sk_live_…).' },
   ),
   PAYMENTS_ADMIN_TOKEN: variable(adminToken, {
@@ -86,10 +91,11 @@ export const ENV_SCHEMA = z.object({
   SANDBOX_AUTO_ADVANCE: variable(boolean, { default: 'true', apps: ['process-managers'], description: 'The sandbox KYC review and transfer network move on by themselves (process managers).' }),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: variable(boolean, { default: 'false', apps: ['api', 'webhooks'], description: 'Webhook URLs may point at private and loopback addresses (development, tests).' }),
   PUBLIC_BASE_URL: variable(httpUrl, { apps: ['api'], description: 'The URL clients reach the API at (links it hands out, 3-D Secure pages); default http://localhost:PORT.' }),
-  WEBHOOK_RETRY_SCHEDULE_MS: variable(
-    list((delay, ctx) => integer(0, 'milliseconds').safeParse(delay).data ?? refuse(ctx, `each delay must be a whole number of milliseconds, got "${delay}"`)),
-    { default: '0,5000,300000,1800000,7200000,18000000,36000000,36000000', apps: ['webhooks'], description: 'Delay before each webhook delivery attempt, in ms (decisions §9).' },
-  ),
+  WEBHOOK_RETRY_SCHEDULE_MS: variable(list(integer(0, 'milliseconds')), {
+    default: '0,5000,300000,1800000,7200000,18000000,36000000,36000000',
+    apps: ['webhooks'],
+    description: 'Delay before each webhook delivery attempt, in ms (decisions §9).',
+  }),
   EVENTSTORE_URL: variable(connectionString(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover']), {
     apps: EVERY_APP,
     description: 'EventStoreDB for the log; unset: the embedded SQLite log.',
@@ -146,26 +152,45 @@ export const ENV_SCHEMA = z.object({
   METRICS_PORT: variable(port, { apps: ['api'], description: "A port of its own for the API's GET /metrics, off the public port; unset: on PORT." }),
   DASHBOARD_DIR: variable(text, { default: 'dist/dashboard', apps: [], description: 'The built dashboard (npm run build), served at /dashboard.' }),
   PAYMENTS_API_KEY: variable(text, { apps: [], description: 'Read by `npm run listen` (apps/listen), a developer’s command, never by a deployment.' }),
-});
+};
 
-export type Env = z.infer<typeof ENV_SCHEMA>;
+type Schema = typeof ENV_SCHEMA;
+export type Env = { readonly [K in keyof Schema]: Schema[K] extends Variable<infer T> ? T : never };
+
+/** envalid's input: unset, and (unless the variable says otherwise) set but blank, take the default, so compose's `${X:-}` is unset. */
+function inputOf(raw: NodeJS.ProcessEnv, names: readonly (keyof Schema)[]): Record<string, string | undefined> {
+  return Object.fromEntries(
+    names.map((name) => {
+      const { default: fallback, blankIsValue } = ENV_SCHEMA[name] as VariableMeta;
+      const value = raw[name];
+      return [name, value === undefined || (value === '' && !blankIsValue) ? fallback : value];
+    }),
+  );
+}
+
+/** Parses the variables named; bad values throw one error naming each (one per line). */
+function clean(raw: NodeJS.ProcessEnv, names: readonly (keyof Schema)[]): Env {
+  const specs = Object.fromEntries(names.map((name) => [name, ENV_SCHEMA[name].spec]));
+  const reporter = ({ errors }: { errors: Partial<Record<string, Error>> }) => {
+    const lines = Object.entries(errors).map(([name, error]) => `${name} ${error?.message}`);
+    if (lines.length) throw new Error(lines.join('\n'));
+  };
+  return customCleanEnv(inputOf(raw, names), specs, (cleaned) => cleaned, { reporter }) as unknown as Env;
+}
+
+const NAMES = Object.keys(ENV_SCHEMA) as (keyof Schema)[];
 
 /** Parses every variable; a bad value throws naming the variable (all of them, one per line). */
-export function parseEnv(env: NodeJS.ProcessEnv): Env {
-  const parsed = ENV_SCHEMA.safeParse(env);
-  if (parsed.success) return parsed.data;
-  throw new Error(parsed.error.issues.map((issue) => `${String(issue.path[0])} ${issue.message}`).join('\n'));
-}
+export const parseEnv = (raw: NodeJS.ProcessEnv): Env => clean(raw, NAMES);
 
 /** One variable, for code below any injector (the fold cache, snapshots). */
-export function parseVariable<K extends keyof Env>(name: K, env: NodeJS.ProcessEnv): Env[K] {
-  const parsed = ENV_SCHEMA.shape[name].safeParse(env[name]);
-  if (parsed.success) return parsed.data as Env[K];
-  throw new Error(`${name} ${parsed.error.issues[0].message}`);
-}
+export const parseVariable = <K extends keyof Schema>(name: K, raw: NodeJS.ProcessEnv): Env[K] => clean(raw, [name])[name];
 
 /** Each variable with its meaning and default. */
-export const VARIABLE_LIST: ReadonlyArray<VariableMeta & { readonly name: string }> = Object.entries(ENV_SCHEMA.shape).map(([name, schema]) => ({ name, ...VARIABLES.get(schema)! }));
+export const VARIABLE_LIST: ReadonlyArray<VariableMeta & { readonly name: string }> = NAMES.map((name) => {
+  const { description, apps, default: fallback } = ENV_SCHEMA[name] as VariableMeta;
+  return { name, description, apps, default: fallback };
+});
 
 /** `--help-env`: the list, for a person. */
 export function envHelp(): string {
