@@ -110,7 +110,7 @@ describe('counterparty decider', () => {
         .then([]);
     });
     it('refuses a profile patch of the other type (an individual has no legal_name, no L identification)', () => {
-      const update = (profile: object): CounterpartyCommand => ({ type: 'UpdateCounterparty', counterparty_id: CPT, scope: null, reassign_to: null, now: T0 + 3, profile });
+      const update = (profile: Readonly<Record<string, unknown>>): CounterpartyCommand => ({ type: 'UpdateCounterparty', counterparty_id: CPT, scope: null, reassign_to: null, now: T0 + 3, profile });
       spec([created])
         .when(update({ legal_name: 'Acme' }))
         .thenError('validation_error', (e) => expect(e.errors).toEqual([{ field: 'profile.legal_name', message: 'profile.legal_name is not an accepted field' }]));
