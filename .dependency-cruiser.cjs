@@ -7,10 +7,16 @@ const READ_SIDE = '(^|/)libs/(platform/src/read-store|read-models)/';
 /**
  * Read models that still run application code. The event index builds each event's public body with
  * the same function the by-id history and proof queries use (libs/application/src/admin, which
- * also redacts); the statement checks the account and proves each row through application queries.
- * Moving those under both sides is the fix; until then the rule names them rather than hiding them.
+ * also redacts); the statement checks the account and proves each row through application queries;
+ * the statement page answers 404 or 403 by the same tenancy rule (visibility) and error (DomainException)
+ * the commands use. Moving those under both sides is the fix; until then the rule names them rather
+ * than hiding them.
  */
-const READ_MODELS_TAKING_APPLICATION_VALUES = ['(^|/)libs/read-models/src/audit/event-index\\.projection\\.ts$', '(^|/)libs/read-models/src/accounts/statement-query\\.handler\\.ts$'];
+const READ_MODELS_TAKING_APPLICATION_VALUES = [
+  '(^|/)libs/read-models/src/audit/event-index\\.projection\\.ts$',
+  '(^|/)libs/read-models/src/accounts/statement-query\\.handler\\.ts$',
+  '(^|/)libs/read-models/src/accounts/list-account-transactions\\.query-handler\\.ts$',
+];
 
 module.exports = {
   forbidden: [
