@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { systemClock, type Clock } from './clock';
+import type { Clock } from './clock';
 import type { PlatformConfig } from './config/platform-config';
 import type { EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
@@ -72,13 +72,13 @@ export function createSnapshotStore(config: PlatformConfig): SnapshotStore {
 }
 
 /** Checkpoints and leases of the process managers, in the database every replica's read store shares. */
-export function createCoordinationStore(config: PlatformConfig, clock: Clock = systemClock): CoordinationStore {
+export function createCoordinationStore(config: PlatformConfig, clock: Clock): CoordinationStore {
   if (config.mongoUrl) return new (production.coordination().MongoCoordinationStore)(config.mongoUrl, config.mongoDatabase, clock);
   return new SqliteCoordinationStore(join(config.dataDir, 'read-models.db'), clock);
 }
 
 /** Rate-limit buckets where every API replica finds them: MongoDB when set, else a file in DATA_DIR. */
-export function createRateLimitStore(config: PlatformConfig, clock: Clock = systemClock): RateLimitStore {
+export function createRateLimitStore(config: PlatformConfig, clock: Clock): RateLimitStore {
   if (config.mongoUrl) return new (production.rateLimit().MongoRateLimitStore)(config.mongoUrl, config.mongoDatabase, clock);
   return new SqliteRateLimitStore(join(config.dataDir, 'rate-limits.db'), clock);
 }
@@ -87,7 +87,7 @@ export function createRateLimitStore(config: PlatformConfig, clock: Clock = syst
  * Idempotency keys and their stored answers (decisions §13), where every API replica finds them:
  * MongoDB when set (TTL index), else their own file in DATA_DIR.
  */
-export function createIdempotencyStore(config: PlatformConfig, clock: Clock = systemClock): IdempotencyStore {
+export function createIdempotencyStore(config: PlatformConfig, clock: Clock): IdempotencyStore {
   if (config.mongoUrl) return new (production.idempotency().MongoIdempotencyStore)(config.mongoUrl, config.mongoDatabase, clock);
   return new SqliteIdempotencyStore(join(config.dataDir, 'idempotency.db'), clock);
 }

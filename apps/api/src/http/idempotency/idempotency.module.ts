@@ -2,6 +2,7 @@ import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/comm
 import { createIdempotencyStore } from '@app/platform/adapters';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from '@app/platform/idempotency/idempotency-store.port';
+import { CLOCK, type Clock } from '@app/platform/clock';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 /**
@@ -12,7 +13,7 @@ import { IdempotencyInterceptor } from './idempotency.interceptor';
  */
 @Global()
 @Module({
-  providers: [{ provide: IDEMPOTENCY_STORE, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => createIdempotencyStore(config) }, IdempotencyInterceptor],
+  providers: [{ provide: IDEMPOTENCY_STORE, inject: [PLATFORM_CONFIG, CLOCK], useFactory: (config: PlatformConfig, clock: Clock) => createIdempotencyStore(config, clock) }, IdempotencyInterceptor],
   exports: [IDEMPOTENCY_STORE, IdempotencyInterceptor],
 })
 export class IdempotencyModule implements OnApplicationShutdown {

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { getOptionsToken, getStorageToken, type ThrottlerModuleOptions } from '@nestjs/throttler';
 import { createRateLimitStore } from '@app/platform/adapters';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
+import { systemClock } from '@app/platform/clock';
 import { ApiRateLimitGuard } from './api-rate-limit.guard';
 import { TokenBucketStorage } from './token-bucket.storage';
 
@@ -19,7 +20,9 @@ export function throttlerOptions(config: PlatformConfig): ThrottlerModuleOptions
 @Module({
   providers: [
     { provide: getOptionsToken(), inject: [PLATFORM_CONFIG], useFactory: throttlerOptions },
-    { provide: getStorageToken(), inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => new TokenBucketStorage(createRateLimitStore(config)) },
+    // The machine's clock, not the app's: buckets meter requests as they really arrive, and a test that
+    // moves the app's time (cards' cycles, expiries) must neither fill nor empty them.
+    { provide: getStorageToken(), inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => new TokenBucketStorage(createRateLimitStore(config, systemClock)) },
     ApiRateLimitGuard,
   ],
   // The storage too: the readiness probe checks its store (apps/api/src/health/readiness.ts).
