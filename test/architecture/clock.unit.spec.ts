@@ -29,10 +29,6 @@ const ALLOW_LIST: readonly { readonly file: string; readonly reason: string }[] 
       'isBirthDate compares a date of birth with today in a class-validator decorator, which runs outside the container (no injection); ' +
       'the form is the check in the entity decider, against the now its command carries.',
   },
-  ...['transfer-money.ts', 'transfer-steps.ts', 'legacy-reservations.ts', 'legacy-migration.ts', 'create-transfer/transfer-intent.ts'].map((f) => ({
-    file: `libs/application/src/transfers/${f}`,
-    reason: "the payout request path, reshaped by helper E in this batch: its handler's injected clock gives the time.",
-  })),
 ];
 
 describe('no-clock-outside-the-clock: time comes from the injected Clock (libs/platform/src/clock), issue 33 item 2', () => {

@@ -1,4 +1,4 @@
-import { systemClock } from '@app/platform/clock';
+import { systemClock, type Clock } from '@app/platform/clock';
 import { ulid } from '@app/platform/ids/ulid';
 import { isDomainError, type Decider, type DomainEvent } from '@app/domain';
 import { WrongExpectedRevisionError, type EventStore, type EventToAppend } from '@app/platform/event-store/event-store.port';
@@ -8,6 +8,9 @@ import { actorLabel, type Actor, type CommandContext } from './actor';
 import { DomainException } from './domain-exception';
 import { foldStream, rememberFold, serializePerStream, type FoldedStream } from './stream-cache';
 import { forbidden, visibility } from './tenancy';
+
+/** The process's clock, as the store's folds carry it (the one that stamps appended events): for the time a command says. */
+export const clockOf = (store: EventStore): Clock => store.folds?.clock ?? systemClock;
 
 export interface HandleOptions {
   /** Owning entity recorded in metadata when the stream is new; existing streams keep theirs. */
@@ -61,7 +64,7 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
     if (decided.length === 0) return { state: folded.state, newEvents: [], position: null };
     const entityId = folded.owner ? (folded.owner.entity_id ?? null) : (options.entityId ?? null);
     const mode = folded.owner ? modeOf(folded.owner) : (options.mode ?? context.actor.mode);
-    const at = (store.folds?.clock ?? systemClock).now();
+    const at = clockOf(store).now();
     const toStore = decided.map((e) => toAppend(e, context, entityId, options.schemaVersion ?? 1, mode, at));
     const result = await store.append(streamId, toStore, folded.revision === -1 ? 'no_stream' : folded.revision);
     const state = decided.reduce(decider.evolve, folded.state);

@@ -3,7 +3,7 @@ import { transferMigrationDecider, transferReferenceDecider, type TransferRefere
 import { CHECKPOINT_STORE, type CheckpointStore } from '@app/platform/coordination/checkpoint-store.port';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
-import { foldStream, handleCommand, reactionContext } from '../command-handling';
+import { clockOf, foldStream, handleCommand, reactionContext } from '../command-handling';
 import { finishLegacyTransfer } from './legacy-reservations';
 import { transferStreamFor } from './streams';
 
@@ -40,7 +40,7 @@ async function migrateOne(store: EventStore, streamId: string, reserved: Recorde
   const transfer = await finishLegacyTransfer(store, state.intent, context);
   if (!transfer) return false;
   const { account_id, unique_reference } = (reserved.data as Extract<TransferReferenceEvent, { type: 'TransferReferenceReserved' }>['data']).intent;
-  const command = { transfer_id: transfer.id, account_id, unique_reference, now: Date.now() };
+  const command = { transfer_id: transfer.id, account_id, unique_reference, now: clockOf(store).now() };
   const { newEvents } = await handleCommand(store, transferStreamFor(account_id, unique_reference), transferMigrationDecider, command, context, { entityId: transfer.entity_id });
   return newEvents.length > 0;
 }

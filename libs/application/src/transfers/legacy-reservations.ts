@@ -1,7 +1,7 @@
 import { accountDecider, openHold } from '@app/domain/accounts';
 import { isTransfer, transferReferenceDecider, type TransferIntent, type TransferRecord } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
-import { foldStream, handleCommand, type CommandContext } from '../command-handling';
+import { clockOf, foldStream, handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { transferReferenceStream } from './streams';
 import { createTransfer, holdMoney, releaseHold, transferOf } from './transfer-steps';
@@ -19,11 +19,11 @@ import { createTransfer, holdMoney, releaseHold, transferOf } from './transfer-s
 async function claimReference(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<TransferIntent> {
   const stream = transferReferenceStream(intent.account_id, intent.unique_reference);
   for (;;) {
-    const { state } = await handleCommand(store, stream, transferReferenceDecider, { type: 'ReserveTransferReference', intent, now: Date.now() }, context, { entityId: intent.entity_id });
+    const { state } = await handleCommand(store, stream, transferReferenceDecider, { type: 'ReserveTransferReference', intent, now: clockOf(store).now() }, context, { entityId: intent.entity_id });
     if (state.status !== 'reserved') throw new Error(`reference ${intent.unique_reference} not reserved`);
     if (state.transfer_id === intent.id || (await transferOf(store, state.transfer_id)).status !== 'voided') return state.intent;
     // A voided id (its hold was refused) whose release a crash cut short frees the reference.
-    await handleCommand(store, stream, transferReferenceDecider, { type: 'ReleaseTransferReference', transfer_id: state.transfer_id, now: Date.now() }, context);
+    await handleCommand(store, stream, transferReferenceDecider, { type: 'ReleaseTransferReference', transfer_id: state.transfer_id, now: clockOf(store).now() }, context);
   }
 }
 

@@ -1,7 +1,7 @@
 import { accountDecider, type AccountCommand } from '@app/domain/accounts';
 import { EVENT_FOR_STATUS, isTransfer, transferDecider, type ActiveTransferState, type AdvanceTarget, type TransferEvent, type TransferRecord, type TransferState } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
-import { DomainException, foldStream, handleCommand, type CommandContext } from '../command-handling';
+import { clockOf, DomainException, foldStream, handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { accountLogReader } from '../accounts/account-log-reader';
 import { MONEY_ATTEMPTS } from './transfer-steps';
@@ -19,7 +19,7 @@ const money = (store: EventStore, accountId: string, command: MoneyCommand | (()
     store,
     accountStream(accountId),
     accountDecider,
-    async () => ({ ...(typeof command === 'function' ? await command() : command), account_id: accountId, now: Date.now() }) as AccountCommand,
+    async () => ({ ...(typeof command === 'function' ? await command() : command), account_id: accountId, now: clockOf(store).now() }) as AccountCommand,
     orgLevel(context),
     { maxAttempts: MONEY_ATTEMPTS },
   );
@@ -98,7 +98,7 @@ export async function advanceTransfer(store: EventStore, transferId: string, to:
     status_reason: statusReason,
     // Read before the reversal is appended, so its credit back lands after this revision.
     ...(to === 'reversed' && isTransfer(state) && { account_revision: (await foldStream(store, accountStream(state.transfer.account_id), accountDecider)).revision }),
-    now: Date.now(),
+    now: clockOf(store).now(),
   });
   const { state, newEvents } = await handleCommand(store, transferStream(transferId), transferDecider, command, context);
   const known = isTransfer(state) ? state : undefined;
@@ -113,7 +113,7 @@ export async function advanceTransfer(store: EventStore, transferId: string, to:
  * the release is keyed by the transfer id, so the transfer-money backstop repeating it is a no-op.
  */
 export async function cancelTransfer(store: EventStore, transferId: string, entityId: string, reason: string | null, context: CommandContext): Promise<TransferRecord> {
-  const command = () => ({ type: 'CancelTransfer' as const, transfer_id: transferId, entity_id: entityId, reason, now: Date.now() });
+  const command = () => ({ type: 'CancelTransfer' as const, transfer_id: transferId, entity_id: entityId, reason, now: clockOf(store).now() });
   const { state, newEvents } = await handleCommand(store, transferStream(transferId), transferDecider, command, context);
   for (const event of newEvents) await applyMoney(store, event, context);
   if (!isTransfer(state)) throw new Error(`transfer ${transferId} cancelled but not folded`);

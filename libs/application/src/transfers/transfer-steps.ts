@@ -1,7 +1,7 @@
 import { accountDecider, heldTransferFor } from '@app/domain/accounts';
 import { isTransfer, transferDecider, type TransferIntent, type TransferRecord, type TransferState } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
-import { DomainException, foldStream, handleCommand, type CommandContext } from '../command-handling';
+import { clockOf, DomainException, foldStream, handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { finishLegacyTransfer } from './legacy-reservations';
 import { isLegacyTransferId, transferStream } from './streams';
@@ -31,7 +31,7 @@ export async function holdMoney(store: EventStore, intent: TransferIntent, conte
     // older version's reservation) may have been held and closed already.
     origin_done: origin === 'read' && (await transferOf(store, intent.id)).status !== 'none',
     transfer: intent,
-    now: Date.now(),
+    now: clockOf(store).now(),
   });
   const { state } = await handleCommand(store, accountStream(intent.account_id), accountDecider, hold, context, { maxAttempts: MONEY_ATTEMPTS });
   const holder = state.status === 'open' ? heldTransferFor(state, intent.unique_reference) : undefined;
@@ -40,7 +40,7 @@ export async function holdMoney(store: EventStore, intent: TransferIntent, conte
 
 /** The transfer the stream holds after this creation: this one, or the reference's first. */
 export async function createTransfer(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<TransferRecord> {
-  const { state } = await handleCommand(store, transferStream(intent.id), transferDecider, { type: 'CreateTransfer', intent, now: Date.now() }, context, { entityId: intent.entity_id });
+  const { state } = await handleCommand(store, transferStream(intent.id), transferDecider, { type: 'CreateTransfer', intent, now: clockOf(store).now() }, context, { entityId: intent.entity_id });
   // An older log bound the reference to a transfer in a stream of its own (migrated at start).
   const transfer = state.status === 'elsewhere' ? await transferById(store, state.transfer_id) : isTransfer(state) ? state.transfer : null;
   if (!transfer) throw new Error(`transfer ${intent.id} was voided`);
@@ -71,7 +71,7 @@ export function ofReference(transfer: TransferRecord, accountId: string, uniqueR
 
 /** A hold whose reference went to another transfer gives its money back. */
 export async function releaseHold(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<void> {
-  const release = { type: 'ReleaseHold' as const, account_id: intent.account_id, hold_id: intent.id, now: Date.now() };
+  const release = { type: 'ReleaseHold' as const, account_id: intent.account_id, hold_id: intent.id, now: clockOf(store).now() };
   await handleCommand(store, accountStream(intent.account_id), accountDecider, release, context, { maxAttempts: MONEY_ATTEMPTS });
 }
 

@@ -2,7 +2,7 @@ import { domainError, rule, type DomainError } from '@app/domain';
 import { accountDecider, balanceOf, type OpenAccountState } from '@app/domain/accounts';
 import { STABLECOIN_CURRENCIES, transferFee, type FeeSchedule, type PaymentType, type TransferIntent } from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
-import { DomainException, loadAggregate, systemActor, type Actor, type CommandContext } from '../../command-handling';
+import { clockOf, DomainException, loadAggregate, systemActor, type Actor, type CommandContext } from '../../command-handling';
 import { findPaymentDetail } from '../../counterparties/payment-detail-index';
 import { accountStream, isAccountId } from '../../accounts/streams';
 import type { TransferablePaymentDetail } from '../payment-detail-lookup';
@@ -30,7 +30,7 @@ export async function transferIntent(store: EventStore, fees: FeeSchedule, conte
     description: input.description,
     unique_reference: input.unique_reference,
     metadata: input.metadata,
-    created: Date.now(),
+    created: clockOf(store).now(),
     destination_account_id: destination?.id ?? null,
     ...(destination && { destination_revision: destination.revision }),
   };
