@@ -3,6 +3,10 @@
 // the simulator settles, spread over BENCH_HISTORY_ACCOUNTS (10) accounts; another organization's
 // account (the neighbour whose reads must not wait); one live account, funded by the operator,
 // whose payouts stay pending (live transfers move only when the operator advances them).
+// The first sandbox account gets PAGE_FILL payouts before any size is measured, so the pages the
+// bench reads (a statement page, an /events page, a /history page, PAGE items each) are full at
+// every size, the smallest included: each size then reads the same work, and only the history
+// around it differs.
 const { KEYS, caller } = require('./history-service');
 const { health } = require('./client');
 const { BANK } = require('./world');
@@ -11,6 +15,13 @@ const { Blob } = require('node:buffer');
 
 const ACCOUNTS = Number(process.env.BENCH_HISTORY_ACCOUNTS || 10);
 const FUNDS = 1e13;
+/** The items of each page the bench reads. */
+const PAGE = 100;
+/**
+ * A settled payout adds two statement entries (the hold, the debit) and two account events (FundsHeld, FundsDebited):
+ * 60 fill a page of 100 of either, with room to spare, and the organization's log has more than 2 × 100 events.
+ */
+const PAGE_FILL = 60;
 
 const must = async (call, method, path, body, expected = [200, 201]) => {
   const r = await call(method, path, body);
@@ -45,6 +56,9 @@ async function sandboxWorld(base) {
   const otherAccount = (await must(other, 'POST', '/accounts', { entity_id: otherEntity, currency: 'USD' })).id;
   // "Early in the log": the ledger as it was once the accounts were funded.
   const earlyPosition = (await health(base)).log.head;
+  for (let i = 0; i < PAGE_FILL; i++) {
+    await must(call, 'POST', '/transfer', { account_id: accounts[0], payment_detail_id: pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `page-fill-${i}` }, [201]);
+  }
   let n = 0;
   const payout = (reference) => ({ account_id: accounts[n++ % accounts.length], payment_detail_id: pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: reference });
   return { entity, accounts, pmd, otherAccount, earlyPosition, payout };
@@ -76,4 +90,4 @@ async function liveWorld(base, adminToken) {
   return { entity: person.id, account, pmd, payout };
 }
 
-module.exports = { sandboxWorld, liveWorld };
+module.exports = { PAGE, PAGE_FILL, sandboxWorld, liveWorld };

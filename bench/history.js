@@ -3,7 +3,8 @@
 // as an organization's history grows. One run on `npm start` as the README runs it (history-service.js):
 // 1. after BENCH_HISTORY_SIZES (0,10000,50000) settled sandbox payouts: RSS of the API and of its
 //    worker, the first and second GET /ledger, a ledger as_of early in the log, a statement's first
-//    page, an /events page and an account's /history (first call, then p50 of BENCH_HISTORY_READS);
+//    page, an /events page and an account's /history (first call, then p50 of BENCH_HISTORY_READS),
+//    each a page of 100 that is full at every size (history-world.js writes 60 payouts for it first);
 // 2. at the largest size: one /events/stream?after_position=0&follow=false of the whole history
 //    (events/s), then another organization's GET /accounts/{id} p99 while 10 such streams run;
 // 3. payout p50 on one live account with BENCH_HISTORY_PENDING (0,1000,10000) pending payouts
@@ -15,7 +16,7 @@ const { caughtUp } = require('./lag');
 const { sampleRss } = require('./rss');
 const { health: healthOf } = require('./client');
 const { KEYS, ADMIN, startService, stopService, memoryMb, caller, generate, settled } = require('./history-service');
-const { sandboxWorld, liveWorld } = require('./history-world');
+const { PAGE, PAGE_FILL, sandboxWorld, liveWorld } = require('./history-world');
 
 const list = (name, fallback) => (process.env[name] || fallback).split(',').map(Number);
 const SIZES = list('BENCH_HISTORY_SIZES', '0,10000,50000');
@@ -30,12 +31,13 @@ const CATCH_UP_MS = 10 * 60_000;
 const round = (ms) => Math.round(ms * 10) / 10;
 
 /**
- * The first call's time, then the p50 of `READS` more. A 503 (a read model behind the log, e.g. while a restarted
+ * The first call's time, then the p50 of `READS` more, and the items the page held (`data`'s length). A 503 (a read model behind the log, e.g. while a restarted
  * worker catches up) is waited out and counted in `retried`, its time not measured; any other non-2xx stops the run.
  */
 const retried = {};
 async function timed(call, path, runs = READS) {
   const times = [];
+  let items;
   for (let i = 0; i <= runs; i++) {
     const began = performance.now();
     const r = await call('GET', path);
@@ -46,9 +48,10 @@ async function timed(call, path, runs = READS) {
     }
     times.push(performance.now() - began);
     if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    items ??= Array.isArray(r.body?.data) ? r.body.data.length : undefined;
   }
   const rest = times.slice(1).sort((a, b) => a - b);
-  return { first: round(times[0]), p50: round(percentile(rest, 50)) };
+  return { first: round(times[0]), p50: round(percentile(rest, 50)), items };
 }
 
 async function readsAt(service, world, size, peaks) {
@@ -58,22 +61,29 @@ async function readsAt(service, world, size, peaks) {
   const account = world.accounts[0];
   const ledgerFirst = await timed(call, '/ledger', 0);
   const ledgerSecond = await timed(call, '/ledger', 0);
-  const figures = {
+  const [apiRss, workerRss] = [memoryMb(service.api.pid, 'VmRSS'), memoryMb(service.workerPid, 'VmRSS')];
+  const asOf = await timed(call, `/ledger?as_of=position:${world.earlyPosition}`);
+  // Pages of PAGE items, full at every size (history-world.js fills them before the first size): the same work each time.
+  const statement = await timed(call, `/accounts/${account}/transactions?limit=${PAGE}`);
+  const events = await timed(call, `/events?limit=${PAGE}&after_position=${Math.floor(head / 2)}`);
+  const history = await timed(call, `/accounts/${account}/history?limit=${PAGE}`);
+  return {
     size,
     head,
-    api_rss_mb: memoryMb(service.api.pid, 'VmRSS'),
+    api_rss_mb: apiRss,
     api_peak_mb: peaks.api,
-    worker_rss_mb: memoryMb(service.workerPid, 'VmRSS'),
+    worker_rss_mb: workerRss,
     worker_peak_mb: peaks.worker,
     'worker restarts': health.worker?.restarts ?? null,
     'ledger 1st ms': ledgerFirst.first,
     'ledger 2nd ms': ledgerSecond.first,
-    'as_of ms': await timed(call, `/ledger?as_of=position:${world.earlyPosition}`),
-    'statement ms': await timed(call, `/accounts/${account}/transactions?limit=100`),
-    'events ms': await timed(call, `/events?limit=100&after_position=${Math.floor(head / 2)}`),
-    'history ms': await timed(call, `/accounts/${account}/history`),
+    'as_of ms': asOf,
+    'statement ms': statement,
+    'events ms': events,
+    'history ms': history,
+    // What each page held (statement entries / events / account events): PAGE each, or the sizes did not read the same work.
+    'page items': `${statement.items}/${events.items}/${history.items}`,
   };
-  return figures;
 }
 
 /** Reads one whole-history stream; resolves to { events, seconds }, or what it had when `signal` aborted it. */
@@ -177,6 +187,7 @@ async function livePayouts(service, live) {
 }
 
 const flat = (row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v && typeof v === 'object' ? `${v.first} / ${v.p50}` : v]));
+const PAGE_READS = { 'statement ms': 'statement entries', 'events ms': 'events', 'history ms': 'account events' };
 
 async function main() {
   const service = await startService();
@@ -200,7 +211,7 @@ async function main() {
       // Each size as soon as it is measured: a run stopped before the largest keeps what it had.
       console.log(`measured at ${size} settled payouts (${Math.round(generatedIn)} s to reach it): ${JSON.stringify(history[history.length - 1])}`);
     }
-    console.log('\n== after N settled payouts (reads: first / p50 of the next ' + READS + ', ms)\n');
+    console.log(`\n== after N settled payouts, beside the world's ${PAGE_FILL} on the first account (reads: first / p50 of the next ${READS}, ms; pages of ${PAGE})\n`);
     report('history', history.map(flat), { sizes: SIZES, reads: READS, retried_503: retried });
     if (Object.keys(retried).length) console.log(`reads answered 503 first, then retried: ${JSON.stringify(retried)}`);
     rss.mark('streams');
@@ -235,8 +246,10 @@ function summary(history, stream, payouts, segments) {
   const restarts = history[history.length - 1]['worker restarts'];
   lines.push(`peak RSS through the whole run: API ${peak('api')} MB, worker ${peak('worker')} MB (target ≤ 256 MB each); worker restarts ${restarts} while the history was written`);
   for (const k of ['as_of ms', 'statement ms', 'events ms', 'history ms']) {
+    const [a, b] = [large[k].items, small[k].items];
+    const work = !PAGE_READS[k] ? '' : a === PAGE && b === PAGE ? `, a page of ${PAGE} ${PAGE_READS[k]} at both` : `, NOT THE SAME WORK: ${a} and ${b} ${PAGE_READS[k]} (pages of ${PAGE})`;
     lines.push(
-      `${k.replace(' ms', '')} at ${large.size} / at ${small.size}: first ${large[k].first} / ${small[k].first} ms, p50 ${large[k].p50} / ${small[k].p50} ms = ${ratio(large[k].p50, small[k].p50)} (target ≤ 150%, < 50 ms)`,
+      `${k.replace(' ms', '')} at ${large.size} / at ${small.size}: first ${large[k].first} / ${small[k].first} ms, p50 ${large[k].p50} / ${small[k].p50} ms = ${ratio(large[k].p50, small[k].p50)}${work} (target ≤ 150%, < 50 ms)`,
     );
   }
   for (const k of ['ledger 1st ms', 'ledger 2nd ms'])
