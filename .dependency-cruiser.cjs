@@ -63,7 +63,12 @@ module.exports = {
         'features register their process managers into it, the platform gives it the projector and the publisher, never the reverse.',
       severity: 'error',
       from: { path: '(^|/)libs/platform/src/log-processing/', pathNot: '\\.spec\\.ts$' },
-      to: { path: ['(^|/)libs/(domain|application|read-models|webhook-delivery)/', '(^|/)libs/platform/src/(read-store/projector|bus/bus-publisher)\\.ts$'] },
+      to: {
+        path: [
+          '(^|/)libs/(domain|application|read-models|webhook-delivery)/',
+          '(^|/)libs/platform/src/(read-store/projector|bus/bus-publisher)\\.ts$',
+        ],
+      },
     },
     {
       name: 'no-app-imports-another-app',

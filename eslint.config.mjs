@@ -62,7 +62,10 @@ export default tseslint.config(
   {
     rules: {
       // Parameters and bindings named _x are unused on purpose (a signature, a destructured rest).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // `any` is rare and each one is at an untyped edge (JSON, driver rows, test bodies); typecheck is strict elsewhere.
       '@typescript-eslint/no-explicit-any': 'off',
       // `void promise` marks a promise deliberately not awaited, and `a && b()` is used as a statement in a few guards.

@@ -19,9 +19,22 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/libs/**/*.unit.spec.ts', '<rootDir>/apps/**/*.unit.spec.ts', '<rootDir>/test/architecture/*.unit.spec.ts', '<rootDir>/test/openapi/*.unit.spec.ts'],
+      testMatch: [
+        '<rootDir>/libs/**/*.unit.spec.ts',
+        '<rootDir>/apps/**/*.unit.spec.ts',
+        '<rootDir>/test/architecture/*.unit.spec.ts',
+        '<rootDir>/test/openapi/*.unit.spec.ts',
+      ],
     },
-    { ...common, displayName: 'int', testMatch: ['<rootDir>/libs/**/*.int.spec.ts', '<rootDir>/apps/**/*.int.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts', '<rootDir>/apps/**/*.e2e.spec.ts'] },
+    {
+      ...common,
+      displayName: 'int',
+      testMatch: ['<rootDir>/libs/**/*.int.spec.ts', '<rootDir>/apps/**/*.int.spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e.spec.ts', '<rootDir>/apps/**/*.e2e.spec.ts'],
+    },
   ],
 };

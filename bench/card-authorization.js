@@ -29,10 +29,15 @@ const freePort = () =>
 
 /** The card program's endpoint: approves every authorization after DELAY_MS (the signature is the tests' concern). */
 function slowEndpoint() {
-  const server = createServer({ key: readFileSync(join(TLS, 'server.key')), cert: readFileSync(join(TLS, 'server.crt')) }, (req, res) => {
-    req.resume();
-    req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"approved":true}'), DELAY_MS));
-  });
+  const server = createServer(
+    { key: readFileSync(join(TLS, 'server.key')), cert: readFileSync(join(TLS, 'server.crt')) },
+    (req, res) => {
+      req.resume();
+      req.on('end', () =>
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"approved":true}'), DELAY_MS),
+      );
+    },
+  );
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
@@ -64,14 +69,41 @@ async function main() {
   const service = await startService();
   try {
     const call = caller(service.base, KEYS.sandbox);
-    const entity = (await call('POST', '/entities', { first_name: 'Bench', last_name: 'Program', email: 'b@example.com', country: 'NG' })).body.id;
-    const account = (await call('POST', '/accounts', { entity_id: entity, type: 'checking', currency: 'USD', display_name: 'Program' })).body.id;
+    const entity = (
+      await call('POST', '/entities', {
+        first_name: 'Bench',
+        last_name: 'Program',
+        email: 'b@example.com',
+        country: 'NG',
+      })
+    ).body.id;
+    const account = (
+      await call('POST', '/accounts', { entity_id: entity, type: 'checking', currency: 'USD', display_name: 'Program' })
+    ).body.id;
     await call('POST', `/sandbox/accounts/${account}/fund`, { amount: 100_000_000, currency: 'USD' });
     const url = `https://127.0.0.1:${endpoint.address().port}/authorize`;
-    const hook = await call('POST', '/entity-webhooks', { entity_id: entity, url, secret: 'bench-secret-0123456789', enabled_events: { card_authorizations: ['request'] } });
+    const hook = await call('POST', '/entity-webhooks', {
+      entity_id: entity,
+      url,
+      secret: 'bench-secret-0123456789',
+      enabled_events: { card_authorizations: ['request'] },
+    });
     if (hook.status !== 201) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
-    const cardholder = { first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', phone_number: '+2348012345678' };
-    const card = (await call('POST', '/virtual-cards', { account_id: account, card_name: 'Bench', cardholder, currency: 'USD', amount: 100_000_000 })).body.data.id;
+    const cardholder = {
+      first_name: 'Ada',
+      last_name: 'Okafor',
+      email: 'ada@example.com',
+      phone_number: '+2348012345678',
+    };
+    const card = (
+      await call('POST', '/virtual-cards', {
+        account_id: account,
+        card_name: 'Bench',
+        cardholder,
+        currency: 'USD',
+        amount: 100_000_000,
+      })
+    ).body.data.id;
     const paths = [`/accounts/${account}`, `/card-details/${card}`, `/entities/${entity}`];
 
     // Baseline: the same routes for as long as the authorizations will take, nothing else running.
@@ -81,7 +113,11 @@ async function main() {
     let done = 0;
     const t0 = Date.now();
     const authorizations = Array.from({ length: AUTHORIZATIONS }, () =>
-      call('POST', `/sandbox/cards/${card}/authorizations`, { amount: 100, currency: 'USD', merchant: MERCHANT }).finally(() => done++),
+      call('POST', `/sandbox/cards/${card}/authorizations`, {
+        amount: 100,
+        currency: 'USD',
+        merchant: MERCHANT,
+      }).finally(() => done++),
     );
     const during = await sampleRoutes(call, paths, () => done >= AUTHORIZATIONS);
     const answers = await Promise.all(authorizations);
@@ -93,8 +129,12 @@ async function main() {
     const logs = (await call('GET', `/webhook-logs?entity_id=${entity}&limit=100`)).body.data ?? [];
     const errors = [...new Set(logs.map((l) => l.error).filter(Boolean))];
     if (errors.length) console.log(`endpoint errors in the webhook log: ${errors.join('; ')}`);
-    console.log(`\n${AUTHORIZATIONS} concurrent authorizations against an endpoint answering after ${DELAY_MS} ms: all answered in ${Date.now() - t0} ms`);
-    console.log(`their outcomes (status, card transaction status, authorization source and reason): ${JSON.stringify(sources)}\n`);
+    console.log(
+      `\n${AUTHORIZATIONS} concurrent authorizations against an endpoint answering after ${DELAY_MS} ms: all answered in ${Date.now() - t0} ms`,
+    );
+    console.log(
+      `their outcomes (status, card transaction status, authorization source and reason): ${JSON.stringify(sources)}\n`,
+    );
     console.log(`Other routes (${paths.map((p) => p.replace(/_[0-9A-Z]{26}/, '_…')).join(', ')}), one at a time:\n`);
     console.log('| while                                | samples | p50 (ms) | p95 (ms) | max (ms) |');
     console.log('| ------------------------------------ | ------- | -------- | -------- | -------- |');

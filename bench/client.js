@@ -20,12 +20,16 @@ const startFlags = () =>
 
 /** Runs `node server.js <mode> <port>` (the API under `npm start`'s node flags) and resolves once it prints READY. */
 function start(mode, port, env = {}) {
-  const child = spawn(process.execPath, [...(mode === 'api' ? startFlags() : []), join(__dirname, 'server.js'), mode, String(port)], {
-    // The service resolves its relative defaults (datasets/fx-rates.json) from the repository root.
-    cwd: join(__dirname, '..'),
-    env: { ...process.env, PAYMENTS_BOOTSTRAP_API_KEYS: KEY, PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(mode === 'api' ? startFlags() : []), join(__dirname, 'server.js'), mode, String(port)],
+    {
+      // The service resolves its relative defaults (datasets/fx-rates.json) from the repository root.
+      cwd: join(__dirname, '..'),
+      env: { ...process.env, PAYMENTS_BOOTSTRAP_API_KEYS: KEY, PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => String(d).includes('READY') && resolve(child));
     child.on('exit', (code) => reject(new Error(`${mode} exited with ${code}`)));

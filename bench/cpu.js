@@ -46,7 +46,8 @@ async function phase(apiPid, base) {
   const api = since(apiPid);
   const worker = since(base ? await workerPid(base) : null);
   const began = performance.now();
-  const per = (used, requests, idlePerSecond, seconds) => (used === null || !requests ? null : round((used - (idlePerSecond ?? 0) * seconds) / requests));
+  const per = (used, requests, idlePerSecond, seconds) =>
+    used === null || !requests ? null : round((used - (idlePerSecond ?? 0) * seconds) / requests);
   return {
     end: (requests, idle = {}) => {
       const seconds = (performance.now() - began) / 1000;

@@ -40,11 +40,20 @@ async function quietHead(base) {
 async function transfers(base, world, count, tag, settled) {
   const ids = [];
   for (let i = 0; i < count; i++) {
-    const body = { account_id: world.accounts[0], payment_detail_id: world.pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `events-${tag}-${i}` };
+    const body = {
+      account_id: world.accounts[0],
+      payment_detail_id: world.pmd,
+      amount: 100,
+      payment_type: 'bank-transfer',
+      unique_reference: `events-${tag}-${i}`,
+    };
     ids.push((await must(base, 'POST', '/transfer', body)).id);
   }
   for (const id of ids) {
-    await until(async () => (await must(base, 'GET', `/transfers/${id}?entity_id=${world.entity}`)).status === 'successful', `transfer ${id} successful`);
+    await until(
+      async () => (await must(base, 'GET', `/transfers/${id}?entity_id=${world.entity}`)).status === 'successful',
+      `transfer ${id} successful`,
+    );
   }
   await until(settled, 'every delivery');
 }
@@ -56,10 +65,19 @@ async function transfers(base, world, count, tag, settled) {
  */
 function streamsIn(dataDir, from, to, count) {
   const db = new Database(join(dataDir, 'events.db'), { readonly: true, fileMustExist: true });
-  const transferOf = "COALESCE(json_extract(data, '$.transfer.id'), json_extract(data, '$.hold_id'), json_extract(data, '$.transfer_id'), json_extract(data, '$.intent.id'))";
+  const transferOf =
+    "COALESCE(json_extract(data, '$.transfer.id'), json_extract(data, '$.hold_id'), json_extract(data, '$.transfer_id'), json_extract(data, '$.intent.id'))";
   try {
-    const { pairs } = db.prepare(`SELECT COUNT(*) AS pairs FROM (SELECT DISTINCT ${transferOf} AS t, stream_id FROM events WHERE position > ? AND position <= ? AND t IS NOT NULL)`).get(from, to);
-    const rows = db.prepare('SELECT type, COUNT(*) AS n FROM events WHERE position > ? AND position <= ? GROUP BY type ORDER BY MIN(position)').all(from, to);
+    const { pairs } = db
+      .prepare(
+        `SELECT COUNT(*) AS pairs FROM (SELECT DISTINCT ${transferOf} AS t, stream_id FROM events WHERE position > ? AND position <= ? AND t IS NOT NULL)`,
+      )
+      .get(from, to);
+    const rows = db
+      .prepare(
+        'SELECT type, COUNT(*) AS n FROM events WHERE position > ? AND position <= ? GROUP BY type ORDER BY MIN(position)',
+      )
+      .all(from, to);
     return { streams: pairs / count, types: rows.map((r) => `${r.type} ${(r.n / count).toFixed(1)}`) };
   } finally {
     db.close();
@@ -81,7 +99,12 @@ async function eventsPerTransfer(port = Number(process.env.BENCH_EVENTS_PORT || 
     const { streams, types } = streamsIn(dataDir, head, next, TRANSFERS);
     head = next;
 
-    await must(base, 'POST', '/entity-webhooks', { entity_id: world.entity, url: receiver.url('/all'), secret: 'bench-events-secret-0123456789', enabled_events: { all: true } });
+    await must(base, 'POST', '/entity-webhooks', {
+      entity_id: world.entity,
+      url: receiver.url('/all'),
+      secret: 'bench-events-secret-0123456789',
+      enabled_events: { all: true },
+    });
     head = await quietHead(base);
     const before = receiver.deliveries();
     // transfer.created/processing/successful and the account's outflow events: at least one delivery each.
@@ -98,7 +121,9 @@ async function eventsPerTransfer(port = Number(process.env.BENCH_EVENTS_PORT || 
 
 function printEvents(r) {
   console.log(`\nevents per transfer in the log (${r.transfers} transfers to successful, sandbox network on):`);
-  console.log(`  without a webhook: ${r.without.toFixed(1)} events in ${r.streams.toFixed(1)} streams (${r.types.join(', ')})`);
+  console.log(
+    `  without a webhook: ${r.without.toFixed(1)} events in ${r.streams.toFixed(1)} streams (${r.types.join(', ')})`,
+  );
   console.log(
     `  with one all-events webhook: ${r.withWebhook.toFixed(1)} (${r.deliveriesPerTransfer.toFixed(1)} deliveries per transfer; delivery bookkeeping in the log: ${(r.withWebhook - r.without).toFixed(1)})`,
   );

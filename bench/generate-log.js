@@ -32,13 +32,32 @@ function accountEvents(ulid, n) {
     actor: 'system:bench',
     mode: 'sandbox',
   });
-  const opened = { account_id: account, entity_id: ENTITY, mode: 'sandbox', type: 'checking', currency: 'USD', minor_units: 2, display_name: 'Bench', service_ban: '00000000', opened: Date.now() };
+  const opened = {
+    account_id: account,
+    entity_id: ENTITY,
+    mode: 'sandbox',
+    type: 'checking',
+    currency: 'USD',
+    minor_units: 2,
+    display_name: 'Bench',
+    service_ban: '00000000',
+    opened: Date.now(),
+  };
   const events = [{ type: 'AccountOpened', data: opened, metadata: meta() }];
   for (let i = 1; i < n; i++) {
     const balance = { available: i * 100, current: i * 100 };
     events.push({
       type: 'AccountFunded',
-      data: { account_id: account, entity_id: ENTITY, transaction_id: `txn_${ulid()}`, amount: 100, currency: 'USD', source: 'sandbox', balance_after: balance, funded: Date.now() },
+      data: {
+        account_id: account,
+        entity_id: ENTITY,
+        transaction_id: `txn_${ulid()}`,
+        amount: 100,
+        currency: 'USD',
+        source: 'sandbox',
+        balance_after: balance,
+        funded: Date.now(),
+      },
       metadata: meta(),
     });
   }
@@ -50,7 +69,9 @@ async function generateLog(dir, events) {
   const { createEventStore } = require(dist('libs/platform/src/adapters'));
   const { loadConfig } = require(dist('libs/platform/src/config/platform-config'));
   const { ulid } = require(dist('libs/platform/src/ids/ulid'));
-  const store = createEventStore(loadConfig({ ...process.env, DATA_DIR: dir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' }));
+  const store = createEventStore(
+    loadConfig({ ...process.env, DATA_DIR: dir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' }),
+  );
   // The store's writer thread does not keep the process alive: this does, until the log is written.
   const keepAlive = setInterval(() => undefined, 60_000);
   const started = process.hrtime.bigint();
@@ -67,7 +88,13 @@ async function generateLog(dir, events) {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const head = await store.headPosition();
     await store.close();
-    return { events: written, streams: Math.ceil(written / STREAM_LENGTH), seconds: seconds.toFixed(1), 'events/s': Math.round(written / seconds), head };
+    return {
+      events: written,
+      streams: Math.ceil(written / STREAM_LENGTH),
+      seconds: seconds.toFixed(1),
+      'events/s': Math.round(written / seconds),
+      head,
+    };
   } finally {
     clearInterval(keepAlive);
   }

@@ -44,7 +44,9 @@ const memoryMb = (pid, field) => {
 function startCommand() {
   const [command, ...args] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
   if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
-  return args.map((a) => (process.env.BENCH_DIST && a.startsWith('dist/') ? join(process.env.BENCH_DIST, a.slice('dist/'.length)) : a));
+  return args.map((a) =>
+    process.env.BENCH_DIST && a.startsWith('dist/') ? join(process.env.BENCH_DIST, a.slice('dist/'.length)) : a,
+  );
 }
 
 async function startService() {
@@ -89,7 +91,11 @@ async function stopService(service) {
 const caller =
   (base, key, extra = {}) =>
   async (method, path, body) => {
-    const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...extra }, body: body && JSON.stringify(body) });
+    const res = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...extra },
+      body: body && JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
@@ -113,9 +119,15 @@ async function generate(base, key, payout, count, prefix) {
   ];
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const r = await new Promise((resolve, reject) =>
-    autocannon({ url: base, amount: count, connections: Math.min(CONNECTIONS, count), timeout: 60, headers, requests }, (e, res) => (e ? reject(e) : resolve(res))),
+    autocannon(
+      { url: base, amount: count, connections: Math.min(CONNECTIONS, count), timeout: 60, headers, requests },
+      (e, res) => (e ? reject(e) : resolve(res)),
+    ),
   );
-  if (failed || r.errors || r.timeouts) throw new Error(`payouts ${prefix}: ${failed} not 201, ${r.errors} errors, ${r.timeouts} timeouts: ${samples.join('; ')}`);
+  if (failed || r.errors || r.timeouts)
+    throw new Error(
+      `payouts ${prefix}: ${failed} not 201, ${r.errors} errors, ${r.timeouts} timeouts: ${samples.join('; ')}`,
+    );
   return r;
 }
 
@@ -125,7 +137,9 @@ async function settled(base, key, entity, timeoutMs) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     if (!(await caughtUp(base, timeoutMs))) throw new Error('readers still behind');
-    const open = await Promise.all(['pending', 'processing'].map((s) => call('GET', `/transfers?entity_id=${entity}&status=${s}&limit=1`)));
+    const open = await Promise.all(
+      ['pending', 'processing'].map((s) => call('GET', `/transfers?entity_id=${entity}&status=${s}&limit=1`)),
+    );
     if (open.every((r) => r.status === 200 && r.body.data.length === 0)) return;
     if (Date.now() > until) throw new Error(`payouts still unsettled after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 500));

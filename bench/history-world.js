@@ -31,10 +31,22 @@ const must = async (call, method, path, body, expected = [200, 201]) => {
 
 /** A bank payment detail; a payout may refer to it once the projector has it (read-your-writes is the API's, but the probe makes sure). */
 async function payee(call, entity, account) {
-  const cpt = (await must(call, 'POST', '/counterparties', { type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } })).id;
+  const cpt = (
+    await must(call, 'POST', '/counterparties', {
+      type: 'individual',
+      entity_id: entity,
+      profile: { first_name: 'Grace', last_name: 'Hopper' },
+    })
+  ).id;
   const pmd = (await must(call, 'POST', `/counterparties/${cpt}/payment-details`, BANK)).id;
   for (let i = 0; i < 100; i++) {
-    const probe = await call('POST', '/transfer', { account_id: account, payment_detail_id: pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `probe-${i}` });
+    const probe = await call('POST', '/transfer', {
+      account_id: account,
+      payment_detail_id: pmd,
+      amount: 100,
+      payment_type: 'bank-transfer',
+      unique_reference: `probe-${i}`,
+    });
     if (probe.status === 201) return pmd;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -43,7 +55,15 @@ async function payee(call, entity, account) {
 
 async function sandboxWorld(base) {
   const call = caller(base, KEYS.sandbox);
-  const entity = (await must(call, 'POST', '/entities', { type: 'individual', first_name: 'History', last_name: 'Bench', email: 'h@example.com', country: 'US' })).id;
+  const entity = (
+    await must(call, 'POST', '/entities', {
+      type: 'individual',
+      first_name: 'History',
+      last_name: 'Bench',
+      email: 'h@example.com',
+      country: 'US',
+    })
+  ).id;
   const accounts = [];
   for (let i = 0; i < ACCOUNTS; i++) {
     const account = (await must(call, 'POST', '/accounts', { entity_id: entity, currency: 'USD' })).id;
@@ -52,15 +72,41 @@ async function sandboxWorld(base) {
   }
   const pmd = await payee(call, entity, accounts[0]);
   const other = caller(base, KEYS.other);
-  const otherEntity = (await must(other, 'POST', '/entities', { type: 'individual', first_name: 'Other', last_name: 'Tenant', email: 'o@example.com', country: 'US' })).id;
+  const otherEntity = (
+    await must(other, 'POST', '/entities', {
+      type: 'individual',
+      first_name: 'Other',
+      last_name: 'Tenant',
+      email: 'o@example.com',
+      country: 'US',
+    })
+  ).id;
   const otherAccount = (await must(other, 'POST', '/accounts', { entity_id: otherEntity, currency: 'USD' })).id;
   // "Early in the log": the ledger as it was once the accounts were funded.
   const earlyPosition = (await health(base)).log.head;
   for (let i = 0; i < PAGE_FILL; i++) {
-    await must(call, 'POST', '/transfer', { account_id: accounts[0], payment_detail_id: pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `page-fill-${i}` }, [201]);
+    await must(
+      call,
+      'POST',
+      '/transfer',
+      {
+        account_id: accounts[0],
+        payment_detail_id: pmd,
+        amount: 100,
+        payment_type: 'bank-transfer',
+        unique_reference: `page-fill-${i}`,
+      },
+      [201],
+    );
   }
   let n = 0;
-  const payout = (reference) => ({ account_id: accounts[n++ % accounts.length], payment_detail_id: pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: reference });
+  const payout = (reference) => ({
+    account_id: accounts[n++ % accounts.length],
+    payment_detail_id: pmd,
+    amount: 100,
+    payment_type: 'bank-transfer',
+    unique_reference: reference,
+  });
   return { entity, accounts, pmd, otherAccount, earlyPosition, payout };
 }
 
@@ -68,7 +114,13 @@ async function sandboxWorld(base) {
 async function liveWorld(base, adminToken) {
   const call = caller(base, KEYS.live);
   const admin = caller(base, adminToken);
-  const person = await must(call, 'POST', '/individual-entities', { first_name: 'Live', last_name: 'Bench', email: 'l@example.com', date_of_birth: '1990-01-31', country_of_residence: 'US' });
+  const person = await must(call, 'POST', '/individual-entities', {
+    first_name: 'Live',
+    last_name: 'Bench',
+    email: 'l@example.com',
+    date_of_birth: '1990-01-31',
+    country_of_residence: 'US',
+  });
   for (const [key, bytes] of [
     ['identity', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])],
     ['address', Buffer.from('%PDF-1.7\n%%EOF\n')],
@@ -78,15 +130,31 @@ async function liveWorld(base, adminToken) {
     form.set('key', key);
     form.set('link_to_identity[person_id]', person.person_id);
     form.set('file', new Blob([bytes], { type: 'application/octet-stream' }), `${key}.bin`);
-    const res = await fetch(`${base}/documents/upload`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.live}` }, body: form });
+    const res = await fetch(`${base}/documents/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.live}` },
+      body: form,
+    });
     if (res.status !== 201) throw new Error(`upload ${key}: ${res.status} ${await res.text()}`);
   }
   await must(call, 'POST', '/onboarding-submissions', { entity_id: person.id });
   await must(admin, 'POST', `/admin/entities/${person.id}/review`, { decision: 'approved' });
   const account = (await must(call, 'POST', '/accounts', { entity_id: person.id, currency: 'USD' })).id;
-  await must(admin, 'POST', `/admin/accounts/${account}/inflows`, { amount: FUNDS, currency: 'USD', rail: 'bank-transfer', reference: 'history-funds', sender: 'Bench' });
+  await must(admin, 'POST', `/admin/accounts/${account}/inflows`, {
+    amount: FUNDS,
+    currency: 'USD',
+    rail: 'bank-transfer',
+    reference: 'history-funds',
+    sender: 'Bench',
+  });
   const pmd = await payee(call, person.id, account);
-  const payout = (reference) => ({ account_id: account, payment_detail_id: pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: reference });
+  const payout = (reference) => ({
+    account_id: account,
+    payment_detail_id: pmd,
+    amount: 100,
+    payment_type: 'bank-transfer',
+    unique_reference: reference,
+  });
   return { entity: person.id, account, pmd, payout };
 }
 

@@ -93,7 +93,10 @@ async function readStream(base, key, signal) {
   let failed = null;
   let tail = '';
   try {
-    const res = await fetch(`${base}/events/stream?after_position=0&follow=false`, { headers: { authorization: `Bearer ${key}` }, signal });
+    const res = await fetch(`${base}/events/stream?after_position=0&follow=false`, {
+      headers: { authorization: `Bearer ${key}` },
+      signal,
+    });
     if (res.status !== 200) throw new Error(`/events/stream: ${res.status} ${await res.text()}`);
     const decoder = new TextDecoder();
     for await (const chunk of res.body) {
@@ -186,7 +189,10 @@ async function livePayouts(service, live) {
   return rows;
 }
 
-const flat = (row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v && typeof v === 'object' ? `${v.first} / ${v.p50}` : v]));
+const flat = (row) =>
+  Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [k, v && typeof v === 'object' ? `${v.first} / ${v.p50}` : v]),
+  );
 const PAGE_READS = { 'statement ms': 'statement entries', 'events ms': 'events', 'history ms': 'account events' };
 
 async function main() {
@@ -195,7 +201,9 @@ async function main() {
     const world = await sandboxWorld(service.base);
     // Peak RSS of each process over each stretch of the run, sampled every BENCH_RSS_SAMPLE_MS (250) ms, following a restarted worker.
     const rss = sampleRss(service.base, service.api.pid);
-    console.log(`service up (API pid ${service.api.pid}, worker pid ${service.workerPid}); sizes ${SIZES.join(', ')} settled payouts`);
+    console.log(
+      `service up (API pid ${service.api.pid}, worker pid ${service.workerPid}); sizes ${SIZES.join(', ')} settled payouts`,
+    );
     const history = [];
     let done = 0;
     for (const size of SIZES) {
@@ -209,9 +217,13 @@ async function main() {
       const peaks = (await rss.peek())[`to ${size}`];
       history.push({ ...(await readsAt(service, world, size, peaks)), 'generated in s': Math.round(generatedIn) });
       // Each size as soon as it is measured: a run stopped before the largest keeps what it had.
-      console.log(`measured at ${size} settled payouts (${Math.round(generatedIn)} s to reach it): ${JSON.stringify(history[history.length - 1])}`);
+      console.log(
+        `measured at ${size} settled payouts (${Math.round(generatedIn)} s to reach it): ${JSON.stringify(history[history.length - 1])}`,
+      );
     }
-    console.log(`\n== after N settled payouts, beside the world's ${PAGE_FILL} on the first account (reads: first / p50 of the next ${READS}, ms; pages of ${PAGE})\n`);
+    console.log(
+      `\n== after N settled payouts, beside the world's ${PAGE_FILL} on the first account (reads: first / p50 of the next ${READS}, ms; pages of ${PAGE})\n`,
+    );
     report('history', history.map(flat), { sizes: SIZES, reads: READS, retried_503: retried });
     if (Object.keys(retried).length) console.log(`reads answered 503 first, then retried: ${JSON.stringify(retried)}`);
     rss.mark('streams');
@@ -241,23 +253,35 @@ function summary(history, stream, payouts, segments) {
   const lines = [];
   const ratio = (a, b) => `${Math.round((a / b) * 100)}%`;
   const [p0, pN] = [payouts[0], payouts[payouts.length - 1]];
-  lines.push(`payout p50 with ${pN.pending} pending / with ${p0.pending}: ${pN.p50_ms} / ${p0.p50_ms} ms = ${ratio(pN.p50_ms, p0.p50_ms)} (target ≤ 120%)`);
+  lines.push(
+    `payout p50 with ${pN.pending} pending / with ${p0.pending}: ${pN.p50_ms} / ${p0.p50_ms} ms = ${ratio(pN.p50_ms, p0.p50_ms)} (target ≤ 120%)`,
+  );
   const peak = (k) => Math.max(...Object.values(segments).map((p) => p[k] ?? 0));
   const restarts = history[history.length - 1]['worker restarts'];
-  lines.push(`peak RSS through the whole run: API ${peak('api')} MB, worker ${peak('worker')} MB (target ≤ 256 MB each); worker restarts ${restarts} while the history was written`);
+  lines.push(
+    `peak RSS through the whole run: API ${peak('api')} MB, worker ${peak('worker')} MB (target ≤ 256 MB each); worker restarts ${restarts} while the history was written`,
+  );
   for (const k of ['as_of ms', 'statement ms', 'events ms', 'history ms']) {
     const [a, b] = [large[k].items, small[k].items];
-    const work = !PAGE_READS[k] ? '' : a === PAGE && b === PAGE ? `, a page of ${PAGE} ${PAGE_READS[k]} at both` : `, NOT THE SAME WORK: ${a} and ${b} ${PAGE_READS[k]} (pages of ${PAGE})`;
+    const work = !PAGE_READS[k]
+      ? ''
+      : a === PAGE && b === PAGE
+        ? `, a page of ${PAGE} ${PAGE_READS[k]} at both`
+        : `, NOT THE SAME WORK: ${a} and ${b} ${PAGE_READS[k]} (pages of ${PAGE})`;
     lines.push(
       `${k.replace(' ms', '')} at ${large.size} / at ${small.size}: first ${large[k].first} / ${small[k].first} ms, p50 ${large[k].p50} / ${small[k].p50} ms = ${ratio(large[k].p50, small[k].p50)}${work} (target ≤ 150%, < 50 ms)`,
     );
   }
   for (const k of ['ledger 1st ms', 'ledger 2nd ms'])
-    lines.push(`${k.replace(' ms', '')} at ${large.size} / at ${small.size}: ${large[k]} / ${small[k]} ms = ${ratio(large[k], small[k])} (target ≤ 150%, < 50 ms)`);
+    lines.push(
+      `${k.replace(' ms', '')} at ${large.size} / at ${small.size}: ${large[k]} / ${small[k]} ms = ${ratio(large[k], small[k])} (target ≤ 150%, < 50 ms)`,
+    );
   lines.push(
     `one whole-history stream: ${stream['stream events']} events in ${stream['stream s']} s, ${stream['stream events/s']} events/s${stream['stream ended'] === 'yes' ? '' : ` (${stream['stream ended']})`}${stream['stream failed'] === 'no' ? '' : `; A STREAM FAILED: ${stream['stream failed']}`}`,
   );
-  lines.push(`another organization's GET /accounts/{id} p99 while ${stream['streams at once']} streams ran: ${stream['other org GET p99 ms']} ms (target ≤ 100 ms)`);
+  lines.push(
+    `another organization's GET /accounts/{id} p99 while ${stream['streams at once']} streams ran: ${stream['other org GET p99 ms']} ms (target ≤ 100 ms)`,
+  );
   console.log('\n== summary\n\n' + lines.join('\n'));
 }
 

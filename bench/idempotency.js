@@ -13,14 +13,28 @@ const REPLAY = 'POST /transfer (Idempotency-Key: replayed)';
 const transfer = (world, n, tag) => ({
   method: 'POST',
   path: '/transfer',
-  body: { account_id: world.accounts[n % world.accounts.length], payment_detail_id: world.pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `bench-${tag}-${run}-${n}` },
+  body: {
+    account_id: world.accounts[n % world.accounts.length],
+    payment_detail_id: world.pmd,
+    amount: 100,
+    payment_type: 'bank-transfer',
+    unique_reference: `bench-${tag}-${run}-${n}`,
+  },
 });
 
 const IDEMPOTENCY_ROUTES = [
   { name: NONE, prepare: (base) => setUp(base), request: (w, n) => transfer(w, n, 'none') },
-  { name: FRESH, prepare: (base) => setUp(base), request: (w, n) => ({ ...transfer(w, n, 'keyed'), headers: { 'idempotency-key': `bench-${run}-${n}` } }) },
+  {
+    name: FRESH,
+    prepare: (base) => setUp(base),
+    request: (w, n) => ({ ...transfer(w, n, 'keyed'), headers: { 'idempotency-key': `bench-${run}-${n}` } }),
+  },
   // One request, sent again and again: the first runs, every other is the stored answer.
-  { name: REPLAY, prepare: (base) => setUp(base), request: (w) => ({ ...transfer(w, 0, 'replayed'), headers: { 'idempotency-key': `bench-replayed-${run}` } }) },
+  {
+    name: REPLAY,
+    prepare: (base) => setUp(base),
+    request: (w) => ({ ...transfer(w, 0, 'replayed'), headers: { 'idempotency-key': `bench-replayed-${run}` } }),
+  },
 ];
 
 /** One line per keyed variant measured: its rate and latency beside the same requests without a key. */

@@ -8,7 +8,9 @@ const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
 const built = join(__dirname, '../dist/apps/api/src/http/json-scan.js');
-const { scanJson } = require(existsSync(built) && !require.extensions['.ts'] ? built : '../apps/api/src/http/json-scan.ts');
+const { scanJson } = require(
+  existsSync(built) && !require.extensions['.ts'] ? built : '../apps/api/src/http/json-scan.ts',
+);
 
 const transfer = {
   account_id: 'acc_01ARZ3NDEKTSV4RRFFQ69G5FAV',
@@ -18,7 +20,15 @@ const transfer = {
   unique_reference: 'invoice-2026-11-27-0001',
   description: 'November rent',
 };
-const items = { items: Array.from({ length: 2000 }, (_, i) => ({ id: `item_${i}`, amount: i, currency: 'USD', tags: ['a', 'b'], meta: { n: i } })) };
+const items = {
+  items: Array.from({ length: 2000 }, (_, i) => ({
+    id: `item_${i}`,
+    amount: i,
+    currency: 'USD',
+    tags: ['a', 'b'],
+    meta: { n: i },
+  })),
+};
 const BODIES = [
   ['transfer body', Buffer.from(JSON.stringify(transfer))],
   ['2,000 small objects', Buffer.from(JSON.stringify(items))],
@@ -45,6 +55,12 @@ for (const [name, bytes] of BODIES) {
   if (scanJson(bytes, 64)) throw new Error(`the scan refused the valid ${name}`);
   const parse = perCall(() => JSON.parse(bytes.toString('utf8')));
   const scan = perCall(() => scanJson(bytes, 64));
-  const row = [name.padEnd(22), String(bytes.length).padStart(7), parse.toFixed(1).padStart(22), scan.toFixed(1).padStart(9), `${((scan / parse) * 100).toFixed(0)}%`.padStart(14)];
+  const row = [
+    name.padEnd(22),
+    String(bytes.length).padStart(7),
+    parse.toFixed(1).padStart(22),
+    scan.toFixed(1).padStart(9),
+    `${((scan / parse) * 100).toFixed(0)}%`.padStart(14),
+  ];
   console.log(row.join(' '));
 }

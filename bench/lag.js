@@ -45,7 +45,8 @@ function sampleLog(base) {
     settle: async () => {
       const to = last().head;
       const until = Date.now() + 30_000;
-      while (!(last().projected >= to && last().published >= to) && Date.now() < until) await new Promise((r) => setTimeout(r, INTERVAL_MS));
+      while (!(last().projected >= to && last().published >= to) && Date.now() < until)
+        await new Promise((r) => setTimeout(r, INTERVAL_MS));
       running = false;
       await loop;
       agent.destroy();
@@ -71,7 +72,12 @@ function lagOf({ samples, to }, field) {
   const lags = [...written].map(([p, at]) => (reached.get(p) ?? Infinity) - at);
   lags.sort((a, b) => a - b);
   const behind = [...written.keys()].filter((p) => !reached.has(p)).length;
-  return { positions: written.size, p50: Math.round(percentile(lags, 50)), p99: Math.round(percentile(lags, 99)), behind };
+  return {
+    positions: written.size,
+    p50: Math.round(percentile(lags, 50)),
+    p99: Math.round(percentile(lags, 99)),
+    behind,
+  };
 }
 
 /** Waits until the projector and publisher have reached the head; false if still behind after `timeoutMs`. */

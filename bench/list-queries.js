@@ -26,7 +26,17 @@ async function fill(store, ulid) {
     for (let i = start; i < Math.min(DOCUMENTS, start + BATCH); i++) {
       const id = `trf_${ulid()}`;
       ids.push(id);
-      const doc = { id, organization_id: ORG, mode: 'sandbox', entity_id: entityOf(i), account_id: accountOf(i), status: STATUSES[i % 4], amount: 100, currency: 'USD', created: Date.now() };
+      const doc = {
+        id,
+        organization_id: ORG,
+        mode: 'sandbox',
+        entity_id: entityOf(i),
+        account_id: accountOf(i),
+        status: STATUSES[i % 4],
+        amount: 100,
+        currency: 'USD',
+        created: Date.now(),
+      };
       writes.push({ collection: 'transfers', id, position: i + 1, evolve: () => doc });
     }
     await store.apply(writes, {});
@@ -77,7 +87,14 @@ async function main() {
     ]) {
       const samples = await time(() => handler.execute(new ListTransfersQuery(filter, { limit: 20, before })));
       const p99 = percentile(samples, 99);
-      rows.push({ query: shape, page, p50_ms: percentile(samples, 50).toFixed(2), p99_ms: p99.toFixed(2), target_p99_ms: TARGET_P99_MS, ok: p99 <= TARGET_P99_MS ? 'yes' : 'NO' });
+      rows.push({
+        query: shape,
+        page,
+        p50_ms: percentile(samples, 50).toFixed(2),
+        p99_ms: p99.toFixed(2),
+        target_p99_ms: TARGET_P99_MS,
+        ok: p99 <= TARGET_P99_MS ? 'yes' : 'NO',
+      });
     }
   }
   await store.close();

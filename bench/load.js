@@ -45,13 +45,25 @@ const encode = (r) => ({
 function closedLoop({ base, seconds, connections, next }) {
   const t = tally();
   let n = 0;
-  const requests = [{ setupRequest: (req) => ({ ...req, ...encode(next(n++)) }), onResponse: (status, body) => t.answer(status, body) }];
+  const requests = [
+    { setupRequest: (req) => ({ ...req, ...encode(next(n++)) }), onResponse: (status, body) => t.answer(status, body) },
+  ];
   return new Promise((resolve, reject) =>
     autocannon({ url: base, duration: seconds, connections, headers: HEADERS, requests }, (err, r) => {
       if (err) return reject(err);
       const answered = t.ok + t.overloaded + t.non2xx;
       const rps = Math.round(r.requests.average * (answered ? t.ok / answered : 1));
-      resolve({ rps, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, ok: t.ok, overloaded: t.overloaded, non2xx: t.non2xx, errors: r.errors + r.timeouts, samples: t.samples });
+      resolve({
+        rps,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        requests: r.requests.total,
+        ok: t.ok,
+        overloaded: t.overloaded,
+        non2xx: t.non2xx,
+        errors: r.errors + r.timeouts,
+        samples: t.samples,
+      });
     }),
   );
 }

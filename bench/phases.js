@@ -29,7 +29,13 @@ const run = `${process.pid}-${Date.now().toString(36)}`;
 async function fullLoad(base, next, duration) {
   const warmup = await closedLoop({ base, seconds: WARMUP_SECONDS, connections: CONNECTIONS, next });
   const full = await closedLoop({ base, seconds: duration, connections: CONNECTIONS, next });
-  return { ...full, warmupRequests: warmup.requests, warmupOk: warmup.ok, served: warmup.ok + full.ok, overloaded: warmup.overloaded + full.overloaded };
+  return {
+    ...full,
+    warmupRequests: warmup.requests,
+    warmupOk: warmup.ok,
+    served: warmup.ok + full.ok,
+    overloaded: warmup.overloaded + full.overloaded,
+  };
 }
 
 /** An empty route's full-load rate: the reference the routes are compared with; with `pid`, its CPU per request. */
@@ -42,7 +48,16 @@ async function emptyRoute(base, pid) {
 /** `rates`: [{ name, rate }]; the raw Express route at each, open loop, for the p99 beside each route's. */
 async function expressAt(base, rates) {
   const out = new Map();
-  for (const { name, rate } of rates) out.set(name, await openLoop({ base, seconds: ROUTE_SECONDS, rate, next: () => ({ method: 'POST', path: '/empty', body: {} }) }));
+  for (const { name, rate } of rates)
+    out.set(
+      name,
+      await openLoop({
+        base,
+        seconds: ROUTE_SECONDS,
+        rate,
+        next: () => ({ method: 'POST', path: '/empty', body: {} }),
+      }),
+    );
   return out;
 }
 
@@ -72,7 +87,13 @@ async function transfers(base, world, receiver, rss, apiPid) {
   let n = 0;
   const next = () => {
     n += 1;
-    const body = { account_id: world.accounts[n % world.accounts.length], payment_detail_id: world.pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `bench-${run}-${n}` };
+    const body = {
+      account_id: world.accounts[n % world.accounts.length],
+      payment_detail_id: world.pmd,
+      amount: 100,
+      payment_type: 'bank-transfer',
+      unique_reference: `bench-${run}-${n}`,
+    };
     return { method: 'POST', path: '/transfer', body };
   };
   rss?.mark('transfer full load');
@@ -91,18 +112,43 @@ async function transfers(base, world, receiver, rss, apiPid) {
   const halfCpu = await cpu.phase(apiPid ?? null, base);
   const observed = await observedHalf(base, rate, next, receiver);
   const cpuHalf = halfCpu.end(observed.half.ok, idle);
-  return { name: 'POST /transfer', full, sustained, halfOf: HALF_OF, rate, quiet, backlogSeconds, ...observed, cpu: { full: cpuFull, half: cpuHalf, idle } };
+  return {
+    name: 'POST /transfer',
+    full,
+    sustained,
+    halfOf: HALF_OF,
+    rate,
+    quiet,
+    backlogSeconds,
+    ...observed,
+    cpu: { full: cpuFull, half: cpuHalf, idle },
+  };
 }
 
 /** The 50% transfer phase with /health sampled throughout and each transfer's delivery awaited. */
 async function observedHalf(base, rate, next, receiver) {
   const responses = new Map();
-  const onAnswer = (status, body, at, due) => status === 201 && responses.set(JSON.parse(body).id, { sentAt: due, answeredAt: at });
+  const onAnswer = (status, body, at, due) =>
+    status === 201 && responses.set(JSON.parse(body).id, { sentAt: due, answeredAt: at });
   const sampler = sampleLog(base);
   const half = await openLoop({ base, seconds: TRANSFER_SECONDS, rate, next, onAnswer });
   const log = await sampler.settle();
   await drained(receiver, responses);
-  return { half, lag: { projected: lagOf(log, 'projected'), published: lagOf(log, 'published') }, webhook: webhookLatency(receiver, responses) };
+  return {
+    half,
+    lag: { projected: lagOf(log, 'projected'), published: lagOf(log, 'published') },
+    webhook: webhookLatency(receiver, responses),
+  };
 }
 
-module.exports = { TRANSFER_SECONDS, ROUTE_SECONDS, WARMUP_SECONDS, CONNECTIONS, CATCH_UP_MS, emptyRoute, expressAt, writeRoute, transfers };
+module.exports = {
+  TRANSFER_SECONDS,
+  ROUTE_SECONDS,
+  WARMUP_SECONDS,
+  CONNECTIONS,
+  CATCH_UP_MS,
+  emptyRoute,
+  expressAt,
+  writeRoute,
+  transfers,
+};

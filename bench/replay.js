@@ -35,7 +35,8 @@ async function catchUp(dir) {
     await projector.start();
     let shown = 0;
     const progress = setInterval(() => {
-      if (projector.lastPosition - shown >= head / 10) console.error(`projector at ${(shown = projector.lastPosition)} of ${head}`);
+      if (projector.lastPosition - shown >= head / 10)
+        console.error(`projector at ${(shown = projector.lastPosition)} of ${head}`);
     }, 1000);
     await projector.waitFor(head);
     clearInterval(progress);
@@ -57,7 +58,9 @@ function timeReplay(dir) {
   const scratchParent = mkdtempSync(join(tmpdir(), 'bench-replay-tmp-'));
   const main = dist('apps/replay/src/main.js');
   const timed = existsSync('/usr/bin/time');
-  const [cmd, args] = timed ? ['/usr/bin/time', ['-v', process.execPath, main, '--verify', '--no-progress']] : [process.execPath, [main, '--verify', '--no-progress']];
+  const [cmd, args] = timed
+    ? ['/usr/bin/time', ['-v', process.execPath, main, '--verify', '--no-progress']]
+    : [process.execPath, [main, '--verify', '--no-progress']];
   const child = spawn(cmd, args, { cwd: ROOT, env: { ...env(dir), TMPDIR: scratchParent } });
   let [stdout, stderr, scratchPeak] = ['', '', 0];
   child.stdout.on('data', (c) => (stdout += c));
@@ -71,7 +74,15 @@ function timeReplay(dir) {
       rmSync(scratchParent, { recursive: true, force: true });
       const maxRss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
       const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)/.exec(stderr);
-      resolve({ status, stdout, stderr, maxRssMb: maxRss ? Math.round(Number(maxRss[1]) / 1024) : null, wall: wall?.[1] ?? null, scratchPeakMb: Math.round(scratchPeak / 2 ** 20), scratchLeft: left });
+      resolve({
+        status,
+        stdout,
+        stderr,
+        maxRssMb: maxRss ? Math.round(Number(maxRss[1]) / 1024) : null,
+        wall: wall?.[1] ?? null,
+        scratchPeakMb: Math.round(scratchPeak / 2 ** 20),
+        scratchLeft: left,
+      });
     });
   });
 }
@@ -98,7 +109,10 @@ async function main() {
         .join('\n'),
     );
     if (run.status !== 0) console.error(run.stderr);
-    const pass = /log pass ([\d.]+) s \((\d+) events\/s\), whole run ([\d.]+) s \((\d+) events\/s\), peak RSS (\d+) MB/.exec(run.stdout);
+    const pass =
+      /log pass ([\d.]+) s \((\d+) events\/s\), whole run ([\d.]+) s \((\d+) events\/s\), peak RSS (\d+) MB/.exec(
+        run.stdout,
+      );
     const row = {
       events: projected.head,
       'log written s': generated?.seconds ?? '-',

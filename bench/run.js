@@ -13,7 +13,16 @@ const { idempotencyCost } = require('./idempotency');
 const { RECEIVER_ENV, startReceiver } = require('./webhooks');
 const { sampleRss } = require('./rss');
 const phases = require('./phases');
-const { table, routeRows, cpuLines, httpFigures, cpuFigures, rssFigures, scaleFigures, writeSummary } = require('./summary');
+const {
+  table,
+  routeRows,
+  cpuLines,
+  httpFigures,
+  cpuFigures,
+  rssFigures,
+  scaleFigures,
+  writeSummary,
+} = require('./summary');
 
 // BENCH_PORT_BASE (4100) moves the three ports, so two runs on one machine do not meet.
 const PORT_BASE = Number(process.env.BENCH_PORT_BASE || 4100);
@@ -35,7 +44,9 @@ async function apiPhases(receiver) {
     const rss = sampleRss(base, child.pid);
     const transfer = await phases.transfers(base, await setUp(base), receiver, rss, child.pid);
     rss.mark('other routes');
-    console.log(`measured ${transfer.name}: ${transfer.full.rps} req/s; readers and webhook router took ${transfer.backlogSeconds.toFixed(1)} s to clear the full-load backlog`);
+    console.log(
+      `measured ${transfer.name}: ${transfer.full.rps} req/s; readers and webhook router took ${transfer.backlogSeconds.toFixed(1)} s to clear the full-load backlog`,
+    );
     const routes = [transfer];
     const failed = [];
     for (const route of selectedRoutes()) {
@@ -52,7 +63,11 @@ async function apiPhases(receiver) {
 }
 
 /** BENCH_EXPRESS_AT=transfer measures raw Express only at the transfer's 50% rate (shorter run). */
-const expressRates = (routes) => (process.env.BENCH_EXPRESS_AT === 'transfer' ? routes.slice(0, 1) : routes).map((r) => ({ name: r.name, rate: r.rate }));
+const expressRates = (routes) =>
+  (process.env.BENCH_EXPRESS_AT === 'transfer' ? routes.slice(0, 1) : routes).map((r) => ({
+    name: r.name,
+    rate: r.rate,
+  }));
 
 async function httpPhases() {
   const receiver = await startReceiver();
@@ -75,13 +90,24 @@ function printHttp({ nest, expressFull, routes, failed, expressAt }) {
   console.log(
     `full load: closed loop, ${CONNECTIONS} connections, after ${WARMUP_SECONDS}s warm-up; 50%: open loop at half that rate; transfers ${TRANSFER_SECONDS}s per phase, other routes ${ROUTE_SECONDS}s`,
   );
-  console.log(`empty NestJS POST: ${nest.rps} req/s (p99 ${nest.p99} ms); raw Express POST: ${expressFull.rps} req/s (p99 ${expressFull.p99} ms)\n`);
+  console.log(
+    `empty NestJS POST: ${nest.rps} req/s (p99 ${nest.p99} ms); raw Express POST: ${expressFull.rps} req/s (p99 ${expressFull.p99} ms)\n`,
+  );
   table(routeRows(routes, nest, expressAt));
-  console.log(['\nCPU per request (/proc utime + stime; issue 28: ≤ 1.0 ms per transfer for each process):', ...cpuLines(routes[0], nest, expressFull)].join('\n'));
+  console.log(
+    [
+      '\nCPU per request (/proc utime + stime; issue 28: ≤ 1.0 ms per transfer for each process):',
+      ...cpuLines(routes[0], nest, expressFull),
+    ].join('\n'),
+  );
   const cost = idempotencyCost(routes);
   if (cost.length) console.log(['\nIdempotency-Key on POST /transfer:', ...cost].join('\n'));
-  for (const r of routes) for (const s of [...r.full.samples, ...r.half.samples].slice(0, 3)) console.log(`  ${r.name} answered: ${s}`);
-  for (const r of routes.filter((x) => !x.quiet)) console.log(`  ${r.name}: readers still behind ${phases.CATCH_UP_MS / 1000} s after full load; 50% phase started on a backlog`);
+  for (const r of routes)
+    for (const s of [...r.full.samples, ...r.half.samples].slice(0, 3)) console.log(`  ${r.name} answered: ${s}`);
+  for (const r of routes.filter((x) => !x.quiet))
+    console.log(
+      `  ${r.name}: readers still behind ${phases.CATCH_UP_MS / 1000} s after full load; 50% phase started on a backlog`,
+    );
   for (const f of failed) console.log(`  not measured: ${f.route}: ${f.error}`);
 }
 
@@ -93,12 +119,37 @@ async function main() {
   const events = process.env.BENCH_EVENTS === '0' ? null : await require('./events').eventsPerTransfer();
   if (events) require('./events').printEvents(events);
   const transfer = http.routes[0];
-  const figures = [...httpFigures(http.routes, http.nest, http.expressAt), ...cpuFigures(transfer, http.nest), ...rssFigures(http.rss), ...scaleFigures(scale)];
+  const figures = [
+    ...httpFigures(http.routes, http.nest, http.expressAt),
+    ...cpuFigures(transfer, http.nest),
+    ...rssFigures(http.rss),
+    ...scaleFigures(scale),
+  ];
   console.log('\n== summary (issue 14, 20 and 28 targets)\n');
   table(figures);
-  const settings = { transfer_seconds: phases.TRANSFER_SECONDS, route_seconds: phases.ROUTE_SECONDS, connections: phases.CONNECTIONS, cpus: os.cpus().length, node: process.version };
-  const references = { empty_nest: http.nest, raw_express: http.expressFull, raw_express_at: Object.fromEntries(http.expressAt) };
-  writeSummary({ settings, figures, routes: routeRows(http.routes, http.nest, http.expressAt), measurements: http.routes, references, failed: http.failed, rss: http.rss, scale, events });
+  const settings = {
+    transfer_seconds: phases.TRANSFER_SECONDS,
+    route_seconds: phases.ROUTE_SECONDS,
+    connections: phases.CONNECTIONS,
+    cpus: os.cpus().length,
+    node: process.version,
+  };
+  const references = {
+    empty_nest: http.nest,
+    raw_express: http.expressFull,
+    raw_express_at: Object.fromEntries(http.expressAt),
+  };
+  writeSummary({
+    settings,
+    figures,
+    routes: routeRows(http.routes, http.nest, http.expressAt),
+    measurements: http.routes,
+    references,
+    failed: http.failed,
+    rss: http.rss,
+    scale,
+    events,
+  });
 }
 
 if (require.main === module) {

@@ -47,17 +47,36 @@ async function transfersOn(stored) {
     let n = 0;
     const setupRequest = (req) => {
       n += 1;
-      const body = { account_id: accounts[n % accounts.length], payment_detail_id: pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `scale-${stored}-${n}` };
+      const body = {
+        account_id: accounts[n % accounts.length],
+        payment_detail_id: pmd,
+        amount: 100,
+        payment_type: 'bank-transfer',
+        unique_reference: `scale-${stored}-${n}`,
+      };
       return { ...req, body: JSON.stringify(body) };
     };
     const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
     const r = await new Promise((resolve, reject) =>
-      autocannon({ url: `${base}/transfer`, duration: DURATION, connections: CONNECTIONS, headers, requests: [{ method: 'POST', setupRequest }] }, (e, res) => (e ? reject(e) : resolve(res))),
+      autocannon(
+        {
+          url: `${base}/transfer`,
+          duration: DURATION,
+          connections: CONNECTIONS,
+          headers,
+          requests: [{ method: 'POST', setupRequest }],
+        },
+        (e, res) => (e ? reject(e) : resolve(res)),
+      ),
     );
     // npm start's two processes: the API (this child) and the worker it supervises.
     const readers = (await health(base)).worker?.pid;
     const memory = { rss_mb: memoryMb(child.pid, 'VmRSS'), peak_rss_mb: memoryMb(child.pid, 'VmHWM') };
-    if (readers) Object.assign(memory, { readers_rss_mb: memoryMb(readers, 'VmRSS'), readers_peak_rss_mb: memoryMb(readers, 'VmHWM') });
+    if (readers)
+      Object.assign(memory, {
+        readers_rss_mb: memoryMb(readers, 'VmRSS'),
+        readers_peak_rss_mb: memoryMb(readers, 'VmHWM'),
+      });
     return {
       stored_events: stored,
       'log written in s': generated.seconds,
@@ -75,16 +94,23 @@ async function transfersOn(stored) {
 }
 
 async function runScale() {
-  console.log(`\n== list queries on ${process.env.BENCH_DOCUMENTS || 1_000_000} read-model documents (target p99 ≤ 20 ms)\n`);
+  console.log(
+    `\n== list queries on ${process.env.BENCH_DOCUMENTS || 1_000_000} read-model documents (target p99 ≤ 20 ms)\n`,
+  );
   await new Promise((resolve, reject) =>
-    spawn(process.execPath, [join(__dirname, 'list-queries.js')], { stdio: 'inherit' }).once('exit', (c) => (c ? reject(new Error(`list-queries exited ${c}`)) : resolve())),
+    spawn(process.execPath, [join(__dirname, 'list-queries.js')], { stdio: 'inherit' }).once('exit', (c) =>
+      c ? reject(new Error(`list-queries exited ${c}`)) : resolve(),
+    ),
   );
   console.log(`\n== transfers with ${SIZES.join(' and ')} stored events (${CONNECTIONS} connections, ${DURATION}s)\n`);
   const rows = [];
   for (const size of SIZES) rows.push(await transfersOn(size));
   const [small, large] = [rows[0], rows[rows.length - 1]];
   const ratio = large.p50_ms / small.p50_ms;
-  report('stored-events', rows, { p50_ratio: ratio, targets: { p50_within: '20% of the smallest log', peak_rss_mb: 512 } });
+  report('stored-events', rows, {
+    p50_ratio: ratio,
+    targets: { p50_within: '20% of the smallest log', peak_rss_mb: 512 },
+  });
   console.log(
     `\ntransfer p50 with ${large.stored_events} stored events / with ${small.stored_events}: ${(ratio * 100).toFixed(0)}% (target ≤ 120%); peak RSS ${large.peak_rss_mb} MB API + ${large.readers_peak_rss_mb ?? '-'} MB worker (target ≤ 512 MB)`,
   );

@@ -17,7 +17,13 @@ async function api() {
   // One key drives hundreds of requests a second: the per-key limit (100/s by default) would turn
   // most of them into 429s, so it is off unless BENCH_RATE_LIMIT sets it (the limiter's own cost).
   const rateLimit = process.env.BENCH_RATE_LIMIT || '0';
-  const env = { ...process.env, RATE_LIMIT_PER_SECOND: rateLimit, PORT: String(port), DATA_DIR: process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bench-')), LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    RATE_LIMIT_PER_SECOND: rateLimit,
+    PORT: String(port),
+    DATA_DIR: process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'bench-')),
+    LOG_LEVEL: 'warn',
+  };
   const app = await createApiWithWorker(loadConfig(env), env);
   await app.get(BootstrapService).run();
   await app.listen(port);
@@ -32,7 +38,11 @@ async function nestEmpty() {
     }
   }
   Controller()(EmptyController);
-  Post('empty')(EmptyController.prototype, 'empty', Object.getOwnPropertyDescriptor(EmptyController.prototype, 'empty'));
+  Post('empty')(
+    EmptyController.prototype,
+    'empty',
+    Object.getOwnPropertyDescriptor(EmptyController.prototype, 'empty'),
+  );
   class EmptyModule {}
   Module({ controllers: [EmptyController] })(EmptyModule);
   const app = await NestFactory.create(EmptyModule, { logger: false });

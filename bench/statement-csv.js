@@ -55,12 +55,16 @@ async function fundings(call, account) {
     for (let i = next++; i < LINES; i = next++) {
       // A conflict on the one account stream is retried, as a client would.
       for (;;) {
-        const res = await call('POST', `/sandbox/accounts/${account}/fund`, { amount: 1 + (i % 1000), currency: 'USD' });
+        const res = await call('POST', `/sandbox/accounts/${account}/fund`, {
+          amount: 1 + (i % 1000),
+          currency: 'USD',
+        });
         if (res.status === 201) {
           if ((i + 1) % 5000 === 0) console.log(`  ${i + 1} fundings`);
           break;
         }
-        if (++refused > LINES) throw new Error(`funding refused too often, last ${res.status} ${JSON.stringify(res.body)}`);
+        if (++refused > LINES)
+          throw new Error(`funding refused too often, last ${res.status} ${JSON.stringify(res.body)}`);
       }
     }
   };
@@ -76,11 +80,21 @@ async function main() {
   try {
     if (service.api.exitCode !== null) throw new Error('the service exited at start');
     const call = caller(service.base, KEYS.sandbox);
-    const entity = (await call('POST', '/entities', { type: 'individual', first_name: 'Bench', last_name: 'Statement', email: 'b@example.com', country: 'US' })).body.id;
+    const entity = (
+      await call('POST', '/entities', {
+        type: 'individual',
+        first_name: 'Bench',
+        last_name: 'Statement',
+        email: 'b@example.com',
+        country: 'US',
+      })
+    ).body.id;
     const account = (await call('POST', '/accounts', { entity_id: entity, currency: 'USD' })).body.id;
     const started = Date.now();
     const refused = await fundings(call, account);
-    console.log(`${LINES} fundings of ${account} in ${((Date.now() - started) / 1000).toFixed(1)} s (${refused} retried)`);
+    console.log(
+      `${LINES} fundings of ${account} in ${((Date.now() - started) / 1000).toFixed(1)} s (${refused} retried)`,
+    );
     if (!(await caughtUp(service.base, 120_000))) throw new Error('readers still behind');
 
     const month = new Date().toISOString().slice(0, 7);
@@ -88,7 +102,11 @@ async function main() {
     const get = (accept) => fetch(url, { headers: { authorization: `Bearer ${KEYS.sandbox}`, accept } });
     const pid = service.api.pid;
     // A first small read warms the route (module loading, the first page's statements) before the baseline.
-    await drain(await fetch(`${service.base}/accounts/${account}/statements/2020-01`, { headers: { authorization: `Bearer ${KEYS.sandbox}` } }));
+    await drain(
+      await fetch(`${service.base}/accounts/${account}/statements/2020-01`, {
+        headers: { authorization: `Bearer ${KEYS.sandbox}` },
+      }),
+    );
     const idle = rssMb(pid);
     const rows = [];
     for (const [name, accept] of [
@@ -108,7 +126,9 @@ async function main() {
       console.log(
         `| ${r.name.padEnd(9)} | ${String(r.bytes).padStart(10)} | ${String(r.newlines).padStart(6)} | ${String(r.ms).padStart(9)} | ${String(r.peak).padStart(17)} | ${String(r.peak - idle).padStart(16)} |`,
       );
-    console.log('\n(CSV lines: the header, one per statement line and four totals. JSON: one body, the whole month in memory. PDF: streamed, a page of lines at a time.)');
+    console.log(
+      '\n(CSV lines: the header, one per statement line and four totals. JSON: one body, the whole month in memory. PDF: streamed, a page of lines at a time.)',
+    );
   } finally {
     await stopService(service);
   }

@@ -115,7 +115,13 @@ function httpFigures(routes, nest, express) {
       target: 'p99 ≤ 100 ms',
       ok: ok(projected.p99 <= 100 && !projected.behind),
     },
-    { figure: 'publish lag p50/p99 at 50%', value: `${published.p50} / ${published.p99} ms`, reference: `${published.positions} positions, ${published.behind} never published`, target: '-', ok: '-' },
+    {
+      figure: 'publish lag p50/p99 at 50%',
+      value: `${published.p50} / ${published.p99} ms`,
+      reference: `${published.positions} positions, ${published.behind} never published`,
+      target: '-',
+      ok: '-',
+    },
     {
       figure: 'commit → webhook receiver p50/p99',
       value: `${hook.p50} / ${hook.p99} ms`,

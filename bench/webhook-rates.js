@@ -39,7 +39,13 @@ async function main() {
       return {
         method: 'POST',
         path: '/transfer',
-        body: { account_id: world.accounts[n % world.accounts.length], payment_detail_id: world.pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `rate-${process.pid}-${n}` },
+        body: {
+          account_id: world.accounts[n % world.accounts.length],
+          payment_detail_id: world.pmd,
+          amount: 100,
+          payment_type: 'bank-transfer',
+          unique_reference: `rate-${process.pid}-${n}`,
+        },
       };
     };
     const rows = [];
@@ -49,7 +55,8 @@ async function main() {
       const workerPid = (await health(base)).worker?.pid;
       const cpu0 = [cpuMs(api.pid), workerPid ? cpuMs(workerPid) : 0];
       const responses = new Map();
-      const onAnswer = (status, body, at, due) => status === 201 && responses.set(JSON.parse(body).id, { sentAt: due, answeredAt: at });
+      const onAnswer = (status, body, at, due) =>
+        status === 201 && responses.set(JSON.parse(body).id, { sentAt: due, answeredAt: at });
       const sampler = sampleLog(base);
       const half = await openLoop({ base, seconds: SECONDS, rate, next, onAnswer });
       const log = await sampler.settle();

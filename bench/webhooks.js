@@ -22,28 +22,41 @@ const RECEIVER_ENV = { NODE_EXTRA_CA_CERTS: CA, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 
 function startReceiver() {
   const created = new Map(); // transfer id → performance.now() of its first delivery
   let deliveries = 0;
-  const server = https.createServer({ key: readFileSync(join(TLS, 'server.key')), cert: readFileSync(join(TLS, 'server.crt')) }, (req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const at = performance.now();
-      deliveries += 1;
-      const payload = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const id = payload.data?.id;
-      if (payload.event === 'outflows.created' && id && !created.has(id)) created.set(id, at);
-      res.writeHead(200).end();
-    });
-  });
+  const server = https.createServer(
+    { key: readFileSync(join(TLS, 'server.key')), cert: readFileSync(join(TLS, 'server.crt')) },
+    (req, res) => {
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        const at = performance.now();
+        deliveries += 1;
+        const payload = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const id = payload.data?.id;
+        if (payload.event === 'outflows.created' && id && !created.has(id)) created.set(id, at);
+        res.writeHead(200).end();
+      });
+    },
+  );
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
-      resolve({ created, deliveries: () => deliveries, url: (path) => `https://127.0.0.1:${port}${path}`, close: () => new Promise((r) => server.close(r)) });
+      resolve({
+        created,
+        deliveries: () => deliveries,
+        url: (path) => `https://127.0.0.1:${port}${path}`,
+        close: () => new Promise((r) => server.close(r)),
+      });
     }),
   );
 }
 
 async function subscribe(base, receiver, entityId) {
-  const body = { entity_id: entityId, url: receiver.url('/transfers'), secret: 'bench-webhook-secret-0123456789', enabled_events: { outflows: ['created'] } };
+  const body = {
+    entity_id: entityId,
+    url: receiver.url('/transfers'),
+    secret: 'bench-webhook-secret-0123456789',
+    enabled_events: { outflows: ['created'] },
+  };
   return (await must(base, 'POST', '/entity-webhooks', body)).id;
 }
 
@@ -60,7 +73,8 @@ async function routerCaughtUp(base, receiver, transfer, timeoutMs = 120_000) {
 /** Waits (up to `timeoutMs`: a backlog may take a while) until every transfer answered in `responses` has been delivered. */
 async function drained(receiver, responses, timeoutMs = 120_000) {
   const until = Date.now() + timeoutMs;
-  while ([...responses.keys()].some((id) => !receiver.created.has(id)) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  while ([...responses.keys()].some((id) => !receiver.created.has(id)) && Date.now() < until)
+    await new Promise((r) => setTimeout(r, 100));
 }
 
 /**
@@ -84,7 +98,14 @@ function webhookLatency(receiver, responses) {
       ),
     );
   const missing = [...responses.keys()].filter((id) => !receiver.created.has(id)).length;
-  return { transfers: responses.size, delivered: responses.size - missing, missing, p50: ms(fromResponse, 50), p99: ms(fromResponse, 99), p99_from_request: ms(fromRequest, 99) };
+  return {
+    transfers: responses.size,
+    delivered: responses.size - missing,
+    missing,
+    p50: ms(fromResponse, 50),
+    p99: ms(fromResponse, 99),
+    p99_from_request: ms(fromRequest, 99),
+  };
 }
 
 module.exports = { RECEIVER_ENV, startReceiver, subscribe, routerCaughtUp, drained, webhookLatency };

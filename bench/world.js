@@ -3,10 +3,24 @@
 const { call, must } = require('./client');
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS || 20);
-const BANK = { payment_method: 'bank-transfer', currency: 'USD', country: 'US', bank: { account_number: '123456789', scheme: 'aba', code: '021000021' } };
+const BANK = {
+  payment_method: 'bank-transfer',
+  currency: 'USD',
+  country: 'US',
+  bank: { account_number: '123456789', scheme: 'aba', code: '021000021' },
+};
 
 /** A quick-start individual: approved at once in the sandbox, so it can hold accounts. */
-const entity = async (base, last = 'Mark') => (await must(base, 'POST', '/entities', { type: 'individual', first_name: 'Bench', last_name: last, email: 'b@example.com', country: 'US' })).id;
+const entity = async (base, last = 'Mark') =>
+  (
+    await must(base, 'POST', '/entities', {
+      type: 'individual',
+      first_name: 'Bench',
+      last_name: last,
+      email: 'b@example.com',
+      country: 'US',
+    })
+  ).id;
 
 async function fundedAccounts(base, entityId, count) {
   const accounts = [];
@@ -18,9 +32,17 @@ async function fundedAccounts(base, entityId, count) {
   return accounts;
 }
 
-const counterparty = async (base, entityId) => (await must(base, 'POST', '/counterparties', { type: 'individual', entity_id: entityId, profile: { first_name: 'Grace', last_name: 'Hopper' } })).id;
+const counterparty = async (base, entityId) =>
+  (
+    await must(base, 'POST', '/counterparties', {
+      type: 'individual',
+      entity_id: entityId,
+      profile: { first_name: 'Grace', last_name: 'Hopper' },
+    })
+  ).id;
 
-const paymentDetail = async (base, cpt) => (await must(base, 'POST', `/counterparties/${cpt}/payment-details`, BANK)).id;
+const paymentDetail = async (base, cpt) =>
+  (await must(base, 'POST', `/counterparties/${cpt}/payment-details`, BANK)).id;
 
 /** An approved entity, funded USD accounts and a bank payment detail that transfers accept. */
 async function setUp(base, accountCount = ACCOUNTS) {
@@ -28,7 +50,13 @@ async function setUp(base, accountCount = ACCOUNTS) {
   const accounts = await fundedAccounts(base, entityId, accountCount);
   const pmd = await paymentDetail(base, await counterparty(base, entityId));
   for (let i = 0; i < 100; i++) {
-    const probe = await call(base, 'POST', '/transfer', { account_id: accounts[0], payment_detail_id: pmd, amount: 100, payment_type: 'bank-transfer', unique_reference: `probe-${i}` });
+    const probe = await call(base, 'POST', '/transfer', {
+      account_id: accounts[0],
+      payment_detail_id: pmd,
+      amount: 100,
+      payment_type: 'bank-transfer',
+      unique_reference: `probe-${i}`,
+    });
     if (probe.status === 201) return { entity: entityId, accounts, pmd };
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -57,11 +57,13 @@ const sha256 = (...parts) => {
   for (const p of parts) h.update(p);
   return h.digest();
 };
-const leafInput = (leaf) => JSON.stringify({ hash: leaf.hash, position: leaf.position, revision: leaf.revision, stream_id: leaf.stream_id });
+const leafInput = (leaf) =>
+  JSON.stringify({ hash: leaf.hash, position: leaf.position, revision: leaf.revision, stream_id: leaf.stream_id });
 const leafHash = (leaf) => sha256(Buffer.of(0), Buffer.from(leafInput(leaf), 'utf8'));
 const nodeHash = (left, right) => sha256(Buffer.of(1), left, right);
 const hex = (value, what) => {
-  if (typeof value !== 'string' || !/^[0-9a-f]{64}$/.test(value)) throw new Error(`${what} is not a 64-digit lowercase hex hash`);
+  if (typeof value !== 'string' || !/^[0-9a-f]{64}$/.test(value))
+    throw new Error(`${what} is not a 64-digit lowercase hex hash`);
   return Buffer.from(value, 'hex');
 };
 const half = (n) => Math.floor(n / 2);
@@ -116,10 +118,12 @@ function verifyConsistency(first, second, firstRoot, secondRoot, proof) {
 
 function checkpointProblem(cp, key) {
   if (!cp || typeof cp !== 'object') return 'no checkpoint';
-  for (const field of ['tree_size', 'last_position', 'timestamp']) if (!Number.isSafeInteger(cp[field]) || cp[field] < 0) return `checkpoint ${field} is not a non-negative integer`;
+  for (const field of ['tree_size', 'last_position', 'timestamp'])
+    if (!Number.isSafeInteger(cp[field]) || cp[field] < 0) return `checkpoint ${field} is not a non-negative integer`;
   hex(cp.root_hash, 'checkpoint root_hash');
   const keyId = sha256(key.export({ format: 'der', type: 'spki' })).toString('hex');
-  if (cp.key_id !== keyId) return `the checkpoint names key ${String(cp.key_id).slice(0, 16)}…, not this key (${keyId.slice(0, 16)}…)`;
+  if (cp.key_id !== keyId)
+    return `the checkpoint names key ${String(cp.key_id).slice(0, 16)}…, not this key (${keyId.slice(0, 16)}…)`;
   const body = `${FORMAT}\n${cp.tree_size}\n${cp.last_position}\n${cp.root_hash}\n${cp.timestamp}\n`;
   let ok = false;
   try {
@@ -133,7 +137,8 @@ function checkpointProblem(cp, key) {
 function publicKey(options, fromFile, say) {
   const pem = options.publicKey ? readFileSync(options.publicKey, 'utf8') : fromFile;
   if (!pem) throw new Usage('no public key: pass --public-key key.pem');
-  if (!options.publicKey) say('note: using the public key inside the file; pass --public-key with the key you trust to know who signed it');
+  if (!options.publicKey)
+    say('note: using the public key inside the file; pass --public-key with the key you trust to know who signed it');
   const key = createPublicKey(pem);
   if (key.asymmetricKeyType !== 'ed25519') throw new Usage('the public key is not an Ed25519 key');
   return key;
@@ -148,7 +153,12 @@ function inclusion(proof, options, say) {
   const problem = checkpointProblem(proof.checkpoint, key);
   if (problem) return problem;
   const leaf = proof.leaf ?? {};
-  if (!Number.isSafeInteger(leaf.position) || !Number.isSafeInteger(leaf.revision) || typeof leaf.stream_id !== 'string') return 'the proof has no well-formed leaf';
+  if (
+    !Number.isSafeInteger(leaf.position) ||
+    !Number.isSafeInteger(leaf.revision) ||
+    typeof leaf.stream_id !== 'string'
+  )
+    return 'the proof has no well-formed leaf';
   hex(leaf.hash, 'leaf hash');
   if (options.event) {
     const event = JSON.parse(readFileSync(options.event, 'utf8'));
@@ -161,15 +171,26 @@ function inclusion(proof, options, say) {
       e.position !== leaf.position && `position ${e.position} ≠ ${leaf.position}`,
       e.revision !== leaf.revision && `revision ${e.revision} ≠ ${leaf.revision}`,
       stream !== leaf.stream_id && `stream ${stream} ≠ ${leaf.stream_id}`,
-      e.metadata?.hash !== leaf.hash && `metadata.hash ${String(e.metadata?.hash).slice(0, 16)}… ≠ ${leaf.hash.slice(0, 16)}…`,
+      e.metadata?.hash !== leaf.hash &&
+        `metadata.hash ${String(e.metadata?.hash).slice(0, 16)}… ≠ ${leaf.hash.slice(0, 16)}…`,
     ].filter(Boolean);
     if (mismatch.length) return `the event is not the proof's leaf: ${mismatch.join(', ')}`;
   }
   const computed = leafHash(leaf);
   if (proof.leaf_hash !== undefined && proof.leaf_hash !== computed.toString('hex'))
-    say(`note: the proof's leaf_hash differs from the leaf's (${computed.toString('hex').slice(0, 16)}…); checking the leaf`);
+    say(
+      `note: the proof's leaf_hash differs from the leaf's (${computed.toString('hex').slice(0, 16)}…); checking the leaf`,
+    );
   const path = (proof.audit_path ?? []).map((h, i) => hex(h, `audit_path[${i}]`));
-  if (!verifyInclusion(proof.leaf_index, proof.checkpoint.tree_size, computed, path, hex(proof.checkpoint.root_hash, 'root_hash'))) {
+  if (
+    !verifyInclusion(
+      proof.leaf_index,
+      proof.checkpoint.tree_size,
+      computed,
+      path,
+      hex(proof.checkpoint.root_hash, 'root_hash'),
+    )
+  ) {
     return `the audit path does not lead from leaf ${proof.leaf_index} (position ${leaf.position}, stream ${leaf.stream_id} revision ${leaf.revision}) to the signed root: the event is not the one signed`;
   }
   return {
@@ -185,7 +206,15 @@ function consistency(file, options, say) {
   }
   const [a, b] = [file.first, file.second];
   const proof = (file.proof ?? []).map((h, i) => hex(h, `proof[${i}]`));
-  if (!verifyConsistency(a.tree_size, b.tree_size, hex(a.root_hash, 'first root_hash'), hex(b.root_hash, 'second root_hash'), proof)) {
+  if (
+    !verifyConsistency(
+      a.tree_size,
+      b.tree_size,
+      hex(a.root_hash, 'first root_hash'),
+      hex(b.root_hash, 'second root_hash'),
+      proof,
+    )
+  ) {
     return `the checkpoint of tree_size ${b.tree_size} does not extend the one of tree_size ${a.tree_size}: the log was rewritten between them`;
   }
   return { ok: `the checkpoint of ${describe(b)} extends the one of ${describe(a)}` };
@@ -211,20 +240,24 @@ function statementLinesProblem(s) {
   let [credits, debits] = [0, 0];
   for (const [i, line] of (s.lines ?? []).entries()) {
     const sign = DELTA[line.type];
-    if (!sign || !Number.isSafeInteger(line.amount) || line.amount <= 0) return `line ${i} (${line.id}) is not a posted credit, debit or reversal of a positive amount`;
+    if (!sign || !Number.isSafeInteger(line.amount) || line.amount <= 0)
+      return `line ${i} (${line.id}) is not a posted credit, debit or reversal of a positive amount`;
     balance += sign * line.amount;
     if (sign > 0) credits += line.amount;
     else debits += line.amount;
     if (line.balance_after?.current !== balance)
       return `line ${i} (${line.id}): balance_after.current ${line.balance_after?.current} ≠ ${balance}, the balance before it ${sign > 0 ? '+' : '−'} ${line.amount}`;
     const previous = s.lines[i - 1];
-    if (previous && !(line.position > previous.position)) return `line ${i} (${line.id}) is not after line ${i - 1} in the log`;
+    if (previous && !(line.position > previous.position))
+      return `line ${i} (${line.id}) is not after line ${i - 1} in the log`;
   }
   if (credits !== s.credits_total) return `credits_total ${s.credits_total} ≠ ${credits}, the sum of the credit lines`;
   if (debits !== s.debits_total) return `debits_total ${s.debits_total} ≠ ${debits}, the sum of the debit lines`;
-  if (balance !== s.closing_balance) return `closing_balance ${s.closing_balance} ≠ ${balance} = opening_balance + credits_total − debits_total`;
+  if (balance !== s.closing_balance)
+    return `closing_balance ${s.closing_balance} ≠ ${balance} = opening_balance + credits_total − debits_total`;
   const [first, last] = [s.lines?.[0], s.lines?.[s.lines.length - 1]];
-  if ((first?.position ?? null) !== s.positions?.first || (last?.position ?? null) !== s.positions?.last) return 'positions are not those of the first and last lines';
+  if ((first?.position ?? null) !== s.positions?.first || (last?.position ?? null) !== s.positions?.last)
+    return 'positions are not those of the first and last lines';
   return null;
 }
 
@@ -237,17 +270,25 @@ function statement(file, options, say) {
   if (problem) return problem;
   const lines = s.lines ?? [];
   const period = `${s.account_id} from ${new Date(s.period?.from).toISOString()} to ${new Date(s.period?.to).toISOString()}`;
-  if (!lines.length) return { ok: `the statement of ${period} has no lines; its balance ${s.closing_balance} is not tied to the log by a proof` };
-  if (!s.proof || !s.checkpoint) return 'the statement carries no checkpoint yet (none covered its last line when it was made): fetch it again';
-  if (JSON.stringify(s.proof.checkpoint) !== JSON.stringify(s.checkpoint)) return 'the proof is not against the statement’s checkpoint';
+  if (!lines.length)
+    return {
+      ok: `the statement of ${period} has no lines; its balance ${s.closing_balance} is not tied to the log by a proof`,
+    };
+  if (!s.proof || !s.checkpoint)
+    return 'the statement carries no checkpoint yet (none covered its last line when it was made): fetch it again';
+  if (JSON.stringify(s.proof.checkpoint) !== JSON.stringify(s.checkpoint))
+    return 'the proof is not against the statement’s checkpoint';
   const last = lines[lines.length - 1];
   const id = LINE_ID.exec(String(last.id));
   const leaf = s.proof.leaf ?? {};
   const mismatch = [
     (!id || `acc_${id[1]}` !== s.account_id) && `the last line ${last.id} is not of account ${s.account_id}`,
     leaf.stream_id !== `account-${s.account_id}` && `the proof's stream ${leaf.stream_id} is not the account's`,
-    id && leaf.revision !== Number(id[2]) && `the proof's revision ${leaf.revision} is not the last line's ${Number(id[2])}`,
-    leaf.position !== s.positions.last && `the proof's position ${leaf.position} is not positions.last ${s.positions.last}`,
+    id &&
+      leaf.revision !== Number(id[2]) &&
+      `the proof's revision ${leaf.revision} is not the last line's ${Number(id[2])}`,
+    leaf.position !== s.positions.last &&
+      `the proof's position ${leaf.position} is not positions.last ${s.positions.last}`,
   ].filter(Boolean);
   if (mismatch.length) return `the proof is not of the statement's last line: ${mismatch.join(', ')}`;
   const proved = inclusion(s.proof, options, say);

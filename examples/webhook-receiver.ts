@@ -42,7 +42,9 @@ export interface AuthorizationAnswer {
 
 /** An example rule: approve up to 500.00 of the card's currency, the rest of a larger amount declined. */
 export const approveUpTo50000 = (request: Delivery): AuthorizationAnswer =>
-  Number(request.data.amount) <= 50_000 ? { approved: true } : { approved: true, amount: 50_000, reason: 'approved up to 500.00' };
+  Number(request.data.amount) <= 50_000
+    ? { approved: true }
+    : { approved: true, amount: 50_000, reason: 'approved up to 500.00' };
 
 /**
  * A request handler that answers 204 to a verified delivery (after `onDelivery`), 200 with the
@@ -61,12 +63,19 @@ export function webhookReceiver(
     req.on('end', () => {
       void (async () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).map(([name, value]) => [
+            name,
+            Array.isArray(value) ? value.join(', ') : (value ?? ''),
+          ]),
+        );
         let delivery: Delivery;
         try {
           delivery = webhook.verify(body, headers) as Delivery;
         } catch (error) {
-          res.writeHead(400, { 'content-type': 'text/plain' }).end(error instanceof WebhookVerificationError ? error.message : 'not a delivery');
+          res
+            .writeHead(400, { 'content-type': 'text/plain' })
+            .end(error instanceof WebhookVerificationError ? error.message : 'not a delivery');
           return;
         }
         if (delivery.event === 'card_authorizations.request') {
@@ -99,5 +108,8 @@ if (require.main === module) {
     process.exit(2);
   }
   const port = Number(process.env.PORT ?? 4242);
-  createServer(webhookReceiver(secret, (d) => console.log(`${d.event} ${d.id}`, JSON.stringify(d.data)))).listen(port, () => console.log(`listening on http://localhost:${port}`));
+  createServer(webhookReceiver(secret, (d) => console.log(`${d.event} ${d.id}`, JSON.stringify(d.data)))).listen(
+    port,
+    () => console.log(`listening on http://localhost:${port}`),
+  );
 }

@@ -17,7 +17,18 @@
 'use strict';
 const { spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
-const { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
+const {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} = require('node:fs');
 const { join, relative } = require('node:path');
 
 const ROOT = join(__dirname, '..');
@@ -34,7 +45,9 @@ const force = process.argv.includes('--force') || /^(1|true)$/i.test(process.env
 function run(command, args) {
   const r = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
   if (r.status !== 0) {
-    process.stderr.write(`build: ${relative(ROOT, command)} ${args.join(' ')} failed (${r.signal ?? `exit ${r.status}`})\n`);
+    process.stderr.write(
+      `build: ${relative(ROOT, command)} ${args.join(' ')} failed (${r.signal ?? `exit ${r.status}`})\n`,
+    );
     process.exit(r.status || 1);
   }
 }
@@ -66,8 +79,12 @@ function compile() {
 /** The dashboard's sources and the tools that shape its output (as test/support/dashboard-build.ts digests them). */
 function dashboardDigest() {
   const hash = createHash('sha256');
-  for (const pkg of ['vite', 'uplot']) hash.update(`${pkg}@${JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version}\n`);
-  for (const file of filesUnder(DASHBOARD_SOURCE)) hash.update(`${relative(DASHBOARD_SOURCE, file)}\n`).update(readFileSync(file));
+  for (const pkg of ['vite', 'uplot'])
+    hash.update(
+      `${pkg}@${JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version}\n`,
+    );
+  for (const file of filesUnder(DASHBOARD_SOURCE))
+    hash.update(`${relative(DASHBOARD_SOURCE, file)}\n`).update(readFileSync(file));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -87,17 +104,29 @@ function dashboard() {
   // Beside the target, on the same file system, so every move below is a rename.
   const staging = mkdtempSync(join(DIST, '.dashboard-'));
   try {
-    run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(DASHBOARD_SOURCE, 'vite.config.mjs'), '--outDir', staging, '--emptyOutDir']);
+    run(process.execPath, [
+      join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      join(DASHBOARD_SOURCE, 'vite.config.mjs'),
+      '--outDir',
+      staging,
+      '--emptyOutDir',
+    ]);
     if (!existsSync(join(staging, 'index.html'))) throw new Error(`vite build wrote no index.html into ${staging}`);
     const assets = existsSync(join(staging, 'assets')) ? readdirSync(join(staging, 'assets')) : [];
     mkdirSync(join(DASHBOARD, 'assets'), { recursive: true });
     // Asset names carry their content hash: one already there is this very file.
-    for (const name of assets) if (!existsSync(join(DASHBOARD, 'assets', name))) renameSync(join(staging, 'assets', name), join(DASHBOARD, 'assets', name));
-    for (const name of readdirSync(staging)) if (name !== 'assets' && name !== 'index.html') renameSync(join(staging, name), join(DASHBOARD, name));
+    for (const name of assets)
+      if (!existsSync(join(DASHBOARD, 'assets', name)))
+        renameSync(join(staging, 'assets', name), join(DASHBOARD, 'assets', name));
+    for (const name of readdirSync(staging))
+      if (name !== 'assets' && name !== 'index.html') renameSync(join(staging, name), join(DASHBOARD, name));
     // The page last, once everything it names is in place.
     renameSync(join(staging, 'index.html'), join(DASHBOARD, 'index.html'));
     const keep = new Set([...assets, ...(stamp?.assets ?? readdirSync(join(DASHBOARD, 'assets')))]);
-    for (const name of readdirSync(join(DASHBOARD, 'assets'))) if (!keep.has(name)) rmSync(join(DASHBOARD, 'assets', name), { force: true });
+    for (const name of readdirSync(join(DASHBOARD, 'assets')))
+      if (!keep.has(name)) rmSync(join(DASHBOARD, 'assets', name), { force: true });
     writeFileSync(`${STAMP}.tmp`, JSON.stringify({ digest, assets }));
     renameSync(`${STAMP}.tmp`, STAMP);
   } finally {

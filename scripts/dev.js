@@ -24,7 +24,9 @@ const ENTRIES = {
 const flag = process.argv.slice(2).find((a) => a in ENTRIES) ?? '--all';
 const unknown = process.argv.slice(2).filter((a) => !(a in ENTRIES));
 if (unknown.length) {
-  process.stderr.write(`unknown argument ${unknown.join(' ')}: use --api, --worker or nothing (the API and its worker)\n`);
+  process.stderr.write(
+    `unknown argument ${unknown.join(' ')}: use --api, --worker or nothing (the API and its worker)\n`,
+  );
   process.exit(2);
 }
 const entry = join(ROOT, ENTRIES[flag]);
@@ -54,7 +56,8 @@ function restart() {
     app = spawn(process.execPath, [entry], { cwd: ROOT, stdio: 'inherit', env: process.env });
     const started = app;
     started.once('exit', (code, signal) => {
-      if (app === started && !stopping) process.stdout.write(`[dev] the program exited (${signal ?? code}); it starts again on the next change\n`);
+      if (app === started && !stopping)
+        process.stdout.write(`[dev] the program exited (${signal ?? code}); it starts again on the next change\n`);
     });
   });
 }
@@ -65,7 +68,10 @@ if (scripts['build:dashboard'] && !existsSync(join(ROOT, 'dist', 'dashboard'))) 
   spawnSync('npm', ['run', 'build:dashboard'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-const tsc = spawn(join(BIN, 'tsc'), ['-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+const tsc = spawn(join(BIN, 'tsc'), ['-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'], {
+  cwd: ROOT,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 let pending = '';
 tsc.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);

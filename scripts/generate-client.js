@@ -26,7 +26,11 @@ async function generate(check) {
   const text = await clientSchema(await appDocument());
   if (check) {
     const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
-    if (current !== text) return { code: 1, message: `${CLIENT_SCHEMA_FILE} differs from the OpenAPI document: run npm run generate:client\n` };
+    if (current !== text)
+      return {
+        code: 1,
+        message: `${CLIENT_SCHEMA_FILE} differs from the OpenAPI document: run npm run generate:client\n`,
+      };
     return { code: 0, message: `${CLIENT_SCHEMA_FILE} is up to date\n` };
   }
   writeFileSync(file, text);

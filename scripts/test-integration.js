@@ -80,8 +80,15 @@ async function integration() {
   if ((await run('npm', ['run', 'build'])) !== 0) return 1;
   try {
     const [mongo, kafka] = await Promise.all([startMongo(), startKafka()]);
-    process.stderr.write(`integration: mongo-java-server at ${mongo.url} (pid ${mongo.pid}), Kafka at ${kafka.brokers} (pid ${kafka.pid})\n`);
-    const env = { ...process.env, MONGO_URL: mongo.url, KAFKA_BROKERS: kafka.brokers, MONGO_SERVER: 'mongo-java-server' };
+    process.stderr.write(
+      `integration: mongo-java-server at ${mongo.url} (pid ${mongo.pid}), Kafka at ${kafka.brokers} (pid ${kafka.pid})\n`,
+    );
+    const env = {
+      ...process.env,
+      MONGO_URL: mongo.url,
+      KAFKA_BROKERS: kafka.brokers,
+      MONGO_SERVER: 'mongo-java-server',
+    };
     return await jest(['-c', 'test/distributed/jest.config.js'], SUITES.integration, env);
   } finally {
     await stopAll();

@@ -33,9 +33,21 @@ function classpath(project) {
       .every((jar) => existsSync(jar))
   ) {
     process.stderr.write(`resolving ${project} from Maven Central into ~/.m2 …\n`);
-    execFileSync('mvn', ['-B', '-q', '-Dstyle.color=never', '-f', join(dir, 'pom.xml'), 'dependency:build-classpath', `-Dmdep.outputFile=${out}`], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    execFileSync(
+      'mvn',
+      [
+        '-B',
+        '-q',
+        '-Dstyle.color=never',
+        '-f',
+        join(dir, 'pom.xml'),
+        'dependency:build-classpath',
+        `-Dmdep.outputFile=${out}`,
+      ],
+      {
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
   }
   return readFileSync(out, 'utf8').trim();
 }
@@ -90,7 +102,10 @@ function startJvm(name, args, logFile, workDir) {
       running.delete(handle);
       if (child.exitCode !== null || child.signalCode !== null) return;
       process.kill(child.pid, 'SIGTERM');
-      const timer = setTimeout(() => child.exitCode === null && child.signalCode === null && process.kill(child.pid, 'SIGKILL'), 15_000);
+      const timer = setTimeout(
+        () => child.exitCode === null && child.signalCode === null && process.kill(child.pid, 'SIGKILL'),
+        15_000,
+      );
       await exited;
       clearTimeout(timer);
       if (workDir) rmSync(workDir, { recursive: true, force: true });
@@ -106,8 +121,10 @@ async function waitForPort(jvm, port, timeoutMs) {
   jvm.exited.then((e) => (exit = e));
   const deadline = Date.now() + timeoutMs;
   while (!(await canConnect(port))) {
-    if (exit) throw new Error(`${jvm.name} exited (${JSON.stringify(exit)}) before listening:\n${jvm.output().slice(-4000)}`);
-    if (Date.now() > deadline) throw new Error(`${jvm.name} did not listen on ${port} within ${timeoutMs} ms:\n${jvm.output().slice(-4000)}`);
+    if (exit)
+      throw new Error(`${jvm.name} exited (${JSON.stringify(exit)}) before listening:\n${jvm.output().slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${jvm.name} did not listen on ${port} within ${timeoutMs} ms:\n${jvm.output().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -117,7 +134,12 @@ async function startMongo() {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'mongo-wire-'));
   const source = join(ROOT, 'deploy', 'local', 'mongo', 'MongoWireServer.java');
-  const jvm = startJvm('mongo-java-server', ['-Xmx512m', '-cp', cp, source, String(port)], join(dir, 'server.log'), dir);
+  const jvm = startJvm(
+    'mongo-java-server',
+    ['-Xmx512m', '-cp', cp, source, String(port)],
+    join(dir, 'server.log'),
+    dir,
+  );
   await stopOnFailure(jvm, () => waitForPort(jvm, port, 60_000));
   return { url: `mongodb://127.0.0.1:${port}`, pid: jvm.pid, stop: () => jvm.stop() };
 }
@@ -135,7 +157,11 @@ async function startKafka() {
   let clusterId;
   do clusterId = randomBytes(16).toString('base64url');
   while (clusterId.startsWith('-'));
-  const format = startJvm('kafka-storage-format', [...jvmArgs, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', props], join(dir, 'format.log'));
+  const format = startJvm(
+    'kafka-storage-format',
+    [...jvmArgs, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', props],
+    join(dir, 'format.log'),
+  );
   const formatted = await format.exited;
   if (formatted.code !== 0) {
     rmSync(dir, { recursive: true, force: true });
@@ -172,7 +198,12 @@ async function startKafka() {
  */
 async function waitForMetadata(brokers) {
   const { Kafka, logLevel } = require('kafkajs');
-  const admin = new Kafka({ clientId: 'test-servers', brokers: [brokers], logLevel: logLevel.NOTHING, retry: { retries: 30, maxRetryTime: 2000 } }).admin();
+  const admin = new Kafka({
+    clientId: 'test-servers',
+    brokers: [brokers],
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 30, maxRetryTime: 2000 },
+  }).admin();
   try {
     await admin.connect();
     await admin.describeCluster();

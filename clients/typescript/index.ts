@@ -28,7 +28,11 @@ export interface PaymentsClientOptions extends Omit<ClientOptions, 'baseUrl' | '
 
 /** A client that sends `Authorization: Bearer <apiKey>` on every request. */
 export function createPaymentsClient({ baseUrl, apiKey, headers, ...options }: PaymentsClientOptions): PaymentsClient {
-  return createClient<paths>({ ...options, baseUrl: baseUrl.replace(/\/+$/, ''), headers: { ...headers, Authorization: `Bearer ${apiKey}` } });
+  return createClient<paths>({
+    ...options,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    headers: { ...headers, Authorization: `Bearer ${apiKey}` },
+  });
 }
 
 /** A fresh Idempotency-Key (decisions §13): send the same one again to retry a write safely. */

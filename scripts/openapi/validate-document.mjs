@@ -18,5 +18,7 @@ if (result.valid) {
   }
 }
 const valid = result.valid && refs === null;
-process.stdout.write(JSON.stringify({ valid, version: validator.version, errors: result.errors ?? null, refs }, null, 2) + '\n');
+process.stdout.write(
+  JSON.stringify({ valid, version: validator.version, errors: result.errors ?? null, refs }, null, 2) + '\n',
+);
 process.exit(valid ? 0 : 1);

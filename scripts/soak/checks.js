@@ -22,8 +22,12 @@ const SUCCESSORS = {
     (acked === 'pending' && final === 'cancelled') ||
     (['pending', 'processing'].includes(acked) && ['processing', 'successful', 'failed', 'reversed'].includes(final)) ||
     (acked === 'successful' && final === 'reversed'),
-  intent: (acked, final) => acked === final || (acked === 'completed' && final === 'refunded') || !['completed', 'failed', 'cancelled', 'refunded'].includes(acked),
-  cardTransaction: (acked, final) => acked === final || (acked === 'pending' && ['successful', 'reversed', 'declined'].includes(final)),
+  intent: (acked, final) =>
+    acked === final ||
+    (acked === 'completed' && final === 'refunded') ||
+    !['completed', 'failed', 'cancelled', 'refunded'].includes(acked),
+  cardTransaction: (acked, final) =>
+    acked === final || (acked === 'pending' && ['successful', 'reversed', 'declined'].includes(final)),
 };
 
 /** Runs `fn` over `items`, `width` at a time. */
@@ -43,7 +47,8 @@ async function everyPage(client, path, pick) {
   for (;;) {
     const sep = path.includes('?') ? '&' : '?';
     const res = await client.call('GET', `${path}${sep}limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+    if (res.status !== 200)
+      throw new Error(`GET ${path} answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
     const { items, next } = pick(res.body);
     out.push(...items);
     if (!next) return out;
@@ -66,8 +71,17 @@ async function waitCaughtUp(server, timeoutMs) {
   for (;;) {
     const h = await server.health();
     last = h && h.log;
-    if (h && h.worker && h.worker.state === 'running' && last && last.projected === last.head && last.published === last.head) return last;
-    if (Date.now() > deadline) throw new Error(`the worker did not catch up within ${timeoutMs / 1000} s: ${JSON.stringify(last)}`);
+    if (
+      h &&
+      h.worker &&
+      h.worker.state === 'running' &&
+      last &&
+      last.projected === last.head &&
+      last.published === last.head
+    )
+      return last;
+    if (Date.now() > deadline)
+      throw new Error(`the worker did not catch up within ${timeoutMs / 1000} s: ${JSON.stringify(last)}`);
     await sleep(200);
   }
 }
@@ -86,7 +100,9 @@ async function waitTransfersSettled(client, journal, timeoutMs, violation) {
     open = still;
     if (!open.length) return;
     if (Date.now() > deadline) {
-      violation(`${open.length} acknowledged transfers still in flight ${timeoutMs / 1000} s after the end, e.g. ${open[0]}`);
+      violation(
+        `${open.length} acknowledged transfers still in flight ${timeoutMs / 1000} s after the end, e.g. ${open[0]}`,
+      );
       return;
     }
     await sleep(1_000);
@@ -108,18 +124,23 @@ async function checkJournal(client, journal, violation) {
   await parallel([...journal.accounts.entries()], 4, async ([id, a]) => {
     const res = await get(`/accounts/${id}`);
     if (res.status !== 200) return violation(`acknowledged account ${id} answers ${res.status}`);
-    if (res.body.currency !== a.currency) violation(`account ${id} reads currency ${res.body.currency}, acknowledged ${a.currency}`);
+    if (res.body.currency !== a.currency)
+      violation(`account ${id} reads currency ${res.body.currency}, acknowledged ${a.currency}`);
     const { available, current } = res.body.balance;
     if (available < 0 || current < 0) violation(`account ${id} below zero: available ${available}, current ${current}`);
     statements.set(id, await everyPage(client, `/accounts/${id}/transactions`, styleA));
     seen('accounts');
   });
   const credits = new Map();
-  for (const entries of statements.values()) for (const e of entries) if (e.transaction_id) credits.set(e.transaction_id, e);
+  for (const entries of statements.values())
+    for (const e of entries) if (e.transaction_id) credits.set(e.transaction_id, e);
   for (const f of journal.funds) {
     const entry = credits.get(f.transaction);
     if (!entry) violation(`acknowledged funding ${f.transaction} of ${f.account} is not in its statement`);
-    else if (entry.amount !== f.amount || entry.account_id !== f.account) violation(`funding ${f.transaction} reads ${entry.amount} on ${entry.account_id}, acknowledged ${f.amount} on ${f.account}`);
+    else if (entry.amount !== f.amount || entry.account_id !== f.account)
+      violation(
+        `funding ${f.transaction} reads ${entry.amount} on ${entry.account_id}, acknowledged ${f.amount} on ${f.account}`,
+      );
     else seen('fundings');
   }
   await parallel([...journal.counterparties.keys()], 4, async (id) => {
@@ -127,28 +148,37 @@ async function checkJournal(client, journal, violation) {
     if (res.status !== 200) return violation(`acknowledged counterparty ${id} answers ${res.status}`);
     const details = await everyPage(client, `/counterparties/${id}/payment-details`, styleA);
     const ids = new Set(details.map((d) => d.id));
-    for (const [pmd, d] of journal.details) if (d.counterparty === id && !ids.has(pmd)) violation(`acknowledged payment detail ${pmd} is not listed on ${id}`);
+    for (const [pmd, d] of journal.details)
+      if (d.counterparty === id && !ids.has(pmd))
+        violation(`acknowledged payment detail ${pmd} is not listed on ${id}`);
     seen('counterparties');
   });
   await parallel([...journal.transfers.entries()], 4, async ([id, t]) => {
     const res = await get(`/transfers/${id}?entity_id=${t.entity}`);
     if (res.status !== 200) return violation(`acknowledged transfer ${id} answers ${res.status}`);
-    if (t.amount != null && res.body.amount !== t.amount) violation(`transfer ${id} reads amount ${res.body.amount}, acknowledged ${t.amount}`);
-    if (res.body.unique_reference !== t.reference) violation(`transfer ${id} reads unique_reference ${res.body.unique_reference}, acknowledged ${t.reference}`);
-    if (!SUCCESSORS.transfer(t.status, res.body.status)) violation(`transfer ${id} reads ${res.body.status}, acknowledged ${t.status}`);
+    if (t.amount != null && res.body.amount !== t.amount)
+      violation(`transfer ${id} reads amount ${res.body.amount}, acknowledged ${t.amount}`);
+    if (res.body.unique_reference !== t.reference)
+      violation(`transfer ${id} reads unique_reference ${res.body.unique_reference}, acknowledged ${t.reference}`);
+    if (!SUCCESSORS.transfer(t.status, res.body.status))
+      violation(`transfer ${id} reads ${res.body.status}, acknowledged ${t.status}`);
     seen('transfers');
   });
   await parallel([...journal.intents.entries()], 4, async ([id, i]) => {
     const res = await get(`/payment-intents/${id}`);
     if (res.status !== 200) return violation(`acknowledged payment intent ${id} answers ${res.status}`);
-    if (res.body.amount !== i.amount) violation(`payment intent ${id} reads amount ${res.body.amount}, acknowledged ${i.amount}`);
-    if (!SUCCESSORS.intent(i.status, res.body.status)) violation(`payment intent ${id} reads ${res.body.status}, acknowledged ${i.status}`);
+    if (res.body.amount !== i.amount)
+      violation(`payment intent ${id} reads amount ${res.body.amount}, acknowledged ${i.amount}`);
+    if (!SUCCESSORS.intent(i.status, res.body.status))
+      violation(`payment intent ${id} reads ${res.body.status}, acknowledged ${i.status}`);
     seen('payment_intents');
   });
   const refundsOf = new Map();
   for (const r of journal.refunds) refundsOf.set(r.intent, [...(refundsOf.get(r.intent) || []), r]);
   await parallel([...refundsOf.entries()], 4, async ([intent, acked]) => {
-    const listed = new Map((await everyPage(client, `/payment-intents/${intent}/refunds`, styleA)).map((r) => [r.id, r]));
+    const listed = new Map(
+      (await everyPage(client, `/payment-intents/${intent}/refunds`, styleA)).map((r) => [r.id, r]),
+    );
     for (const r of acked) {
       const got = listed.get(r.id);
       if (!got) violation(`acknowledged refund ${r.id} of ${intent} is not listed`);
@@ -159,14 +189,19 @@ async function checkJournal(client, journal, violation) {
   await parallel([...journal.cards.entries()], 4, async ([id, c]) => {
     const res = await get(`/card-details/${id}`);
     if (res.status !== 200) return violation(`acknowledged card ${id} answers ${res.status}`);
-    if (res.body.data.number !== c.number || res.body.data.cvv !== c.cvv) violation(`card ${id} shows other credentials than issued`);
-    const listed = new Map((await everyPage(client, `/card-transactions/${id}`, styleB('payments'))).map((t) => [t.id, t]));
+    if (res.body.data.number !== c.number || res.body.data.cvv !== c.cvv)
+      violation(`card ${id} shows other credentials than issued`);
+    const listed = new Map(
+      (await everyPage(client, `/card-transactions/${id}`, styleB('payments'))).map((t) => [t.id, t]),
+    );
     for (const [txn, t] of journal.cardTransactions) {
       if (t.card !== id) continue;
       const got = listed.get(txn);
       if (!got) violation(`acknowledged card transaction ${txn} is not listed on ${id}`);
-      else if (!SUCCESSORS.cardTransaction(t.status, got.status)) violation(`card transaction ${txn} reads ${got.status}, acknowledged ${t.status}`);
-      else if (t.status !== 'pending' && got.amount !== t.amount) violation(`card transaction ${txn} reads ${got.amount}, acknowledged ${t.amount}`);
+      else if (!SUCCESSORS.cardTransaction(t.status, got.status))
+        violation(`card transaction ${txn} reads ${got.status}, acknowledged ${t.status}`);
+      else if (t.status !== 'pending' && got.amount !== t.amount)
+        violation(`card transaction ${txn} reads ${got.amount}, acknowledged ${t.amount}`);
       else seen('card_transactions');
     }
     seen('cards');
@@ -185,13 +220,16 @@ async function checkLedger(client, violation) {
   if (res.status !== 200) return violation(`GET /ledger answered ${res.status}`);
   const { currencies, accounts } = res.body.data;
   for (const c of currencies) {
-    if (c.debits_posted !== c.credits_posted) violation(`ledger ${c.currency}: debits posted ${c.debits_posted} ≠ credits posted ${c.credits_posted}`);
-    if (c.debits_pending !== c.credits_pending) violation(`ledger ${c.currency}: debits pending ${c.debits_pending} ≠ credits pending ${c.credits_pending}`);
+    if (c.debits_posted !== c.credits_posted)
+      violation(`ledger ${c.currency}: debits posted ${c.debits_posted} ≠ credits posted ${c.credits_posted}`);
+    if (c.debits_pending !== c.credits_pending)
+      violation(`ledger ${c.currency}: debits pending ${c.debits_pending} ≠ credits pending ${c.credits_pending}`);
   }
   for (const a of accounts) {
     if (a.kind !== 'customer') continue;
     const current = a.credits_posted - a.debits_posted;
-    if (current < 0 || current - a.debits_pending < 0) violation(`ledger account ${a.id} below zero: current ${current}, pending debits ${a.debits_pending}`);
+    if (current < 0 || current - a.debits_pending < 0)
+      violation(`ledger account ${a.id} below zero: current ${current}, pending debits ${a.debits_pending}`);
   }
   return {
     currencies: currencies.map((c) => ({
@@ -216,7 +254,8 @@ async function expectedDeliveries(client, journal, publicEvents, derivedUlid) {
     const created = await everyPage(client, `/events?resource_type=webhook&resource_id=${id}`, styleA);
     const creation = created.find((e) => e.type === 'WebhookCreated');
     if (!creation) throw new Error(`webhook ${id}: no WebhookCreated in GET /events`);
-    if (!byEntity.has(w.entity)) byEntity.set(w.entity, await everyPage(client, `/events?entity_id=${w.entity}`, styleA));
+    if (!byEntity.has(w.entity))
+      byEntity.set(w.entity, await everyPage(client, `/events?entity_id=${w.entity}`, styleA));
     const queues = new Map();
     for (const e of byEntity.get(w.entity)) {
       if (e.position <= creation.position) continue;
@@ -254,7 +293,9 @@ function compareDeliveries(webhookId, queues, received) {
   for (const r of received) {
     const at = where.get(r.id);
     if (!at) {
-      problems.push(`webhook ${webhookId} received ${r.event} ${r.id} (about ${r.dataId}), which no event of its entity after its creation explains`);
+      problems.push(
+        `webhook ${webhookId} received ${r.event} ${r.id} (about ${r.dataId}), which no event of its entity after its creation explains`,
+      );
       continue;
     }
     const next = cursor.get(at.queue) ?? 0;
@@ -276,7 +317,10 @@ async function checkWebhooks(client, journal, receiver, dist, timeoutMs, violati
   const { PUBLIC_EVENTS } = require(join(dist, 'libs/webhook-delivery/src/mapping/public-events.js'));
   const { derivedUlid } = require(join(dist, 'libs/application/src/webhooks/streams.js'));
   const expected = await expectedDeliveries(client, journal, PUBLIC_EVENTS, derivedUlid);
-  const total = [...expected.values()].reduce((n, queues) => n + [...queues.values()].reduce((m, q) => m + q.length, 0), 0);
+  const total = [...expected.values()].reduce(
+    (n, queues) => n + [...queues.values()].reduce((m, q) => m + q.length, 0),
+    0,
+  );
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const results = [...journal.webhooks.entries()].map(([id, w]) => ({
@@ -293,7 +337,10 @@ async function checkWebhooks(client, journal, receiver, dist, timeoutMs, violati
           `${missing.reduce((n, x) => n + x.count, 0)} deliveries missing ${timeoutMs / 1000} s after the end, in ${missing.length} queues; first: webhook ${m.webhook}, resource ${m.queue}, ${m.first.name} of ${m.first.type} at position ${m.first.position} (${m.first.id})`,
         );
       }
-      if (receiver.rejected.length) violation(`${receiver.rejected.length} deliveries failed signature verification, first: ${JSON.stringify(receiver.rejected[0])}`);
+      if (receiver.rejected.length)
+        violation(
+          `${receiver.rejected.length} deliveries failed signature verification, first: ${JSON.stringify(receiver.rejected[0])}`,
+        );
       return {
         webhooks: journal.webhooks.size,
         expected: total,

@@ -103,7 +103,10 @@ class Client {
       if (res.status >= 500) {
         const label = `${res.status} ${code || 'no-envelope'}`;
         s.serverErrors[`${name} → ${label}`] = (s.serverErrors[`${name} → ${label}`] || 0) + 1;
-        if (!json || json.status !== 'error') this.onViolation(`${method} ${path} answered ${res.status} outside the error envelope: ${text.slice(0, 200)}`);
+        if (!json || json.status !== 'error')
+          this.onViolation(
+            `${method} ${path} answered ${res.status} outside the error envelope: ${text.slice(0, 200)}`,
+          );
         const retryAfter = Number(res.headers.get('retry-after')) * 1000 || undefined;
         if (safe || code === 'overloaded') {
           await wait(retryAfter);

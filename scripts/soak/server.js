@@ -74,10 +74,16 @@ class Server {
     this.child = child;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the API exited during start (code ${child.exitCode}, signal ${child.signalCode}); see ${this.log.path}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(
+          `the API exited during start (code ${child.exitCode}, signal ${child.signalCode}); see ${this.log.path}`,
+        );
       const health = await this.health(2_000);
       if (health && health.worker && health.worker.state === 'running') return health;
-      if (Date.now() > deadline) throw new Error(`the API did not report a running worker within ${timeoutMs / 1000} s of its start; see ${this.log.path}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the API did not report a running worker within ${timeoutMs / 1000} s of its start; see ${this.log.path}`,
+        );
       await sleep(50);
     }
   }
@@ -112,7 +118,9 @@ class Server {
     const killedAt = Date.now();
     while (workers.some(alive)) {
       if (Date.now() - killedAt > orphanLimitMs) {
-        this.onViolation(`the worker (pid ${workers.filter(alive).join(', ')}) was still running ${orphanLimitMs / 1000} s after its API was killed`);
+        this.onViolation(
+          `the worker (pid ${workers.filter(alive).join(', ')}) was still running ${orphanLimitMs / 1000} s after its API was killed`,
+        );
         for (const pid of workers.filter(alive)) process.kill(pid, 'SIGKILL');
         break;
       }

@@ -47,7 +47,8 @@ function config(env = process.env) {
     if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
     return n;
   };
-  const seed = env.SOAK_SEED !== undefined && env.SOAK_SEED !== '' ? env.SOAK_SEED : String(randomBytes(4).readUInt32BE(0));
+  const seed =
+    env.SOAK_SEED !== undefined && env.SOAK_SEED !== '' ? env.SOAK_SEED : String(randomBytes(4).readUInt32BE(0));
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(seed)) throw new Error('SOAK_SEED must be 1-64 letters, digits, - or _');
   return {
     seconds: int('SOAK_SECONDS', 120, 1),
@@ -122,7 +123,9 @@ async function main() {
     violations.push({ at, what });
     process.stdout.write(`soak: VIOLATION at ${at} s: ${what}\n`);
   };
-  process.stdout.write(`soak: seed ${cfg.seed} (reproduce with SOAK_SEED=${cfg.seed}), ${cfg.seconds} s, ${cfg.clients} clients, at least ${cfg.minKills} kills\n`);
+  process.stdout.write(
+    `soak: seed ${cfg.seed} (reproduce with SOAK_SEED=${cfg.seed}), ${cfg.seconds} s, ${cfg.clients} clients, at least ${cfg.minKills} kills\n`,
+  );
   ensureBuilt(cfg.dist);
 
   const work = mkdtempSync(join(tmpdir(), `soak-${cfg.seed}-`));
@@ -241,7 +244,9 @@ async function main() {
     await Promise.all(clients);
     summary.workload_seconds = Math.round((Date.now() - loadStarted) / 100) / 10;
     phase('workload');
-    process.stdout.write(`soak: workload over after ${summary.workload_seconds} s: faults ${JSON.stringify(faults)}; a last kill -9 and restart, then the checks\n`);
+    process.stdout.write(
+      `soak: workload over after ${summary.workload_seconds} s: faults ${JSON.stringify(faults)}; a last kill -9 and restart, then the checks\n`,
+    );
 
     // ── the end: a last kill, a restart, the worker caught up ─────────────────────────────────
     await server.kill9();
@@ -339,7 +344,9 @@ async function inject(kind, server, violation) {
   process.kill(pid, kind === 'kill-worker' ? 'SIGKILL' : 'SIGSTOP');
   await waitWorker(server, pid, violation);
   if (alive(pid)) {
-    violation(`the ${kind === 'kill-worker' ? 'killed' : 'stopped'} worker ${pid} is still there after its replacement started`);
+    violation(
+      `the ${kind === 'kill-worker' ? 'killed' : 'stopped'} worker ${pid} is still there after its replacement started`,
+    );
     process.kill(pid, 'SIGKILL');
   }
 }
@@ -351,7 +358,9 @@ async function waitWorker(server, oldPid, violation, timeoutMs = 75_000) {
     const h = await server.health();
     if (h && h.worker && h.worker.state === 'running' && h.worker.pid && h.worker.pid !== oldPid) return;
     if (Date.now() > deadline) {
-      violation(`no running worker ${timeoutMs / 1000} s after ${oldPid ? `worker ${oldPid} was killed` : 'waiting'}: ${JSON.stringify(h && h.worker)}`);
+      violation(
+        `no running worker ${timeoutMs / 1000} s after ${oldPid ? `worker ${oldPid} was killed` : 'waiting'}: ${JSON.stringify(h && h.worker)}`,
+      );
       return;
     }
     await sleep(50);
@@ -407,8 +416,12 @@ function printSummary(s) {
     s.webhooks
       ? `webhooks: ${s.webhooks.webhooks} webhooks, ${s.webhooks.expected} deliveries due, ${s.webhooks.received} received (${s.deliveries.failed_on_purpose} first attempts refused on purpose)`
       : null,
-    s.replay ? `replay --verify: exit ${s.replay.exit}, ${s.replay.events} events of ${s.replay.streams} streams in ${s.replay.seconds} s: ${s.replay.verdict}` : null,
-    s.scan ? `card data scan: ${s.scan.files} files, ${(s.scan.bytes / 1e6).toFixed(1)} MB, ${s.scan.pans} PANs and ${s.scan.cvvs} CVVs looked for` : null,
+    s.replay
+      ? `replay --verify: exit ${s.replay.exit}, ${s.replay.events} events of ${s.replay.streams} streams in ${s.replay.seconds} s: ${s.replay.verdict}`
+      : null,
+    s.scan
+      ? `card data scan: ${s.scan.files} files, ${(s.scan.bytes / 1e6).toFixed(1)} MB, ${s.scan.pans} PANs and ${s.scan.cvvs} CVVs looked for`
+      : null,
     `violations: ${s.violations.length ? s.violations.length : 'none'}`,
   ];
   process.stdout.write(lines.filter(Boolean).join('\n') + '\n');

@@ -146,7 +146,10 @@ class Workload {
 
   outcome(op, res) {
     this.count(op, res.status >= 200 && res.status < 300 ? 'ok' : res.unknown ? 'unknown' : 'refused');
-    if (res.status >= 500) this.onViolation(`${op} answered ${res.status} ${res.body && res.body.code}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    if (res.status >= 500)
+      this.onViolation(
+        `${op} answered ${res.status} ${res.body && res.body.code}: ${JSON.stringify(res.body).slice(0, 300)}`,
+      );
   }
 
   // ── the world ────────────────────────────────────────────────────────────────────────────────
@@ -222,7 +225,9 @@ class Workload {
       entity.counterparty = cp.body.id;
       this.journal.counterparties.set(cp.body.id, { entity: entity.id });
       for (const [type, body] of Object.entries(DETAILS)) {
-        const pmd = await this.client.call('POST', `/counterparties/${cp.body.id}/payment-details`, body, { key: this.key(prng, 1) });
+        const pmd = await this.client.call('POST', `/counterparties/${cp.body.id}/payment-details`, body, {
+          key: this.key(prng, 1),
+        });
         if (pmd.status === 201) {
           entity.details[type] = pmd.body.id;
           this.journal.details.set(pmd.body.id, { counterparty: cp.body.id });
@@ -253,7 +258,8 @@ class Workload {
     );
     this.outcome('webhook', res);
     if (res.status !== 201) return;
-    if (res.body.signing_secret !== signingSecretOf(secret)) this.onViolation(`webhook ${res.body.id}: signing_secret is not whsec_ + base64(SHA-512(secret))`);
+    if (res.body.signing_secret !== signingSecretOf(secret))
+      this.onViolation(`webhook ${res.body.id}: signing_secret is not whsec_ + base64(SHA-512(secret))`);
     this.journal.webhooks.set(res.body.id, { entity: entityId, path, enabled });
   }
 
@@ -289,7 +295,12 @@ class Workload {
 
   async fund(prng, accountId, currency, base = 200_000) {
     const amount = prng.int(base / 20, base) * SCALE[currency];
-    const res = await this.client.call('POST', `/sandbox/accounts/${accountId}/fund`, { amount, currency }, { key: this.key(prng) });
+    const res = await this.client.call(
+      'POST',
+      `/sandbox/accounts/${accountId}/fund`,
+      { amount, currency },
+      { key: this.key(prng) },
+    );
     this.outcome('fund', res);
     if (res.status === 201)
       this.journal.funds.push({
@@ -384,8 +395,12 @@ class Workload {
     // The same request again under the same key: the same answer, replayed.
     if (key && res.status === 201 && prng.chance(0.1)) {
       const again = await this.client.call('POST', path, body, { key });
-      if (again.status !== 201 || again.body.id !== res.body.id) this.onViolation(`transfer replay under key ${key} answered ${again.status} ${again.body && again.body.id}, first ${res.body.id}`);
-      else if (!again.replayed) this.onViolation(`transfer ${res.body.id}: a repeat under key ${key} ran again instead of being replayed`);
+      if (again.status !== 201 || again.body.id !== res.body.id)
+        this.onViolation(
+          `transfer replay under key ${key} answered ${again.status} ${again.body && again.body.id}, first ${res.body.id}`,
+        );
+      else if (!again.replayed)
+        this.onViolation(`transfer ${res.body.id}: a repeat under key ${key} ran again instead of being replayed`);
     }
   }
 
@@ -393,10 +408,14 @@ class Workload {
     const ref = `${body.account_id}|${body.unique_reference}`;
     let id = null;
     if (res.status === 201) id = res.body.id;
-    else if (res.status === 409 && res.body && res.body.code === 'duplicate_unique_reference') id = res.body.id || (res.body.transfer && res.body.transfer.id);
+    else if (res.status === 409 && res.body && res.body.code === 'duplicate_unique_reference')
+      id = res.body.id || (res.body.transfer && res.body.transfer.id);
     if (!id) return;
     const known = this.journal.references.get(ref);
-    if (known && known !== id) this.onViolation(`two transfers for unique_reference ${body.unique_reference} on ${body.account_id}: ${known} and ${id}`);
+    if (known && known !== id)
+      this.onViolation(
+        `two transfers for unique_reference ${body.unique_reference} on ${body.account_id}: ${known} and ${id}`,
+      );
     if (!known) {
       this.journal.references.set(ref, id);
       if (!this.refsByAccount.has(body.account_id)) this.refsByAccount.set(body.account_id, []);
@@ -529,7 +548,12 @@ class Workload {
       return;
     }
     const amount = prng.int(1, intent.refundable);
-    const res = await this.client.call('POST', `/payment-intents/${id}/refunds`, { amount, reason: 'soak refund' }, { key: this.key(prng) });
+    const res = await this.client.call(
+      'POST',
+      `/payment-intents/${id}/refunds`,
+      { amount, reason: 'soak refund' },
+      { key: this.key(prng) },
+    );
     this.outcome('refund', res);
     if (res.status === 201) {
       intent.refundable -= amount;
@@ -572,7 +596,8 @@ class Workload {
     if (res.status === 200 || res.status === 201) {
       const data = res.body.data;
       const expected = capture ? 'successful' : 'reversed';
-      if (data.status !== expected) this.onViolation(`${capture ? 'capture' : 'reverse'} of ${id} answered status ${data.status}`);
+      if (data.status !== expected)
+        this.onViolation(`${capture ? 'capture' : 'reverse'} of ${id} answered status ${data.status}`);
       this.journal.cardTransactions.set(id, {
         card: txn.card,
         amount: capture ? amount : txn.amount,
@@ -587,9 +612,11 @@ class Workload {
     const id = prng.pick(entity.accounts[currency]);
     const res = await this.client.call('GET', `/accounts/${id}`);
     this.outcome('readAccount', res);
-    if (res.status !== 200) return this.onViolation(`GET /accounts/${id} of an acknowledged account answered ${res.status}`);
+    if (res.status !== 200)
+      return this.onViolation(`GET /accounts/${id} of an acknowledged account answered ${res.status}`);
     const { available, current } = res.body.balance;
-    if (available < 0 || current < 0) this.onViolation(`account ${id} below zero: available ${available}, current ${current}`);
+    if (available < 0 || current < 0)
+      this.onViolation(`account ${id} below zero: available ${available}, current ${current}`);
   }
 
   async readTransfer(prng) {

@@ -35,21 +35,30 @@ describe('API keys and authentication', () => {
 
   it('carries the organization_id the operator API takes (decisions §11), the same for every key and token of the organization', async () => {
     const ORG_ID = /^org_[0-9A-HJKMNP-TV-Z]{26}$/;
-    const current = async (credential: string) => (await t.http.get('/api-keys/current').set(bearer(credential)).expect(200)).body;
+    const current = async (credential: string) =>
+      (await t.http.get('/api-keys/current').set(bearer(credential)).expect(200)).body;
     const mine = await current(KEYS.live);
     expect(mine.organization_id).toMatch(ORG_ID);
     // A key the organization creates, in either mode, and an entity token it issues: the same organization.
     const created = await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201);
     expect(created.body.organization_id).toBe(mine.organization_id);
     expect((await current(created.body.key)).organization_id).toBe(mine.organization_id);
-    const entity = await t.http.post('/entities').set(bearer(KEYS.live)).send({ type: 'individual', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country: 'GB' }).expect(201);
-    const token = (await t.http.post('/entity-tokens').set(bearer(KEYS.live)).send({ entity_id: entity.body.id }).expect(201)).body.token;
+    const entity = await t.http
+      .post('/entities')
+      .set(bearer(KEYS.live))
+      .send({ type: 'individual', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country: 'GB' })
+      .expect(201);
+    const token = (
+      await t.http.post('/entity-tokens').set(bearer(KEYS.live)).send({ entity_id: entity.body.id }).expect(201)
+    ).body.token;
     expect((await current(token)).organization_id).toBe(mine.organization_id);
     // Another organization's keys carry another id; every bootstrap key is its own organization.
     const others = [await current(KEYS.sandbox), await current(KEYS.other)].map((k) => k.organization_id);
     expect(new Set([mine.organization_id, ...others]).size).toBe(3);
     await t.settle();
-    const listed = (await t.http.get('/api-keys').set(bearer(KEYS.live)).expect(200)).body.data as Array<{ organization_id: string }>;
+    const listed = (await t.http.get('/api-keys').set(bearer(KEYS.live)).expect(200)).body.data as Array<{
+      organization_id: string;
+    }>;
     expect(listed.every((k) => k.organization_id === mine.organization_id)).toBe(true);
   });
 
@@ -59,9 +68,18 @@ describe('API keys and authentication', () => {
   });
 
   it('answers malformed JSON with 400 invalid_json and unknown fields with 400 naming them', async () => {
-    const bad = await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).set('Content-Type', 'application/json').send('{"name": ').expect(400);
+    const bad = await t.http
+      .post('/api-keys')
+      .set(bearer(KEYS.sandbox))
+      .set('Content-Type', 'application/json')
+      .send('{"name": ')
+      .expect(400);
     expect(bad.body.code).toBe('invalid_json');
-    const unknown = await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ name: 'x', colour: 'blue' }).expect(400);
+    const unknown = await t.http
+      .post('/api-keys')
+      .set(bearer(KEYS.sandbox))
+      .send({ name: 'x', colour: 'blue' })
+      .expect(400);
     expect(unknown.body).toMatchObject({ status: 'error', code: 'validation_error' });
     expect(unknown.body.errors).toEqual([{ field: 'colour', message: 'colour is not an accepted field' }]);
   });
@@ -97,7 +115,11 @@ describe('API keys and authentication', () => {
 
     const live = await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ name: 'prod', mode: 'live' }).expect(201);
     expect(live.body.key).toMatch(/^sk_live_/);
-    const test = await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ name: 'ci', mode: 'sandbox' }).expect(201);
+    const test = await t.http
+      .post('/api-keys')
+      .set(bearer(KEYS.live))
+      .send({ name: 'ci', mode: 'sandbox' })
+      .expect(201);
     expect(test.body).toMatchObject({ mode: 'sandbox', key: expect.stringMatching(/^sk_test_/) });
     await t.http
       .get('/api-keys/current')
@@ -105,13 +127,17 @@ describe('API keys and authentication', () => {
       .expect(200, /"mode":"sandbox"/);
 
     await t.settle();
-    const ids = async (key: string) => (await t.http.get('/api-keys').set(bearer(key)).expect(200)).body.data.map((k: { id: string }) => k.id);
+    const ids = async (key: string) =>
+      (await t.http.get('/api-keys').set(bearer(key)).expect(200)).body.data.map((k: { id: string }) => k.id);
     expect(await ids(KEYS.live)).toEqual(expect.arrayContaining([live.body.id, test.body.id]));
     const seenBySandbox = await ids(test.body.key);
     expect(seenBySandbox).toContain(test.body.id);
     expect(seenBySandbox).not.toContain(live.body.id);
 
-    for (const attempt of [t.http.post(`/api-keys/${live.body.id}/rotate`), t.http.delete(`/api-keys/${live.body.id}`)]) {
+    for (const attempt of [
+      t.http.post(`/api-keys/${live.body.id}/rotate`),
+      t.http.delete(`/api-keys/${live.body.id}`),
+    ]) {
       expect((await attempt.set(bearer(test.body.key)).expect(404)).body.code).toBe('api_key_not_found');
     }
     await t.http.get('/api-keys/current').set(bearer(live.body.key)).expect(200);

@@ -5,7 +5,13 @@ const quickStart = (t: TestApp, key: string, last_name: string) =>
   t.http
     .post('/entities')
     .set(bearer(key))
-    .send({ type: 'individual', first_name: 'Tok', last_name, email: `${last_name.toLowerCase()}@example.com`, country: 'GB' })
+    .send({
+      type: 'individual',
+      first_name: 'Tok',
+      last_name,
+      email: `${last_name.toLowerCase()}@example.com`,
+      country: 'GB',
+    })
     .expect(201)
     .then((r) => r.body.id as string);
 
@@ -20,7 +26,11 @@ describe('entity tokens', () => {
     mine = await quickStart(t, KEYS.sandbox, 'Mine');
     sibling = await quickStart(t, KEYS.sandbox, 'Sibling');
     const sent = Date.now();
-    const res = await t.http.post('/entity-tokens').set(bearer(KEYS.sandbox)).send({ entity_id: mine, expires_in: 900 }).expect(201);
+    const res = await t.http
+      .post('/entity-tokens')
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: mine, expires_in: 900 })
+      .expect(201);
     const answered = Date.now();
     token = res.body.token;
     expect(res.body.entity_id).toBe(mine);
@@ -40,7 +50,17 @@ describe('entity tokens', () => {
   it('cannot create keys, entities or tokens', async () => {
     await t.http.post('/api-keys').set(bearer(token)).send({}).expect(403);
     await t.http.post('/entity-tokens').set(bearer(token)).send({ entity_id: mine }).expect(403);
-    await t.http.post('/individual-entities').set(bearer(token)).send({ first_name: 'A', last_name: 'B', email: 'a@b.co', date_of_birth: '1990-01-01', country_of_residence: 'GB' }).expect(403);
+    await t.http
+      .post('/individual-entities')
+      .set(bearer(token))
+      .send({
+        first_name: 'A',
+        last_name: 'B',
+        email: 'a@b.co',
+        date_of_birth: '1990-01-01',
+        country_of_residence: 'GB',
+      })
+      .expect(403);
   });
 
   it('lists only its own entity', async () => {
@@ -53,7 +73,11 @@ describe('entity tokens', () => {
     const foreign = await quickStart(t, KEYS.other, 'Foreign');
     const res = await t.http.post('/entity-tokens').set(bearer(KEYS.sandbox)).send({ entity_id: foreign }).expect(404);
     expect(res.body.code).toBe('entity_not_found');
-    const tooLong = await t.http.post('/entity-tokens').set(bearer(KEYS.sandbox)).send({ entity_id: mine, expires_in: 86_401 }).expect(400);
+    const tooLong = await t.http
+      .post('/entity-tokens')
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: mine, expires_in: 86_401 })
+      .expect(400);
     expect(tooLong.body.errors[0].field).toBe('expires_in');
     const missing = await t.http.post('/entity-tokens').set(bearer(KEYS.sandbox)).send({}).expect(400);
     expect(missing.body.errors[0].field).toBe('entity_id');

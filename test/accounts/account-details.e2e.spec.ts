@@ -15,7 +15,8 @@ describe('account details', () => {
   });
   afterAll(() => t.close());
 
-  const issue = (body: Record<string, unknown>, key: string = KEYS.sandbox) => t.http.post('/account-details').set(bearer(key)).send(body);
+  const issue = (body: Record<string, unknown>, key: string = KEYS.sandbox) =>
+    t.http.post('/account-details').set(bearer(key)).send(body);
   const head = () => t.app.get<EventStore>(EVENT_STORE).headPosition();
 
   it.each([
@@ -60,7 +61,9 @@ describe('account details', () => {
 
   it('issues one record when the same rail is requested concurrently', async () => {
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    const results = await Promise.all(Array.from({ length: 8 }, () => issue({ account_id: account.id, asset_type: 'fiat', rail: 'wire' })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => issue({ account_id: account.id, asset_type: 'fiat', rail: 'wire' })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 200)).toHaveLength(7);
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
@@ -72,8 +75,12 @@ describe('account details', () => {
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'GBP' });
     const jpy = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'JPY' });
     const before = await head();
-    expect((await issue({ account_id: account.id, asset_type: 'crypto' }).expect(422)).body.code).toBe('asset_type_mismatch');
-    expect((await issue({ account_id: account.id, asset_type: 'fiat', rail: 'sepa' }).expect(422)).body.code).toBe('rail_not_supported');
+    expect((await issue({ account_id: account.id, asset_type: 'crypto' }).expect(422)).body.code).toBe(
+      'asset_type_mismatch',
+    );
+    expect((await issue({ account_id: account.id, asset_type: 'fiat', rail: 'sepa' }).expect(422)).body.code).toBe(
+      'rail_not_supported',
+    );
     expect((await issue({ account_id: jpy.id, asset_type: 'fiat' }).expect(422)).body.code).toBe('rail_not_supported');
     expect(await head()).toBe(before);
   });
@@ -93,11 +100,17 @@ describe('account details', () => {
 
   it('answers 404 for an unknown account or one of another organization, and 403 for another entity', async () => {
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'NGN' });
-    expect((await issue({ account_id: UNKNOWN_ACCOUNT, asset_type: 'fiat' }).expect(404)).body.code).toBe('account_not_found');
-    expect((await issue({ account_id: account.id, asset_type: 'fiat' }, KEYS.other).expect(404)).body.code).toBe('account_not_found');
+    expect((await issue({ account_id: UNKNOWN_ACCOUNT, asset_type: 'fiat' }).expect(404)).body.code).toBe(
+      'account_not_found',
+    );
+    expect((await issue({ account_id: account.id, asset_type: 'fiat' }, KEYS.other).expect(404)).body.code).toBe(
+      'account_not_found',
+    );
     const stranger = await approvedEntity(t, KEYS.sandbox, 'Stranger');
     const token = await tokenFor(t, stranger, KEYS.sandbox);
-    expect((await issue({ account_id: account.id, asset_type: 'fiat' }, token).expect(403)).body.code).toBe('forbidden');
+    expect((await issue({ account_id: account.id, asset_type: 'fiat' }, token).expect(403)).body.code).toBe(
+      'forbidden',
+    );
     const own = await tokenFor(t, entity, KEYS.sandbox);
     await issue({ account_id: account.id, asset_type: 'fiat' }, own).expect(201);
     await t.http.post('/account-details').send({ account_id: account.id, asset_type: 'fiat' }).expect(401);
@@ -110,7 +123,11 @@ describe('account details', () => {
     const path = `number-ach-${res.body.account_number}`;
     for (const key of [KEYS.sandbox, token]) {
       expect((await t.http.get(`/accounts/${path}`).set(bearer(key)).expect(404)).body.code).toBe('account_not_found');
-      await t.http.post(`/sandbox/accounts/${path}/fund`).set(bearer(key)).send({ amount: 1, currency: 'USD' }).expect(404);
+      await t.http
+        .post(`/sandbox/accounts/${path}/fund`)
+        .set(bearer(key))
+        .send({ amount: 1, currency: 'USD' })
+        .expect(404);
     }
   });
 });

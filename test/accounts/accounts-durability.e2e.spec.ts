@@ -37,8 +37,20 @@ describe('accounts: concurrency and restart', () => {
     const entity = await approvedEntity(t, KEYS.sandbox, 'Restart');
     const usd = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD', display_name: 'Durable' });
     const eur = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'EUR' });
-    await Promise.all([1000, 2000, 3000].map((amount) => t.http.post(`/sandbox/accounts/${usd.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount, currency: 'USD' }).expect(201)));
-    const details = await t.http.post('/account-details').set(bearer(KEYS.sandbox)).send({ account_id: eur.id, asset_type: 'fiat' }).expect(201);
+    await Promise.all(
+      [1000, 2000, 3000].map((amount) =>
+        t.http
+          .post(`/sandbox/accounts/${usd.id}/fund`)
+          .set(bearer(KEYS.sandbox))
+          .send({ amount, currency: 'USD' })
+          .expect(201),
+      ),
+    );
+    const details = await t.http
+      .post('/account-details')
+      .set(bearer(KEYS.sandbox))
+      .send({ account_id: eur.id, asset_type: 'fiat' })
+      .expect(201);
     await t.settle();
     const snapshot = async () => ({
       usd: (await t.http.get(`/accounts/${usd.id}`).set(bearer(KEYS.sandbox)).expect(200)).body,
@@ -52,7 +64,11 @@ describe('accounts: concurrency and restart', () => {
     t = await t.restart();
     await t.settle();
     expect(await snapshot()).toEqual(before);
-    const again = await t.http.post('/account-details').set(bearer(KEYS.sandbox)).send({ account_id: eur.id, asset_type: 'fiat' }).expect(200);
+    const again = await t.http
+      .post('/account-details')
+      .set(bearer(KEYS.sandbox))
+      .send({ account_id: eur.id, asset_type: 'fiat' })
+      .expect(200);
     expect(again.body).toEqual(details.body);
 
     // The list is a read model: dropped and rebuilt from the log, it comes back identical.
@@ -62,7 +78,14 @@ describe('accounts: concurrency and restart', () => {
     expect(await snapshot()).toEqual(before);
 
     // The restarted app keeps working on the same streams.
-    await t.http.post(`/sandbox/accounts/${usd.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 1, currency: 'USD' }).expect(201);
-    expect((await t.http.get(`/accounts/${usd.id}`).set(bearer(KEYS.sandbox))).body.balance).toEqual({ available: 6001, current: 6001 });
+    await t.http
+      .post(`/sandbox/accounts/${usd.id}/fund`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 1, currency: 'USD' })
+      .expect(201);
+    expect((await t.http.get(`/accounts/${usd.id}`).set(bearer(KEYS.sandbox))).body.balance).toEqual({
+      available: 6001,
+      current: 6001,
+    });
   });
 });

@@ -15,7 +15,11 @@ describe('accounts', () => {
   const head = () => t.app.get<EventStore>(EVENT_STORE).headPosition();
 
   it('opens a checking account for an approved entity with zero balances', async () => {
-    const res = await t.http.post('/accounts').set(bearer(KEYS.sandbox)).send({ entity_id: entity, type: 'checking', currency: 'USD', display_name: 'Operating' }).expect(201);
+    const res = await t.http
+      .post('/accounts')
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: entity, type: 'checking', currency: 'USD', display_name: 'Operating' })
+      .expect(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(ACC_ID),
       object: 'account',
@@ -60,7 +64,12 @@ describe('accounts', () => {
   });
 
   it('answers malformed JSON with 400 invalid_json', async () => {
-    const res = await t.http.post('/accounts').set(bearer(KEYS.sandbox)).set('Content-Type', 'application/json').send('{"currency":').expect(400);
+    const res = await t.http
+      .post('/accounts')
+      .set(bearer(KEYS.sandbox))
+      .set('Content-Type', 'application/json')
+      .send('{"currency":')
+      .expect(400);
     expect(res.body.code).toBe('invalid_json');
   });
 
@@ -72,22 +81,38 @@ describe('accounts', () => {
   it('refuses an entity that is not approved with 422 entity_not_approved, writing nothing', async () => {
     const pending = await pendingEntity(t, KEYS.sandbox);
     const before = await head();
-    const res = await t.http.post('/accounts').set(bearer(KEYS.sandbox)).send({ entity_id: pending, currency: 'USD' }).expect(422);
+    const res = await t.http
+      .post('/accounts')
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: pending, currency: 'USD' })
+      .expect(422);
     expect(res.body).toMatchObject({ status: 'error', code: 'entity_not_approved' });
     expect(await head()).toBe(before);
   });
 
   it("answers 404 for an unknown entity and for another organization's entity", async () => {
-    const unknown = await t.http.post('/accounts').set(bearer(KEYS.sandbox)).send({ entity_id: 'ent_01ARZ3NDEKTSV4RRFFQ69G5FAV', currency: 'USD' }).expect(404);
+    const unknown = await t.http
+      .post('/accounts')
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: 'ent_01ARZ3NDEKTSV4RRFFQ69G5FAV', currency: 'USD' })
+      .expect(404);
     expect(unknown.body.code).toBe('entity_not_found');
-    const res = await t.http.post('/accounts').set(bearer(KEYS.other)).send({ entity_id: entity, currency: 'USD' }).expect(404);
+    const res = await t.http
+      .post('/accounts')
+      .set(bearer(KEYS.other))
+      .send({ entity_id: entity, currency: 'USD' })
+      .expect(404);
     expect(res.body.code).toBe('entity_not_found');
   });
 
   it("answers 404 for an unknown account and for another organization's account", async () => {
     const acc = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'EUR' });
-    expect((await t.http.get(`/accounts/${UNKNOWN_ACCOUNT}`).set(bearer(KEYS.sandbox)).expect(404)).body.code).toBe('account_not_found');
-    expect((await t.http.get(`/accounts/${acc.id}`).set(bearer(KEYS.other)).expect(404)).body.code).toBe('account_not_found');
+    expect((await t.http.get(`/accounts/${UNKNOWN_ACCOUNT}`).set(bearer(KEYS.sandbox)).expect(404)).body.code).toBe(
+      'account_not_found',
+    );
+    expect((await t.http.get(`/accounts/${acc.id}`).set(bearer(KEYS.other)).expect(404)).body.code).toBe(
+      'account_not_found',
+    );
     await t.http.get('/accounts/not-an-id').set(bearer(KEYS.sandbox)).expect(404);
   });
 
@@ -97,7 +122,10 @@ describe('accounts', () => {
     const res = await t.http.post('/accounts').set(bearer(token)).send({ currency: 'GBP' }).expect(201);
     expect(res.body.entity_id).toBe(mine);
     await t.http.post('/accounts').set(bearer(token)).send({ entity_id: mine, currency: 'GBP' }).expect(201);
-    expect((await t.http.post('/accounts').set(bearer(token)).send({ entity_id: entity, currency: 'GBP' }).expect(403)).body.code).toBe('forbidden');
+    expect(
+      (await t.http.post('/accounts').set(bearer(token)).send({ entity_id: entity, currency: 'GBP' }).expect(403)).body
+        .code,
+    ).toBe('forbidden');
 
     const theirs = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'GBP' });
     expect((await t.http.get(`/accounts/${theirs.id}`).set(bearer(token)).expect(403)).body.code).toBe('forbidden');
@@ -112,7 +140,8 @@ describe('accounts', () => {
     beforeAll(async () => {
       owner = await approvedEntity(t, KEYS.sandbox, 'Lister');
       ids = [];
-      for (const currency of ['USD', 'NGN', 'USD', 'EUR', 'USD']) ids.push((await openAccount(t, KEYS.sandbox, { entity_id: owner, currency })).id);
+      for (const currency of ['USD', 'NGN', 'USD', 'EUR', 'USD'])
+        ids.push((await openAccount(t, KEYS.sandbox, { entity_id: owner, currency })).id);
       await t.settle();
     });
 
@@ -130,9 +159,15 @@ describe('accounts', () => {
       const order = newestFirst(ids);
       expect(first.body.data.map((a: { id: string }) => a.id)).toEqual(order.slice(0, 2));
       expect(first.body.meta.pagination).toEqual({ has_more: true, next_cursor: order[1] });
-      const next = await t.http.get(`/accounts?entity_id=${owner}&limit=2&cursor=${order[1]}`).set(bearer(KEYS.sandbox)).expect(200);
+      const next = await t.http
+        .get(`/accounts?entity_id=${owner}&limit=2&cursor=${order[1]}`)
+        .set(bearer(KEYS.sandbox))
+        .expect(200);
       expect(next.body.data.map((a: { id: string }) => a.id)).toEqual(order.slice(2, 4));
-      const last = await t.http.get(`/accounts?entity_id=${owner}&limit=2&cursor=${order[3]}`).set(bearer(KEYS.sandbox)).expect(200);
+      const last = await t.http
+        .get(`/accounts?entity_id=${owner}&limit=2&cursor=${order[3]}`)
+        .set(bearer(KEYS.sandbox))
+        .expect(200);
       expect(last.body.data.map((a: { id: string }) => a.id)).toEqual(order.slice(4));
       expect(last.body.meta.pagination).toEqual({ has_more: false, next_cursor: null });
     });

@@ -14,9 +14,15 @@ describe('GET /accounts balances', () => {
     const p = await payer(t, 'USD', 1_000);
     const intent = await createIntent(t, p.account, { amount: 10_000 });
     await confirm(t, intent.id, walletAction()).expect(201);
-    await t.http.post(`/payment-intents/${intent.id}/refunds`).set(bearer(KEYS.sandbox)).send({ amount: 2_500 }).expect(201);
+    await t.http
+      .post(`/payment-intents/${intent.id}/refunds`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 2_500 })
+      .expect(201);
     const byId = (await t.http.get(`/accounts/${p.account}`).set(bearer(KEYS.sandbox)).expect(200)).body;
-    const listed = (await t.http.get(`/accounts?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200)).body.data.find((a: { id: string }) => a.id === p.account);
+    const listed = (
+      await t.http.get(`/accounts?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200)
+    ).body.data.find((a: { id: string }) => a.id === p.account);
     expect(byId.balance).toEqual({ available: 1_000 + 10_000 - 250 - 2_500, current: 1_000 + 10_000 - 250 - 2_500 });
     expect(listed.balance).toEqual(byId.balance);
     expect(listed.updated).toEqual(byId.updated);

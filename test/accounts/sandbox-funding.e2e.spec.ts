@@ -12,7 +12,8 @@ describe('sandbox funding', () => {
   });
   afterAll(() => t.close());
 
-  const fund = (accountId: string, body: Record<string, unknown>, key: string = KEYS.sandbox) => t.http.post(`/sandbox/accounts/${accountId}/fund`).set(bearer(key)).send(body);
+  const fund = (accountId: string, body: Record<string, unknown>, key: string = KEYS.sandbox) =>
+    t.http.post(`/sandbox/accounts/${accountId}/fund`).set(bearer(key)).send(body);
   const store = () => t.app.get<EventStore>(EVENT_STORE);
 
   it('credits the account with a settled transaction and raises both balances', async () => {
@@ -34,7 +35,10 @@ describe('sandbox funding', () => {
     expect(got.body.updated).toBeGreaterThanOrEqual(got.body.created);
     await t.settle();
     const listed = await t.http.get(`/accounts?entity_id=${entity}&currency=USD`).set(bearer(KEYS.sandbox)).expect(200);
-    expect(listed.body.data.find((a: { id: string }) => a.id === account.id).balance).toEqual({ available: 13_000, current: 13_000 });
+    expect(listed.body.data.find((a: { id: string }) => a.id === account.id).balance).toEqual({
+      available: 13_000,
+      current: 13_000,
+    });
   });
 
   it('records what the webhook worker needs for inflows.completed and accounts.updated', async () => {
@@ -52,14 +56,22 @@ describe('sandbox funding', () => {
       balance_after: { available: 500, current: 500 },
       funded: Date.parse(res.body.created_at),
     });
-    expect(funded.metadata).toMatchObject({ entity_id: entity, organization_id: expect.any(String), event_id: expect.any(String), schema_version: 1 });
+    expect(funded.metadata).toMatchObject({
+      entity_id: entity,
+      organization_id: expect.any(String),
+      event_id: expect.any(String),
+      schema_version: 1,
+    });
   });
 
   it('refuses another currency with 422 currency_mismatch and leaves the balance alone', async () => {
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'EUR' });
     const res = await fund(account.id, { amount: 100, currency: 'USD' }).expect(422);
     expect(res.body).toMatchObject({ status: 'error', code: 'currency_mismatch', errors: [{ field: 'currency' }] });
-    expect((await t.http.get(`/accounts/${account.id}`).set(bearer(KEYS.sandbox))).body.balance).toEqual({ available: 0, current: 0 });
+    expect((await t.http.get(`/accounts/${account.id}`).set(bearer(KEYS.sandbox))).body.balance).toEqual({
+      available: 0,
+      current: 0,
+    });
   });
 
   it.each([
@@ -82,13 +94,19 @@ describe('sandbox funding', () => {
   it('refuses a credit beyond the largest safe balance with 422', async () => {
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
     await fund(account.id, { amount: Number.MAX_SAFE_INTEGER, currency: 'USD' }).expect(201);
-    expect((await fund(account.id, { amount: 1, currency: 'USD' }).expect(422)).body.code).toBe('balance_limit_exceeded');
+    expect((await fund(account.id, { amount: 1, currency: 'USD' }).expect(422)).body.code).toBe(
+      'balance_limit_exceeded',
+    );
   });
 
   it("answers 404 for an unknown account or another organization's, 403 for another entity's token, 401 without a key", async () => {
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    expect((await fund(UNKNOWN_ACCOUNT, { amount: 1, currency: 'USD' }).expect(404)).body.code).toBe('account_not_found');
-    expect((await fund(account.id, { amount: 1, currency: 'USD' }, KEYS.other).expect(404)).body.code).toBe('account_not_found');
+    expect((await fund(UNKNOWN_ACCOUNT, { amount: 1, currency: 'USD' }).expect(404)).body.code).toBe(
+      'account_not_found',
+    );
+    expect((await fund(account.id, { amount: 1, currency: 'USD' }, KEYS.other).expect(404)).body.code).toBe(
+      'account_not_found',
+    );
     const stranger = await tokenFor(t, await approvedEntity(t, KEYS.sandbox, 'Stranger'), KEYS.sandbox);
     expect((await fund(account.id, { amount: 1, currency: 'USD' }, stranger).expect(403)).body.code).toBe('forbidden');
     await t.http.post(`/sandbox/accounts/${account.id}/fund`).send({ amount: 1, currency: 'USD' }).expect(401);
@@ -99,15 +117,26 @@ describe('sandbox funding', () => {
 
   it('refuses live keys with 403, and never funds a live account', async () => {
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    expect((await fund(account.id, { amount: 1, currency: 'USD' }, KEYS.live).expect(403)).body.code).toBe('sandbox_only');
+    expect((await fund(account.id, { amount: 1, currency: 'USD' }, KEYS.live).expect(403)).body.code).toBe(
+      'sandbox_only',
+    );
 
     // Sandbox and live are two worlds (decisions §1): a sandbox key cannot mint a live key, and a
     // live key does not see the sandbox-approved entity, so it cannot open a live account for it.
-    expect((await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ mode: 'live' }).expect(403)).body.code).toBe('forbidden_mode');
-    const sandboxKey = (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201)).body.key as string;
+    expect(
+      (await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ mode: 'live' }).expect(403)).body.code,
+    ).toBe('forbidden_mode');
+    const sandboxKey = (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201))
+      .body.key as string;
     const sandboxEntity = await approvedEntity(t, sandboxKey);
-    await t.http.post('/accounts').set(bearer(KEYS.live)).send({ entity_id: sandboxEntity, type: 'checking', currency: 'USD' }).expect(404);
-    expect((await t.http.get(`/entities/${sandboxEntity}`).set(bearer(KEYS.live)).expect(404)).body.code).toBe('entity_not_found');
+    await t.http
+      .post('/accounts')
+      .set(bearer(KEYS.live))
+      .send({ entity_id: sandboxEntity, type: 'checking', currency: 'USD' })
+      .expect(404);
+    expect((await t.http.get(`/entities/${sandboxEntity}`).set(bearer(KEYS.live)).expect(404)).body.code).toBe(
+      'entity_not_found',
+    );
   });
 
   it('credits every one of 50 concurrent fundings exactly once', async () => {

@@ -30,7 +30,9 @@ describe('GET /accounts/{id}/transactions', () => {
     try {
       const res = await t.http.get(`/accounts/${account}/transactions?limit=100`).set(bearer(KEYS.sandbox));
       expect(res.status).toBe(200);
-      expect(res.body.data.map((e: { type: string; amount: number }) => [e.type, e.amount])).toEqual([['credit', 5_000]]);
+      expect(res.body.data.map((e: { type: string; amount: number }) => [e.type, e.amount])).toEqual([
+        ['credit', 5_000],
+      ]);
       expect(reads.mock.calls.map(([stream]) => stream)).not.toContain(accountStream(account));
     } finally {
       reads.mockRestore();
@@ -45,12 +47,19 @@ describe('GET /accounts/{id}/transactions', () => {
       [KEYS.sandbox, 'not-an-account'],
     ]) {
       const res = await t.http.get(`/accounts/${id}/transactions`).set(bearer(key));
-      expect({ key, id, status: res.status, code: res.body.code }).toEqual({ key, id, status: 404, code: 'account_not_found' });
+      expect({ key, id, status: res.status, code: res.body.code }).toEqual({
+        key,
+        id,
+        status: 404,
+        code: 'account_not_found',
+      });
     }
   });
 
   it("answers another entity's account as forbidden with an entity token", async () => {
-    const res = await t.http.get(`/accounts/${account}/transactions`).set(bearer(await tokenFor(t, await approvedEntity(t))));
+    const res = await t.http
+      .get(`/accounts/${account}/transactions`)
+      .set(bearer(await tokenFor(t, await approvedEntity(t))));
     expect({ status: res.status, code: res.body.code }).toEqual({ status: 403, code: 'forbidden' });
   });
 });

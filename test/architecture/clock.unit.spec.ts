@@ -16,7 +16,15 @@ const isTest = (p: string) => /\.spec\.ts$|\.contract\.ts$|(^|\/)testing\//.test
 const productionFiles = (root: string) =>
   ['apps', 'libs']
     .filter((dir) => existsSync(join(ROOT, root, dir)))
-    .flatMap((dir) => tsFiles(join(ROOT, root, dir), (p) => !isTest(p) && !`${dir}/${p}`.startsWith('libs/platform/src/clock/') && !`${dir}/${p}`.startsWith('apps/dashboard/')));
+    .flatMap((dir) =>
+      tsFiles(
+        join(ROOT, root, dir),
+        (p) =>
+          !isTest(p) &&
+          !`${dir}/${p}`.startsWith('libs/platform/src/clock/') &&
+          !`${dir}/${p}`.startsWith('apps/dashboard/'),
+      ),
+    );
 
 /**
  * The exceptions of today, each with why; an entry no longer needed fails the test, so the list
@@ -45,6 +53,12 @@ describe('no-clock-outside-the-clock: time comes from the injected Clock (libs/p
 
   it('fires on a fixture handler, and not on the clock itself, a test, a given time, a duration, a local Date, comments or strings', () => {
     const H = `${F}/libs/application/src/send-reminder.handler.ts`;
-    expect(clockReads(productionFiles(F))).toEqual([`${H}:9: Date.now`, `${H}:10: new Date()`, `${H}:11: Date()`, `${H}:12: globalThis.Date`, `${H}:13: Date.now`]);
+    expect(clockReads(productionFiles(F))).toEqual([
+      `${H}:9: Date.now`,
+      `${H}:10: new Date()`,
+      `${H}:11: Date()`,
+      `${H}:12: globalThis.Date`,
+      `${H}:13: Date.now`,
+    ]);
   });
 });

@@ -16,35 +16,40 @@ module.exports = {
   forbidden: [
     {
       name: 'only-platform-imports-drivers',
-      comment: 'Storage and messaging drivers sit behind the platform ports (event store, read store, bus); everything else talks to a port.',
+      comment:
+        'Storage and messaging drivers sit behind the platform ports (event store, read store, bus); everything else talks to a port.',
       severity: 'error',
       from: { path: '(^|/)(apps|libs)/', pathNot: ['(^|/)libs/platform/', SPEC] },
       to: { path: DRIVERS },
     },
     {
       name: 'platform-imports-no-inner-layer',
-      comment: 'The platform is the bottom layer: ports, adapters and infrastructure know no domain, use case, read model or webhook worker.',
+      comment:
+        'The platform is the bottom layer: ports, adapters and infrastructure know no domain, use case, read model or webhook worker.',
       severity: 'error',
       from: { path: '(^|/)libs/platform/', pathNot: SPEC },
       to: { path: '(^|/)libs/(domain|application|read-models|webhook-delivery)/' },
     },
     {
       name: 'imports-are-declared',
-      comment: 'Every package apps and libs import is in package.json: one resolved only through another package (express through @nestjs/platform-express) breaks when that one changes its own.',
+      comment:
+        'Every package apps and libs import is in package.json: one resolved only through another package (express through @nestjs/platform-express) breaks when that one changes its own.',
       severity: 'error',
       from: { path: '(^|/)(apps|libs)/' },
       to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
     },
     {
       name: 'running-code-imports-no-dev-package',
-      comment: 'A package the running code needs is a dependency, not a devDependency (npm ci --omit=dev drops those); its @types being a devDependency made multer one. Type-only imports aside.',
+      comment:
+        'A package the running code needs is a dependency, not a devDependency (npm ci --omit=dev drops those); its @types being a devDependency made multer one. Type-only imports aside.',
       severity: 'error',
       from: { path: '(^|/)(apps|libs)/', pathNot: SPEC },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'domain-imports-no-node-builtin',
-      comment: 'No Node built-in (node:*, crypto, …) in the domain: ids, randomness and time come in commands. The source scan of the test covers the globals (process, crypto, clocks).',
+      comment:
+        'No Node built-in (node:*, crypto, …) in the domain: ids, randomness and time come in commands. The source scan of the test covers the globals (process, crypto, clocks).',
       severity: 'error',
       from: { path: '(^|/)libs/domain/' },
       to: { dependencyTypes: ['core'] },

@@ -11,9 +11,16 @@ const REPO = join(__dirname, '..', '..');
  * events as the compiler knows them.
  */
 function exportedEventUnions(): Map<string, string[]> {
-  const config = ts.getParsedCommandLineOfConfigFile(join(REPO, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(REPO, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!config) throw new Error('tsconfig.json does not parse');
-  const files = tsFiles(join(REPO, 'libs', 'domain', 'src'), (p) => !p.endsWith('.spec.ts') && !p.includes('/testing/'));
+  const files = tsFiles(
+    join(REPO, 'libs', 'domain', 'src'),
+    (p) => !p.endsWith('.spec.ts') && !p.includes('/testing/'),
+  );
   const program = ts.createProgram({ rootNames: files, options: { ...config.options, noEmit: true } });
   const checker = program.getTypeChecker();
   const unions = new Map<string, string[]>();
@@ -45,7 +52,17 @@ describe('the domain has no delivery bookkeeping among its event types', () => {
 
   it('reads the event unions the domain exports', () => {
     expect(unions.size).toBeGreaterThan(10);
-    expect(all).toEqual(expect.arrayContaining(['WebhookCreated', 'WebhookUpdated', 'WebhookDeleted', 'TransferCreated', 'AccountOpened', 'CardIssued', 'PaymentIntentCreated']));
+    expect(all).toEqual(
+      expect.arrayContaining([
+        'WebhookCreated',
+        'WebhookUpdated',
+        'WebhookDeleted',
+        'TransferCreated',
+        'AccountOpened',
+        'CardIssued',
+        'PaymentIntentCreated',
+      ]),
+    );
   });
 
   it('names no delivery in any exported event union', () => {
@@ -53,9 +70,16 @@ describe('the domain has no delivery bookkeeping among its event types', () => {
   });
 
   it('names no delivery in any exported list of event types', () => {
-    const modules = tsFiles(join(REPO, 'libs', 'domain', 'src'), (p) => !p.endsWith('.spec.ts') && !p.includes('/testing/')).map((file) => require(file) as Record<string, unknown>);
-    const lists = modules.flatMap((exports) => Object.entries(exports)).filter(([name, value]) => /_EVENT_TYPES$/.test(name) && Array.isArray(value)) as [string, string[]][];
+    const modules = tsFiles(
+      join(REPO, 'libs', 'domain', 'src'),
+      (p) => !p.endsWith('.spec.ts') && !p.includes('/testing/'),
+    ).map((file) => require(file) as Record<string, unknown>);
+    const lists = modules
+      .flatMap((exports) => Object.entries(exports))
+      .filter(([name, value]) => /_EVENT_TYPES$/.test(name) && Array.isArray(value)) as [string, string[]][];
     expect(lists.length).toBeGreaterThan(5);
-    expect(lists.flatMap(([name, types]) => types.filter((t) => /Delivery/.test(t)).map((t) => `${name}: ${t}`))).toEqual([]);
+    expect(
+      lists.flatMap(([name, types]) => types.filter((t) => /Delivery/.test(t)).map((t) => `${name}: ${t}`)),
+    ).toEqual([]);
   });
 });

@@ -11,7 +11,20 @@ const ROOT = join(__dirname, '..', '..');
  * data served by the API alone); what may not happen is a second name for it, or a folder that is
  * neither a feature nor one of the layer's own named parts below.
  */
-export const FEATURES = ['access', 'accounts', 'admin', 'audit', 'bank-codes', 'cards', 'collections', 'counterparties', 'ledger', 'onboarding', 'transfers', 'webhooks'] as const;
+export const FEATURES = [
+  'access',
+  'accounts',
+  'admin',
+  'audit',
+  'bank-codes',
+  'cards',
+  'collections',
+  'counterparties',
+  'ledger',
+  'onboarding',
+  'transfers',
+  'webhooks',
+] as const;
 
 /** What each layer has besides features, and why it is not one. */
 export const LAYER_PARTS: Readonly<Record<string, readonly string[]>> = {
@@ -26,7 +39,11 @@ export const LAYER_PARTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** `layer/folder` for every folder at the top of a layer that is neither a feature nor one of its parts. */
-export function strayFolders(root: string, features: readonly string[], parts: Readonly<Record<string, readonly string[]>>): string[] {
+export function strayFolders(
+  root: string,
+  features: readonly string[],
+  parts: Readonly<Record<string, readonly string[]>>,
+): string[] {
   return Object.entries(parts).flatMap(([layer, own]) =>
     readdirSync(join(root, layer), { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && !features.includes(entry.name) && !own.includes(entry.name))
@@ -40,12 +57,20 @@ describe('a feature in one place: one folder per layer, the same name in each', 
   });
 
   it('every named part still exists (the lists only describe what is there)', () => {
-    const missing = Object.entries(LAYER_PARTS).flatMap(([layer, own]) => own.filter((part) => !readdirSync(join(ROOT, layer)).includes(part)).map((part) => `${layer}/${part}`));
+    const missing = Object.entries(LAYER_PARTS).flatMap(([layer, own]) =>
+      own.filter((part) => !readdirSync(join(ROOT, layer)).includes(part)).map((part) => `${layer}/${part}`),
+    );
     expect(missing).toEqual([]);
   });
 
   it('fires on a fixture that files a payout use case under a second name', () => {
     const fixture = join(ROOT, 'test/architecture/fixture');
-    expect(strayFolders(fixture, ['payouts'], { 'libs/application/src': ['command-handling'], 'libs/read-models/src': [], 'apps/api/src': [] })).toEqual(['libs/application/src/payout-operations']);
+    expect(
+      strayFolders(fixture, ['payouts'], {
+        'libs/application/src': ['command-handling'],
+        'libs/read-models/src': [],
+        'apps/api/src': [],
+      }),
+    ).toEqual(['libs/application/src/payout-operations']);
   });
 });

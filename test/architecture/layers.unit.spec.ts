@@ -1,7 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { controllerImports, controllerImportVerdict, processOrClockReads, tsFiles, type ControllerImport } from './source-scans';
+import {
+  controllerImports,
+  controllerImportVerdict,
+  processOrClockReads,
+  tsFiles,
+  type ControllerImport,
+} from './source-scans';
 
 const ROOT = join(__dirname, '..', '..');
 const F = 'test/architecture/fixture';
@@ -21,7 +27,11 @@ function cruise(...paths: string[]): Violation[] {
   // Exit status is non-zero when rules are broken; the JSON report is printed either way.
   let out: string;
   try {
-    out = execFileSync(bin, ['--config', 'test/architecture/dependency-cruiser.cjs', '--output-type', 'json', ...paths], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    out = execFileSync(
+      bin,
+      ['--config', 'test/architecture/dependency-cruiser.cjs', '--output-type', 'json', ...paths],
+      { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
   } catch (error) {
     out = (error as { stdout: string }).stdout;
   }
@@ -30,10 +40,12 @@ function cruise(...paths: string[]): Violation[] {
 
 /** Each tree is cruised once (a run takes seconds), however many rules the test reads off it. */
 const cruised = new Map<string, Violation[]>();
-const violations = (...paths: string[]) => cruised.get(paths.join(' ')) ?? cruised.set(paths.join(' '), cruise(...paths)).get(paths.join(' '))!;
+const violations = (...paths: string[]) =>
+  cruised.get(paths.join(' ')) ?? cruised.set(paths.join(' '), cruise(...paths)).get(paths.join(' '))!;
 
 /** The controllers under `root` (the repository or the fixture): apps/api/src/**\/*.controller.ts. */
-const controllersUnder = (root: string) => tsFiles(join(ROOT, root, 'apps/api/src'), (p) => p.endsWith('.controller.ts'));
+const controllersUnder = (root: string) =>
+  tsFiles(join(ROOT, root, 'apps/api/src'), (p) => p.endsWith('.controller.ts'));
 /** `file:line name (why)` for each import of `controllers` the rule refuses. */
 const refused = (imports: readonly ControllerImport[]) =>
   imports.flatMap((i) => {
@@ -45,7 +57,11 @@ const refused = (imports: readonly ControllerImport[]) =>
  * controllers-through-buses, the exceptions of today: each entry is a controller reaching past the
  * buses, with why. An entry no longer needed fails the test, so the list can only shrink.
  */
-const CONTROLLER_ALLOW_LIST: readonly { readonly file: string; readonly names: readonly string[]; readonly reason: string }[] = [
+const CONTROLLER_ALLOW_LIST: readonly {
+  readonly file: string;
+  readonly names: readonly string[];
+  readonly reason: string;
+}[] = [
   {
     file: 'apps/api/src/health/health.controller.ts',
     names: ['describeAdapters', 'PLATFORM_CONFIG', 'PlatformConfig', 'EVENT_STORE', 'EventStore', 'PlatformLifecycle'],
@@ -95,19 +111,31 @@ describe('architecture rules (docs/architecture.md, Layers)', () => {
         violations(F)
           .filter((v) => v.rule.name === name)
           .map((v) => `${v.from} → ${v.to}`);
-      expect(byRule('commands-decide-on-streams')).toEqual([`${F}/libs/application/src/command-reading-a-read-model.ts → ${F}/libs/platform/src/read-store/read-store.port.ts`]);
-      expect(byRule('webhook-router-on-streams')).toEqual([`${F}/libs/webhook-delivery/src/consumer/router-on-list-model.ts → ${F}/libs/read-models/src/webhook-list.ts`]);
-      // The type import of the same file is allowed; the function is not.
-      expect(byRule('read-models-import-application-types-only')).toEqual([`${F}/libs/read-models/src/payouts/payout-limit-view.ts → ${F}/libs/application/src/payouts/payout-limits.ts`]);
-      expect(byRule('no-app-imports-another-app')).toEqual([`${F}/apps/one/src/main.ts → ${F}/apps/two/src/thing.ts`]);
-      expect(byRule('libs-never-import-apps')).toEqual([`${F}/libs/webhook-delivery/src/consumer/router-on-list-model.ts → ${F}/apps/two/src/thing.ts`]);
-      expect(byRule('domain-is-pure').map((v) => v.split(' → ')[1])).toEqual(expect.arrayContaining(['fs', expect.stringContaining('node_modules/@nestjs/common/')]));
-      // Not the platform's own adapter, nor a spec (exempt): an app and a read model.
-      expect(byRule('only-platform-imports-drivers').map((v) => v.replace(/node_modules\/([^/]+)\/.*$/, '$1'))).toEqual([
-        `${F}/apps/one/src/driver-in-app.ts → better-sqlite3`,
-        `${F}/apps/one/src/driver-in-app.ts → kafkajs`,
-        `${F}/libs/read-models/src/mongo-read-model.ts → mongodb`,
+      expect(byRule('commands-decide-on-streams')).toEqual([
+        `${F}/libs/application/src/command-reading-a-read-model.ts → ${F}/libs/platform/src/read-store/read-store.port.ts`,
       ]);
+      expect(byRule('webhook-router-on-streams')).toEqual([
+        `${F}/libs/webhook-delivery/src/consumer/router-on-list-model.ts → ${F}/libs/read-models/src/webhook-list.ts`,
+      ]);
+      // The type import of the same file is allowed; the function is not.
+      expect(byRule('read-models-import-application-types-only')).toEqual([
+        `${F}/libs/read-models/src/payouts/payout-limit-view.ts → ${F}/libs/application/src/payouts/payout-limits.ts`,
+      ]);
+      expect(byRule('no-app-imports-another-app')).toEqual([`${F}/apps/one/src/main.ts → ${F}/apps/two/src/thing.ts`]);
+      expect(byRule('libs-never-import-apps')).toEqual([
+        `${F}/libs/webhook-delivery/src/consumer/router-on-list-model.ts → ${F}/apps/two/src/thing.ts`,
+      ]);
+      expect(byRule('domain-is-pure').map((v) => v.split(' → ')[1])).toEqual(
+        expect.arrayContaining(['fs', expect.stringContaining('node_modules/@nestjs/common/')]),
+      );
+      // Not the platform's own adapter, nor a spec (exempt): an app and a read model.
+      expect(byRule('only-platform-imports-drivers').map((v) => v.replace(/node_modules\/([^/]+)\/.*$/, '$1'))).toEqual(
+        [
+          `${F}/apps/one/src/driver-in-app.ts → better-sqlite3`,
+          `${F}/apps/one/src/driver-in-app.ts → kafkajs`,
+          `${F}/libs/read-models/src/mongo-read-model.ts → mongodb`,
+        ],
+      );
       // Not the spec that checks platform data against a domain rule (exempt).
       expect(byRule('platform-imports-no-inner-layer')).toEqual([
         `${F}/libs/platform/src/log-processing/runtime-knowing-its-processors.ts → ${F}/libs/application/src/payouts/payout-rails.process-manager.ts`,
@@ -120,8 +148,12 @@ describe('architecture rules (docs/architecture.md, Layers)', () => {
         `${F}/libs/platform/src/log-processing/runtime-knowing-its-processors.ts → ${F}/libs/application/src/payouts/payout-rails.process-manager.ts`,
         `${F}/libs/platform/src/log-processing/runtime-knowing-its-processors.ts → ${F}/libs/platform/src/bus/bus-publisher.ts`,
       ]);
-      expect(byRule('imports-are-declared').map((v) => v.replace(/node_modules\/([^/]+)\/.*$/, '$1'))).toEqual([`${F}/apps/one/src/undeclared-package.ts → base64-js`]);
-      expect(byRule('running-code-imports-no-dev-package').map((v) => v.replace(/node_modules\/([^/]+)\/.*$/, '$1'))).toEqual([`${F}/apps/one/src/dev-package-at-runtime.ts → supertest`]);
+      expect(byRule('imports-are-declared').map((v) => v.replace(/node_modules\/([^/]+)\/.*$/, '$1'))).toEqual([
+        `${F}/apps/one/src/undeclared-package.ts → base64-js`,
+      ]);
+      expect(
+        byRule('running-code-imports-no-dev-package').map((v) => v.replace(/node_modules\/([^/]+)\/.*$/, '$1')),
+      ).toEqual([`${F}/apps/one/src/dev-package-at-runtime.ts → supertest`]);
       expect(byRule('domain-imports-no-node-builtin')).toEqual([
         `${F}/libs/domain/src/clock-reading-decider.ts → crypto`,
         `${F}/libs/domain/src/clock-reading-decider.ts → os`,
@@ -132,9 +164,11 @@ describe('architecture rules (docs/architecture.md, Layers)', () => {
 
   describe('read-models-import-application-types-only: its exceptions', () => {
     it('every read model named in the rule still imports an application value, and no other does', () => {
-      const rule = (require(join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: { name: string; from: { pathNot?: string[] } }[] }).forbidden.find(
-        (r) => r.name === 'read-models-import-application-types-only',
-      )!;
+      const rule = (
+        require(join(ROOT, '.dependency-cruiser.cjs')) as {
+          forbidden: { name: string; from: { pathNot?: string[] } }[];
+        }
+      ).forbidden.find((r) => r.name === 'read-models-import-application-types-only')!;
       const exceptions = rule.from.pathNot!.filter((p) => !p.includes('spec')).map((p) => new RegExp(p));
       const valueImport = /^import (?!type )[^;]*from '@app\/application/m;
       const taking = tsFiles(join(ROOT, 'libs/read-models/src'), (p) => !p.endsWith('.spec.ts'))
@@ -158,7 +192,12 @@ describe('architecture rules (docs/architecture.md, Layers)', () => {
 
     it('reads every controller and follows its imports through the barrels', () => {
       expect(controllersUnder('.').length).toBeGreaterThan(20);
-      expect(imports).toContainEqual(expect.objectContaining({ name: 'CreateTransferCommand', declaredIn: 'libs/application/src/transfers/create-transfer/create-transfer.command.ts' }));
+      expect(imports).toContainEqual(
+        expect.objectContaining({
+          name: 'CreateTransferCommand',
+          declaredIn: 'libs/application/src/transfers/create-transfer/create-transfer.command.ts',
+        }),
+      );
     });
 
     it('no controller takes anything else, the allow-list aside', () => {
@@ -193,7 +232,13 @@ describe('architecture rules (docs/architecture.md, Layers)', () => {
 
     it('fires on a fixture decider, and not on comments, strings, property names or a given time', () => {
       const D = `${F}/libs/domain/src/clock-reading-decider.ts`;
-      expect(processOrClockReads(tsFiles(join(ROOT, F, 'libs/domain/src')))).toEqual([`${D}:10: Date.now`, `${D}:11: new Date()`, `${D}:12: performance`, `${D}:13: process`, `${D}:14: crypto`]);
+      expect(processOrClockReads(tsFiles(join(ROOT, F, 'libs/domain/src')))).toEqual([
+        `${D}:10: Date.now`,
+        `${D}:11: new Date()`,
+        `${D}:12: performance`,
+        `${D}:13: process`,
+        `${D}:14: crypto`,
+      ]);
     });
   });
 });

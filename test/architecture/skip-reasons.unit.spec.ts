@@ -14,7 +14,9 @@ function report(results: ReturnType<typeof result>[], globalConfig: Record<strin
   const reporter = new SkipReasonsReporter({ rootDir: '/repo', ...globalConfig });
   for (const r of results) reporter.onTestResult({}, r);
   const printed: string[] = [];
-  const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (printed.push(String(chunk)), true));
+  const write = jest
+    .spyOn(process.stderr, 'write')
+    .mockImplementation((chunk: string | Uint8Array) => (printed.push(String(chunk)), true));
   try {
     reporter.onRunComplete();
   } finally {
@@ -26,14 +28,20 @@ function report(results: ReturnType<typeof result>[], globalConfig: Record<strin
 describe('the skip-reasons reporter (Jest drops the console of an all-skipped suite)', () => {
   it('prints each skipped suite with what it said about skipping, or its "skipped: …" test titles', () => {
     const { printed, error } = report([
-      result('a.int.spec.ts', [['MessageBus contract', 'pending']], ['MessageBus contract: kafka skipped: KAFKA_BROKERS is not set', 'unrelated']),
+      result(
+        'a.int.spec.ts',
+        [['MessageBus contract', 'pending']],
+        ['MessageBus contract: kafka skipped: KAFKA_BROKERS is not set', 'unrelated'],
+      ),
       result('b.e2e.spec.ts', [
         ['runs', 'passed'],
         ['skipped: no kubectl on PATH', 'pending'],
       ]),
       result('c.unit.spec.ts', [['runs', 'passed']]),
     ]);
-    expect(printed).toContain('a.int.spec.ts (all 1 skipped): MessageBus contract: kafka skipped: KAFKA_BROKERS is not set\n');
+    expect(printed).toContain(
+      'a.int.spec.ts (all 1 skipped): MessageBus contract: kafka skipped: KAFKA_BROKERS is not set\n',
+    );
     expect(printed).toContain('b.e2e.spec.ts (1 skipped): skipped: no kubectl on PATH\n');
     expect(printed).not.toContain('c.unit.spec.ts');
     expect(printed).not.toContain('unrelated');
@@ -47,6 +55,9 @@ describe('the skip-reasons reporter (Jest drops the console of an all-skipped su
   });
 
   it('says nothing of the tests a -t pattern left out', () => {
-    expect(report([result('d.unit.spec.ts', [['does something', 'pending']])], { testNamePattern: 'other' })).toEqual({ printed: '', error: undefined });
+    expect(report([result('d.unit.spec.ts', [['does something', 'pending']])], { testNamePattern: 'other' })).toEqual({
+      printed: '',
+      error: undefined,
+    });
   });
 });

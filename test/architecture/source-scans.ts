@@ -23,7 +23,8 @@ export function tsFiles(dir: string, keep: (path: string) => boolean = () => tru
     .map((p) => join(dir, p));
 }
 
-const where = (sf: ts.SourceFile, node: ts.Node) => `${relative(REPO, sf.fileName)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`;
+const where = (sf: ts.SourceFile, node: ts.Node) =>
+  `${relative(REPO, sf.fileName)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`;
 
 // ---------------------------------------------------------------------------------------------
 // controllers-through-buses
@@ -78,12 +79,19 @@ export function controllerImportVerdict(i: ControllerImport): string | null {
  * is never a library of ours, so package files are read as empty modules (seconds saved per run).
  */
 function sourcesProgram(files: string[]): ts.Program {
-  const config = ts.getParsedCommandLineOfConfigFile(join(REPO, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(REPO, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!config) throw new Error('tsconfig.json does not parse');
   const options: ts.CompilerOptions = { ...config.options, noEmit: true, noLib: true, types: [] };
   const host = ts.createCompilerHost(options, true);
   const read = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, target, ...rest) => (/[\\/]node_modules[\\/]/.test(fileName) ? ts.createSourceFile(fileName, 'export {};', target) : read(fileName, target, ...rest));
+  host.getSourceFile = (fileName, target, ...rest) =>
+    /[\\/]node_modules[\\/]/.test(fileName)
+      ? ts.createSourceFile(fileName, 'export {};', target)
+      : read(fileName, target, ...rest);
   return ts.createProgram({ rootNames: files, options, host });
 }
 
@@ -98,12 +106,20 @@ export function controllerImports(controllers: string[]): ControllerImport[] {
     const declaration = (symbol: ts.Symbol | undefined) => {
       const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
       const decl = target?.declarations?.[0];
-      return target && decl ? { file: decl.getSourceFile().fileName, value: (target.flags & ts.SymbolFlags.Value) !== 0 } : null;
+      return target && decl
+        ? { file: decl.getSourceFile().fileName, value: (target.flags & ts.SymbolFlags.Value) !== 0 }
+        : null;
     };
     const add = (node: ts.Node, name: string, symbol: ts.Symbol | undefined, typeOnly: boolean, namespace = false) => {
       const d = declaration(symbol);
       if (d && !/[\\/]node_modules[\\/]/.test(d.file)) {
-        found.push({ at: where(sf, node), name, declaredIn: relative(REPO, d.file), typeOnly: typeOnly || !d.value, namespace });
+        found.push({
+          at: where(sf, node),
+          name,
+          declaredIn: relative(REPO, d.file),
+          typeOnly: typeOnly || !d.value,
+          namespace,
+        });
       }
     };
     for (const st of sf.statements) {
@@ -114,13 +130,25 @@ export function controllerImports(controllers: string[]): ControllerImport[] {
         if (bindings && ts.isNamespaceImport(bindings)) {
           add(st, bindings.name.text, checker.getSymbolAtLocation(st.moduleSpecifier), clause.isTypeOnly, true);
         } else if (bindings) {
-          for (const el of bindings.elements) add(st, (el.propertyName ?? el.name).text, checker.getSymbolAtLocation(el.name), clause.isTypeOnly || el.isTypeOnly);
+          for (const el of bindings.elements)
+            add(
+              st,
+              (el.propertyName ?? el.name).text,
+              checker.getSymbolAtLocation(el.name),
+              clause.isTypeOnly || el.isTypeOnly,
+            );
         }
       } else if (ts.isExportDeclaration(st) && st.moduleSpecifier) {
         if (!st.exportClause || ts.isNamespaceExport(st.exportClause)) {
           add(st, '*', checker.getSymbolAtLocation(st.moduleSpecifier), st.isTypeOnly, true);
         } else {
-          for (const el of st.exportClause.elements) add(st, (el.propertyName ?? el.name).text, checker.getExportSpecifierLocalTargetSymbol(el), st.isTypeOnly || el.isTypeOnly);
+          for (const el of st.exportClause.elements)
+            add(
+              st,
+              (el.propertyName ?? el.name).text,
+              checker.getExportSpecifierLocalTargetSymbol(el),
+              st.isTypeOnly || el.isTypeOnly,
+            );
         }
       }
     }
@@ -138,7 +166,11 @@ const FORBIDDEN_GLOBALS = new Set(['process', 'crypto', 'performance']);
 /** Whether `id` is a reference in code: not a property name after a dot, nor a name being declared. */
 function isReference(id: ts.Identifier): boolean {
   const parent = id.parent;
-  if ((ts.isPropertyAccessExpression(parent) || ts.isQualifiedName(parent)) && (ts.isPropertyAccessExpression(parent) ? parent.name : parent.right) === id) return false;
+  if (
+    (ts.isPropertyAccessExpression(parent) || ts.isQualifiedName(parent)) &&
+    (ts.isPropertyAccessExpression(parent) ? parent.name : parent.right) === id
+  )
+    return false;
   if (ts.isBindingElement(parent) && parent.propertyName === id) return false;
   if ((ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent)) && parent.propertyName === id) return false;
   if (ts.isShorthandPropertyAssignment(parent)) return true; // `{ process }` reads it
@@ -185,7 +217,9 @@ function globalReads(files: string[], forbidden: ReadonlySet<string>): string[] 
   const checker = program.getTypeChecker();
   /** Declared nowhere in our sources: a global (lib and @types are not in the program). */
   const isGlobal = (id: ts.Identifier) => {
-    const symbol = ts.isShorthandPropertyAssignment(id.parent) ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
+    const symbol = ts.isShorthandPropertyAssignment(id.parent)
+      ? checker.getShorthandAssignmentValueSymbol(id.parent)
+      : checker.getSymbolAtLocation(id);
     return !symbol?.declarations?.length;
   };
   const isGlobalDate = (e: ts.Expression) => ts.isIdentifier(e) && e.text === 'Date' && isGlobal(e);

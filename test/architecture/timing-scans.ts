@@ -21,7 +21,13 @@ import { join, relative } from 'node:path';
 import * as ts from 'typescript';
 
 const REPO = join(__dirname, '..', '..');
-const ORDERING = new Set(['toBeLessThan', 'toBeLessThanOrEqual', 'toBeGreaterThan', 'toBeGreaterThanOrEqual', 'toBeCloseTo']);
+const ORDERING = new Set([
+  'toBeLessThan',
+  'toBeLessThanOrEqual',
+  'toBeGreaterThan',
+  'toBeGreaterThanOrEqual',
+  'toBeCloseTo',
+]);
 
 /** `Date.now()`, `performance.now()`, `process.hrtime(…)`, `process.hrtime.bigint()`. */
 function isClockRead(node: ts.Node): boolean {
@@ -32,19 +38,25 @@ function isClockRead(node: ts.Node): boolean {
 
 /** Whether `node` or anything under it passes `test`, not looking into what `skip` accepts. */
 function contains(node: ts.Node, test: (n: ts.Node) => boolean, skip: (n: ts.Node) => boolean = () => false): boolean {
-  return test(node) || (!skip(node) && (ts.forEachChild(node, (child) => (contains(child, test, skip) ? true : undefined)) ?? false));
+  return (
+    test(node) ||
+    (!skip(node) && (ts.forEachChild(node, (child) => (contains(child, test, skip) ? true : undefined)) ?? false))
+  );
 }
 
 /** A call other than a clock read: what it is given is its input (`store.due(Date.now())`), not what is compared. */
 const isOtherCall = (n: ts.Node) => ts.isCallExpression(n) && !isClockRead(n);
 /** `setTimeout`, or a call of a `sleep` or `delay` helper. */
-const isSleep = (n: ts.Node) => (ts.isIdentifier(n) && n.text === 'setTimeout') || (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && /^(sleep|delay)$/.test(n.expression.text));
+const isSleep = (n: ts.Node) =>
+  (ts.isIdentifier(n) && n.text === 'setTimeout') ||
+  (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && /^(sleep|delay)$/.test(n.expression.text));
 /** A loop: a sleep inside one nested in the scanned loop waits for that loop's condition. */
 const isLoop = (n: ts.Node) => ts.isIterationStatement(n, false);
 
 /** The name a declaration or assignment gives its value: `x` of `const x =`, `ms` of `{ ms: … }`, `x` of `x =` / `this.x =`. */
 function nameOf(node: ts.Node): string | null {
-  if ((ts.isVariableDeclaration(node) || ts.isPropertyAssignment(node)) && ts.isIdentifier(node.name)) return node.name.text;
+  if ((ts.isVariableDeclaration(node) || ts.isPropertyAssignment(node)) && ts.isIdentifier(node.name))
+    return node.name.text;
   if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
     const left = node.left;
     if (ts.isIdentifier(left)) return left.text;
@@ -65,22 +77,32 @@ export function wallClockComparisons(files: string[]): string[] {
   const found: string[] = [];
   for (const file of files) {
     const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
-    const at = (node: ts.Node) => `${relative(REPO, file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`;
+    const at = (node: ts.Node) =>
+      `${relative(REPO, file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`;
 
     // Names holding a clock read (timestamps), then names holding a difference with one (durations), to a fixed point.
     const timestamps = new Set<string>();
     const durations = new Set<string>();
-    const isTimestampName = (n: ts.Node) => (ts.isIdentifier(n) || ts.isPropertyAccessExpression(n)) && timestamps.has(ts.isIdentifier(n) ? n.text : n.name.text);
-    const isDurationName = (n: ts.Node) => (ts.isIdentifier(n) && durations.has(n.text)) || (ts.isPropertyAccessExpression(n) && durations.has(n.name.text));
+    const isTimestampName = (n: ts.Node) =>
+      (ts.isIdentifier(n) || ts.isPropertyAccessExpression(n)) &&
+      timestamps.has(ts.isIdentifier(n) ? n.text : n.name.text);
+    const isDurationName = (n: ts.Node) =>
+      (ts.isIdentifier(n) && durations.has(n.text)) || (ts.isPropertyAccessExpression(n) && durations.has(n.name.text));
     // Time between two readings of the clock (`Date.now() - started`), not a time shifted by a constant (`sent - 5 * HOUR`).
     const isElapsed = (n: ts.Node) =>
-      ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.MinusToken && [n.left, n.right].every((side) => contains(side, (x) => isClockRead(x) || isTimestampName(x)));
+      ts.isBinaryExpression(n) &&
+      n.operatorToken.kind === ts.SyntaxKind.MinusToken &&
+      [n.left, n.right].every((side) => contains(side, (x) => isClockRead(x) || isTimestampName(x)));
     const timed = (n: ts.Node) => contains(n, (x) => isClockRead(x) || isElapsed(x) || isDurationName(x), isOtherCall);
     for (let size = -1; size !== timestamps.size + durations.size;) {
       size = timestamps.size + durations.size;
       const visit = (node: ts.Node): void => {
         // `arrivals.push(Date.now())`: a list of clock readings.
-        const pushed = ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'push' && node.arguments.some((a) => contains(a, isClockRead));
+        const pushed =
+          ts.isCallExpression(node) &&
+          ts.isPropertyAccessExpression(node.expression) &&
+          node.expression.name.text === 'push' &&
+          node.arguments.some((a) => contains(a, isClockRead));
         if (pushed) {
           const list = (node.expression as ts.PropertyAccessExpression).expression;
           if (ts.isIdentifier(list)) timestamps.add(list.text);
@@ -97,16 +119,36 @@ export function wallClockComparisons(files: string[]): string[] {
     }
 
     const visit = (node: ts.Node): void => {
-      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'expect' && node.arguments.some(timed)) {
+      if (
+        ts.isCallExpression(node) &&
+        ts.isIdentifier(node.expression) &&
+        node.expression.text === 'expect' &&
+        node.arguments.some(timed)
+      ) {
         found.push(`${at(node)}: clock comparison`);
-      } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ORDERING.has(node.expression.name.text) && node.arguments.some(timed)) {
+      } else if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        ORDERING.has(node.expression.name.text) &&
+        node.arguments.some(timed)
+      ) {
         found.push(`${at(node)}: clock comparison`);
-      } else if (ts.isCallExpression(node) && node.expression.getText() === 'Promise.race' && contains(node, (x) => ts.isIdentifier(x) && x.text === 'setTimeout')) {
+      } else if (
+        ts.isCallExpression(node) &&
+        node.expression.getText() === 'Promise.race' &&
+        contains(node, (x) => ts.isIdentifier(x) && x.text === 'setTimeout')
+      ) {
         found.push(`${at(node)}: timer race`);
       } else if (
         ts.isForStatement(node) &&
         node.condition &&
-        contains(node.condition, (x) => ts.isBinaryExpression(x) && [ts.SyntaxKind.LessThanToken, ts.SyntaxKind.LessThanEqualsToken].includes(x.operatorToken.kind) && ts.isNumericLiteral(x.right)) &&
+        contains(
+          node.condition,
+          (x) =>
+            ts.isBinaryExpression(x) &&
+            [ts.SyntaxKind.LessThanToken, ts.SyntaxKind.LessThanEqualsToken].includes(x.operatorToken.kind) &&
+            ts.isNumericLiteral(x.right),
+        ) &&
         contains(node.statement, isSleep, isLoop)
       ) {
         found.push(`${at(node)}: fixed sleeps`);

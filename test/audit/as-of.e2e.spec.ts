@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const get = (path: string, key: string = KEYS.sandbox) => t.http.get(path).set(bearer(key));
-const history = async (path: string) => (await get(`${path}/history`).expect(200)).body.data as Array<{ type: string; position: number; created: number }>;
+const history = async (path: string) =>
+  (await get(`${path}/history`).expect(200)).body.data as Array<{ type: string; position: number; created: number }>;
 /** Events a tick apart have distinct times: the app's clock moves on (rather than the test sleeping). */
 const tick = () => t.clock.advance(5);
 
@@ -36,7 +37,10 @@ describe('as_of on GET by id', () => {
     expect(byMs.body.balance).toEqual({ available: 1_000, current: 1_000 });
     const byIso = await get(`/accounts/${account.id}?as_of=${new Date(first.created).toISOString()}`).expect(200);
     expect(byIso.body.balance.current).toBeGreaterThanOrEqual(1_000);
-    expect((await get(`/accounts/${account.id}`).expect(200)).body.balance).toEqual({ available: 3_000, current: 3_000 });
+    expect((await get(`/accounts/${account.id}`).expect(200)).body.balance).toEqual({
+      available: 3_000,
+      current: 3_000,
+    });
     const live = await get(`/accounts/${account.id}`).expect(200);
     expect({ ...byPosition.body, balance: live.body.balance, updated: live.body.updated }).toEqual(live.body);
   });
@@ -58,7 +62,9 @@ describe('as_of on GET by id', () => {
     expect(now.current).toBeLessThan(between.current);
     expect((await get(`/accounts/${p.account}?as_of=${mark}`).expect(200)).body.balance).toEqual(between);
     expect((await get(`/transfers/${two.id}?as_of=${mark}&entity_id=${p.entity}`)).status).toBe(404);
-    expect((await get(`/transfers/${one.id}?as_of=${mark}&entity_id=${p.entity}`).expect(200)).body.status).toBe('successful');
+    expect((await get(`/transfers/${one.id}?as_of=${mark}&entity_id=${p.entity}`).expect(200)).body.status).toBe(
+      'successful',
+    );
   });
 
   it('works on every decided resource and leaves later reads and commands untouched', async () => {
@@ -82,8 +88,11 @@ describe('as_of on GET by id', () => {
     await get(`/payment-intents/${w.intent}?as_of=position:${created.position - 1}`).expect(404);
     const [actionCreated] = await history(`/intent-actions/${w.action}`);
     await get(`/intent-actions/${w.action}?as_of=position:${actionCreated.position - 1}`).expect(404);
-    expect((await get(`/intent-actions/${w.action}?as_of=position:${actionCreated.position}`).expect(200)).body.id).toBe(w.action);
-    const before = (await get(`/accounts/${w.destination}?as_of=position:${created.position}`).expect(200)).body.balance;
+    expect(
+      (await get(`/intent-actions/${w.action}?as_of=position:${actionCreated.position}`).expect(200)).body.id,
+    ).toBe(w.action);
+    const before = (await get(`/accounts/${w.destination}?as_of=position:${created.position}`).expect(200)).body
+      .balance;
     expect(before).toEqual({ available: 5_000 + 3_000, current: 5_000 + 3_000 });
   });
 

@@ -1,7 +1,18 @@
 import { openAccount } from '../accounts/accounts-helpers';
 import { createIntent, confirm, walletAction } from '../collections/helpers';
 import { KEYS, bearer, type TestApp } from '../support/test-app';
-import { BANK_USD, advance, balanceOf, bookTo, eventually, fund, paymentDetail, payer, post, transferBody } from '../transfers/helpers';
+import {
+  BANK_USD,
+  advance,
+  balanceOf,
+  bookTo,
+  eventually,
+  fund,
+  paymentDetail,
+  payer,
+  post,
+  transferBody,
+} from '../transfers/helpers';
 
 /** Money in every shape the ledger knows: funding, a paid-out transfer with its fee, a failed one, a book transfer, a collection with its fee and a refund. */
 export async function auditWorkload(t: TestApp) {
@@ -24,7 +35,11 @@ export async function auditWorkload(t: TestApp) {
   const intent = await createIntent(t, destination.id);
   const action = (await confirm(t, intent.id, walletAction()).expect(201)).body as { id: string; status: string };
   if (action.status !== 'completed') throw new Error(`wallet collection: ${action.status}`);
-  await t.http.post(`/payment-intents/${intent.id}/refunds`).set(bearer(KEYS.sandbox)).send({ amount: 1_000 }).expect(201);
+  await t.http
+    .post(`/payment-intents/${intent.id}/refunds`)
+    .set(bearer(KEYS.sandbox))
+    .send({ amount: 1_000 })
+    .expect(201);
   await t.settle();
   return { ...p, destination: destination.id, paid: paid.id, failed: failed.id, intent: intent.id, action: action.id };
 }

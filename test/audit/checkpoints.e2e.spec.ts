@@ -48,7 +48,13 @@ let checkpointsPage: { key: { public_key: string; key_id: string }; data: Signed
 let consistency: { first: SignedCheckpoint; second: SignedCheckpoint; proof: string[] };
 /** The TransferCreated event of the paid transfer, as GET /events shows it, and its proof. */
 let event: { id: string; position: number; revision: number; metadata: { hash: string } };
-let proof: { leaf_index: number; leaf: { position: number; stream_id: string; revision: number; hash: string }; audit_path: string[]; checkpoint: SignedCheckpoint; public_key: string };
+let proof: {
+  leaf_index: number;
+  leaf: { position: number; stream_id: string; revision: number; hash: string };
+  audit_path: string[];
+  checkpoint: SignedCheckpoint;
+  public_key: string;
+};
 
 const writerOf = (app: TestApp) => app.app.get(AuditCheckpointWriter);
 /** Whether the app runs a writer at all (through ModuleRef: the app's own get exits the process on a missing provider). */
@@ -70,8 +76,18 @@ beforeAll(async () => {
   await fund(t, workload.account, 700, 'USD');
   second = (await writerOf(t).checkpointNow())!;
   checkpointsPage = (await t.http.get('/admin/audit/checkpoints').set(ADMIN).expect(200)).body;
-  consistency = (await t.http.get(`/admin/audit/checkpoints/consistency?first=${first.tree_size}&second=${second.tree_size}`).set(ADMIN).expect(200)).body;
-  event = (await t.http.get(`/events?resource_type=transfer&resource_id=${workload.paid}&limit=1`).set(bearer(KEYS.sandbox)).expect(200)).body.data[0];
+  consistency = (
+    await t.http
+      .get(`/admin/audit/checkpoints/consistency?first=${first.tree_size}&second=${second.tree_size}`)
+      .set(ADMIN)
+      .expect(200)
+  ).body;
+  event = (
+    await t.http
+      .get(`/events?resource_type=transfer&resource_id=${workload.paid}&limit=1`)
+      .set(bearer(KEYS.sandbox))
+      .expect(200)
+  ).body.data[0];
   proof = (await t.http.get(`/events/${event.id}/proof`).set(bearer(KEYS.sandbox)).expect(200)).body;
 });
 afterAll(() => t?.close());
@@ -85,7 +101,10 @@ function verifyOffline(args: Array<string | { json: unknown } | { pem: string }>
     writeFileSync(file, 'pem' in a ? a.pem : JSON.stringify(a.json));
     return file;
   });
-  const run = spawnSync(process.execPath, [join(ROOT, 'examples', 'verify-proof.mjs'), ...argv], { encoding: 'utf8', env: {} });
+  const run = spawnSync(process.execPath, [join(ROOT, 'examples', 'verify-proof.mjs'), ...argv], {
+    encoding: 'utf8',
+    env: {},
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -107,8 +126,16 @@ describe('checkpoints: served, signed, consistent', () => {
     expect(verifyCheckpoint({ ...checkpointsPage.data[0], tree_size: 1 }, key)).toBe(false);
     // The checkpoint covers the whole log when it was signed: its last position is the head then.
     expect(second.last_position).toBe(proof.checkpoint.last_position);
-    const offline = verifyOffline(['--checkpoints', { json: checkpointsPage }, '--public-key', { pem: checkpointsPage.key.public_key }]);
-    expect(offline).toMatchObject({ status: 0, stdout: expect.stringContaining('OK: 2 checkpoint(s) signed by this key') });
+    const offline = verifyOffline([
+      '--checkpoints',
+      { json: checkpointsPage },
+      '--public-key',
+      { pem: checkpointsPage.key.public_key },
+    ]);
+    expect(offline).toMatchObject({
+      status: 0,
+      stdout: expect.stringContaining('OK: 2 checkpoint(s) signed by this key'),
+    });
     // Append-only files outside the event store, one per checkpoint; the key generated beside the master key.
     expect(
       readdirSync(join(dataDir, 'checkpoints'))
@@ -124,7 +151,12 @@ describe('checkpoints: served, signed, consistent', () => {
     const page = (await t.http.get('/admin/audit/checkpoints?limit=1').set(ADMIN).expect(200)).body;
     expect(page.data.map((c: SignedCheckpoint) => c.tree_size)).toEqual([second.tree_size]);
     expect(page.meta.pagination).toEqual({ has_more: true, next_cursor: String(second.tree_size) });
-    const next = (await t.http.get(`/admin/audit/checkpoints?limit=1&cursor=${page.meta.pagination.next_cursor}`).set(ADMIN).expect(200)).body;
+    const next = (
+      await t.http
+        .get(`/admin/audit/checkpoints?limit=1&cursor=${page.meta.pagination.next_cursor}`)
+        .set(ADMIN)
+        .expect(200)
+    ).body;
     expect(next.data.map((c: SignedCheckpoint) => c.tree_size)).toEqual([first.tree_size]);
     await t.http.get('/admin/audit/checkpoints?limit=0').set(ADMIN).expect(400);
   });
@@ -135,9 +167,18 @@ describe('checkpoints: served, signed, consistent', () => {
       status: 0,
       stdout: expect.stringContaining(`extends the one of tree_size ${first.tree_size}`),
     });
-    const forged = { ...consistency, proof: consistency.proof.map((h, i) => (i === 0 ? h.replace(/^./, (c) => (c === '0' ? '1' : '0')) : h)) };
-    expect(verifyOffline(['--consistency', { json: forged }, '--public-key', key])).toMatchObject({ status: 1, stdout: expect.stringContaining('does not extend') });
-    await t.http.get(`/admin/audit/checkpoints/consistency?first=${second.tree_size}&second=${first.tree_size}`).set(ADMIN).expect(400);
+    const forged = {
+      ...consistency,
+      proof: consistency.proof.map((h, i) => (i === 0 ? h.replace(/^./, (c) => (c === '0' ? '1' : '0')) : h)),
+    };
+    expect(verifyOffline(['--consistency', { json: forged }, '--public-key', key])).toMatchObject({
+      status: 1,
+      stdout: expect.stringContaining('does not extend'),
+    });
+    await t.http
+      .get(`/admin/audit/checkpoints/consistency?first=${second.tree_size}&second=${first.tree_size}`)
+      .set(ADMIN)
+      .expect(400);
     await t.http.get(`/admin/audit/checkpoints/consistency?first=1&second=${second.tree_size}`).set(ADMIN).expect(404);
   });
 });
@@ -145,32 +186,66 @@ describe('checkpoints: served, signed, consistent', () => {
 describe('GET /events/{id}/proof', () => {
   it("proves an event of the key's organization and mode in the latest checkpoint; the proof verifies offline", () => {
     expect(proof.checkpoint).toEqual(checkpointsPage.data[0]);
-    expect(proof.leaf).toEqual({ position: event.position, stream_id: transferStream(workload.paid), revision: event.revision, hash: event.metadata.hash });
+    expect(proof.leaf).toEqual({
+      position: event.position,
+      stream_id: transferStream(workload.paid),
+      revision: event.revision,
+      hash: event.metadata.hash,
+    });
     expect(proof.leaf_index).toBeLessThan(proof.checkpoint.tree_size);
-    const run = verifyOffline([{ json: proof }, '--event', { json: event }, '--public-key', { pem: checkpointsPage.key.public_key }]);
+    const run = verifyOffline([
+      { json: proof },
+      '--event',
+      { json: event },
+      '--public-key',
+      { pem: checkpointsPage.key.public_key },
+    ]);
     expect(run).toMatchObject({
       status: 0,
-      stdout: expect.stringContaining(`OK: event ${event.id} (position ${event.position}, stream ${transferStream(workload.paid)} revision ${event.revision}) is leaf ${proof.leaf_index}`),
+      stdout: expect.stringContaining(
+        `OK: event ${event.id} (position ${event.position}, stream ${transferStream(workload.paid)} revision ${event.revision}) is leaf ${proof.leaf_index}`,
+      ),
     });
     // Without a pinned key it still checks, and says whose key it used.
-    expect(verifyOffline([{ json: proof }])).toMatchObject({ status: 0, stderr: expect.stringContaining('using the public key inside the file') });
+    expect(verifyOffline([{ json: proof }])).toMatchObject({
+      status: 0,
+      stderr: expect.stringContaining('using the public key inside the file'),
+    });
   });
 
   it('fails offline for an altered event, an altered leaf, another key or a forged checkpoint', () => {
     const key = { pem: checkpointsPage.key.public_key };
-    const altered = { ...event, metadata: { ...event.metadata, hash: eventHash(GENESIS_HASH, { type: 'TransferCreated', data: { amount: 1 }, metadata: {} as never }) } };
+    const altered = {
+      ...event,
+      metadata: {
+        ...event.metadata,
+        hash: eventHash(GENESIS_HASH, { type: 'TransferCreated', data: { amount: 1 }, metadata: {} as never }),
+      },
+    };
     expect(verifyOffline([{ json: proof }, '--event', { json: altered }, '--public-key', key])).toMatchObject({
       status: 1,
       stdout: expect.stringContaining("the event is not the proof's leaf: metadata.hash"),
     });
     const forgedLeaf = { ...proof, leaf: { ...proof.leaf, hash: altered.metadata.hash } };
-    expect(verifyOffline([{ json: forgedLeaf }, '--public-key', key])).toMatchObject({ status: 1, stdout: expect.stringContaining('does not lead from leaf') });
+    expect(verifyOffline([{ json: forgedLeaf }, '--public-key', key])).toMatchObject({
+      status: 1,
+      stdout: expect.stringContaining('does not lead from leaf'),
+    });
     const moved = { ...proof, leaf: { ...proof.leaf, position: proof.leaf.position + 1 } };
     expect(verifyOffline([{ json: moved }, '--public-key', key]).status).toBe(1);
-    const otherKey = require('node:crypto').generateKeyPairSync('ed25519').publicKey.export({ format: 'pem', type: 'spki' }).toString();
-    expect(verifyOffline([{ json: proof }, '--public-key', { pem: otherKey }])).toMatchObject({ status: 1, stdout: expect.stringContaining('not this key') });
+    const otherKey = require('node:crypto')
+      .generateKeyPairSync('ed25519')
+      .publicKey.export({ format: 'pem', type: 'spki' })
+      .toString();
+    expect(verifyOffline([{ json: proof }, '--public-key', { pem: otherKey }])).toMatchObject({
+      status: 1,
+      stdout: expect.stringContaining('not this key'),
+    });
     const forgedRoot = { ...proof, checkpoint: { ...proof.checkpoint, root_hash: altered.metadata.hash } };
-    expect(verifyOffline([{ json: forgedRoot }, '--public-key', key])).toMatchObject({ status: 1, stdout: expect.stringContaining('signature does not verify') });
+    expect(verifyOffline([{ json: forgedRoot }, '--public-key', key])).toMatchObject({
+      status: 1,
+      stdout: expect.stringContaining('signature does not verify'),
+    });
     expect(verifyOffline(['--bogus']).status).toBe(2);
   });
 
@@ -188,7 +263,12 @@ describe('GET /events/{id}/proof', () => {
     await fund(t, workload.account, 300, 'USD');
     await writerOf(t).checkpointNow(); // indexes and signs; the next event is not signed yet
     await fund(t, workload.account, 200, 'USD');
-    const latest = (await t.http.get(`/events?resource_type=account&resource_id=${workload.account}&limit=100`).set(bearer(KEYS.sandbox)).expect(200)).body.data.pop();
+    const latest = (
+      await t.http
+        .get(`/events?resource_type=account&resource_id=${workload.account}&limit=100`)
+        .set(bearer(KEYS.sandbox))
+        .expect(200)
+    ).body.data.pop();
     // The writer indexes it at its next tick (within a second) but signs only when due.
     const res = await waitFor(
       () => t.http.get(`/events/${latest.id}/proof`).set(bearer(KEYS.sandbox)),
@@ -206,7 +286,11 @@ describe('GET /events/{id}/proof', () => {
 describe('the writer signs by itself', () => {
   it('every AUDIT_CHECKPOINT_INTERVAL_MS once the log grew, and as soon as AUDIT_CHECKPOINT_EVERY_EVENTS are unsigned', async () => {
     const timed = await startTestApp({ PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, AUDIT_CHECKPOINT_INTERVAL_MS: '600000' });
-    const counted = await startTestApp({ PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, AUDIT_CHECKPOINT_INTERVAL_MS: '600000', AUDIT_CHECKPOINT_EVERY_EVENTS: '3' });
+    const counted = await startTestApp({
+      PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN,
+      AUDIT_CHECKPOINT_INTERVAL_MS: '600000',
+      AUDIT_CHECKPOINT_EVERY_EVENTS: '3',
+    });
     try {
       // Each eventually leaves fewer unsigned events than its trigger: none for the interval; fewer
       // than three for the count (its ten minutes never pass, so a checkpoint at all is the count's).
@@ -220,7 +304,9 @@ describe('the writer signs by itself', () => {
         if (app === timed) app.clock.advance(600_000);
         const head = await app.app.get<EventStore>(EVENT_STORE).headPosition();
         const latest = await waitFor(
-          async () => (await app.http.get('/admin/audit/checkpoints?limit=1').set(ADMIN).expect(200)).body.data[0] as SignedCheckpoint | undefined,
+          async () =>
+            (await app.http.get('/admin/audit/checkpoints?limit=1').set(ADMIN).expect(200)).body.data[0] as
+              SignedCheckpoint | undefined,
           (c) => !!c && c.last_position >= head - unsignedAtMost,
           `a checkpoint signed by itself up to position ${head - unsignedAtMost} or later`,
         );
@@ -236,7 +322,9 @@ describe('the writer is the worker’s audit role, not the API’s', () => {
   it('the API with no audit role signs nothing; with it, the same log is signed and the API serves it', async () => {
     const dir = tempDir('checkpoints-role-');
     const env = { PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, AUDIT_CHECKPOINT_INTERVAL_MS: '300' };
-    const latest = async (app: TestApp) => (await app.http.get('/admin/audit/checkpoints?limit=1').set(ADMIN).expect(200)).body.data[0] as SignedCheckpoint | undefined;
+    const latest = async (app: TestApp) =>
+      (await app.http.get('/admin/audit/checkpoints?limit=1').set(ADMIN).expect(200)).body.data[0] as
+        SignedCheckpoint | undefined;
     let app = await startTestApp(env, dir, { workerRoles: ['projector'] });
     try {
       await approvedEntity(app);
@@ -260,18 +348,34 @@ describe('the writer is the worker’s audit role, not the API’s', () => {
 
 /** `npm run replay -- --verify` as package.json runs it (its TypeScript source through ts-register.js), on a DATA_DIR. */
 function replay(dir: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.replay;
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts.replay;
   const entry = /^node dist\/(\S+)\.js$/.exec(script)![1];
-  const child = spawn(process.execPath, ['-r', join(__dirname, 'ts-register.js'), join(ROOT, `${entry}.ts`), '--verify', '--no-progress'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '', PAYMENTS_MASTER_KEY: '', CHECKPOINT_DIR: '', AUDIT_SIGNING_KEY: '' },
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', join(__dirname, 'ts-register.js'), join(ROOT, `${entry}.ts`), '--verify', '--no-progress'],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATA_DIR: dir,
+        EVENTSTORE_URL: '',
+        MONGO_URL: '',
+        KAFKA_BROKERS: '',
+        PAYMENTS_MASTER_KEY: '',
+        CHECKPOINT_DIR: '',
+        AUDIT_SIGNING_KEY: '',
+      },
+    },
+  );
   const [stdout, stderr] = [[] as Buffer[], [] as Buffer[]];
   child.stdout.on('data', (c: Buffer) => stdout.push(c));
   child.stderr.on('data', (c: Buffer) => stderr.push(c));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString() }));
+    child.on('close', (status) =>
+      resolve({ status, stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString() }),
+    );
   });
 }
 
@@ -294,7 +398,8 @@ function alteredCopy(edit: (db: Database.Database) => void): string {
   return dir;
 }
 
-const rowsOf = (db: Database.Database, stream: string) => db.prepare('SELECT * FROM events WHERE stream_id = ? ORDER BY revision').all(stream) as Row[];
+const rowsOf = (db: Database.Database, stream: string) =>
+  db.prepare('SELECT * FROM events WHERE stream_id = ? ORDER BY revision').all(stream) as Row[];
 
 /** Chains `stream` again from revision 0, as a forger with the log file would after editing it. */
 function rechain(db: Database.Database, stream: string): void {
@@ -317,7 +422,9 @@ describe('replay --verify against the latest checkpoint', () => {
 
   it('an untouched copy passes: the log gives the signed tree size and root', async () => {
     const run = await replay(alteredCopy(() => undefined));
-    expect(run.stdout).toMatch(/checkpoint: tree_size \d+ up to position \d+, signed .* by key [0-9a-f]{16}…: the log gives its tree size and root/);
+    expect(run.stdout).toMatch(
+      /checkpoint: tree_size \d+ up to position \d+, signed .* by key [0-9a-f]{16}…: the log gives its tree size and root/,
+    );
     expect(differences(run.stdout)).toEqual([]);
     expect(run.status).toBe(0);
   });
@@ -363,7 +470,10 @@ describe('replay --verify against the latest checkpoint', () => {
     const rewritten: Row[] = [];
     const dir = alteredCopy((db) => {
       rewritten.push(...(db.prepare('SELECT * FROM events ORDER BY position DESC LIMIT 4').all() as Row[]).reverse());
-      for (const row of rewritten) db.prepare("UPDATE events SET metadata = json_set(metadata, '$.actor', 'operator') WHERE position = ?").run(row.position);
+      for (const row of rewritten)
+        db.prepare("UPDATE events SET metadata = json_set(metadata, '$.actor', 'operator') WHERE position = ?").run(
+          row.position,
+        );
       for (const stream of new Set(rewritten.map((r) => r.stream_id))) rechain(db, stream);
     });
     const run = await replay(dir);
@@ -371,17 +481,28 @@ describe('replay --verify against the latest checkpoint', () => {
     expect(run.stdout).not.toContain('DIFFERENCE chain');
     for (const row of rewritten) {
       expect(differences(run.stdout)).toContainEqual(
-        expect.stringContaining(`DIFFERENCE checkpoint: position ${row.position}: rewritten: stream ${row.stream_id} revision ${row.revision} differs from the event signed at this position`),
+        expect.stringContaining(
+          `DIFFERENCE checkpoint: position ${row.position}: rewritten: stream ${row.stream_id} revision ${row.revision} differs from the event signed at this position`,
+        ),
       );
     }
-    expect(run.stdout).toMatch(/DIFFERENCE checkpoint: checkpoint tree_size \d+: the log's \d+ event\(s\) up to position \d+ hash to [0-9a-f]{16}…, not the signed root/);
+    expect(run.stdout).toMatch(
+      /DIFFERENCE checkpoint: checkpoint tree_size \d+: the log's \d+ event\(s\) up to position \d+ hash to [0-9a-f]{16}…, not the signed root/,
+    );
   });
 
   it("cross-stream reordering: two neighbouring events of different streams swap positions (each stream's chain intact) → exit 1 naming both positions", async () => {
     let swapped: [Row, Row] | null = null;
     const dir = alteredCopy((db) => {
       const rows = db.prepare('SELECT * FROM events ORDER BY position').all() as Row[];
-      const i = rows.findIndex((r, k) => k > 0 && rows[k + 1] && r.stream_id !== rows[k + 1].stream_id && r.position + 1 === rows[k + 1].position && r.stream_id.startsWith('transfer-'));
+      const i = rows.findIndex(
+        (r, k) =>
+          k > 0 &&
+          rows[k + 1] &&
+          r.stream_id !== rows[k + 1].stream_id &&
+          r.position + 1 === rows[k + 1].position &&
+          r.stream_id.startsWith('transfer-'),
+      );
       const [a, b] = [rows[i], rows[i + 1]];
       swapped = [a, b];
       db.prepare('UPDATE events SET position = -1 WHERE position = ?').run(a.position);
@@ -407,7 +528,10 @@ describe('replay --verify against the latest checkpoint', () => {
       target = rows[rows.length - 1];
       expect(target.revision).toBeGreaterThan(0);
       const data = { ...JSON.parse(target.data), forged: true };
-      db.prepare("UPDATE events SET data = ?, metadata = json_remove(metadata, '$.hash') WHERE position = ?").run(JSON.stringify(data), target.position);
+      db.prepare("UPDATE events SET data = ?, metadata = json_remove(metadata, '$.hash') WHERE position = ?").run(
+        JSON.stringify(data),
+        target.position,
+      );
     });
     const row = target as unknown as Row;
     const run = await replay(dir);
@@ -415,7 +539,9 @@ describe('replay --verify against the latest checkpoint', () => {
     expect(differences(run.stdout)).toEqual(
       expect.arrayContaining([
         `DIFFERENCE chain: stream ${row.stream_id} revision ${row.revision}: no hash, after the chain's start (revision 0 has one): an event older than chains cannot follow a hashed one`,
-        expect.stringContaining(`DIFFERENCE checkpoint: position ${row.position}: rewritten: stream ${row.stream_id} revision ${row.revision} differs`),
+        expect.stringContaining(
+          `DIFFERENCE checkpoint: position ${row.position}: rewritten: stream ${row.stream_id} revision ${row.revision} differs`,
+        ),
       ]),
     );
   });
@@ -434,7 +560,9 @@ describe('replay --verify against the latest checkpoint', () => {
     }
 
     const forged = alteredCopy((db) => {
-      db.prepare("UPDATE events SET metadata = json_set(metadata, '$.actor', 'operator') WHERE position = ?").run(event.position);
+      db.prepare("UPDATE events SET metadata = json_set(metadata, '$.actor', 'operator') WHERE position = ?").run(
+        event.position,
+      );
       rechain(db, transferStream(workload.paid));
     });
     rmSync(join(forged, 'checkpoints', 'tree.db'));
@@ -459,7 +587,9 @@ describe('replay --verify against the latest checkpoint', () => {
     try {
       await fund(other, workload.account, 100, 'USD');
       expect(await writerOf(other).checkpointNow()).toBeNull();
-      expect(writerOf(other).haltedBecause).toMatch(/^the latest checkpoint \(tree_size \d+\) is not signed by this key \([0-9a-f]{16}…, from AUDIT_SIGNING_KEY\)/);
+      expect(writerOf(other).haltedBecause).toMatch(
+        /^the latest checkpoint \(tree_size \d+\) is not signed by this key \([0-9a-f]{16}…, from AUDIT_SIGNING_KEY\)/,
+      );
       // What it serves is only what its key signed: nothing.
       expect((await other.http.get('/admin/audit/checkpoints').set(ADMIN).expect(200)).body.data).toEqual([]);
     } finally {
@@ -470,15 +600,25 @@ describe('replay --verify against the latest checkpoint', () => {
   it('the proof of an event rewritten in the log (its chain recomputed) fails offline', async () => {
     const dir = alteredCopy((db) => {
       const [row] = db.prepare('SELECT * FROM events WHERE position = ?').all(event.position) as Row[];
-      db.prepare("UPDATE events SET data = json_set(data, '$.amount', json_extract(data, '$.amount') + 1) WHERE position = ?").run(row.position);
+      db.prepare(
+        "UPDATE events SET data = json_set(data, '$.amount', json_extract(data, '$.amount') + 1) WHERE position = ?",
+      ).run(row.position);
       rechain(db, row.stream_id);
     });
     const app = await startTestApp(ENV, dir);
     try {
-      const shown = (await app.http.get(`/transfers/${workload.paid}/history`).set(bearer(KEYS.sandbox)).expect(200)).body.data.find((e: { id: string }) => e.id === event.id);
+      const shown = (
+        await app.http.get(`/transfers/${workload.paid}/history`).set(bearer(KEYS.sandbox)).expect(200)
+      ).body.data.find((e: { id: string }) => e.id === event.id);
       expect(shown.metadata.hash).not.toBe(event.metadata.hash);
       const altered = (await app.http.get(`/events/${event.id}/proof`).set(bearer(KEYS.sandbox)).expect(200)).body;
-      const run = verifyOffline([{ json: altered }, '--event', { json: shown }, '--public-key', { pem: checkpointsPage.key.public_key }]);
+      const run = verifyOffline([
+        { json: altered },
+        '--event',
+        { json: shown },
+        '--public-key',
+        { pem: checkpointsPage.key.public_key },
+      ]);
       expect(run).toMatchObject({ status: 1, stdout: expect.stringContaining('does not lead from leaf') });
     } finally {
       await app.close();

@@ -98,7 +98,9 @@ describe('the v1 event log fixture', () => {
 
   it('carries whole hash chains', () => {
     const checkers = new Map<string, ChainChecker>();
-    const breaks = readFixture().map((e) => (checkers.get(e.streamId) ?? checkers.set(e.streamId, new ChainChecker(e.streamId)).get(e.streamId)!).check(e));
+    const breaks = readFixture().map((e) =>
+      (checkers.get(e.streamId) ?? checkers.set(e.streamId, new ChainChecker(e.streamId)).get(e.streamId)!).check(e),
+    );
     expect(breaks.filter(Boolean)).toEqual([]);
   });
 });

@@ -37,7 +37,8 @@ const tempDir = (prefix: string) => {
   return dir;
 };
 
-const configOf = (dataDir: string) => loadConfig({ ...process.env, DATA_DIR: dataDir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' });
+const configOf = (dataDir: string) =>
+  loadConfig({ ...process.env, DATA_DIR: dataDir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' });
 
 /** A fresh DATA_DIR holding exactly these stored events (positions, revisions and hashes as given), its read models projected by the projector. */
 async function dataDirWith(events: readonly RecordedEvent[]): Promise<string> {
@@ -45,8 +46,14 @@ async function dataDirWith(events: readonly RecordedEvent[]): Promise<string> {
   const config = configOf(dir);
   await createEventStore(config).close(); // the store creates its schema
   const db = new Database(join(dir, 'events.db'));
-  const insert = db.prepare('INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  db.transaction(() => events.forEach((e) => insert.run(e.position, e.streamId, e.revision, e.id, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata))))();
+  const insert = db.prepare(
+    'INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  db.transaction(() =>
+    events.forEach((e) =>
+      insert.run(e.position, e.streamId, e.revision, e.id, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata)),
+    ),
+  )();
   db.close();
   const [store, readModels] = [createEventStore(config), createReadStore(config)];
   const projector = new Projector(store, readModels, READ_MODELS);
@@ -58,7 +65,11 @@ async function dataDirWith(events: readonly RecordedEvent[]): Promise<string> {
 }
 
 /** Rewrites the event at `index` and chains its stream again from there, as a forger with the log file would. */
-function forge(events: readonly RecordedEvent[], index: number, edit: (data: Record<string, any>) => void): RecordedEvent[] {
+function forge(
+  events: readonly RecordedEvent[],
+  index: number,
+  edit: (data: Record<string, any>) => void,
+): RecordedEvent[] {
   const copy = events.map((e) => structuredClone(e)) as Array<RecordedEvent & { metadata: { hash?: string } }>;
   edit(copy[index].data);
   const stream = copy[index].streamId;
@@ -72,25 +83,46 @@ function forge(events: readonly RecordedEvent[], index: number, edit: (data: Rec
 }
 
 /** The CLI as `npm run replay` runs it (package.json's entry, its TypeScript source through ts-register.js): exit status and output. */
-function replay(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.replay;
+function replay(
+  dataDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts.replay;
   const entry = /^node dist\/(\S+)\.js$/.exec(script)![1];
-  const child = spawn(process.execPath, ['-r', join(__dirname, 'ts-register.js'), join(ROOT, `${entry}.ts`), '--no-progress', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '', PAYMENTS_MASTER_KEY: '', ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', join(__dirname, 'ts-register.js'), join(ROOT, `${entry}.ts`), '--no-progress', ...args],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        EVENTSTORE_URL: '',
+        MONGO_URL: '',
+        KAFKA_BROKERS: '',
+        PAYMENTS_MASTER_KEY: '',
+        ...env,
+      },
+    },
+  );
   const [stdout, stderr] = [[] as Buffer[], [] as Buffer[]];
   child.stdout.on('data', (c: Buffer) => stdout.push(c));
   child.stderr.on('data', (c: Buffer) => stderr.push(c));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString() }));
+    child.on('close', (status) =>
+      resolve({ status, stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString() }),
+    );
   });
 }
 
 /** A row of the ledger table: `| org_…/sandbox | USD | fees:USD | 8 | 863 | 0 | 0 |`. */
 const row = (book: string, currency: string, account: string, figures: number[]) =>
-  new RegExp(`\\| ${[book, currency, account.replace(/[()]/g, '\\$&'), ...figures].map((c) => `${c} +`).join('\\| ')}\\|`);
+  new RegExp(
+    `\\| ${[book, currency, account.replace(/[()]/g, '\\$&'), ...figures].map((c) => `${c} +`).join('\\| ')}\\|`,
+  );
 
 const events = readFixture();
 const of = (type: string) => events.filter((e) => e.type === type);
@@ -104,10 +136,14 @@ const [org, otherOrg] = [orgOf('AccountOpened'), orgOf('AccountOpened', 3)];
 function feesOf(organization: string) {
   const mine = events.filter((e) => e.metadata.organization_id === organization);
   const holds = new Map(mine.filter((e) => e.type === 'FundsHeld').map((e) => [e.data.hold_id, Number(e.data.fee)]));
-  const closed = new Set(mine.filter((e) => e.type === 'HoldSettled' || e.type === 'HoldReleased').map((e) => e.data.hold_id));
-  const sum = (type: string, fee: (e: RecordedEvent) => number) => mine.filter((e) => e.type === type).reduce((n, e) => n + fee(e), 0);
+  const closed = new Set(
+    mine.filter((e) => e.type === 'HoldSettled' || e.type === 'HoldReleased').map((e) => e.data.hold_id),
+  );
+  const sum = (type: string, fee: (e: RecordedEvent) => number) =>
+    mine.filter((e) => e.type === type).reduce((n, e) => n + fee(e), 0);
   return {
-    credited: sum('HoldSettled', (e) => holds.get(e.data.hold_id) ?? 0) + sum('CollectionCredited', (e) => Number(e.data.fee)),
+    credited:
+      sum('HoldSettled', (e) => holds.get(e.data.hold_id) ?? 0) + sum('CollectionCredited', (e) => Number(e.data.fee)),
     debited: sum('HoldReversed', (e) => holds.get(e.data.hold_id) ?? 0),
     pending: [...holds].filter(([id]) => !closed.has(id)).reduce((n, [, fee]) => n + fee, 0),
   };
@@ -133,7 +169,9 @@ describe('replay --verify: the ledger of a log written before the ledger', () =>
       'CollectionRefunded',
     ];
     expect(types.filter((type) => !of(type).length)).toEqual([]);
-    expect(of('CardAuthorizationHeld').some((e) => (e.data as { transaction: { fx: unknown } }).transaction.fx)).toBe(true);
+    expect(of('CardAuthorizationHeld').some((e) => (e.data as { transaction: { fx: unknown } }).transaction.fx)).toBe(
+      true,
+    );
     expect(org).not.toBe(otherOrg);
     expect(events.length).toBeLessThan(500);
   });
@@ -148,11 +186,17 @@ describe('replay --verify: the ledger of a log written before the ledger', () =>
     expect(fees.credited).toBeGreaterThan(0);
     expect(fees.debited).toBeGreaterThan(0);
     expect(fees.pending).toBeGreaterThan(0);
-    expect(run.stdout).toMatch(row(`${org}/sandbox`, 'USD', 'fees:USD', [fees.debited, fees.credited, 0, fees.pending]));
+    expect(run.stdout).toMatch(
+      row(`${org}/sandbox`, 'USD', 'fees:USD', [fees.debited, fees.credited, 0, fees.pending]),
+    );
     expect(run.stdout).toMatch(row(`${otherOrg}/sandbox`, 'USD', 'fees:USD', [0, feesOf(otherOrg).credited, 0, 0]));
     // The open payout and card authorization are pending; FX moved through both currencies' fx accounts.
-    expect(run.stdout).toMatch(new RegExp(`\\| ${org}/sandbox +\\| USD +\\| total +\\| (\\d+) +\\| \\1 +\\| (\\d+) +\\| \\2 +\\|`));
-    expect(run.stdout).toMatch(new RegExp(`\\| ${org}/sandbox +\\| USD +\\| total +\\| \\d+ +\\| \\d+ +\\| [1-9]\\d* +\\|`));
+    expect(run.stdout).toMatch(
+      new RegExp(`\\| ${org}/sandbox +\\| USD +\\| total +\\| (\\d+) +\\| \\1 +\\| (\\d+) +\\| \\2 +\\|`),
+    );
+    expect(run.stdout).toMatch(
+      new RegExp(`\\| ${org}/sandbox +\\| USD +\\| total +\\| \\d+ +\\| \\d+ +\\| [1-9]\\d* +\\|`),
+    );
     expect(run.stdout).toMatch(new RegExp(`\\| ${org}/sandbox +\\| EUR +\\| fx:EUR +\\|`));
     expect(run.stdout).toMatch(new RegExp(`\\| ${org}/sandbox +\\| USD +\\| fx:USD +\\|`));
     expect(run.stdout).not.toContain('DIFFERENCE');
@@ -168,7 +212,11 @@ describe('replay --verify: the ledger of a log written before the ledger', () =>
 
   it('a HoldSettled that settles more than was held, chains recomputed: exit 1 naming the payout at its position', async () => {
     const index = events.findIndex((e) => e.type === 'HoldSettled' && String(e.data.hold_id).startsWith('trf_'));
-    const settled = events[index].data as { hold_id: string; total: number; balance_after: { available: number; current: number } };
+    const settled = events[index].data as {
+      hold_id: string;
+      total: number;
+      balance_after: { available: number; current: number };
+    };
     const forged = forge(events, index, (d) => {
       d.total += 100;
       d.balance_after = { available: d.balance_after.available - 100, current: d.balance_after.current - 100 };
@@ -209,9 +257,15 @@ describe('replay --verify: the ledger of a log written before the ledger', () =>
     const run = await replay(dir, ['--verify']);
     expect(run.status).toBe(1);
     expect(run.stdout.split('\n').filter((l) => l.startsWith('DIFFERENCE'))).toEqual([
-      expect.stringMatching(new RegExp(`^DIFFERENCE ledger: transaction ${credited.payment_intent_id} at position ${events[index].position}: ${credited.account_id}: the event says `)),
+      expect.stringMatching(
+        new RegExp(
+          `^DIFFERENCE ledger: transaction ${credited.payment_intent_id} at position ${events[index].position}: ${credited.account_id}: the event says `,
+        ),
+      ),
       // The account list the replay rebuilt copies the event's balance_after, which the postings do not give either.
-      expect.stringMatching(new RegExp(`^DIFFERENCE ledger: account ${credited.account_id}: projected balance .* but its postings give `)),
+      expect.stringMatching(
+        new RegExp(`^DIFFERENCE ledger: account ${credited.account_id}: projected balance .* but its postings give `),
+      ),
     ]);
   });
 });

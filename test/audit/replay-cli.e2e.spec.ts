@@ -11,7 +11,8 @@ const ROOT = join(__dirname, '..', '..');
  * streams and exit status.
  */
 function replayEntry(): string {
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.replay;
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts.replay;
   const match = /^node dist\/(\S+)\.js$/.exec(script ?? '');
   if (!match) throw new Error(`package.json "replay" should be "node dist/<entry>.js", not ${script}`);
   return join(ROOT, `${match[1]}.ts`);
@@ -30,7 +31,14 @@ function untouchedDataDir(): string {
 function replay(args: string[], dataDir: string) {
   const run = spawnSync(process.execPath, ['-r', join(__dirname, 'ts-register.js'), replayEntry(), ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '', PAYMENTS_MASTER_KEY: '' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      EVENTSTORE_URL: '',
+      MONGO_URL: '',
+      KAFKA_BROKERS: '',
+      PAYMENTS_MASTER_KEY: '',
+    },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -39,16 +47,19 @@ function replay(args: string[], dataDir: string) {
 }
 
 describe('npm run replay: command line (node:util parseArgs, strict)', () => {
-  it.each([[['--help']], [['-h']], [['--verify', '--help']], [['--organization', 'org_01ARZ3NDEKTSV4RRFFQ69G5FAV', '-h']]])(
-    '%j prints the usage on stdout and exits 0 without running anything',
-    (args) => {
-      const dataDir = untouchedDataDir();
-      const run = replay(args, dataDir);
-      expect(run).toEqual({ status: 0, stdout: expect.stringMatching(/^Usage: npm run replay -- /), stderr: '' });
-      for (const flag of ['--verify', '--rebuild', '--organization ID', '--no-progress', '-h, --help']) expect(run.stdout).toContain(flag);
-      expect(existsSync(dataDir)).toBe(false);
-    },
-  );
+  it.each([
+    [['--help']],
+    [['-h']],
+    [['--verify', '--help']],
+    [['--organization', 'org_01ARZ3NDEKTSV4RRFFQ69G5FAV', '-h']],
+  ])('%j prints the usage on stdout and exits 0 without running anything', (args) => {
+    const dataDir = untouchedDataDir();
+    const run = replay(args, dataDir);
+    expect(run).toEqual({ status: 0, stdout: expect.stringMatching(/^Usage: npm run replay -- /), stderr: '' });
+    for (const flag of ['--verify', '--rebuild', '--organization ID', '--no-progress', '-h, --help'])
+      expect(run.stdout).toContain(flag);
+    expect(existsSync(dataDir)).toBe(false);
+  });
 
   it.each([
     [['--bogus'], "Unknown option '--bogus'"],

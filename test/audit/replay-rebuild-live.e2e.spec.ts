@@ -17,11 +17,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function replay(rebuild: boolean) {
-  const config = loadConfig({ ...process.env, DATA_DIR: t.dataDir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: t.dataDir,
+    EVENTSTORE_URL: '',
+    MONGO_URL: '',
+    KAFKA_BROKERS: '',
+  });
   const [events, readModels] = [createEventStore(config), createReadStore(config)];
   const lines: string[] = [];
   try {
-    const status = await runReplay({ events, readModels, projections: READ_MODELS, out: (l) => lines.push(l) }, { verify: true, rebuild });
+    const status = await runReplay(
+      { events, readModels, projections: READ_MODELS, out: (l) => lines.push(l) },
+      { verify: true, rebuild },
+    );
     return { status, output: lines.join('\n') };
   } finally {
     await Promise.all([events.close(), readModels.close()]);
@@ -31,7 +40,9 @@ async function replay(rebuild: boolean) {
 it('--rebuild replaces a corrupted live document while the API keeps writing, and later events still apply on top', async () => {
   const w = await auditWorkload(t);
   const db = new Database(join(t.dataDir, 'read-models.db'));
-  db.prepare(`UPDATE documents SET body = json_set(body, '$.display_name', 'tampered') WHERE collection = 'accounts' AND id = ?`).run(w.destination);
+  db.prepare(
+    `UPDATE documents SET body = json_set(body, '$.display_name', 'tampered') WHERE collection = 'accounts' AND id = ?`,
+  ).run(w.destination);
   db.close();
   const writing = (async () => {
     for (let i = 0; i < 10; i++) await fund(t, w.destination, 1, 'USD');
@@ -39,10 +50,14 @@ it('--rebuild replaces a corrupted live document while the API keeps writing, an
   await replay(true); // its own second comparison may see the funding running beside it
   await writing;
   await t.settle();
-  const listed = (await t.http.get(`/accounts?entity_id=${w.entity}&limit=100`).set(bearer(KEYS.sandbox)).expect(200)).body.data as Array<Record<string, unknown>>;
+  const listed = (await t.http.get(`/accounts?entity_id=${w.entity}&limit=100`).set(bearer(KEYS.sandbox)).expect(200))
+    .body.data as Array<Record<string, unknown>>;
   const live = (await t.http.get(`/accounts/${w.destination}`).set(bearer(KEYS.sandbox)).expect(200)).body;
   // The rebuilt document replaced the corrupted one (the funding never writes display_name) and the funding applied on top.
-  expect(listed.find((a) => a.id === w.destination)).toMatchObject({ display_name: live.display_name, balance: live.balance });
+  expect(listed.find((a) => a.id === w.destination)).toMatchObject({
+    display_name: live.display_name,
+    balance: live.balance,
+  });
   expect(live.display_name).not.toBe('tampered');
   expect((await replay(false)).status).toBe(0);
 });

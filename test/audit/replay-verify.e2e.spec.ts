@@ -32,11 +32,20 @@ function copyOfDataDir(): string {
 
 /** `npm run replay -- --verify` in-process on a DATA_DIR: the exit status and what it printed. */
 async function verify(dataDir: string, args: { rebuild?: boolean; organizationId?: string } = {}) {
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    EVENTSTORE_URL: '',
+    MONGO_URL: '',
+    KAFKA_BROKERS: '',
+  });
   const [events, readModels] = [createEventStore(config), createReadStore(config)];
   const lines: string[] = [];
   try {
-    const status = await runReplay({ events, readModels, projections: READ_MODELS, out: (l) => lines.push(l) }, { verify: true, rebuild: !!args.rebuild, organizationId: args.organizationId });
+    const status = await runReplay(
+      { events, readModels, projections: READ_MODELS, out: (l) => lines.push(l) },
+      { verify: true, rebuild: !!args.rebuild, organizationId: args.organizationId },
+    );
     return { status, output: lines.join('\n') };
   } finally {
     await Promise.all([events.close(), readModels.close()]);
@@ -60,15 +69,23 @@ describe('replay --verify', () => {
 
   it('exits 1 naming the stream and revision of an event whose data was altered', async () => {
     const dir = copyOfDataDir();
-    editEvents(dir, (db) => db.prepare(`UPDATE events SET data = json_set(data, '$.amount', 1) WHERE stream_id = ? AND revision = 1`).run(`account-${workload.account}`));
+    editEvents(dir, (db) =>
+      db
+        .prepare(`UPDATE events SET data = json_set(data, '$.amount', 1) WHERE stream_id = ? AND revision = 1`)
+        .run(`account-${workload.account}`),
+    );
     const { status, output } = await verify(dir);
     expect(status).toBe(1);
-    expect(output).toContain(`DIFFERENCE chain: stream account-${workload.account} revision 1: hash does not match the event`);
+    expect(output).toContain(
+      `DIFFERENCE chain: stream account-${workload.account} revision 1: hash does not match the event`,
+    );
   });
 
   it('exits 1 naming the stream and revision of a removed event', async () => {
     const dir = copyOfDataDir();
-    editEvents(dir, (db) => db.prepare('DELETE FROM events WHERE stream_id = ? AND revision = 1').run(transferStream(workload.paid)));
+    editEvents(dir, (db) =>
+      db.prepare('DELETE FROM events WHERE stream_id = ? AND revision = 1').run(transferStream(workload.paid)),
+    );
     const { status, output } = await verify(dir);
     expect(status).toBe(1);
     expect(output).toContain(`DIFFERENCE chain: stream ${transferStream(workload.paid)} revision 1: event missing`);
@@ -77,7 +94,9 @@ describe('replay --verify', () => {
   it('names a live document that differs from the replay, and --rebuild replaces it', async () => {
     const dir = copyOfDataDir();
     const db = new Database(join(dir, 'read-models.db'));
-    db.prepare(`UPDATE documents SET body = json_set(body, '$.display_name', 'tampered') WHERE collection = 'accounts' AND id = ?`).run(workload.account);
+    db.prepare(
+      `UPDATE documents SET body = json_set(body, '$.display_name', 'tampered') WHERE collection = 'accounts' AND id = ?`,
+    ).run(workload.account);
     db.close();
     const before = await verify(dir);
     expect(before.status).toBe(1);

@@ -32,7 +32,9 @@ describe('bad input on every route (property)', () => {
 
   beforeAll(async () => {
     // Nothing may append on its own: no simulated network, and no webhook worker.
-    t = await startTestApp({ SANDBOX_AUTO_ADVANCE: 'false' }, undefined, { workerRoles: ['projector', 'publisher', 'process-managers'] });
+    t = await startTestApp({ SANDBOX_AUTO_ADVANCE: 'false' }, undefined, {
+      workerRoles: ['projector', 'publisher', 'process-managers'],
+    });
     w = await buildWorld(t, KEYS.sandbox);
     const other = await buildWorld(t, KEYS.other);
     const sibling = await buildWorld(t, KEYS.sandbox);
@@ -56,9 +58,19 @@ describe('bad input on every route (property)', () => {
     for (const [route, c] of Object.entries(ROUTES)) {
       const [method] = route.split(' ');
       const { path } = c.request(w);
-      const bodies = [deepJson(5000), hugeJson(), '{"a":', '[{}]', '{"unexpected_field":1}', ...PROTOTYPE_KEYS.map((key) => `{"${key}":{"polluted":true}}`)];
+      const bodies = [
+        deepJson(5000),
+        hugeJson(),
+        '{"a":',
+        '[{}]',
+        '{"unexpected_field":1}',
+        ...PROTOTYPE_KEYS.map((key) => `{"${key}":{"polluted":true}}`),
+      ];
       for (const json of bodies) {
-        const problem = await check.refusalProblem({ method, path, json, description: json.slice(0, 30) }, KEYS.sandbox);
+        const problem = await check.refusalProblem(
+          { method, path, json, description: json.slice(0, 30) },
+          KEYS.sandbox,
+        );
         if (problem) problems.push(`${route} with ${json.slice(0, 30)}: ${problem}`);
       }
     }
@@ -93,14 +105,23 @@ describe('bad input on every route (property)', () => {
   }, 120_000);
 
   it('answers every generated bad request without a 5xx, with the envelope, writing nothing when refused', async () => {
-    process.stdout.write(`bad-input property: seed ${SEED}, ${RUNS} runs (reproduce: FC_SEED=${SEED} npx jest test/bad-input/bad-input.property)\n`);
+    process.stdout.write(
+      `bad-input property: seed ${SEED}, ${RUNS} runs (reproduce: FC_SEED=${SEED} npx jest test/bad-input/bad-input.property)\n`,
+    );
     const routes = Object.entries(ROUTES);
-    const requests = fc.constantFrom(...routes).chain(([route, c]) => badRequests(route.split(' ')[0], c.request(w), foreign).map((bad): [string, BadRequest] => [route, bad]));
+    const requests = fc
+      .constantFrom(...routes)
+      .chain(([route, c]) =>
+        badRequests(route.split(' ')[0], c.request(w), foreign).map((bad): [string, BadRequest] => [route, bad]),
+      );
     const credential = fc.constantFrom(KEYS.sandbox, KEYS.sandbox, token);
     await fc.assert(
       fc.asyncProperty(requests, credential, async ([route, bad], key) => {
         const problem = await check.problemWith(bad, key);
-        if (problem) throw new Error(`${route} (${bad.description}) with ${key === token ? 'an entity token' : 'the API key'}: ${problem}`);
+        if (problem)
+          throw new Error(
+            `${route} (${bad.description}) with ${key === token ? 'an entity token' : 'the API key'}: ${problem}`,
+          );
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
@@ -111,7 +132,9 @@ describe('bad input on every route (property)', () => {
 /** `METHOD /path` of every route the Nest router serves. */
 function routerRoutes(app: INestApplication): string[] {
   const express = app.getHttpAdapter().getInstance();
-  const stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> = (express.router ?? express._router).stack;
+  const stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> = (
+    express.router ?? express._router
+  ).stack;
   return stack.flatMap((layer) =>
     layer.route
       ? Object.keys(layer.route.methods)

@@ -16,8 +16,10 @@ describe('bad input at the edge', () => {
   });
   afterAll(() => t.close());
 
-  const post = (path: string, key: string = KEYS.sandbox) => t.http.post(path).set(bearer(key)).set('Content-Type', 'application/json');
-  const paymentDetail = (body: unknown) => post(`/counterparties/${counterparty}/payment-details`).send(JSON.stringify(body));
+  const post = (path: string, key: string = KEYS.sandbox) =>
+    t.http.post(path).set(bearer(key)).set('Content-Type', 'application/json');
+  const paymentDetail = (body: unknown) =>
+    post(`/counterparties/${counterparty}/payment-details`).send(JSON.stringify(body));
 
   it('refuses bodies deeper than 64 levels with 400 invalid_json, however deep', async () => {
     for (const depth of [65, 5000, 100_000]) {
@@ -50,12 +52,22 @@ describe('bad input at the edge', () => {
   it.each([
     ['__proto__', '{"currency":"USD","__proto__":{"x":1}}'],
     ['constructor', '{"currency":"USD","constructor":{"prototype":{"x":1}}}'],
-    ['bank.prototype', JSON.stringify({ ...bankDetail({ scheme: 'aba', code: '021000021', account_number: '123456789' }), bank: { prototype: 1 } })],
+    [
+      'bank.prototype',
+      JSON.stringify({
+        ...bankDetail({ scheme: 'aba', code: '021000021', account_number: '123456789' }),
+        bank: { prototype: 1 },
+      }),
+    ],
   ])('refuses the prototype key %s as an unknown field', async (field, body) => {
     const path = field.startsWith('bank') ? `/counterparties/${counterparty}/payment-details` : '/accounts';
     const res = await post(path).send(body);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ status: 'error', code: 'validation_error', errors: [{ field, message: `${field} is not an accepted field` }] });
+    expect(res.body).toMatchObject({
+      status: 'error',
+      code: 'validation_error',
+      errors: [{ field, message: `${field} is not an accepted field` }],
+    });
   });
 
   it('refuses prototype keys in the query', async () => {
@@ -65,13 +77,24 @@ describe('bad input at the edge', () => {
   });
 
   it.each(['Ada\u0000', 'Ada\r\nX', 'A\tda', ' \u007f'])('refuses control characters in names (%j)', async (name) => {
-    const res = await post('/counterparties').send({ type: 'individual', entity_id: entity, profile: { first_name: name, last_name: 'Lovelace' } });
+    const res = await post('/counterparties').send({
+      type: 'individual',
+      entity_id: entity,
+      profile: { first_name: name, last_name: 'Lovelace' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toBe('profile.first_name');
   });
 
   it('lets tab and newline through in a description, and nothing else', async () => {
-    const body = (description: string) => ({ account_id: 'acc_01ARZ3NDEKTSV4RRFFQ69G5FAV', payment_detail_id: 'pmd_x', amount: 1, payment_type: 'bank-transfer', unique_reference: 'r1', description });
+    const body = (description: string) => ({
+      account_id: 'acc_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      payment_detail_id: 'pmd_x',
+      amount: 1,
+      payment_type: 'bank-transfer',
+      unique_reference: 'r1',
+      description,
+    });
     const passes = await post('/transfers').send(body('line one\n\tline two'));
     expect(passes.body.errors?.[0]?.field).not.toBe('description');
     const refused = await post('/transfers').send(body('carriage\rreturn'));
@@ -95,7 +118,12 @@ describe('bad input at the edge', () => {
 
   it.each(['momo', 'wallet', 'book'])('refuses %s: null and [] naming the block', async (block) => {
     for (const value of [null, []]) {
-      const res = await paymentDetail({ payment_method: 'bank-transfer', currency: 'USD', country: 'US', [block]: value });
+      const res = await paymentDetail({
+        payment_method: 'bank-transfer',
+        currency: 'USD',
+        country: 'US',
+        [block]: value,
+      });
       expect([res.status, res.body.errors[0].field]).toEqual([400, block]);
     }
   });
@@ -105,14 +133,23 @@ describe('bad input at the edge', () => {
       const res = await post('/counterparties').send({ type: 'individual', entity_id: entity, profile });
       expect([res.status, res.body.errors[0].field]).toEqual([400, 'profile']);
     }
-    const lookup = await post('/counterparty-lookups').send({ currency: 'EUR', country: 'DEU', account_number: '1', issuer: null });
+    const lookup = await post('/counterparty-lookups').send({
+      currency: 'EUR',
+      country: 'DEU',
+      account_number: '1',
+      issuer: null,
+    });
     expect([lookup.status, lookup.body.errors[0].field]).toEqual([400, 'issuer']);
   });
 
   it('checks an IBAN-shaped account number as an IBAN under swift', async () => {
-    const broken = await paymentDetail(bankDetail({ scheme: 'swift', code: 'DEUTDEFF', account_number: 'DE89370400440532013001' }, 'EUR', 'DE'));
+    const broken = await paymentDetail(
+      bankDetail({ scheme: 'swift', code: 'DEUTDEFF', account_number: 'DE89370400440532013001' }, 'EUR', 'DE'),
+    );
     expect([broken.status, broken.body.errors[0].field]).toEqual([400, 'bank.account_number']);
-    await paymentDetail(bankDetail({ scheme: 'swift', code: 'DEUTDEFF', account_number: 'DE89370400440532013000' }, 'EUR', 'DE')).expect(201);
+    await paymentDetail(
+      bankDetail({ scheme: 'swift', code: 'DEUTDEFF', account_number: 'DE89370400440532013000' }, 'EUR', 'DE'),
+    ).expect(201);
   });
 
   it("answers an entity token naming another entity's account exactly as an absent one", async () => {
@@ -121,13 +158,23 @@ describe('bad input at the edge', () => {
     const token = await tokenFor(t, entity);
     const ownCounterparty = (await createCounterparty(t, entity)).id;
     const attempt = (account_id: string) =>
-      post(`/counterparties/${ownCounterparty}/payment-details`, token).send({ payment_method: 'book-transfer', currency: 'USD', country: 'GB', book: { account_id } });
+      post(`/counterparties/${ownCounterparty}/payment-details`, token).send({
+        payment_method: 'book-transfer',
+        currency: 'USD',
+        country: 'GB',
+        book: { account_id },
+      });
     const theirs = await attempt(account.body.id);
     const absent = await attempt('acc_01ARZ3NDEKTSV4RRFFQ69G5FAV');
     expect(theirs.status).toBe(400);
     expect(theirs.body).toEqual(absent.body);
     // The API key still reaches any account of the organization (a currency mismatch says so).
-    const byKey = await post(`/counterparties/${ownCounterparty}/payment-details`).send({ payment_method: 'book-transfer', currency: 'USD', country: 'GB', book: { account_id: account.body.id } });
+    const byKey = await post(`/counterparties/${ownCounterparty}/payment-details`).send({
+      payment_method: 'book-transfer',
+      currency: 'USD',
+      country: 'GB',
+      book: { account_id: account.body.id },
+    });
     expect([byKey.status, byKey.body.code]).toEqual([422, 'currency_mismatch']);
   });
   describe('nothing half-understood (decisions §2, issue 27)', () => {
@@ -135,7 +182,8 @@ describe('bad input at the edge', () => {
     beforeAll(async () => {
       account = (await post('/accounts').send({ entity_id: entity, currency: 'USD' }).expect(201)).body.id;
     });
-    const balance = async () => (await t.http.get(`/accounts/${account}`).set(bearer(KEYS.sandbox)).expect(200)).body.balance.current as number;
+    const balance = async () =>
+      (await t.http.get(`/accounts/${account}`).set(bearer(KEYS.sandbox)).expect(200)).body.balance.current as number;
 
     it.each([
       ['amount', '{"amount":100,"currency":"USD","amount":5}'],
@@ -163,45 +211,76 @@ describe('bad input at the edge', () => {
     });
 
     it('takes the same key in sibling objects, and escaped text that is not a duplicate', async () => {
-      const res = await post('/counterparties').send('{"type":"individual","entity_id":"' + entity + '","profile":{"first_name":"A\\"da","last_name":"Lovelace"},"x":{"first_name":1}}');
+      const res = await post('/counterparties').send(
+        '{"type":"individual","entity_id":"' +
+          entity +
+          '","profile":{"first_name":"A\\"da","last_name":"Lovelace"},"x":{"first_name":1}}',
+      );
       // The body is read (no invalid_json): `x` is refused as an unknown field.
       expect([res.status, res.body.errors?.[0]?.field]).toEqual([400, 'x']);
     });
 
-    it.each([`/accounts/ACC?asof=position:1`, `/accounts/ACC/history?foo=1`, '/ledger?asof=position:1', '/health?verbose=1', '/accounts?entity_idd=x'])(
-      'refuses a query parameter the route does not take: %s',
-      async (path) => {
-        const name = /[?&](asof|foo|verbose|entity_idd)=/.exec(path)![1];
-        const res = await t.http.get(path.replace('ACC', account)).set(bearer(KEYS.sandbox));
-        expect(res.status).toBe(400);
-        expect(res.body).toMatchObject({ code: 'validation_error', errors: [{ field: name, message: `${name} is not an accepted field` }] });
-      },
-    );
+    it.each([
+      `/accounts/ACC?asof=position:1`,
+      `/accounts/ACC/history?foo=1`,
+      '/ledger?asof=position:1',
+      '/health?verbose=1',
+      '/accounts?entity_idd=x',
+    ])('refuses a query parameter the route does not take: %s', async (path) => {
+      const name = /[?&](asof|foo|verbose|entity_idd)=/.exec(path)![1];
+      const res = await t.http.get(path.replace('ACC', account)).set(bearer(KEYS.sandbox));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'validation_error',
+        errors: [{ field: name, message: `${name} is not an accepted field` }],
+      });
+    });
 
     it('still takes the parameters a route documents', async () => {
       await t.http.get(`/accounts/${account}?as_of=position:1`).set(bearer(KEYS.sandbox)).expect(404);
       await t.http.get(`/accounts?limit=1&entity_id=${entity}`).set(bearer(KEYS.sandbox)).expect(200);
     });
 
-    it.each(['__proto__[polluted]', 'link_to_identity[constructor][prototype][x]', 'link_to_identity[prototype]', 'constructor', 'note'])(
-      'refuses the multipart field %s on an upload',
-      async (name) => {
-        const res = await t.http
-          .post('/documents/upload')
-          .set(bearer(KEYS.sandbox))
-          .field('key', 'identity')
-          .field(name, '1')
-          .attach('file', Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), { filename: 'id.png', contentType: 'image/png' });
-        expect([res.status, res.body.code]).toEqual([400, 'validation_error']);
-        expect(res.body.errors[0].message).toMatch(/is not an accepted field$/);
-        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      },
-    );
+    it.each([
+      '__proto__[polluted]',
+      'link_to_identity[constructor][prototype][x]',
+      'link_to_identity[prototype]',
+      'constructor',
+      'note',
+    ])('refuses the multipart field %s on an upload', async (name) => {
+      const res = await t.http
+        .post('/documents/upload')
+        .set(bearer(KEYS.sandbox))
+        .field('key', 'identity')
+        .field(name, '1')
+        .attach('file', Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), {
+          filename: 'id.png',
+          contentType: 'image/png',
+        });
+      expect([res.status, res.body.code]).toEqual([400, 'validation_error']);
+      expect(res.body.errors[0].message).toMatch(/is not an accepted field$/);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
 
     it('refuses blank required text naming the field (422 on transfer creation)', async () => {
-      const person = await post('/individual-entities').send({ first_name: '   ', last_name: 'Lovelace', email: 'ada@example.com', date_of_birth: '1990-01-31', country_of_residence: 'GB' });
-      expect([person.status, person.body.errors?.[0]]).toEqual([400, { field: 'first_name', message: 'first_name must not be blank' }]);
-      const transfer = await post('/transfers').send({ account_id: account, payment_detail_id: 'pmd_x', amount: 1, payment_type: 'bank-transfer', unique_reference: '   ' });
+      const person = await post('/individual-entities').send({
+        first_name: '   ',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        date_of_birth: '1990-01-31',
+        country_of_residence: 'GB',
+      });
+      expect([person.status, person.body.errors?.[0]]).toEqual([
+        400,
+        { field: 'first_name', message: 'first_name must not be blank' },
+      ]);
+      const transfer = await post('/transfers').send({
+        account_id: account,
+        payment_detail_id: 'pmd_x',
+        amount: 1,
+        payment_type: 'bank-transfer',
+        unique_reference: '   ',
+      });
       expect([transfer.status, transfer.body.errors?.[0]?.field]).toEqual([422, 'unique_reference']);
       expect(transfer.body.errors[0].message).toBe('unique_reference must not be blank');
     });
@@ -210,8 +289,15 @@ describe('bad input at the edge', () => {
       const res = await post(`/sandbox/accounts/${account}/fund`).send({});
       expect(res.status).toBe(400);
       expect(res.body.errors[0]).toEqual({ field: 'amount', message: 'amount is required' });
-      const nested = await post('/counterparties').send({ type: 'individual', entity_id: entity, profile: { first_name: 'Ada' } });
-      expect([nested.status, nested.body.errors?.[0]]).toEqual([400, { field: 'profile.last_name', message: 'profile.last_name is required' }]);
+      const nested = await post('/counterparties').send({
+        type: 'individual',
+        entity_id: entity,
+        profile: { first_name: 'Ada' },
+      });
+      expect([nested.status, nested.body.errors?.[0]]).toEqual([
+        400,
+        { field: 'profile.last_name', message: 'profile.last_name is required' },
+      ]);
     });
 
     it.each(['bearer', 'BEARER', 'bEaReR'])('takes the Authorization scheme in any case: %s', async (scheme) => {
@@ -221,7 +307,9 @@ describe('bad input at the edge', () => {
     it('refuses a request with two Authorization headers with 400 invalid_request', async () => {
       for (const second of [KEYS.sandbox, KEYS.other]) {
         // An array is sent as two header lines (Node's setHeader); superagent's types allow it for Cookie only.
-        const res = await t.http.get('/accounts').set('Authorization', [`Bearer ${KEYS.sandbox}`, `Bearer ${second}`] as unknown as string);
+        const res = await t.http
+          .get('/accounts')
+          .set('Authorization', [`Bearer ${KEYS.sandbox}`, `Bearer ${second}`] as unknown as string);
         expect([res.status, res.body.code]).toEqual([400, 'invalid_request']);
       }
     });

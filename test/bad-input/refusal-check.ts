@@ -36,15 +36,20 @@ export class RefusalCheck {
       this.accepted.add(requestId);
       return null;
     }
-    if (!isEnvelope(res.body) && !isBrowserPage(request, res)) return `${res.status} without the error envelope: ${JSON.stringify(res.body ?? res.text).slice(0, 200)}`;
+    if (!isEnvelope(res.body) && !isBrowserPage(request, res))
+      return `${res.status} without the error envelope: ${JSON.stringify(res.body ?? res.text).slice(0, 200)}`;
     const written = (await store.readAll({ after: head })).filter((e) => !this.accepted.has(e.metadata.correlation_id));
-    return written.length ? `${res.status} ${res.body.code}, yet wrote ${written.map((e) => `${e.type} (${e.metadata.correlation_id})`).join(', ')}` : null;
+    return written.length
+      ? `${res.status} ${res.body.code}, yet wrote ${written.map((e) => `${e.type} (${e.metadata.correlation_id})`).join(', ')}`
+      : null;
   }
 
   private send(request: BadRequest, credential: string, requestId: string): Promise<Response> {
     const verb = request.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
     // An array goes out as one header line per item (Node's setHeader); superagent types it for Cookie only.
-    const authorization = request.authorization ? (request.authorization as unknown as string) : bearer(credential).Authorization;
+    const authorization = request.authorization
+      ? (request.authorization as unknown as string)
+      : bearer(credential).Authorization;
     const req = this.t.http[verb](request.path).set('Authorization', authorization).set('x-request-id', requestId);
     if (request.multipart) {
       for (const [name, value] of Object.entries(request.multipart.fields)) req.field(name, value);
@@ -67,6 +72,8 @@ function isEnvelope(body: unknown): boolean {
     /^[a-z][a-z0-9_]*$/.test(b.code) &&
     typeof b.message === 'string' &&
     Array.isArray(b.errors) &&
-    b.errors.every((e: { field?: unknown; message?: unknown }) => typeof e?.field === 'string' && typeof e?.message === 'string')
+    b.errors.every(
+      (e: { field?: unknown; message?: unknown }) => typeof e?.field === 'string' && typeof e?.message === 'string',
+    )
   );
 }

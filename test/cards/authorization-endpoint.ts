@@ -32,18 +32,31 @@ export class AuthorizationEndpoint {
 
   static async start(): Promise<AuthorizationEndpoint> {
     const endpoint = new AuthorizationEndpoint();
-    endpoint.server = createServer({ key: readFileSync(join(TLS, 'server.key')), cert: readFileSync(join(TLS, 'server.crt')) }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => endpoint.handle((req.url ?? '/').split('?')[0], Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>, res));
-    });
+    endpoint.server = createServer(
+      { key: readFileSync(join(TLS, 'server.key')), cert: readFileSync(join(TLS, 'server.crt')) },
+      (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () =>
+          endpoint.handle(
+            (req.url ?? '/').split('?')[0],
+            Buffer.concat(chunks).toString('utf8'),
+            req.headers as Record<string, string>,
+            res,
+          ),
+        );
+      },
+    );
     await new Promise<void>((resolve) => endpoint.server.listen(0, '127.0.0.1', resolve));
     return endpoint;
   }
 
   private handle(path: string, body: string, headers: Record<string, string>, res: ServerResponse) {
     try {
-      const payload = new Webhook(this.secrets.get(path) ?? 'whsec_bm9uZQ==').verify(body, headers) as AskedRequest['payload'];
+      const payload = new Webhook(this.secrets.get(path) ?? 'whsec_bm9uZQ==').verify(
+        body,
+        headers,
+      ) as AskedRequest['payload'];
       this.asked.push({ path, payload });
     } catch (err) {
       this.rejected.push(`${path}: ${(err as Error).message}`);
@@ -80,7 +93,12 @@ export class AuthorizationEndpoint {
    * Subscribes a webhook of `entity` to `card_authorizations.request` at `path` and registers its
    * signing secret; returns the creation's response (201, or the refusal).
    */
-  async subscribe(t: TestApp, entity: string, path: string, enabled_events: Record<string, unknown> = { card_authorizations: ['request'] }) {
+  async subscribe(
+    t: TestApp,
+    entity: string,
+    path: string,
+    enabled_events: Record<string, unknown> = { card_authorizations: ['request'] },
+  ) {
     const res = await t.http
       .post('/entity-webhooks')
       .set(bearer(KEYS.sandbox))

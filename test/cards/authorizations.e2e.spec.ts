@@ -8,8 +8,10 @@ describe('sandbox authorizations: hold, capture, reverse, balance, disposable, f
   });
   afterAll(() => t.close());
 
-  const capture = (id: string, body: object = {}, key: string = KEYS.sandbox) => t.http.post(`/sandbox/card-transactions/${id}/capture`).set(bearer(key)).send(body);
-  const reverse = (id: string, key: string = KEYS.sandbox) => t.http.post(`/sandbox/card-transactions/${id}/reverse`).set(bearer(key)).send({});
+  const capture = (id: string, body: object = {}, key: string = KEYS.sandbox) =>
+    t.http.post(`/sandbox/card-transactions/${id}/capture`).set(bearer(key)).send(body);
+  const reverse = (id: string, key: string = KEYS.sandbox) =>
+    t.http.post(`/sandbox/card-transactions/${id}/reverse`).set(bearer(key)).send({});
 
   it('captures by default: successful, the account debited', async () => {
     const h = await holder(t, 'USD', 10_000);
@@ -42,7 +44,8 @@ describe('sandbox authorizations: hold, capture, reverse, balance, disposable, f
     expect(await balance(t, h.account)).toEqual({ available: 7_000, current: 7_000 });
     expect((await details(t, card.id)).body.data).toMatchObject({ amount_hold: 0, amount_used: 3_000 });
     // The statement reads hold 4_000, release 4_000, hold 3_000, debit 3_000.
-    const statement = (await t.http.get(`/accounts/${h.account}/transactions`).set(bearer(KEYS.sandbox)).expect(200)).body.data as Array<{ type: string; amount: number }>;
+    const statement = (await t.http.get(`/accounts/${h.account}/transactions`).set(bearer(KEYS.sandbox)).expect(200))
+      .body.data as Array<{ type: string; amount: number }>;
     expect(statement.map((e) => [e.type, e.amount]).reverse()).toEqual([
       ['credit', 10_000],
       ['hold', 4_000],
@@ -76,22 +79,36 @@ describe('sandbox authorizations: hold, capture, reverse, balance, disposable, f
     const res = await authorize(t, card.id, { amount: 2_001 }).expect(201);
     expect(res.body.data).toMatchObject({ status: 'declined', status_reason: 'insufficient_funds' });
     // The declined one no longer counts: a second transaction of the day still fits the count.
-    expect((await details(t, card.id)).body.data).toMatchObject({ daily_transaction_count_used: 0, daily_transaction_count_hold: 1 });
+    expect((await details(t, card.id)).body.data).toMatchObject({
+      daily_transaction_count_used: 0,
+      daily_transaction_count_hold: 1,
+    });
     expect((await authorize(t, card.id, { amount: 2_000 }).expect(201)).body.data.status).toBe('successful');
     expect(await balance(t, h.account)).toEqual({ available: 0, current: 3_000 });
   });
 
   it('a disposable card blocks itself after its first success, also when that success is a later capture', async () => {
     const h = await holder(t, 'USD', 10_000);
-    const card = (await t.http.post('/disposable-cards').set(bearer(KEYS.sandbox)).send(disposableBody(h.account)).expect(201)).body.data;
+    const card = (
+      await t.http.post('/disposable-cards').set(bearer(KEYS.sandbox)).send(disposableBody(h.account)).expect(201)
+    ).body.data;
     // A decline does not use it up.
-    expect((await authorize(t, card.id, { amount: 200_000 }).expect(201)).body.data.status_reason).toBe('limit_exceeded');
+    expect((await authorize(t, card.id, { amount: 200_000 }).expect(201)).body.data.status_reason).toBe(
+      'limit_exceeded',
+    );
     expect((await authorize(t, card.id, { amount: 1_000 }).expect(201)).body.data.status).toBe('successful');
     expect((await details(t, card.id)).body.data.status).toBe('blocked');
-    expect((await authorize(t, card.id, { amount: 1 }).expect(201)).body.data).toMatchObject({ status: 'declined', status_reason: 'card_blocked' });
-    expect((await t.http.patch(`/card-details/${card.id}/unfreeze`).set(bearer(KEYS.sandbox)).expect(409)).body.code).toBe('card_used');
+    expect((await authorize(t, card.id, { amount: 1 }).expect(201)).body.data).toMatchObject({
+      status: 'declined',
+      status_reason: 'card_blocked',
+    });
+    expect(
+      (await t.http.patch(`/card-details/${card.id}/unfreeze`).set(bearer(KEYS.sandbox)).expect(409)).body.code,
+    ).toBe('card_used');
 
-    const later = (await t.http.post('/disposable-cards').set(bearer(KEYS.sandbox)).send(disposableBody(h.account)).expect(201)).body.data;
+    const later = (
+      await t.http.post('/disposable-cards').set(bearer(KEYS.sandbox)).send(disposableBody(h.account)).expect(201)
+    ).body.data;
     const held = (await authorize(t, later.id, { amount: 500, capture: false }).expect(201)).body.data;
     // One shot: while it is pending, nothing else passes.
     expect((await authorize(t, later.id, { amount: 1 }).expect(201)).body.data.status_reason).toBe('card_blocked');
@@ -119,7 +136,9 @@ describe('sandbox authorizations: hold, capture, reverse, balance, disposable, f
     await authorize(t, 'crd_01ARZ3NDEKTSV4RRFFQ69G5FAV').expect(404);
     await authorize(t, card.id, {}, KEYS.live).expect(403);
     await authorize(t, card.id, { amount: 0 }).expect(400);
-    await authorize(t, card.id, { merchant: { name: 'x', mcc: '12', city: 'c', state: 's', postal_code: 'p', country: 'NG' } }).expect(400);
+    await authorize(t, card.id, {
+      merchant: { name: 'x', mcc: '12', city: 'c', state: 's', postal_code: 'p', country: 'NG' },
+    }).expect(400);
     await authorize(t, card.id, { capture: 'yes' }).expect(400);
   });
 
@@ -129,7 +148,13 @@ describe('sandbox authorizations: hold, capture, reverse, balance, disposable, f
     const eur = await account(t, h.entity, 'EUR', 100_000);
     await t.http.patch(`/cards/${card.id}/account`).set(bearer(KEYS.sandbox)).send({ account_id: eur }).expect(200);
     const tx = (await authorize(t, card.id, { amount: 1_000 }).expect(201)).body.data;
-    expect(tx).toMatchObject({ status: 'successful', amount: 1_000, currency: 'USD', account_id: eur, fx: { rate: 0.92, account_currency: 'EUR', account_amount: 920 } });
+    expect(tx).toMatchObject({
+      status: 'successful',
+      amount: 1_000,
+      currency: 'USD',
+      account_id: eur,
+      fx: { rate: 0.92, account_currency: 'EUR', account_amount: 920 },
+    });
     expect(await balance(t, eur)).toEqual({ available: 99_080, current: 99_080 });
     expect(await balance(t, h.account)).toEqual({ available: 10_000, current: 10_000 });
     // Limits stay in the card's currency.
@@ -144,7 +169,11 @@ describe('sandbox authorizations: hold, capture, reverse, balance, disposable, f
     const jpy = await account(t, h.entity, 'JPY', 100_000);
     await t.http.patch(`/cards/${card.id}/account`).set(bearer(KEYS.sandbox)).send({ account_id: jpy }).expect(200);
     // 1.00 USD × 154.5 = 154.5 JPY, rounded half up to 155 (JPY has no minor units).
-    expect((await authorize(t, card.id, { amount: 100 }).expect(201)).body.data.fx).toEqual({ rate: 154.5, account_currency: 'JPY', account_amount: 155 });
+    expect((await authorize(t, card.id, { amount: 100 }).expect(201)).body.data.fx).toEqual({
+      rate: 154.5,
+      account_currency: 'JPY',
+      account_amount: 155,
+    });
     expect(await balance(t, jpy)).toEqual({ available: 99_845, current: 99_845 });
   });
 
@@ -153,15 +182,30 @@ describe('sandbox authorizations: hold, capture, reverse, balance, disposable, f
     const card = await virtualCard(t, h.account);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await authorize(t, card.id, { amount: 100 + i }).expect(201)).body.data.id);
-    const first = await t.http.get(`/card-transactions/${card.id}`).query({ limit: '2' }).set(bearer(KEYS.sandbox)).expect(200);
+    const first = await t.http
+      .get(`/card-transactions/${card.id}`)
+      .query({ limit: '2' })
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(first.body.data.payments.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
-    expect(first.body.data.pagination).toEqual({ order: 'desc', has_next: true, has_previous: false, limit: 2, next_cursor: ids[1], previous_cursor: null });
+    expect(first.body.data.pagination).toEqual({
+      order: 'desc',
+      has_next: true,
+      has_previous: false,
+      limit: 2,
+      next_cursor: ids[1],
+      previous_cursor: null,
+    });
     expect(first.body.data.payments[0]).toMatchObject({
       initiator: { type: 'card', card_id: card.id },
       recipient: { name: 'Sandbox Books', address: { country: 'NG' } },
       meta: { provider_code: 'sandbox' },
     });
-    const second = await t.http.get(`/card-transactions/${card.id}`).query({ limit: '2', cursor: ids[1] }).set(bearer(KEYS.sandbox)).expect(200);
+    const second = await t.http
+      .get(`/card-transactions/${card.id}`)
+      .query({ limit: '2', cursor: ids[1] })
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(second.body.data.payments.map((p: { id: string }) => p.id)).toEqual([ids[0]]);
     expect(second.body.data.pagination).toMatchObject({ has_next: false, has_previous: true });
     await t.http.get('/card-transactions/crd_01ARZ3NDEKTSV4RRFFQ69G5FAV').set(bearer(KEYS.sandbox)).expect(404);

@@ -1,4 +1,8 @@
-import { CARD_AUTHORIZATION_CALLER, type AuthorizationEndpointCaller, type EndpointReply } from '@app/application/cards';
+import {
+  CARD_AUTHORIZATION_CALLER,
+  type AuthorizationEndpointCaller,
+  type EndpointReply,
+} from '@app/application/cards';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { logsOf, requireTestCa, startWebhookApp } from '../webhooks/webhooks-helpers';
 import { waitFor } from '../support/wait-for';
@@ -44,7 +48,11 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     const p = await program();
     endpoint.answer(p.path, { status: 200, body: { approved: true } });
     const res = await authorize(t, p.card, { amount: 2_500 }).expect(201);
-    expect(res.body.data).toMatchObject({ status: 'successful', amount: 2_500, authorization: { source: 'endpoint', endpoint_status: 200, reason: null } });
+    expect(res.body.data).toMatchObject({
+      status: 'successful',
+      amount: 2_500,
+      authorization: { source: 'endpoint', endpoint_status: 200, reason: null },
+    });
     expect(typeof res.body.data.authorization.latency_ms).toBe('number');
     const [asked] = endpoint.on(p.path);
     expect(asked.payload).toMatchObject({
@@ -56,7 +64,12 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     // One webhook-log entry of that webhook: the request and the answer, one attempt.
     const logs = await logsOf(t, p.entity, { webhook_id: p.webhook });
     expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatchObject({ event: 'card_authorizations.request', attempt: 1, status: 'succeeded', response: { status_code: 200, body: '{"approved":true}' } });
+    expect(logs[0]).toMatchObject({
+      event: 'card_authorizations.request',
+      attempt: 1,
+      status: 'succeeded',
+      response: { status_code: 200, body: '{"approved":true}' },
+    });
     expect(logs[0].request.headers['webhook-signature']).toBe('***');
   });
 
@@ -64,7 +77,11 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     const p = await program();
     endpoint.answer(p.path, { status: 200, body: { approved: false, reason: 'over the team budget' } });
     const res = await authorize(t, p.card, { amount: 2_500 }).expect(201);
-    expect(res.body.data).toMatchObject({ status: 'declined', status_reason: 'declined_by_endpoint', authorization: { source: 'endpoint', endpoint_status: 200, reason: 'over the team budget' } });
+    expect(res.body.data).toMatchObject({
+      status: 'declined',
+      status_reason: 'declined_by_endpoint',
+      authorization: { source: 'endpoint', endpoint_status: 200, reason: 'over the team budget' },
+    });
     expect(await balance(t, p.account)).toEqual({ available: 10_000, current: 10_000 });
     expect((await details(t, p.card)).body.data).toMatchObject({ amount_hold: 0, amount_used: 0 });
   });
@@ -76,10 +93,16 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     expect(held).toMatchObject({ status: 'pending', amount: 1_500, authorization: { source: 'endpoint' } });
     expect(await balance(t, p.account)).toEqual({ available: 8_500, current: 10_000 });
     expect((await details(t, p.card)).body.data).toMatchObject({ amount_hold: 1_500, daily_amount_limit_hold: 1_500 });
-    const captured = (await t.http.post(`/sandbox/card-transactions/${held.id}/capture`).set(bearer(KEYS.sandbox)).send({}).expect(200)).body.data;
+    const captured = (
+      await t.http.post(`/sandbox/card-transactions/${held.id}/capture`).set(bearer(KEYS.sandbox)).send({}).expect(200)
+    ).body.data;
     expect(captured).toMatchObject({ status: 'successful', amount: 1_500 });
     expect(await balance(t, p.account)).toEqual({ available: 8_500, current: 8_500 });
-    expect((await details(t, p.card)).body.data).toMatchObject({ amount_hold: 0, amount_used: 1_500, daily_amount_limit_used: 1_500 });
+    expect((await details(t, p.card)).body.data).toMatchObject({
+      amount_hold: 0,
+      amount_used: 1_500,
+      daily_amount_limit_used: 1_500,
+    });
   });
 
   it.each([
@@ -89,9 +112,14 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     const p = await program(10_000, card);
     endpoint.answer(p.path, 'hang');
     const res = await authorize(t, p.card, { amount: 1_000 }).expect(201);
-    expect(res.body.data).toMatchObject({ status, authorization: { source: 'fallback', endpoint_status: null, reason: 'no_answer' } });
+    expect(res.body.data).toMatchObject({
+      status,
+      authorization: { source: 'fallback', endpoint_status: null, reason: 'no_answer' },
+    });
     expect(endpoint.on(p.path)).toHaveLength(1);
-    expect(await balance(t, p.account)).toEqual(status === 'successful' ? { available: 9_000, current: 9_000 } : { available: 10_000, current: 10_000 });
+    expect(await balance(t, p.account)).toEqual(
+      status === 'successful' ? { available: 9_000, current: 9_000 } : { available: 10_000, current: 10_000 },
+    );
   });
 
   it.each([
@@ -102,7 +130,11 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     const p = await program();
     endpoint.answer(p.path, answer);
     const res = await authorize(t, p.card, { amount: 1_000 }).expect(201);
-    expect(res.body.data).toMatchObject({ status: 'declined', status_reason: 'declined_by_endpoint', authorization: { source: 'fallback', endpoint_status, reason } });
+    expect(res.body.data).toMatchObject({
+      status: 'declined',
+      status_reason: 'declined_by_endpoint',
+      authorization: { source: 'fallback', endpoint_status, reason },
+    });
   });
 
   it('past the per-entity concurrency limit the endpoint is not asked: the fallback decides, recorded as such', async () => {
@@ -116,7 +148,11 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
       'the first authorization waiting on the endpoint',
     );
     const second = await authorize(t, p.card, { amount: 2_000 }).expect(201);
-    expect(second.body.data).toMatchObject({ status: 'successful', amount: 2_000, authorization: { source: 'fallback', endpoint_status: null, latency_ms: null, reason: 'concurrency_limit' } });
+    expect(second.body.data).toMatchObject({
+      status: 'successful',
+      amount: 2_000,
+      authorization: { source: 'fallback', endpoint_status: null, latency_ms: null, reason: 'concurrency_limit' },
+    });
     expect((await first).body.data).toMatchObject({ authorization: { source: 'fallback', reason: 'no_answer' } });
     expect(endpoint.on(p.path)).toHaveLength(1);
   });
@@ -124,9 +160,16 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
   it('an authorization the platform declines is never sent', async () => {
     const p = await program(500);
     const res = await authorize(t, p.card, { amount: 1_000 }).expect(201);
-    expect(res.body.data).toMatchObject({ status: 'declined', status_reason: 'insufficient_funds', authorization: { source: 'platform', endpoint_status: null } });
+    expect(res.body.data).toMatchObject({
+      status: 'declined',
+      status_reason: 'insufficient_funds',
+      authorization: { source: 'platform', endpoint_status: null },
+    });
     await t.http.patch(`/card-details/${p.card}/freeze`).set(bearer(KEYS.sandbox)).send({}).expect(200);
-    expect((await authorize(t, p.card, { amount: 100 }).expect(201)).body.data).toMatchObject({ status: 'declined', status_reason: 'card_blocked' });
+    expect((await authorize(t, p.card, { amount: 100 }).expect(201)).body.data).toMatchObject({
+      status: 'declined',
+      status_reason: 'card_blocked',
+    });
     expect(endpoint.on(p.path)).toEqual([]);
   });
 
@@ -140,7 +183,10 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     expect((await endpoint.subscribe(t, other.entity, `/all-${n}`, { all: true })).status).toBe(201);
     expect((await endpoint.subscribe(t, p.entity, `/all-on-program-${n}`, { all: true })).status).toBe(201);
     const card = (await virtualCard(t, other.account)).id;
-    expect((await authorize(t, card, { amount: 1_000 }).expect(201)).body.data).toMatchObject({ status: 'successful', authorization: { source: 'platform' } });
+    expect((await authorize(t, card, { amount: 1_000 }).expect(201)).body.data).toMatchObject({
+      status: 'successful',
+      authorization: { source: 'platform' },
+    });
     expect(endpoint.on(`/all-${n}`).filter((a) => a.payload.event === 'card_authorizations.request')).toEqual([]);
   });
 
@@ -148,7 +194,8 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     const h = await holder(t, 'USD', 0);
     const racing = await Promise.all([1, 2, 3].map((i) => endpoint.subscribe(t, h.entity, `/race-${++n}-${i}`)));
     expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    for (const refused of racing.filter((r) => r.status === 409)) expect(refused.body.code).toBe('authorization_endpoint_exists');
+    for (const refused of racing.filter((r) => r.status === 409))
+      expect(refused.body.code).toBe('authorization_endpoint_exists');
     // A webhook that asks for no authorization is never held back by a claim.
     expect((await endpoint.subscribe(t, h.entity, `/race-${n}-other`, { cards: ['created'] })).status).toBe(201);
   });
@@ -158,7 +205,9 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     // The request asks, then never hears back: what a process dying mid-call leaves (CardAuthorizationRequested, no outcome).
     const caller = t.app.get<AuthorizationEndpointCaller>(CARD_AUTHORIZATION_CALLER);
     let answerLate!: (reply: EndpointReply) => void;
-    const asked = jest.spyOn(caller, 'ask').mockImplementationOnce(() => new Promise((resolve) => (answerLate = resolve)));
+    const asked = jest
+      .spyOn(caller, 'ask')
+      .mockImplementationOnce(() => new Promise((resolve) => (answerLate = resolve)));
     const dying = authorize(t, p.card, { amount: 1_000 }).then((res) => res);
     // Whatever fails below, the request must end, or the app's close waits on it.
     const late = { status: 200, body: '{"approved":true}', latency_ms: 1, limited: false };
@@ -169,7 +218,9 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
       'the endpoint asked',
     );
     expect(await balance(t, p.account)).toEqual({ available: 9_000, current: 10_000 });
-    const transactions = async () => (await t.http.get(`/card-transactions/${p.card}`).set(bearer(KEYS.sandbox)).expect(200)).body.data.payments as Array<Record<string, any>>;
+    const transactions = async () =>
+      (await t.http.get(`/card-transactions/${p.card}`).set(bearer(KEYS.sandbox)).expect(200)).body.data
+        .payments as Array<Record<string, any>>;
     const [recovered] = await waitFor(transactions, (list) => list[0]?.status === 'declined', 'the recovery’s outcome');
     expect(recovered).toMatchObject({
       status: 'declined',
@@ -183,8 +234,14 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     );
     // The answer arrives after all: the first outcome stands, and the request answers with it.
     answerLate(late);
-    expect((await dying).body.data).toMatchObject({ id: recovered.id, status: 'declined', authorization: { source: 'fallback', reason: 'no_outcome' } });
-    expect(await transactions()).toMatchObject([{ id: recovered.id, status: 'declined', authorization: { reason: 'no_outcome' } }]);
+    expect((await dying).body.data).toMatchObject({
+      id: recovered.id,
+      status: 'declined',
+      authorization: { source: 'fallback', reason: 'no_outcome' },
+    });
+    expect(await transactions()).toMatchObject([
+      { id: recovered.id, status: 'declined', authorization: { reason: 'no_outcome' } },
+    ]);
     expect(await balance(t, p.account)).toEqual({ available: 10_000, current: 10_000 });
     asked.mockRestore();
   });
@@ -197,7 +254,11 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
         .post(`/sandbox/cards/${p.card}/authorizations`)
         .set(bearer(KEYS.sandbox))
         .set('Idempotency-Key', `auth-${p.card}`)
-        .send({ amount: 1_000, currency: 'USD', merchant: { name: 'Shop', mcc: '5942', city: 'Lagos', state: 'LA', postal_code: '100001', country: 'NG' } });
+        .send({
+          amount: 1_000,
+          currency: 'USD',
+          merchant: { name: 'Shop', mcc: '5942', city: 'Lagos', state: 'LA', postal_code: '100001', country: 'NG' },
+        });
     const first = (await send().expect(201)).body.data;
     const again = await send().expect(201);
     expect(again.headers['idempotent-replayed']).toBe('true');

@@ -25,10 +25,30 @@ describe('card money after a request died midway', () => {
 
   /** The card-side steps a request would have written before dying, written as that request. */
   async function heldWithoutAccountHold(cardId: string, accountId: string, amount: number) {
-    const ctx: CommandContext = { actor: systemActor(organizationId, 'crashed-request', 'sandbox'), correlationId: 'req_crashed', causationId: 'req_crashed' };
+    const ctx: CommandContext = {
+      actor: systemActor(organizationId, 'crashed-request', 'sandbox'),
+      correlationId: 'req_crashed',
+      causationId: 'req_crashed',
+    };
     const id = `ctxn_${ulid()}`;
-    await handleCommand(store, cardTransactionStream(id), cardTransactionIndexDecider, { transaction_id: id, card_id: cardId }, ctx);
-    const command = { type: 'AuthorizeCard' as const, card_id: cardId, transaction_id: id, amount, merchant: MERCHANT, account_id: accountId, fx: null, groups: {}, now: Date.now() };
+    await handleCommand(
+      store,
+      cardTransactionStream(id),
+      cardTransactionIndexDecider,
+      { transaction_id: id, card_id: cardId },
+      ctx,
+    );
+    const command = {
+      type: 'AuthorizeCard' as const,
+      card_id: cardId,
+      transaction_id: id,
+      amount,
+      merchant: MERCHANT,
+      account_id: accountId,
+      fx: null,
+      groups: {},
+      now: Date.now(),
+    };
     await handleCommand(store, cardStream(cardId), cardDecider, command, ctx);
     return { id, ctx };
   }
@@ -43,7 +63,13 @@ describe('card money after a request died midway', () => {
     expect(await balance(t, h.account)).toEqual({ available: 7_000, current: 10_000 });
 
     // The capture's card step lands, then the request dies before the account's.
-    await handleCommand(store, cardStream(card.id), cardDecider, { type: 'CaptureCardTransaction', card_id: card.id, transaction_id: id, amount: 2_000, now: Date.now() }, ctx);
+    await handleCommand(
+      store,
+      cardStream(card.id),
+      cardDecider,
+      { type: 'CaptureCardTransaction', card_id: card.id, transaction_id: id, amount: 2_000, now: Date.now() },
+      ctx,
+    );
     await until(async () => (await balance(t, h.account)).current === 8_000, 'the backstop capture');
     expect(await balance(t, h.account)).toEqual({ available: 8_000, current: 8_000 });
   });

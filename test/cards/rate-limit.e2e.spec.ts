@@ -14,7 +14,8 @@ describe('card creation limit per entity and hour (CARD_CREATION_LIMIT_PER_HOUR)
   });
   afterAll(() => t.close());
 
-  const create = (accountId: string) => t.http.post('/virtual-cards').set(bearer(KEYS.sandbox)).send(virtualBody(accountId));
+  const create = (accountId: string) =>
+    t.http.post('/virtual-cards').set(bearer(KEYS.sandbox)).send(virtualBody(accountId));
 
   it('answers 429 past the limit with the decided body and Retry-After, per entity, until the next hour', async () => {
     const entity = await approvedEntity(t);
@@ -23,7 +24,16 @@ describe('card creation limit per entity and hour (CARD_CREATION_LIMIT_PER_HOUR)
     await create(b).expect(201);
     await create(a).expect(201);
     const refused = await create(b).expect(429);
-    expect(refused.body).toEqual({ status: 'error', code: 'rate_limited', message: expect.any(String), errors: [], retry_after: 30, limit_type: 'card_creation_per_hour', current_count: 3, limit: 3 });
+    expect(refused.body).toEqual({
+      status: 'error',
+      code: 'rate_limited',
+      message: expect.any(String),
+      errors: [],
+      retry_after: 30,
+      limit_type: 'card_creation_per_hour',
+      current_count: 3,
+      limit: 3,
+    });
     expect(refused.headers['retry-after']).toBe('30');
     // Another entity has its own count.
     const other = await approvedEntity(t, KEYS.sandbox, 'Other');

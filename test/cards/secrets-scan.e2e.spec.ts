@@ -6,7 +6,14 @@ import { captureLogLines } from '@app/platform/logging/logger';
 import { approvedEntity } from '../support/fixtures';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { Receiver } from '../webhooks/receiver';
-import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, webhookTo } from '../webhooks/webhooks-helpers';
+import {
+  eventually,
+  fastWorkerEnv,
+  logsOf,
+  requireTestCa,
+  startWebhookApp,
+  webhookTo,
+} from '../webhooks/webhooks-helpers';
 import { account, CARDHOLDER, disposableBody, virtualBody } from './helpers';
 
 const ADMIN_TOKEN = 'admin-token-for-the-card-scan-0123456789';
@@ -53,7 +60,10 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
 
   it('scans', async () => {
     const entity = await approvedEntity(t);
-    await webhookTo(t, receiver, '/cards', { entity_id: entity, enabled_events: { cards: ['created', 'updated', 'deleted'], card_transactions: ['created', 'updated'] } });
+    await webhookTo(t, receiver, '/cards', {
+      entity_id: entity,
+      enabled_events: { cards: ['created', 'updated', 'deleted'], card_transactions: ['created', 'updated'] },
+    });
     await t.settle();
     const usd = await account(t, entity, 'USD', 100_000);
     const eur = await account(t, entity, 'EUR', 100_000);
@@ -71,7 +81,9 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
         .send(virtualBody(usd, { individual_controls: { daily_amount_limit: 50_000 } }))
         .expect(201)
     ).body.data;
-    const disposable = (await t.http.post('/disposable-cards').set(bearer(KEYS.sandbox)).send(disposableBody(usd)).expect(201)).body.data;
+    const disposable = (
+      await t.http.post('/disposable-cards').set(bearer(KEYS.sandbox)).send(disposableBody(usd)).expect(201)
+    ).body.data;
     credentials.push(virtual, disposable);
     for (const card of [virtual, disposable]) {
       const shown = (await t.http.get(`/card-details/${card.id}`).set(bearer(KEYS.sandbox)).expect(200)).body.data;
@@ -79,8 +91,22 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
     }
 
     const merchant = { name: 'Shop', mcc: '5942', city: 'Lagos', state: 'LA', postal_code: '100001', country: 'NG' };
-    const pending = (await http('post', `/sandbox/cards/${virtual.id}/authorizations`, { amount: 1_000, currency: 'USD', merchant, capture: false })).body.data;
-    const other = (await http('post', `/sandbox/cards/${virtual.id}/authorizations`, { amount: 700, currency: 'USD', merchant, capture: false })).body.data;
+    const pending = (
+      await http('post', `/sandbox/cards/${virtual.id}/authorizations`, {
+        amount: 1_000,
+        currency: 'USD',
+        merchant,
+        capture: false,
+      })
+    ).body.data;
+    const other = (
+      await http('post', `/sandbox/cards/${virtual.id}/authorizations`, {
+        amount: 700,
+        currency: 'USD',
+        merchant,
+        capture: false,
+      })
+    ).body.data;
     await http('post', `/sandbox/card-transactions/${pending.id}/capture`, { amount: 900 });
     await http('post', `/sandbox/card-transactions/${other.id}/reverse`);
     await http('post', `/sandbox/cards/${disposable.id}/authorizations`, { amount: 500, currency: 'USD', merchant });
@@ -95,14 +121,25 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
     await http('get', `/accounts/${usd}/transactions`);
     await http('get', `/events?limit=100`);
     // The auditor's view of the log: card events are there (resource_type card), without credentials.
-    const organization = (await t.app.get<EventStore>(EVENT_STORE).readStream(`card-${virtual.id}`))[0].metadata.organization_id;
-    const audit = await t.http.get(`/admin/organizations/${organization}/events`).query({ limit: '100' }).set(bearer(ADMIN_TOKEN)).then(record('admin events'));
+    const organization = (await t.app.get<EventStore>(EVENT_STORE).readStream(`card-${virtual.id}`))[0].metadata
+      .organization_id;
+    const audit = await t.http
+      .get(`/admin/organizations/${organization}/events`)
+      .query({ limit: '100' })
+      .set(bearer(ADMIN_TOKEN))
+      .then(record('admin events'));
     expect(audit.body.data.some((e: { resource_type: string }) => e.resource_type === 'card')).toBe(true);
     // Errors too: a refused creation echoes nothing of a card.
     await http('post', '/virtual-cards', { ...virtualBody(usd), cardholder: { ...CARDHOLDER, phone_number: 'bad' } });
 
     // Webhooks: cards.created ×2, cards.updated, cards.deleted, card_transactions.created|updated all delivered.
-    const wanted = ['cards.created', 'cards.updated', 'cards.deleted', 'card_transactions.created', 'card_transactions.updated'];
+    const wanted = [
+      'cards.created',
+      'cards.updated',
+      'cards.deleted',
+      'card_transactions.created',
+      'card_transactions.updated',
+    ];
     const delivered = await eventually(
       () => receiver.on('/cards'),
       (r) => wanted.every((name) => r.some((d) => d.payload.event === name)),
@@ -114,7 +151,12 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
     expect(created.payload.data).toMatchObject({ id: virtual.id, last_four: virtual.last_four, status: 'active' });
     expect(created.payload.data.number).toBeUndefined();
     expect(created.payload.data.cvv).toBeUndefined();
-    const captured = delivered.find((d) => d.payload.event === 'card_transactions.updated' && d.payload.data.id === pending.id && d.payload.data.status === 'successful')!;
+    const captured = delivered.find(
+      (d) =>
+        d.payload.event === 'card_transactions.updated' &&
+        d.payload.data.id === pending.id &&
+        d.payload.data.status === 'successful',
+    )!;
     expect(captured.payload.data).toMatchObject({ id: pending.id, amount: 900, card_id: virtual.id });
     const webhookLogs = JSON.stringify(await logsOf(t, entity));
     await t.settle();
@@ -122,7 +164,10 @@ describe('PAN and CVV appear nowhere but the two permitted responses', () => {
     const haystacks: Array<{ what: string; text: string }> = [
       ...responses,
       { what: 'server log', text: logged.join('\n') },
-      { what: 'webhook deliveries', text: JSON.stringify(delivered.map((d) => ({ headers: d.headers, payload: d.payload }))) },
+      {
+        what: 'webhook deliveries',
+        text: JSON.stringify(delivered.map((d) => ({ headers: d.headers, payload: d.payload }))),
+      },
       { what: 'webhook logs', text: webhookLogs },
       ...filesUnder(t.dataDir).map((file) => ({ what: file, text: readFileSync(file).toString('latin1') })),
     ];

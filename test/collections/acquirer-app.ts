@@ -1,6 +1,12 @@
 import { NestFactory } from '@nestjs/core';
 import type { DynamicModule, Provider, Type } from '@nestjs/common';
-import { ACQUIRER, AUTHORIZATION_DEADLINE, AuthorizeIntentActionHandler, CollectionRunners, type Acquirer } from '@app/application/collections';
+import {
+  ACQUIRER,
+  AUTHORIZATION_DEADLINE,
+  AuthorizeIntentActionHandler,
+  CollectionRunners,
+  type Acquirer,
+} from '@app/application/collections';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 export interface CollectionsAppOptions {
@@ -10,9 +16,11 @@ export interface CollectionsAppOptions {
   readonly deadlineMs?: number;
 }
 
-const provides = (provider: Provider, token: unknown) => typeof provider === 'object' && provider !== null && 'provide' in provider && provider.provide === token;
+const provides = (provider: Provider, token: unknown) =>
+  typeof provider === 'object' && provider !== null && 'provide' in provider && provider.provide === token;
 /** Whoever needs the deadline: the step's handler and the runner that boots the backstop. */
-const needsDeadline = (providers: Provider[]) => providers.some((p) => p === AuthorizeIntentActionHandler || p === CollectionRunners || provides(p, ACQUIRER));
+const needsDeadline = (providers: Provider[]) =>
+  providers.some((p) => p === AuthorizeIntentActionHandler || p === CollectionRunners || provides(p, ACQUIRER));
 
 /**
  * `startTestApp` with the ACQUIRER provider (and the deadline) swapped in every module of the app
@@ -20,12 +28,21 @@ const needsDeadline = (providers: Provider[]) => providers.some((p) => p === Aut
  * `NestFactory.create` receives, and module metadata is restored once the app is built. The app
  * is otherwise exactly the one `npm start` runs.
  */
-export async function startCollectionsApp(options: CollectionsAppOptions, env: Record<string, string> = {}): Promise<TestApp> {
+export async function startCollectionsApp(
+  options: CollectionsAppOptions,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
   const restore: Array<() => void> = [];
   const patch = (providers: Provider[]): Provider[] => {
-    const out = providers.filter((p) => !(options.acquirer && provides(p, ACQUIRER)) && !(options.deadlineMs !== undefined && provides(p, AUTHORIZATION_DEADLINE)));
-    if (options.acquirer && providers.some((p) => provides(p, ACQUIRER))) out.push({ provide: ACQUIRER, useValue: options.acquirer });
-    if (options.deadlineMs !== undefined && needsDeadline(providers)) out.push({ provide: AUTHORIZATION_DEADLINE, useValue: options.deadlineMs });
+    const out = providers.filter(
+      (p) =>
+        !(options.acquirer && provides(p, ACQUIRER)) &&
+        !(options.deadlineMs !== undefined && provides(p, AUTHORIZATION_DEADLINE)),
+    );
+    if (options.acquirer && providers.some((p) => provides(p, ACQUIRER)))
+      out.push({ provide: ACQUIRER, useValue: options.acquirer });
+    if (options.deadlineMs !== undefined && needsDeadline(providers))
+      out.push({ provide: AUTHORIZATION_DEADLINE, useValue: options.deadlineMs });
     return out;
   };
   const seen = new Set<unknown>();
@@ -52,7 +69,10 @@ export async function startCollectionsApp(options: CollectionsAppOptions, env: R
     for (const imported of dynamic.imports ?? []) visit(imported);
   };
   const create = NestFactory.create.bind(NestFactory);
-  const spy = jest.spyOn(NestFactory, 'create').mockImplementation(((root: Type<unknown> | DynamicModule, ...rest: unknown[]) => {
+  const spy = jest.spyOn(NestFactory, 'create').mockImplementation(((
+    root: Type<unknown> | DynamicModule,
+    ...rest: unknown[]
+  ) => {
     visit(root);
     return (create as (...args: unknown[]) => unknown)(root, ...rest);
   }) as never);
@@ -63,6 +83,7 @@ export async function startCollectionsApp(options: CollectionsAppOptions, env: R
     spy.mockRestore();
     restore.reverse().forEach((undo) => undo());
   }
-  if (options.acquirer && t.app.get(ACQUIRER, { strict: false }) !== options.acquirer) throw new Error('the fake acquirer was not injected');
+  if (options.acquirer && t.app.get(ACQUIRER, { strict: false }) !== options.acquirer)
+    throw new Error('the fake acquirer was not injected');
   return t;
 }

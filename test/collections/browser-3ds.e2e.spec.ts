@@ -3,7 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { resolve, sep } from 'node:path';
 import { launchChromium, type Browser } from '../support/browser';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
-import { balanceOf, CARD_FEE, card, cardAction, confirm, createIntent, encrypt, merchant, publicKeyOf } from './helpers';
+import {
+  balanceOf,
+  CARD_FEE,
+  card,
+  cardAction,
+  confirm,
+  createIntent,
+  encrypt,
+  merchant,
+  publicKeyOf,
+} from './helpers';
 
 /** A port nobody holds now, so PUBLIC_BASE_URL can name it before the app starts. */
 async function freePort(): Promise<number> {
@@ -27,11 +37,15 @@ async function returnSite(): Promise<{ server: Server; port: number; url: string
       const token = url.searchParams.get('token')!.replace(/"/g, '');
       res
         .writeHead(200, { 'content-type': 'text/html' })
-        .end(`<!doctype html><title>Not the bank</title><form method="post" action="${target}"><input type="hidden" name="csrf_token" value="${token}"><button id="go">Win a prize</button></form>`);
+        .end(
+          `<!doctype html><title>Not the bank</title><form method="post" action="${target}"><input type="hidden" name="csrf_token" value="${token}"><button id="go">Win a prize</button></form>`,
+        );
       return;
     }
     visits.push(url.searchParams);
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Merchant</title><p id="back">Back at the shop</p>');
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><title>Merchant</title><p id="back">Back at the shop</p>');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
@@ -69,12 +83,14 @@ describe('3-D Secure page in Chromium', () => {
 
   async function pendingAction() {
     const intent = await createIntent(t, account);
-    const action = (await confirm(t, intent.id, cardAction(encrypt(pem, card()), { return_url: site.url })).expect(201)).body;
+    const action = (await confirm(t, intent.id, cardAction(encrypt(pem, card()), { return_url: site.url })).expect(201))
+      .body;
     expect(action).toMatchObject({ status: 'pending_user_action', requires_action: true });
     return { intent: intent.id, action: action.id as string, url: action.next_action.url as string };
   }
 
-  const actionStatus = async (action: string) => (await t.http.get(`/intent-actions/${action}`).set(bearer(KEYS.sandbox)).expect(200)).body.status as string;
+  const actionStatus = async (action: string) =>
+    (await t.http.get(`/intent-actions/${action}`).set(bearer(KEYS.sandbox)).expect(200)).body.status as string;
 
   it('is the Chromium npm installed, not a system browser (unless CHROMIUM_PATH names one)', () => {
     if (process.env.CHROMIUM_PATH) expect(browser.executablePath).toBe(process.env.CHROMIUM_PATH);
@@ -98,9 +114,14 @@ describe('3-D Secure page in Chromium', () => {
       expect(await page.textContent('#back')).toBe('Back at the shop');
       const query = Object.fromEntries(new URL(page.url()).searchParams);
       expect(query).toEqual({ payment_intent_id: intent, intent_action_id: action, status });
-      expect((await t.http.get(`/payment-intents/${intent}`).set(bearer(KEYS.sandbox)).expect(200)).body.status).toBe(status);
+      expect((await t.http.get(`/payment-intents/${intent}`).set(bearer(KEYS.sandbox)).expect(200)).body.status).toBe(
+        status,
+      );
       const credit = status === 'completed' ? 10_000 - CARD_FEE : 0;
-      expect(await balanceOf(t, account)).toEqual({ available: before.available + credit, current: before.current + credit });
+      expect(await balanceOf(t, account)).toEqual({
+        available: before.available + credit,
+        current: before.current + credit,
+      });
 
       // The page is used now: opening it again says so, and its buttons are gone.
       await page.goto(url);
@@ -116,7 +137,11 @@ describe('3-D Secure page in Chromium', () => {
     const page = await browser.context.newPage();
     await page.goto(url);
     const token = await page.getAttribute('form[action$="/approve"] input[name="csrf_token"]', 'value');
-    await t.http.post(`/sandbox/intent-actions/${action}/authenticate`).set(bearer(KEYS.sandbox)).send({ result: 'failure' }).expect(200);
+    await t.http
+      .post(`/sandbox/intent-actions/${action}/authenticate`)
+      .set(bearer(KEYS.sandbox))
+      .send({ result: 'failure' })
+      .expect(200);
     await page.goto(url);
     expect(await page.getAttribute('#state', 'data-state')).toBe('used');
     const replay = await page.request.post(`${url}/approve`, { form: { csrf_token: token! }, maxRedirects: 0 });
@@ -136,7 +161,12 @@ describe('3-D Secure page in Chromium', () => {
     await page.goto(attack);
     const [refused] = await Promise.all([page.waitForResponse((r) => r.url() === `${url}/approve`), page.click('#go')]);
     expect(refused.status()).toBe(403);
-    expect(await refused.json()).toEqual({ status: 'error', code: 'cross_site_request', message: expect.any(String), errors: [] });
+    expect(await refused.json()).toEqual({
+      status: 'error',
+      code: 'cross_site_request',
+      message: expect.any(String),
+      errors: [],
+    });
     expect(await actionStatus(action)).toBe('pending_user_action');
     expect((await t.http.get(`/payment-intents/${intent}`).set(bearer(KEYS.sandbox))).body).toEqual(intentBefore);
     await page.close();

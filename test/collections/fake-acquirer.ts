@@ -19,7 +19,9 @@ export class FakeAcquirer implements Acquirer {
   answer: Authorization = { approved: true };
 
   async tokenize(_card: CardData | null, mode: Mode): Promise<Tokenization> {
-    return mode === 'sandbox' ? { token: `fake_${Math.random().toString(36).slice(2, 12)}` } : { declined: 'acquirer_unavailable' };
+    return mode === 'sandbox'
+      ? { token: `fake_${Math.random().toString(36).slice(2, 12)}` }
+      : { declined: 'acquirer_unavailable' };
   }
 
   async authorize(request: AuthorizationRequest): Promise<Authorization> {

@@ -1,5 +1,19 @@
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
-import { balanceOf, CARD_FEE, card, cardAction, confirm, createIntent, encrypt, IA_ID, intentBody, merchant, PI_ID, publicKeyOf, UNKNOWN_PI } from './helpers';
+import {
+  balanceOf,
+  CARD_FEE,
+  card,
+  cardAction,
+  confirm,
+  createIntent,
+  encrypt,
+  IA_ID,
+  intentBody,
+  merchant,
+  PI_ID,
+  publicKeyOf,
+  UNKNOWN_PI,
+} from './helpers';
 
 describe('payment intents: create, confirm with a card under the key’s RSA-OAEP key, 3-D Secure by API', () => {
   let t: TestApp;
@@ -30,7 +44,9 @@ describe('payment intents: create, confirm with a card under the key’s RSA-OAE
       account_id: account,
     });
     expect(res.body.intent_action).toBeUndefined();
-    expect((await t.http.get(`/payment-intents/${res.body.id}`).set(bearer(KEYS.sandbox)).expect(200)).body).toEqual(res.body);
+    expect((await t.http.get(`/payment-intents/${res.body.id}`).set(bearer(KEYS.sandbox)).expect(200)).body).toEqual(
+      res.body,
+    );
   });
 
   it('confirms with 3-D Secure: pending_user_action with the redirect, then authenticate → completed, credit amount − fee', async () => {
@@ -44,24 +60,49 @@ describe('payment intents: create, confirm with a card under the key’s RSA-OAE
       applicable_fee: CARD_FEE,
       charge_amount: 10_000,
       refunded_amount: 0,
-      payment_type_data: { auth_model: '3ds_required', payment_country: 'GB', last_four_digits: '4242', card_brand: 'visa', card_type: 'credit' },
+      payment_type_data: {
+        auth_model: '3ds_required',
+        payment_country: 'GB',
+        last_four_digits: '4242',
+        card_brand: 'visa',
+        card_type: 'credit',
+      },
     });
-    expect(res.body.next_action).toEqual({ type: 'redirect_to_url', url: expect.stringMatching(new RegExp(`/3ds/${res.body.id}$`)) });
-    expect((await t.http.get(`/payment-intents/${intent.id}`).set(bearer(KEYS.sandbox))).body.status).toBe('processing');
-    const done = await t.http.post(`/sandbox/intent-actions/${res.body.id}/authenticate`).set(bearer(KEYS.sandbox)).send({ result: 'success' }).expect(200);
+    expect(res.body.next_action).toEqual({
+      type: 'redirect_to_url',
+      url: expect.stringMatching(new RegExp(`/3ds/${res.body.id}$`)),
+    });
+    expect((await t.http.get(`/payment-intents/${intent.id}`).set(bearer(KEYS.sandbox))).body.status).toBe(
+      'processing',
+    );
+    const done = await t.http
+      .post(`/sandbox/intent-actions/${res.body.id}/authenticate`)
+      .set(bearer(KEYS.sandbox))
+      .send({ result: 'success' })
+      .expect(200);
     expect(done.body).toMatchObject({ status: 'completed', requires_action: false, next_action: null });
     expect((await t.http.get(`/payment-intents/${intent.id}`).set(bearer(KEYS.sandbox))).body.status).toBe('completed');
-    expect(await balanceOf(t, account)).toEqual({ available: before.available + 10_000 - CARD_FEE, current: before.current + 10_000 - CARD_FEE });
+    expect(await balanceOf(t, account)).toEqual({
+      available: before.available + 10_000 - CARD_FEE,
+      current: before.current + 10_000 - CARD_FEE,
+    });
   });
 
   it('creates and confirms in one call with 3ds_disabled: completed, intent_action embedded', async () => {
-    const action = cardAction(encrypt(pem, card()), { return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined });
+    const action = cardAction(
+      encrypt(pem, card()),
+      { return_url: undefined },
+      { auth_model: '3ds_disabled', browser_info: undefined },
+    );
     const res = await t.http
       .post('/payment-intents')
       .set(bearer(KEYS.sandbox))
       .send(intentBody(account, { intent_action: action }))
       .expect(201);
-    expect(res.body).toMatchObject({ status: 'completed', intent_action: { status: 'completed', requires_action: false, payment_intent_id: res.body.id } });
+    expect(res.body).toMatchObject({
+      status: 'completed',
+      intent_action: { status: 'completed', requires_action: false, payment_intent_id: res.body.id },
+    });
   });
 
   it('answers 404 for an unknown intent', async () => {

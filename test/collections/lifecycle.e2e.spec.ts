@@ -1,11 +1,27 @@
 import { openAccount } from '../accounts/accounts-helpers';
 import { readyIndividual } from '../onboarding/fixtures';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
-import { balanceOf, CARDS, CARD_FEE, card, cardAction, confirm, createIntent, encrypt, merchant, publicKeyOf, submitPage, UNKNOWN_IA, walletAction } from './helpers';
+import {
+  balanceOf,
+  CARDS,
+  CARD_FEE,
+  card,
+  cardAction,
+  confirm,
+  createIntent,
+  encrypt,
+  merchant,
+  publicKeyOf,
+  submitPage,
+  UNKNOWN_IA,
+  walletAction,
+} from './helpers';
 
 const get = (t: TestApp, path: string, key: string = KEYS.sandbox) => t.http.get(path).set(bearer(key));
-const authenticate = (t: TestApp, id: string, result: string, key: string = KEYS.sandbox) => t.http.post(`/sandbox/intent-actions/${id}/authenticate`).set(bearer(key)).send({ result });
-const cancel = (t: TestApp, id: string, body: Record<string, unknown> = { action: 'cancel' }) => t.http.patch(`/payment-intents/${id}`).set(bearer(KEYS.sandbox)).send(body);
+const authenticate = (t: TestApp, id: string, result: string, key: string = KEYS.sandbox) =>
+  t.http.post(`/sandbox/intent-actions/${id}/authenticate`).set(bearer(key)).send({ result });
+const cancel = (t: TestApp, id: string, body: Record<string, unknown> = { action: 'cancel' }) =>
+  t.http.patch(`/payment-intents/${id}`).set(bearer(KEYS.sandbox)).send(body);
 const OPERATOR = 'op_' + 'x'.repeat(40);
 const noThreeDs = { return_url: undefined } as const;
 const noThreeDsData = { auth_model: '3ds_disabled', browser_info: undefined } as const;
@@ -24,7 +40,8 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
 
   const confirmed = async (number: string = CARDS.approved) => {
     const intent = await createIntent(t, account);
-    const action = (await confirm(t, intent.id, cardAction(encrypt(pem, card({ card_number: number })))).expect(201)).body;
+    const action = (await confirm(t, intent.id, cardAction(encrypt(pem, card({ card_number: number })))).expect(201))
+      .body;
     return { intent: intent.id, action: action.id as string };
   };
 
@@ -53,8 +70,12 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
     it('refuses another action or a bad reason with 400', async () => {
       const intent = await createIntent(t, account);
       expect((await cancel(t, intent.id, { action: 'confirm' }).expect(400)).body.errors[0].field).toBe('action');
-      expect((await cancel(t, intent.id, { action: 'cancel', reason: 'r'.repeat(101) }).expect(400)).body.errors[0].field).toBe('reason');
-      expect((await cancel(t, intent.id, { action: 'cancel', reason: '' }).expect(400)).body.errors[0].field).toBe('reason');
+      expect(
+        (await cancel(t, intent.id, { action: 'cancel', reason: 'r'.repeat(101) }).expect(400)).body.errors[0].field,
+      ).toBe('reason');
+      expect((await cancel(t, intent.id, { action: 'cancel', reason: '' }).expect(400)).body.errors[0].field).toBe(
+        'reason',
+      );
     });
   });
 
@@ -76,14 +97,26 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
       const { intent, action } = await confirmed(number);
       const res = await authenticate(t, action, 'success').expect(200);
       expect(res.body).toMatchObject({ status: 'failed', status_reason: reason });
-      expect((await get(t, `/payment-intents/${intent}`)).body).toMatchObject({ status: 'failed', status_reason: reason });
+      expect((await get(t, `/payment-intents/${intent}`)).body).toMatchObject({
+        status: 'failed',
+        status_reason: reason,
+      });
       expect(await balanceOf(t, account)).toEqual(before);
     });
 
     it('approves any other Luhn-valid card (mastercard), 3ds_disabled: completed at once', async () => {
       const intent = await createIntent(t, account);
-      const res = await confirm(t, intent.id, cardAction(encrypt(pem, card({ card_number: CARDS.other })), noThreeDs, noThreeDsData)).expect(201);
-      expect(res.body).toMatchObject({ status: 'completed', requires_action: false, next_action: null, payment_type_data: { last_four_digits: '4444', card_brand: 'mastercard' } });
+      const res = await confirm(
+        t,
+        intent.id,
+        cardAction(encrypt(pem, card({ card_number: CARDS.other })), noThreeDs, noThreeDsData),
+      ).expect(201);
+      expect(res.body).toMatchObject({
+        status: 'completed',
+        requires_action: false,
+        next_action: null,
+        payment_type_data: { last_four_digits: '4444', card_brand: 'mastercard' },
+      });
       expect((await get(t, `/payment-intents/${intent.id}`)).body.status).toBe('completed');
     });
 
@@ -91,10 +124,27 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
       const before = await balanceOf(t, account);
       const now = await createIntent(t, account);
       const done = (await confirm(t, now.id, walletAction()).expect(201)).body;
-      expect(done).toMatchObject({ status: 'completed', payment_type: 'walletpay-acq', applicable_fee: 250, payment_type_data: { last_four_digits: null, card_brand: null, payment_country: 'GB' } });
-      expect(await balanceOf(t, account)).toEqual({ available: before.available + 9_750, current: before.current + 9_750 });
+      expect(done).toMatchObject({
+        status: 'completed',
+        payment_type: 'walletpay-acq',
+        applicable_fee: 250,
+        payment_type_data: { last_four_digits: null, card_brand: null, payment_country: 'GB' },
+      });
+      expect(await balanceOf(t, account)).toEqual({
+        available: before.available + 9_750,
+        current: before.current + 9_750,
+      });
       const later = await createIntent(t, account);
-      const waiting = (await confirm(t, later.id, walletAction({ return_url: 'https://merchant.example/r' }, { auth_model: '3ds_required', browser_info: { language: 'en' } })).expect(201)).body;
+      const waiting = (
+        await confirm(
+          t,
+          later.id,
+          walletAction(
+            { return_url: 'https://merchant.example/r' },
+            { auth_model: '3ds_required', browser_info: { language: 'en' } },
+          ),
+        ).expect(201)
+      ).body;
       expect(waiting).toMatchObject({ status: 'pending_user_action', requires_action: true });
     });
   });
@@ -102,8 +152,14 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
   describe('3-D Secure by API (POST /sandbox/intent-actions/{id}/authenticate)', () => {
     it('failure fails the action (authentication_failed) and the intent', async () => {
       const { intent, action } = await confirmed();
-      expect((await authenticate(t, action, 'failure').expect(200)).body).toMatchObject({ status: 'failed', status_reason: 'authentication_failed' });
-      expect((await get(t, `/payment-intents/${intent}`)).body).toMatchObject({ status: 'failed', status_reason: 'authentication_failed' });
+      expect((await authenticate(t, action, 'failure').expect(200)).body).toMatchObject({
+        status: 'failed',
+        status_reason: 'authentication_failed',
+      });
+      expect((await get(t, `/payment-intents/${intent}`)).body).toMatchObject({
+        status: 'failed',
+        status_reason: 'authentication_failed',
+      });
     });
 
     it('acts once: a second answer is 409 and moves nothing', async () => {
@@ -125,17 +181,27 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
   describe('verify (POST /intent-verifications/{id})', () => {
     it('returns a final action as is, and leaves one waiting for its customer waiting', async () => {
       const { action } = await confirmed();
-      expect((await t.http.post(`/intent-verifications/${action}`).set(bearer(KEYS.sandbox)).expect(200)).body).toMatchObject({ id: action, status: 'pending_user_action' });
+      expect(
+        (await t.http.post(`/intent-verifications/${action}`).set(bearer(KEYS.sandbox)).expect(200)).body,
+      ).toMatchObject({ id: action, status: 'pending_user_action' });
       await authenticate(t, action, 'success').expect(200);
       const first = (await t.http.post(`/intent-verifications/${action}`).set(bearer(KEYS.sandbox)).expect(200)).body;
       expect(first).toMatchObject({ status: 'completed' });
-      expect((await t.http.post(`/intent-verifications/${action}`).set(bearer(KEYS.sandbox)).expect(200)).body).toEqual(first);
+      expect((await t.http.post(`/intent-verifications/${action}`).set(bearer(KEYS.sandbox)).expect(200)).body).toEqual(
+        first,
+      );
       await t.http.post(`/intent-verifications/${UNKNOWN_IA}`).set(bearer(KEYS.sandbox)).expect(404);
     });
 
     it('GET /intent-actions/{id} reads the action with its intent’s refunded total', async () => {
       const { action } = await confirmed();
-      expect((await get(t, `/intent-actions/${action}`).expect(200)).body).toMatchObject({ id: action, object: 'intent_action', refunded_amount: 0, action: 'confirm', category: 'collections' });
+      expect((await get(t, `/intent-actions/${action}`).expect(200)).body).toMatchObject({
+        id: action,
+        object: 'intent_action',
+        refunded_amount: 0,
+        action: 'confirm',
+        category: 'collections',
+      });
       await get(t, `/intent-actions/${UNKNOWN_IA}`).expect(404);
     });
   });
@@ -145,7 +211,9 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
       const { action } = await confirmed();
       const page = await t.http.get(`/3ds/${action}`).expect(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
-      expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://merchant.example; frame-ancestors 'none'; base-uri 'none'");
+      expect(page.headers['content-security-policy']).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://merchant.example; frame-ancestors 'none'; base-uri 'none'",
+      );
       expect(page.text).not.toMatch(/<script|src=|href=/i);
       expect(page.text).toContain(`action="/3ds/${action}/approve"`);
       await t.http.get(`/3ds/${UNKNOWN_IA}`).expect(404);
@@ -165,7 +233,10 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
       } finally {
         t.clock.advance(-16 * 60_000);
       }
-      expect((await get(t, `/payment-intents/${intent}`)).body).toMatchObject({ status: 'failed', status_reason: 'authentication_expired' });
+      expect((await get(t, `/payment-intents/${intent}`)).body).toMatchObject({
+        status: 'failed',
+        status_reason: 'authentication_expired',
+      });
       expect((await t.http.get(`/3ds/${action}`).expect(409)).text).toContain('expired');
     });
   });
@@ -174,8 +245,14 @@ describe('payment intent and intent action lifecycles (spec state tables, decisi
     const { intent, action } = await confirmed();
     await authenticate(t, action, 'success').expect(200);
     await t.settle();
-    const entries = (await get(t, `/accounts/${account}/transactions?limit=100`).expect(200)).body.data as Array<Record<string, unknown>>;
-    expect(entries.find((e) => e.payment_intent_id === intent)).toMatchObject({ type: 'credit', amount: 10_000 - CARD_FEE, fee: CARD_FEE });
+    const entries = (await get(t, `/accounts/${account}/transactions?limit=100`).expect(200)).body.data as Array<
+      Record<string, unknown>
+    >;
+    expect(entries.find((e) => e.payment_intent_id === intent)).toMatchObject({
+      type: 'credit',
+      amount: 10_000 - CARD_FEE,
+      fee: CARD_FEE,
+    });
   });
 });
 
@@ -187,13 +264,20 @@ describe('live mode (decisions §1, README)', () => {
     t = await startTestApp({ PAYMENTS_ADMIN_TOKEN: OPERATOR });
     const entity = await readyIndividual(t, {}, KEYS.live);
     await t.http.post('/onboarding-submissions').set(bearer(KEYS.live)).send({ entity_id: entity.id }).expect(200);
-    await t.http.post(`/admin/entities/${entity.id}/review`).set(bearer(OPERATOR)).send({ decision: 'approved' }).expect(200);
+    await t.http
+      .post(`/admin/entities/${entity.id}/review`)
+      .set(bearer(OPERATOR))
+      .send({ decision: 'approved' })
+      .expect(200);
     const { id: account } = await openAccount(t, KEYS.live, { entity_id: entity.id, currency: 'USD' });
     const pem = await publicKeyOf(t, KEYS.live);
     const intent = await createIntent(t, account, {}, KEYS.live);
     const res = await confirm(t, intent.id, cardAction(encrypt(pem, card())), KEYS.live).expect(201);
     expect(res.body).toMatchObject({ status: 'failed', status_reason: 'acquirer_unavailable', requires_action: false });
-    expect((await get(t, `/payment-intents/${intent.id}`, KEYS.live)).body).toMatchObject({ status: 'failed', status_reason: 'acquirer_unavailable' });
+    expect((await get(t, `/payment-intents/${intent.id}`, KEYS.live)).body).toMatchObject({
+      status: 'failed',
+      status_reason: 'acquirer_unavailable',
+    });
     await get(t, `/payment-intents/${intent.id}`, KEYS.sandbox).expect(404);
     // The simulated issuer's page never acts for a live payment.
     expect((await submitPage(t, res.body.id).expect(409)).text).toContain('only available for sandbox');

@@ -2,7 +2,10 @@ import { tokenFor } from '../support/fixtures';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
 import { card, cardAction, confirm, createIntent, encrypt, merchant, publicKeyOf, walletAction } from './helpers';
 
-type Page = { data: Array<Record<string, any>>; pagination: { has_next: boolean; has_previous: boolean; next_cursor: string | null; prev_cursor: string | null } };
+type Page = {
+  data: Array<Record<string, any>>;
+  pagination: { has_next: boolean; has_previous: boolean; next_cursor: string | null; prev_cursor: string | null };
+};
 
 describe('style B lists of payment intents and intent actions (decisions §2)', () => {
   let t: TestApp;
@@ -12,8 +15,11 @@ describe('style B lists of payment intents and intent actions (decisions §2)', 
   const actions: string[] = [];
   let between = 0;
 
-  const list = async (path: string, query: Record<string, string | number> = {}, key: string = KEYS.sandbox): Promise<Page> =>
-    (await t.http.get(path).query(query).set(bearer(key)).expect(200)).body as Page;
+  const list = async (
+    path: string,
+    query: Record<string, string | number> = {},
+    key: string = KEYS.sandbox,
+  ): Promise<Page> => (await t.http.get(path).query(query).set(bearer(key)).expect(200)).body as Page;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -37,12 +43,18 @@ describe('style B lists of payment intents and intent actions (decisions §2)', 
   });
 
   it('filters intents by status, reference, currency, account_id and dates', async () => {
-    expect((await list('/payment-intents', { status: 'requires_action' })).data.map((i) => i.id)).toEqual([intents[3], intents[2], intents[1]]);
+    expect((await list('/payment-intents', { status: 'requires_action' })).data.map((i) => i.id)).toEqual([
+      intents[3],
+      intents[2],
+      intents[1],
+    ]);
     expect((await list('/payment-intents', { status: 'processing' })).data.map((i) => i.id)).toEqual([intents[0]]);
     expect((await list('/payment-intents', { reference: 'a-2' })).data.map((i) => i.id)).toEqual([intents[2]]);
     expect((await list('/payment-intents', { account_id: b.account })).data.map((i) => i.id)).toEqual([intents[4]]);
     expect((await list('/payment-intents', { currency: 'EUR' })).data).toEqual([]);
-    expect((await list('/payment-intents', { date_from: String(between) })).data.map((i) => i.id)).toEqual([intents[4]]);
+    expect((await list('/payment-intents', { date_from: String(between) })).data.map((i) => i.id)).toEqual([
+      intents[4],
+    ]);
     expect((await list('/payment-intents', { date_to: new Date(between).toISOString() })).data).toHaveLength(4);
     const offset = new Date(between - 5 * 3_600_000).toISOString().slice(0, 23) + '-05:00';
     expect((await list('/payment-intents', { date_to: offset })).data).toHaveLength(4);
@@ -65,12 +77,22 @@ describe('style B lists of payment intents and intent actions (decisions §2)', 
     expect((await list('/intent-actions')).data.map((x) => x.id)).toEqual([...actions].reverse());
     expect((await list('/intent-actions', { payment_type: 'card-acq' })).data.map((x) => x.id)).toEqual([actions[0]]);
     expect((await list('/intent-actions', { status: 'completed' })).data.map((x) => x.id)).toEqual([actions[1]]);
-    expect((await list('/intent-actions', { payment_intent_id: intents[0] })).data.map((x) => x.id)).toEqual([actions[0]]);
+    expect((await list('/intent-actions', { payment_intent_id: intents[0] })).data.map((x) => x.id)).toEqual([
+      actions[0],
+    ]);
     expect((await list('/intent-actions', { account_id: b.account })).data.map((x) => x.id)).toEqual([actions[1]]);
-    expect((await list('/intent-actions', { reference: 'a-0', currency: 'USD' })).data.map((x) => x.id)).toEqual([actions[0]]);
+    expect((await list('/intent-actions', { reference: 'a-0', currency: 'USD' })).data.map((x) => x.id)).toEqual([
+      actions[0],
+    ]);
     expect((await list('/intent-actions', { date_to: String(between) })).data).toEqual([]);
     const [shown] = (await list('/intent-actions', { payment_type: 'card-acq' })).data;
-    expect(shown.payment_type_data).toEqual({ auth_model: '3ds_required', payment_country: 'GB', last_four_digits: '4242', card_brand: 'visa', card_type: 'credit' });
+    expect(shown.payment_type_data).toEqual({
+      auth_model: '3ds_required',
+      payment_country: 'GB',
+      last_four_digits: '4242',
+      card_brand: 'visa',
+      card_type: 'credit',
+    });
   });
 
   it('shows an entity token only its entity’s, another mode or organization nothing', async () => {

@@ -70,12 +70,25 @@ describe('no PAN or CVV outside memory', () => {
     await fund(t, account, 50_000, 'USD');
     await webhookTo(t, receiver, '/all', { entity_id: entity, enabled_events: { all: true } });
     const pem = await publicKeyOf(t);
-    const api = (method: 'get' | 'post' | 'patch', path: string, body?: object) => record(t.http[method](path).set(bearer(KEYS.sandbox)).send(body));
-    const pay = async (number: string, cvv: string, extra: [Record<string, unknown>, Record<string, unknown>] = [{}, {}]) => {
+    const api = (method: 'get' | 'post' | 'patch', path: string, body?: object) =>
+      record(t.http[method](path).set(bearer(KEYS.sandbox)).send(body));
+    const pay = async (
+      number: string,
+      cvv: string,
+      extra: [Record<string, unknown>, Record<string, unknown>] = [{}, {}],
+    ) => {
       const intent = (await api('post', '/payment-intents', intentBody(account))).body.id as string;
-      return (await api('post', '/intent-actions', { payment_intent_id: intent, intent_action: cardAction(encrypt(pem, card({ card_number: number, cvv })), ...extra) })).body;
+      return (
+        await api('post', '/intent-actions', {
+          payment_intent_id: intent,
+          intent_action: cardAction(encrypt(pem, card({ card_number: number, cvv })), ...extra),
+        })
+      ).body;
     };
-    const direct: [Record<string, unknown>, Record<string, unknown>] = [{ return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined }];
+    const direct: [Record<string, unknown>, Record<string, unknown>] = [
+      { return_url: undefined },
+      { auth_model: '3ds_disabled', browser_info: undefined },
+    ];
 
     const viaPage = await pay(CARDS.approved, CVVS[0]);
     await record(t.http.get(`/3ds/${viaPage.id}`));
@@ -88,11 +101,24 @@ describe('no PAN or CVV outside memory', () => {
     const spaced = await pay('4242 4242 4242 4242', CVVS[1], direct);
     await pay(CARDS.approved, '12', direct);
     await pay('4242424242424241', CVVS[0], direct);
-    await api('post', '/payment-intents', intentBody(account, { intent_action: cardAction(encrypt(pem, card({ cvv: CVVS[2] })), ...direct) }));
-    await api('post', '/intent-actions', { payment_intent_id: spaced.payment_intent_id, intent_action: cardAction(encrypt(pem, card())) });
+    await api(
+      'post',
+      '/payment-intents',
+      intentBody(account, { intent_action: cardAction(encrypt(pem, card({ cvv: CVVS[2] })), ...direct) }),
+    );
+    await api('post', '/intent-actions', {
+      payment_intent_id: spaced.payment_intent_id,
+      intent_action: cardAction(encrypt(pem, card())),
+    });
     await api('post', `/payment-intents/${spaced.payment_intent_id}/refunds`, { amount: 500 });
     await api('post', `/intent-verifications/${viaApi.id}`);
-    for (const path of ['/payment-intents', '/intent-actions', `/intent-actions/${viaPage.id}`, `/payment-intents/${spaced.payment_intent_id}/refunds`, `/accounts/${account}/transactions`]) {
+    for (const path of [
+      '/payment-intents',
+      '/intent-actions',
+      `/intent-actions/${viaPage.id}`,
+      `/payment-intents/${spaced.payment_intent_id}/refunds`,
+      `/accounts/${account}/transactions`,
+    ]) {
       await t.settle();
       await api('get', path);
     }

@@ -8,7 +8,17 @@ import { eventually } from '../webhooks/webhooks-helpers';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { startCollectionsApp } from './acquirer-app';
 import { FakeAcquirer } from './fake-acquirer';
-import { balanceOf, CARD_FEE, card, cardAction, confirm, createIntent, encrypt, merchant, publicKeyOf } from './helpers';
+import {
+  balanceOf,
+  CARD_FEE,
+  card,
+  cardAction,
+  confirm,
+  createIntent,
+  encrypt,
+  merchant,
+  publicKeyOf,
+} from './helpers';
 
 /** The acquirer backstop's deadline in this app: short, so a crash is finished within the test. */
 const DEADLINE_MS = 1_500;
@@ -41,25 +51,53 @@ describe('one acquirer call per intent action', () => {
 
   const events = (id: string) => store.readStream(`intent-action-${id}`);
   const eventOf = async (id: string, type: string) => (await events(id)).find((e) => e.type === type) as RecordedEvent;
-  const claims = async (id: string) => (await events(id)).filter((e) => e.type === 'IntentActionAuthorizationStarted').map((e) => e.data as { idempotency_key: string; started: number });
-  const actionOf = async (id: string) => (await t.http.get(`/intent-actions/${id}`).set(bearer(KEYS.sandbox)).expect(200)).body;
-  const intentOf = async (id: string) => (await t.http.get(`/payment-intents/${id}`).set(bearer(KEYS.sandbox)).expect(200)).body;
+  const claims = async (id: string) =>
+    (await events(id))
+      .filter((e) => e.type === 'IntentActionAuthorizationStarted')
+      .map((e) => e.data as { idempotency_key: string; started: number });
+  const actionOf = async (id: string) =>
+    (await t.http.get(`/intent-actions/${id}`).set(bearer(KEYS.sandbox)).expect(200)).body;
+  const intentOf = async (id: string) =>
+    (await t.http.get(`/payment-intents/${id}`).set(bearer(KEYS.sandbox)).expect(200)).body;
   /** The process manager's handler, run here directly as its runner would, with the app's deadline. */
-  const backstop = (event: RecordedEvent) => acquirerManager(commands, DEADLINE_MS).handle(event, new AbortController().signal);
+  const backstop = (event: RecordedEvent) =>
+    acquirerManager(commands, DEADLINE_MS).handle(event, new AbortController().signal);
   /** The event as the runner sees it once its deadline has passed. */
-  const overdue = (event: RecordedEvent): RecordedEvent => ({ ...event, metadata: { ...event.metadata, occurred_at: event.metadata.occurred_at - DEADLINE_MS } });
+  const overdue = (event: RecordedEvent): RecordedEvent => ({
+    ...event,
+    metadata: { ...event.metadata, occurred_at: event.metadata.occurred_at - DEADLINE_MS },
+  });
   const awaitingAuthentication = async () => {
     const intent = await createIntent(t, account);
-    const action = (await confirm(t, intent.id, cardAction(encrypt(pem, card()))).expect(201)).body as { id: string; status: string };
+    const action = (await confirm(t, intent.id, cardAction(encrypt(pem, card()))).expect(201)).body as {
+      id: string;
+      status: string;
+    };
     expect(action.status).toBe('pending_user_action');
     return { intent, action };
   };
   /** What a request that died midway had appended: the authentication and, with `claimed`, its claim. */
   const deadRequest = async (id: string, claimed: boolean) => {
-    const context: CommandContext = { actor: systemActor(organization, 'dead-request', 'sandbox'), correlationId: 'dead', causationId: 'dead' };
-    await handleCommand(store, `intent-action-${id}`, intentActionDecider, { type: 'AuthenticateIntentAction', intent_action_id: id, result: 'success', now: Date.now() }, context);
+    const context: CommandContext = {
+      actor: systemActor(organization, 'dead-request', 'sandbox'),
+      correlationId: 'dead',
+      causationId: 'dead',
+    };
+    await handleCommand(
+      store,
+      `intent-action-${id}`,
+      intentActionDecider,
+      { type: 'AuthenticateIntentAction', intent_action_id: id, result: 'success', now: Date.now() },
+      context,
+    );
     if (claimed) {
-      const claim = { type: 'StartAuthorization' as const, intent_action_id: id, idempotency_key: authorizationKey(id), take_over_after_ms: null, now: Date.now() };
+      const claim = {
+        type: 'StartAuthorization' as const,
+        intent_action_id: id,
+        idempotency_key: authorizationKey(id),
+        take_over_after_ms: null,
+        now: Date.now(),
+      };
       await handleCommand(store, `intent-action-${id}`, intentActionDecider, claim, context);
     }
   };
@@ -75,7 +113,9 @@ describe('one acquirer call per intent action', () => {
       .then((r) => r);
     await acquirer.someoneHeld();
     // The request has claimed the step and not reached the acquirer.
-    expect(await claims(action.id)).toEqual([{ intent_action_id: action.id, idempotency_key: action.id, started: expect.any(Number) }]);
+    expect(await claims(action.id)).toEqual([
+      { intent_action_id: action.id, idempotency_key: action.id, started: expect.any(Number) },
+    ]);
     expect(acquirer.callsFor(action.id)).toBe(0);
 
     // Both ways the runner could meet it: just after the event (its deadline still ahead) and,
@@ -97,7 +137,10 @@ describe('one acquirer call per intent action', () => {
     expect(acquirer.performedFor(action.id)).toBe(1);
     expect(await claims(action.id)).toHaveLength(1);
     expect((await intentOf(intent.id)).status).toBe('completed');
-    expect(await balanceOf(t, account)).toEqual({ available: before.available + 10_000 - CARD_FEE, current: before.current + 10_000 - CARD_FEE });
+    expect(await balanceOf(t, account)).toEqual({
+      available: before.available + 10_000 - CARD_FEE,
+      current: before.current + 10_000 - CARD_FEE,
+    });
   });
 
   it('a request arriving while the process manager holds the claim waits for its outcome: one acquirer call', async () => {
@@ -139,10 +182,16 @@ describe('one acquirer call per intent action', () => {
     // was the dead request's: the takeover's own claim is stamped after it (read from the log, not
     // checked after a sleep that a busy machine could stretch past the deadline: issue 32).
     const [, takeover] = await claims(action.id);
-    expect(await claims(action.id)).toEqual([dead, { intent_action_id: action.id, idempotency_key: action.id, started: expect.any(Number) }]);
+    expect(await claims(action.id)).toEqual([
+      dead,
+      { intent_action_id: action.id, idempotency_key: action.id, started: expect.any(Number) },
+    ]);
     expect(takeover.started).toBeGreaterThanOrEqual(dead.started + DEADLINE_MS);
     expect(acquirer.calls.filter((k) => k === action.id)).toEqual([action.id]);
-    expect(await balanceOf(t, account)).toEqual({ available: before.available + 10_000 - CARD_FEE, current: before.current + 10_000 - CARD_FEE });
+    expect(await balanceOf(t, account)).toEqual({
+      available: before.available + 10_000 - CARD_FEE,
+      current: before.current + 10_000 - CARD_FEE,
+    });
   });
 
   it('a request that died after its call is retried with the same key: the acquirer performs it once', async () => {

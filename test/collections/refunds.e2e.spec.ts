@@ -2,7 +2,17 @@ import { Receiver } from '../webhooks/receiver';
 import { eventually, fastWorkerEnv, requireTestCa, startWebhookApp, webhookTo } from '../webhooks/webhooks-helpers';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { fund } from '../transfers/helpers';
-import { balanceOf, CARD_FEE, card, cardAction, confirm, createIntent, encrypt, merchant, publicKeyOf } from './helpers';
+import {
+  balanceOf,
+  CARD_FEE,
+  card,
+  cardAction,
+  confirm,
+  createIntent,
+  encrypt,
+  merchant,
+  publicKeyOf,
+} from './helpers';
 
 const noThreeDs = { return_url: undefined } as const;
 const noThreeDsData = { auth_model: '3ds_disabled', browser_info: undefined } as const;
@@ -24,7 +34,10 @@ describe('refunds (decisions §7) and payment_intent.* webhooks (spec Events)', 
     // Refunds are paid from the balance, which holds collections net of their fees.
     await fund(t, account, 100_000, 'USD');
     pem = await publicKeyOf(t);
-    await webhookTo(t, receiver, '/intents', { entity_id: entity, enabled_events: { payment_intent: ['completed', 'failed', 'cancelled', 'refunded'] } });
+    await webhookTo(t, receiver, '/intents', {
+      entity_id: entity,
+      enabled_events: { payment_intent: ['completed', 'failed', 'cancelled', 'refunded'] },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -37,7 +50,8 @@ describe('refunds (decisions §7) and payment_intent.* webhooks (spec Events)', 
     await confirm(t, intent.id, cardAction(encrypt(pem, card()), noThreeDs, noThreeDsData)).expect(201);
     return intent.id;
   };
-  const refund = (id: string, body: Record<string, unknown> = {}) => t.http.post(`/payment-intents/${id}/refunds`).set(bearer(KEYS.sandbox)).send(body);
+  const refund = (id: string, body: Record<string, unknown> = {}) =>
+    t.http.post(`/payment-intents/${id}/refunds`).set(bearer(KEYS.sandbox)).send(body);
 
   it('refunds partly then the rest: 201 refunds, the account debited, refunded_amount rises, the intent stays completed', async () => {
     const id = await completed();
@@ -55,17 +69,24 @@ describe('refunds (decisions §7) and payment_intent.* webhooks (spec Events)', 
     });
     const rest = await refund(id).expect(201);
     expect(rest.body.amount).toBe(6_000);
-    expect(await balanceOf(t, account)).toEqual({ available: before.available - 10_000, current: before.current - 10_000 });
+    expect(await balanceOf(t, account)).toEqual({
+      available: before.available - 10_000,
+      current: before.current - 10_000,
+    });
     const intent = (await t.http.get(`/payment-intents/${id}`).set(bearer(KEYS.sandbox))).body;
     expect(intent.status).toBe('completed');
-    expect((await t.http.get(`/intent-actions/${intent.intent_action_id}`).set(bearer(KEYS.sandbox))).body.refunded_amount).toBe(10_000);
+    expect(
+      (await t.http.get(`/intent-actions/${intent.intent_action_id}`).set(bearer(KEYS.sandbox))).body.refunded_amount,
+    ).toBe(10_000);
     const list = (await t.http.get(`/payment-intents/${id}/refunds`).set(bearer(KEYS.sandbox)).expect(200)).body;
     expect(list.data.map((r: { id: string }) => r.id)).toEqual([rest.body.id, first.body.id]);
     expect(list.meta.pagination).toEqual({ has_more: false, next_cursor: null });
     await t.settle();
-    const [action] = (await t.http.get('/intent-actions').query({ payment_intent_id: id }).set(bearer(KEYS.sandbox))).body.data;
+    const [action] = (await t.http.get('/intent-actions').query({ payment_intent_id: id }).set(bearer(KEYS.sandbox)))
+      .body.data;
     expect(action.refunded_amount).toBe(10_000);
-    const statement = (await t.http.get(`/accounts/${account}/transactions?limit=100`).set(bearer(KEYS.sandbox))).body.data as Array<Record<string, unknown>>;
+    const statement = (await t.http.get(`/accounts/${account}/transactions?limit=100`).set(bearer(KEYS.sandbox))).body
+      .data as Array<Record<string, unknown>>;
     expect(statement.filter((e) => e.payment_intent_id === id).map((e) => [e.type, e.amount])).toEqual([
       ['debit', 6_000],
       ['debit', 4_000],
@@ -103,18 +124,38 @@ describe('refunds (decisions §7) and payment_intent.* webhooks (spec Events)', 
     const done = await completed();
     const refunded = (await refund(done, { amount: 100 }).expect(201)).body;
     const declined = await createIntent(t, account);
-    await confirm(t, declined.id, cardAction(encrypt(pem, card({ card_number: '4000000000000002' })), noThreeDs, noThreeDsData)).expect(201);
+    await confirm(
+      t,
+      declined.id,
+      cardAction(encrypt(pem, card({ card_number: '4000000000000002' })), noThreeDs, noThreeDsData),
+    ).expect(201);
     const cancelled = await createIntent(t, account);
-    await t.http.patch(`/payment-intents/${cancelled.id}`).set(bearer(KEYS.sandbox)).send({ action: 'cancel' }).expect(200);
-    const want = (event: string, id: string) => (r: (typeof receiver.received)[number]) => r.payload.event === event && r.payload.data.id === id;
+    await t.http
+      .patch(`/payment-intents/${cancelled.id}`)
+      .set(bearer(KEYS.sandbox))
+      .send({ action: 'cancel' })
+      .expect(200);
+    const want = (event: string, id: string) => (r: (typeof receiver.received)[number]) =>
+      r.payload.event === event && r.payload.data.id === id;
     const seen = await eventually(
       () => receiver.received,
-      (all) => all.some(want('payment_intent.cancelled', cancelled.id)) && all.some(want('payment_intent.refunded', refunded.id)),
+      (all) =>
+        all.some(want('payment_intent.cancelled', cancelled.id)) &&
+        all.some(want('payment_intent.refunded', refunded.id)),
       20_000,
     );
-    expect(seen.find(want('payment_intent.completed', done))?.payload.data).toMatchObject({ object: 'payment_intent', status: 'completed', amount: 10_000 });
-    expect(seen.find(want('payment_intent.failed', declined.id))?.payload.data).toMatchObject({ status: 'failed', status_reason: 'card_declined' });
-    expect(seen.find(want('payment_intent.cancelled', cancelled.id))?.payload.data).toMatchObject({ status: 'cancelled' });
+    expect(seen.find(want('payment_intent.completed', done))?.payload.data).toMatchObject({
+      object: 'payment_intent',
+      status: 'completed',
+      amount: 10_000,
+    });
+    expect(seen.find(want('payment_intent.failed', declined.id))?.payload.data).toMatchObject({
+      status: 'failed',
+      status_reason: 'card_declined',
+    });
+    expect(seen.find(want('payment_intent.cancelled', cancelled.id))?.payload.data).toMatchObject({
+      status: 'cancelled',
+    });
     expect(seen.find(want('payment_intent.refunded', refunded.id))?.payload.data).toEqual(refunded);
     expect(receiver.rejected).toEqual([]);
   });

@@ -1,7 +1,19 @@
 import { openAccount } from '../accounts/accounts-helpers';
 import { readyIndividual } from '../onboarding/fixtures';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
-import { card, cardAction, confirm, createIntent, encrypt, formTokenOf, intentBody, merchant, publicKeyOf, submitPage, UNKNOWN_IA } from './helpers';
+import {
+  card,
+  cardAction,
+  confirm,
+  createIntent,
+  encrypt,
+  formTokenOf,
+  intentBody,
+  merchant,
+  publicKeyOf,
+  submitPage,
+  UNKNOWN_IA,
+} from './helpers';
 
 const OPERATOR = 'op_' + 'y'.repeat(40);
 const PUBLIC_BASE_URL = 'https://pay.example.com';
@@ -25,7 +37,9 @@ describe('3-D Secure page: forms, headers and return_url (decisions §7)', () =>
 
   const pending = async (returnUrl = 'https://merchant.example/return?order=42') => {
     const intent = await createIntent(t, account);
-    const action = (await confirm(t, intent.id, cardAction(encrypt(pem, card()), { return_url: returnUrl })).expect(201)).body;
+    const action = (
+      await confirm(t, intent.id, cardAction(encrypt(pem, card()), { return_url: returnUrl })).expect(201)
+    ).body;
     expect(action.status).toBe('pending_user_action');
     return { intent: intent.id, action: action.id as string };
   };
@@ -35,7 +49,9 @@ describe('3-D Secure page: forms, headers and return_url (decisions §7)', () =>
     it('the open page: a CSP with form-action and frame-ancestors, nosniff, no referrer, no framing, no caching', async () => {
       const { action } = await pending();
       const page = await t.http.get(`/3ds/${action}`).expect(200);
-      expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://merchant.example; frame-ancestors 'none'; base-uri 'none'");
+      expect(page.headers['content-security-policy']).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://merchant.example; frame-ancestors 'none'; base-uri 'none'",
+      );
       expect(page.headers).toMatchObject({
         'x-content-type-options': 'nosniff',
         'referrer-policy': 'no-referrer',
@@ -50,7 +66,9 @@ describe('3-D Secure page: forms, headers and return_url (decisions §7)', () =>
       const decided = await submitPage(t, action).expect(303);
       expect(decided.headers['referrer-policy']).toBe('no-referrer');
       const used = await t.http.get(`/3ds/${action}`).expect(409);
-      expect(used.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+      expect(used.headers['content-security-policy']).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      );
       expect(used.headers['x-content-type-options']).toBe('nosniff');
       const unknown = await t.http.get(`/3ds/${UNKNOWN_IA}`).expect(404);
       expect(unknown.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
@@ -67,7 +85,9 @@ describe('3-D Secure page: forms, headers and return_url (decisions §7)', () =>
     it('each form carries the action’s token; the page’s own POST with it redirects to return_url', async () => {
       const { intent, action } = await pending();
       const page = await t.http.get(`/3ds/${action}`).expect(200);
-      const tokens = [...page.text.matchAll(/<input type="hidden" name="csrf_token" value="([^"]+)">/g)].map((m) => m[1]);
+      const tokens = [...page.text.matchAll(/<input type="hidden" name="csrf_token" value="([^"]+)">/g)].map(
+        (m) => m[1],
+      );
       expect(tokens).toEqual([formTokenOf(t, action), formTokenOf(t, action)]);
       expect(tokens[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const other = await pending();
@@ -76,7 +96,12 @@ describe('3-D Secure page: forms, headers and return_url (decisions §7)', () =>
       const res = await submitPage(t, action, 'approve', tokens[0]).expect(303);
       const back = new URL(res.headers.location);
       expect(`${back.origin}${back.pathname}`).toBe('https://merchant.example/return');
-      expect(Object.fromEntries(back.searchParams)).toEqual({ order: '42', payment_intent_id: intent, intent_action_id: action, status: 'completed' });
+      expect(Object.fromEntries(back.searchParams)).toEqual({
+        order: '42',
+        payment_intent_id: intent,
+        intent_action_id: action,
+        status: 'completed',
+      });
     });
 
     it('accepts an Origin naming the public base URL or the request’s own host, and a client that sends neither header', async () => {
@@ -102,19 +127,66 @@ describe('3-D Secure page: forms, headers and return_url (decisions §7)', () =>
         .expect(303);
     });
 
-    it.each<[string, (action: string, other: string) => { headers: Record<string, string>; form: Record<string, string> | null }, string]>([
-      ['no token', () => ({ headers: { 'Sec-Fetch-Site': 'same-origin', Origin: 'null' }, form: null }), 'invalid_form_token'],
-      ['an empty token', () => ({ headers: { 'Sec-Fetch-Site': 'same-origin' }, form: { csrf_token: '' } }), 'invalid_form_token'],
-      ['a wrong token', (a) => ({ headers: { 'Sec-Fetch-Site': 'same-origin' }, form: { csrf_token: formTokenOf(t, a).replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) } }), 'invalid_form_token'],
-      ["another action's token", (_a, other) => ({ headers: { 'Sec-Fetch-Site': 'same-origin' }, form: { csrf_token: formTokenOf(t, other) } }), 'invalid_form_token'],
-      ['a cross-site Origin, right token', (a) => ({ headers: { Origin: 'https://evil.example' }, form: { csrf_token: formTokenOf(t, a) } }), 'cross_site_request'],
-      ['Sec-Fetch-Site cross-site, right token', (a) => ({ headers: { 'Sec-Fetch-Site': 'cross-site', Origin: 'null' }, form: { csrf_token: formTokenOf(t, a) } }), 'cross_site_request'],
-      ['Sec-Fetch-Site same-site, right token', (a) => ({ headers: { 'Sec-Fetch-Site': 'same-site' }, form: { csrf_token: formTokenOf(t, a) } }), 'cross_site_request'],
-      ['an Origin on another port of the same host, right token', (a) => ({ headers: { Origin: 'https://pay.example.com:8443' }, form: { csrf_token: formTokenOf(t, a) } }), 'cross_site_request'],
+    it.each<
+      [
+        string,
+        (action: string, other: string) => { headers: Record<string, string>; form: Record<string, string> | null },
+        string,
+      ]
+    >([
+      [
+        'no token',
+        () => ({ headers: { 'Sec-Fetch-Site': 'same-origin', Origin: 'null' }, form: null }),
+        'invalid_form_token',
+      ],
+      [
+        'an empty token',
+        () => ({ headers: { 'Sec-Fetch-Site': 'same-origin' }, form: { csrf_token: '' } }),
+        'invalid_form_token',
+      ],
+      [
+        'a wrong token',
+        (a) => ({
+          headers: { 'Sec-Fetch-Site': 'same-origin' },
+          form: { csrf_token: formTokenOf(t, a).replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) },
+        }),
+        'invalid_form_token',
+      ],
+      [
+        "another action's token",
+        (_a, other) => ({ headers: { 'Sec-Fetch-Site': 'same-origin' }, form: { csrf_token: formTokenOf(t, other) } }),
+        'invalid_form_token',
+      ],
+      [
+        'a cross-site Origin, right token',
+        (a) => ({ headers: { Origin: 'https://evil.example' }, form: { csrf_token: formTokenOf(t, a) } }),
+        'cross_site_request',
+      ],
+      [
+        'Sec-Fetch-Site cross-site, right token',
+        (a) => ({
+          headers: { 'Sec-Fetch-Site': 'cross-site', Origin: 'null' },
+          form: { csrf_token: formTokenOf(t, a) },
+        }),
+        'cross_site_request',
+      ],
+      [
+        'Sec-Fetch-Site same-site, right token',
+        (a) => ({ headers: { 'Sec-Fetch-Site': 'same-site' }, form: { csrf_token: formTokenOf(t, a) } }),
+        'cross_site_request',
+      ],
+      [
+        'an Origin on another port of the same host, right token',
+        (a) => ({ headers: { Origin: 'https://pay.example.com:8443' }, form: { csrf_token: formTokenOf(t, a) } }),
+        'cross_site_request',
+      ],
     ])('refuses %s with 403 in the error envelope, and the action is unchanged', async (_what, request, code) => {
       const { intent, action } = await pending();
       const other = await pending();
-      const [actionBefore, intentBefore] = [await read(`/intent-actions/${action}`), await read(`/payment-intents/${intent}`)];
+      const [actionBefore, intentBefore] = [
+        await read(`/intent-actions/${action}`),
+        await read(`/payment-intents/${intent}`),
+      ];
       for (const button of ['approve', 'fail']) {
         const { headers, form } = request(action, other.action);
         const post = t.http.post(`/3ds/${action}/${button}`).set(headers);
@@ -149,7 +221,11 @@ describe('3-D Secure page: forms, headers and return_url (decisions §7)', () =>
     beforeAll(async () => {
       const entity = await readyIndividual(t, {}, KEYS.live);
       await t.http.post('/onboarding-submissions').set(bearer(KEYS.live)).send({ entity_id: entity.id }).expect(200);
-      await t.http.post(`/admin/entities/${entity.id}/review`).set(bearer(OPERATOR)).send({ decision: 'approved' }).expect(200);
+      await t.http
+        .post(`/admin/entities/${entity.id}/review`)
+        .set(bearer(OPERATOR))
+        .send({ decision: 'approved' })
+        .expect(200);
       live = (await openAccount(t, KEYS.live, { entity_id: entity.id, currency: 'USD' })).id;
       livePem = await publicKeyOf(t, KEYS.live);
     });
@@ -204,12 +280,19 @@ describe('3-D Secure page: forms, headers and return_url (decisions §7)', () =>
     ] as const)('%s refuses %s with 400 naming return_url', async (mode, url, why) => {
       const res = await attempt(mode, url);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ status: 'error', code: 'validation_error', errors: [{ field: 'intent_action.return_url', message: expect.stringContaining(why) }] });
+      expect(res.body).toMatchObject({
+        status: 'error',
+        code: 'validation_error',
+        errors: [{ field: 'intent_action.return_url', message: expect.stringContaining(why) }],
+      });
     });
 
     it('create-and-confirm refuses it too, and writes nothing (no intent, the reference stays free)', async () => {
       const plain = intentBody(live);
-      const body = { ...plain, intent_action: cardAction(encrypt(livePem, card()), { return_url: 'https://127.0.0.1/return' }) };
+      const body = {
+        ...plain,
+        intent_action: cardAction(encrypt(livePem, card()), { return_url: 'https://127.0.0.1/return' }),
+      };
       const refused = await t.http.post('/payment-intents').set(bearer(KEYS.live)).send(body).expect(400);
       expect(refused.body.errors[0].field).toBe('intent_action.return_url');
       await t.http.post('/payment-intents').set(bearer(KEYS.live)).send(plain).expect(201);

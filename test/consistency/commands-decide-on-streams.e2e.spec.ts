@@ -21,12 +21,19 @@ describe('consistency: a transfer is checked against the writes just before it',
   afterAll(() => t.close());
 
   const addDetail = async (counterpartyId: string) => {
-    const res = await t.http.post(`/counterparties/${counterpartyId}/payment-details`).set(bearer(KEYS.sandbox)).send(BANK_USD);
+    const res = await t.http
+      .post(`/counterparties/${counterpartyId}/payment-details`)
+      .set(bearer(KEYS.sandbox))
+      .send(BANK_USD);
     if (res.status !== 201) throw new Error(`payment detail failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.id as string;
   };
   const transfer = (detail: string) => post(t, transferBody(p.account, detail, { amount: 100 }));
-  const outcome = (i: number, res: { status: number; body: { code?: string; status?: string } }) => ({ i, status: res.status, code: res.body.code ?? res.body.status });
+  const outcome = (i: number, res: { status: number; body: { code?: string; status?: string } }) => ({
+    i,
+    status: res.status,
+    code: res.body.code ?? res.body.status,
+  });
 
   it('right after its payment detail was created: 201', async () => {
     await whileHeld(t, async () => {
@@ -42,7 +49,11 @@ describe('consistency: a transfer is checked against the writes just before it',
       for (let i = 0; i < REPEATS; i++) {
         const counterparty = await createCounterparty(t, p.entity);
         const detail = await addDetail(counterparty.id);
-        await t.http.post(`/counterparties/${counterparty.id}/deactivate`).set(bearer(KEYS.sandbox)).send({}).expect(200);
+        await t.http
+          .post(`/counterparties/${counterparty.id}/deactivate`)
+          .set(bearer(KEYS.sandbox))
+          .send({})
+          .expect(200);
         expect(outcome(i, await transfer(detail))).toEqual({ i, status: 422, code: 'counterparty_inactive' });
       }
     });
@@ -54,7 +65,11 @@ describe('consistency: a transfer is checked against the writes just before it',
       for (let i = 0; i < REPEATS; i++) {
         const counterparty = await createCounterparty(t, p.entity);
         const detail = await addDetail(counterparty.id);
-        await t.http.patch(`/counterparties/${counterparty.id}`).set(bearer(KEYS.sandbox)).send({ entity_id: other }).expect(200);
+        await t.http
+          .patch(`/counterparties/${counterparty.id}`)
+          .set(bearer(KEYS.sandbox))
+          .send({ entity_id: other })
+          .expect(200);
         expect(outcome(i, await transfer(detail))).toEqual({ i, status: 422, code: 'entity_mismatch' });
       }
     });

@@ -10,8 +10,12 @@ export const REPEATS = 50;
  * The API on the embedded adapters, on a read store the tests hold back. The bound is short so a
  * read that waits on a held read model when it should not fails within a second, not five.
  */
-export async function startHeldBackApp(env: Record<string, string> = {}): Promise<TestApp & { readModels: HeldBackReadStore }> {
-  const t = await startTestApp({ READ_CONSISTENCY_TIMEOUT_MS: '1500', ...env }, undefined, { holdableProjections: true });
+export async function startHeldBackApp(
+  env: Record<string, string> = {},
+): Promise<TestApp & { readModels: HeldBackReadStore }> {
+  const t = await startTestApp({ READ_CONSISTENCY_TIMEOUT_MS: '1500', ...env }, undefined, {
+    holdableProjections: true,
+  });
   if (!t.readModels) throw new Error('the test app was not built on a held-back read store');
   return t as TestApp & { readModels: HeldBackReadStore };
 }
@@ -38,7 +42,11 @@ export interface HeldRead {
  * The write, then the read started while the read models lag it, then the release a moment later:
  * the read may only answer once its read model includes the write.
  */
-export async function readAfterWrite(t: { readModels: HeldBackReadStore }, write: () => Promise<unknown>, read: () => PromiseLike<Response>): Promise<HeldRead> {
+export async function readAfterWrite(
+  t: { readModels: HeldBackReadStore },
+  write: () => Promise<unknown>,
+  read: () => PromiseLike<Response>,
+): Promise<HeldRead> {
   t.readModels.hold();
   try {
     await write();

@@ -32,12 +32,21 @@ describe('consistency: a list read right after a create includes it', () => {
     };
 
   /** Creates REPEATS times; each time the list, read while held, must show the new item first. */
-  async function expectListedEveryTime(create: () => Promise<unknown>, list: () => PromiseLike<Response>, newest: (res: Response) => unknown = (res) => res.body.data[0]?.id) {
+  async function expectListedEveryTime(
+    create: () => Promise<unknown>,
+    list: () => PromiseLike<Response>,
+    newest: (res: Response) => unknown = (res) => res.body.data[0]?.id,
+  ) {
     let held = 0;
     for (let i = 0; i < REPEATS; i++) {
       let expected: unknown;
       const read = await readAfterWrite(t, async () => (expected = await create()), list);
-      expect({ i, answeredWhileHeld: read.answeredWhileHeld, status: read.response.status, newest: newest(read.response) }).toEqual({ i, answeredWhileHeld: false, status: 200, newest: expected });
+      expect({
+        i,
+        answeredWhileHeld: read.answeredWhileHeld,
+        status: read.response.status,
+        newest: newest(read.response),
+      }).toEqual({ i, answeredWhileHeld: false, status: 200, newest: expected });
       if (read.projectorWasHeld) held += 1;
     }
     // The hold really kept the projector at the gate (else this test would prove nothing).
@@ -60,7 +69,11 @@ describe('consistency: a list read right after a create includes it', () => {
 
   it('counterparties', async () => {
     await expectListedEveryTime(
-      post('/counterparties', () => ({ type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } })),
+      post('/counterparties', () => ({
+        type: 'individual',
+        entity_id: entity,
+        profile: { first_name: 'Grace', last_name: 'Hopper' },
+      })),
       get(`/counterparties?entity_id=${entity}&limit=1`),
     );
   });
@@ -91,12 +104,20 @@ describe('consistency: a list read right after a create includes it', () => {
       await fund(t, account.id, amount, 'USD');
       return amount;
     };
-    await expectListedEveryTime(fundOnce, get(`/accounts/${account.id}/transactions?limit=1`), (res) => res.body.data[0]?.amount);
+    await expectListedEveryTime(
+      fundOnce,
+      get(`/accounts/${account.id}/transactions?limit=1`),
+      (res) => res.body.data[0]?.amount,
+    );
   });
 
   it('webhooks', async () => {
     await expectListedEveryTime(
-      post('/entity-webhooks', () => ({ entity_id: entity, url: 'https://hooks.example.com/payments', enabled_events: { all: true } })),
+      post('/entity-webhooks', () => ({
+        entity_id: entity,
+        url: 'https://hooks.example.com/payments',
+        enabled_events: { all: true },
+      })),
       get(`/entity-webhooks?entity_id=${entity}&limit=1`),
     );
   });

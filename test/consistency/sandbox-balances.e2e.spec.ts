@@ -17,7 +17,11 @@ describe('consistency: the balance right after each sandbox move shows its effec
   beforeAll(async () => {
     t = await startHeldBackApp();
     p = await payer(t, 'USD', REPEATS * 40_000);
-    const res = await t.http.post(`/counterparties/${p.counterparty}/payment-details`).set(bearer(KEYS.sandbox)).send(BANK_USD).expect(201);
+    const res = await t.http
+      .post(`/counterparties/${p.counterparty}/payment-details`)
+      .set(bearer(KEYS.sandbox))
+      .send(BANK_USD)
+      .expect(201);
     bank = res.body.id;
     await t.settle();
   });
@@ -26,15 +30,24 @@ describe('consistency: the balance right after each sandbox move shows its effec
   const AMOUNT = 10_000;
   const WITH_FEE = 10_025; // bank-transfer: 25 basis points
   const balance = () => balanceOf(t, p.account);
-  const moved = (b: Balance, available: number, current: number) => ({ available: b.available + available, current: b.current + current });
-  const create = async () => (await post(t, transferBody(p.account, bank, { amount: AMOUNT })).expect(201)).body.id as string;
+  const moved = (b: Balance, available: number, current: number) => ({
+    available: b.available + available,
+    current: b.current + current,
+  });
+  const create = async () =>
+    (await post(t, transferBody(p.account, bank, { amount: AMOUNT })).expect(201)).body.id as string;
   const move = async (id: string, to: string) => {
     const res = await advance(t, id, { to });
     if (res.status !== 200) throw new Error(`advance to ${to} failed: ${res.status} ${JSON.stringify(res.body)}`);
   };
 
   /** REPEATS times: `before` brings a transfer to the move, `act` makes it, the balance must show `effect`. */
-  async function expectEffectEveryTime(name: string, before: () => Promise<string>, act: (id: string) => Promise<void>, effect: (b: Balance) => Balance) {
+  async function expectEffectEveryTime(
+    name: string,
+    before: () => Promise<string>,
+    act: (id: string) => Promise<void>,
+    effect: (b: Balance) => Balance,
+  ) {
     await whileHeld(t, async () => {
       for (let i = 0; i < REPEATS; i++) {
         const id = await before();
@@ -114,12 +127,25 @@ describe('consistency: the balance right after each sandbox move shows its effec
 
   it('a book transfer debits the source and credits the destination before it answers', async () => {
     const destination = await openAccount(t, KEYS.sandbox, { entity_id: p.entity, currency: 'USD' });
-    const book = (await t.http.post(`/counterparties/${p.counterparty}/payment-details`).set(bearer(KEYS.sandbox)).send(bookTo(destination.id)).expect(201)).body.id as string;
+    const book = (
+      await t.http
+        .post(`/counterparties/${p.counterparty}/payment-details`)
+        .set(bearer(KEYS.sandbox))
+        .send(bookTo(destination.id))
+        .expect(201)
+    ).body.id as string;
     await whileHeld(t, async () => {
       for (let i = 0; i < REPEATS; i++) {
         const [source, target] = [await balance(), await balanceOf(t, destination.id)];
-        const res = await post(t, transferBody(p.account, book, { amount: 300, payment_type: 'book-transfer' })).expect(201);
-        expect({ i, status: res.body.status, source: await balance(), target: await balanceOf(t, destination.id) }).toEqual({
+        const res = await post(t, transferBody(p.account, book, { amount: 300, payment_type: 'book-transfer' })).expect(
+          201,
+        );
+        expect({
+          i,
+          status: res.body.status,
+          source: await balance(),
+          target: await balanceOf(t, destination.id),
+        }).toEqual({
           i,
           status: 'successful',
           source: moved(source, -300, -300),

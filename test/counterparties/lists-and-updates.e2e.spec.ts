@@ -30,11 +30,23 @@ describe('counterparty lists and updates', () => {
     expect(all.body.meta.pagination).toEqual({ has_more: false, next_cursor: null });
     const got = await t.http.get(`/counterparties/${c.id}`).set(bearer(KEYS.sandbox)).expect(200);
     expect(all.body.data[0]).toEqual(got.body);
-    const businesses = await t.http.get(`/counterparties?entity_id=${lister}&type=business`).set(bearer(KEYS.sandbox)).expect(200);
+    const businesses = await t.http
+      .get(`/counterparties?entity_id=${lister}&type=business`)
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(businesses.body.data.map((x: { id: string }) => x.id)).toEqual([b.id]);
-    const active = await t.http.get(`/counterparties?entity_id=${lister}&status=active&limit=1`).set(bearer(KEYS.sandbox)).expect(200);
-    expect(active.body).toMatchObject({ data: [{ id: b.id }], meta: { pagination: { has_more: true, next_cursor: b.id } } });
-    const next = await t.http.get(`/counterparties?entity_id=${lister}&status=active&limit=1&cursor=${b.id}`).set(bearer(KEYS.sandbox)).expect(200);
+    const active = await t.http
+      .get(`/counterparties?entity_id=${lister}&status=active&limit=1`)
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
+    expect(active.body).toMatchObject({
+      data: [{ id: b.id }],
+      meta: { pagination: { has_more: true, next_cursor: b.id } },
+    });
+    const next = await t.http
+      .get(`/counterparties?entity_id=${lister}&status=active&limit=1&cursor=${b.id}`)
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(next.body.data.map((x: { id: string }) => x.id)).toEqual([a.id]);
     const missing = await t.http.get('/counterparties').set(bearer(KEYS.sandbox)).expect(400);
     expect(missing.body.errors[0].field).toBe('entity_id');
@@ -59,15 +71,29 @@ describe('counterparty lists and updates', () => {
 
   it('updates part of the profile, merging the address, and leaves the rest unchanged', async () => {
     const cpt = await createCounterparty(t, entity, {
-      profile: { first_name: 'Grace', last_name: 'Hopper', email: 'g@example.com', address: { line1: '1 Navy Way', city: 'Arlington', country: 'US' } },
+      profile: {
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        email: 'g@example.com',
+        address: { line1: '1 Navy Way', city: 'Arlington', country: 'US' },
+      },
     });
-    const res = await patch(cpt.id, { nickname: 'Amazing Grace', profile: { address: { postal_code: '22202' }, relationship: 'vendor' }, meta: { k: 'v' } });
+    const res = await patch(cpt.id, {
+      nickname: 'Amazing Grace',
+      profile: { address: { postal_code: '22202' }, relationship: 'vendor' },
+      meta: { k: 'v' },
+    });
     expect(res.body.errors).toBeUndefined();
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       nickname: 'Amazing Grace',
       meta: { k: 'v' },
-      profile: { first_name: 'Grace', email: 'g@example.com', relationship: 'vendor', address: { line1: '1 Navy Way', city: 'Arlington', country: 'US', postal_code: '22202' } },
+      profile: {
+        first_name: 'Grace',
+        email: 'g@example.com',
+        relationship: 'vendor',
+        address: { line1: '1 Navy Way', city: 'Arlington', country: 'US', postal_code: '22202' },
+      },
     });
     expect(res.body.updated).toBeGreaterThanOrEqual(res.body.created);
     const before = await head();

@@ -10,7 +10,14 @@ import { authorize, holder, virtualCard } from '../cards/helpers';
 import { AuthorizationEndpoint } from '../cards/authorization-endpoint';
 import { confirm, createIntent, walletAction } from '../collections/helpers';
 import { Receiver } from '../webhooks/receiver';
-import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, webhookTo } from '../webhooks/webhooks-helpers';
+import {
+  eventually,
+  fastWorkerEnv,
+  logsOf,
+  requireTestCa,
+  startWebhookApp,
+  webhookTo,
+} from '../webhooks/webhooks-helpers';
 import { DASHBOARD_CSP } from '../../apps/api/src/dashboard/dashboard.controller';
 
 /**
@@ -38,7 +45,17 @@ describe('dashboard in Chromium', () => {
   let restoreEnv: () => void;
   let page: Page;
   const problems: string[] = [];
-  const world = {} as { entity: string; account: string; transfer: string; webhook: string; counterparty: string; intent: string; card: string; entity2: string; transfers2: string[] };
+  const world = {} as {
+    entity: string;
+    account: string;
+    transfer: string;
+    webhook: string;
+    counterparty: string;
+    intent: string;
+    card: string;
+    entity2: string;
+    transfers2: string[];
+  };
 
   beforeAll(async () => {
     requireTestCa();
@@ -54,9 +71,14 @@ describe('dashboard in Chromium', () => {
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
 
     const p = await payer(t, 'USD', 150_000);
-    const webhook = await webhookTo(t, receiver, '/fail', { entity_id: p.entity, enabled_events: { outflows: ['created', 'completed'] } });
+    const webhook = await webhookTo(t, receiver, '/fail', {
+      entity_id: p.entity,
+      enabled_events: { outflows: ['created', 'completed'] },
+    });
     const detail = await paymentDetail(t, p.counterparty, BANK_USD);
-    const transfer = (await post(t, transferBody(p.account, detail, { amount: 50_000, unique_reference: 'payout-0042' })).expect(201)).body.id as string;
+    const transfer = (
+      await post(t, transferBody(p.account, detail, { amount: 50_000, unique_reference: 'payout-0042' })).expect(201)
+    ).body.id as string;
     await advance(t, transfer, { to: 'processing' }).expect(200);
     await advance(t, transfer, { to: 'successful' }).expect(200);
     const card = await virtualCard(t, p.account);
@@ -73,12 +95,31 @@ describe('dashboard in Chromium', () => {
     const transfers2: string[] = [];
     // Refused by the network (pending → failed): nothing stays held, so the ledger has no pending amounts.
     for (let i = 0; i < 30; i++) {
-      const id = (await post(t, transferBody(p2.account, detail2, { amount: 100 + i, description: `Rent ${i}`, unique_reference: `rent-${i}` })).expect(201)).body.id as string;
+      const id = (
+        await post(
+          t,
+          transferBody(p2.account, detail2, {
+            amount: 100 + i,
+            description: `Rent ${i}`,
+            unique_reference: `rent-${i}`,
+          }),
+        ).expect(201)
+      ).body.id as string;
       await advance(t, id, { to: 'failed' }).expect(200);
       transfers2.push(id);
     }
     await t.settle();
-    Object.assign(world, { entity: p.entity, account: p.account, transfer, webhook: webhook.id, counterparty: p.counterparty, intent: intent.id, card: card.id, entity2: p2.entity, transfers2 });
+    Object.assign(world, {
+      entity: p.entity,
+      account: p.account,
+      transfer,
+      webhook: webhook.id,
+      counterparty: p.counterparty,
+      intent: intent.id,
+      card: card.id,
+      entity2: p2.entity,
+      transfers2,
+    });
 
     page = await browser.context.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -105,7 +146,12 @@ describe('dashboard in Chromium', () => {
     expect(DASHBOARD_CSP).toContain("script-src 'self'");
     expect(DASHBOARD_CSP).toContain("connect-src 'self'");
     expect(DASHBOARD_CSP).not.toContain('unsafe');
-    expect(headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY', 'cache-control': 'no-store' });
+    expect(headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      'cache-control': 'no-store',
+    });
     // Every script and style sheet is a file of this origin: nothing inline, no CDN.
     const sources = await page.evaluate(() =>
       [...document.querySelectorAll('script, link[rel=stylesheet], link[rel=icon]')].map((e: InPage) => ({
@@ -128,7 +174,11 @@ describe('dashboard in Chromium', () => {
     await page.click('#sign-in button[type=submit]');
     await page.waitForSelector('#mode-banner.banner-sandbox');
     expect(await text('#mode-banner')).toMatch(/^SANDBOX\s+· test data/);
-    const stored = await page.evaluate(() => ({ session: Object.keys(sessionStorage), local: localStorage.length, cookie: document.cookie }));
+    const stored = await page.evaluate(() => ({
+      session: Object.keys(sessionStorage),
+      local: localStorage.length,
+      cookie: document.cookie,
+    }));
     expect(stored).toEqual({ session: ['payments-dashboard.api-key'], local: 0, cookie: '' });
     expect(await browser.context.cookies()).toEqual([]);
   });
@@ -165,20 +215,33 @@ describe('dashboard in Chromium', () => {
     await page.click('nav a[data-nav=ledger]');
     await page.waitForSelector('#ledger-currencies');
     const usd = await page.locator('#ledger-currencies tbody tr', { hasText: 'USD' }).innerText();
-    const books = (await t.http.get('/ledger').set(bearer(KEYS.sandbox)).expect(200)).body.data.currencies.find((c: { currency: string }) => c.currency === 'USD');
+    const books = (await t.http.get('/ledger').set(bearer(KEYS.sandbox)).expect(200)).body.data.currencies.find(
+      (c: { currency: string }) => c.currency === 'USD',
+    );
     const amount = (minor: number) => `${(minor / 100).toLocaleString('en', { minimumFractionDigits: 2 })} USD`;
     expect(books.debits_posted).toBe(books.credits_posted);
-    expect(usd.split('\t')).toEqual(['USD', amount(books.debits_posted), amount(books.credits_posted), '0.00 USD', '0.00 USD', 'balanced']);
+    expect(usd.split('\t')).toEqual([
+      'USD',
+      amount(books.debits_posted),
+      amount(books.credits_posted),
+      '0.00 USD',
+      '0.00 USD',
+      'balanced',
+    ]);
     const accounts = await page.locator('#ledger-accounts tbody tr').allInnerTexts();
     expect(accounts.some((row) => row.startsWith('fees:USD'))).toBe(true);
-    expect(accounts.some((row) => row.startsWith('clearing:bank-transfer:USD') && row.includes('500.00 USD'))).toBe(true);
+    expect(accounts.some((row) => row.startsWith('clearing:bank-transfer:USD') && row.includes('500.00 USD'))).toBe(
+      true,
+    );
   });
 
   it("shows a transfer's timeline", async () => {
     await page.goto(`${base}/dashboard#/accounts/${world.account}`);
     await page.click(`#statement a[href="#/entities/${world.entity}/transfers/${world.transfer}"]`);
     await page.waitForSelector('#timeline');
-    expect(await page.locator('#timeline > li').evaluateAll((items) => items.map((li) => (li as InPage).dataset.type))).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
+    expect(
+      await page.locator('#timeline > li').evaluateAll((items) => items.map((li) => (li as InPage).dataset.type)),
+    ).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
     expect(await text('#timeline')).toContain('status successful');
     expect(await text('h1')).toMatch(/^Transfer payout-0042\s+successful$/);
   });
@@ -188,12 +251,21 @@ describe('dashboard in Chromium', () => {
     await page.waitForSelector('#deliveries table');
     expect(await page.locator('#webhooks tbody tr').innerText()).toMatch(/\/fail\s+active\s+\d+\s+0\s+\d+\s+500/);
     await page.selectOption('#delivery-status', 'failed');
-    await page.waitForFunction(() => [...document.querySelectorAll('#deliveries tbody tr')].every((r) => r.textContent!.includes('failed')));
-    await page.locator('#deliveries tbody tr', { hasText: 'outflows.completed' }).first().locator('.open-delivery').click();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('#deliveries tbody tr')].every((r) => r.textContent!.includes('failed')),
+    );
+    await page
+      .locator('#deliveries tbody tr', { hasText: 'outflows.completed' })
+      .first()
+      .locator('.open-delivery')
+      .click();
     await page.waitForSelector('#delivery-detail .delivery');
     expect(await text('#delivery-detail .response-status')).toBe('Status 500');
     expect(await text('#delivery-detail .response-body')).toMatch(/^answer \d+ from \/fail$/);
-    expect(JSON.parse(await text('#delivery-detail .request-body'))).toMatchObject({ event: 'outflows.completed', data: { id: world.transfer, status: 'successful' } });
+    expect(JSON.parse(await text('#delivery-detail .request-body'))).toMatchObject({
+      event: 'outflows.completed',
+      data: { id: world.transfer, status: 'successful' },
+    });
     // Signatures are never shown.
     expect(await text('#delivery-detail')).toMatch(/webhook-signature\s+\*\*\*/);
     await page.locator('#delivery-detail').scrollIntoViewIfNeeded();
@@ -213,7 +285,9 @@ describe('dashboard in Chromium', () => {
     await page.waitForFunction(() => /attempt 4/.test(document.querySelector('#resend-status')?.textContent ?? ''));
     expect(await text('#resend-status')).toMatch(new RegExp(`^Resent ${last.event_id}: attempt 4\\s+failed$`));
     await page.waitForSelector('#deliveries tbody tr:has-text("outflows.completed") >> text=/^4$/');
-    const resent = (await logsOf(t, world.entity, { event: 'outflows.completed' })).filter((l) => l.event_id === last.event_id);
+    const resent = (await logsOf(t, world.entity, { event: 'outflows.completed' })).filter(
+      (l) => l.event_id === last.event_id,
+    );
     expect(resent.map((l) => l.attempt)).toEqual([4, 3, 2, 1]);
     expect(resent[0].request.body).toBe(last.request.body);
   });
@@ -234,8 +308,13 @@ describe('dashboard in Chromium', () => {
     await page.waitForSelector('#card-transactions');
     expect(await text('#card-transactions')).toContain('12.50 USD');
     // The card's number is nowhere on the page, and the page never asked for it.
-    const number = (await t.http.get(`/card-details/${(await t.http.get(`/cards?entity_id=${world.entity}`).set(bearer(KEYS.sandbox))).body.data.cards[0].id}`).set(bearer(KEYS.sandbox))).body.data
-      .number as string;
+    const number = (
+      await t.http
+        .get(
+          `/card-details/${(await t.http.get(`/cards?entity_id=${world.entity}`).set(bearer(KEYS.sandbox))).body.data.cards[0].id}`,
+        )
+        .set(bearer(KEYS.sandbox))
+    ).body.data.number as string;
     expect(await page.content()).not.toContain(number);
   });
 
@@ -252,7 +331,8 @@ describe('dashboard in Chromium', () => {
       if (page.url() === url) await page.reload();
       else await page.goto(url);
     });
-  const api = async (p: string, query: Record<string, string | number> = {}) => (await t.http.get(p).query(query).set(bearer(KEYS.sandbox)).expect(200)).body;
+  const api = async (p: string, query: Record<string, string | number> = {}) =>
+    (await t.http.get(p).query(query).set(bearer(KEYS.sandbox)).expect(200)).body;
   const counterpartyName = async (id: string) => {
     const c = await api(`/counterparties/${id}`);
     return (c.nickname || `${c.profile.first_name} ${c.profile.last_name}`) as string;
@@ -274,8 +354,11 @@ describe('dashboard in Chromium', () => {
     );
 
   it("lists the organization's transfers newest first across entities, by entity and status, a page at a time, recipients by name", async () => {
-    const listed = async (entity: string) => (await api('/transfers', { entity_id: entity, limit: 100 })).data as { id: string; created: number }[];
-    const created = new Map([...(await listed(world.entity)), ...(await listed(world.entity2))].map((x) => [x.id, x.created]));
+    const listed = async (entity: string) =>
+      (await api('/transfers', { entity_id: entity, limit: 100 })).data as { id: string; created: number }[];
+    const created = new Map(
+      [...(await listed(world.entity)), ...(await listed(world.entity2))].map((x) => [x.id, x.created]),
+    );
     expect(created.size).toBe(31);
     await open('transfers');
     const ids = () => hrefIds('#transfers tbody tr td:first-child a');
@@ -330,7 +413,9 @@ describe('dashboard in Chromium', () => {
     await open('counterparties');
     expect(await page.locator('#counterparties tbody tr').count()).toBe(2);
     const name = await counterpartyName(world.counterparty);
-    expect(await page.locator(`#counterparties a[href="#/counterparties/${world.counterparty}"]`).innerText()).toBe(name);
+    expect(await page.locator(`#counterparties a[href="#/counterparties/${world.counterparty}"]`).innerText()).toBe(
+      name,
+    );
     await settled(() => page.click(`#counterparties a[href="#/counterparties/${world.counterparty}"]`));
     expect(await text('h1')).toMatch(new RegExp(`^${name}\\s+active$`));
     expect(await page.locator('#payment-details tbody tr').count()).toBe(1);
@@ -341,7 +426,10 @@ describe('dashboard in Chromium', () => {
   });
 
   it('opens any id from the search box', async () => {
-    const created = (await api('/events', { resource_id: world.transfer, limit: 1 })).data[0] as { id: string; type: string };
+    const created = (await api('/events', { resource_id: world.transfer, limit: 1 })).data[0] as {
+      id: string;
+      type: string;
+    };
     // An event's page finds it through its proof: wait until a checkpoint holds it.
     await eventually(
       () => t.http.get(`/events/${created.id}/proof`).set(bearer(KEYS.sandbox)),
@@ -370,7 +458,9 @@ describe('dashboard in Chromium', () => {
       await page.fill('#search', 'trf_01ARZ3NDEKTSV4RRFFQ69G5FAV');
       await page.press('#search', 'Enter');
     });
-    expect(await text('#search-result')).toBe('Nothing of this organization has the id trf_01ARZ3NDEKTSV4RRFFQ69G5FAV.');
+    expect(await text('#search-result')).toBe(
+      'Nothing of this organization has the id trf_01ARZ3NDEKTSV4RRFFQ69G5FAV.',
+    );
   });
 
   it('shows events newest first, a page at a time, each time on one line', async () => {
@@ -426,7 +516,11 @@ describe('dashboard in Chromium', () => {
       ['history', `history/${world.account}`],
       ['api-keys', 'api-keys'],
     ];
-    const overflow = () => page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: (globalThis as InPage).innerWidth }));
+    const overflow = () =>
+      page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: (globalThis as InPage).innerWidth,
+      }));
     const overflowing: string[] = [];
     afterWide = () => page.setViewportSize({ width: 1280, height: 900 });
     for (const width of [1280, 390]) {
@@ -434,7 +528,12 @@ describe('dashboard in Chromium', () => {
       for (const [name, route] of routes) {
         await open(route);
         // The balance chart takes its width once on the page: wait for it to fit (a generous bound), then look.
-        if (name === 'account') await page.waitForFunction(() => document.documentElement.scrollWidth <= (globalThis as InPage).innerWidth, null, { timeout: 10_000 }).catch(() => undefined);
+        if (name === 'account')
+          await page
+            .waitForFunction(() => document.documentElement.scrollWidth <= (globalThis as InPage).innerWidth, null, {
+              timeout: 10_000,
+            })
+            .catch(() => undefined);
         await page.screenshot({ path: join(OUTPUT, `dashboard-${name}-${width}.png`), fullPage: true });
         const seen = await overflow();
         if (width === 390 && seen.scrollWidth > seen.innerWidth) overflowing.push(`${name}: ${seen.scrollWidth} px`);

@@ -5,7 +5,14 @@ import type { AppName } from '@app/platform/config/platform-config';
 
 export const ROOT = join(__dirname, '..', '..');
 /** The deployments: the API, and one worker deployment per role. */
-export const APPS = ['api', 'worker-projector', 'worker-publisher', 'worker-webhooks', 'worker-process-managers', 'worker-audit'] as const;
+export const APPS = [
+  'api',
+  'worker-projector',
+  'worker-publisher',
+  'worker-webhooks',
+  'worker-process-managers',
+  'worker-audit',
+] as const;
 
 /** The npm script a deployment runs: the API, or the worker with the roles its WORKER_ROLES names. */
 export const scriptOf = (app: string) => (app === 'api' ? 'start:api' : 'start:worker');
@@ -59,14 +66,21 @@ export function compose(): { services: Record<string, Doc>; apps: Record<string,
   for (const name of APPS) {
     const s = services[name];
     if (!s) continue;
-    const env = Array.isArray(s.environment) ? Object.fromEntries(s.environment.map((e: string) => [e.split('=')[0], e.slice(e.indexOf('=') + 1)])) : { ...(s.environment ?? {}) };
+    const env = Array.isArray(s.environment)
+      ? Object.fromEntries(s.environment.map((e: string) => [e.split('=')[0], e.slice(e.indexOf('=') + 1)]))
+      : { ...(s.environment ?? {}) };
     apps[name] = { env, command: s.command, replicas: s.deploy?.replicas ?? 1, probed: Boolean(s.healthcheck?.test) };
   }
   return { services, apps };
 }
 
 /** Every Kubernetes object in deploy/k8s, and the files kustomization.yaml lists. */
-export function kubernetes(): { objects: Doc[]; files: string[]; resources: string[]; apps: Record<string, AppDeployment> } {
+export function kubernetes(): {
+  objects: Doc[];
+  files: string[];
+  resources: string[];
+  apps: Record<string, AppDeployment>;
+} {
   const dir = join(ROOT, 'deploy', 'k8s');
   const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml');
   const objects: Doc[] = [];
@@ -77,9 +91,15 @@ export function kubernetes(): { objects: Doc[]; files: string[]; resources: stri
     }
   }
   const resources = (parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as Doc).resources as string[];
-  const configMaps = new Map(objects.filter((o) => o.kind === 'ConfigMap').map((o) => [o.metadata.name as string, o.data as Record<string, string>]));
+  const configMaps = new Map(
+    objects
+      .filter((o) => o.kind === 'ConfigMap')
+      .map((o) => [o.metadata.name as string, o.data as Record<string, string>]),
+  );
   const apps: Record<string, AppDeployment> = {};
-  for (const d of objects.filter((o) => o.kind === 'Deployment' && (APPS as readonly string[]).includes(o.metadata.name))) {
+  for (const d of objects.filter(
+    (o) => o.kind === 'Deployment' && (APPS as readonly string[]).includes(o.metadata.name),
+  )) {
     const [container] = d.spec.template.spec.containers as Doc[];
     const env: Record<string, string> = {};
     for (const from of container.envFrom ?? []) {
@@ -88,7 +108,12 @@ export function kubernetes(): { objects: Doc[]; files: string[]; resources: stri
       Object.assign(env, data);
     }
     for (const e of container.env ?? []) env[e.name] = e.value ?? `<from ${JSON.stringify(e.valueFrom)}>`;
-    apps[d.metadata.name] = { env, command: container.command, replicas: d.spec.replicas ?? 1, probed: Boolean(container.readinessProbe && container.livenessProbe) };
+    apps[d.metadata.name] = {
+      env,
+      command: container.command,
+      replicas: d.spec.replicas ?? 1,
+      probed: Boolean(container.readinessProbe && container.livenessProbe),
+    };
   }
   return { objects, files, resources, apps };
 }

@@ -13,12 +13,20 @@ type Doc = Record<string, any>;
  */
 function checks(objects: () => Doc[]) {
   const find = (kind: string, name: string) => objects().find((o) => o.kind === kind && o.metadata.name === name);
-  const envOf = (deployment: string, container = 0): Doc[] => find('Deployment', deployment)?.spec.template.spec.containers[container].env ?? [];
+  const envOf = (deployment: string, container = 0): Doc[] =>
+    find('Deployment', deployment)?.spec.template.spec.containers[container].env ?? [];
 
   it('autoscales the API and the webhook workers (HorizontalPodAutoscaler on CPU, at least two replicas)', () => {
     for (const target of ['api', 'worker-webhooks']) {
       const hpa = objects().find((o) => o.kind === 'HorizontalPodAutoscaler' && o.spec.scaleTargetRef.name === target);
-      expect(hpa).toMatchObject({ apiVersion: 'autoscaling/v2', spec: { scaleTargetRef: { kind: 'Deployment', name: target }, minReplicas: expect.any(Number), maxReplicas: expect.any(Number) } });
+      expect(hpa).toMatchObject({
+        apiVersion: 'autoscaling/v2',
+        spec: {
+          scaleTargetRef: { kind: 'Deployment', name: target },
+          minReplicas: expect.any(Number),
+          maxReplicas: expect.any(Number),
+        },
+      });
       expect(hpa!.spec.minReplicas).toBeGreaterThanOrEqual(2);
       expect(hpa!.spec.maxReplicas).toBeGreaterThan(hpa!.spec.minReplicas);
       expect(hpa!.spec.metrics.map((m: Doc) => m.resource?.name)).toContain('cpu');
@@ -27,7 +35,11 @@ function checks(objects: () => Doc[]) {
 
   it('denies ingress by default, and lets the API be reached from the ingress controller only', () => {
     const policies = objects().filter((o) => o.kind === 'NetworkPolicy');
-    expect(policies.find((p) => JSON.stringify(p.spec.podSelector) === '{}' && p.spec.policyTypes.includes('Ingress') && !p.spec.ingress)).toBeDefined();
+    expect(
+      policies.find(
+        (p) => JSON.stringify(p.spec.podSelector) === '{}' && p.spec.policyTypes.includes('Ingress') && !p.spec.ingress,
+      ),
+    ).toBeDefined();
     const api = policies.find((p) => p.spec.podSelector.matchLabels?.app === 'api');
     expect(JSON.stringify(api?.spec.ingress)).toContain('ingress-nginx');
     const stores = policies.find((p) => JSON.stringify(p.spec.podSelector).includes('kafka'));
@@ -44,8 +56,14 @@ function checks(objects: () => Doc[]) {
   it('runs Kafka as three brokers, replication 3 with two in sync, TLS only, and every app speaks TLS to it', () => {
     const kafka = find('StatefulSet', 'kafka')!;
     expect(kafka.spec.replicas).toBe(3);
-    const env = Object.fromEntries((kafka.spec.template.spec.containers[0].env as Doc[]).map((e) => [e.name, e.value ?? e.valueFrom]));
-    expect(env).toMatchObject({ KAFKA_DEFAULT_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2', KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '3' });
+    const env = Object.fromEntries(
+      (kafka.spec.template.spec.containers[0].env as Doc[]).map((e) => [e.name, e.value ?? e.valueFrom]),
+    );
+    expect(env).toMatchObject({
+      KAFKA_DEFAULT_REPLICATION_FACTOR: '3',
+      KAFKA_MIN_INSYNC_REPLICAS: '2',
+      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '3',
+    });
     expect(env.KAFKA_CONTROLLER_QUORUM_VOTERS.split(',')).toHaveLength(3);
     expect(env.KAFKA_LISTENER_SECURITY_PROTOCOL_MAP).not.toMatch(/PLAINTEXT/);
     expect(env.KAFKA_LISTENERS).not.toMatch(/PLAINTEXT/);
@@ -54,7 +72,10 @@ function checks(objects: () => Doc[]) {
     expect(config.KAFKA_TLS_CA_FILE).toBeDefined();
     for (const o of objects().filter((o) => o.kind === 'Deployment')) {
       const mounts = (o.spec.template.spec.containers[0].volumeMounts as Doc[]).map((m) => m.mountPath);
-      expect([o.metadata.name, mounts.some((m) => config.KAFKA_TLS_CA_FILE.startsWith(`${m}/`))]).toEqual([o.metadata.name, true]);
+      expect([o.metadata.name, mounts.some((m) => config.KAFKA_TLS_CA_FILE.startsWith(`${m}/`))]).toEqual([
+        o.metadata.name,
+        true,
+      ]);
     }
   });
 
@@ -82,7 +103,10 @@ describe('deploy/k8s for production (the YAML)', () => {
 });
 
 const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
-if (!kubectl) console.warn('kustomize rendering of the production checks skipped: no kubectl on PATH (it is not an npm package; install kubectl to run it)');
+if (!kubectl)
+  console.warn(
+    'kustomize rendering of the production checks skipped: no kubectl on PATH (it is not an npm package; install kubectl to run it)',
+  );
 (kubectl ? describe : describe.skip)('deploy/k8s for production (rendered by kubectl kustomize)', () => {
   let rendered: Doc[] = [];
   beforeAll(() => {

@@ -13,7 +13,10 @@ import { APPS, ROOT, compose, kubernetes } from './manifests';
 const has = (binary: string, args: string[]) => spawnSync(binary, args, { encoding: 'utf8' }).status === 0;
 
 const kubectl = has('kubectl', ['version', '--client']);
-if (!kubectl) console.warn('kubectl kustomize test skipped: no kubectl on PATH (it is not an npm package; install kubectl to run it)');
+if (!kubectl)
+  console.warn(
+    'kubectl kustomize test skipped: no kubectl on PATH (it is not an npm package; install kubectl to run it)',
+  );
 (kubectl ? describe : describe.skip)('kubectl kustomize deploy/k8s', () => {
   type Doc = Record<string, any>;
   let rendered: Doc[];
@@ -27,12 +30,15 @@ if (!kubectl) console.warn('kubectl kustomize test skipped: no kubectl on PATH (
   it('renders every object of the listed files, each in the payments namespace', () => {
     const key = (o: Doc) => `${o.kind}/${o.metadata.name}`;
     expect(rendered.map(key).sort()).toEqual(kubernetes().objects.map(key).sort());
-    for (const o of rendered.filter((o) => o.kind !== 'Namespace')) expect([key(o), o.metadata.namespace]).toEqual([key(o), 'payments']);
+    for (const o of rendered.filter((o) => o.kind !== 'Namespace'))
+      expect([key(o), o.metadata.namespace]).toEqual([key(o), 'payments']);
   });
 
   it('sets the image tag compose builds on every container of the product', () => {
     const built = compose().services.api.image as string;
-    const containers = rendered.filter((o) => o.kind === 'Deployment' && (APPS as readonly string[]).includes(o.metadata.name)).flatMap((d) => d.spec.template.spec.containers as Doc[]);
+    const containers = rendered
+      .filter((o) => o.kind === 'Deployment' && (APPS as readonly string[]).includes(o.metadata.name))
+      .flatMap((d) => d.spec.template.spec.containers as Doc[]);
     expect(containers.length).toBeGreaterThanOrEqual(APPS.length);
     for (const c of containers) expect(c.image).toBe(built);
   });
@@ -43,7 +49,10 @@ if (!kubectl) console.warn('kubectl kustomize test skipped: no kubectl on PATH (
  * Specification's top-level `name`; that one key is taken out before it renders the rest.
  */
 const dockerCompose = has('docker-compose', ['version']);
-if (!dockerCompose) console.warn('docker-compose config test skipped: no docker-compose on PATH (apt-get install docker-compose to run it)');
+if (!dockerCompose)
+  console.warn(
+    'docker-compose config test skipped: no docker-compose on PATH (apt-get install docker-compose to run it)',
+  );
 (dockerCompose ? describe : describe.skip)('docker-compose config (deploy/compose.yaml)', () => {
   const source = readFileSync(join(ROOT, 'deploy', 'compose.yaml'), 'utf8');
   const required = [...new Set([...source.matchAll(/\$\{([A-Z0-9_]+):\?/g)].map((m) => m[1]))];
@@ -58,7 +67,11 @@ if (!dockerCompose) console.warn('docker-compose config test skipped: no docker-
     const file = join(dir, 'compose.yaml');
     writeFileSync(file, source.replace(/^name: .*\n/m, ''));
     // The build context is relative to the file: render it from deploy/ itself.
-    return spawnSync('docker-compose', ['-f', file, '--project-directory', join(ROOT, 'deploy'), 'config'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH!, ...env } });
+    return spawnSync('docker-compose', ['-f', file, '--project-directory', join(ROOT, 'deploy'), 'config'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: process.env.PATH!, ...env },
+    });
   };
 
   it('refuses to render without the passwords and keys it interpolates, naming the first', () => {

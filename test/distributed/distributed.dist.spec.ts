@@ -9,7 +9,15 @@ import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { traceparentOfEvent } from '@app/platform/logging/trace-context';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { WORKER_ROLES } from '@app/platform/config/platform-config';
-import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, startWorker, type AppProcess } from './processes';
+import {
+  eventually,
+  killStartedApps,
+  randomKey,
+  sharedEnvironment,
+  startApp,
+  startWorker,
+  type AppProcess,
+} from './processes';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const PDF = Buffer.from('%PDF-1.7\n%%EOF\n');
@@ -32,7 +40,11 @@ describe('distributed deployment: two APIs and one worker per role', () => {
   let workers: AppProcess[] = [];
 
   beforeAll(async () => {
-    const started = await Promise.all([startApp('api', env), startApp('api', env), ...WORKER_ROLES.map((role) => startWorker(role, env))]);
+    const started = await Promise.all([
+      startApp('api', env),
+      startApp('api', env),
+      ...WORKER_ROLES.map((role) => startWorker(role, env)),
+    ]);
     [api, other] = started;
     workers = started.slice(2);
   });
@@ -47,8 +59,13 @@ describe('distributed deployment: two APIs and one worker per role', () => {
       const health = await workers[i].health();
       expect({ role, roles: health.roles, status: health.status }).toEqual({ role, roles: [role], status: 'ok' });
     }
-    const managers = (await workers[WORKER_ROLES.indexOf('process-managers')].health()).process_managers as Array<{ name: string; holding: boolean }>;
-    expect(managers.map((m) => m.name)).toEqual(expect.arrayContaining(['transfer-money', 'transfer-recovery', 'card-money', 'collections-acquirer']));
+    const managers = (await workers[WORKER_ROLES.indexOf('process-managers')].health()).process_managers as Array<{
+      name: string;
+      holding: boolean;
+    }>;
+    expect(managers.map((m) => m.name)).toEqual(
+      expect.arrayContaining(['transfer-money', 'transfer-recovery', 'card-money', 'collections-acquirer']),
+    );
     expect(managers.every((m) => m.holding)).toBe(true);
     for (const replica of [api, other]) {
       const health = await replica.health();
@@ -63,7 +80,13 @@ describe('distributed deployment: two APIs and one worker per role', () => {
     const created = await http
       .post('/individual-entities')
       .set(auth)
-      .send({ first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', date_of_birth: '1990-01-31', country_of_residence: 'NG' })
+      .send({
+        first_name: 'Ada',
+        last_name: 'Okafor',
+        email: 'ada@example.com',
+        date_of_birth: '1990-01-31',
+        country_of_residence: 'NG',
+      })
       .expect(201);
     const { id: entityId, person_id: personId } = created.body as { id: string; person_id: string };
     for (const [kind, file] of [
@@ -79,9 +102,17 @@ describe('distributed deployment: two APIs and one worker per role', () => {
         .expect(201);
     }
     await http.post('/onboarding-submissions').set(auth).send({ entity_id: entityId }).expect(200);
-    const reviewed = await http.post(`/sandbox/entities/${entityId}/review`).set(auth).send({ decision: 'approved' }).expect(200);
+    const reviewed = await http
+      .post(`/sandbox/entities/${entityId}/review`)
+      .set(auth)
+      .send({ decision: 'approved' })
+      .expect(200);
     expect(reviewed.body.status).toBe('approved');
-    const account = await http.post('/accounts').set(auth).send({ entity_id: entityId, type: 'checking', currency: 'USD', display_name: 'Main' }).expect(201);
+    const account = await http
+      .post('/accounts')
+      .set(auth)
+      .send({ entity_id: entityId, type: 'checking', currency: 'USD', display_name: 'Main' })
+      .expect(201);
     const accountId = account.body.id as string;
     for (const amount of [150_000, 2_500]) {
       const res = await http.post(`/sandbox/accounts/${accountId}/fund`).set(auth).send({ amount, currency: 'USD' });
@@ -89,11 +120,19 @@ describe('distributed deployment: two APIs and one worker per role', () => {
     }
 
     // Read-your-writes across processes: the other API waits for the projector worker's checkpoints.
-    const entities = (await reader.get('/entities?status=approved').set(auth).expect(200)).body.data as Array<Record<string, unknown>>;
+    const entities = (await reader.get('/entities?status=approved').set(auth).expect(200)).body.data as Array<
+      Record<string, unknown>
+    >;
     expect(entities.map((e) => e.id)).toEqual([entityId]);
-    const accounts = (await reader.get(`/accounts?entity_id=${entityId}`).set(auth).expect(200)).body.data as Array<Record<string, any>>;
+    const accounts = (await reader.get(`/accounts?entity_id=${entityId}`).set(auth).expect(200)).body.data as Array<
+      Record<string, any>
+    >;
     expect(accounts).toHaveLength(1);
-    expect(accounts[0]).toMatchObject({ id: accountId, entity_id: entityId, balance: { available: 152_500, current: 152_500 } });
+    expect(accounts[0]).toMatchObject({
+      id: accountId,
+      entity_id: entityId,
+      balance: { available: 152_500, current: 152_500 },
+    });
 
     // The APIs run no projector: they report where the projector worker's stored checkpoints are.
     const head = (await api.health()).log.head as number;
@@ -117,7 +156,11 @@ describe('distributed deployment: two APIs and one worker per role', () => {
 
 /** `npm run replay -- --verify` (the built entry) against this deployment: the log, the MongoDB read models, the ledger. */
 async function expectReplayVerifies(env: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'apps', 'replay', 'src', 'main.js'), '--verify'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [join(__dirname, '..', '..', 'dist', 'apps', 'replay', 'src', 'main.js'), '--verify'],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const out: Buffer[] = [];
   child.stdout.on('data', (c: Buffer) => out.push(c));
   child.stderr.on('data', (c: Buffer) => out.push(c));
@@ -160,7 +203,11 @@ async function expectLogOnKafka(dataDir: string): Promise<void> {
   const received = messages.map((m) => JSON.parse(m.value) as RecordedEvent);
   messages.forEach((m, i) => {
     expect(m.key).toBe(received[i].streamId);
-    expect(m.headers).toEqual({ 'event-type': received[i].type, 'event-id': received[i].id, traceparent: traceparentOfEvent(received[i]) });
+    expect(m.headers).toEqual({
+      'event-type': received[i].type,
+      'event-id': received[i].id,
+      traceparent: traceparentOfEvent(received[i]),
+    });
   });
   expect(received).toHaveLength(log.length);
   expect(new Set(received.map((e) => e.id))).toEqual(new Set(log.map((e) => e.id)));
@@ -170,5 +217,14 @@ async function expectLogOnKafka(dataDir: string): Promise<void> {
     expect(arrived).toEqual(written);
   }
   const types = log.map((e) => e.type);
-  expect(types).toEqual(expect.arrayContaining(['EntityCreated', 'DocumentUploaded', 'OnboardingSubmitted', 'EntityApproved', 'AccountOpened', 'AccountFunded']));
+  expect(types).toEqual(
+    expect.arrayContaining([
+      'EntityCreated',
+      'DocumentUploaded',
+      'OnboardingSubmitted',
+      'EntityApproved',
+      'AccountOpened',
+      'AccountFunded',
+    ]),
+  );
 }

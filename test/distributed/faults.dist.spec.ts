@@ -6,9 +6,23 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { eventually, killStartedApps, randomKey, sharedEnvironment, sleep, startApp, startWorker, type AppProcess } from './processes';
+import {
+  eventually,
+  killStartedApps,
+  randomKey,
+  sharedEnvironment,
+  sleep,
+  startApp,
+  startWorker,
+  type AppProcess,
+} from './processes';
 
-const BANK_USD = { payment_method: 'bank-transfer', currency: 'USD', country: 'US', bank: { account_number: '123456789', account_name: 'Grace Hopper', scheme: 'aba', code: '021000021' } };
+const BANK_USD = {
+  payment_method: 'bank-transfer',
+  currency: 'USD',
+  country: 'US',
+  bank: { account_number: '123456789', account_name: 'Grace Hopper', scheme: 'aba', code: '021000021' },
+};
 
 interface Manager {
   name: string;
@@ -96,14 +110,22 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
    * One request as a client behind a load balancer sends it: to API `first`, and on a lost answer
    * (refused, reset, or no answer in 3 s: a stopped process) to the other one, under the same key.
    */
-  async function send(first: number, method: string, path: string, body?: object, idempotencyKey?: string): Promise<{ status: number; body: any; ms: number }> {
+  async function send(
+    first: number,
+    method: string,
+    path: string,
+    body?: object,
+    idempotencyKey?: string,
+  ): Promise<{ status: number; body: any; ms: number }> {
     const started = Date.now();
     // Every attempt's answer, so that a request that never ends says why (a rare failure seen once in a full run).
     const trail: string[] = [];
     for (let attempt = 0; ; attempt++) {
       if (Date.now() - started > 60_000) {
         const tails = apis.map((a, i) => `API ${i} (pid ${a.pid}) output, last 3 KB:\n${a.output().slice(-3_000)}`);
-        throw new Error(`${method} ${path}: no answer in 60 s; attempts (ms, API, answer):\n${trail.join('\n')}\n${tails.join('\n')}`);
+        throw new Error(
+          `${method} ${path}: no answer in 60 s; attempts (ms, API, answer):\n${trail.join('\n')}\n${tails.join('\n')}`,
+        );
       }
       const api = apis[(first + attempt) % 2];
       try {
@@ -121,7 +143,9 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
           attempt -= 1;
           continue;
         }
-        const retry = (res.status === 409 && json.code === 'idempotency_key_in_use') || (res.status >= 500 && (idempotencyKey || method === 'GET'));
+        const retry =
+          (res.status === 409 && json.code === 'idempotency_key_in_use') ||
+          (res.status >= 500 && (idempotencyKey || method === 'GET'));
         if (!retry) {
           if (attempt % 2 === 1) failovers += 1;
           return { status: res.status, body: json, ms: Date.now() - started };
@@ -135,11 +159,33 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
   }
 
   it('keeps serving through the faults, and every acknowledged payout ends successful, once', async () => {
-    const entity = (await send(0, 'POST', '/entities', { first_name: 'Ada', last_name: 'Faults', email: 'ada@example.com', country: 'NG' }, `e-${key}`)).body.id as string;
-    const account = (await send(0, 'POST', '/accounts', { entity_id: entity, type: 'checking', currency: 'USD' }, `a-${key}`)).body.id as string;
-    expect((await send(0, 'POST', `/sandbox/accounts/${account}/fund`, { amount: 10_000_000, currency: 'USD' }, `f-${key}`)).status).toBe(201);
-    const counterparty = (await send(0, 'POST', '/counterparties', { type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } }, `c-${key}`)).body.id as string;
-    const detail = (await send(0, 'POST', `/counterparties/${counterparty}/payment-details`, BANK_USD, `d-${key}`)).body.id as string;
+    const entity = (
+      await send(
+        0,
+        'POST',
+        '/entities',
+        { first_name: 'Ada', last_name: 'Faults', email: 'ada@example.com', country: 'NG' },
+        `e-${key}`,
+      )
+    ).body.id as string;
+    const account = (
+      await send(0, 'POST', '/accounts', { entity_id: entity, type: 'checking', currency: 'USD' }, `a-${key}`)
+    ).body.id as string;
+    expect(
+      (await send(0, 'POST', `/sandbox/accounts/${account}/fund`, { amount: 10_000_000, currency: 'USD' }, `f-${key}`))
+        .status,
+    ).toBe(201);
+    const counterparty = (
+      await send(
+        0,
+        'POST',
+        '/counterparties',
+        { type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } },
+        `c-${key}`,
+      )
+    ).body.id as string;
+    const detail = (await send(0, 'POST', `/counterparties/${counterparty}/payment-details`, BANK_USD, `d-${key}`)).body
+      .id as string;
 
     // The load: four clients, each payout keyed and with its own reference, alternating APIs.
     const acknowledged = new Map<string, string>();
@@ -153,11 +199,18 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
           i % 2,
           'POST',
           '/transfer',
-          { account_id: account, payment_detail_id: detail, amount: 100 + (i % 50), payment_type: 'bank-transfer', unique_reference: reference },
+          {
+            account_id: account,
+            payment_detail_id: detail,
+            amount: 100 + (i % 50),
+            payment_type: 'bank-transfer',
+            unique_reference: reference,
+          },
           `t-${key}-${i}`,
         );
         if (res.status === 201) acknowledged.set(reference, res.body.id);
-        else if (res.status === 409 && res.body.code === 'duplicate_unique_reference') acknowledged.set(reference, res.body.id);
+        else if (res.status === 409 && res.body.code === 'duplicate_unique_reference')
+          acknowledged.set(reference, res.body.id);
         else throw new Error(`payout ${reference}: ${res.status} ${JSON.stringify(res.body)}`);
       }
     };
@@ -185,7 +238,9 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
         const locked = heldWriteLocks(dataDir);
         if (!locked.length) await during('API 1 was stopped', 6_000);
         else {
-          console.log(`faults: API 1 was frozen holding the write lock of ${locked.join(', ')}; a write must answer 503 meanwhile`);
+          console.log(
+            `faults: API 1 was frozen holding the write lock of ${locked.join(', ')}; a write must answer 503 meanwhile`,
+          );
           // Answering at all within the abort bound is "instead of hanging"; how fast is not timed (issue 32).
           const res = await fetch(`${apis[0].url}/sandbox/accounts/${account}/fund`, {
             method: 'POST',
@@ -204,7 +259,11 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
       }
 
       // The process-managers worker working the network killed: the other takes its leases once they expire.
-      const held = await Promise.all(managers.map(async (m) => ((await m.health()).process_managers as Manager[]).some((x) => x.name === 'transfer-rails' && x.holding)));
+      const held = await Promise.all(
+        managers.map(async (m) =>
+          ((await m.health()).process_managers as Manager[]).some((x) => x.name === 'transfer-rails' && x.holding),
+        ),
+      );
       const holder = held.indexOf(true);
       expect(holder).toBeGreaterThanOrEqual(0);
       await managers[holder].kill();
@@ -216,7 +275,10 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
       try {
         await during('the projector was stopped', 1_000);
         // The abort bound catches a hang; read_model_lagging is the list's own timeout speaking.
-        const res = await fetch(`${apis[0].url}/transfers?entity_id=${entity}&limit=1`, { headers: auth, signal: AbortSignal.timeout(10_000) });
+        const res = await fetch(`${apis[0].url}/transfers?entity_id=${entity}&limit=1`, {
+          headers: auth,
+          signal: AbortSignal.timeout(10_000),
+        });
         expect({ status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') }).toEqual({
           status: 503,
           body: expect.objectContaining({ status: 'error', code: 'read_model_lagging' }),
@@ -251,7 +313,11 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
     }
     for (const [reference, id] of acknowledged) {
       expect({ reference, transfers: byReference.get(reference) }).toEqual({ reference, transfers: [id] });
-      expect(log.filter((e) => e.streamId === transferStream(id)).map((e) => e.type)).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
+      expect(log.filter((e) => e.streamId === transferStream(id)).map((e) => e.type)).toEqual([
+        'TransferCreated',
+        'TransferProcessing',
+        'TransferSucceeded',
+      ]);
     }
     // Lists caught up through both APIs, and the books balance.
     for (const i of [0, 1]) {
@@ -261,8 +327,16 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
         `lists through API ${i}`,
       );
     }
-    const ledger = (await send(1, 'GET', '/ledger')).body.data as { currencies: Array<{ debits_posted: number; credits_posted: number; debits_pending: number; credits_pending: number }> };
-    for (const c of ledger.currencies) expect([c.debits_posted, c.debits_pending]).toEqual([c.credits_posted, c.credits_pending]);
+    const ledger = (await send(1, 'GET', '/ledger')).body.data as {
+      currencies: Array<{
+        debits_posted: number;
+        credits_posted: number;
+        debits_pending: number;
+        credits_pending: number;
+      }>;
+    };
+    for (const c of ledger.currencies)
+      expect([c.debits_posted, c.debits_pending]).toEqual([c.credits_posted, c.credits_pending]);
     const health = await Promise.all([...apis, projector].map((a) => a.health()));
     // Quiet before the replay: no money pending (a money step a fault deferred is applied by its
     // process manager after a deadline), the projector at the head, and the head still for 2 s, so
@@ -275,7 +349,11 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
         const still = log.head === last;
         last = log.head;
         await sleep(2_000);
-        return { pending: books.currencies.reduce((n, c) => n + c.debits_pending, 0), projected: log.projected === log.head, still };
+        return {
+          pending: books.currencies.reduce((n, c) => n + c.debits_pending, 0),
+          projected: log.projected === log.head,
+          still,
+        };
       },
       (q) => q.pending === 0 && q.projected && q.still,
       'no money pending, the projector at a head that stays',
@@ -302,7 +380,11 @@ async function readLog(dataDir: string): Promise<RecordedEvent[]> {
 
 /** `npm run replay -- --verify` (the built entry) against this deployment. */
 async function expectReplayVerifies(env: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'apps', 'replay', 'src', 'main.js'), '--verify'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [join(__dirname, '..', '..', 'dist', 'apps', 'replay', 'src', 'main.js'), '--verify'],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const out: Buffer[] = [];
   child.stdout.on('data', (c: Buffer) => out.push(c));
   child.stderr.on('data', (c: Buffer) => out.push(c));

@@ -6,7 +6,12 @@ import request from 'supertest';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { eventually, killStartedApps, randomKey, startApp, type AppProcess } from './processes';
 
-const BANK_USD = { payment_method: 'bank-transfer', currency: 'USD', country: 'US', bank: { account_number: '123456789', account_name: 'Grace Hopper', scheme: 'aba', code: '021000021' } };
+const BANK_USD = {
+  payment_method: 'bank-transfer',
+  currency: 'USD',
+  country: 'US',
+  bank: { account_number: '123456789', account_name: 'Grace Hopper', scheme: 'aba', code: '021000021' },
+};
 
 const alive = (pid: number) => {
   try {
@@ -59,9 +64,21 @@ describe('npm start: the API and the worker it supervises', () => {
   const worker = async () => (await app.health()).worker as WorkerHealth;
 
   async function payer(api: ReturnType<typeof request>): Promise<{ entity: string; account: string; detail: string }> {
-    const entity = (await api.post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Payer', email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
-    const account = (await api.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)).body.id;
-    await api.post(`/sandbox/accounts/${account}/fund`).set(auth).send({ amount: 1_000_000, currency: 'USD' }).expect(201);
+    const entity = (
+      await api
+        .post('/entities')
+        .set(auth)
+        .send({ first_name: 'Ada', last_name: 'Payer', email: 'ada@example.com', country: 'NG' })
+        .expect(201)
+    ).body.id;
+    const account = (
+      await api.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)
+    ).body.id;
+    await api
+      .post(`/sandbox/accounts/${account}/fund`)
+      .set(auth)
+      .send({ amount: 1_000_000, currency: 'USD' })
+      .expect(201);
     const counterparty = (
       await api
         .post('/counterparties')
@@ -69,14 +86,26 @@ describe('npm start: the API and the worker it supervises', () => {
         .send({ type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } })
         .expect(201)
     ).body.id;
-    const detail = (await api.post(`/counterparties/${counterparty}/payment-details`).set(auth).send(BANK_USD).expect(201)).body.id;
+    const detail = (
+      await api.post(`/counterparties/${counterparty}/payment-details`).set(auth).send(BANK_USD).expect(201)
+    ).body.id;
     return { entity, account, detail };
   }
 
   async function readsItsWrites(lastName: string): Promise<void> {
     const api = request(app.url);
-    const entity = (await api.post('/entities').set(auth).send({ first_name: 'Ada', last_name: lastName, email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
-    expect(((await api.get('/entities?limit=100').set(auth).expect(200)).body.data as Array<{ id: string }>).map((e) => e.id)).toContain(entity);
+    const entity = (
+      await api
+        .post('/entities')
+        .set(auth)
+        .send({ first_name: 'Ada', last_name: lastName, email: 'ada@example.com', country: 'NG' })
+        .expect(201)
+    ).body.id;
+    expect(
+      ((await api.get('/entities?limit=100').set(auth).expect(200)).body.data as Array<{ id: string }>).map(
+        (e) => e.id,
+      ),
+    ).toContain(entity);
   }
 
   beforeAll(async () => {
@@ -90,11 +119,23 @@ describe('npm start: the API and the worker it supervises', () => {
 
   it('runs every role in one child process of the API, which reports it in /health', async () => {
     const health = await app.health();
-    expect(health.worker).toMatchObject({ state: 'running', restarts: 0, roles: ['projector', 'publisher', 'webhooks', 'process-managers', 'audit'] });
+    expect(health.worker).toMatchObject({
+      state: 'running',
+      restarts: 0,
+      roles: ['projector', 'publisher', 'webhooks', 'process-managers', 'audit'],
+    });
     expect(health.worker.pid).not.toBe(app.pid);
     expect(parentOf(health.worker.pid)).toBe(app.pid);
     const managers = health.process_managers as Array<{ name: string; holding: boolean }>;
-    expect(managers.map((m) => m.name)).toEqual(expect.arrayContaining(['kyc-review', 'transfer-money', 'transfer-rails', 'card-money', 'collections-refund-requests']));
+    expect(managers.map((m) => m.name)).toEqual(
+      expect.arrayContaining([
+        'kyc-review',
+        'transfer-money',
+        'transfer-rails',
+        'card-money',
+        'collections-refund-requests',
+      ]),
+    );
     // One read of the log's tail for the projector, the publisher and every process manager.
     expect(health.worker.tail).toMatchObject({ tails: 1, subscribers: 2 + managers.length });
     expect(managers.every((m) => m.holding)).toBe(true);
@@ -130,14 +171,22 @@ describe('npm start: the API and the worker it supervises', () => {
           .send({ first_name: 'Ada', last_name: `Okafor${i}`, email: 'ada@example.com', country: 'NG' })
           .expect(201)
       ).body.id;
-      expect(((await api.get('/entities?limit=100').set(auth).expect(200)).body.data as Array<{ id: string }>).map((e) => e.id)).toContain(entity);
-      const account = (await api.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)).body.id;
+      expect(
+        ((await api.get('/entities?limit=100').set(auth).expect(200)).body.data as Array<{ id: string }>).map(
+          (e) => e.id,
+        ),
+      ).toContain(entity);
+      const account = (
+        await api.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)
+      ).body.id;
       await api
         .post(`/sandbox/accounts/${account}/fund`)
         .set(auth)
         .send({ amount: 500 + i, currency: 'USD' })
         .expect(201);
-      const listed = (await api.get(`/accounts?entity_id=${entity}`).set(auth).expect(200)).body.data as Array<Record<string, any>>;
+      const listed = (await api.get(`/accounts?entity_id=${entity}`).set(auth).expect(200)).body.data as Array<
+        Record<string, any>
+      >;
       expect(listed.map((a) => [a.id, a.balance.current])).toEqual([[account, 500 + i]]);
     }
   });
@@ -145,7 +194,14 @@ describe('npm start: the API and the worker it supervises', () => {
   it('moves payouts through the sandbox network from the worker, committing through the API', async () => {
     const api = request(app.url);
     const { entity, account, detail } = await payer(api);
-    const body = { account_id: account, payment_detail_id: detail, amount: 1_000, payment_type: 'bank-transfer', description: 'Invoice', unique_reference: `npm-start-${Date.now()}` };
+    const body = {
+      account_id: account,
+      payment_detail_id: detail,
+      amount: 1_000,
+      payment_type: 'bank-transfer',
+      description: 'Invoice',
+      unique_reference: `npm-start-${Date.now()}`,
+    };
     const id = (await api.post('/transfer').set(auth).send(body).expect(201)).body.id;
     await eventually(
       async () => (await api.get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status,
@@ -173,7 +229,11 @@ describe('npm start: the API and the worker it supervises', () => {
   it('starts the worker again when it is SIGKILLed; it resumes from its checkpoints', async () => {
     const before = await worker();
     process.kill(before.pid, 'SIGKILL');
-    const after = await eventually(worker, (w) => w.state === 'running' && w.restarts === 1 && w.pid !== before.pid, 'the worker restarted');
+    const after = await eventually(
+      worker,
+      (w) => w.state === 'running' && w.restarts === 1 && w.pid !== before.pid,
+      'the worker restarted',
+    );
     expect(after.unresponsive_kills).toBe(0);
     expect(parentOf(after.pid)).toBe(app.pid);
     await readsItsWrites('AfterKill');
@@ -186,8 +246,17 @@ describe('npm start: the API and the worker it supervises', () => {
     process.kill(before.pid, 'SIGSTOP');
     try {
       // Writes do not need the worker: the API commits them itself.
-      await request(app.url).post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Frozen', email: 'ada@example.com', country: 'NG' }).expect(201);
-      const after = await eventually(worker, (w) => w.state === 'running' && w.restarts === 2 && w.pid !== before.pid, 'the frozen worker replaced', 30_000);
+      await request(app.url)
+        .post('/entities')
+        .set(auth)
+        .send({ first_name: 'Ada', last_name: 'Frozen', email: 'ada@example.com', country: 'NG' })
+        .expect(201);
+      const after = await eventually(
+        worker,
+        (w) => w.state === 'running' && w.restarts === 2 && w.pid !== before.pid,
+        'the frozen worker replaced',
+        30_000,
+      );
       expect(after.unresponsive_kills).toBe(1);
       expect(alive(before.pid)).toBe(false);
       await readsItsWrites('AfterFreeze');
@@ -217,7 +286,9 @@ describe('npm start: the API and the worker it supervises', () => {
     );
     const head = await lastPosition(join(dataDir, 'events.db'));
     const files = readdirSync(join(dataDir, 'checkpoints')).filter((f) => /^checkpoint-\d{20}\.json$/.test(f));
-    const last = JSON.parse(readFileSync(join(dataDir, 'checkpoints', files.sort().pop()!), 'utf8')) as { last_position: number };
+    const last = JSON.parse(readFileSync(join(dataDir, 'checkpoints', files.sort().pop()!), 'utf8')) as {
+      last_position: number;
+    };
     expect(last.last_position).toBe(head);
     expect(last.last_position).toBeGreaterThan(servedBeforeStop.last_position);
 

@@ -69,7 +69,10 @@ export async function startApp(name: AppName, env: Record<string, string>): Prom
     name,
     url,
     pid: child.pid!,
-    health: async () => (await fetch(`${url}/health`, { headers: { authorization: `Bearer ${operator}` } })).json() as Promise<Record<string, any>>,
+    health: async () =>
+      (await fetch(`${url}/health`, { headers: { authorization: `Bearer ${operator}` } })).json() as Promise<
+        Record<string, any>
+      >,
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),
     output: () => Buffer.concat(out).toString('utf8'),
@@ -77,7 +80,8 @@ export async function startApp(name: AppName, env: Record<string, string>): Prom
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited during start:\n${app.output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} exited during start:\n${app.output()}`);
     const ok = await fetch(`${url}/health`).then(
       (r) => r.ok,
       () => false,
@@ -92,7 +96,10 @@ export async function startApp(name: AppName, env: Record<string, string>): Prom
 }
 
 /** `npm run start:worker` with the roles given (WORKER_ROLES), as one deployment of deploy/ runs it. */
-export function startWorker(roles: WorkerRole | readonly WorkerRole[], env: Record<string, string>): Promise<AppProcess> {
+export function startWorker(
+  roles: WorkerRole | readonly WorkerRole[],
+  env: Record<string, string>,
+): Promise<AppProcess> {
   return startApp('worker', { ...env, WORKER_ROLES: ([] as WorkerRole[]).concat(roles).join(',') });
 }
 
@@ -109,7 +116,8 @@ process.on('exit', () => void killStartedApps());
 export function sharedEnvironment(dataDir: string, database: string, bootstrapKey: string): Record<string, string> {
   const mongoUrl = process.env.MONGO_URL;
   const brokers = process.env.KAFKA_BROKERS;
-  if (!mongoUrl || !brokers) throw new Error('MONGO_URL and KAFKA_BROKERS must be set (npm run test:integration sets them)');
+  if (!mongoUrl || !brokers)
+    throw new Error('MONGO_URL and KAFKA_BROKERS must be set (npm run test:integration sets them)');
   return {
     DATA_DIR: dataDir,
     MONGO_URL: mongoUrl,
@@ -126,7 +134,12 @@ export function randomKey(): string {
   return `sk_test_dist${randomBytes(16).toString('hex')}`;
 }
 
-export async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

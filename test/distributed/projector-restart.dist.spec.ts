@@ -7,7 +7,15 @@ import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { MongoReadStore } from '@app/platform/read-store/mongo-read-store';
 import { Projector } from '@app/platform/read-store/projector';
 import { READ_MODELS } from '@app/read-models/read-models';
-import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, startWorker, type AppProcess } from './processes';
+import {
+  eventually,
+  killStartedApps,
+  randomKey,
+  sharedEnvironment,
+  startApp,
+  startWorker,
+  type AppProcess,
+} from './processes';
 
 /**
  * The projector worker (`WORKER_ROLES=projector`) is killed (SIGKILL: no flush, no checkpoint)
@@ -50,7 +58,11 @@ describe('projector worker killed mid-stream', () => {
             .set(auth)
             .send({ first_name: 'Ada', last_name: `Okafor${i}`, email: 'ada@example.com', country: 'NG' })
             .expect(201);
-          const account = await http.post('/accounts').set(auth).send({ entity_id: entity.body.id, type: 'checking', currency: 'USD' }).expect(201);
+          const account = await http
+            .post('/accounts')
+            .set(auth)
+            .send({ entity_id: entity.body.id, type: 'checking', currency: 'USD' })
+            .expect(201);
           accounts.push({ id: account.body.id, expected: 0 });
         }
         const target = accounts[i % accounts.length];
@@ -96,7 +108,9 @@ describe('projector worker killed mid-stream', () => {
       expect(res.body.balance.current).toBe(account.expected);
     }
     const listed = await http.get('/accounts?limit=100').set(auth).expect(200);
-    expect(new Map(listed.body.data.map((a: any) => [a.id, a.balance.current]))).toEqual(new Map(accounts.map((a) => [a.id, a.expected])));
+    expect(new Map(listed.body.data.map((a: any) => [a.id, a.balance.current]))).toEqual(
+      new Map(accounts.map((a) => [a.id, a.expected])),
+    );
 
     // The same log, projected from scratch into another database.
     const rebuilt = `${database}_rebuild`;
@@ -135,7 +149,8 @@ async function checkpointOf(db: Db): Promise<number> {
  */
 async function dump(db: Db): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
-  for (const { collection } of READ_MODELS) out[collection] = await db.collection(collection).find({}).sort({ _id: 1 }).toArray();
+  for (const { collection } of READ_MODELS)
+    out[collection] = await db.collection(collection).find({}).sort({ _id: 1 }).toArray();
   const names = READ_MODELS.map((p) => p.name);
   out.checkpoints = await db
     .collection<{ _id: string }>('checkpoints')

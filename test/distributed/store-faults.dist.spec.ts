@@ -7,15 +7,35 @@ import { DOMAIN_EVENTS_TOPIC, type BusSubscription } from '@app/platform/bus/mes
 import type { WorkerRole } from '@app/platform/config/platform-config';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { eventually, killStartedApps, randomKey, sharedEnvironment, sleep, startApp, startWorker, type AppProcess } from './processes';
+import {
+  eventually,
+  killStartedApps,
+  randomKey,
+  sharedEnvironment,
+  sleep,
+  startApp,
+  startWorker,
+  type AppProcess,
+} from './processes';
 
 // The servers of this suite alone: freezing or killing the run's shared ones would stall the other suites.
 const { startMongo, startKafka } = require('../../scripts/test-servers') as {
   startMongo(): Promise<{ url: string; pid: number; stop(): Promise<void> }>;
-  startKafka(): Promise<{ brokers: string; readonly pid: number; stop(): Promise<void>; kill(): Promise<void>; restart(): Promise<void> }>;
+  startKafka(): Promise<{
+    brokers: string;
+    readonly pid: number;
+    stop(): Promise<void>;
+    kill(): Promise<void>;
+    restart(): Promise<void>;
+  }>;
 };
 
-const BANK_USD = { payment_method: 'bank-transfer', currency: 'USD', country: 'US', bank: { account_number: '123456789', account_name: 'Grace Hopper', scheme: 'aba', code: '021000021' } };
+const BANK_USD = {
+  payment_method: 'bank-transfer',
+  currency: 'USD',
+  country: 'US',
+  bank: { account_number: '123456789', account_name: 'Grace Hopper', scheme: 'aba', code: '021000021' },
+};
 /** Past this an attempt counts as a hang: the API must answer a store outage within its client timeouts (a few seconds). */
 const HANG_MS = 15_000;
 const ROLES: readonly WorkerRole[] = ['projector', 'publisher', 'process-managers'];
@@ -107,7 +127,12 @@ describe('store faults mid-load: the MongoDB-wire server frozen, the Kafka broke
   });
 
   /** One attempt: its answer (recorded), or null for no answer within HANG_MS (recorded as a hang). */
-  async function attempt(method: string, path: string, body?: object, idempotencyKey?: string): Promise<(Answer & { body: any }) | null> {
+  async function attempt(
+    method: string,
+    path: string,
+    body?: object,
+    idempotencyKey?: string,
+  ): Promise<(Answer & { body: any }) | null> {
     const started = Date.now();
     try {
       const res = await fetch(`${api.url}${path}`, {
@@ -117,7 +142,12 @@ describe('store faults mid-load: the MongoDB-wire server frozen, the Kafka broke
         signal: AbortSignal.timeout(HANG_MS),
       });
       const json = (await res.json()) as any;
-      const answer = { status: res.status, code: json?.code, ms: Date.now() - started, retryAfter: res.headers.get('retry-after') };
+      const answer = {
+        status: res.status,
+        code: json?.code,
+        ms: Date.now() - started,
+        retryAfter: res.headers.get('retry-after'),
+      };
       answers.push(answer);
       return { ...answer, body: json };
     } catch (error) {
@@ -132,7 +162,12 @@ describe('store faults mid-load: the MongoDB-wire server frozen, the Kafka broke
    * same key, and waits as a 429 tells it (three closed-loop clients pass one key's 100/s while
    * the stores answer fast).
    */
-  async function send(method: string, path: string, body?: object, idempotencyKey?: string): Promise<{ status: number; body: any }> {
+  async function send(
+    method: string,
+    path: string,
+    body?: object,
+    idempotencyKey?: string,
+  ): Promise<{ status: number; body: any }> {
     const deadline = Date.now() + 120_000;
     for (;;) {
       const res = await attempt(method, path, body, idempotencyKey);
@@ -142,17 +177,38 @@ describe('store faults mid-load: the MongoDB-wire server frozen, the Kafka broke
       }
       const retry = !res || res.status === 503 || (res.status === 409 && res.code === 'idempotency_key_in_use');
       if (!retry) return res;
-      if (Date.now() > deadline) throw new Error(`${method} ${path}: no answer but ${res?.status ?? 'a hang'} for 120 s`);
+      if (Date.now() > deadline)
+        throw new Error(`${method} ${path}: no answer but ${res?.status ?? 'a hang'} for 120 s`);
       await sleep(200);
     }
   }
 
   it('answers 503 in the envelope within seconds while MongoDB is frozen, takes writes while Kafka is down, and converges', async () => {
-    const entity = (await send('POST', '/entities', { first_name: 'Ada', last_name: 'Stores', email: 'ada@example.com', country: 'NG' }, `e-${key}`)).body.id as string;
-    const account = (await send('POST', '/accounts', { entity_id: entity, type: 'checking', currency: 'USD' }, `a-${key}`)).body.id as string;
-    expect((await send('POST', `/sandbox/accounts/${account}/fund`, { amount: 10_000_000, currency: 'USD' }, `f-${key}`)).status).toBe(201);
-    const counterparty = (await send('POST', '/counterparties', { type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } }, `c-${key}`)).body.id as string;
-    const detail = (await send('POST', `/counterparties/${counterparty}/payment-details`, BANK_USD, `d-${key}`)).body.id as string;
+    const entity = (
+      await send(
+        'POST',
+        '/entities',
+        { first_name: 'Ada', last_name: 'Stores', email: 'ada@example.com', country: 'NG' },
+        `e-${key}`,
+      )
+    ).body.id as string;
+    const account = (
+      await send('POST', '/accounts', { entity_id: entity, type: 'checking', currency: 'USD' }, `a-${key}`)
+    ).body.id as string;
+    expect(
+      (await send('POST', `/sandbox/accounts/${account}/fund`, { amount: 10_000_000, currency: 'USD' }, `f-${key}`))
+        .status,
+    ).toBe(201);
+    const counterparty = (
+      await send(
+        'POST',
+        '/counterparties',
+        { type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } },
+        `c-${key}`,
+      )
+    ).body.id as string;
+    const detail = (await send('POST', `/counterparties/${counterparty}/payment-details`, BANK_USD, `d-${key}`)).body
+      .id as string;
 
     // The load: three clients sending keyed payouts, each with its own reference.
     const acknowledged = new Map<string, string>();
@@ -162,10 +218,17 @@ describe('store faults mid-load: the MongoDB-wire server frozen, the Kafka broke
       while (running) {
         const i = n++;
         const reference = `store-faults-${i}`;
-        const payout = { account_id: account, payment_detail_id: detail, amount: 100 + (i % 50), payment_type: 'bank-transfer', unique_reference: reference };
+        const payout = {
+          account_id: account,
+          payment_detail_id: detail,
+          amount: 100 + (i % 50),
+          payment_type: 'bank-transfer',
+          unique_reference: reference,
+        };
         const res = await send('POST', '/transfer', payout, `t-${key}-${i}`);
         // A retry that ran again after its first run's answer was lost finds the reference taken: the same transfer.
-        if (res.status === 201 || (res.status === 409 && res.body.code === 'duplicate_unique_reference')) acknowledged.set(reference, res.body.id);
+        if (res.status === 201 || (res.status === 409 && res.body.code === 'duplicate_unique_reference'))
+          acknowledged.set(reference, res.body.id);
         else throw new Error(`payout ${reference}: ${res.status} ${JSON.stringify(res.body)}`);
       }
     };
@@ -184,16 +247,32 @@ describe('store faults mid-load: the MongoDB-wire server frozen, the Kafka broke
       try {
         await sleep(500);
         const probes: Array<[string, string, object?]> = [
-          ['POST', '/transfer', { account_id: account, payment_detail_id: detail, amount: 100, payment_type: 'bank-transfer', unique_reference: `probe-${key}` }],
+          [
+            'POST',
+            '/transfer',
+            {
+              account_id: account,
+              payment_detail_id: detail,
+              amount: 100,
+              payment_type: 'bank-transfer',
+              unique_reference: `probe-${key}`,
+            },
+          ],
           ['GET', `/transfers?entity_id=${entity}&limit=1`],
           ['GET', `/accounts/${account}`],
         ];
         for (const [method, path, body] of probes) {
           const res = await attempt(method, path, body);
-          expect({ path, answered: res && { status: res.status, body: res.body, retryAfter: res.retryAfter } }).toEqual({
-            path,
-            answered: { status: 503, body: { status: 'error', code: 'service_unavailable', message: expect.any(String), errors: [] }, retryAfter: '5' },
-          });
+          expect({ path, answered: res && { status: res.status, body: res.body, retryAfter: res.retryAfter } }).toEqual(
+            {
+              path,
+              answered: {
+                status: 503,
+                body: { status: 'error', code: 'service_unavailable', message: expect.any(String), errors: [] },
+                retryAfter: '5',
+              },
+            },
+          );
         }
         // Within HANG_MS (the abort) is "within seconds"; the answers are not timed (issue 32).
         const ready = await fetch(`${api.url}/health/ready`, { signal: AbortSignal.timeout(HANG_MS) });
@@ -227,7 +306,11 @@ describe('store faults mid-load: the MongoDB-wire server frozen, the Kafka broke
 
     // Never a 500 nor a hang; each 503 in the envelope with Retry-After; the API never went down.
     expect(hangs).toBe(0);
-    expect(answers.filter((a) => a.status >= 500 && !(a.status === 503 && a.code === 'service_unavailable' && a.retryAfter === '5'))).toEqual([]);
+    expect(
+      answers.filter(
+        (a) => a.status >= 500 && !(a.status === 503 && a.code === 'service_unavailable' && a.retryAfter === '5'),
+      ),
+    ).toEqual([]);
     expect(answers.some((a) => a.code === 'service_unavailable')).toBe(true);
     expect(api.alive()).toBe(true);
 
@@ -253,11 +336,21 @@ describe('store faults mid-load: the MongoDB-wire server frozen, the Kafka broke
     const listed = (await send('GET', `/transfers?entity_id=${entity}&status=successful&limit=1`)).body;
     expect(listed.data.map((t: { id: string }) => t.id)).toEqual([expect.any(String)]);
     expect(ids).toContain(listed.data[0].id);
-    const ledger = (await send('GET', '/ledger')).body.data as { currencies: Array<{ debits_posted: number; credits_posted: number; debits_pending: number; credits_pending: number }> };
-    for (const c of ledger.currencies) expect([c.debits_posted, c.debits_pending]).toEqual([c.credits_posted, c.credits_pending]);
+    const ledger = (await send('GET', '/ledger')).body.data as {
+      currencies: Array<{
+        debits_posted: number;
+        credits_posted: number;
+        debits_pending: number;
+        credits_pending: number;
+      }>;
+    };
+    for (const c of ledger.currencies)
+      expect([c.debits_posted, c.debits_pending]).toEqual([c.credits_posted, c.credits_pending]);
     await expectLogOnKafka(dataDir, kafka.brokers);
     await expectReplayVerifies(env);
-    process.stderr.write(`store faults: ${acknowledged.size} payouts acknowledged, ${answers.filter((a) => a.status === 503).length} answers 503, ${workerRestarts} worker restarts\n`);
+    process.stderr.write(
+      `store faults: ${acknowledged.size} payouts acknowledged, ${answers.filter((a) => a.status === 503).length} answers 503, ${workerRestarts} worker restarts\n`,
+    );
     // A hang guard, not a measure: the phases above wait up to 120-300 s each for convergence (the
     // MongoDB ledger projection catching up is one more reader), so 180 s was tighter than its parts.
   }, 720_000);
@@ -268,7 +361,12 @@ async function expectLogOnKafka(dataDir: string, brokers: string): Promise<void>
   const store = new SqliteEventStore(join(dataDir, 'events.db'));
   const log: RecordedEvent[] = [];
   try {
-    for (let page = await store.readAll({ limit: 5_000 }); page.length; page = await store.readAll({ after: log[log.length - 1].position, limit: 5_000 })) log.push(...page);
+    for (
+      let page = await store.readAll({ limit: 5_000 });
+      page.length;
+      page = await store.readAll({ after: log[log.length - 1].position, limit: 5_000 })
+    )
+      log.push(...page);
   } finally {
     await store.close();
   }
@@ -304,13 +402,20 @@ async function expectLogOnKafka(dataDir: string, brokers: string): Promise<void>
   expect(misKeyed).toEqual([]);
   for (const stream of new Set(log.map((e) => e.streamId))) {
     const arrived = received.filter((e) => e.streamId === stream).map((e) => e.revision);
-    expect({ stream, arrived }).toEqual({ stream, arrived: log.filter((e) => e.streamId === stream).map((e) => e.revision) });
+    expect({ stream, arrived }).toEqual({
+      stream,
+      arrived: log.filter((e) => e.streamId === stream).map((e) => e.revision),
+    });
   }
 }
 
 /** `npm run replay -- --verify` (the built entry): chains, the ledger, and the Mongo read models equal to a replay. */
 async function expectReplayVerifies(env: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'apps', 'replay', 'src', 'main.js'), '--verify'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [join(__dirname, '..', '..', 'dist', 'apps', 'replay', 'src', 'main.js'), '--verify'],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const out: Buffer[] = [];
   child.stdout.on('data', (c: Buffer) => out.push(c));
   child.stderr.on('data', (c: Buffer) => out.push(c));

@@ -5,11 +5,24 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, startWorker, type AppProcess } from './processes';
+import {
+  eventually,
+  killStartedApps,
+  randomKey,
+  sharedEnvironment,
+  startApp,
+  startWorker,
+  type AppProcess,
+} from './processes';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const PDF = Buffer.from('%PDF-1.7\n%%EOF\n');
-const BANK_USD = { payment_method: 'bank-transfer', currency: 'USD', country: 'US', bank: { account_number: '123456789', account_name: 'Grace Hopper', scheme: 'aba', code: '021000021' } };
+const BANK_USD = {
+  payment_method: 'bank-transfer',
+  currency: 'USD',
+  country: 'US',
+  bank: { account_number: '123456789', account_name: 'Grace Hopper', scheme: 'aba', code: '021000021' },
+};
 
 interface ManagerStatus {
   name: string;
@@ -26,7 +39,10 @@ interface ManagerStatus {
 describe('two API replicas behind the same stores', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-dist-'));
   const key = randomKey();
-  const env = { ...sharedEnvironment(dataDir, `dist_two_${Date.now().toString(36)}`, key), SANDBOX_AUTO_ADVANCE: 'true' };
+  const env = {
+    ...sharedEnvironment(dataDir, `dist_two_${Date.now().toString(36)}`, key),
+    SANDBOX_AUTO_ADVANCE: 'true',
+  };
   const auth = { Authorization: `Bearer ${key}` };
   let apis: AppProcess[] = [];
   let workers: AppProcess[] = [];
@@ -65,11 +81,20 @@ describe('two API replicas behind the same stores', () => {
           .send({ first_name: 'Ada', last_name: `Okafor${i}`, email: 'ada@example.com', country: 'NG' })
           .expect(201)
       ).body;
-      expect((await reader.get(`/entities/${entity.id}`).set(auth).expect(200)).body).toMatchObject({ id: entity.id, status: 'approved' });
+      expect((await reader.get(`/entities/${entity.id}`).set(auth).expect(200)).body).toMatchObject({
+        id: entity.id,
+        status: 'approved',
+      });
       const listed = (await reader.get('/entities?limit=100').set(auth).expect(200)).body.data as Array<{ id: string }>;
       expect(listed.map((e) => e.id)).toContain(entity.id);
 
-      const account = (await writer.post('/accounts').set(auth).send({ entity_id: entity.id, type: 'checking', currency: 'USD' }).expect(201)).body;
+      const account = (
+        await writer
+          .post('/accounts')
+          .set(auth)
+          .send({ entity_id: entity.id, type: 'checking', currency: 'USD' })
+          .expect(201)
+      ).body;
       await writer
         .post(`/sandbox/accounts/${account.id}/fund`)
         .set(auth)
@@ -77,13 +102,21 @@ describe('two API replicas behind the same stores', () => {
         .expect(201);
       const read = (await reader.get(`/accounts/${account.id}`).set(auth).expect(200)).body;
       expect(read.balance).toEqual({ available: 1_000 + i, current: 1_000 + i });
-      const accounts = (await reader.get(`/accounts?entity_id=${entity.id}`).set(auth).expect(200)).body.data as Array<Record<string, any>>;
+      const accounts = (await reader.get(`/accounts?entity_id=${entity.id}`).set(auth).expect(200)).body.data as Array<
+        Record<string, any>
+      >;
       expect(accounts.map((a) => [a.id, a.balance.current])).toEqual([[account.id, 1_000 + i]]);
     }
   });
 
   it('runs one Idempotency-Key once across both replicas: concurrent requests through each, one account, replays everywhere (decisions §13)', async () => {
-    const entity = (await pair(0)[0].post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Idem', email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
+    const entity = (
+      await pair(0)[0]
+        .post('/entities')
+        .set(auth)
+        .send({ first_name: 'Ada', last_name: 'Idem', email: 'ada@example.com', country: 'NG' })
+        .expect(201)
+    ).body.id;
     const idempotencyKey = `dist-${Date.now().toString(36)}`;
     const body = { entity_id: entity, type: 'checking', currency: 'USD' };
     const send = (i: number) =>
@@ -102,7 +135,9 @@ describe('two API replicas behind the same stores', () => {
       const again = await send(i).expect(201);
       expect([again.headers['idempotent-replayed'], again.body.id]).toEqual(['true', ran[0].body.id]);
     }
-    const accounts = (await pair(1)[0].get(`/accounts?entity_id=${entity}`).set(auth).expect(200)).body.data as Array<{ id: string }>;
+    const accounts = (await pair(1)[0].get(`/accounts?entity_id=${entity}`).set(auth).expect(200)).body.data as Array<{
+      id: string;
+    }>;
     expect(accounts.map((a) => a.id)).toEqual([ran[0].body.id]);
   });
 
@@ -112,9 +147,15 @@ describe('two API replicas behind the same stores', () => {
 
     const log = await readLog(dataDir);
     const entityStream = log.filter((e) => e.streamId === `entity-${entityId}`);
-    expect(entityStream.filter((e) => e.type === 'EntityApproved').map((e) => e.metadata.actor)).toEqual(['system:kyc-review']);
+    expect(entityStream.filter((e) => e.type === 'EntityApproved').map((e) => e.metadata.actor)).toEqual([
+      'system:kyc-review',
+    ]);
     for (const id of transfers.ids) {
-      expect(log.filter((e) => e.streamId === transferStream(id)).map((e) => e.type)).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
+      expect(log.filter((e) => e.streamId === transferStream(id)).map((e) => e.type)).toEqual([
+        'TransferCreated',
+        'TransferProcessing',
+        'TransferSucceeded',
+      ]);
     }
     const account = log.filter((e) => e.streamId === `account-${transfers.account}`).map((e) => e.type);
     expect(account.filter((t) => t === 'FundsHeld')).toHaveLength(transfers.ids.length);
@@ -122,7 +163,10 @@ describe('two API replicas behind the same stores', () => {
 
     // Both workers run every manager; for each, one holds the lease and did all its work.
     const count = (types: string[]) => log.filter((e) => types.includes(e.type)).length;
-    const expectedWork: Record<string, number> = { 'kyc-review': count(['OnboardingSubmitted']), 'transfer-rails': count(['TransferCreated', 'TransferProcessing']) };
+    const expectedWork: Record<string, number> = {
+      'kyc-review': count(['OnboardingSubmitted']),
+      'transfer-rails': count(['TransferCreated', 'TransferProcessing']),
+    };
     const statuses = await eventually(
       () => Promise.all(managers.map(async (worker) => (await worker.health()).process_managers as ManagerStatus[])),
       (both) =>
@@ -137,39 +181,56 @@ describe('two API replicas behind the same stores', () => {
     );
     const names = (s: ManagerStatus[]) => s.map((m) => m.name).sort();
     expect(names(statuses[0])).toEqual(names(statuses[1]));
-    expect(names(statuses[0])).toEqual(expect.arrayContaining(['kyc-review', 'transfer-money', 'transfer-rails', 'transfer-recovery']));
+    expect(names(statuses[0])).toEqual(
+      expect.arrayContaining(['kyc-review', 'transfer-money', 'transfer-rails', 'transfer-recovery']),
+    );
     for (const name of names(statuses[0])) {
       const [one, two] = statuses.map((s) => s.find((m) => m.name === name)!);
       expect({ name, holders: [one.holding, two.holding].filter(Boolean).length }).toEqual({ name, holders: 1 });
       expect({ name, idle: (one.holding ? two : one).handled }).toEqual({ name, idle: 0 });
-      if (name in expectedWork) expect({ name, handled: (one.holding ? one : two).handled }).toEqual({ name, handled: expectedWork[name] });
+      if (name in expectedWork)
+        expect({ name, handled: (one.holding ? one : two).handled }).toEqual({ name, handled: expectedWork[name] });
     }
     for (const app of [...apis, ...managers]) expect((await app.health()).status).toBe('ok');
   });
 
   it('when the worker working the network stops, the other takes its leases over and finishes the transfers it left', async () => {
-    const statuses = await Promise.all(managers.map(async (worker) => (await worker.health()).process_managers as ManagerStatus[]));
+    const statuses = await Promise.all(
+      managers.map(async (worker) => (await worker.health()).process_managers as ManagerStatus[]),
+    );
     const holder = statuses.findIndex((s) => s.some((m) => m.name === 'transfer-rails' && m.holding));
     const survivor = managers[1 - holder];
     const api = request(apis[0].url);
     const { entity, account, detail } = await payerWithDetail(api);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const body = { account_id: account, payment_detail_id: detail, amount: 500 + i, payment_type: 'bank-transfer', description: `Invoice ${i}`, unique_reference: `dist-stop-${i}-${Date.now()}` };
+      const body = {
+        account_id: account,
+        payment_detail_id: detail,
+        amount: 500 + i,
+        payment_type: 'bank-transfer',
+        description: `Invoice ${i}`,
+        unique_reference: `dist-stop-${i}-${Date.now()}`,
+      };
       ids.push((await api.post('/transfer').set(auth).send(body).expect(201)).body.id);
     }
     // A graceful stop aborts the network steps it has not taken yet and releases its leases.
     await managers[holder].stop();
     for (const id of ids) {
       await eventually(
-        async () => (await request(apis[1].url).get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status,
+        async () =>
+          (await request(apis[1].url).get(`/transfers/${id}?entity_id=${entity}`).set(auth).expect(200)).body.status,
         (s) => s === 'successful',
         `transfer ${id} successful`,
       );
     }
     const log = await readLog(dataDir);
     for (const id of ids) {
-      expect(log.filter((e) => e.streamId === transferStream(id)).map((e) => e.type)).toEqual(['TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
+      expect(log.filter((e) => e.streamId === transferStream(id)).map((e) => e.type)).toEqual([
+        'TransferCreated',
+        'TransferProcessing',
+        'TransferSucceeded',
+      ]);
     }
     // Each manager's runner retries on its own timer: the rest follow within one renewal interval.
     const held = () => survivor.health().then((h) => h.process_managers as ManagerStatus[]);
@@ -177,11 +238,25 @@ describe('two API replicas behind the same stores', () => {
   });
 
   /** An approved entity with a funded USD account, a counterparty and a bank payment detail, through alternating replicas. */
-  async function payerWithDetail(only?: ReturnType<typeof request>): Promise<{ entity: string; account: string; detail: string }> {
+  async function payerWithDetail(
+    only?: ReturnType<typeof request>,
+  ): Promise<{ entity: string; account: string; detail: string }> {
     const [a, b] = only ? [only, only] : pair(0);
-    const entity = (await a.post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Payer', email: 'ada@example.com', country: 'NG' }).expect(201)).body.id;
-    const account = (await b.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)).body.id;
-    await a.post(`/sandbox/accounts/${account}/fund`).set(auth).send({ amount: 1_000_000, currency: 'USD' }).expect(201);
+    const entity = (
+      await a
+        .post('/entities')
+        .set(auth)
+        .send({ first_name: 'Ada', last_name: 'Payer', email: 'ada@example.com', country: 'NG' })
+        .expect(201)
+    ).body.id;
+    const account = (
+      await b.post('/accounts').set(auth).send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201)
+    ).body.id;
+    await a
+      .post(`/sandbox/accounts/${account}/fund`)
+      .set(auth)
+      .send({ amount: 1_000_000, currency: 'USD' })
+      .expect(201);
     const counterparty = (
       await b
         .post('/counterparties')
@@ -189,7 +264,9 @@ describe('two API replicas behind the same stores', () => {
         .send({ type: 'individual', entity_id: entity, profile: { first_name: 'Grace', last_name: 'Hopper' } })
         .expect(201)
     ).body.id;
-    const detail = (await a.post(`/counterparties/${counterparty}/payment-details`).set(auth).send(BANK_USD).expect(201)).body.id;
+    const detail = (
+      await a.post(`/counterparties/${counterparty}/payment-details`).set(auth).send(BANK_USD).expect(201)
+    ).body.id;
     return { entity, account, detail };
   }
 
@@ -198,7 +275,13 @@ describe('two API replicas behind the same stores', () => {
     const created = await pair(0)[0]
       .post('/individual-entities')
       .set(auth)
-      .send({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', date_of_birth: '1990-01-31', country_of_residence: 'NG' })
+      .send({
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        email: 'grace@example.com',
+        date_of_birth: '1990-01-31',
+        country_of_residence: 'NG',
+      })
       .expect(201);
     const { id, person_id: personId } = created.body as { id: string; person_id: string };
     for (const [i, [kind, file]] of (
@@ -229,7 +312,14 @@ describe('two API replicas behind the same stores', () => {
     const { entity, account, detail } = await payerWithDetail();
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      const body = { account_id: account, payment_detail_id: detail, amount: 1_000 + i, payment_type: 'bank-transfer', description: `Invoice ${i}`, unique_reference: `dist-${i}-${Date.now()}` };
+      const body = {
+        account_id: account,
+        payment_detail_id: detail,
+        amount: 1_000 + i,
+        payment_type: 'bank-transfer',
+        description: `Invoice ${i}`,
+        unique_reference: `dist-${i}-${Date.now()}`,
+      };
       ids.push((await pair(i)[0].post('/transfer').set(auth).send(body).expect(201)).body.id);
     }
     for (const [i, id] of ids.entries()) {

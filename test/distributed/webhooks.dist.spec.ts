@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { Receiver } from '../webhooks/receiver';
 import { TEST_CA } from '../webhooks/webhooks-helpers';
-import { eventually, killStartedApps, randomKey, sharedEnvironment, startApp, startWorker, type AppProcess } from './processes';
+import {
+  eventually,
+  killStartedApps,
+  randomKey,
+  sharedEnvironment,
+  startApp,
+  startWorker,
+  type AppProcess,
+} from './processes';
 import { standardWebhooksSecret } from '@app/application/webhooks';
 
 /**
@@ -46,7 +54,13 @@ describe('distributed deployment: the webhooks worker on Kafka', () => {
     const [api, , , worker] = apps;
     expect((await worker.health()).adapters).toEqual({ event_store: 'sqlite', read_store: 'mongodb', bus: 'kafka' });
     const http = request(api.url);
-    const entity = (await http.post('/entities').set(auth).send({ first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', country: 'NG' }).expect(201)).body.id as string;
+    const entity = (
+      await http
+        .post('/entities')
+        .set(auth)
+        .send({ first_name: 'Ada', last_name: 'Okafor', email: 'ada@example.com', country: 'NG' })
+        .expect(201)
+    ).body.id as string;
     const secret = 'distributed-secret-0123456789';
     receiver.expect('/dist', standardWebhooksSecret(secret));
     receiver.responder = (_path, n) => (n === 1 ? { status: 500 } : { status: 200 });
@@ -54,12 +68,22 @@ describe('distributed deployment: the webhooks worker on Kafka', () => {
       await http
         .post('/entity-webhooks')
         .set(auth)
-        .send({ entity_id: entity, url: receiver.url('/dist'), secret, enabled_events: { accounts: ['created'], inflows: ['completed'] } })
+        .send({
+          entity_id: entity,
+          url: receiver.url('/dist'),
+          secret,
+          enabled_events: { accounts: ['created'], inflows: ['completed'] },
+        })
         .expect(201)
     ).body;
 
-    const account = (await http.post('/accounts').set(auth).send({ entity_id: entity, currency: 'USD' }).expect(201)).body;
-    await http.post(`/sandbox/accounts/${account.id}/fund`).set(auth).send({ amount: 4200, currency: 'USD' }).expect(201);
+    const account = (await http.post('/accounts').set(auth).send({ entity_id: entity, currency: 'USD' }).expect(201))
+      .body;
+    await http
+      .post(`/sandbox/accounts/${account.id}/fund`)
+      .set(auth)
+      .send({ amount: 4200, currency: 'USD' })
+      .expect(201);
 
     const received = await eventually(
       async () => receiver.on('/dist'),
@@ -70,21 +94,36 @@ describe('distributed deployment: the webhooks worker on Kafka', () => {
     const created = received.filter((r) => r.payload.event === 'accounts.created');
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(created[created.length - 1].payload.data).toMatchObject({ id: account.id, entity_id: entity });
-    expect(received.find((r) => r.payload.event === 'inflows.completed')!.payload.data).toMatchObject({ account_id: account.id, amount: 4200 });
+    expect(received.find((r) => r.payload.event === 'inflows.completed')!.payload.data).toMatchObject({
+      account_id: account.id,
+      amount: 4200,
+    });
 
     const logs = await eventually(
-      async () => (await http.get('/webhook-logs').query({ entity_id: entity, webhook_id: hook.id }).set(auth).expect(200)).body.data as Array<Record<string, any>>,
+      async () =>
+        (await http.get('/webhook-logs').query({ entity_id: entity, webhook_id: hook.id }).set(auth).expect(200)).body
+          .data as Array<Record<string, any>>,
       (l) => l.some((x) => x.status === 'failed') && l.filter((x) => x.status === 'succeeded').length === 2,
       'the failed and the acknowledged attempts in GET /webhook-logs',
     );
     const failed = logs.find((l) => l.status === 'failed')!;
-    expect(failed).toMatchObject({ attempt: 1, response: { status_code: 500 }, request: { headers: { 'webhook-signature': '***' } } });
+    expect(failed).toMatchObject({
+      attempt: 1,
+      response: { status_code: 500 },
+      request: { headers: { 'webhook-signature': '***' } },
+    });
     expect(logs.find((l) => l.event_id === failed.event_id && l.status === 'succeeded')).toMatchObject({ attempt: 2 });
   });
 
   it('routes each event at its position in the log and keeps one resource in order, without waiting for the projector', async () => {
     const http = request(apps[0].url);
-    const entity = (await http.post('/entities').set(auth).send({ first_name: 'Bo', last_name: 'Lind', email: 'bo@example.com', country: 'SE' }).expect(201)).body.id as string;
+    const entity = (
+      await http
+        .post('/entities')
+        .set(auth)
+        .send({ first_name: 'Bo', last_name: 'Lind', email: 'bo@example.com', country: 'SE' })
+        .expect(201)
+    ).body.id as string;
     const webhook = async (path: string, enabled_events: Record<string, string[]>) => {
       const secret = `distributed-${path.slice(1)}-0123456789`;
       receiver.expect(path, standardWebhooksSecret(secret));
@@ -101,8 +140,10 @@ describe('distributed deployment: the webhooks worker on Kafka', () => {
     const gone = await webhook('/dist-gone', { accounts: ['created', 'updated'], inflows: ['completed'] });
     await http.delete(`/entity-webhooks/${gone.id}`).query({ entity_id: entity }).set(auth).expect(200);
     const ordered = await webhook('/dist-ordered', { accounts: ['created', 'updated'], inflows: ['completed'] });
-    const account = (await http.post('/accounts').set(auth).send({ entity_id: entity, currency: 'USD' }).expect(201)).body;
-    for (const amount of [100, 200]) await http.post(`/sandbox/accounts/${account.id}/fund`).set(auth).send({ amount, currency: 'USD' }).expect(201);
+    const account = (await http.post('/accounts').set(auth).send({ entity_id: entity, currency: 'USD' }).expect(201))
+      .body;
+    for (const amount of [100, 200])
+      await http.post(`/sandbox/accounts/${account.id}/fund`).set(auth).send({ amount, currency: 'USD' }).expect(201);
 
     const received = await eventually(
       async () => receiver.on('/dist-ordered'),
@@ -111,7 +152,12 @@ describe('distributed deployment: the webhooks worker on Kafka', () => {
     );
     expect(receiver.rejected).toEqual([]);
     // The first delivery failed once; the later ones waited for its retry, then followed in event order.
-    expect(received.map((r) => [r.payload.event, r.payload.data.amount ?? (r.payload.data.balance as { current: number }).current])).toEqual([
+    expect(
+      received.map((r) => [
+        r.payload.event,
+        r.payload.data.amount ?? (r.payload.data.balance as { current: number }).current,
+      ]),
+    ).toEqual([
       ['accounts.created', 0],
       ['accounts.created', 0],
       ['inflows.completed', 100],
@@ -121,7 +167,13 @@ describe('distributed deployment: the webhooks worker on Kafka', () => {
     ]);
     // Five deliveries to the webhook in force at each event's position, one attempted twice.
     const logsOf = async (webhookId: string) =>
-      (await http.get('/webhook-logs').query({ entity_id: entity, webhook_id: webhookId, limit: '100' }).set(auth).expect(200)).body.data as Array<Record<string, any>>;
+      (
+        await http
+          .get('/webhook-logs')
+          .query({ entity_id: entity, webhook_id: webhookId, limit: '100' })
+          .set(auth)
+          .expect(200)
+      ).body.data as Array<Record<string, any>>;
     const logs = await eventually(
       () => logsOf(ordered.id),
       (l) => l.length >= 6,

@@ -20,11 +20,18 @@ describe('GET /events/stream and its key', () => {
   };
   /** A new sandbox key of the organization of `by`: its id and secret. */
   const newKey = async (by: string = KEYS.sandbox) => {
-    const body = (await t.http.post('/api-keys').set(bearer(by)).send({ name: 'stream' }).expect(201)).body as { id: string; key: string };
+    const body = (await t.http.post('/api-keys').set(bearer(by)).send({ name: 'stream' }).expect(201)).body as {
+      id: string;
+      key: string;
+    };
     return { id: body.id, secret: body.key };
   };
   /** Resolves when the server ended the response; fails the test if it never does. */
-  const endOf = (s: SseConnection) => Promise.race([s.ended.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000).unref())]);
+  const endOf = (s: SseConnection) =>
+    Promise.race([
+      s.ended.then(() => 'ended'),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000).unref()),
+    ]);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -47,32 +54,44 @@ describe('GET /events/stream and its key', () => {
       while (funding) await fund(t, p.account, 100, 'USD');
     })();
     try {
-      await watched.until((e) => bodiesOf(e).some((b) => b.event === 'inflows.completed' && b.data.account_id === p.account));
+      await watched.until((e) =>
+        bodiesOf(e).some((b) => b.event === 'inflows.completed' && b.data.account_id === p.account),
+      );
       await cut(key.id);
       expect(await endOf(watched)).toBe('ended');
       // The control keeps going: fundings after the cut reach it.
-      const cutAt = (await t.http.get(`/events?type=${cutType}&limit=100`).set(bearer(KEYS.sandbox)).expect(200)).body.data.find((e: { resource_id: string }) => e.resource_id === key.id)
-        .position as number;
-      await control.until((e) => bodiesOf(e).some((b) => b.event === 'inflows.completed' && Number(b.lastEventId) > cutAt + 3));
+      const cutAt = (
+        await t.http.get(`/events?type=${cutType}&limit=100`).set(bearer(KEYS.sandbox)).expect(200)
+      ).body.data.find((e: { resource_id: string }) => e.resource_id === key.id).position as number;
+      await control.until((e) =>
+        bodiesOf(e).some((b) => b.event === 'inflows.completed' && Number(b.lastEventId) > cutAt + 3),
+      );
     } finally {
       funding = false;
       await fundings;
     }
     const sent = bodiesOf(watched.events);
     expect(sent.length).toBeGreaterThan(0);
-    const cutAt = (await t.http.get(`/events?type=${cutType}&limit=100`).set(bearer(KEYS.sandbox)).expect(200)).body.data.find((e: { resource_id: string }) => e.resource_id === key.id)
-      .position as number;
+    const cutAt = (
+      await t.http.get(`/events?type=${cutType}&limit=100`).set(bearer(KEYS.sandbox)).expect(200)
+    ).body.data.find((e: { resource_id: string }) => e.resource_id === key.id).position as number;
     // Nothing of the log after the revocation or rotation went out on the stream, and nothing more at all (no `end`).
     expect(sent.filter((b) => b.lastEventId !== '' && Number(b.lastEventId) > cutAt)).toEqual([]);
     expect(watched.events.map((e) => e.event)).not.toContain('end');
   }
 
   it('ends when its key is revoked, while events keep coming; another key’s stream goes on', async () => {
-    await endsWhileEventsKeepComing(async (id) => void (await t.http.delete(`/api-keys/${id}`).set(bearer(KEYS.sandbox)).expect(200)), 'ApiKeyRevoked');
+    await endsWhileEventsKeepComing(
+      async (id) => void (await t.http.delete(`/api-keys/${id}`).set(bearer(KEYS.sandbox)).expect(200)),
+      'ApiKeyRevoked',
+    );
   });
 
   it('ends when its key is rotated, while events keep coming; another key’s stream goes on', async () => {
-    await endsWhileEventsKeepComing(async (id) => void (await t.http.post(`/api-keys/${id}/rotate`).set(bearer(KEYS.sandbox)).expect(200)), 'ApiKeyRotated');
+    await endsWhileEventsKeepComing(
+      async (id) => void (await t.http.post(`/api-keys/${id}/rotate`).set(bearer(KEYS.sandbox)).expect(200)),
+      'ApiKeyRotated',
+    );
   });
 
   it('ends on revocation while it waits for events (nothing of its world happens)', async () => {

@@ -44,13 +44,17 @@ describe('GET /events/stream', () => {
   /** A payout from a funded account, moved to successful; its entity has a webhook for every event. */
   async function payout() {
     const p = await payer(t, 'USD', 100_000);
-    const webhook = await webhookTo(t, receiver, `/real-${p.entity}`, { entity_id: p.entity, enabled_events: { all: true } });
+    const webhook = await webhookTo(t, receiver, `/real-${p.entity}`, {
+      entity_id: p.entity,
+      enabled_events: { all: true },
+    });
     const detail = await paymentDetail(t, p.counterparty, BANK_USD);
     return {
       ...p,
       webhook,
       run: async () => {
-        const transfer = (await post(t, transferBody(p.account, detail, { amount: 20_000 })).expect(201)).body.id as string;
+        const transfer = (await post(t, transferBody(p.account, detail, { amount: 20_000 })).expect(201)).body
+          .id as string;
         await advance(t, transfer, { to: 'processing' }).expect(200);
         await advance(t, transfer, { to: 'successful' }).expect(200);
         return transfer;
@@ -66,13 +70,20 @@ describe('GET /events/stream', () => {
     expect(s.headers['cache-control']).toBe('no-store, no-transform');
     const [ready] = await s.until((e) => e.length >= 1);
     expect(ready.event).toBe('ready');
-    expect(JSON.parse(ready.data)).toMatchObject({ object: 'event_stream', mode: 'sandbox', follow: true, heartbeat_ms: 15_000 });
+    expect(JSON.parse(ready.data)).toMatchObject({
+      object: 'event_stream',
+      mode: 'sandbox',
+      follow: true,
+      heartbeat_ms: 15_000,
+    });
     expect(ready.lastEventId).toBe(String(JSON.parse(ready.data).after_position));
 
     const transfer = await p.run();
     await s.until((e) => bodiesOf(e).some((b) => b.event === 'outflows.completed' && b.data.id === transfer));
     const bodies = bodiesOf(s.events);
-    const outflows = bodies.filter((b) => b.event.startsWith('outflows.')).map((b) => [b.event, b.data.id, b.data.status]);
+    const outflows = bodies
+      .filter((b) => b.event.startsWith('outflows.'))
+      .map((b) => [b.event, b.data.id, b.data.status]);
     expect(outflows).toEqual([
       ['outflows.created', transfer, 'pending'],
       ['outflows.updated', transfer, 'processing'],
@@ -95,7 +106,9 @@ describe('GET /events/stream', () => {
       (r) => r.some((d) => d.payload.event === 'outflows.completed'),
     );
     // (The worker may deliver an event the stream has not handed on yet: wait for each.)
-    const streamed = bodiesOf(await s.until((e) => delivered.every((d) => bodiesOf(e).some((b) => b.id === d.payload.id))));
+    const streamed = bodiesOf(
+      await s.until((e) => delivered.every((d) => bodiesOf(e).some((b) => b.id === d.payload.id))),
+    );
     for (const d of delivered) expect(streamed.find((b) => b.id === d.payload.id)?.raw).toBe(d.body);
     expect(delivered.filter((d) => d.payload.event.startsWith('outflows.')).length).toBe(3);
   });
@@ -112,9 +125,15 @@ describe('GET /events/stream', () => {
     expect(resumeAt).toMatch(/^\d+$/);
     // Everything after the first event of the cut's domain event that carries the cut's id.
     // Byte for byte: a resumed stream folds each resource it meets first mid-history to the same state.
-    const rest = all.filter((b) => Number(b.lastEventId) > Number(resumeAt) || (b.lastEventId === resumeAt && all.indexOf(b) > cut)).map((b) => b.raw);
+    const rest = all
+      .filter((b) => Number(b.lastEventId) > Number(resumeAt) || (b.lastEventId === resumeAt && all.indexOf(b) > cut))
+      .map((b) => b.raw);
 
-    for (const options of [{ lastEventId: resumeAt }, { query: `after_position=${resumeAt}` }, { lastEventId: resumeAt, query: 'after_position=0' }]) {
+    for (const options of [
+      { lastEventId: resumeAt },
+      { query: `after_position=${resumeAt}` },
+      { lastEventId: resumeAt, query: 'after_position=0' },
+    ]) {
       const again = await stream(KEYS.sandbox, options);
       const [ready] = await again.until((e) => e.length >= 1);
       expect(JSON.parse(ready.data).after_position).toBe(Number(resumeAt));
@@ -148,7 +167,10 @@ describe('GET /events/stream', () => {
       await live.until((e) => e.length >= 1);
       const p = await payout();
       await p.run();
-      const head = Number((await t.http.get(`/accounts/${p.account}/history`).set(bearer(KEYS.sandbox)).expect(200)).body.data.at(-1).position);
+      const head = Number(
+        (await t.http.get(`/accounts/${p.account}/history`).set(bearer(KEYS.sandbox)).expect(200)).body.data.at(-1)
+          .position,
+      );
       // Heartbeats carry the position past the sandbox world's events without showing any.
       await eventually(
         () => Number(other.parser.lastEventId),
@@ -209,7 +231,11 @@ describe('GET /events/stream', () => {
       const s = await stream(key, options);
       await s.ended;
       expect([status, s.headers['content-type']]).toEqual([status, expect.stringContaining('application/json')]);
-      expect(JSON.parse(s.text())).toMatchObject({ status: 'error', code: expect.any(String), errors: expect.any(Array) });
+      expect(JSON.parse(s.text())).toMatchObject({
+        status: 'error',
+        code: expect.any(String),
+        errors: expect.any(Array),
+      });
       if (code !== 'forbidden' && code !== 'unauthorized') expect(JSON.parse(s.text()).code).toBe(code);
     }
   });

@@ -20,7 +20,11 @@ export interface SseConnection {
   text(): string;
 }
 
-export function openStream(base: string, key: string | null, options: { query?: string; lastEventId?: string } = {}): Promise<SseConnection> {
+export function openStream(
+  base: string,
+  key: string | null,
+  options: { query?: string; lastEventId?: string } = {},
+): Promise<SseConnection> {
   const url = new URL(`/events/stream${options.query ? `?${options.query}` : ''}`, base);
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (key) headers.authorization = `Bearer ${key}`;
@@ -57,7 +61,10 @@ export function openStream(base: string, key: string | null, options: { query?: 
         until: async (done, timeoutMs = 15_000) => {
           const until = Date.now() + timeoutMs;
           while (!done(events)) {
-            if (Date.now() > until) throw new Error(`stream: condition not met in ${timeoutMs} ms; got ${events.map((e) => e.event).join(', ')}`);
+            if (Date.now() > until)
+              throw new Error(
+                `stream: condition not met in ${timeoutMs} ms; got ${events.map((e) => e.event).join(', ')}`,
+              );
             await new Promise((r) => setTimeout(r, 20));
           }
           return events;
@@ -72,4 +79,14 @@ export function openStream(base: string, key: string | null, options: { query?: 
 export const bodiesOf = (events: readonly SseEvent[]) =>
   events
     .filter((e) => !['ready', 'end', 'error'].includes(e.event))
-    .map((e) => ({ ...(JSON.parse(e.data) as { id: string; event: string; created: number; entity_id: string; data: Record<string, any> }), raw: e.data, lastEventId: e.lastEventId }));
+    .map((e) => ({
+      ...(JSON.parse(e.data) as {
+        id: string;
+        event: string;
+        created: number;
+        entity_id: string;
+        data: Record<string, any>;
+      }),
+      raw: e.data,
+      lastEventId: e.lastEventId,
+    }));

@@ -21,7 +21,15 @@ export async function appendFlood(file: string, makeSpace: () => void): Promise<
   const store = new SqliteEventStore(file, 100);
   const pad = 'x'.repeat(30_000);
   const events = (stream: string, n: number): EventToAppend[] =>
-    Array.from({ length: n }, (_, i) => ({ type: 'Padded', data: { pad, i }, metadata: { event_id: `${stream}-${i}`, organization_id: 'org_disk', mode: 'sandbox' } }) as unknown as EventToAppend);
+    Array.from(
+      { length: n },
+      (_, i) =>
+        ({
+          type: 'Padded',
+          data: { pad, i },
+          metadata: { event_id: `${stream}-${i}`, organization_id: 'org_disk', mode: 'sandbox' },
+        }) as unknown as EventToAppend,
+    );
   const outcomes: Record<string, string> = {};
   const sizes: Record<string, number> = {};
   for (let round = 0; round < 4; round++) {
@@ -48,11 +56,19 @@ export async function appendFlood(file: string, makeSpace: () => void): Promise<
 /** Reopens the file and names every stream whose stored events disagree with its answer. */
 export function disagreements(file: string, { outcomes, sizes }: FloodResult): string[] {
   const db = new Database(file, { readonly: true });
-  const stored = new Map((db.prepare('SELECT stream_id, COUNT(*) AS n FROM events GROUP BY stream_id').all() as Array<{ stream_id: string; n: number }>).map((r) => [r.stream_id, r.n]));
+  const stored = new Map(
+    (
+      db.prepare('SELECT stream_id, COUNT(*) AS n FROM events GROUP BY stream_id').all() as Array<{
+        stream_id: string;
+        n: number;
+      }>
+    ).map((r) => [r.stream_id, r.n]),
+  );
   db.close();
   return Object.entries(outcomes).flatMap(([stream, o]) => {
     const n = stored.get(stream) ?? 0;
-    if (o === 'committed' && n !== sizes[stream]) return [`${stream}: acknowledged, ${n} of ${sizes[stream]} events stored`];
+    if (o === 'committed' && n !== sizes[stream])
+      return [`${stream}: acknowledged, ${n} of ${sizes[stream]} events stored`];
     if (o !== 'committed' && n !== 0) return [`${stream}: refused (${o}), yet ${n} events stored`];
     return [];
   });

@@ -38,11 +38,13 @@ function smallDisk(size: string): string {
   return dir;
 }
 /** Space returns: the same filesystem, grown, with the files on it untouched. */
-const grow = (dir: string, size: string) => execFileSync('mount', ['-o', `remount,size=${size}`, dir], { stdio: 'pipe' });
+const grow = (dir: string, size: string) =>
+  execFileSync('mount', ['-o', `remount,size=${size}`, dir], { stdio: 'pipe' });
 
 /** `npm run replay -- --verify` (its source, through ts-register.js, as test/audit/replay-cli does). */
 function replayVerify(dataDir: string) {
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.replay;
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts.replay;
   const entry = join(ROOT, `${/^node dist\/(\S+)\.js$/.exec(script)![1]}.ts`);
   const run = spawnSync(process.execPath, ['-r', join(ROOT, 'test/audit/ts-register.js'), entry, '--verify'], {
     cwd: ROOT,
@@ -96,7 +98,13 @@ suite('disk full under the embedded event log (a small tmpfs)', () => {
       api()
         .post('/entities')
         .set(bearer(KEYS.sandbox))
-        .send({ type: 'individual', first_name: 'Ada', last_name: `Full${n}`, email: 'ada@example.com', country: 'GB' });
+        .send({
+          type: 'individual',
+          first_name: 'Ada',
+          last_name: `Full${n}`,
+          email: 'ada@example.com',
+          country: 'GB',
+        });
     try {
       const acknowledged: string[] = [];
       const refused: request.Response[] = [];
@@ -110,7 +118,12 @@ suite('disk full under the embedded event log (a small tmpfs)', () => {
       // An outage, not a bug: 503 service_unavailable with Retry-After (never 500), so a client retries.
       for (const res of refused) {
         expect(res.status).toBe(503);
-        expect(res.body).toEqual({ status: 'error', code: 'service_unavailable', message: expect.any(String), errors: [] });
+        expect(res.body).toEqual({
+          status: 'error',
+          code: 'service_unavailable',
+          message: expect.any(String),
+          errors: [],
+        });
         expect(res.headers['retry-after']).toBe('5');
         expect(res.headers['x-request-id']).toMatch(/^req_/);
       }
@@ -143,7 +156,12 @@ suite('disk full under the embedded event log (a small tmpfs)', () => {
  * SQLITE_IOERR ("disk I/O error"), the class a failing disk or a failed fsync falls in. Node
  * ignores SIGXFSZ, so the process lives on; lifting the limit is space returning.
  */
-const noPrlimit = process.platform !== 'linux' ? `not Linux (${process.platform})` : spawnSync('prlimit', ['--version']).error ? 'prlimit (util-linux) is not installed' : null;
+const noPrlimit =
+  process.platform !== 'linux'
+    ? `not Linux (${process.platform})`
+    : spawnSync('prlimit', ['--version']).error
+      ? 'prlimit (util-linux) is not installed'
+      : null;
 if (noPrlimit) {
   console.warn(`I/O error test skipped: ${noPrlimit}`);
 }
@@ -152,11 +170,22 @@ if (noPrlimit) {
     const dir = mkdtempSync(join(tmpdir(), 'io-error-'));
     try {
       const file = join(dir, 'events.db');
-      const run = spawnSync('prlimit', ['--fsize=2000000:unlimited', process.execPath, '-r', join(ROOT, 'test/audit/ts-register.js'), join(__dirname, 'append-flood.ts'), file], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
+      const run = spawnSync(
+        'prlimit',
+        [
+          '--fsize=2000000:unlimited',
+          process.execPath,
+          '-r',
+          join(ROOT, 'test/audit/ts-register.js'),
+          join(__dirname, 'append-flood.ts'),
+          file,
+        ],
+        {
+          cwd: ROOT,
+          encoding: 'utf8',
+          timeout: 120_000,
+        },
+      );
       if (run.status !== 0) throw new Error(`append-flood exited ${run.status}: ${run.stderr}`);
       const result = JSON.parse(run.stdout) as FloodResult;
       const refusals = Object.values(result.outcomes).filter((o) => o !== 'committed');

@@ -28,7 +28,12 @@ describe('the embedded log locked by another process', () => {
   it('a write answers 503 service_unavailable after the busy timeout, writes nothing, and runs once the lock is gone', async () => {
     const entity = await approvedEntity(t, KEYS.sandbox);
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    const fund = () => t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).set('Idempotency-Key', 'fund-while-locked').send({ amount: 700, currency: 'USD' });
+    const fund = () =>
+      t.http
+        .post(`/sandbox/accounts/${account.id}/fund`)
+        .set(bearer(KEYS.sandbox))
+        .set('Idempotency-Key', 'fund-while-locked')
+        .send({ amount: 700, currency: 'USD' });
     await t.settle();
     const positions = () => (holder.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
     const before = positions();
@@ -39,7 +44,11 @@ describe('the embedded log locked by another process', () => {
     const refused = await fund();
     holder.exec('ROLLBACK');
 
-    expect({ status: refused.status, code: refused.body.code, retryAfter: refused.headers['retry-after'] }).toEqual({ status: 503, code: 'service_unavailable', retryAfter: '5' });
+    expect({ status: refused.status, code: refused.body.code, retryAfter: refused.headers['retry-after'] }).toEqual({
+      status: 503,
+      code: 'service_unavailable',
+      retryAfter: '5',
+    });
     expect(positions()).toBe(before);
 
     const retried = await fund().expect(201);

@@ -15,7 +15,8 @@ describe('browsers, compression and ETags', () => {
   beforeAll(async () => {
     t = await startTestApp({ CORS_ALLOWED_ORIGINS: `${APP}, https://other.example.com` });
     const entity = await approvedEntity(t);
-    token = (await t.http.post('/entity-tokens').set(bearer(KEYS.sandbox)).send({ entity_id: entity }).expect(201)).body.token;
+    token = (await t.http.post('/entity-tokens').set(bearer(KEYS.sandbox)).send({ entity_id: entity }).expect(201)).body
+      .token;
   });
   afterAll(() => t.close());
 
@@ -34,7 +35,10 @@ describe('browsers, compression and ETags', () => {
   });
 
   it('gives another origin no CORS headers, and an OPTIONS without Origin is still the API’s own', async () => {
-    const preflight = await t.http.options('/accounts').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'POST');
+    const preflight = await t.http
+      .options('/accounts')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'POST');
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     const res = await t.http.get('/accounts').set('Origin', 'https://evil.example').set(bearer(token)).expect(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
@@ -44,11 +48,20 @@ describe('browsers, compression and ETags', () => {
   });
 
   it('refuses a secret key from a page of an origin not allowed, 403 secret_key_in_browser; not without Origin or from the API’s own', async () => {
-    const res = await t.http.get('/accounts').set('Origin', 'https://evil.example').set(bearer(KEYS.sandbox)).expect(403);
+    const res = await t.http
+      .get('/accounts')
+      .set('Origin', 'https://evil.example')
+      .set(bearer(KEYS.sandbox))
+      .expect(403);
     expect(res.body).toMatchObject({ status: 'error', code: 'secret_key_in_browser' });
     await t.http.get('/accounts').set(bearer(KEYS.sandbox)).expect(200);
     // The dashboard's own fetches: Origin is the host the API was asked on.
-    await t.http.get('/accounts').set('Host', 'payments.example.com').set('Origin', 'https://payments.example.com').set(bearer(KEYS.sandbox)).expect(200);
+    await t.http
+      .get('/accounts')
+      .set('Host', 'payments.example.com')
+      .set('Origin', 'https://payments.example.com')
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
   });
 
   it('compresses an answer when asked (the OpenAPI document), not otherwise', async () => {
@@ -62,7 +75,11 @@ describe('browsers, compression and ETags', () => {
   it('gives a GET an ETag, and If-None-Match with it answers 304 without a body', async () => {
     const first = await t.http.get('/accounts').set(bearer(KEYS.sandbox)).expect(200);
     expect(first.headers.etag).toMatch(/^W\/"/);
-    const again = await t.http.get('/accounts').set(bearer(KEYS.sandbox)).set('If-None-Match', first.headers.etag).expect(304);
+    const again = await t.http
+      .get('/accounts')
+      .set(bearer(KEYS.sandbox))
+      .set('If-None-Match', first.headers.etag)
+      .expect(304);
     expect(again.text).toBe('');
     await t.http.get('/accounts').set(bearer(KEYS.sandbox)).set('If-None-Match', 'W/"other"').expect(200);
   });

@@ -23,6 +23,11 @@ describe('GET /health', () => {
 
   it('with the operator token, has the details', async () => {
     const res = await t.http.get('/health').set(bearer(OPERATOR)).expect(200);
-    expect(res.body).toMatchObject({ status: 'ok', adapters: expect.any(Object), log: { head: expect.any(Number) }, writes: expect.any(Object) });
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      adapters: expect.any(Object),
+      log: { head: expect.any(Number) },
+      writes: expect.any(Object),
+    });
   });
 });

@@ -18,7 +18,12 @@ describe('log lines an operator can use', () => {
   it('a 4xx completion line names the error code', async () => {
     await t.http.get('/accounts/acc_nope').set(bearer(KEYS.sandbox)).set('x-request-id', 'code-404').expect(404);
     await t.http.get('/accounts').set('x-request-id', 'code-401').expect(401);
-    await t.http.get('/accounts').set(bearer(KEYS.sandbox)).set('Payments-Version', 'nope').set('x-request-id', 'code-400').expect(400);
+    await t.http
+      .get('/accounts')
+      .set(bearer(KEYS.sandbox))
+      .set('Payments-Version', 'nope')
+      .set('x-request-id', 'code-400')
+      .expect(400);
     const done = (id: string) => lines().find((l) => l.request_id === id && l.msg === 'request');
     expect(done('code-404')).toMatchObject({ res: { status: 404 }, code: expect.stringMatching(/not_found/) });
     expect(done('code-401')).toMatchObject({ res: { status: 401 }, code: 'unauthorized' });

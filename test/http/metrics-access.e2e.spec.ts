@@ -28,7 +28,8 @@ describe('GET /metrics on the API port', () => {
   const external = Object.values(networkInterfaces())
     .flat()
     .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
-  if (!external) console.warn('/metrics from another machine skipped: this machine has no non-loopback IPv4 address to ask on');
+  if (!external)
+    console.warn('/metrics from another machine skipped: this machine has no non-loopback IPv4 address to ask on');
   (external ? describe : describe.skip)('without PAYMENTS_ADMIN_TOKEN', () => {
     let t: TestApp;
     let port: number;

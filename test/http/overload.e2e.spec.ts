@@ -9,7 +9,11 @@ import { BANK_USD, balanceOf, payer, paymentDetail, transferBody } from '../tran
 const createdReferences = (log: readonly { type: string; data: unknown }[]) =>
   log
     .filter((e) => e.type === 'TransferCreated')
-    .map((e) => (e.data as { transfer: { unique_reference: string } }).transfer?.unique_reference ?? (e.data as { unique_reference?: string }).unique_reference);
+    .map(
+      (e) =>
+        (e.data as { transfer: { unique_reference: string } }).transfer?.unique_reference ??
+        (e.data as { unique_reference?: string }).unique_reference,
+    );
 
 /**
  * Backpressure (issue 20): past MAX_INFLIGHT_WRITES write requests at once, the API answers 503
@@ -25,7 +29,10 @@ describe('an overloaded API answers fast and writes nothing for what it refuses'
   });
 
   it('refuses a burst past the bound at once with 503 overloaded and Retry-After; admitted transfers complete, refused ones leave nothing', async () => {
-    t = await startTestApp({ MAX_INFLIGHT_WRITES: '4', PAYMENTS_ADMIN_TOKEN: 'operator-token-overload-0123456789abcdef' });
+    t = await startTestApp({
+      MAX_INFLIGHT_WRITES: '4',
+      PAYMENTS_ADMIN_TOKEN: 'operator-token-overload-0123456789abcdef',
+    });
     const { account, counterparty } = await payer(t, 'USD', 1_000_000);
     const detail = await paymentDetail(t, counterparty, BANK_USD);
     const before = await balanceOf(t, account);
@@ -44,7 +51,9 @@ describe('an overloaded API answers fast and writes nothing for what it refuses'
       return result;
     });
 
-    const bodies = Array.from({ length: 24 }, (_, i) => transferBody(account, detail, { amount: 1_000, unique_reference: `burst-${i}` }));
+    const bodies = Array.from({ length: 24 }, (_, i) =>
+      transferBody(account, detail, { amount: 1_000, unique_reference: `burst-${i}` }),
+    );
     const answers: { res: Response; reference: string; appendedBefore: number }[] = [];
     const all = Promise.all(
       bodies.map(async (body) => {
@@ -81,8 +90,12 @@ describe('an overloaded API answers fast and writes nothing for what it refuses'
     const log = await store.readAll({ limit: 100_000 });
     expect(createdReferences(log).sort()).toEqual(admitted.map((a) => a.reference).sort());
     // Nothing of a refused request: no transfer stream of its reference, no hold.
-    expect(new Set(log.filter((e) => e.streamId.startsWith('transfer-')).map((e) => e.streamId)).size).toBe(admitted.length);
-    expect(log.filter((e) => e.streamId === `account-${account}` && e.type === 'FundsHeld')).toHaveLength(admitted.length);
+    expect(new Set(log.filter((e) => e.streamId.startsWith('transfer-')).map((e) => e.streamId)).size).toBe(
+      admitted.length,
+    );
+    expect(log.filter((e) => e.streamId === `account-${account}` && e.type === 'FundsHeld')).toHaveLength(
+      admitted.length,
+    );
     const after = await balanceOf(t, account);
     expect(before.available - after.available).toBe(admitted.length * (1_000 + 3));
 
@@ -92,7 +105,9 @@ describe('an overloaded API answers fast and writes nothing for what it refuses'
       .set(bearer(KEYS.sandbox))
       .send(transferBody(account, detail, { amount: 1_000 }))
       .expect(201);
-    expect((await t.http.get('/health').set(bearer('operator-token-overload-0123456789abcdef')).expect(200)).body.writes).toMatchObject({ in_flight: 0, refused: refused.length, limit: 4 });
+    expect(
+      (await t.http.get('/health').set(bearer('operator-token-overload-0123456789abcdef')).expect(200)).body.writes,
+    ).toMatchObject({ in_flight: 0, refused: refused.length, limit: 4 });
   });
 
   it('refuses writes while the event loop is saturated, having written nothing, answers reads meanwhile, and takes writes again once the loop is free', async () => {
@@ -153,9 +168,14 @@ describe('an overloaded API answers fast and writes nothing for what it refuses'
       .expect(201);
 
     await t.settle();
-    expect(createdReferences(await t.app.get<EventStore>(EVENT_STORE).readAll({ limit: 100_000 }))).toEqual(['free-loop']);
+    expect(createdReferences(await t.app.get<EventStore>(EVENT_STORE).readAll({ limit: 100_000 }))).toEqual([
+      'free-loop',
+    ]);
     const after = await balanceOf(t, account);
     expect(before.available - after.available).toBe(1_000 + 3);
-    expect((await t.http.get('/health').set(bearer(operator)).expect(200)).body.writes).toMatchObject({ in_flight: 0, refused: 1 });
+    expect((await t.http.get('/health').set(bearer(operator)).expect(200)).body.writes).toMatchObject({
+      in_flight: 0,
+      refused: 1,
+    });
   });
 });

@@ -42,11 +42,18 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
       ['text/plain', BODY],
       ['text/plain; charset=utf-8', BODY],
       ['application/xml', '<key><name>x</name></key>'],
-      ['multipart/form-data; boundary=xyz', '--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--xyz--\r\n'],
+      [
+        'multipart/form-data; boundary=xyz',
+        '--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--xyz--\r\n',
+      ],
       ['application/octet-stream', BODY],
     ])('refuses %s with the envelope, writing nothing', async (type, body) => {
       let res!: Response;
-      expect(await wroteDuring(async () => (res = await t.http.post('/api-keys').set(auth).set('Content-Type', type).send(body)))).toEqual([]);
+      expect(
+        await wroteDuring(
+          async () => (res = await t.http.post('/api-keys').set(auth).set('Content-Type', type).send(body)),
+        ),
+      ).toEqual([]);
       expect(res.status).toBe(415);
       envelope(res, 'unsupported_media_type');
       expect(res.body.message).toContain(type.split(';')[0]);
@@ -55,10 +62,14 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
 
     it('refuses a form (what curl -d sends) and tells the caller to send Content-Type: application/json', async () => {
       let res!: Response;
-      expect(await wroteDuring(async () => (res = await t.http.post('/api-keys').set(auth).type('form').send('name=form')))).toEqual([]);
+      expect(
+        await wroteDuring(async () => (res = await t.http.post('/api-keys').set(auth).type('form').send('name=form'))),
+      ).toEqual([]);
       expect(res.status).toBe(415);
       envelope(res, 'unsupported_media_type');
-      expect(res.body.message).toMatch(/application\/x-www-form-urlencoded.*curl -d.*send Content-Type: application\/json/);
+      expect(res.body.message).toMatch(
+        /application\/x-www-form-urlencoded.*curl -d.*send Content-Type: application\/json/,
+      );
     });
 
     it('refuses a body without a Content-Type', async () => {
@@ -73,33 +84,68 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
     });
 
     it('refuses before authentication: 415 without a key, and with a bad one', async () => {
-      envelope(await t.http.post('/api-keys').set('Content-Type', 'text/plain').send(BODY).expect(415), 'unsupported_media_type');
-      envelope(await t.http.post('/api-keys').set(bearer('sk_test_nobodyAaaaaaaaaaaaaaaaaaaaaaaaaaaaa')).set('Content-Type', 'text/plain').send(BODY).expect(415), 'unsupported_media_type');
+      envelope(
+        await t.http.post('/api-keys').set('Content-Type', 'text/plain').send(BODY).expect(415),
+        'unsupported_media_type',
+      );
+      envelope(
+        await t.http
+          .post('/api-keys')
+          .set(bearer('sk_test_nobodyAaaaaaaaaaaaaaaaaaaaaaaaaaaaa'))
+          .set('Content-Type', 'text/plain')
+          .send(BODY)
+          .expect(415),
+        'unsupported_media_type',
+      );
     });
 
     it('on GET routes too, where a JSON body is still read (and refused by field)', async () => {
-      envelope(await t.http.get('/accounts').set(auth).set('Content-Type', 'text/plain').send('x').expect(415), 'unsupported_media_type');
+      envelope(
+        await t.http.get('/accounts').set(auth).set('Content-Type', 'text/plain').send('x').expect(415),
+        'unsupported_media_type',
+      );
       expect((await t.http.get('/accounts').set(auth).send({ x: 1 }).expect(400)).body.code).toBe('validation_error');
     });
   });
 
   describe('JSON routes take application/json and application/*+json', () => {
-    it.each(['application/json', 'application/json; charset=utf-8', 'application/merchant+json', 'application/vnd.api+json', 'APPLICATION/Merchant+JSON; charset=UTF-8'])(
-      'parses %s as JSON',
-      async (type) => {
-        const res = await t.http
-          .post('/api-keys')
-          .set(auth)
-          .set('Content-Type', type)
-          .send(JSON.stringify({ name: `via ${type}` }))
-          .expect(201);
-        expect(res.body.name).toBe(`via ${type}`);
-      },
-    );
+    it.each([
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/merchant+json',
+      'application/vnd.api+json',
+      'APPLICATION/Merchant+JSON; charset=UTF-8',
+    ])('parses %s as JSON', async (type) => {
+      const res = await t.http
+        .post('/api-keys')
+        .set(auth)
+        .set('Content-Type', type)
+        .send(JSON.stringify({ name: `via ${type}` }))
+        .expect(201);
+      expect(res.body.name).toBe(`via ${type}`);
+    });
 
     it('checks a +json body like any JSON: malformed 400 invalid_json, unknown fields 400', async () => {
-      expect((await t.http.post('/api-keys').set(auth).set('Content-Type', 'application/merchant+json').send('{"name":').expect(400)).body.code).toBe('invalid_json');
-      expect((await t.http.post('/api-keys').set(auth).set('Content-Type', 'application/merchant+json').send('{"nope":1}').expect(400)).body.code).toBe('validation_error');
+      expect(
+        (
+          await t.http
+            .post('/api-keys')
+            .set(auth)
+            .set('Content-Type', 'application/merchant+json')
+            .send('{"name":')
+            .expect(400)
+        ).body.code,
+      ).toBe('invalid_json');
+      expect(
+        (
+          await t.http
+            .post('/api-keys')
+            .set(auth)
+            .set('Content-Type', 'application/merchant+json')
+            .send('{"nope":1}')
+            .expect(400)
+        ).body.code,
+      ).toBe('validation_error');
     });
 
     it('refuses application/+json and application/jsonx, which are not JSON types', async () => {
@@ -114,18 +160,29 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
       keyId = (await t.http.post('/api-keys').set(auth).send({ name: 'rotated' }).expect(201)).body.id;
     });
 
-    it.each([undefined, 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data'])('POST /api-keys/{id}/rotate with Content-Type %s and no body', async (type) => {
-      const req = t.http.post(`/api-keys/${keyId}/rotate`).set(auth);
-      if (type) req.set('Content-Type', type);
-      const res = await req.expect(200);
-      expect(res.body.key).toMatch(/^sk_test_/);
-    });
+    it.each([undefined, 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data'])(
+      'POST /api-keys/{id}/rotate with Content-Type %s and no body',
+      async (type) => {
+        const req = t.http.post(`/api-keys/${keyId}/rotate`).set(auth);
+        if (type) req.set('Content-Type', type);
+        const res = await req.expect(200);
+        expect(res.body.key).toMatch(/^sk_test_/);
+      },
+    );
 
     it('also with neither Content-Length nor Transfer-Encoding (raw HTTP/1.1)', async () => {
       const server = t.app.getHttpServer() as Server;
       if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const { port } = server.address() as AddressInfo;
-      const head = [`POST /api-keys/${keyId}/rotate HTTP/1.1`, 'Host: localhost', `Authorization: Bearer ${KEYS.sandbox}`, 'Content-Type: text/plain', 'Connection: close', '', ''].join('\r\n');
+      const head = [
+        `POST /api-keys/${keyId}/rotate HTTP/1.1`,
+        'Host: localhost',
+        `Authorization: Bearer ${KEYS.sandbox}`,
+        'Content-Type: text/plain',
+        'Connection: close',
+        '',
+        '',
+      ].join('\r\n');
       const answer = await new Promise<string>((resolve, reject) => {
         let text = '';
         const socket = connect(port, '127.0.0.1', () => socket.write(head));
@@ -137,7 +194,12 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
     });
 
     it('also with an explicit Content-Length: 0', async () => {
-      await t.http.post(`/api-keys/${keyId}/rotate`).set(auth).set('Content-Type', 'text/plain').set('Content-Length', '0').expect(200);
+      await t.http
+        .post(`/api-keys/${keyId}/rotate`)
+        .set(auth)
+        .set('Content-Type', 'text/plain')
+        .set('Content-Length', '0')
+        .expect(200);
     });
   });
 
@@ -147,13 +209,30 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
       await fund(t, account, 100_000, 'USD');
       const pem = await publicKeyOf(t);
       const intent = await createIntent(t, account, { amount: 10_000 });
-      await confirm(t, intent.id, cardAction(encrypt(pem, card()), { return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined })).expect(201);
+      await confirm(
+        t,
+        intent.id,
+        cardAction(
+          encrypt(pem, card()),
+          { return_url: undefined },
+          { auth_model: '3ds_disabled', browser_info: undefined },
+        ),
+      ).expect(201);
       const before = await balance(t, account);
       const refunds = `/payment-intents/${intent.id}/refunds`;
 
-      for (const type of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded']) {
+      for (const type of [
+        'text/plain',
+        'application/xml',
+        'multipart/form-data; boundary=x',
+        'application/x-www-form-urlencoded',
+      ]) {
         let res!: Response;
-        expect(await wroteDuring(async () => (res = await t.http.post(refunds).set(auth).set('Content-Type', type).send('{"amount":100}')))).toEqual([]);
+        expect(
+          await wroteDuring(
+            async () => (res = await t.http.post(refunds).set(auth).set('Content-Type', type).send('{"amount":100}')),
+          ),
+        ).toEqual([]);
         expect(res.status).toBe(415);
         envelope(res, 'unsupported_media_type');
       }
@@ -175,21 +254,34 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
       const capture = `/sandbox/card-transactions/${held.id}/capture`;
 
       let res!: Response;
-      expect(await wroteDuring(async () => (res = await t.http.post(capture).set(auth).set('Content-Type', 'text/plain').send('{"amount":100}')))).toEqual([]);
+      expect(
+        await wroteDuring(
+          async () =>
+            (res = await t.http.post(capture).set(auth).set('Content-Type', 'text/plain').send('{"amount":100}')),
+        ),
+      ).toEqual([]);
       expect(res.status).toBe(415);
       envelope(res, 'unsupported_media_type');
-      const listed = (await t.http.get(`/card-transactions/${cardId}`).set(auth).expect(200)).body.data.payments as Array<{ id: string; status: string; amount: number }>;
+      const listed = (await t.http.get(`/card-transactions/${cardId}`).set(auth).expect(200)).body.data
+        .payments as Array<{ id: string; status: string; amount: number }>;
       expect(listed.find((x) => x.id === held.id)).toMatchObject({ status: 'pending', amount: 4_000 });
       expect(await balance(t, account)).toEqual(before);
 
       // The same body as JSON captures exactly 100.
-      expect((await t.http.post(capture).set(auth).send({ amount: 100 }).expect(200)).body.data).toMatchObject({ id: held.id, status: 'successful', amount: 100 });
+      expect((await t.http.post(capture).set(auth).send({ amount: 100 }).expect(200)).body.data).toMatchObject({
+        id: held.id,
+        status: 'successful',
+        amount: 100,
+      });
     });
   });
 
   describe('routes that take other bodies', () => {
     it('the document upload takes multipart only: JSON and forms 415 naming multipart/form-data', async () => {
-      for (const send of [() => t.http.post('/documents/upload').set(auth).send({ key: 'identity' }), () => t.http.post('/documents/upload').set(auth).type('form').send('key=identity')]) {
+      for (const send of [
+        () => t.http.post('/documents/upload').set(auth).send({ key: 'identity' }),
+        () => t.http.post('/documents/upload').set(auth).type('form').send('key=identity'),
+      ]) {
         const res = await send().expect(415);
         envelope(res, 'unsupported_media_type');
         expect(res.body.message).toContain('Content-Type: multipart/form-data');
@@ -204,7 +296,10 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
       const form = await t.http.post(`/3ds/${action}/approve`).type('form').send('csrf_token=x');
       expect(form.status).not.toBe(415);
       expect(form.status).toBeLessThan(500);
-      envelope(await t.http.post(`/3ds/${action}/approve`).set('Content-Type', 'text/plain').send('csrf_token=x').expect(415), 'unsupported_media_type');
+      envelope(
+        await t.http.post(`/3ds/${action}/approve`).set('Content-Type', 'text/plain').send('csrf_token=x').expect(415),
+        'unsupported_media_type',
+      );
     });
   });
 
@@ -219,7 +314,9 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
       ['patch', '/ACCOUNTS/', ['GET', 'HEAD', 'OPTIONS', 'POST']],
     ] as const)('%s %s', async (method, path, allow) => {
       let res!: Response;
-      expect(await wroteDuring(async () => (res = await t.http[method](path).set(auth).send({ amount: 1 })))).toEqual([]);
+      expect(await wroteDuring(async () => (res = await t.http[method](path).set(auth).send({ amount: 1 })))).toEqual(
+        [],
+      );
       expect(res.status).toBe(405);
       envelope(res, 'method_not_allowed');
       expect(res.headers.allow.split(', ').sort()).toEqual([...allow].sort());
@@ -241,7 +338,10 @@ describe('strict HTTP: 415 unsupported_media_type, 405 method_not_allowed', () =
     it('unknown paths stay 404, whatever the method or body', async () => {
       envelope(await t.http.get('/nothing-here').set(auth).expect(404), 'not_found');
       envelope(await t.http.put('/accounts/acc_x/nothing').set(auth).expect(404), 'not_found');
-      envelope(await t.http.post('/nothing-here').set(auth).set('Content-Type', 'text/plain').send('x').expect(404), 'not_found');
+      envelope(
+        await t.http.post('/nothing-here').set(auth).set('Content-Type', 'text/plain').send('x').expect(404),
+        'not_found',
+      );
       await t.http.options('/nothing-here').expect(404);
     });
   });

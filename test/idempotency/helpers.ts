@@ -6,7 +6,10 @@ import { bearer, KEYS, type TestApp } from '../support/test-app';
 export const REPLAYED = 'idempotent-replayed';
 
 /** A request with a credential and an Idempotency-Key. */
-export const withKey = (key: string, credential: string = KEYS.sandbox) => ({ ...bearer(credential), 'Idempotency-Key': key });
+export const withKey = (key: string, credential: string = KEYS.sandbox) => ({
+  ...bearer(credential),
+  'Idempotency-Key': key,
+});
 
 export const uniqueKey = (what = 'k') => `${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
@@ -25,7 +28,12 @@ export async function accountsOf(t: TestApp, entityId: string, credential: strin
   return (res.body.data as Array<{ id: string }>).map((a) => a.id);
 }
 
-export const accountBody = (entityId: string, over: Record<string, unknown> = {}) => ({ entity_id: entityId, type: 'checking', currency: 'USD', ...over });
+export const accountBody = (entityId: string, over: Record<string, unknown> = {}) => ({
+  entity_id: entityId,
+  type: 'checking',
+  currency: 'USD',
+  ...over,
+});
 
 /**
  * Holds the next command the API executes until `release()`: a request that is really running
@@ -48,7 +56,12 @@ export function holdNextCommand(t: TestApp): { entered: Promise<void>; release: 
 }
 
 /** Polls `probe` (at most `ms`) until `done`; for waits on time the test set short (TTL, lease). */
-export async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 45_000): Promise<T> {
+export async function until<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  ms = 45_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();

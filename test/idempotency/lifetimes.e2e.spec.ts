@@ -10,7 +10,10 @@ import { accountBody, accountsOf, holdNextCommand, replayed, uniqueKey, until, w
 function entryOf(t: TestApp, key: string): { lease_until: number; expires_at: number } {
   const db = new Database(join(t.dataDir, 'idempotency.db'), { readonly: true });
   try {
-    return db.prepare('SELECT lease_until, expires_at FROM idempotency_keys WHERE key = ?').get(key) as { lease_until: number; expires_at: number };
+    return db.prepare('SELECT lease_until, expires_at FROM idempotency_keys WHERE key = ?').get(key) as {
+      lease_until: number;
+      expires_at: number;
+    };
   } finally {
     db.close();
   }

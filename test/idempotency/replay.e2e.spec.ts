@@ -25,7 +25,13 @@ describe('Idempotency-Key: a retried request runs once and gets its answer again
     const account = (await openAccount(t, KEYS.sandbox, accountBody(entity))).id;
     const key = uniqueKey('fund');
     const answers = [];
-    for (let i = 0; i < 10; i++) answers.push(await t.http.post(`/sandbox/accounts/${account}/fund`).set(withKey(key)).send({ amount: 1_500, currency: 'USD' }));
+    for (let i = 0; i < 10; i++)
+      answers.push(
+        await t.http
+          .post(`/sandbox/accounts/${account}/fund`)
+          .set(withKey(key))
+          .send({ amount: 1_500, currency: 'USD' }),
+      );
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(201));
     expect(answers.map(replayed)).toEqual([false, ...Array(9).fill(true)]);
     for (const r of answers) {
@@ -55,27 +61,56 @@ describe('Idempotency-Key: a retried request runs once and gets its answer again
     await fund(t, account, 100_000, 'USD');
     const pem = await publicKeyOf(t);
     const intent = await createIntent(t, account, { amount: 10_000 });
-    await confirm(t, intent.id, cardAction(encrypt(pem, card()), { return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined })).expect(201);
+    await confirm(
+      t,
+      intent.id,
+      cardAction(
+        encrypt(pem, card()),
+        { return_url: undefined },
+        { auth_model: '3ds_disabled', browser_info: undefined },
+      ),
+    ).expect(201);
     const before = await balanceOf(t, account);
 
     const key = uniqueKey('rfd');
-    const refund = () => t.http.post(`/payment-intents/${intent.id}/refunds`).set(withKey(key)).send({ amount: 4_000, reason: 'damaged' });
+    const refund = () =>
+      t.http.post(`/payment-intents/${intent.id}/refunds`).set(withKey(key)).send({ amount: 4_000, reason: 'damaged' });
     const first = await refund().expect(201);
     const retries = [await refund(), await refund()];
     for (const r of retries) {
       expect([r.status, replayed(r), r.body]).toEqual([201, true, first.body]);
     }
-    expect(await balanceOf(t, account)).toEqual({ available: before.available - 4_000, current: before.current - 4_000 });
-    const refunds = (await t.http.get(`/payment-intents/${intent.id}/refunds`).set(bearer(KEYS.sandbox)).expect(200)).body.data;
+    expect(await balanceOf(t, account)).toEqual({
+      available: before.available - 4_000,
+      current: before.current - 4_000,
+    });
+    const refunds = (await t.http.get(`/payment-intents/${intent.id}/refunds`).set(bearer(KEYS.sandbox)).expect(200))
+      .body.data;
     expect(refunds.map((r: { id: string }) => r.id)).toEqual([first.body.id]);
 
     // A refusal on a business rule is the answer to that request: stored, and replayed as it was,
     // even once the rule would now pass (it ran; a new attempt is a new key).
     const tooMuch = uniqueKey('rfd-422');
-    const refused = await t.http.post(`/payment-intents/${intent.id}/refunds`).set(withKey(tooMuch)).send({ amount: 10_001 }).expect(422);
-    expect(refused.body).toMatchObject({ status: 'error', code: 'refund_exceeds_charge', errors: [{ field: 'amount', message: expect.any(String) }] });
-    const again = await t.http.post(`/payment-intents/${intent.id}/refunds`).set(withKey(tooMuch)).send({ amount: 10_001 }).expect(422);
-    expect([replayed(again), again.text, again.headers['content-type']]).toEqual([true, refused.text, refused.headers['content-type']]);
+    const refused = await t.http
+      .post(`/payment-intents/${intent.id}/refunds`)
+      .set(withKey(tooMuch))
+      .send({ amount: 10_001 })
+      .expect(422);
+    expect(refused.body).toMatchObject({
+      status: 'error',
+      code: 'refund_exceeds_charge',
+      errors: [{ field: 'amount', message: expect.any(String) }],
+    });
+    const again = await t.http
+      .post(`/payment-intents/${intent.id}/refunds`)
+      .set(withKey(tooMuch))
+      .send({ amount: 10_001 })
+      .expect(422);
+    expect([replayed(again), again.text, again.headers['content-type']]).toEqual([
+      true,
+      refused.text,
+      refused.headers['content-type'],
+    ]);
   });
 
   it('keeps unique_reference beside it: a transfer retried under its key is replayed, under another key answers 409 with the original', async () => {
@@ -106,13 +141,27 @@ describe('Idempotency-Key: a retried request runs once and gets its answer again
     const revoked = await t.http.delete(`/api-keys/${created.body.id}`).set(withKey(key)).expect(200);
     const again = await t.http.delete(`/api-keys/${created.body.id}`).set(withKey(key)).expect(200);
     expect([replayed(again), again.body]).toEqual([true, revoked.body]);
-    expect((await t.http.delete(`/api-keys/${created.body.id}`).set(bearer(KEYS.sandbox)).expect(409)).body.code).toBe('api_key_revoked');
+    expect((await t.http.delete(`/api-keys/${created.body.id}`).set(bearer(KEYS.sandbox)).expect(409)).body.code).toBe(
+      'api_key_revoked',
+    );
 
     const counterparty = (await createCounterparty(t, entity)).id;
     const patchKey = uniqueKey('patch');
-    const patched = await t.http.patch(`/counterparties/${counterparty}`).set(withKey(patchKey)).send({ nickname: 'first' }).expect(200);
-    await t.http.patch(`/counterparties/${counterparty}`).set(bearer(KEYS.sandbox)).send({ nickname: 'second' }).expect(200);
-    const replayedPatch = await t.http.patch(`/counterparties/${counterparty}`).set(withKey(patchKey)).send({ nickname: 'first' }).expect(200);
+    const patched = await t.http
+      .patch(`/counterparties/${counterparty}`)
+      .set(withKey(patchKey))
+      .send({ nickname: 'first' })
+      .expect(200);
+    await t.http
+      .patch(`/counterparties/${counterparty}`)
+      .set(bearer(KEYS.sandbox))
+      .send({ nickname: 'second' })
+      .expect(200);
+    const replayedPatch = await t.http
+      .patch(`/counterparties/${counterparty}`)
+      .set(withKey(patchKey))
+      .send({ nickname: 'first' })
+      .expect(200);
     expect([replayed(replayedPatch), replayedPatch.body]).toEqual([true, patched.body]);
   });
 
@@ -121,7 +170,13 @@ describe('Idempotency-Key: a retried request runs once and gets its answer again
       await t.http
         .post('/individual-entities')
         .set(bearer(KEYS.sandbox))
-        .send({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', date_of_birth: '1906-12-09', country_of_residence: 'US' })
+        .send({
+          first_name: 'Grace',
+          last_name: 'Hopper',
+          email: 'grace@example.com',
+          date_of_birth: '1906-12-09',
+          country_of_residence: 'US',
+        })
         .expect(201)
     ).body.person_id as string;
     const upload = (key: string, file: Buffer) =>

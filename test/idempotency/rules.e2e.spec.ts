@@ -41,7 +41,10 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
       ];
       const headAfterOther = await logHead(t);
       for (const res of await Promise.all(attempts)) {
-        expect([res.status, res.body]).toEqual([422, { status: 'error', code: 'idempotency_key_reused', message: expect.any(String), errors: [] }]);
+        expect([res.status, res.body]).toEqual([
+          422,
+          { status: 'error', code: 'idempotency_key_reused', message: expect.any(String), errors: [] },
+        ]);
         expect(replayed(res)).toBe(false);
       }
       expect(headAfterOther).toBeGreaterThan(head);
@@ -55,8 +58,18 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
     it('reads the same request whatever the order of its JSON keys or its whitespace', async () => {
       const own = await approvedEntity(t);
       const key = uniqueKey('canonical');
-      const first = await t.http.post('/accounts').set(withKey(key)).set('Content-Type', 'application/json').send(`{"entity_id":"${own}","type":"checking","currency":"USD"}`).expect(201);
-      const again = await t.http.post('/accounts').set(withKey(key)).set('Content-Type', 'application/json').send(`{ "currency": "USD",\n  "type": "checking", "entity_id": "${own}" }`).expect(201);
+      const first = await t.http
+        .post('/accounts')
+        .set(withKey(key))
+        .set('Content-Type', 'application/json')
+        .send(`{"entity_id":"${own}","type":"checking","currency":"USD"}`)
+        .expect(201);
+      const again = await t.http
+        .post('/accounts')
+        .set(withKey(key))
+        .set('Content-Type', 'application/json')
+        .send(`{ "currency": "USD",\n  "type": "checking", "entity_id": "${own}" }`)
+        .expect(201);
       expect([replayed(again), again.body.id]).toEqual([true, first.body.id]);
     });
   });
@@ -74,7 +87,12 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
           .then((r) => r);
         await held.entered;
         const busy = await t.http.post('/accounts').set(withKey(key)).send(accountBody(own)).expect(409);
-        expect(busy.body).toEqual({ status: 'error', code: 'idempotency_key_in_use', message: expect.any(String), errors: [] });
+        expect(busy.body).toEqual({
+          status: 'error',
+          code: 'idempotency_key_in_use',
+          message: expect.any(String),
+          errors: [],
+        });
         expect(busy.headers['retry-after']).toBe('1');
         // A different request under the running key is still a reuse.
         expect(
@@ -171,20 +189,42 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
 
     it('runs again after a 404, a 403 and a 401', async () => {
       const key = uniqueKey('404');
-      await t.http.post(`/sandbox/accounts/${UNKNOWN_ACCOUNT}/fund`).set(withKey(key)).send({ amount: 1, currency: 'USD' }).expect(404);
+      await t.http
+        .post(`/sandbox/accounts/${UNKNOWN_ACCOUNT}/fund`)
+        .set(withKey(key))
+        .send({ amount: 1, currency: 'USD' })
+        .expect(404);
       const account = (await openAccount(t, KEYS.sandbox, accountBody(entity))).id;
       // The path differs from the 404's: had the 404 been stored, this would be a reuse (422).
-      await t.http.post(`/sandbox/accounts/${account}/fund`).set(withKey(key)).send({ amount: 1, currency: 'USD' }).expect(201);
+      await t.http
+        .post(`/sandbox/accounts/${account}/fund`)
+        .set(withKey(key))
+        .send({ amount: 1, currency: 'USD' })
+        .expect(201);
 
       const token = await tokenFor(t, entity);
       const forbiddenKey = uniqueKey('403');
-      await t.http.post('/entities').set(withKey(forbiddenKey, token)).send({ first_name: 'A', last_name: 'B', email: 'a@example.com', country: 'NG' }).expect(403);
-      const ok = await t.http.post('/accounts').set(withKey(forbiddenKey, token)).send({ type: 'checking', currency: 'GBP' }).expect(201);
+      await t.http
+        .post('/entities')
+        .set(withKey(forbiddenKey, token))
+        .send({ first_name: 'A', last_name: 'B', email: 'a@example.com', country: 'NG' })
+        .expect(403);
+      const ok = await t.http
+        .post('/accounts')
+        .set(withKey(forbiddenKey, token))
+        .send({ type: 'checking', currency: 'GBP' })
+        .expect(201);
       expect(replayed(ok)).toBe(false);
 
       const unauthorizedKey = uniqueKey('401');
-      await t.http.post('/accounts').set({ Authorization: 'Bearer sk_test_unknownunknownunknown', 'Idempotency-Key': unauthorizedKey }).send(accountBody(entity)).expect(401);
-      expect(replayed(await t.http.post('/accounts').set(withKey(unauthorizedKey)).send(accountBody(entity)).expect(201))).toBe(false);
+      await t.http
+        .post('/accounts')
+        .set({ Authorization: 'Bearer sk_test_unknownunknownunknown', 'Idempotency-Key': unauthorizedKey })
+        .send(accountBody(entity))
+        .expect(401);
+      expect(
+        replayed(await t.http.post('/accounts').set(withKey(unauthorizedKey)).send(accountBody(entity)).expect(201)),
+      ).toBe(false);
     });
 
     it('runs again after a 5xx: the failure is ours, the retry runs', async () => {
@@ -218,15 +258,27 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
   describe('scope: the credential organization and mode', () => {
     it('keeps one key apart between organizations, modes and entity tokens of different entities', async () => {
       const key = uniqueKey('scope');
-      const create = (credential: string, body: Record<string, unknown>) => t.http.post('/accounts').set(withKey(key, credential)).send(body);
+      const create = (credential: string, body: Record<string, unknown>) =>
+        t.http.post('/accounts').set(withKey(key, credential)).send(body);
       const sandboxEntity = await approvedEntity(t);
       const otherOrgEntity = await approvedEntity(t, KEYS.other);
-      const liveEntity = (await t.http.post('/entities').set(bearer(KEYS.live)).send({ first_name: 'L', last_name: 'Ive', email: 'l@example.com', country: 'NG' }).expect(201)).body.id;
+      const liveEntity = (
+        await t.http
+          .post('/entities')
+          .set(bearer(KEYS.live))
+          .send({ first_name: 'L', last_name: 'Ive', email: 'l@example.com', country: 'NG' })
+          .expect(201)
+      ).body.id;
       const a = await create(KEYS.sandbox, accountBody(sandboxEntity)).expect(201);
       const b = await create(KEYS.other, accountBody(otherOrgEntity)).expect(201);
       // A live quick-start entity is pending until reviewed: the key ran there too, to its own 422.
       const c = await create(KEYS.live, { entity_id: liveEntity, type: 'checking', currency: 'USD' }).expect(422);
-      expect([replayed(a), replayed(b), replayed(c), c.body.code]).toEqual([false, false, false, 'entity_not_approved']);
+      expect([replayed(a), replayed(b), replayed(c), c.body.code]).toEqual([
+        false,
+        false,
+        false,
+        'entity_not_approved',
+      ]);
       expect(a.body.id).not.toBe(b.body.id);
       for (const [credential, body, first] of [
         [KEYS.sandbox, accountBody(sandboxEntity), a],
@@ -249,7 +301,8 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
       const again = await create(await tokenFor(t, e1), body).expect(201);
       expect([replayed(again), again.body.id]).toEqual([true, r1.body.id]);
       // Every API key of the organization and mode shares them.
-      const second = (await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ name: 'second' }).expect(201)).body.key as string;
+      const second = (await t.http.post('/api-keys').set(bearer(KEYS.sandbox)).send({ name: 'second' }).expect(201))
+        .body.key as string;
       const viaSecond = await create(second, accountBody(sandboxEntity)).expect(201);
       expect([replayed(viaSecond), viaSecond.body.id]).toEqual([true, a.body.id]);
     });
@@ -261,7 +314,12 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
       const res = await send();
       expect([res.status, res.body]).toEqual([
         400,
-        { status: 'error', code: 'invalid_idempotency_key', message: expect.any(String), errors: [{ field: 'Idempotency-Key', message: expect.any(String) }] },
+        {
+          status: 'error',
+          code: 'invalid_idempotency_key',
+          message: expect.any(String),
+          errors: [{ field: 'Idempotency-Key', message: expect.any(String) }],
+        },
       ]);
       expect(await logHead(t)).toBe(head);
     };
@@ -290,7 +348,8 @@ describe('Idempotency-Key: the rules of decisions §13', () => {
       expect(nonAscii).toMatch(/^HTTP\/1\.1 400 /);
       expect(nonAscii).toContain('"code":"invalid_idempotency_key"');
       // Control characters but tab never reach the app: Node's HTTP parser answers 400 itself.
-      for (const control of ['k\x7fk', 'k\x01k']) expect(await rawPost(t, '/accounts', control, body)).toMatch(/^HTTP\/1\.1 400 /);
+      for (const control of ['k\x7fk', 'k\x01k'])
+        expect(await rawPost(t, '/accounts', control, body)).toMatch(/^HTTP\/1\.1 400 /);
       expect(await accountsOf(t, own)).toEqual([]);
     });
 

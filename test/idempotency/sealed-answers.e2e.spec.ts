@@ -21,14 +21,22 @@ describe('Idempotency-Key: stored answers are sealed', () => {
     const issued = await t.http.post('/virtual-cards').set(withKey(cardKey)).send(virtualBody(h.account)).expect(201);
     const { number, cvv } = issued.body.data as { number: string; cvv: string };
     const keyKey = uniqueKey('key');
-    const created = await t.http.post('/api-keys').set(withKey(keyKey, KEYS.sandbox)).send({ name: 'sealed' }).expect(201);
+    const created = await t.http
+      .post('/api-keys')
+      .set(withKey(keyKey, KEYS.sandbox))
+      .send({ name: 'sealed' })
+      .expect(201);
     const secret = created.body.key as string;
     expect(number).toMatch(/^\d{16}$/);
 
     const again = await t.http.post('/virtual-cards').set(withKey(cardKey)).send(virtualBody(h.account)).expect(201);
     expect(replayed(again)).toBe(true);
     expect(again.body.data).toMatchObject({ number, cvv });
-    const keyAgain = await t.http.post('/api-keys').set(withKey(keyKey, KEYS.sandbox)).send({ name: 'sealed' }).expect(201);
+    const keyAgain = await t.http
+      .post('/api-keys')
+      .set(withKey(keyKey, KEYS.sandbox))
+      .send({ name: 'sealed' })
+      .expect(201);
     expect(keyAgain.body.key).toBe(secret);
 
     await t.settle();
@@ -36,7 +44,8 @@ describe('Idempotency-Key: stored answers are sealed', () => {
     expect(files.some((f) => f.name.startsWith('idempotency'))).toBe(true);
     for (const file of files) {
       const bytes = readFileSync(join(file.parentPath, file.name)).toString('latin1');
-      for (const clear of [number, secret]) expect(`${file.name}: ${bytes.includes(clear)}`).toBe(`${file.name}: false`);
+      for (const clear of [number, secret])
+        expect(`${file.name}: ${bytes.includes(clear)}`).toBe(`${file.name}: false`);
     }
   });
 });

@@ -8,7 +8,16 @@ import { openAccount } from '../accounts/accounts-helpers';
 import { createCounterparty } from '../counterparties/helpers';
 import { BANK_USD, fund, paymentDetail, post, transferBody } from '../transfers/helpers';
 import { authorize, virtualCard } from '../cards/helpers';
-import { card, cardAction, confirm, createIntent, encrypt, formTokenOf, publicKeyOf, walletAction } from '../collections/helpers';
+import {
+  card,
+  cardAction,
+  confirm,
+  createIntent,
+  encrypt,
+  formTokenOf,
+  publicKeyOf,
+  walletAction,
+} from '../collections/helpers';
 import { ROUTES, type RouteCase, type World } from './routes';
 import { waitFor } from '../support/wait-for';
 
@@ -17,7 +26,9 @@ type Column = 'same mode' | 'other mode' | 'other organization' | "other entity'
 /** `METHOD /path` of every route the Nest router serves. */
 function routerRoutes(app: INestApplication): string[] {
   const express = app.getHttpAdapter().getInstance();
-  const stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> = (express.router ?? express._router).stack;
+  const stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> = (
+    express.router ?? express._router
+  ).stack;
   return stack.flatMap((layer) =>
     layer.route
       ? Object.keys(layer.route.methods)
@@ -40,7 +51,8 @@ describe('isolation matrix: sandbox and live, organizations, entities', () => {
   beforeAll(async () => {
     // One attempt per delivery, no retry: the world's webhook deliveries end before the matrix looks (its snapshots hold their logs).
     t = await startTestApp({ WEBHOOK_RETRY_SCHEDULE_MS: '0' });
-    const sandboxKey = (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201)).body.key as string;
+    const sandboxKey = (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201))
+      .body.key as string;
     w = await firstWorld(t, sandboxKey);
     keys['same mode'] = sandboxKey;
     keys['other mode'] = KEYS.live;
@@ -79,7 +91,8 @@ describe('isolation matrix: sandbox and live, organizations, entities', () => {
         const world = column === 'other mode' && c.liveManagesSandboxKeys ? { ...w, apiKey: await throwawayKey(t) } : w;
         const res = await send(route, c, keys[column], world);
         const problem = judge(column, c, res, w);
-        if (problem) wrong.push(`${column} × ${route}: ${problem} (${res.status} ${JSON.stringify(res.body).slice(0, 160)})`);
+        if (problem)
+          wrong.push(`${column} × ${route}: ${problem} (${res.status} ${JSON.stringify(res.body).slice(0, 160)})`);
       }
     }
     expect(wrong).toEqual([]);
@@ -89,12 +102,14 @@ describe('isolation matrix: sandbox and live, organizations, entities', () => {
   it('serves the first world to its own key on every route', async () => {
     const wrong: string[] = [];
     // Reads first, on the untouched world; deletions and deactivation last, so the writes before them still find what they name.
-    const last = (route: string) => (route.startsWith('GET') ? 0 : route.startsWith('DELETE') || route.includes('deactivate') ? 2 : 1);
+    const last = (route: string) =>
+      route.startsWith('GET') ? 0 : route.startsWith('DELETE') || route.includes('deactivate') ? 2 : 1;
     for (const [route, c] of Object.entries(ROUTES).sort(([a], [b]) => last(a) - last(b))) {
       // Public routes answer the same to everyone (judged below); the dashboard's own test serves a build.
       if (c.kind === 'operator' || c.kind === 'public') continue;
       const res = await send(route, c, keys['same mode']);
-      const refused = res.status >= 500 || [401, 403, 404].includes(res.status) || (route.startsWith('GET') && res.status !== 200);
+      const refused =
+        res.status >= 500 || [401, 403, 404].includes(res.status) || (route.startsWith('GET') && res.status !== 200);
       if (refused) wrong.push(`${route}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
     }
     expect(wrong).toEqual([]);
@@ -110,12 +125,20 @@ function judge(column: Exclude<Column, 'same mode'>, c: RouteCase, res: Response
   if (res.status >= 500) return 'never a 5xx';
   if (c.kind === 'operator') return expect(res.status === 404, '404 (no PAYMENTS_ADMIN_TOKEN)');
   if (c.kind === 'capability') return expect(res.status !== 401, 'the page, whoever asks');
-  if (c.kind === 'public') return expect(res.status === 200 || (res.status === 404 && res.body.status === 'error'), 'the same public answer, with or without a key');
-  if (column === 'no key') return PUBLIC_PATHS.includes(c.request(w).path) ? expect(res.status === 200, '200') : expect(res.status === 401, '401');
+  if (c.kind === 'public')
+    return expect(
+      res.status === 200 || (res.status === 404 && res.body.status === 'error'),
+      'the same public answer, with or without a key',
+    );
+  if (column === 'no key')
+    return PUBLIC_PATHS.includes(c.request(w).path)
+      ? expect(res.status === 200, '200')
+      : expect(res.status === 401, '401');
   if (leaks(res, w)) return 'no first-world id in the answer';
   if (column === "other entity's token") {
     if (c.kind === 'shared') return expect(res.status < 300, '2xx');
-    if (c.kind === 'list' && !c.apiKeyOnly) return expect(res.status === 200 || res.status === 403, '200 without E, or 403');
+    if (c.kind === 'list' && !c.apiKeyOnly)
+      return expect(res.status === 200 || res.status === 403, '200 without E, or 403');
     return expect(res.status === 403, '403');
   }
   switch (c.kind) {
@@ -125,11 +148,16 @@ function judge(column: Exclude<Column, 'same mode'>, c: RouteCase, res: Response
     case 'list':
       return expect(res.status === 200, '200 without the first world');
     case 'relay':
-      return column === 'other mode' ? expect(res.status === 403 && res.body.code === 'sandbox_only', '403 sandbox_only') : expect(res.status === 200 || res.status === 409, 'its own relay');
+      return column === 'other mode'
+        ? expect(res.status === 403 && res.body.code === 'sandbox_only', '403 sandbox_only')
+        : expect(res.status === 200 || res.status === 409, 'its own relay');
     case 'sandbox':
-      return column === 'other mode' ? expect(res.status === 403 && res.body.code === 'sandbox_only', '403 sandbox_only') : expect(res.status === 404, '404');
+      return column === 'other mode'
+        ? expect(res.status === 403 && res.body.code === 'sandbox_only', '403 sandbox_only')
+        : expect(res.status === 404, '404');
     case 'owned':
-      if (column === 'other mode' && c.liveManagesSandboxKeys) return expect(res.status < 300, '2xx (a live key manages sandbox keys)');
+      if (column === 'other mode' && c.liveManagesSandboxKeys)
+        return expect(res.status < 300, '2xx (a live key manages sandbox keys)');
       return expect(res.status === 404, '404');
   }
 }
@@ -138,13 +166,27 @@ function judge(column: Exclude<Column, 'same mode'>, c: RouteCase, res: Response
 function leaks(res: Response, w: World): boolean {
   if (res.status >= 300) return false;
   // A stream's events are in its text (supertest parses no text/event-stream body).
-  const text = JSON.stringify(res.body ?? {}) + (String(res.headers['content-type']).startsWith('text/event-stream') ? res.text : '');
-  const ids = [w.entity, w.business, w.account, w.account2, w.counterparty, w.paymentDetail, w.transfer, w.webhook, w.card, w.cardTransaction];
+  const text =
+    JSON.stringify(res.body ?? {}) +
+    (String(res.headers['content-type']).startsWith('text/event-stream') ? res.text : '');
+  const ids = [
+    w.entity,
+    w.business,
+    w.account,
+    w.account2,
+    w.counterparty,
+    w.paymentDetail,
+    w.transfer,
+    w.webhook,
+    w.card,
+    w.cardTransaction,
+  ];
   return [...ids, w.waitingIntent, w.action, w.paidIntent, w.openIntent].some((id) => text.includes(id));
 }
 
 async function throwawayKey(t: TestApp): Promise<string> {
-  return (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201)).body.id as string;
+  return (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201)).body
+    .id as string;
 }
 
 /** Entity E with an account (funded), account details, a counterparty, a payment detail, a pending transfer and a webhook; a business B; a key. */
@@ -160,7 +202,13 @@ async function firstWorld(t: TestApp, key: string): Promise<World> {
         email: 'ops@first.test',
         business_type: 'llc',
         country_of_incorporation: 'GB',
-        registered_address: { line_1: '1 High Street', city: 'London', state: 'Greater London', postal_code: 'N1 9GU', country_code: 'GB' },
+        registered_address: {
+          line_1: '1 High Street',
+          city: 'London',
+          state: 'Greater London',
+          postal_code: 'N1 9GU',
+          country_code: 'GB',
+        },
       })
       .expect(201)
   ).body.id as string;
@@ -174,19 +222,38 @@ async function firstWorld(t: TestApp, key: string): Promise<World> {
     await t.http
       .post('/entity-webhooks')
       .set(bearer(key))
-      .send({ entity_id: entity, url: 'https://hooks.example.com/first', enabled_events: { outflows: ['created', 'completed'] } })
+      .send({
+        entity_id: entity,
+        url: 'https://hooks.example.com/first',
+        enabled_events: { outflows: ['created', 'completed'] },
+      })
       .expect(201)
   ).body.id as string;
   const transfer = (await post(t, transferBody(account, detail), '/transfer', key).expect(201)).body.id as string;
   await waitFor(
-    async () => (await t.http.get('/webhook-logs').query({ entity_id: entity, webhook_id: webhook }).set(bearer(key)).expect(200)).body.data.length,
+    async () =>
+      (await t.http.get('/webhook-logs').query({ entity_id: entity, webhook_id: webhook }).set(bearer(key)).expect(200))
+        .body.data.length,
     (n) => n >= 1,
     'the attempt of the outflows.created its webhook was due',
   );
-  const apiKey = (await t.http.post('/api-keys').set(bearer(key)).send({ name: 'first' }).expect(201)).body.id as string;
-  const world = { entity, personId, business, account, counterparty, paymentDetail: detail, transfer, webhook, apiKey, ...(await cardsAndCollections(t, key, entity, account)) };
+  const apiKey = (await t.http.post('/api-keys').set(bearer(key)).send({ name: 'first' }).expect(201)).body
+    .id as string;
+  const world = {
+    entity,
+    personId,
+    business,
+    account,
+    counterparty,
+    paymentDetail: detail,
+    transfer,
+    webhook,
+    apiKey,
+    ...(await cardsAndCollections(t, key, entity, account)),
+  };
   // An event of the world, in a signed checkpoint (the writer signs every few seconds; now, here).
-  const event = (await t.http.get(`/transfers/${transfer}/history`).set(bearer(key)).expect(200)).body.data[0].id as string;
+  const event = (await t.http.get(`/transfers/${transfer}/history`).set(bearer(key)).expect(200)).body.data[0]
+    .id as string;
   await t.app.get(AuditCheckpointWriter).checkpointNow();
   return { ...world, event };
 }
@@ -195,13 +262,25 @@ async function firstWorld(t: TestApp, key: string): Promise<World> {
 async function cardsAndCollections(t: TestApp, key: string, entity: string, account: string) {
   const account2 = (await openAccount(t, key, { entity_id: entity, currency: 'EUR' })).id;
   const issued = (await virtualCard(t, account, {}, key)).id;
-  const cardTransaction = (await authorize(t, issued, { amount: 500, capture: false }, key).expect(201)).body.data.id as string;
+  const cardTransaction = (await authorize(t, issued, { amount: 500, capture: false }, key).expect(201)).body.data
+    .id as string;
   const waitingIntent = (await createIntent(t, account, {}, key)).id;
-  const action = (await confirm(t, waitingIntent, cardAction(encrypt(await publicKeyOf(t, key), card())), key).expect(201)).body.id as string;
+  const action = (
+    await confirm(t, waitingIntent, cardAction(encrypt(await publicKeyOf(t, key), card())), key).expect(201)
+  ).body.id as string;
   const paidIntent = (await createIntent(t, account, {}, key)).id;
   await confirm(t, paidIntent, walletAction(), key).expect(201);
   const openIntent = (await createIntent(t, account, {}, key)).id;
-  return { account2, card: issued, cardTransaction, waitingIntent, action, actionFormToken: formTokenOf(t, action), paidIntent, openIntent };
+  return {
+    account2,
+    card: issued,
+    cardTransaction,
+    waitingIntent,
+    action,
+    actionFormToken: formTokenOf(t, action),
+    paidIntent,
+    openIntent,
+  };
 }
 
 /** Everything the first world's key can read of it, and every event of its streams. */
@@ -243,7 +322,16 @@ async function snapshot(t: TestApp, w: World, key: string) {
   const owners = new Set([w.entity, w.business]);
   const named = new Set([`counterparty-${w.counterparty}`, `api-key-${w.apiKey}`, `payment-detail-${w.paymentDetail}`]);
   const all = await t.app.get<EventStore>(EVENT_STORE).readAll({ limit: 1_000_000 });
-  const streams = new Set(all.filter((e) => owners.has(String(e.metadata.entity_id)) || owners.has(String(e.data.entity_id)) || named.has(e.streamId)).map((e) => e.streamId));
-  const events = all.filter((e) => streams.has(e.streamId)).map((e) => ({ stream: e.streamId, revision: e.revision, type: e.type, data: e.data, metadata: e.metadata }));
+  const streams = new Set(
+    all
+      .filter(
+        (e) =>
+          owners.has(String(e.metadata.entity_id)) || owners.has(String(e.data.entity_id)) || named.has(e.streamId),
+      )
+      .map((e) => e.streamId),
+  );
+  const events = all
+    .filter((e) => streams.has(e.streamId))
+    .map((e) => ({ stream: e.streamId, revision: e.revision, type: e.type, data: e.data, metadata: e.metadata }));
   return { reads, events };
 }

@@ -55,12 +55,24 @@ describe('the ledger past 2^53', () => {
 
   it('GET /ledger writes funding:USD and the USD totals with every digit, as JSON integers', async () => {
     const body = await text('/ledger');
-    expect(body).toContain('{"id":"funding:USD","kind":"funding","currency":"USD","debits_posted":10000000000000005,"credits_posted":0,"debits_pending":0,"credits_pending":0}');
-    expect(body).toContain('{"currency":"USD","debits_posted":10000000000000005,"credits_posted":10000000000000005,"debits_pending":0,"credits_pending":0}');
-    expect(body).toContain(`{"id":"${first}","kind":"customer","currency":"USD","debits_posted":0,"credits_posted":5000000000000005,`);
+    expect(body).toContain(
+      '{"id":"funding:USD","kind":"funding","currency":"USD","debits_posted":10000000000000005,"credits_posted":0,"debits_pending":0,"credits_pending":0}',
+    );
+    expect(body).toContain(
+      '{"currency":"USD","debits_posted":10000000000000005,"credits_posted":10000000000000005,"debits_pending":0,"credits_pending":0}',
+    );
+    expect(body).toContain(
+      `{"id":"${first}","kind":"customer","currency":"USD","debits_posted":0,"credits_posted":5000000000000005,`,
+    );
     // The operator reads the same book; as_of before the ones, the sum they came to.
-    expect(await text(`/admin/organizations/${organization}/ledger?mode=sandbox`, { Authorization: `Bearer op_${'x'.repeat(40)}` })).toBe(body);
-    expect(await text(`/ledger?as_of=position:${beforeOnes}`)).toContain('"id":"funding:USD","kind":"funding","currency":"USD","debits_posted":10000000000000000,');
+    expect(
+      await text(`/admin/organizations/${organization}/ledger?mode=sandbox`, {
+        Authorization: `Bearer op_${'x'.repeat(40)}`,
+      }),
+    ).toBe(body);
+    expect(await text(`/ledger?as_of=position:${beforeOnes}`)).toContain(
+      '"id":"funding:USD","kind":"funding","currency":"USD","debits_posted":10000000000000000,',
+    );
   });
 
   it('replay --verify passes and prints every digit; a posting forged one higher at that size fails it, naming the ledger documents', async () => {
@@ -68,7 +80,11 @@ describe('the ledger past 2^53', () => {
     await t.app.close();
     const honest = copyOfDataDir(t.dataDir, dirs);
     const clean = await verify(honest);
-    expect(clean.output).toMatch(new RegExp(`\\| ${organization}/sandbox +\\| USD +\\| funding:USD +\\| 10000000000000005 +\\| 0 +\\| 0 +\\| 0 +\\|`));
+    expect(clean.output).toMatch(
+      new RegExp(
+        `\\| ${organization}/sandbox +\\| USD +\\| funding:USD +\\| 10000000000000005 +\\| 0 +\\| 0 +\\| 0 +\\|`,
+      ),
+    );
     expect(clean.status).toBe(0);
 
     // The last funding of 1, made 2 with a balance to match, its chain recomputed: a forger who
@@ -76,7 +92,9 @@ describe('the ledger past 2^53', () => {
     const forged = copyOfDataDir(t.dataDir, dirs);
     forgeLastFunding(forged, first);
     const run = await verify(forged);
-    expect(run.output).toMatch(new RegExp(`\\| ${organization}/sandbox +\\| USD +\\| funding:USD +\\| 10000000000000006 +\\|`));
+    expect(run.output).toMatch(
+      new RegExp(`\\| ${organization}/sandbox +\\| USD +\\| funding:USD +\\| 10000000000000006 +\\|`),
+    );
     const differences = run.output.split('\n').filter((l) => l.startsWith('DIFFERENCE'));
     expect(differences).toEqual(
       expect.arrayContaining([
@@ -98,11 +116,20 @@ function copyOfDataDir(dataDir: string, dirs: string[]): string {
 
 /** `npm run replay -- --verify` in-process on a DATA_DIR: the exit status and what it printed. */
 async function verify(dataDir: string) {
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    EVENTSTORE_URL: '',
+    MONGO_URL: '',
+    KAFKA_BROKERS: '',
+  });
   const [events, readModels] = [createEventStore(config), createReadStore(config)];
   const lines: string[] = [];
   try {
-    const status = await runReplay({ events, readModels, projections: READ_MODELS, out: (l) => lines.push(l) }, { verify: true, rebuild: false });
+    const status = await runReplay(
+      { events, readModels, projections: READ_MODELS, out: (l) => lines.push(l) },
+      { verify: true, rebuild: false },
+    );
     return { status, output: lines.join('\n') };
   } finally {
     await Promise.all([events.close(), readModels.close()]);
@@ -114,7 +141,9 @@ type Row = { position: number; type: string; data: string; metadata: string };
 function forgeLastFunding(dataDir: string, account: string): void {
   const db = new Database(join(dataDir, 'events.db'));
   try {
-    const rows = db.prepare<[string], Row>('SELECT position, type, data, metadata FROM events WHERE stream_id = ? ORDER BY revision').all(`account-${account}`);
+    const rows = db
+      .prepare<[string], Row>('SELECT position, type, data, metadata FROM events WHERE stream_id = ? ORDER BY revision')
+      .all(`account-${account}`);
     const last = rows[rows.length - 1];
     const data = JSON.parse(last.data);
     expect([last.type, data.amount]).toEqual(['AccountFunded', 1]);
@@ -123,7 +152,11 @@ function forgeLastFunding(dataDir: string, account: string): void {
     const metadata = JSON.parse(last.metadata);
     const previous = rows.length > 1 ? JSON.parse(rows[rows.length - 2].metadata).hash : GENESIS_HASH;
     metadata.hash = eventHash(previous, { type: last.type, data, metadata } as never);
-    db.prepare('UPDATE events SET data = ?, metadata = ? WHERE position = ?').run(JSON.stringify(data), JSON.stringify(metadata), last.position);
+    db.prepare('UPDATE events SET data = ?, metadata = ? WHERE position = ?').run(
+      JSON.stringify(data),
+      JSON.stringify(metadata),
+      last.position,
+    );
   } finally {
     db.close();
   }

@@ -2,7 +2,17 @@ import { openAccount } from '../accounts/accounts-helpers';
 import { account as cardAccount, authorize, virtualCard } from '../cards/helpers';
 import { CARD_FEE, card, cardAction, confirm, createIntent, encrypt, publicKeyOf } from '../collections/helpers';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { BANK_USD, advance, bookTo, eventually, fund, paymentDetail, payer, post, transferBody } from '../transfers/helpers';
+import {
+  BANK_USD,
+  advance,
+  bookTo,
+  eventually,
+  fund,
+  paymentDetail,
+  payer,
+  post,
+  transferBody,
+} from '../transfers/helpers';
 
 const TOKEN = 'op_' + 'l'.repeat(40);
 const operator = { Authorization: `Bearer ${TOKEN}` };
@@ -36,7 +46,8 @@ describe('GET /ledger and GET /admin/organizations/{id}/ledger (decisions §12)'
   let payoutFee: number;
   let done: Ledger;
 
-  const ledgerOf = async (key: string = KEYS.sandbox, query = ''): Promise<Ledger> => (await t.http.get(`/ledger${query}`).set(bearer(key)).expect(200)).body.data;
+  const ledgerOf = async (key: string = KEYS.sandbox, query = ''): Promise<Ledger> =>
+    (await t.http.get(`/ledger${query}`).set(bearer(key)).expect(200)).body.data;
   const account = (l: Ledger, id: string) => l.accounts.find((a) => a.id === id);
 
   beforeAll(async () => {
@@ -47,12 +58,18 @@ describe('GET /ledger and GET /admin/organizations/{id}/ledger (decisions §12)'
     beforePayout = (await ledgerOf()).position;
 
     // A bank payout with its fee: pending, then successful.
-    const payout = (await post(t, transferBody(p.account, bank, { amount: 10_000 })).expect(201)).body as { id: string; fee: number };
+    const payout = (await post(t, transferBody(p.account, bank, { amount: 10_000 })).expect(201)).body as {
+      id: string;
+      fee: number;
+    };
     payoutFee = payout.fee;
     expect(payoutFee).toBeGreaterThan(0);
     const pending = await ledgerOf();
     expect(account(pending, p.account)).toMatchObject({ debits_pending: 10_000 + payoutFee, debits_posted: 0 });
-    expect(account(pending, 'clearing:bank-transfer:USD')).toMatchObject({ credits_pending: 10_000, credits_posted: 0 });
+    expect(account(pending, 'clearing:bank-transfer:USD')).toMatchObject({
+      credits_pending: 10_000,
+      credits_posted: 0,
+    });
     expect(account(pending, 'fees:USD')).toMatchObject({ credits_pending: payoutFee, credits_posted: 0 });
     const open = account(pending, p.account)!;
     expect((await t.http.get(`/accounts/${p.account}`).set(bearer(KEYS.sandbox)).expect(200)).body.balance).toEqual({
@@ -67,35 +84,63 @@ describe('GET /ledger and GET /admin/organizations/{id}/ledger (decisions §12)'
     await advance(t, failed.id, { to: 'failed' }).expect(200);
 
     // A book transfer to another account of the organization.
-    savings = (await openAccount(t, KEYS.sandbox, { entity_id: p.entity, currency: 'USD', display_name: 'Savings' })).id;
+    savings = (await openAccount(t, KEYS.sandbox, { entity_id: p.entity, currency: 'USD', display_name: 'Savings' }))
+      .id;
     const book = await paymentDetail(t, p.counterparty, bookTo(savings));
-    await post(t, transferBody(p.account, book, { amount: 12_000, payment_type: 'book-transfer' }), '/transfers').expect(201);
+    await post(
+      t,
+      transferBody(p.account, book, { amount: 12_000, payment_type: 'book-transfer' }),
+      '/transfers',
+    ).expect(201);
 
     // A card authorization held (capture: false), then captured in part.
     const usdCard = await virtualCard(t, p.account);
     const authorized = (await authorize(t, usdCard.id, { amount: 4_000, capture: false }).expect(201)).body.data;
     expect(authorized.status).toBe('pending');
     expect(account(await ledgerOf(), 'clearing:card:USD')).toMatchObject({ credits_pending: 4_000, credits_posted: 0 });
-    await t.http.post(`/sandbox/card-transactions/${authorized.id}/capture`).set(bearer(KEYS.sandbox)).send({ amount: 3_000 }).expect(200);
+    await t.http
+      .post(`/sandbox/card-transactions/${authorized.id}/capture`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 3_000 })
+      .expect(200);
 
     // A USD card on a EUR account: FX, 1 000 USD cents → 920 EUR cents at the dataset rate.
     eur = await cardAccount(t, p.entity, 'EUR', 50_000);
     const fxCard = await virtualCard(t, p.account);
     await t.http.patch(`/cards/${fxCard.id}/account`).set(bearer(KEYS.sandbox)).send({ account_id: eur }).expect(200);
-    expect((await authorize(t, fxCard.id, { amount: 1_000 }).expect(201)).body.data.fx).toMatchObject({ account_currency: 'EUR', account_amount: 920 });
+    expect((await authorize(t, fxCard.id, { amount: 1_000 }).expect(201)).body.data.fx).toMatchObject({
+      account_currency: 'EUR',
+      account_amount: 920,
+    });
 
     // A completed collection with its fee, refunded in part.
-    merchantAccount = (await openAccount(t, KEYS.sandbox, { entity_id: p.entity, currency: 'USD', display_name: 'Shop' })).id;
+    merchantAccount = (
+      await openAccount(t, KEYS.sandbox, { entity_id: p.entity, currency: 'USD', display_name: 'Shop' })
+    ).id;
     const pem = await publicKeyOf(t);
     const intent = await createIntent(t, merchantAccount, { amount: 10_000 });
-    const confirmed = await confirm(t, intent.id, cardAction(encrypt(pem, card()), { return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined })).expect(201);
+    const confirmed = await confirm(
+      t,
+      intent.id,
+      cardAction(
+        encrypt(pem, card()),
+        { return_url: undefined },
+        { auth_model: '3ds_disabled', browser_info: undefined },
+      ),
+    ).expect(201);
     expect(confirmed.body.status).toBe('completed');
-    await t.http.post(`/payment-intents/${intent.id}/refunds`).set(bearer(KEYS.sandbox)).send({ amount: 4_000 }).expect(201);
+    await t.http
+      .post(`/payment-intents/${intent.id}/refunds`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 4_000 })
+      .expect(201);
 
     // The payouts settle and void through the log's process managers.
     done = await eventually(
       () => ledgerOf(),
-      (l) => account(l, p.account)?.debits_pending === 0 && account(l, 'clearing:bank-transfer:USD')?.credits_posted === 10_000,
+      (l) =>
+        account(l, p.account)?.debits_pending === 0 &&
+        account(l, 'clearing:bank-transfer:USD')?.credits_posted === 10_000,
       'both payouts closed in the ledger',
     );
   });
@@ -111,7 +156,12 @@ describe('GET /ledger and GET /admin/organizations/{id}/ledger (decisions §12)'
     for (const c of done.currencies) {
       const mine = done.accounts.filter((a) => a.currency === c.currency);
       const sum = (f: keyof Figures) => mine.reduce((s, a) => s + a[f], 0);
-      expect({ debits_posted: sum('debits_posted'), credits_posted: sum('credits_posted'), debits_pending: sum('debits_pending'), credits_pending: sum('credits_pending') }).toEqual({
+      expect({
+        debits_posted: sum('debits_posted'),
+        credits_posted: sum('credits_posted'),
+        debits_pending: sum('debits_pending'),
+        credits_pending: sum('credits_pending'),
+      }).toEqual({
         debits_posted: c.debits_posted,
         credits_posted: c.credits_posted,
         debits_pending: c.debits_pending,
@@ -136,8 +186,20 @@ describe('GET /ledger and GET /admin/organizations/{id}/ledger (decisions §12)'
   });
 
   it('credits fees:USD with the payout fee and the collection fee; a failed payout leaves nothing', () => {
-    expect(account(done, 'fees:USD')).toEqual({ id: 'fees:USD', kind: 'fees', currency: 'USD', debits_posted: 0, credits_posted: payoutFee + CARD_FEE, debits_pending: 0, credits_pending: 0 });
-    expect(account(done, 'clearing:bank-transfer:USD')).toMatchObject({ credits_posted: 10_000, debits_posted: 0, credits_pending: 0 });
+    expect(account(done, 'fees:USD')).toEqual({
+      id: 'fees:USD',
+      kind: 'fees',
+      currency: 'USD',
+      debits_posted: 0,
+      credits_posted: payoutFee + CARD_FEE,
+      debits_pending: 0,
+      credits_pending: 0,
+    });
+    expect(account(done, 'clearing:bank-transfer:USD')).toMatchObject({
+      credits_posted: 10_000,
+      debits_posted: 0,
+      credits_pending: 0,
+    });
   });
 
   it('posts the captured part of a card authorization, and an FX one through fx:EUR and fx:USD', () => {
@@ -148,7 +210,11 @@ describe('GET /ledger and GET /admin/organizations/{id}/ledger (decisions §12)'
   });
 
   it('credits the collection net of its fee and debits the refund', () => {
-    expect(account(done, merchantAccount)).toMatchObject({ credits_posted: 10_000 - CARD_FEE, debits_posted: 4_000, debits_pending: 0 });
+    expect(account(done, merchantAccount)).toMatchObject({
+      credits_posted: 10_000 - CARD_FEE,
+      debits_posted: 4_000,
+      debits_pending: 0,
+    });
     expect(account(done, 'clearing:card-acq:USD')).toMatchObject({ debits_posted: 10_000, credits_posted: 4_000 });
     // A book transfer nets out through its clearing account.
     const book = account(done, 'clearing:book-transfer:USD')!;
@@ -183,7 +249,11 @@ describe('GET /ledger and GET /admin/organizations/{id}/ledger (decisions §12)'
     expect(account(then, p.account)).toMatchObject({ credits_posted: 200_000, debits_posted: 0, debits_pending: 0 });
     expect(await ledgerOf(KEYS.sandbox, `?as_of=position:${done.position}`)).toEqual(done);
     // Before any event, by ISO date-time; now, by ms.
-    expect(await ledgerOf(KEYS.sandbox, '?as_of=2000-01-01T00:00:00Z')).toEqual({ position: 0, currencies: [], accounts: [] });
+    expect(await ledgerOf(KEYS.sandbox, '?as_of=2000-01-01T00:00:00Z')).toEqual({
+      position: 0,
+      currencies: [],
+      accounts: [],
+    });
     expect((await ledgerOf(KEYS.sandbox, `?as_of=${Date.now()}`)).accounts.map((a) => a.id)).toContain(p.account);
   });
 
@@ -210,22 +280,30 @@ describe('GET /ledger and GET /admin/organizations/{id}/ledger (decisions §12)'
   });
 
   it('answers an entity token 403, and no key 401', async () => {
-    const token = (await t.http.post('/entity-tokens').set(bearer(KEYS.sandbox)).send({ entity_id: p.entity }).expect(201)).body.token;
+    const token = (
+      await t.http.post('/entity-tokens').set(bearer(KEYS.sandbox)).send({ entity_id: p.entity }).expect(201)
+    ).body.token;
     expect((await t.http.get('/ledger').set(bearer(token)).expect(403)).body).toMatchObject({ status: 'error' });
     await t.http.get('/ledger').expect(401);
   });
 
   describe('the operator route', () => {
-    const admin = (query: string, auth: Record<string, string> = operator, org = organization) => t.http.get(`/admin/organizations/${org}/ledger${query}`).set(auth);
+    const admin = (query: string, auth: Record<string, string> = operator, org = organization) =>
+      t.http.get(`/admin/organizations/${org}/ledger${query}`).set(auth);
 
     it('shows the organization and mode named, as the key of that world sees it', async () => {
       const position = (await ledgerOf()).position;
       const mine = await ledgerOf(KEYS.sandbox, `?as_of=position:${position}`);
       expect((await admin(`?mode=sandbox&as_of=position:${position}`).expect(200)).body).toEqual({ data: mine });
-      expect((await admin('?mode=sandbox&as_of=position:' + beforePayout).expect(200)).body.data).toEqual(await ledgerOf(KEYS.sandbox, `?as_of=position:${beforePayout}`));
+      expect((await admin('?mode=sandbox&as_of=position:' + beforePayout).expect(200)).body.data).toEqual(
+        await ledgerOf(KEYS.sandbox, `?as_of=position:${beforePayout}`),
+      );
       expect((await admin('?mode=live').expect(200)).body.data).toMatchObject({ currencies: [], accounts: [] });
       const liveOrg = (await t.http.get('/api-keys/current').set(bearer(KEYS.live)).expect(200)).body.organization_id;
-      expect((await admin('?mode=sandbox', operator, liveOrg).expect(200)).body.data).toMatchObject({ currencies: [], accounts: [] });
+      expect((await admin('?mode=sandbox', operator, liveOrg).expect(200)).body.data).toMatchObject({
+        currencies: [],
+        accounts: [],
+      });
     });
 
     it('needs mode (400), a well-formed as_of and organization id (400), and the operator token (401)', async () => {
@@ -234,7 +312,10 @@ describe('GET /ledger and GET /admin/organizations/{id}/ledger (decisions §12)'
       }
       await admin('?mode=sandbox', operator, 'org_x').expect(400);
       for (const auth of [{}, { Authorization: `Bearer ${TOKEN}x` }, bearer(KEYS.sandbox)]) {
-        expect((await admin('?mode=sandbox', auth).expect(401)).body).toMatchObject({ status: 'error', code: 'unauthorized' });
+        expect((await admin('?mode=sandbox', auth).expect(401)).body).toMatchObject({
+          status: 'error',
+          code: 'unauthorized',
+        });
       }
     });
   });

@@ -1,4 +1,14 @@
-import { customerBalance, foldLedgerEvent, bookKey, bookOf, newLedgers, type LedgerChange, ledgerChangesOf, newMovementContext, type MoneyEvent } from '@app/domain/ledger';
+import {
+  customerBalance,
+  foldLedgerEvent,
+  bookKey,
+  bookOf,
+  newLedgers,
+  type LedgerChange,
+  ledgerChangesOf,
+  newMovementContext,
+  type MoneyEvent,
+} from '@app/domain/ledger';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import { upcast } from '@app/platform/event-store/upcasters';
@@ -67,7 +77,9 @@ describe('50 concurrent money operations on one account', () => {
     const answers = await Promise.all(operations);
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
-    const refusedForMoney = answers.filter((r) => r.status === 422 || r.body?.data?.status_reason === 'insufficient_funds');
+    const refusedForMoney = answers.filter(
+      (r) => r.status === 422 || r.body?.data?.status_reason === 'insufficient_funds',
+    );
     expect(refusedForMoney.length).toBeGreaterThan(0); // the burst asked for more than there was
     expect(answers.filter((r) => r.status === 201).length).toBeGreaterThan(0);
     await t.settle();
@@ -91,16 +103,28 @@ describe('50 concurrent money operations on one account', () => {
       const mine = bookOf(ledgers, key).accounts.get(p.account);
       if (mine) expect(customerBalance(mine).available).toBeGreaterThanOrEqual(0n);
     }
-    const books = bookOf(ledgers, bookKey(events.find((e) => e.streamId === `account-${p.account}`)!.metadata.organization_id, 'sandbox'));
+    const books = bookOf(
+      ledgers,
+      bookKey(events.find((e) => e.streamId === `account-${p.account}`)!.metadata.organization_id, 'sandbox'),
+    );
     for (const [currency, totals] of books.currencies) {
-      expect([currency, totals.debits_posted, totals.debits_pending]).toEqual([currency, totals.credits_posted, totals.credits_pending]);
+      expect([currency, totals.debits_posted, totals.debits_pending]).toEqual([
+        currency,
+        totals.credits_posted,
+        totals.credits_pending,
+      ]);
     }
     const shown = await balanceOf(t, p.account);
-    expect(customerBalance(books.accounts.get(p.account)!)).toEqual({ current: BigInt(shown.current), available: BigInt(shown.available) });
+    expect(customerBalance(books.accounts.get(p.account)!)).toEqual({
+      current: BigInt(shown.current),
+      available: BigInt(shown.available),
+    });
     expect(shown.available).toBeGreaterThanOrEqual(0);
     expect(shown.current).toBeLessThanOrEqual(start.current);
     // Every accepted payout and book transfer holds exactly once; every refused one holds nothing.
-    const transfers = answers.filter((r, i) => (i % 4 === 0 || i % 4 === 3) && r.status === 201).map((r) => r.body.id as string);
+    const transfers = answers
+      .filter((r, i) => (i % 4 === 0 || i % 4 === 3) && r.status === 201)
+      .map((r) => r.body.id as string);
     for (const id of transfers) expect(pendingIds.has(id)).toBe(true);
     const refusedTransfers = answers.filter((r, i) => (i % 4 === 0 || i % 4 === 3) && r.status === 422).length;
     expect(pendingIds.size).toBeGreaterThanOrEqual(transfers.length);

@@ -48,30 +48,47 @@ describe('npm run listen relays card authorization requests (decisions §16)', (
     const [, secret] = await run.line(/Your webhook signing secret is (whsec_[A-Za-z0-9+/=]+) /);
     const [, organization] = await run.line(/^> Ready! Listening to sandbox events of (org_\w+) /);
     endpoint.trust('/laptop', secret);
-    await run.line(/^> Relaying sandbox card authorization requests to https:\/\/127\.0\.0\.1:\d+\/laptop: its answer decides$/);
+    await run.line(
+      /^> Relaying sandbox card authorization requests to https:\/\/127\.0\.0\.1:\d+\/laptop: its answer decides$/,
+    );
 
     endpoint.answer('/laptop', { status: 200, body: { approved: true, amount: 600, reason: 'half the budget left' } });
     const approved = (await authorize(t, card, { amount: 1_000, capture: false }).expect(201)).body.data;
-    expect(approved).toMatchObject({ status: 'pending', amount: 600, authorization: { source: 'endpoint', endpoint_status: 200, reason: 'half the budget left' } });
+    expect(approved).toMatchObject({
+      status: 'pending',
+      amount: 600,
+      authorization: { source: 'endpoint', endpoint_status: 200, reason: 'half the budget left' },
+    });
 
     endpoint.answer('/laptop', { status: 200, body: { approved: false, reason: 'merchant not on our list' } });
     const declined = (await authorize(t, card, { amount: 700 }).expect(201)).body.data;
-    expect(declined).toMatchObject({ status: 'declined', status_reason: 'declined_by_endpoint', authorization: { source: 'endpoint', endpoint_status: 200, reason: 'merchant not on our list' } });
+    expect(declined).toMatchObject({
+      status: 'declined',
+      status_reason: 'declined_by_endpoint',
+      authorization: { source: 'endpoint', endpoint_status: 200, reason: 'merchant not on our list' },
+    });
 
     // Asked on the laptop, signed with listen's secret (rejected would say otherwise), with the pending transaction; never at the
     // webhook's URL. (listen forwards the organization's other events to the same URL, as always.)
     const asked = () => endpoint.on('/laptop').filter((a) => a.payload.event === 'card_authorizations.request');
-    expect(asked().map((a) => [a.payload.event, a.payload.data.id, a.payload.data.amount, a.payload.data.status])).toEqual([
+    expect(
+      asked().map((a) => [a.payload.event, a.payload.data.id, a.payload.data.amount, a.payload.data.status]),
+    ).toEqual([
       ['card_authorizations.request', approved.id, 1_000, 'pending'],
       ['card_authorizations.request', declined.id, 700, 'pending'],
     ]);
     expect(endpoint.on('/direct')).toEqual([]);
     expect(endpoint.rejected).toEqual([]);
     await run.line(new RegExp(`--> card_authorizations\\.request \\[${asked()[1].payload.id}\\]$`));
-    await run.line(/<-- {2}\[200\] POST https:\/\/127\.0\.0\.1:\d+\/laptop \[evt_\w+\] \(\d+ ms\) \{"approved":false,"reason":"merchant not on our list"\}$/);
+    await run.line(
+      /<-- {2}\[200\] POST https:\/\/127\.0\.0\.1:\d+\/laptop \[evt_\w+\] \(\d+ ms\) \{"approved":false,"reason":"merchant not on our list"\}$/,
+    );
     // The webhook log holds each request and the answer that decided it, as for the endpoint itself.
     const logs = await logsOf(t, h.entity, { webhook_id: webhook.body.id });
-    expect(logs.map((l) => l.response?.body).sort()).toEqual(['{"approved":false,"reason":"merchant not on our list"}', '{"approved":true,"amount":600,"reason":"half the budget left"}']);
+    expect(logs.map((l) => l.response?.body).sort()).toEqual([
+      '{"approved":false,"reason":"merchant not on our list"}',
+      '{"approved":true,"amount":600,"reason":"half the budget left"}',
+    ]);
 
     // listen gone: the entity's endpoint is asked at its URL again.
     run.child.kill('SIGINT');
@@ -82,7 +99,10 @@ describe('npm run listen relays card authorization requests (decisions §16)', (
       'the relay to end with listen',
     );
     const direct = (await authorize(t, card, { amount: 100 }).expect(201)).body.data;
-    expect(direct).toMatchObject({ status: 'declined', authorization: { source: 'endpoint', reason: 'asked directly' } });
+    expect(direct).toMatchObject({
+      status: 'declined',
+      authorization: { source: 'endpoint', reason: 'asked directly' },
+    });
     expect(endpoint.on('/direct')).toHaveLength(1);
   }, 90_000);
 });

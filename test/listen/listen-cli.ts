@@ -8,7 +8,8 @@ export const REGISTER = join(ROOT, 'test', 'audit', 'ts-register.js');
 
 /** What `npm run listen` runs (package.json: `node dist/apps/listen/src/main.js`), from its source, as replay-cli.e2e does. */
 export function listenEntry(): string {
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.listen;
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts.listen;
   const match = /^node dist\/(\S+)\.js$/.exec(script ?? '');
   if (!match) throw new Error(`package.json "listen" should be "node dist/<entry>.js", not ${script}`);
   return join(ROOT, `${match[1]}.ts`);
@@ -23,7 +24,11 @@ export interface Running {
 }
 
 export function listen(args: string[], env: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, ['-r', REGISTER, listenEntry(), ...args], { cwd: ROOT, env: { ...process.env, PAYMENTS_API_KEY: KEYS.sandbox, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-r', REGISTER, listenEntry(), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PAYMENTS_API_KEY: KEYS.sandbox, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out: string[] = [];
   const err: string[] = [];
   const collect = (into: string[]) => {
@@ -49,7 +54,8 @@ export function listen(args: string[], env: Record<string, string> = {}): Runnin
           const match = pattern.exec(line);
           if (match) return match;
         }
-        if (Date.now() > until) throw new Error(`listen printed no line matching ${pattern}:\n${out.join('\n')}\n${err.join('\n')}`);
+        if (Date.now() > until)
+          throw new Error(`listen printed no line matching ${pattern}:\n${out.join('\n')}\n${err.join('\n')}`);
         await new Promise((r) => setTimeout(r, 25));
       }
     },

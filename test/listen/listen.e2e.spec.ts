@@ -55,7 +55,9 @@ describe('npm run listen', () => {
     const run = listen(['--api', api, '--forward-to', receiver.url('/webhooks')]);
     children.push(run.child);
     const [, secret] = await run.line(/Your webhook signing secret is (whsec_[A-Za-z0-9+/=]+) \(\^C to quit\)$/);
-    const [, from] = await run.line(/^> Ready! Listening to sandbox events of org_\w+ on http:\/\/127\.0\.0\.1:\d+ \(API key …\w{4}\), after position (\d+)$/);
+    const [, from] = await run.line(
+      /^> Ready! Listening to sandbox events of org_\w+ on http:\/\/127\.0\.0\.1:\d+ \(API key …\w{4}\), after position (\d+)$/,
+    );
     receiver.expect('/webhooks', secret);
 
     const transfer = (await post(t, transferBody(p.account, detail, { amount: 25_000 })).expect(201)).body.id as string;
@@ -67,7 +69,9 @@ describe('npm run listen', () => {
       (r) => r.some((d) => d.payload.event === 'outflows.completed'),
     );
     expect(receiver.rejected).toEqual([]);
-    const outflows = forwarded.filter((d) => d.payload.event.startsWith('outflows.')).map((d) => [d.payload.event, d.payload.data.id, d.payload.data.status]);
+    const outflows = forwarded
+      .filter((d) => d.payload.event.startsWith('outflows.'))
+      .map((d) => [d.payload.event, d.payload.data.id, d.payload.data.status]);
     expect(outflows).toEqual([
       ['outflows.created', transfer, 'pending'],
       ['outflows.updated', transfer, 'processing'],
@@ -88,11 +92,16 @@ describe('npm run listen', () => {
       () => receiver.on('/real'),
       (r) => r.some((d) => d.payload.event === 'outflows.completed'),
     );
-    for (const d of real.filter((r) => r.payload.event.startsWith('outflows.'))) expect(forwarded.find((f) => f.payload.id === d.payload.id)?.body).toBe(d.body);
+    for (const d of real.filter((r) => r.payload.event.startsWith('outflows.')))
+      expect(forwarded.find((f) => f.payload.id === d.payload.id)?.body).toBe(d.body);
     // Each printed with the endpoint's status.
     for (const d of forwarded) {
       await run.line(new RegExp(`--> ${d.payload.event.replace('.', '\\.')} \\[${d.payload.id}\\]$`));
-      await run.line(new RegExp(`<--  \\[200\\] POST ${receiver.url('/webhooks').replace(/[.?]/g, '\\$&')} \\[${d.payload.id}\\] \\(\\d+ ms\\)$`));
+      await run.line(
+        new RegExp(
+          `<--  \\[200\\] POST ${receiver.url('/webhooks').replace(/[.?]/g, '\\$&')} \\[${d.payload.id}\\] \\(\\d+ ms\\)$`,
+        ),
+      );
     }
 
     // The API ends the stream (a restart, a deploy): listen reconnects and resumes after the last event, missing and repeating nothing.
@@ -101,13 +110,26 @@ describe('npm run listen', () => {
       () => run.err.join('\n'),
       (text) => /> Reconnected, resuming after position \d+/.test(text),
     );
-    expect(run.err.join('\n')).toMatch(/^> The API closed the stream; reconnecting in 1 s \(resuming after position \d+\)$/m);
-    await t.http.post(`/sandbox/accounts/${p.account}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 500, currency: 'USD' }).expect(201);
+    expect(run.err.join('\n')).toMatch(
+      /^> The API closed the stream; reconnecting in 1 s \(resuming after position \d+\)$/m,
+    );
+    await t.http
+      .post(`/sandbox/accounts/${p.account}/fund`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 500, currency: 'USD' })
+      .expect(201);
     const after = await eventually(
       () => receiver.on('/webhooks'),
       (r) => r.at(-1)?.payload.event === 'accounts.updated' && r.at(-2)?.payload.event === 'inflows.completed',
     );
-    expect(after.slice(-2).map((d) => [d.payload.event, d.payload.data.amount ?? (d.payload.data.balance as { current: number }).current])).toEqual([
+    expect(
+      after
+        .slice(-2)
+        .map((d) => [
+          d.payload.event,
+          d.payload.data.amount ?? (d.payload.data.balance as { current: number }).current,
+        ]),
+    ).toEqual([
       ['inflows.completed', 500],
       ['accounts.updated', 100_000 - 25_000 - 63 + 500],
     ]);
@@ -119,7 +141,16 @@ describe('npm run listen', () => {
     // Again from where the first started, only two events: the same secret (it follows from the key), the same bodies.
     // The receiver knows the secret before listen starts: the backlog is forwarded as soon as the stream opens.
     receiver.expect('/filtered', secret);
-    const again = listen(['--api', api, '--forward-to', receiver.url('/filtered'), '--after-position', from, '--events', 'outflows.created,outflows.completed']);
+    const again = listen([
+      '--api',
+      api,
+      '--forward-to',
+      receiver.url('/filtered'),
+      '--after-position',
+      from,
+      '--events',
+      'outflows.created,outflows.completed',
+    ]);
     children.push(again.child);
     const [, secretAgain] = await again.line(/Your webhook signing secret is (whsec_[A-Za-z0-9+/=]+) /);
     expect(secretAgain).toBe(secret);
@@ -131,7 +162,9 @@ describe('npm run listen', () => {
       ['outflows.created', transfer],
       ['outflows.completed', transfer],
     ]);
-    expect(replayed.map((d) => d.body)).toEqual(forwarded.filter((f) => ['outflows.created', 'outflows.completed'].includes(f.payload.event)).map((f) => f.body));
+    expect(replayed.map((d) => d.body)).toEqual(
+      forwarded.filter((f) => ['outflows.created', 'outflows.completed'].includes(f.payload.event)).map((f) => f.body),
+    );
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
     expect(receiver.rejected).toEqual([]);
@@ -154,7 +187,10 @@ describe('npm run listen', () => {
     expect([help.status, help.stdout]).toEqual([0, expect.stringMatching(/^Usage: npm run listen -- /)]);
     // Every refusal of the command line is parseListenArgs' (apps/listen/src/listen-args.unit.spec.ts); one through the process.
     const bad = run(['--bogus']);
-    expect([bad.status, bad.stderr]).toEqual([2, expect.stringMatching(/^listen: Unknown option '--bogus'[^]*Usage: npm run listen -- /)]);
+    expect([bad.status, bad.stderr]).toEqual([
+      2,
+      expect.stringMatching(/^listen: Unknown option '--bogus'[^]*Usage: npm run listen -- /),
+    ]);
 
     // An endpoint that is down: the failure is printed, the next event is still forwarded.
     const p = await payer(t, 'USD', 0);
@@ -168,7 +204,9 @@ describe('npm run listen', () => {
       .send({ amount: 100, currency: 'USD' })
       .expect(201);
     await down.line(/--> inflows\.completed \[evt_\w+\]$/);
-    await down.line(new RegExp(`<--  \\[ERR\\] POST http://127\\.0\\.0\\.1:${closed}/webhooks \\[evt_\\w+\\]: ECONNREFUSED$`));
+    await down.line(
+      new RegExp(`<--  \\[ERR\\] POST http://127\\.0\\.0\\.1:${closed}/webhooks \\[evt_\\w+\\]: ECONNREFUSED$`),
+    );
     await down.line(/--> accounts\.updated \[evt_\w+\]$/);
     down.child.kill('SIGINT');
     expect(await down.exited).toBe(0);

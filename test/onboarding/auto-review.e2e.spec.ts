@@ -9,7 +9,8 @@ describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
   afterAll(() => t.close());
 
   const status = async (id: string) => (await t.http.get(`/entities/${id}`).set(bearer(KEYS.sandbox)).expect(200)).body;
-  const submit = (id: string) => t.http.post('/onboarding-submissions').set(bearer(KEYS.sandbox)).send({ entity_id: id }).expect(200);
+  const submit = (id: string) =>
+    t.http.post('/onboarding-submissions').set(bearer(KEYS.sandbox)).send({ entity_id: id }).expect(200);
 
   it('approves an ordinary individual about a second after submission', async () => {
     const entity = await readyIndividual(t);
@@ -64,7 +65,11 @@ describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
   it('leaves an entity decided by the sandbox endpoint as decided', async () => {
     const entity = await readyIndividual(t);
     await submit(entity.id);
-    await t.http.post(`/sandbox/entities/${entity.id}/review`).set(bearer(KEYS.sandbox)).send({ decision: 'rejected', reason: 'manual' }).expect(200);
+    await t.http
+      .post(`/sandbox/entities/${entity.id}/review`)
+      .set(bearer(KEYS.sandbox))
+      .send({ decision: 'rejected', reason: 'manual' })
+      .expect(200);
     // Another entity submitted after it: once its review has run, the first one's (due earlier)
     // has too. A condition to wait for rather than 1.5 s (issue 32).
     const later = await readyIndividual(t);

@@ -12,7 +12,11 @@ describe('POST /documents/upload', () => {
   });
   afterAll(() => t.close());
 
-  const storedFiles = () => (!existsSync(join(t.dataDir, 'documents')) ? 0 : readdirSync(join(t.dataDir, 'documents'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).length);
+  const storedFiles = () =>
+    !existsSync(join(t.dataDir, 'documents'))
+      ? 0
+      : readdirSync(join(t.dataDir, 'documents'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile())
+          .length;
 
   it.each([
     ['PNG', FILES.png, 'image/png'],
@@ -21,10 +25,18 @@ describe('POST /documents/upload', () => {
   ])('stores a %s judged by its bytes, durably under DATA_DIR/documents', async (_name, file, type) => {
     const entity = await createIndividual(t);
     const res = await uploadDocument(t, entity.person_id, 'identity', KEYS.sandbox, file).expect(201);
-    expect(res.body).toMatchObject({ id: expect.stringMatching(/^doc_[0-9A-HJKMNP-TV-Z]{26}$/), key: 'identity', status: 'uploaded', content_type: type, size: file.length });
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^doc_[0-9A-HJKMNP-TV-Z]{26}$/),
+      key: 'identity',
+      status: 'uploaded',
+      content_type: type,
+      size: file.length,
+    });
     expect(res.body.created).toEqual(expect.any(Number));
     const entityRes = await t.http.get(`/entities/${entity.id}`).set(bearer(KEYS.sandbox)).expect(200);
-    expect(entityRes.body.documents).toEqual([{ id: res.body.id, key: 'identity', status: 'uploaded', created: res.body.created }]);
+    expect(entityRes.body.documents).toEqual([
+      { id: res.body.id, key: 'identity', status: 'uploaded', created: res.body.created },
+    ]);
     const orgDirs = readdirSync(join(t.dataDir, 'documents'));
     const path = orgDirs
       .map((d) => join(t.dataDir, 'documents', d, res.body.id))
@@ -47,7 +59,12 @@ describe('POST /documents/upload', () => {
     const events = await store.readStream(`entity-${entity.id}`);
     await store.close();
     const uploaded = events.find((e) => e.type === 'DocumentUploaded')!;
-    expect(uploaded.data).toMatchObject({ document_id: res.body.id, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, content_type: 'application/pdf' });
+    expect(uploaded.data).toMatchObject({
+      document_id: res.body.id,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      size: bytes.length,
+      content_type: 'application/pdf',
+    });
     expect(JSON.stringify(events)).not.toContain('secret-passport-content');
   });
 
@@ -93,7 +110,12 @@ describe('POST /documents/upload', () => {
       .attach('file', FILES.png, 'a.png')
       .expect(400);
     expect(badKey.body.errors[0].field).toBe('key');
-    const noPerson = await t.http.post('/documents/upload').set(bearer(KEYS.sandbox)).field('key', 'identity').attach('file', FILES.png, 'a.png').expect(400);
+    const noPerson = await t.http
+      .post('/documents/upload')
+      .set(bearer(KEYS.sandbox))
+      .field('key', 'identity')
+      .attach('file', FILES.png, 'a.png')
+      .expect(400);
     expect(noPerson.body.errors[0].field).toBe('link_to_identity[person_id]');
     const badPerson = await t.http
       .post('/documents/upload')
@@ -103,7 +125,12 @@ describe('POST /documents/upload', () => {
       .attach('file', FILES.png, 'a.png')
       .expect(400);
     expect(badPerson.body.errors[0].field).toBe('link_to_identity.person_id');
-    const noFile = await t.http.post('/documents/upload').set(bearer(KEYS.sandbox)).field('key', 'identity').field('link_to_identity[person_id]', entity.person_id).expect(400);
+    const noFile = await t.http
+      .post('/documents/upload')
+      .set(bearer(KEYS.sandbox))
+      .field('key', 'identity')
+      .field('link_to_identity[person_id]', entity.person_id)
+      .expect(400);
     expect(noFile.body.errors[0].field).toBe('file');
     const otherField = await t.http
       .post('/documents/upload')
@@ -129,7 +156,12 @@ describe('POST /documents/upload', () => {
   it('infers the person from an entity token', async () => {
     const entity = await createIndividual(t);
     const token = await tokenFor(t, entity.id);
-    await t.http.post('/documents/upload').set(bearer(token)).field('key', 'address').attach('file', FILES.jpeg, 'bill.jpg').expect(201);
+    await t.http
+      .post('/documents/upload')
+      .set(bearer(token))
+      .field('key', 'address')
+      .attach('file', FILES.jpeg, 'bill.jpg')
+      .expect(201);
     const got = await t.http.get(`/entities/${entity.id}`).set(bearer(token)).expect(200);
     expect(got.body.documents.map((d: { key: string }) => d.key)).toEqual(['address']);
   });

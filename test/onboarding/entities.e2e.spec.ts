@@ -10,7 +10,13 @@ describe('entities: creation and lookup', () => {
   afterAll(() => t.close());
 
   describe('POST /entities (quick start)', () => {
-    const body = { type: 'individual', first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', country: 'US' };
+    const body = {
+      type: 'individual',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email: 'grace@example.com',
+      country: 'US',
+    };
 
     it('creates an individual approved at once with a sandbox key', async () => {
       const res = await t.http.post('/entities').set(bearer(KEYS.sandbox)).send(body).expect(201);
@@ -28,7 +34,12 @@ describe('entities: creation and lookup', () => {
       });
       const got = await t.http.get(`/entities/${res.body.id}`).set(bearer(KEYS.sandbox)).expect(200);
       expect(got.body).toMatchObject({ id: res.body.id, type: 'individual', status: 'approved', status_reason: null });
-      expect(got.body.profile).toMatchObject({ first_name: 'Grace', last_name: 'Hopper', country_of_residence: 'US', date_of_birth: null });
+      expect(got.body.profile).toMatchObject({
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        country_of_residence: 'US',
+        date_of_birth: null,
+      });
       expect(got.body.created).toBe(Date.parse(res.body.created_at));
     });
 
@@ -101,13 +112,22 @@ describe('entities: creation and lookup', () => {
       ['a missing email', { email: undefined }, 'email'],
       ['an unknown country', { country_of_residence: 'ZZ' }, 'country_of_residence'],
     ])('refuses %s', async (_case, change, field) => {
-      const res = await t.http.post('/individual-entities').set(bearer(KEYS.sandbox)).send(individualBody(change)).expect(400);
+      const res = await t.http
+        .post('/individual-entities')
+        .set(bearer(KEYS.sandbox))
+        .send(individualBody(change))
+        .expect(400);
       expect(res.body.code).toBe('validation_error');
       expect(res.body.errors[0].field).toBe(field);
     });
 
     it('answers malformed JSON with invalid_json', async () => {
-      const res = await t.http.post('/individual-entities').set(bearer(KEYS.sandbox)).set('Content-Type', 'application/json').send('{"first_name":').expect(400);
+      const res = await t.http
+        .post('/individual-entities')
+        .set(bearer(KEYS.sandbox))
+        .set('Content-Type', 'application/json')
+        .send('{"first_name":')
+        .expect(400);
       expect(res.body.code).toBe('invalid_json');
     });
   });
@@ -123,7 +143,13 @@ describe('entities: creation and lookup', () => {
         object: 'entity',
         type: 'business',
         status: 'pending',
-        profile: { legal_name: 'Acme Trading Ltd', trading_name: 'Acme', business_type: 'llc', country_of_incorporation: 'GB', registered_address: businessBody().registered_address },
+        profile: {
+          legal_name: 'Acme Trading Ltd',
+          trading_name: 'Acme',
+          business_type: 'llc',
+          country_of_incorporation: 'GB',
+          registered_address: businessBody().registered_address,
+        },
         meta: { tax_id: 'GB1' },
       });
       expect(res.body.person_id).toBeUndefined();
@@ -133,11 +159,23 @@ describe('entities: creation and lookup', () => {
       ['a missing legal name', { legal_name: undefined }, 'legal_name'],
       ['a legal name over 255 characters', { legal_name: 'x'.repeat(256) }, 'legal_name'],
       ['an unknown business type', { business_type: 'trust' }, 'business_type'],
-      ['an address without city', { registered_address: { ...businessBody().registered_address, city: undefined } }, 'registered_address.city'],
-      ['an address with a bad country', { registered_address: { ...businessBody().registered_address, country_code: 'UK' } }, 'registered_address.country_code'],
+      [
+        'an address without city',
+        { registered_address: { ...businessBody().registered_address, city: undefined } },
+        'registered_address.city',
+      ],
+      [
+        'an address with a bad country',
+        { registered_address: { ...businessBody().registered_address, country_code: 'UK' } },
+        'registered_address.country_code',
+      ],
       ['a missing address', { registered_address: undefined }, 'registered_address'],
     ])('refuses %s', async (_case, change, field) => {
-      const res = await t.http.post('/business-entities').set(bearer(KEYS.sandbox)).send(businessBody(change)).expect(400);
+      const res = await t.http
+        .post('/business-entities')
+        .set(bearer(KEYS.sandbox))
+        .send(businessBody(change))
+        .expect(400);
       expect(res.body.errors[0].field).toBe(field);
     });
   });

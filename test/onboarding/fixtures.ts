@@ -14,7 +14,13 @@ export const businessBody = (overrides: Record<string, unknown> = {}) => ({
   email: 'ops@acme.test',
   business_type: 'llc',
   country_of_incorporation: 'GB',
-  registered_address: { line_1: '1 High Street', city: 'London', state: 'Greater London', postal_code: 'N1 9GU', country_code: 'GB' },
+  registered_address: {
+    line_1: '1 High Street',
+    city: 'London',
+    state: 'Greater London',
+    postal_code: 'N1 9GU',
+    country_code: 'GB',
+  },
   ...overrides,
 });
 
@@ -25,12 +31,22 @@ export const FILES = {
   pdf: Buffer.from('%PDF-1.7\n%%EOF\n'),
 };
 
-export async function createIndividual(t: TestApp, key: string = KEYS.sandbox, overrides: Record<string, unknown> = {}) {
+export async function createIndividual(
+  t: TestApp,
+  key: string = KEYS.sandbox,
+  overrides: Record<string, unknown> = {},
+) {
   const res = await t.http.post('/individual-entities').set(bearer(key)).send(individualBody(overrides)).expect(201);
   return res.body as { id: string; person_id: string; status: string };
 }
 
-export function uploadDocument(t: TestApp, personId: string, key: 'identity' | 'address', auth: string = KEYS.sandbox, file = FILES.png) {
+export function uploadDocument(
+  t: TestApp,
+  personId: string,
+  key: 'identity' | 'address',
+  auth: string = KEYS.sandbox,
+  file = FILES.png,
+) {
   return t.http
     .post('/documents/upload')
     .set(bearer(auth))
@@ -47,7 +63,11 @@ export async function readyIndividual(t: TestApp, overrides: Record<string, unkn
   return entity;
 }
 
-export async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -4,12 +4,23 @@ import { businessBody, createIndividual } from './fixtures';
 
 describe('GET /entities', () => {
   let t: TestApp;
-  const ids: { individual: string[]; business: string[]; approved: string[] } = { individual: [], business: [], approved: [] };
+  const ids: { individual: string[]; business: string[]; approved: string[] } = {
+    individual: [],
+    business: [],
+    approved: [],
+  };
   beforeAll(async () => {
     t = await startTestApp();
     for (let i = 0; i < 3; i++) ids.individual.push((await createIndividual(t)).id);
-    for (let i = 0; i < 2; i++) ids.business.push((await t.http.post('/business-entities').set(bearer(KEYS.sandbox)).send(businessBody()).expect(201)).body.id);
-    const quick = await t.http.post('/entities').set(bearer(KEYS.sandbox)).send({ first_name: 'Q', last_name: 'S', email: 'q@example.com', country: 'KE' }).expect(201);
+    for (let i = 0; i < 2; i++)
+      ids.business.push(
+        (await t.http.post('/business-entities').set(bearer(KEYS.sandbox)).send(businessBody()).expect(201)).body.id,
+      );
+    const quick = await t.http
+      .post('/entities')
+      .set(bearer(KEYS.sandbox))
+      .send({ first_name: 'Q', last_name: 'S', email: 'q@example.com', country: 'KE' })
+      .expect(201);
     ids.approved.push(quick.body.id);
     await createIndividual(t, KEYS.other);
     await t.settle();
@@ -61,7 +72,9 @@ describe('GET /entities', () => {
   it('shows another organization only its own entities', async () => {
     const res = await list('', KEYS.other).expect(200);
     expect(res.body.data).toHaveLength(1);
-    expect(res.body.data[0].id).not.toEqual(expect.stringMatching(new RegExp([...ids.individual, ...ids.business].join('|'))));
+    expect(res.body.data[0].id).not.toEqual(
+      expect.stringMatching(new RegExp([...ids.individual, ...ids.business].join('|'))),
+    );
   });
 
   it('shows an entity token only its own entity', async () => {

@@ -14,13 +14,21 @@ describe('onboarding submission and sandbox review', () => {
       .post('/onboarding-submissions')
       .set(bearer(key))
       .send(entityId ? { entity_id: entityId } : {});
-  const review = (entityId: string, body: object, key: string = KEYS.sandbox) => t.http.post(`/sandbox/entities/${entityId}/review`).set(bearer(key)).send(body);
+  const review = (entityId: string, body: object, key: string = KEYS.sandbox) =>
+    t.http.post(`/sandbox/entities/${entityId}/review`).set(bearer(key)).send(body);
 
   it('answers 422 documents_missing naming both documents, then the one still missing', async () => {
     const entity = await createIndividual(t);
     const none = await submit(entity.id).expect(422);
-    expect(none.body).toMatchObject({ status: 'error', code: 'documents_missing', missing_documents: ['identity', 'address'] });
-    expect(none.body.errors.map((e: { field: string }) => e.field)).toEqual(['documents.identity', 'documents.address']);
+    expect(none.body).toMatchObject({
+      status: 'error',
+      code: 'documents_missing',
+      missing_documents: ['identity', 'address'],
+    });
+    expect(none.body.errors.map((e: { field: string }) => e.field)).toEqual([
+      'documents.identity',
+      'documents.address',
+    ]);
     await uploadDocument(t, entity.person_id, 'identity').expect(201);
     const one = await submit(entity.id).expect(422);
     expect(one.body.missing_documents).toEqual(['address']);
@@ -32,7 +40,12 @@ describe('onboarding submission and sandbox review', () => {
   it('submits a ready individual: 200, still pending, then 409 on a second submission', async () => {
     const entity = await readyIndividual(t);
     const res = await submit(entity.id).expect(200);
-    expect(res.body).toMatchObject({ id: entity.id, object: 'entity', status: 'pending', submitted: expect.any(Number) });
+    expect(res.body).toMatchObject({
+      id: entity.id,
+      object: 'entity',
+      status: 'pending',
+      submitted: expect.any(Number),
+    });
     const again = await submit(entity.id).expect(409);
     expect(again.body).toMatchObject({ status: 'error', code: 'entity_under_review' });
   });

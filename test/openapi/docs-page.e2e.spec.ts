@@ -30,14 +30,23 @@ describe('the docs page (/docs) in a browser', () => {
     const refused: string[] = [];
     const page = await browser.context.newPage();
     page.on('request', (request) => requested.push(request.url()));
-    page.on('console', (message) => /Refused to|Content Security Policy/i.test(message.text()) && refused.push(message.text()));
+    page.on(
+      'console',
+      (message) => /Refused to|Content Security Policy/i.test(message.text()) && refused.push(message.text()),
+    );
     await page.goto(`${base}/docs`, { waitUntil: 'networkidle' });
     await page.waitForSelector('.swagger-ui .info .title', { timeout: 30_000 });
     expect(await page.textContent('.swagger-ui .info .title')).toContain('Payments platform API');
     await page.waitForSelector('#operations-Transfers-createTransfer', { timeout: 30_000 });
 
     expect(requested.filter((url) => !url.startsWith(`${base}/`) && !url.startsWith('data:'))).toEqual([]);
-    for (const asset of ['/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/docs/swagger-initializer.js', '/openapi.json']) expect(requested).toContain(`${base}${asset}`);
+    for (const asset of [
+      '/docs/swagger-ui-bundle.js',
+      '/docs/swagger-ui.css',
+      '/docs/swagger-initializer.js',
+      '/openapi.json',
+    ])
+      expect(requested).toContain(`${base}${asset}`);
     expect(refused).toEqual([]);
 
     const out = join(__dirname, '..', '..', 'test-output');

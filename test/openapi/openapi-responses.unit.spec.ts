@@ -18,7 +18,11 @@ function documentWith(transferSchema: Record<string, unknown>): OpenApiDocument 
           },
         },
       },
-      '/docs': { get: { responses: { '200': { description: 'page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+      '/docs': {
+        get: {
+          responses: { '200': { description: 'page', content: { 'text/html': { schema: { type: 'string' } } } } },
+        },
+      },
     },
     components: {
       schemas: {
@@ -26,14 +30,25 @@ function documentWith(transferSchema: Record<string, unknown>): OpenApiDocument 
         Error: {
           type: 'object',
           required: ['status', 'code', 'message', 'errors'],
-          properties: { status: { const: 'error' }, code: { type: 'string' }, message: { type: 'string' }, errors: { type: 'array' } },
+          properties: {
+            status: { const: 'error' },
+            code: { type: 'string' },
+            message: { type: 'string' },
+            errors: { type: 'array' },
+          },
         },
       },
       headers: {
         XRequestId: { required: true, schema: { type: 'string' } },
         RetryAfter: { required: true, schema: { type: 'string', pattern: '^\\d+$' } },
       },
-      responses: { RateLimited: { description: 'slow down', headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }, content: json('Error') } },
+      responses: {
+        RateLimited: {
+          description: 'slow down',
+          headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+          content: json('Error'),
+        },
+      },
     },
   };
 }
@@ -60,7 +75,14 @@ describe('OpenApiResponses: responses checked against the document', () => {
 
   it('passes a response that matches, by template, method and status', () => {
     expect(check.problemWith(seen({}))).toBeNull();
-    expect(check.problemWith(seen({ status: 404, body: { status: 'error', code: 'transfer_not_found', message: 'No transfer', errors: [] } }))).toBeNull();
+    expect(
+      check.problemWith(
+        seen({
+          status: 404,
+          body: { status: 'error', code: 'transfer_not_found', message: 'No transfer', errors: [] },
+        }),
+      ),
+    ).toBeNull();
   });
 
   it('fails a body that does not match the schema, naming the route, the status and the schema error', () => {
@@ -70,12 +92,18 @@ describe('OpenApiResponses: responses checked against the document', () => {
   });
 
   it('fails a field the document does not have, and a missing one', () => {
-    expect(check.problemWith(seen({ body: { id: 'trf_1', amount: 1, status: 'pending', extra: true } }))).toContain('must NOT have additional properties (extra)');
-    expect(check.problemWith(seen({ body: { id: 'trf_1', status: 'pending' } }))).toContain("must have required property 'amount'");
+    expect(check.problemWith(seen({ body: { id: 'trf_1', amount: 1, status: 'pending', extra: true } }))).toContain(
+      'must NOT have additional properties (extra)',
+    );
+    expect(check.problemWith(seen({ body: { id: 'trf_1', status: 'pending' } }))).toContain(
+      "must have required property 'amount'",
+    );
   });
 
   it('fails a status the operation does not document', () => {
-    expect(check.problemWith(seen({ status: 409, body: { status: 'error', code: 'conflict', message: 'm', errors: [] } }))).toContain('the document has no 409 for this operation');
+    expect(
+      check.problemWith(seen({ status: 409, body: { status: 'error', code: 'conflict', message: 'm', errors: [] } })),
+    ).toContain('the document has no 409 for this operation');
   });
 
   it('fails a missing required header, also on a shared (component) answer', () => {
@@ -86,18 +114,38 @@ describe('OpenApiResponses: responses checked against the document', () => {
   });
 
   it('fails a media type the document does not say, and a path or method it does not have unless the router answered it', () => {
-    expect(check.problemWith(seen({ headers: { 'content-type': 'text/html', 'x-request-id': 'r' }, body: {} }))).toContain('Content-Type text/html');
+    expect(
+      check.problemWith(seen({ headers: { 'content-type': 'text/html', 'x-request-id': 'r' }, body: {} })),
+    ).toContain('Content-Type text/html');
     expect(check.problemWith(seen({ url: '/nowhere', status: 200 }))).toContain('no path of the document');
-    expect(check.problemWith(seen({ url: '/nowhere', status: 404, body: { status: 'error', code: 'not_found', message: 'm', errors: [] } }))).toBeNull();
-    expect(check.problemWith(seen({ method: 'POST', status: 405, body: { status: 'error', code: 'method_not_allowed', message: 'm', errors: [] } }))).toContain('405 without Allow');
+    expect(
+      check.problemWith(
+        seen({ url: '/nowhere', status: 404, body: { status: 'error', code: 'not_found', message: 'm', errors: [] } }),
+      ),
+    ).toBeNull();
+    expect(
+      check.problemWith(
+        seen({
+          method: 'POST',
+          status: 405,
+          body: { status: 'error', code: 'method_not_allowed', message: 'm', errors: [] },
+        }),
+      ),
+    ).toContain('405 without Allow');
   });
 
   it('fails a response that matched before once the schema is (deliberately) wrong', () => {
-    const wrong = new OpenApiResponses(documentWith({ ...TRANSFER, properties: { ...TRANSFER.properties, amount: { type: 'string' } } }));
+    const wrong = new OpenApiResponses(
+      documentWith({ ...TRANSFER, properties: { ...TRANSFER.properties, amount: { type: 'string' } } }),
+    );
     expect(wrong.problemWith(seen({}))).toContain('/amount must be string');
   });
 
   it('checks only status and media type for bodies it lists as not JSON', () => {
-    expect(check.problemWith(seen({ url: '/docs', headers: { 'content-type': 'text/html; charset=utf-8', 'x-request-id': 'r' }, body: {} }))).toBeNull();
+    expect(
+      check.problemWith(
+        seen({ url: '/docs', headers: { 'content-type': 'text/html; charset=utf-8', 'x-request-id': 'r' }, body: {} }),
+      ),
+    ).toBeNull();
   });
 });

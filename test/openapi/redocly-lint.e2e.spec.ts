@@ -30,12 +30,16 @@ function lint(doc: unknown): Lint {
   try {
     writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
     copyFileSync(IGNORE_FILE, join(dir, '.redocly.lint-ignore.yaml'));
-    const run = spawnSync(process.execPath, [require.resolve('@redocly/cli/bin/cli.js'), 'lint', 'openapi.json', '--format=json'], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
+    const run = spawnSync(
+      process.execPath,
+      [require.resolve('@redocly/cli/bin/cli.js'), 'lint', 'openapi.json', '--format=json'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
     const json = run.stdout.slice(run.stdout.indexOf('{'));
     if (!json) throw new Error(`redocly lint printed no JSON: ${run.stderr}`);
     return JSON.parse(json) as Lint;
@@ -44,7 +48,8 @@ function lint(doc: unknown): Lint {
   }
 }
 
-const described = (problems: Problem[]) => problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
+const described = (problems: Problem[]) =>
+  problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
 
 /** Issue 32 item 3: the document passes `redocly lint` with its recommended rules, and types every webhook event. */
 describe('the OpenAPI document under redocly lint', () => {
@@ -64,15 +69,24 @@ describe('the OpenAPI document under redocly lint', () => {
   }, 150_000);
 
   it('fails on what it was written for: empty servers, an unused component', () => {
-    const broken = { ...doc, servers: [], components: { ...doc.components, schemas: { ...doc.components.schemas, Unused: { type: 'string' } } } };
+    const broken = {
+      ...doc,
+      servers: [],
+      components: { ...doc.components, schemas: { ...doc.components.schemas, Unused: { type: 'string' } } },
+    };
     const found = described(lint(broken).problems).join('\n');
     expect(found).toContain('no-empty-servers');
     expect(found).toContain('no-unused-components');
   }, 150_000);
 
   it('types the payload of every catalogued webhook event in an OpenAPI 3.1 webhooks section', () => {
-    const events = Object.entries(WEBHOOK_EVENT_CATALOGUE).flatMap(([group, names]) => names.map((name) => `${group}.${name}`));
-    const webhooks = doc.webhooks as Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }>;
+    const events = Object.entries(WEBHOOK_EVENT_CATALOGUE).flatMap(([group, names]) =>
+      names.map((name) => `${group}.${name}`),
+    );
+    const webhooks = doc.webhooks as Record<
+      string,
+      { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }
+    >;
     expect(Object.keys(webhooks).sort()).toEqual([...events].sort());
     for (const event of events) {
       const schema = webhooks[event].post.requestBody.content['application/json'].schema;

@@ -34,7 +34,9 @@ describe('npm run replay -- --verify under a server serving the dashboard from d
     expect({ status: built.status, output: built.output }).toMatchObject({ status: 0 });
     t = await startTestApp({ DASHBOARD_DIR: join(ROOT, 'dist', 'dashboard') });
     const page = await t.http.get('/dashboard').expect(200);
-    const assets = [...new Set([...page.text.matchAll(/\/dashboard\/(assets\/[^"']+)/g)].map((m) => `/dashboard/${m[1]}`))];
+    const assets = [
+      ...new Set([...page.text.matchAll(/\/dashboard\/(assets\/[^"']+)/g)].map((m) => `/dashboard/${m[1]}`)),
+    ];
     expect(assets.length).toBeGreaterThan(0);
 
     const answers: string[] = [];
@@ -54,7 +56,10 @@ describe('npm run replay -- --verify under a server serving the dashboard from d
     }).finally(() => (building = false));
     await polling;
 
-    expect({ status: replay.status, output: replay.output }).toMatchObject({ status: 0, output: expect.stringContaining('OK:') });
+    expect({ status: replay.status, output: replay.output }).toMatchObject({
+      status: 0,
+      output: expect.stringContaining('OK:'),
+    });
     // Every poll was made while the build and the replay ran (between spawn and exit).
     expect(answers.length).toBeGreaterThan(assets.length);
     expect([...new Set(answers.filter((a) => !a.endsWith(' 200')))]).toEqual([]);

@@ -35,7 +35,15 @@ describe('health probes: /health/live and /health/ready', () => {
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'payments-probes-'));
       const port = await closedPort();
-      app = await createApi(loadConfig({ ...process.env, DATA_DIR: dir, EVENTSTORE_URL: `esdb://127.0.0.1:${port}?tls=false`, MONGO_URL: '', KAFKA_BROKERS: '' }));
+      app = await createApi(
+        loadConfig({
+          ...process.env,
+          DATA_DIR: dir,
+          EVENTSTORE_URL: `esdb://127.0.0.1:${port}?tls=false`,
+          MONGO_URL: '',
+          KAFKA_BROKERS: '',
+        }),
+      );
     });
     afterAll(async () => {
       await app?.close();
@@ -55,7 +63,9 @@ describe('health probes: /health/live and /health/ready', () => {
       // Answering at all, with the event store unreachable, is the bound (READINESS_CHECK_TIMEOUT_MS); its length is not timed here.
       const res = await request(app.getHttpServer()).get('/health/ready').expect(503);
       expect(res.body.status).toBe('error');
-      expect(res.body.error).toEqual({ event_store: expect.objectContaining({ status: 'down', adapter: 'eventstoredb' }) });
+      expect(res.body.error).toEqual({
+        event_store: expect.objectContaining({ status: 'down', adapter: 'eventstoredb' }),
+      });
       expect(res.body.info).toMatchObject({
         read_store: { status: 'up' },
         coordination_store: { status: 'up' },
@@ -85,10 +95,27 @@ describe('health probes: /health/live and /health/ready', () => {
     it('both answer 200 while every store answers, each check with its adapter', async () => {
       await t.http.get('/health/live').expect(200);
       const res = await t.http.get('/health/ready').expect(200);
-      expect(Object.keys(res.body.details).sort()).toEqual(['coordination_store', 'delivery_store', 'event_store', 'idempotency_store', 'rate_limit_store', 'read_store', 'snapshot_store']);
-      expect(Object.values(res.body.details).every((d) => (d as { status: string; adapter: string }).status === 'up' && (d as { adapter: string }).adapter === 'sqlite')).toBe(true);
+      expect(Object.keys(res.body.details).sort()).toEqual([
+        'coordination_store',
+        'delivery_store',
+        'event_store',
+        'idempotency_store',
+        'rate_limit_store',
+        'read_store',
+        'snapshot_store',
+      ]);
+      expect(
+        Object.values(res.body.details).every(
+          (d) =>
+            (d as { status: string; adapter: string }).status === 'up' &&
+            (d as { adapter: string }).adapter === 'sqlite',
+        ),
+      ).toBe(true);
       // /health is unchanged (compat): status, adapters, the log's positions.
-      expect((await t.http.get('/health').set(bearer(OPERATOR)).expect(200)).body).toMatchObject({ status: 'ok', log: { head: expect.any(Number) } });
+      expect((await t.http.get('/health').set(bearer(OPERATOR)).expect(200)).body).toMatchObject({
+        status: 'ok',
+        log: { head: expect.any(Number) },
+      });
     });
 
     it('a log that fails: live 200, ready 503, and the failure logged with the request id', async () => {
@@ -97,14 +124,23 @@ describe('health probes: /health/live and /health/ready', () => {
       try {
         await t.http.get('/health/live').expect(200);
         const res = await t.http.get('/health/ready').set('x-request-id', 'probe-1').expect(503);
-        expect(res.body.error).toEqual({ event_store: { status: 'down', adapter: 'sqlite', ms: expect.any(Number), message: 'unavailable' } });
+        expect(res.body.error).toEqual({
+          event_store: { status: 'down', adapter: 'sqlite', ms: expect.any(Number), message: 'unavailable' },
+        });
         // /health reads the log too: a store failing with an I/O error is an outage (503 in the envelope), unlike /health/live.
-        expect((await t.http.get('/health').set(bearer(OPERATOR)).expect(503)).body).toMatchObject({ status: 'error', code: 'service_unavailable' });
+        expect((await t.http.get('/health').set(bearer(OPERATOR)).expect(503)).body).toMatchObject({
+          status: 'error',
+          code: 'service_unavailable',
+        });
       } finally {
         spy.mockRestore();
       }
       const failure = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'readiness check failed');
-      expect(failure).toMatchObject({ request_id: 'probe-1', check: 'event_store', err: { message: 'disk I/O error' } });
+      expect(failure).toMatchObject({
+        request_id: 'probe-1',
+        check: 'event_store',
+        err: { message: 'disk I/O error' },
+      });
       await t.http.get('/health/ready').expect(200);
     });
   });

@@ -72,8 +72,16 @@ describe('request logs', () => {
 
   it("takes the caller's W3C traceparent for the request, and names the trace its asynchronous work continues under", async () => {
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-    await t.http.get('/accounts').set(bearer(KEYS.sandbox)).set('x-request-id', 'log-test-3').set('traceparent', traceparent).expect(200);
-    expect(lines().find((l) => l.request_id === 'log-test-3')).toMatchObject({ trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', async_trace_id: traceIdOf('log-test-3') });
+    await t.http
+      .get('/accounts')
+      .set(bearer(KEYS.sandbox))
+      .set('x-request-id', 'log-test-3')
+      .set('traceparent', traceparent)
+      .expect(200);
+    expect(lines().find((l) => l.request_id === 'log-test-3')).toMatchObject({
+      trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+      async_trace_id: traceIdOf('log-test-3'),
+    });
     // An invalid one (all-zero trace id) is ignored: the derived trace.
     await t.http
       .get('/accounts')
@@ -86,14 +94,29 @@ describe('request logs', () => {
 
   it('never writes an Authorization value, a card number or a CVV', async () => {
     const entity = await approvedEntity(t, KEYS.sandbox, 'Logs');
-    await t.http.post('/accounts').set(bearer(KEYS.sandbox)).send({ entity_id: entity, type: 'checking', currency: 'USD', card_number: '4242424242424242', cvv: '123' });
+    await t.http
+      .post('/accounts')
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: entity, type: 'checking', currency: 'USD', card_number: '4242424242424242', cvv: '123' });
     await t.http.get('/accounts').set('Authorization', 'Bearer sk_test_notarealkeynotarealkey0000').expect(401);
     // Objects handed to the logger by code are redacted by path, as a second guard.
     await t.http.get('/health').set('x-request-id', 'log-test-5');
-    logger.warn({ headers: { authorization: `Bearer ${KEYS.sandbox}` }, card: { card_number: '4242424242424242', cvv: '123' }, secret: 's3cr3t' }, 'careless line');
+    logger.warn(
+      {
+        headers: { authorization: `Bearer ${KEYS.sandbox}` },
+        card: { card_number: '4242424242424242', cvv: '123' },
+        secret: 's3cr3t',
+      },
+      'careless line',
+    );
     const all = raw.join('');
-    for (const secret of [KEYS.sandbox, 'sk_test_notarealkeynotarealkey0000', '4242424242424242', '"123"', 's3cr3t']) expect(all).not.toContain(secret);
-    expect(lines().find((l) => l.msg === 'careless line')).toMatchObject({ headers: { authorization: '***' }, card: { card_number: '***', cvv: '***' }, secret: '***' });
+    for (const secret of [KEYS.sandbox, 'sk_test_notarealkeynotarealkey0000', '4242424242424242', '"123"', 's3cr3t'])
+      expect(all).not.toContain(secret);
+    expect(lines().find((l) => l.msg === 'careless line')).toMatchObject({
+      headers: { authorization: '***' },
+      card: { card_number: '***', cvv: '***' },
+      secret: '***',
+    });
     // The 401 line has no actor: none was resolved.
     expect(lines().find((l) => l.msg === 'request' && l.res?.status === 401)).not.toHaveProperty('actor');
   });

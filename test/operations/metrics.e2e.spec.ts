@@ -19,7 +19,9 @@ export function parseMetrics(text: string): Sample[] {
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match) continue;
-    const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+    const labels = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
     samples.push({ name: match[1], labels, value: Number(match[3]) });
   }
   return samples;
@@ -27,7 +29,9 @@ export function parseMetrics(text: string): Sample[] {
 
 /** The value of the one sample of `name` whose labels include `labels` (undefined when there is none). */
 const valueOf = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
-  samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce<number | undefined>((sum, s) => (sum ?? 0) + s.value, undefined);
+  samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce<number | undefined>((sum, s) => (sum ?? 0) + s.value, undefined);
 
 /**
  * Issue 22 ("Done when"): a scrape of /metrics after a small workload finds each named series with
@@ -50,7 +54,11 @@ describe('GET /metrics after a small workload', () => {
     await webhookTo(t, receiver, '/metrics-hook', { entity_id: entity, enabled_events: { accounts: ['created'] } });
     await t.settle();
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 150000, currency: 'USD' }).expect(201);
+    await t.http
+      .post(`/sandbox/accounts/${account.id}/fund`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 150000, currency: 'USD' })
+      .expect(201);
     await t.http.get(`/accounts/${account.id}`).set(bearer(KEYS.sandbox)).expect(200);
     await t.http.get('/accounts/acc_01ARZ3NDEKTSV4RRFFQ69G5FAV').set(bearer(KEYS.sandbox)).expect(404);
     await t.http.get('/no-such-route').expect(404);
@@ -59,7 +67,20 @@ describe('GET /metrics after a small workload', () => {
     await expect(
       store.append(
         `account-${account.id}`,
-        [{ type: 'Probe', data: {}, metadata: { event_id: 'evt_probe', organization_id: 'org_x', correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: Date.now() } }],
+        [
+          {
+            type: 'Probe',
+            data: {},
+            metadata: {
+              event_id: 'evt_probe',
+              organization_id: 'org_x',
+              correlation_id: 'c',
+              causation_id: 'c',
+              schema_version: 1,
+              occurred_at: Date.now(),
+            },
+          },
+        ],
         0,
       ),
     ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
@@ -80,19 +101,40 @@ describe('GET /metrics after a small workload', () => {
   });
 
   it('counts HTTP requests by route template and status, with latency histograms (ids never labels)', () => {
-    expect(valueOf(samples, 'http_requests_total', { method: 'POST', route: '/accounts', status: '201' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(samples, 'http_requests_total', { method: 'GET', route: '/accounts/:id', status: '200' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(samples, 'http_requests_total', { method: 'GET', route: '/accounts/:id', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(samples, 'http_requests_total', { method: 'POST', route: '/accounts', status: '201' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(samples, 'http_requests_total', { method: 'GET', route: '/accounts/:id', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(samples, 'http_requests_total', { method: 'GET', route: '/accounts/:id', status: '404' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(valueOf(samples, 'http_requests_total', { route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(samples, 'http_request_duration_seconds_count', { method: 'POST', route: '/sandbox/accounts/:id/fund', status: '201' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(samples, 'http_request_duration_seconds_bucket', { method: 'POST', route: '/accounts', status: '201', le: '+Inf' })).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(samples, 'http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/sandbox/accounts/:id/fund',
+        status: '201',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(samples, 'http_request_duration_seconds_bucket', {
+        method: 'POST',
+        route: '/accounts',
+        status: '201',
+        le: '+Inf',
+      }),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toMatch(/route="[^"]*acc_/);
   });
 
   it('counts appends and expected-revision conflicts at the event store port', () => {
     expect(valueOf(samples, 'payments_event_store_appends_total', { outcome: 'ok' })).toBeGreaterThan(5);
     expect(valueOf(samples, 'payments_event_store_appends_total', { outcome: 'conflict' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(samples, 'payments_event_store_appended_events_total')).toBeGreaterThanOrEqual(valueOf(samples, 'payments_event_store_appends_total', { outcome: 'ok' })! - 1);
+    expect(valueOf(samples, 'payments_event_store_appended_events_total')).toBeGreaterThanOrEqual(
+      valueOf(samples, 'payments_event_store_appends_total', { outcome: 'ok' })! - 1,
+    );
   });
 
   it('reports the log head, the readers positions and their lag (0 once settled)', () => {
@@ -114,13 +156,21 @@ describe('GET /metrics after a small workload', () => {
 
   it('counts webhook deliveries by outcome, with their latency', () => {
     expect(valueOf(samples, 'payments_webhook_deliveries_total', { outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(samples, 'payments_webhook_delivery_duration_seconds_count', { outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(samples, 'payments_webhook_delivery_duration_seconds_sum', { outcome: 'succeeded' })).toBeGreaterThan(0);
+    expect(
+      valueOf(samples, 'payments_webhook_delivery_duration_seconds_count', { outcome: 'succeeded' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(samples, 'payments_webhook_delivery_duration_seconds_sum', { outcome: 'succeeded' }),
+    ).toBeGreaterThan(0);
   });
 
   it('reports the ledger per currency and mode, summed over organizations, balanced', () => {
-    expect(valueOf(samples, 'payments_ledger_amount', { currency: 'USD', mode: 'sandbox', side: 'credit', state: 'posted' })).toBeGreaterThanOrEqual(150000);
-    expect(valueOf(samples, 'payments_ledger_amount', { currency: 'USD', mode: 'sandbox', side: 'debit', state: 'posted' })).toBeGreaterThanOrEqual(150000);
+    expect(
+      valueOf(samples, 'payments_ledger_amount', { currency: 'USD', mode: 'sandbox', side: 'credit', state: 'posted' }),
+    ).toBeGreaterThanOrEqual(150000);
+    expect(
+      valueOf(samples, 'payments_ledger_amount', { currency: 'USD', mode: 'sandbox', side: 'debit', state: 'posted' }),
+    ).toBeGreaterThanOrEqual(150000);
     expect(valueOf(samples, 'payments_ledger_imbalance', { currency: 'USD', mode: 'sandbox' })).toBe(0);
     expect(samples.some((s) => s.name.startsWith('payments_ledger') && 'organization_id' in s.labels)).toBe(false);
   });

@@ -5,7 +5,14 @@ import { parseTraceparent, spanIdOf, traceIdOf } from '@app/platform/logging/tra
 import { approvedEntity } from '../support/fixtures';
 import { KEYS, bearer, type TestApp } from '../support/test-app';
 import { Receiver } from '../webhooks/receiver';
-import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, webhookTo } from '../webhooks/webhooks-helpers';
+import {
+  eventually,
+  fastWorkerEnv,
+  logsOf,
+  requireTestCa,
+  startWebhookApp,
+  webhookTo,
+} from '../webhooks/webhooks-helpers';
 
 /**
  * Issue 22: W3C trace context from a request to the bus and to its webhooks. The log records no
@@ -35,7 +42,12 @@ describe('traceparent: request → bus → webhook', () => {
   afterEach(() => expect(receiver.rejected).toEqual([]));
 
   it('carries the trace of the request that opened an account onto its bus message and its webhook', async () => {
-    const res = await t.http.post('/accounts').set(bearer(KEYS.sandbox)).set('x-request-id', 'trace-req-1').send({ entity_id: entity, type: 'checking', currency: 'USD' }).expect(201);
+    const res = await t.http
+      .post('/accounts')
+      .set(bearer(KEYS.sandbox))
+      .set('x-request-id', 'trace-req-1')
+      .send({ entity_id: entity, type: 'checking', currency: 'USD' })
+      .expect(201);
     const trace = traceIdOf('trace-req-1');
 
     const [delivery] = await eventually(
@@ -56,17 +68,22 @@ describe('traceparent: request → bus → webhook', () => {
     await t.settle();
     const db = new Database(join(t.dataDir, 'bus.db'), { readonly: true });
     try {
-      const messages = (db.prepare('SELECT value, headers FROM messages').all() as Array<{ value: string; headers: string }>).map((m) => ({
+      const messages = (
+        db.prepare('SELECT value, headers FROM messages').all() as Array<{ value: string; headers: string }>
+      ).map((m) => ({
         event: JSON.parse(m.value) as RecordedEvent,
         headers: JSON.parse(m.headers) as Record<string, string>,
       }));
       const opened =
-        messages.find((m) => m.event.type === 'AccountOpened' && (m.event.data as { account_id?: string }).account_id === res.body.id) ??
-        messages.find((m) => m.event.metadata.correlation_id === 'trace-req-1');
+        messages.find(
+          (m) =>
+            m.event.type === 'AccountOpened' && (m.event.data as { account_id?: string }).account_id === res.body.id,
+        ) ?? messages.find((m) => m.event.metadata.correlation_id === 'trace-req-1');
       expect(opened).toBeDefined();
       expect(opened!.headers.traceparent).toBe(`00-${trace}-${spanIdOf(opened!.event.id)}-01`);
       // Every message carries one: the bootstrap's and the fixtures' too, each under its own request's trace.
-      for (const m of messages) expect(parseTraceparent(m.headers.traceparent)?.traceId).toBe(traceIdOf(m.event.metadata.correlation_id));
+      for (const m of messages)
+        expect(parseTraceparent(m.headers.traceparent)?.traceId).toBe(traceIdOf(m.event.metadata.correlation_id));
     } finally {
       db.close();
     }

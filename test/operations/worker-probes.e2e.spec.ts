@@ -29,11 +29,24 @@ describe('a standalone worker: /health/live, /health/ready, /metrics', () => {
     dir = mkdtempSync(join(tmpdir(), 'payments-worker-probes-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['-r', join(ROOT, 'test', 'audit', 'ts-register.js'), join(ROOT, 'apps', 'worker', 'src', 'main.ts')], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, DATA_DIR: dir, PORT: String(port), WORKER_ROLES: 'projector,process-managers', EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '', SANDBOX_AUTO_ADVANCE: 'false' },
-    });
+    child = spawn(
+      process.execPath,
+      ['-r', join(ROOT, 'test', 'audit', 'ts-register.js'), join(ROOT, 'apps', 'worker', 'src', 'main.ts')],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          ...process.env,
+          DATA_DIR: dir,
+          PORT: String(port),
+          WORKER_ROLES: 'projector,process-managers',
+          EVENTSTORE_URL: '',
+          MONGO_URL: '',
+          KAFKA_BROKERS: '',
+          SANDBOX_AUTO_ADVANCE: 'false',
+        },
+      },
+    );
     const up = await eventually(
       () =>
         fetch(`${base}/health/live`).then(
@@ -46,15 +59,24 @@ describe('a standalone worker: /health/live, /health/ready, /metrics', () => {
     if (!up) throw new Error(`the worker did not start (exit ${child.exitCode})`);
   });
   afterAll(async () => {
-    if (child && child.exitCode === null) await new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM')));
+    if (child && child.exitCode === null)
+      await new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM')));
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('answers liveness and readiness in the API probes shape', async () => {
-    expect(await (await fetch(`${base}/health/live`)).json()).toEqual({ status: 'ok', info: {}, error: {}, details: {} });
+    expect(await (await fetch(`${base}/health/live`)).json()).toEqual({
+      status: 'ok',
+      info: {},
+      error: {},
+      details: {},
+    });
     const ready = await fetch(`${base}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ok', details: { readers: { status: 'up', roles: ['projector', 'process-managers'] }, event_store: { status: 'up' } } });
+    expect(await ready.json()).toMatchObject({
+      status: 'ok',
+      details: { readers: { status: 'up', roles: ['projector', 'process-managers'] }, event_store: { status: 'up' } },
+    });
     expect((await fetch(`${base}/health`)).status).toBe(200);
     expect((await fetch(`${base}/nothing`)).status).toBe(404);
   });

@@ -36,7 +36,8 @@ describe('operator inflows (decisions §11)', () => {
   afterEach(() => expect(receiver.rejected).toEqual([]));
 
   const store = () => t.app.get<EventStore>(EVENT_STORE);
-  const inflow = (accountId: string, body: Record<string, unknown>, auth: Record<string, string> = operator) => t.http.post(`/admin/accounts/${accountId}/inflows`).set(auth).send(body);
+  const inflow = (accountId: string, body: Record<string, unknown>, auth: Record<string, string> = operator) =>
+    t.http.post(`/admin/accounts/${accountId}/inflows`).set(auth).send(body);
   const wire = (over: Record<string, unknown> = {}) => ({
     amount: 100_000,
     currency: 'USD',
@@ -57,7 +58,13 @@ describe('operator inflows (decisions §11)', () => {
 
   it('credits a live account, which then pays out, the operator settling the payout: balance debited amount + fee', async () => {
     const { entity, account } = await liveAccount();
-    await webhookTo(t, receiver, '/live-inflows', { entity_id: entity, enabled_events: { inflows: ['completed'] } }, KEYS.live);
+    await webhookTo(
+      t,
+      receiver,
+      '/live-inflows',
+      { entity_id: entity, enabled_events: { inflows: ['completed'] } },
+      KEYS.live,
+    );
     await t.settle();
 
     const received = await inflow(account, wire({ reference: 'wire-0001' })).expect(201);
@@ -82,10 +89,25 @@ describe('operator inflows (decisions §11)', () => {
 
     // On the log: an AccountFunded from the rail, recorded by the operator in the live world.
     const funded = (await store().readStream(`account-${account}`)).find((e) => e.type === 'AccountFunded')!;
-    expect(funded.data).toMatchObject({ source: 'inflow', rail: 'bank-transfer', reference: 'wire-0001', sender: 'ACME Trading Ltd', transaction_id: received.body.transaction_id });
+    expect(funded.data).toMatchObject({
+      source: 'inflow',
+      rail: 'bank-transfer',
+      reference: 'wire-0001',
+      sender: 'ACME Trading Ltd',
+      transaction_id: received.body.transaction_id,
+    });
     expect(funded.metadata).toMatchObject({ actor: 'operator', mode: 'live', entity_id: entity });
-    const events = (await t.http.get(`/events?type=AccountFunded&resource_id=${account}`).set(bearer(KEYS.live)).expect(200)).body.data;
-    expect(events).toEqual([expect.objectContaining({ type: 'AccountFunded', resource_type: 'account', resource_id: account, metadata: expect.objectContaining({ actor: 'operator' }) })]);
+    const events = (
+      await t.http.get(`/events?type=AccountFunded&resource_id=${account}`).set(bearer(KEYS.live)).expect(200)
+    ).body.data;
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'AccountFunded',
+        resource_type: 'account',
+        resource_id: account,
+        metadata: expect.objectContaining({ actor: 'operator' }),
+      }),
+    ]);
 
     // inflows.completed, as for sandbox funding: the transaction.
     const hooks = await eventually(
@@ -108,12 +130,22 @@ describe('operator inflows (decisions §11)', () => {
     // The money goes out again through an ordinary live payout, moved by the operator.
     const counterparty = await createCounterparty(t, entity, {}, KEYS.live);
     const detail = await paymentDetail(t, counterparty.id, BANK_USD, KEYS.live);
-    const created = await post(t, transferBody(account, detail, { amount: 40_000 }), '/transfer', KEYS.live).expect(201);
+    const created = await post(t, transferBody(account, detail, { amount: 40_000 }), '/transfer', KEYS.live).expect(
+      201,
+    );
     const fee = created.body.fee as number;
     expect(fee).toBeGreaterThan(0);
     expect(await balanceOf(t, account, KEYS.live)).toEqual({ available: 100_000 - 40_000 - fee, current: 100_000 });
-    await t.http.post(`/admin/transfers/${created.body.id}/advance`).set(operator).send({ to: 'processing' }).expect(200);
-    const done = await t.http.post(`/admin/transfers/${created.body.id}/advance`).set(operator).send({ to: 'successful' }).expect(200);
+    await t.http
+      .post(`/admin/transfers/${created.body.id}/advance`)
+      .set(operator)
+      .send({ to: 'processing' })
+      .expect(200);
+    const done = await t.http
+      .post(`/admin/transfers/${created.body.id}/advance`)
+      .set(operator)
+      .send({ to: 'successful' })
+      .expect(200);
     expect(done.body).toMatchObject({ id: created.body.id, status: 'successful' });
     expect(await balanceOf(t, account, KEYS.live)).toEqual({ available: 60_000 - fee, current: 60_000 - fee });
     expect((await statement(t, account, KEYS.live)).map((e) => [e.type, e.amount])).toEqual([
@@ -126,7 +158,10 @@ describe('operator inflows (decisions §11)', () => {
   it('answers the same reference on the same account with 409 and the first transaction, however often and however raced', async () => {
     const { account } = await liveAccount();
     const first = await inflow(account, wire({ reference: 'dup-1', amount: 500 })).expect(201);
-    for (const retry of [wire({ reference: 'dup-1', amount: 500 }), wire({ reference: 'dup-1', amount: 999, currency: 'EUR', sender: undefined })]) {
+    for (const retry of [
+      wire({ reference: 'dup-1', amount: 500 }),
+      wire({ reference: 'dup-1', amount: 999, currency: 'EUR', sender: undefined }),
+    ]) {
       const res = await inflow(account, retry).expect(409);
       expect(res.body).toEqual({
         status: 'error',
@@ -144,7 +179,9 @@ describe('operator inflows (decisions §11)', () => {
     await inflow(other.account, wire({ reference: 'dup-1', amount: 500 })).expect(201);
 
     // Racing duplicates: exactly one credit, every other answer the same first transaction.
-    const answers = await Promise.all(Array.from({ length: 6 }, () => inflow(account, wire({ reference: 'race-1', amount: 7 }))));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => inflow(account, wire({ reference: 'race-1', amount: 7 }))),
+    );
     expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
     const winner = answers.find((r) => r.status === 201)!.body;
     for (const r of answers.filter((a) => a.status === 409)) expect(r.body.transaction).toEqual(winner);
@@ -161,7 +198,15 @@ describe('operator inflows (decisions §11)', () => {
     };
     const revision = (await store().readStream(`account-${account}`)).length - 1;
     const transaction_id = 'txn_01J0CRASHED000000000000000';
-    const reserved = { transaction_id, account_id: account, amount: 321, currency: 'USD', rail: 'momo-transfer', reference: 'crashed-1', sender: null };
+    const reserved = {
+      transaction_id,
+      account_id: account,
+      amount: 321,
+      currency: 'USD',
+      rail: 'momo-transfer',
+      reference: 'crashed-1',
+      sender: null,
+    };
     await handleCommand(
       store(),
       inflowReferenceStream(account, 'crashed-1'),
@@ -174,24 +219,39 @@ describe('operator inflows (decisions §11)', () => {
     );
     expect(await balanceOf(t, account, KEYS.live)).toEqual({ available: 0, current: 0 });
 
-    const retried = await inflow(account, wire({ reference: 'crashed-1', amount: 321, rail: 'momo-transfer' })).expect(409);
-    expect(retried.body.transaction).toMatchObject({ transaction_id, amount: 321, balance_after: { available: 321, current: 321 } });
-    const again = await inflow(account, wire({ reference: 'crashed-1', amount: 321, rail: 'momo-transfer' })).expect(409);
+    const retried = await inflow(account, wire({ reference: 'crashed-1', amount: 321, rail: 'momo-transfer' })).expect(
+      409,
+    );
+    expect(retried.body.transaction).toMatchObject({
+      transaction_id,
+      amount: 321,
+      balance_after: { available: 321, current: 321 },
+    });
+    const again = await inflow(account, wire({ reference: 'crashed-1', amount: 321, rail: 'momo-transfer' })).expect(
+      409,
+    );
     expect(again.body.transaction).toEqual(retried.body.transaction);
     expect(await balanceOf(t, account, KEYS.live)).toEqual({ available: 321, current: 321 });
     await t.settle();
-    expect((await t.http.get(`/accounts/${account}/transactions`).set(bearer(KEYS.live)).expect(200)).body.data).toEqual([retried.body.transaction]);
+    expect(
+      (await t.http.get(`/accounts/${account}/transactions`).set(bearer(KEYS.live)).expect(200)).body.data,
+    ).toEqual([retried.body.transaction]);
   });
 
   it('refuses another currency with 422 currency_mismatch, and a rail the currency does not move on with 422 rail_not_supported, writing nothing', async () => {
     const { account } = await liveAccount();
     const before = (await store().readStream(`account-${account}`)).length;
     const mismatch = await inflow(account, wire({ currency: 'EUR', reference: 'eur-1' })).expect(422);
-    expect(mismatch.body).toMatchObject({ status: 'error', code: 'currency_mismatch', errors: [{ field: 'currency' }] });
+    expect(mismatch.body).toMatchObject({
+      status: 'error',
+      code: 'currency_mismatch',
+      errors: [{ field: 'currency' }],
+    });
     const rail = await inflow(account, wire({ rail: 'stablecoin-transfer', reference: 'usc-1' })).expect(422);
     expect(rail.body).toMatchObject({ code: 'rail_not_supported', errors: [{ field: 'rail' }] });
     expect((await store().readStream(`account-${account}`)).length).toBe(before);
-    for (const reference of ['eur-1', 'usc-1']) expect(await store().readStream(inflowReferenceStream(account, reference))).toEqual([]);
+    for (const reference of ['eur-1', 'usc-1'])
+      expect(await store().readStream(inflowReferenceStream(account, reference))).toEqual([]);
     // The refused reference was not burnt.
     await inflow(account, wire({ reference: 'eur-1' })).expect(201);
   });
@@ -220,7 +280,8 @@ describe('operator inflows (decisions §11)', () => {
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
     const before = (await store().readStream(`account-${account}`)).length;
     await t.settle();
-    const listedBefore = (await t.http.get(`/accounts/${account}/transactions`).set(bearer(KEYS.live)).expect(200)).body.data;
+    const listedBefore = (await t.http.get(`/accounts/${account}/transactions`).set(bearer(KEYS.live)).expect(200)).body
+      .data;
     expect(listedBefore).toEqual([expect.objectContaining({ type: 'credit', amount: 1_234 })]);
     const res = await inflow(account, body).expect(400);
     expect(res.body).toMatchObject({ status: 'error' });
@@ -228,7 +289,9 @@ describe('operator inflows (decisions §11)', () => {
     expect((await store().readStream(`account-${account}`)).length).toBe(before);
     expect(await store().readStream(inflowReferenceStream(account, 'bad-input'))).toEqual([]);
     await t.settle();
-    expect((await t.http.get(`/accounts/${account}/transactions`).set(bearer(KEYS.live)).expect(200)).body.data).toEqual(listedBefore);
+    expect(
+      (await t.http.get(`/accounts/${account}/transactions`).set(bearer(KEYS.live)).expect(200)).body.data,
+    ).toEqual(listedBefore);
   });
 
   /** One live account with money on it already, so "nothing written" compares a real statement. */
@@ -254,8 +317,15 @@ describe('operator inflows (decisions §11)', () => {
   it('records inflows in any mode: a sandbox account takes one as well', async () => {
     const entity = await approvedEntity(t, KEYS.sandbox);
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USC' });
-    const res = await inflow(account.id, wire({ currency: 'USC', rail: 'stablecoin-transfer', amount: 5_000_000, sender: undefined })).expect(201);
-    expect(res.body).toMatchObject({ type: 'credit', amount: 5_000_000, balance_after: { available: 5_000_000, current: 5_000_000 } });
+    const res = await inflow(
+      account.id,
+      wire({ currency: 'USC', rail: 'stablecoin-transfer', amount: 5_000_000, sender: undefined }),
+    ).expect(201);
+    expect(res.body).toMatchObject({
+      type: 'credit',
+      amount: 5_000_000,
+      balance_after: { available: 5_000_000, current: 5_000_000 },
+    });
     const funded = (await store().readStream(`account-${account.id}`)).find((e) => e.type === 'AccountFunded')!;
     expect(funded.data).toMatchObject({ source: 'inflow', rail: 'stablecoin-transfer', sender: null });
     expect(funded.metadata).toMatchObject({ actor: 'operator', mode: 'sandbox' });

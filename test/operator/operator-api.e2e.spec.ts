@@ -30,7 +30,11 @@ describe('operator API (decisions §11)', () => {
   it('answers 401 without the token or with a wrong one, and never accepts an API key', async () => {
     const entity = await submittedLive();
     for (const auth of [{}, { Authorization: `Bearer ${TOKEN}x` }, bearer(KEYS.live), { Authorization: TOKEN }]) {
-      const res = await t.http.post(`/admin/entities/${entity}/review`).set(auth).send({ decision: 'approved' }).expect(401);
+      const res = await t.http
+        .post(`/admin/entities/${entity}/review`)
+        .set(auth)
+        .send({ decision: 'approved' })
+        .expect(401);
       expect(res.body).toMatchObject({ status: 'error', code: 'unauthorized' });
     }
   });
@@ -45,7 +49,11 @@ describe('operator API (decisions §11)', () => {
     );
     expect((await t.http.get(`/entities/${live}`).set(bearer(KEYS.live)).expect(200)).body.status).not.toBe('approved');
 
-    const reviewed = await t.http.post(`/admin/entities/${live}/review`).set(operator).send({ decision: 'approved', reason: 'documents checked' }).expect(200);
+    const reviewed = await t.http
+      .post(`/admin/entities/${live}/review`)
+      .set(operator)
+      .send({ decision: 'approved', reason: 'documents checked' })
+      .expect(200);
     expect(reviewed.body).toMatchObject({ id: live, status: 'approved' });
     expect((await t.http.get(`/entities/${live}`).set(bearer(KEYS.live)).expect(200)).body.status).toBe('approved');
     const last = (await store().readStream(`entity-${live}`)).at(-1)!;
@@ -57,16 +65,29 @@ describe('operator API (decisions §11)', () => {
 
   it("keeps the sandbox simulators off live resources even within the organization: a sandbox key's review of a live entity is 404", async () => {
     const live = await submittedLive();
-    const sandboxKey = (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201)).body.key as string;
-    const res = await t.http.post(`/sandbox/entities/${live}/review`).set(bearer(sandboxKey)).send({ decision: 'approved' }).expect(404);
+    const sandboxKey = (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201))
+      .body.key as string;
+    const res = await t.http
+      .post(`/sandbox/entities/${live}/review`)
+      .set(bearer(sandboxKey))
+      .send({ decision: 'approved' })
+      .expect(404);
     expect(res.body.code).toBe('entity_not_found');
     expect((await t.http.get(`/entities/${live}`).set(bearer(KEYS.live)).expect(200)).body.status).not.toBe('approved');
   });
 
   it('validates bodies and answers 404 for unknown ids', async () => {
-    await t.http.post('/admin/entities/ent_01ARZ3NDEKTSV4RRFFQ69G5FAV/review').set(operator).send({ decision: 'approved' }).expect(404);
+    await t.http
+      .post('/admin/entities/ent_01ARZ3NDEKTSV4RRFFQ69G5FAV/review')
+      .set(operator)
+      .send({ decision: 'approved' })
+      .expect(404);
     await t.http.post('/admin/entities/nope/review').set(operator).send({ decision: 'approved' }).expect(404);
-    await t.http.post('/admin/transfers/trf_01ARZ3NDEKTSV4RRFFQ69G5FAV/advance').set(operator).send({ to: 'processing' }).expect(404);
+    await t.http
+      .post('/admin/transfers/trf_01ARZ3NDEKTSV4RRFFQ69G5FAV/advance')
+      .set(operator)
+      .send({ to: 'processing' })
+      .expect(404);
     const bad = await t.http
       .post(`/admin/entities/${await submittedLive()}/review`)
       .set(operator)
@@ -79,18 +100,33 @@ describe('operator API (decisions §11)', () => {
     const p = await payer(t, 'USD', 100_000);
     const detail = await paymentDetail(t, p.counterparty, BANK_USD);
     const created = await post(t, transferBody(p.account, detail, { amount: 10_000 })).expect(201);
-    const moved = await t.http.post(`/admin/transfers/${created.body.id}/advance`).set(operator).send({ to: 'failed', status_reason: 'rejected_by_bank' }).expect(200);
+    const moved = await t.http
+      .post(`/admin/transfers/${created.body.id}/advance`)
+      .set(operator)
+      .send({ to: 'failed', status_reason: 'rejected_by_bank' })
+      .expect(200);
     expect(moved.body).toMatchObject({ id: created.body.id, status: 'failed' });
     const balance = (await t.http.get(`/accounts/${p.account}`).set(bearer(KEYS.sandbox)).expect(200)).body.balance;
     expect(balance).toEqual({ available: 100_000, current: 100_000 });
-    await t.http.post(`/admin/transfers/${created.body.id}/advance`).set(operator).send({ to: 'processing' }).expect(409);
+    await t.http
+      .post(`/admin/transfers/${created.body.id}/advance`)
+      .set(operator)
+      .send({ to: 'processing' })
+      .expect(409);
   });
 
   it("lists one organization's events of every mode, oldest first, by log position, without secrets", async () => {
-    const sandboxKey = (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201)).body;
+    const sandboxKey = (await t.http.post('/api-keys').set(bearer(KEYS.live)).send({ mode: 'sandbox' }).expect(201))
+      .body;
     const sandboxEntity = await approvedEntity(t, sandboxKey.key);
     const organization = await organizationOf(`entity-${sandboxEntity}`);
-    const seen: Array<{ position: number; resource_id: string; metadata: { actor: string }; data: unknown; resource_type: string }> = [];
+    const seen: Array<{
+      position: number;
+      resource_id: string;
+      metadata: { actor: string };
+      data: unknown;
+      resource_type: string;
+    }> = [];
     let cursor: string | null = null;
     do {
       const res: { body: { data: typeof seen; meta: { pagination: { next_cursor: string | null } } } } = await t.http
@@ -108,7 +144,13 @@ describe('operator API (decisions §11)', () => {
     expect(resources).toContain(sandboxEntity);
     expect(resources).toContain(sandboxKey.id);
     expect(seen.some((e) => e.metadata.actor === 'operator')).toBe(true);
-    expect(seen[0]).toMatchObject({ id: expect.stringMatching(/^evt_/), object: 'event', resource_type: 'api_key', revision: 0, created: expect.any(Number) });
+    expect(seen[0]).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      object: 'event',
+      resource_type: 'api_key',
+      revision: 0,
+      created: expect.any(Number),
+    });
     expect(JSON.stringify(seen)).not.toMatch(/key_hash|encrypted_private_key|PRIVATE KEY/);
     const other = await t.http
       .get(`/admin/organizations/${await organizationOf(`entity-${await approvedEntity(t, KEYS.other)}`)}/events`)
@@ -121,7 +163,11 @@ describe('operator API (decisions §11)', () => {
   it('takes the organization_id of GET /api-keys/current (decisions §11)', async () => {
     const current = (await t.http.get('/api-keys/current').set(bearer(KEYS.other)).expect(200)).body;
     expect(current.organization_id).toBe(await organizationOf(`api-key-${current.id}`));
-    const res = await t.http.get(`/admin/organizations/${current.organization_id}/events`).query({ limit: 100 }).set(operator).expect(200);
+    const res = await t.http
+      .get(`/admin/organizations/${current.organization_id}/events`)
+      .query({ limit: 100 })
+      .set(operator)
+      .expect(200);
     expect(res.body.data.map((e: { resource_id: string }) => e.resource_id)).toContain(current.id);
   });
 
@@ -135,13 +181,20 @@ describe('operator API (decisions §11)', () => {
     'org_01ARZ3NDEKTSV4RRFFQ69G5FA%20',
   ])('answers 400 naming the id for a malformed organization id: %s', async (id) => {
     const res = await t.http.get(`/admin/organizations/${id}/events`).set(operator).expect(400);
-    expect(res.body).toMatchObject({ status: 'error', code: 'validation_error', errors: [{ field: 'id', message: expect.stringContaining('organization id (org_') }] });
+    expect(res.body).toMatchObject({
+      status: 'error',
+      code: 'validation_error',
+      errors: [{ field: 'id', message: expect.stringContaining('organization id (org_') }],
+    });
     // The credential is still checked first: without it, 401 whatever the id.
     await t.http.get(`/admin/organizations/${id}/events`).expect(401);
   });
 
   it('answers an empty page for a well-formed organization id that has no events', async () => {
-    const res = await t.http.get('/admin/organizations/org_01ARZ3NDEKTSV4RRFFQ69G5FAV/events').set(operator).expect(200);
+    const res = await t.http
+      .get('/admin/organizations/org_01ARZ3NDEKTSV4RRFFQ69G5FAV/events')
+      .set(operator)
+      .expect(200);
     expect(res.body).toEqual({ data: [], meta: { pagination: { has_more: false, next_cursor: null } } });
   });
 });
@@ -171,14 +224,20 @@ describe('operator API without PAYMENTS_ADMIN_TOKEN', () => {
 describe('PAYMENTS_ADMIN_TOKEN set but blank', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'admin-token-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-  const load = (value: string | undefined) => loadConfig({ DATA_DIR: dataDir, ...(value === undefined ? {} : { PAYMENTS_ADMIN_TOKEN: value }) });
+  const load = (value: string | undefined) =>
+    loadConfig({ DATA_DIR: dataDir, ...(value === undefined ? {} : { PAYMENTS_ADMIN_TOKEN: value }) });
 
-  it.each([[''], [' '], ['\t'], [' '.repeat(40)], ['\n\n']])('refuses to start with %j: a clear error, not an operator API silently off', (value) => {
-    expect(() => load(value)).toThrow('PAYMENTS_ADMIN_TOKEN is set but blank');
-  });
+  it.each([[''], [' '], ['\t'], [' '.repeat(40)], ['\n\n']])(
+    'refuses to start with %j: a clear error, not an operator API silently off',
+    (value) => {
+      expect(() => load(value)).toThrow('PAYMENTS_ADMIN_TOKEN is set but blank');
+    },
+  );
 
   it('refuses a token the guard could never accept (whitespace inside, too short, too long); unset is no operator API', () => {
-    expect(() => load(`${'a'.repeat(20)} ${'b'.repeat(20)}`)).toThrow('PAYMENTS_ADMIN_TOKEN must not contain whitespace');
+    expect(() => load(`${'a'.repeat(20)} ${'b'.repeat(20)}`)).toThrow(
+      'PAYMENTS_ADMIN_TOKEN must not contain whitespace',
+    );
     expect(() => load('short')).toThrow('at least 32 characters');
     expect(() => load('a'.repeat(513))).toThrow('at most 512 characters');
     expect(load(undefined).adminToken).toBeUndefined();
@@ -188,11 +247,28 @@ describe('PAYMENTS_ADMIN_TOKEN set but blank', () => {
   it('npm start exits 1 saying so, before serving anything', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'blank-admin-token-'));
     try {
-      const run = spawnSync(process.execPath, ['-r', join(__dirname, '..', 'audit', 'ts-register.js'), join(__dirname, '..', '..', 'apps', 'api', 'src', 'main.ts')], {
-        env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: dataDir, PORT: '0', PAYMENTS_ADMIN_TOKEN: '   ', EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      const run = spawnSync(
+        process.execPath,
+        [
+          '-r',
+          join(__dirname, '..', 'audit', 'ts-register.js'),
+          join(__dirname, '..', '..', 'apps', 'api', 'src', 'main.ts'),
+        ],
+        {
+          env: {
+            ...process.env,
+            LOG_LEVEL: 'info',
+            DATA_DIR: dataDir,
+            PORT: '0',
+            PAYMENTS_ADMIN_TOKEN: '   ',
+            EVENTSTORE_URL: '',
+            MONGO_URL: '',
+            KAFKA_BROKERS: '',
+          },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
       expect(run.status).toBe(1);
       expect(run.stdout + run.stderr).toContain('PAYMENTS_ADMIN_TOKEN is set but blank');
       expect(run.stdout + run.stderr).not.toContain('payments API listening');

@@ -71,7 +71,9 @@ describe('rate limits', () => {
 
     // A key and four of its tokens, together: one burst (5), the clock standing still.
     const credentials = [KEYS.sandbox, ...tokens];
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => current(credentials[i % credentials.length])));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => current(credentials[i % credentials.length])),
+    );
     expect(answers.every((r) => r.status === 200 || r.status === 429)).toBe(true);
     // Had each token its own bucket, 5 each would have passed (25 + 5 for the key).
     expect(answers.filter((r) => r.status === 200)).toHaveLength(5);
@@ -95,12 +97,16 @@ describe('rate limits', () => {
     wait(1000);
     const routes = ['/api-keys/current', '/api-keys', '/entities', '/accounts'];
     let i = 0;
-    const { passed, refused } = await untilLimited(() => t.http.get(routes[i++ % routes.length]).set(bearer(KEYS.live)));
+    const { passed, refused } = await untilLimited(() =>
+      t.http.get(routes[i++ % routes.length]).set(bearer(KEYS.live)),
+    );
     expect([passed, refused.status]).toEqual([5, 429]);
 
     const unlimited = await startTestApp({ RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_BURST: '1' });
     try {
-      const statuses = await Promise.all(Array.from({ length: 20 }, () => unlimited.http.get('/api-keys/current').set(bearer(KEYS.sandbox))));
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, () => unlimited.http.get('/api-keys/current').set(bearer(KEYS.sandbox))),
+      );
       expect(statuses.every((r) => r.status === 200)).toBe(true);
     } finally {
       await unlimited.close();

@@ -36,7 +36,13 @@ describe('RateLimit headers', () => {
       else seen.push(res.headers['ratelimit']);
     }
     // The bucket empties: r counts down to 0 over the last q requests, each time t seconds to refill q.
-    expect(seen.slice(-5)).toEqual(['"api_key";r=4;t=1', '"api_key";r=3;t=1', '"api_key";r=2;t=1', '"api_key";r=1;t=1', '"api_key";r=0;t=1']);
+    expect(seen.slice(-5)).toEqual([
+      '"api_key";r=4;t=1',
+      '"api_key";r=3;t=1',
+      '"api_key";r=2;t=1',
+      '"api_key";r=1;t=1',
+      '"api_key";r=0;t=1',
+    ]);
     expect(refused!.status).toBe(429);
     expect(refused!.headers['ratelimit-policy']).toBe('"api_key";q=5;w=1');
     expect(refused!.headers['ratelimit']).toBe(`"api_key";r=0;t=${refused!.body.retry_after}`);

@@ -30,14 +30,20 @@ export function headingAnchors(markdown: string): Set<string> {
 }
 
 /** The relative links of one Markdown file (relative to ROOT) that resolve to nothing. */
-export function brokenLinks(file: string, markdown: string, read = (path: string) => readFileSync(join(ROOT, path), 'utf8'), exists = (path: string) => existsSync(join(ROOT, path))): string[] {
+export function brokenLinks(
+  file: string,
+  markdown: string,
+  read = (path: string) => readFileSync(join(ROOT, path), 'utf8'),
+  exists = (path: string) => existsSync(join(ROOT, path)),
+): string[] {
   const broken: string[] = [];
   for (const [, link] of withoutCode(markdown).matchAll(/\]\(([^)\s]+)\)/g)) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(link)) continue;
     const [path, anchor] = link.split('#');
     const target = path ? normalize(join(dirname(file), path)) : file;
     if (!exists(target)) broken.push(`${file}: ${link} (no ${target})`);
-    else if (anchor && target.endsWith('.md') && !headingAnchors(target === file ? markdown : read(target)).has(anchor)) broken.push(`${file}: ${link} (no heading #${anchor})`);
+    else if (anchor && target.endsWith('.md') && !headingAnchors(target === file ? markdown : read(target)).has(anchor))
+      broken.push(`${file}: ${link} (no heading #${anchor})`);
   }
   return broken;
 }
@@ -45,7 +51,8 @@ export function brokenLinks(file: string, markdown: string, read = (path: string
 describe('links in the docs', () => {
   it('finds a missing file, a missing heading, and accepts what exists', () => {
     const files: Record<string, string> = { 'docs/a.md': '# Title\n## The ledger (decisions §12)\n', 'README.md': '' };
-    const doc = '[ok](docs/a.md#the-ledger-decisions-12) [self](#readme) [web](https://x.io) [gone](docs/b.md) [anchor](docs/a.md#nope)\n\n```\n[code](nowhere.md)\n```\n# Readme\n';
+    const doc =
+      '[ok](docs/a.md#the-ledger-decisions-12) [self](#readme) [web](https://x.io) [gone](docs/b.md) [anchor](docs/a.md#nope)\n\n```\n[code](nowhere.md)\n```\n# Readme\n';
     expect(
       brokenLinks(
         'README.md',
@@ -57,7 +64,9 @@ describe('links in the docs', () => {
   });
 
   it('every relative link of every committed Markdown file resolves', () => {
-    const files = execFileSync('git', ['ls-files', '*.md', ':!:**/node_modules/**'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    const files = execFileSync('git', ['ls-files', '*.md', ':!:**/node_modules/**'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
     expect(files).toContain('README.md');
     expect(files.flatMap((file) => brokenLinks(file, readFileSync(join(ROOT, file), 'utf8')))).toEqual([]);
   });

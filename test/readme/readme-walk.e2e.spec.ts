@@ -65,7 +65,10 @@ describe('the README walk', () => {
       child.stderr.on('data', (d: Buffer) => (stderr += d));
       child.on('close', (code: number | null) => resolve({ code, stdout, stderr }));
     });
-    if (run.code !== 0) throw new Error(`the walk failed (exit ${run.code}):\n${run.stderr}\n--- last output ---\n${run.stdout.split('\n').slice(-15).join('\n')}`);
+    if (run.code !== 0)
+      throw new Error(
+        `the walk failed (exit ${run.code}):\n${run.stderr}\n--- last output ---\n${run.stdout.split('\n').slice(-15).join('\n')}`,
+      );
     expect(run.stdout).not.toContain('"status":"error"');
     expect(run.stdout).toContain('"fees:USD"');
     expect(run.stdout).toMatch(/"status":"successful"/);

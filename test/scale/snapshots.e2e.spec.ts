@@ -16,7 +16,8 @@ describe('snapshots on the embedded adapter', () => {
   const snapshotOf = (stream: string) => {
     const db = new Database(join(t.dataDir, 'snapshots.db'), { readonly: true });
     try {
-      return db.prepare('SELECT key, revision FROM snapshots WHERE stream_id = ?').get(stream) as { key: string; revision: number } | undefined;
+      return db.prepare('SELECT key, revision FROM snapshots WHERE stream_id = ?').get(stream) as
+        { key: string; revision: number } | undefined;
     } finally {
       db.close();
     }
@@ -24,7 +25,9 @@ describe('snapshots on the embedded adapter', () => {
 
   it('the command path snapshots an account beside the log, and a restarted process folds from it to the same balance', async () => {
     const entity = await approvedEntity(t);
-    const account = (await t.http.post('/accounts').set(bearer(KEYS.sandbox)).send({ entity_id: entity, currency: 'USD' }).expect(201)).body.id as string;
+    const account = (
+      await t.http.post('/accounts').set(bearer(KEYS.sandbox)).send({ entity_id: entity, currency: 'USD' }).expect(201)
+    ).body.id as string;
     for (let i = 1; i <= 7; i++)
       await t.http
         .post(`/sandbox/accounts/${account}/fund`)
@@ -39,6 +42,10 @@ describe('snapshots on the embedded adapter', () => {
     t = await t.restart();
     const after = (await t.http.get(`/accounts/${account}`).set(bearer(KEYS.sandbox)).expect(200)).body;
     expect(after).toEqual(before);
-    await t.http.post(`/sandbox/accounts/${account}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 1, currency: 'USD' }).expect(201);
+    await t.http
+      .post(`/sandbox/accounts/${account}/fund`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 1, currency: 'USD' })
+      .expect(201);
   });
 });

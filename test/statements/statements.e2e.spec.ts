@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { authorize, virtualCard } from '../cards/helpers';
 import { CARD_FEE, card, cardAction, confirm, createIntent, encrypt, publicKeyOf } from '../collections/helpers';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { BANK_USD, advance, eventually, paymentDetail, payer, post, statement as transactionsOf, transferBody } from '../transfers/helpers';
+import {
+  BANK_USD,
+  advance,
+  eventually,
+  paymentDetail,
+  payer,
+  post,
+  statement as transactionsOf,
+  transferBody,
+} from '../transfers/helpers';
 
 jest.setTimeout(120_000);
 
@@ -64,8 +73,10 @@ describe('GET /accounts/{id}/statements/{YYYY-MM} (decisions §17)', () => {
   let fees: { payout: number; reversed: number };
   const dir = mkdtempSync(join(tmpdir(), 'statements-'));
 
-  const get = (path: string, accept = 'application/json') => t.http.get(path).set(bearer(KEYS.sandbox)).set('Accept', accept);
-  const statementOf = async (m = month): Promise<Statement> => (await get(`/accounts/${p.account}/statements/${m}`).expect(200)).body.data;
+  const get = (path: string, accept = 'application/json') =>
+    t.http.get(path).set(bearer(KEYS.sandbox)).set('Accept', accept);
+  const statementOf = async (m = month): Promise<Statement> =>
+    (await get(`/accounts/${p.account}/statements/${m}`).expect(200)).body.data;
 
   beforeAll(async () => {
     t = await startTestApp({ PAYMENTS_ADMIN_TOKEN: TOKEN, AUDIT_CHECKPOINT_INTERVAL_MS: '300' });
@@ -74,14 +85,26 @@ describe('GET /accounts/{id}/statements/{YYYY-MM} (decisions §17)', () => {
     const bank = await paymentDetail(t, p.counterparty, BANK_USD);
 
     // A payout settled, one failed and one cancelled (held, then released: no line), one settled and then reversed.
-    const settled = (await post(t, transferBody(p.account, bank, { amount: 10_000 })).expect(201)).body as { id: string; fee: number };
+    const settled = (await post(t, transferBody(p.account, bank, { amount: 10_000 })).expect(201)).body as {
+      id: string;
+      fee: number;
+    };
     await advance(t, settled.id, { to: 'processing' }).expect(200);
     await advance(t, settled.id, { to: 'successful' }).expect(200);
     const failed = (await post(t, transferBody(p.account, bank, { amount: 4_000 })).expect(201)).body as { id: string };
     await advance(t, failed.id, { to: 'failed' }).expect(200);
-    const cancelled = (await post(t, transferBody(p.account, bank, { amount: 6_000 })).expect(201)).body as { id: string };
-    await t.http.post(`/transfers/${cancelled.id}/cancel`).set(bearer(KEYS.sandbox)).send({ entity_id: p.entity }).expect(200);
-    const reversed = (await post(t, transferBody(p.account, bank, { amount: 5_000 })).expect(201)).body as { id: string; fee: number };
+    const cancelled = (await post(t, transferBody(p.account, bank, { amount: 6_000 })).expect(201)).body as {
+      id: string;
+    };
+    await t.http
+      .post(`/transfers/${cancelled.id}/cancel`)
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: p.entity })
+      .expect(200);
+    const reversed = (await post(t, transferBody(p.account, bank, { amount: 5_000 })).expect(201)).body as {
+      id: string;
+      fee: number;
+    };
     await advance(t, reversed.id, { to: 'processing' }).expect(200);
     await advance(t, reversed.id, { to: 'successful' }).expect(200);
     await advance(t, reversed.id, { to: 'reversed', status_reason: 'returned_by_bank' }).expect(200);
@@ -90,19 +113,36 @@ describe('GET /accounts/{id}/statements/{YYYY-MM} (decisions §17)', () => {
     // A card authorization captured in part, and one left pending (a hold: never a line).
     const usdCard = await virtualCard(t, p.account);
     const captured = (await authorize(t, usdCard.id, { amount: 4_000, capture: false }).expect(201)).body.data;
-    await t.http.post(`/sandbox/card-transactions/${captured.id}/capture`).set(bearer(KEYS.sandbox)).send({ amount: 3_000 }).expect(200);
+    await t.http
+      .post(`/sandbox/card-transactions/${captured.id}/capture`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 3_000 })
+      .expect(200);
     await authorize(t, usdCard.id, { amount: 2_000, capture: false }).expect(201);
 
     // A collection into the account with its fee, refunded in part.
     const intent = await createIntent(t, p.account, { amount: 10_000 });
-    const confirmed = await confirm(t, intent.id, cardAction(encrypt(await publicKeyOf(t), card()), { return_url: undefined }, { auth_model: '3ds_disabled', browser_info: undefined })).expect(201);
+    const confirmed = await confirm(
+      t,
+      intent.id,
+      cardAction(
+        encrypt(await publicKeyOf(t), card()),
+        { return_url: undefined },
+        { auth_model: '3ds_disabled', browser_info: undefined },
+      ),
+    ).expect(201);
     expect(confirmed.body.status).toBe('completed');
-    await t.http.post(`/payment-intents/${intent.id}/refunds`).set(bearer(KEYS.sandbox)).send({ amount: 4_000 }).expect(201);
+    await t.http
+      .post(`/payment-intents/${intent.id}/refunds`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 4_000 })
+      .expect(201);
 
     // The payouts settle, void and come back through the log's process managers; a checkpoint then signs the last line.
     s = await eventually(
       () => statementOf(),
-      (x) => x.lines.length === 7 && x.checkpoint !== null && x.checkpoint.last_position >= (x.positions.last ?? Infinity),
+      (x) =>
+        x.lines.length === 7 && x.checkpoint !== null && x.checkpoint.last_position >= (x.positions.last ?? Infinity),
       'every line posted and signed',
     );
   });
@@ -133,7 +173,11 @@ describe('GET /accounts/{id}/statements/{YYYY-MM} (decisions §17)', () => {
 
   it('has exact totals, and its closing balance is the account as_of the month’s end', async () => {
     const from = Date.parse(`${month}-01T00:00:00Z`);
-    expect(s).toMatchObject({ account_id: p.account, currency: 'USD', period: { from, to: Date.UTC(new Date(from).getUTCFullYear(), new Date(from).getUTCMonth() + 1, 1) } });
+    expect(s).toMatchObject({
+      account_id: p.account,
+      currency: 'USD',
+      period: { from, to: Date.UTC(new Date(from).getUTCFullYear(), new Date(from).getUTCMonth() + 1, 1) },
+    });
     expect(s.opening_balance).toBe(0);
     expect(s.credits_total).toBe(200_000 + 5_000 + fees.reversed + 10_000 - CARD_FEE);
     expect(s.debits_total).toBe(10_000 + fees.payout + 5_000 + fees.reversed + 3_000 + 4_000);
@@ -156,10 +200,36 @@ describe('GET /accounts/{id}/statements/{YYYY-MM} (decisions §17)', () => {
       .split('\r\n')
       .map((r) => r.split(','));
     const [header, ...rest] = rows;
-    expect(header).toEqual(['id', 'created', 'type', 'amount', 'fee', 'transfer_id', 'transaction_id', 'payment_intent_id', 'balance_after_current', 'balance_after_available', 'position']);
+    expect(header).toEqual([
+      'id',
+      'created',
+      'type',
+      'amount',
+      'fee',
+      'transfer_id',
+      'transaction_id',
+      'payment_intent_id',
+      'balance_after_current',
+      'balance_after_available',
+      'position',
+    ]);
     const cell = (v: unknown) => (v === null ? '' : String(v));
     expect(rest.slice(0, -4)).toEqual(
-      s.lines.map((l) => [l.id, l.created, l.type, l.amount, l.fee, l.transfer_id, l.transaction_id, l.payment_intent_id, l.balance_after.current, l.balance_after.available, l.position].map(cell)),
+      s.lines.map((l) =>
+        [
+          l.id,
+          l.created,
+          l.type,
+          l.amount,
+          l.fee,
+          l.transfer_id,
+          l.transaction_id,
+          l.payment_intent_id,
+          l.balance_after.current,
+          l.balance_after.available,
+          l.position,
+        ].map(cell),
+      ),
     );
     expect(rest.slice(-4).map((r) => [r[0], Number(r[3])])).toEqual([
       ['opening_balance', s.opening_balance],
@@ -181,7 +251,9 @@ describe('GET /accounts/{id}/statements/{YYYY-MM} (decisions §17)', () => {
     expect(res.headers['content-type']).toMatch(/^application\/pdf/);
     const text = pdfText(res.body as Buffer);
     expect(text).toContain(p.account);
-    expect(text).toContain(`Closing balance: ${(s.closing_balance / 100).toFixed(2)} USD (${s.closing_balance} minor units)`);
+    expect(text).toContain(
+      `Closing balance: ${(s.closing_balance / 100).toFixed(2)} USD (${s.closing_balance} minor units)`,
+    );
     expect(text.replace(/\s+/g, '')).toContain(s.checkpoint!.root_hash);
   });
 
@@ -195,7 +267,17 @@ describe('GET /accounts/{id}/statements/{YYYY-MM} (decisions §17)', () => {
     writeFileSync(join(dir, 'audit-key.pem'), key);
     const verify = (body: unknown) => {
       writeFileSync(join(dir, 'statement.json'), JSON.stringify(body));
-      return spawnSync(process.execPath, ['examples/verify-proof.mjs', '--statement', join(dir, 'statement.json'), '--public-key', join(dir, 'audit-key.pem')], { encoding: 'utf8' });
+      return spawnSync(
+        process.execPath,
+        [
+          'examples/verify-proof.mjs',
+          '--statement',
+          join(dir, 'statement.json'),
+          '--public-key',
+          join(dir, 'audit-key.pem'),
+        ],
+        { encoding: 'utf8' },
+      );
     };
     const ok = verify({ data: s });
     expect(ok.stdout).toMatch(/^OK: the 7 line\(s\) of acc_/);
@@ -241,7 +323,8 @@ describe('GET /accounts/{id}/statements/{YYYY-MM} (decisions §17)', () => {
     next.setUTCMonth(next.getUTCMonth() + 1);
     const future = await get(`/accounts/${p.account}/statements/${next.toISOString().slice(0, 7)}`).expect(400);
     expect(future.body).toMatchObject({ code: 'validation_error' });
-    for (const bad of ['2026-13', '2026-1', 'latest']) await get(`/accounts/${p.account}/statements/${bad}`).expect(400);
+    for (const bad of ['2026-13', '2026-1', 'latest'])
+      await get(`/accounts/${p.account}/statements/${bad}`).expect(400);
     await get(`/accounts/acc_01ARZ3NDEKTSV4RRFFQ69G5FAV/statements/${month}`).expect(404);
   });
 });

@@ -7,7 +7,15 @@ import { brotliDecompressSync } from 'node:zlib';
 import { chromium, type BrowserContext } from 'playwright-core';
 
 /** The flags every browser test runs Chromium with (the headless shell @sparticuz/chromium ships). */
-export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -25,12 +33,24 @@ export interface Browser {
  * browser instead. Anything that goes wrong throws: a browser test must fail, never skip.
  */
 export async function launchChromium(options: { javaScriptEnabled?: boolean } = {}): Promise<Browser> {
-  const { executablePath, libraries } = process.env.CHROMIUM_PATH ? { executablePath: process.env.CHROMIUM_PATH, libraries: null } : await unpackedChromium();
-  if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath} (CHROMIUM_PATH): unset it to use the one npm ci installs`);
+  const { executablePath, libraries } = process.env.CHROMIUM_PATH
+    ? { executablePath: process.env.CHROMIUM_PATH, libraries: null }
+    : await unpackedChromium();
+  if (!existsSync(executablePath))
+    throw new Error(`No Chromium at ${executablePath} (CHROMIUM_PATH): unset it to use the one npm ci installs`);
   const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-  const env = libraries ? { ...process.env, LD_LIBRARY_PATH: [libraries, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':') } : process.env;
+  const env = libraries
+    ? { ...process.env, LD_LIBRARY_PATH: [libraries, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':') }
+    : process.env;
   try {
-    const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: CHROMIUM_FLAGS, env, timeout: 60_000, ...options });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      env,
+      timeout: 60_000,
+      ...options,
+    });
     return {
       context,
       executablePath,
@@ -64,8 +84,12 @@ async function unpackedChromium(): Promise<{ executablePath: string; libraries: 
     const staging = mkdtempSync(join(cache, `sparticuz-chromium-${version}-`));
     try {
       const script = "require('@sparticuz/chromium').executablePath().then((path) => process.stdout.write(path))";
-      const { stdout: unpacked } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: ROOT, env: { ...process.env, TMPDIR: staging } });
-      if (unpacked !== join(staging, 'chromium')) throw new Error(`@sparticuz/chromium unpacked to ${unpacked}, not into ${staging}`);
+      const { stdout: unpacked } = await promisify(execFile)(process.execPath, ['-e', script], {
+        cwd: ROOT,
+        env: { ...process.env, TMPDIR: staging },
+      });
+      if (unpacked !== join(staging, 'chromium'))
+        throw new Error(`@sparticuz/chromium unpacked to ${unpacked}, not into ${staging}`);
       unpackLibraries(join(packageDir, 'bin', 'al2023.tar.br'), join(staging, 'al2023'));
       try {
         renameSync(staging, target);
@@ -90,7 +114,8 @@ function unpackLibraries(archive: string, into: string): void {
   for (let offset = 0; offset + 512 <= tar.length;) {
     const header = tar.subarray(offset, offset + 512);
     if (header[0] === 0) break;
-    const field = (start: number, length: number) => header.toString('utf8', start, start + length).replace(/\0.*$/s, '');
+    const field = (start: number, length: number) =>
+      header.toString('utf8', start, start + length).replace(/\0.*$/s, '');
     const name = field(345, 155) ? `${field(345, 155)}/${field(0, 100)}` : field(0, 100);
     const size = parseInt(field(124, 12).trim() || '0', 8);
     const type = String.fromCharCode(header[156] || 48);

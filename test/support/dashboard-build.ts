@@ -23,7 +23,11 @@ export async function builtDashboard(): Promise<string> {
   const staging = mkdtempSync(join(cache, 'dashboard-build-'));
   try {
     const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-    await promisify(execFile)(process.execPath, [vite, 'build', '--config', join(SOURCE, 'vite.config.mjs'), '--outDir', staging, '--emptyOutDir'], { cwd: ROOT, timeout: 180_000 });
+    await promisify(execFile)(
+      process.execPath,
+      [vite, 'build', '--config', join(SOURCE, 'vite.config.mjs'), '--outDir', staging, '--emptyOutDir'],
+      { cwd: ROOT, timeout: 180_000 },
+    );
     if (!existsSync(join(staging, 'index.html'))) throw new Error(`vite build wrote no index.html into ${staging}`);
     try {
       renameSync(staging, target);
@@ -34,13 +38,18 @@ export async function builtDashboard(): Promise<string> {
     rmSync(staging, { recursive: true, force: true });
   }
   // Builds of sources as they no longer are: nobody asks for them again.
-  for (const old of readdirSync(cache)) if (/^dashboard-[0-9a-f]{16}$/.test(old) && join(cache, old) !== target) rmSync(join(cache, old), { recursive: true, force: true });
+  for (const old of readdirSync(cache))
+    if (/^dashboard-[0-9a-f]{16}$/.test(old) && join(cache, old) !== target)
+      rmSync(join(cache, old), { recursive: true, force: true });
   return target;
 }
 
 function sourceDigest(): string {
   const hash = createHash('sha256');
-  for (const pkg of ['vite', 'uplot']) hash.update(`${pkg}@${(JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+  for (const pkg of ['vite', 'uplot'])
+    hash.update(
+      `${pkg}@${(JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version}\n`,
+    );
   for (const file of filesUnder(SOURCE)) hash.update(`${relative(SOURCE, file)}\n`).update(readFileSync(file));
   return hash.digest('hex').slice(0, 16);
 }

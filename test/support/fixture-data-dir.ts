@@ -18,8 +18,14 @@ export async function fixtureDataDir(fixture: string, prefix: string): Promise<s
   const dir = mkdtempSync(join(tmpdir(), prefix));
   await createEventStore(loadConfig({ ...process.env, DATA_DIR: dir, EVENTSTORE_URL: '' })).close();
   const db = new Database(join(dir, 'events.db'));
-  const insert = db.prepare('INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  db.transaction(() => fixtureEvents(fixture).forEach((e) => insert.run(e.position, e.streamId, e.revision, e.id, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata))))();
+  const insert = db.prepare(
+    'INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  db.transaction(() =>
+    fixtureEvents(fixture).forEach((e) =>
+      insert.run(e.position, e.streamId, e.revision, e.id, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata)),
+    ),
+  )();
   db.close();
   return dir;
 }

@@ -1,5 +1,11 @@
 import type { CollectionIndexes } from '@app/platform/read-store/read-index';
-import type { Page, PageQuery, ProjectionWrite, ReadDocument, ReadStore } from '@app/platform/read-store/read-store.port';
+import type {
+  Page,
+  PageQuery,
+  ProjectionWrite,
+  ReadDocument,
+  ReadStore,
+} from '@app/platform/read-store/read-store.port';
 
 /**
  * A read store whose projections lag the log on demand: while held, every apply that carries a

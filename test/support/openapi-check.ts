@@ -37,7 +37,13 @@ export function checkedHttp(app: INestApplication): Agent {
         const test = (value as (url: string, ...rest: unknown[]) => request.Test).call(target, url, ...rest);
         const method = property === 'del' ? 'DELETE' : property.toUpperCase();
         return test.expect((res: request.Response) => {
-          const seen: SeenResponse = { method, url, status: res.status, headers: res.headers as SeenResponse['headers'], body: res.body };
+          const seen: SeenResponse = {
+            method,
+            url,
+            status: res.status,
+            headers: res.headers as SeenResponse['headers'],
+            body: res.body,
+          };
           const problem = openApiResponses(app).problemWith(seen);
           if (problem) throw new ContractMismatch(`OpenAPI contract: ${problem}`);
         });

@@ -36,7 +36,8 @@ export const BODY_NOT_CHECKED: Readonly<Record<string, string>> = {
  * Answers the document cannot hold: it describes operations, and these come before any operation
  * is chosen (the router's own answers). Checked here by rule instead.
  */
-const ROUTER_ANSWERS = 'an unknown path answers 404 and a known path with another method 405 with Allow, in the error envelope; OPTIONS answers 204 with Allow';
+const ROUTER_ANSWERS =
+  'an unknown path answers 404 and a known path with another method 405 with Allow, in the error envelope; OPTIONS answers 204 with Allow';
 
 interface Route {
   readonly template: string;
@@ -64,7 +65,21 @@ export class OpenApiResponses {
     this.ajv = new Ajv2020({ strict: true, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
     // OpenAPI's own keywords: annotations to a JSON Schema validator.
-    this.ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs', 'openapi', 'info', 'paths', 'components', 'tags', 'servers', 'security', 'webhooks', 'jsonSchemaDialect']);
+    this.ajv.addVocabulary([
+      'example',
+      'discriminator',
+      'xml',
+      'externalDocs',
+      'openapi',
+      'info',
+      'paths',
+      'components',
+      'tags',
+      'servers',
+      'security',
+      'webhooks',
+      'jsonSchemaDialect',
+    ]);
     this.ajv.addFormat('binary', true);
     this.ajv.addSchema(doc as object, 'openapi.json');
     this.routes = Object.keys(doc.paths)
@@ -95,41 +110,74 @@ export class OpenApiResponses {
     const contentType = header(res.headers, 'content-type')?.split(';', 1)[0].trim().toLowerCase() ?? null;
     if (!header(res.headers, 'x-request-id')) return `${method} ${path} → ${res.status}: no x-request-id header`;
     if (method === 'HEAD' || method === 'OPTIONS')
-      return method === 'OPTIONS' && res.status === 204 && !header(res.headers, 'allow') ? `OPTIONS ${path} → 204 without Allow (${ROUTER_ANSWERS})` : null;
+      return method === 'OPTIONS' && res.status === 204 && !header(res.headers, 'allow')
+        ? `OPTIONS ${path} → 204 without Allow (${ROUTER_ANSWERS})`
+        : null;
     const operation = template ? this.doc.paths[template][method.toLowerCase()] : undefined;
     if (!template || !operation) return this.routerAnswer(method, path, template, res, contentType);
     const route = `${method} ${template}`;
     this.seen.add(`${route} ${res.status}`);
     const documented = operation.responses[String(res.status)];
-    if (!documented) return `${route} → ${res.status}: the document has no ${res.status} for this operation (it has ${Object.keys(operation.responses).join(', ')}); body ${preview(res.body)}`;
-    const { answer, at } = this.resolve(documented, ['paths', template, method.toLowerCase(), 'responses', String(res.status)]);
+    if (!documented)
+      return `${route} → ${res.status}: the document has no ${res.status} for this operation (it has ${Object.keys(operation.responses).join(', ')}); body ${preview(res.body)}`;
+    const { answer, at } = this.resolve(documented, [
+      'paths',
+      template,
+      method.toLowerCase(),
+      'responses',
+      String(res.status),
+    ]);
     for (const [name, h] of Object.entries(answer.headers ?? {})) {
       const spec = this.resolveHeader(h as Record<string, unknown>);
       const value = header(res.headers, name);
-      if (spec.required && value === undefined) return `${route} → ${res.status}: missing header ${name} (${spec.description ?? 'required'})`;
+      if (spec.required && value === undefined)
+        return `${route} → ${res.status}: missing header ${name} (${spec.description ?? 'required'})`;
       if (value !== undefined && spec.schema) {
-        const problem = this.validate(`header:${JSON.stringify(spec.schema)}`, () => this.ajv.compile(spec.schema as object), value);
+        const problem = this.validate(
+          `header:${JSON.stringify(spec.schema)}`,
+          () => this.ajv.compile(spec.schema as object),
+          value,
+        );
         if (problem) return `${route} → ${res.status}: header ${name}: ${value} ${problem}`;
       }
     }
     const content = answer.content ?? {};
     const types = Object.keys(content);
     if (!types.length) return null;
-    if (!contentType) return res.status >= 300 && res.status < 400 ? null : `${route} → ${res.status}: no Content-Type; the document says ${types.join(' or ')}`;
-    if (!types.includes(contentType)) return `${route} → ${res.status}: Content-Type ${contentType}; the document says ${types.join(' or ')}`;
-    if (contentType !== 'application/json') return route in BODY_NOT_CHECKED ? null : `${route} → ${res.status}: a ${contentType} body is not checked, and the route is not in BODY_NOT_CHECKED`;
+    if (!contentType)
+      return res.status >= 300 && res.status < 400
+        ? null
+        : `${route} → ${res.status}: no Content-Type; the document says ${types.join(' or ')}`;
+    if (!types.includes(contentType))
+      return `${route} → ${res.status}: Content-Type ${contentType}; the document says ${types.join(' or ')}`;
+    if (contentType !== 'application/json')
+      return route in BODY_NOT_CHECKED
+        ? null
+        : `${route} → ${res.status}: a ${contentType} body is not checked, and the route is not in BODY_NOT_CHECKED`;
     const ref = `openapi.json#/${pointer(...at, 'content', 'application/json', 'schema')}`;
     const problem = this.validate(ref, () => this.ajv.compile({ $ref: ref }), res.body);
-    return problem ? `${route} → ${res.status}: the body does not match the document: ${problem}; body ${preview(res.body)}` : null;
+    return problem
+      ? `${route} → ${res.status}: the body does not match the document: ${problem}; body ${preview(res.body)}`
+      : null;
   }
 
   /** The router's answers (404 unknown path, 405 another method), which no operation documents. */
-  private routerAnswer(method: string, path: string, template: string | null, res: SeenResponse, contentType: string | null): string | null {
+  private routerAnswer(
+    method: string,
+    path: string,
+    template: string | null,
+    res: SeenResponse,
+    contentType: string | null,
+  ): string | null {
     const expected = template ? 405 : 404;
-    const what = template ? `${method} ${template} is not an operation of the document` : `${path} is no path of the document`;
-    if (res.status !== expected && !(template && res.status === 404)) return `${method} ${path} → ${res.status}: ${what}, so the answer must be ${expected} (${ROUTER_ANSWERS})`;
+    const what = template
+      ? `${method} ${template} is not an operation of the document`
+      : `${path} is no path of the document`;
+    if (res.status !== expected && !(template && res.status === 404))
+      return `${method} ${path} → ${res.status}: ${what}, so the answer must be ${expected} (${ROUTER_ANSWERS})`;
     if (res.status === 405 && !header(res.headers, 'allow')) return `${method} ${path} → 405 without Allow`;
-    if (contentType !== 'application/json') return `${method} ${path} → ${res.status}: not the error envelope (Content-Type ${contentType})`;
+    if (contentType !== 'application/json')
+      return `${method} ${path} → ${res.status}: not the error envelope (Content-Type ${contentType})`;
     const ref = 'openapi.json#/components/schemas/Error';
     const problem = this.validate(ref, () => this.ajv.compile({ $ref: ref }), res.body);
     return problem ? `${method} ${path} → ${res.status}: not the error envelope: ${problem}` : null;

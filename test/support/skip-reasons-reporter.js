@@ -14,11 +14,17 @@ const SAYS_WHY = /skip|not run/i;
 function skipReasons(result, unbufferedConsole = false) {
   const skipped = result.testResults.filter((t) => t.status === 'pending' || t.status === 'skipped');
   if (skipped.length === 0) return null;
-  const said = (result.console ?? []).filter((entry) => SAYS_WHY.test(entry.message)).map((entry) => entry.message.trim());
+  const said = (result.console ?? [])
+    .filter((entry) => SAYS_WHY.test(entry.message))
+    .map((entry) => entry.message.trim());
   const titled = skipped.filter((t) => /^skipped\b/i.test(t.title)).map((t) => t.fullName ?? t.title);
   // Under --verbose Jest prints the console as it goes instead of buffering it: whatever was said is above.
   const unbuffered = unbufferedConsole && said.length + titled.length === 0 ? ['(what the suite printed, above)'] : [];
-  return { count: skipped.length, whole: result.skipped === true, reasons: [...new Set(said.length ? said : [...titled, ...unbuffered])] };
+  return {
+    count: skipped.length,
+    whole: result.skipped === true,
+    reasons: [...new Set(said.length ? said : [...titled, ...unbuffered])],
+  };
 }
 
 class SkipReasonsReporter {
@@ -44,7 +50,10 @@ class SkipReasonsReporter {
       lines.push(`  ${s.path} (${what}): ${s.reasons.length ? s.reasons.join(' | ') : 'NO REASON GIVEN'}`);
     }
     const silent = this.suites.filter((s) => s.reasons.length === 0).length;
-    if (silent) lines.push(`  ${silent} skipped without a reason: this fails the run (console.warn why, or title the skipped test "skipped: why").`);
+    if (silent)
+      lines.push(
+        `  ${silent} skipped without a reason: this fails the run (console.warn why, or title the skipped test "skipped: why").`,
+      );
     process.stderr.write(`${lines.join('\n')}\n\n`);
   }
 
@@ -52,7 +61,9 @@ class SkipReasonsReporter {
   getLastError() {
     const silent = this.suites.filter((s) => s.reasons.length === 0);
     if (silent.length === 0) return undefined;
-    return new Error(`skipped without a reason (console.warn why, or title the skipped test "skipped: why"): ${silent.map((s) => s.path).join(', ')}`);
+    return new Error(
+      `skipped without a reason (console.warn why, or title the skipped test "skipped: why"): ${silent.map((s) => s.path).join(', ')}`,
+    );
   }
 }
 

@@ -59,7 +59,11 @@ export function inProcessWorker(roles: readonly WorkerRole[] = WORKER_ROLES): Ap
  * SANDBOX_AUTO_ADVANCE defaults to false so tests move state with the sandbox endpoints, and the
  * rate limit is far above what any test sends.
  */
-export async function startTestApp(env: Record<string, string> = {}, dataDir?: string, options: TestAppOptions = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
   const config = loadConfig({
     ...process.env,
@@ -76,7 +80,9 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
   });
   const clock = options.clock ?? new TestClock();
   const apiOptions = { ...inProcessWorker(options.workerRoles ?? WORKER_ROLES), clock };
-  const { app, readModels } = options.holdableProjections ? await createHoldableApi(config, apiOptions) : { app: await createApi(config, apiOptions), readModels: undefined };
+  const { app, readModels } = options.holdableProjections
+    ? await createHoldableApi(config, apiOptions)
+    : { app: await createApi(config, apiOptions), readModels: undefined };
   await app.get(BootstrapService).run();
   const lifecycle = app.get(PlatformLifecycle);
   await lifecycle.settle();
@@ -107,7 +113,10 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
 async function createHoldableApi(config: PlatformConfig, apiOptions: ApiOptions) {
   let readModels: HeldBackReadStore | undefined;
   const names = new Set(READ_MODELS.map((p) => p.name));
-  const app = await createApi(config, { ...apiOptions, readStore: (adapter) => (readModels = new HeldBackReadStore(adapter, names)) });
+  const app = await createApi(config, {
+    ...apiOptions,
+    readStore: (adapter) => (readModels = new HeldBackReadStore(adapter, names)),
+  });
   if (!readModels) throw new Error('the platform did not build its read store with ApiOptions.readStore');
   return { app, readModels };
 }

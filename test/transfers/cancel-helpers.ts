@@ -15,7 +15,8 @@ export interface Ledger {
   accounts: Array<Figures & { id: string }>;
 }
 
-export const cancel = (t: TestApp, id: string, body: Record<string, unknown>, key: string = KEYS.sandbox) => t.http.post(`/transfers/${id}/cancel`).set(bearer(key)).send(body);
+export const cancel = (t: TestApp, id: string, body: Record<string, unknown>, key: string = KEYS.sandbox) =>
+  t.http.post(`/transfers/${id}/cancel`).set(bearer(key)).send(body);
 
 /** The organization's book once the read models hold every event appended so far. */
 export async function ledgerOf(t: TestApp, key: string = KEYS.sandbox): Promise<Ledger> {
@@ -23,10 +24,12 @@ export async function ledgerOf(t: TestApp, key: string = KEYS.sandbox): Promise<
   return (await t.http.get('/ledger').set(bearer(key)).expect(200)).body.data;
 }
 
-export const ledgerAccount = (l: Ledger, id: string): Figures => l.accounts.find((a) => a.id === id) ?? { debits_posted: 0, credits_posted: 0, debits_pending: 0, credits_pending: 0 };
+export const ledgerAccount = (l: Ledger, id: string): Figures =>
+  l.accounts.find((a) => a.id === id) ?? { debits_posted: 0, credits_posted: 0, debits_pending: 0, credits_pending: 0 };
 
 /** Every currency's debits equal its credits, posted and pending alike. */
-export const balanced = (l: Ledger) => l.currencies.every((c) => c.debits_posted === c.credits_posted && c.debits_pending === c.credits_pending);
+export const balanced = (l: Ledger) =>
+  l.currencies.every((c) => c.debits_posted === c.credits_posted && c.debits_pending === c.credits_pending);
 
 export async function historyTypes(t: TestApp, id: string, key: string = KEYS.sandbox): Promise<string[]> {
   const res = await t.http.get(`/transfers/${id}/history`).set(bearer(key)).expect(200);
@@ -35,11 +38,20 @@ export async function historyTypes(t: TestApp, id: string, key: string = KEYS.sa
 
 /** `npm run replay -- --verify` in-process on a closed app's DATA_DIR: its exit status and output. */
 export async function replayVerify(dataDir: string) {
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, EVENTSTORE_URL: '', MONGO_URL: '', KAFKA_BROKERS: '' });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    EVENTSTORE_URL: '',
+    MONGO_URL: '',
+    KAFKA_BROKERS: '',
+  });
   const [events, readModels] = [createEventStore(config), createReadStore(config)];
   const lines: string[] = [];
   try {
-    const status = await runReplay({ events, readModels, projections: READ_MODELS, out: (l) => lines.push(l) }, { verify: true, rebuild: false });
+    const status = await runReplay(
+      { events, readModels, projections: READ_MODELS, out: (l) => lines.push(l) },
+      { verify: true, rebuild: false },
+    );
     return { status, output: lines.join('\n') };
   } finally {
     await Promise.all([events.close(), readModels.close()]);

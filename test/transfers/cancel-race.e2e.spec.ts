@@ -26,7 +26,10 @@ describe('a cancel racing the move to processing (decisions §14)', () => {
   afterAll(() => t.close());
 
   const store = () => t.app.get<EventStore>(EVENT_STORE);
-  const releasesOf = async (accountId: string, holdId: string) => (await store().readStream(accountStream(accountId))).filter((e) => e.type === 'HoldReleased' && e.data.hold_id === holdId).length;
+  const releasesOf = async (accountId: string, holdId: string) =>
+    (await store().readStream(accountStream(accountId))).filter(
+      (e) => e.type === 'HoldReleased' && e.data.hold_id === holdId,
+    ).length;
 
   it(`has exactly one winner each of ${RACES} times, money conserved and the ledger balanced after each`, async () => {
     const p = await payer(t, 'USD', 10_000_000);
@@ -36,7 +39,11 @@ describe('a cancel racing the move to processing (decisions §14)', () => {
     const winners = { cancel: 0, rail: 0 };
 
     for (let i = 0; i < RACES; i++) {
-      const tr = (await post(t, transferBody(p.account, bank, { amount: 1_000 + i })).expect(201)).body as { id: string; amount: number; fee: number };
+      const tr = (await post(t, transferBody(p.account, bank, { amount: 1_000 + i })).expect(201)).body as {
+        id: string;
+        amount: number;
+        fee: number;
+      };
       // Half the time the sandbox endpoint, half the operator: both are the rail's move.
       const rail = () =>
         i % 2 === 0
@@ -46,7 +53,10 @@ describe('a cancel racing the move to processing (decisions §14)', () => {
               .set({ Authorization: `Bearer ${TOKEN}` })
               .send({ to: 'processing' });
       // Which request starts first alternates too, so neither is favoured by the order it is sent in.
-      const [c, r] = i % 4 < 2 ? await Promise.all([cancel(t, tr.id, { entity_id: p.entity }), rail()]) : (await Promise.all([rail(), cancel(t, tr.id, { entity_id: p.entity })])).reverse();
+      const [c, r] =
+        i % 4 < 2
+          ? await Promise.all([cancel(t, tr.id, { entity_id: p.entity }), rail()])
+          : (await Promise.all([rail(), cancel(t, tr.id, { entity_id: p.entity })])).reverse();
 
       expect([c.status, r.status].sort()).toEqual([200, 409]);
       const cancelWon = c.status === 200;
@@ -54,7 +64,10 @@ describe('a cancel racing the move to processing (decisions §14)', () => {
       expect((cancelWon ? c : r).body.status).toBe(cancelWon ? 'cancelled' : 'processing');
       expect((cancelWon ? r : c).body.code).toBe(cancelWon ? 'invalid_transition' : 'invalid_state');
       // The loser left no trace on the transfer's stream, and the hold was released once or not at all.
-      expect(await historyTypes(t, tr.id)).toEqual(['TransferCreated', cancelWon ? 'TransferCancelled' : 'TransferProcessing']);
+      expect(await historyTypes(t, tr.id)).toEqual([
+        'TransferCreated',
+        cancelWon ? 'TransferCancelled' : 'TransferProcessing',
+      ]);
       expect(await releasesOf(p.account, tr.id)).toBe(cancelWon ? 1 : 0);
 
       if (!cancelWon) held += tr.amount + tr.fee;
@@ -77,13 +90,21 @@ describe('a cancel racing the move to processing (decisions §14)', () => {
 
     const recorded = (await store().readStream(transferStream(tr.id))).find((e) => e.type === 'TransferCancelled')!;
     const commands = t.app.get(CommandBus);
-    await Promise.all([1, 2, 3].map(() => commands.execute(new ApplyTransferMoneyCommand(reactionContext(recorded, 'test'), recorded as unknown as TransferEvent))));
+    await Promise.all(
+      [1, 2, 3].map(() =>
+        commands.execute(
+          new ApplyTransferMoneyCommand(reactionContext(recorded, 'test'), recorded as unknown as TransferEvent),
+        ),
+      ),
+    );
     // The backstop sees the hold closed and does nothing, without waiting for its grace period.
     await transferMoneyManager(store(), commands, 60_000).handle(recorded, new AbortController().signal);
     expect(await releasesOf(p.account, tr.id)).toBe(1);
     expect(await balanceOf(t, p.account)).toEqual(start);
     expect(balanced(await ledgerOf(t))).toBe(true);
-    expect((await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200)).body.status).toBe('cancelled');
+    expect(
+      (await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200)).body.status,
+    ).toBe('cancelled');
   });
 
   it("is left alone by the sandbox network (SANDBOX_AUTO_ADVANCE's transfer-rails manager): its move to processing is refused and dropped", async () => {
@@ -97,7 +118,9 @@ describe('a cancel racing the move to processing (decisions §14)', () => {
     const created = (await store().readStream(transferStream(tr.id)))[0];
     await transferRailsManager(t.app.get(CommandBus), 0).handle(created, new AbortController().signal);
     expect(await historyTypes(t, tr.id)).toEqual(['TransferCreated', 'TransferCancelled']);
-    expect((await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200)).body).toEqual(cancelled);
+    expect(
+      (await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200)).body,
+    ).toEqual(cancelled);
     expect(await balanceOf(t, p.account)).toEqual(start);
   });
 });

@@ -44,8 +44,14 @@ describe('POST /transfers/{id}/cancel (decisions §14)', () => {
   });
   afterEach(() => expect(receiver.rejected).toEqual([]));
 
-  const create = async (amount = 10_000) => (await post(t, transferBody(p.account, bank, { amount })).expect(201)).body as { id: string; fee: number; status: string };
-  const get = async (id: string) => (await t.http.get(`/transfers/${id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200)).body;
+  const create = async (amount = 10_000) =>
+    (await post(t, transferBody(p.account, bank, { amount })).expect(201)).body as {
+      id: string;
+      fee: number;
+      status: string;
+    };
+  const get = async (id: string) =>
+    (await t.http.get(`/transfers/${id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200)).body;
 
   it('gives amount + fee back before answering, posts nothing, takes no fee; TransferCancelled and outflows.cancelled follow', async () => {
     await webhookTo(t, receiver, '/cancelled', { entity_id: p.entity, enabled_events: { outflows: ['cancelled'] } });
@@ -53,10 +59,20 @@ describe('POST /transfers/{id}/cancel (decisions §14)', () => {
     const ledgerBefore = await ledgerOf(t);
     const tr = await create(10_000);
     expect(tr.fee).toBeGreaterThan(0);
-    expect(await balanceOf(t, p.account)).toEqual({ available: before.available - 10_000 - tr.fee, current: before.current });
+    expect(await balanceOf(t, p.account)).toEqual({
+      available: before.available - 10_000 - tr.fee,
+      current: before.current,
+    });
 
     const res = await cancel(t, tr.id, { entity_id: p.entity, reason: 'Wrong amount, sent again' }).expect(200);
-    expect(res.body).toMatchObject({ id: tr.id, object: 'transfer', status: 'cancelled', status_reason: 'Wrong amount, sent again', amount: 10_000, fee: tr.fee });
+    expect(res.body).toMatchObject({
+      id: tr.id,
+      object: 'transfer',
+      status: 'cancelled',
+      status_reason: 'Wrong amount, sent again',
+      amount: 10_000,
+      fee: tr.fee,
+    });
     // Decisions §2: the effect is applied before the answer.
     expect(await balanceOf(t, p.account)).toEqual(before);
     expect(await get(tr.id)).toEqual(res.body);
@@ -65,7 +81,9 @@ describe('POST /transfers/{id}/cancel (decisions §14)', () => {
     const ledger = await ledgerOf(t);
     expect(ledgerAccount(ledger, p.account)).toEqual({ ...ledgerAccount(ledgerBefore, p.account), id: p.account });
     expect(ledgerAccount(ledger, 'fees:USD')).toMatchObject(ledgerAccount(ledgerBefore, 'fees:USD'));
-    expect(ledgerAccount(ledger, 'clearing:bank-transfer:USD')).toMatchObject(ledgerAccount(ledgerBefore, 'clearing:bank-transfer:USD'));
+    expect(ledgerAccount(ledger, 'clearing:bank-transfer:USD')).toMatchObject(
+      ledgerAccount(ledgerBefore, 'clearing:bank-transfer:USD'),
+    );
     expect(balanced(ledger)).toBe(true);
 
     expect(await historyTypes(t, tr.id)).toEqual(['TransferCreated', 'TransferCancelled']);
@@ -76,7 +94,9 @@ describe('POST /transfers/{id}/cancel (decisions §14)', () => {
     expect(hook.payload).toMatchObject({ event: 'outflows.cancelled', entity_id: p.entity, data: res.body });
 
     await t.settle();
-    const listed = (await t.http.get(`/transfers?entity_id=${p.entity}&status=cancelled`).set(bearer(KEYS.sandbox)).expect(200)).body.data as Array<{ id: string; status: string }>;
+    const listed = (
+      await t.http.get(`/transfers?entity_id=${p.entity}&status=cancelled`).set(bearer(KEYS.sandbox)).expect(200)
+    ).body.data as Array<{ id: string; status: string }>;
     expect(listed.map((l) => [l.id, l.status])).toContainEqual([tr.id, 'cancelled']);
     expect(listed.every((l) => l.status === 'cancelled')).toBe(true);
   });
@@ -106,22 +126,39 @@ describe('POST /transfers/{id}/cancel (decisions §14)', () => {
     ['reversed', ['processing', 'successful', 'reversed']],
     ['cancelled', []],
   ];
-  it.each(paths)('refuses a %s transfer with 409 invalid_state, leaving it and the balance unchanged', async (status, moves) => {
-    const tr = await create(2_000);
-    for (const to of moves) await advance(t, tr.id, { to }).expect(200);
-    if (status === 'cancelled') await cancel(t, tr.id, { entity_id: p.entity }).expect(200);
-    const [transfer, balance, history] = [await get(tr.id), await balanceOf(t, p.account), await historyTypes(t, tr.id)];
-    expect(transfer.status).toBe(status);
+  it.each(paths)(
+    'refuses a %s transfer with 409 invalid_state, leaving it and the balance unchanged',
+    async (status, moves) => {
+      const tr = await create(2_000);
+      for (const to of moves) await advance(t, tr.id, { to }).expect(200);
+      if (status === 'cancelled') await cancel(t, tr.id, { entity_id: p.entity }).expect(200);
+      const [transfer, balance, history] = [
+        await get(tr.id),
+        await balanceOf(t, p.account),
+        await historyTypes(t, tr.id),
+      ];
+      expect(transfer.status).toBe(status);
 
-    const res = await cancel(t, tr.id, { entity_id: p.entity }).expect(409);
-    expect(res.body).toMatchObject({ status: 'error', code: 'invalid_state', current_status: status });
-    expect([await get(tr.id), await balanceOf(t, p.account), await historyTypes(t, tr.id)]).toEqual([transfer, balance, history]);
-  });
+      const res = await cancel(t, tr.id, { entity_id: p.entity }).expect(409);
+      expect(res.body).toMatchObject({ status: 'error', code: 'invalid_state', current_status: status });
+      expect([await get(tr.id), await balanceOf(t, p.account), await historyTypes(t, tr.id)]).toEqual([
+        transfer,
+        balance,
+        history,
+      ]);
+    },
+  );
 
   it('refuses a book transfer with 409 invalid_state: it settled at once', async () => {
     const savings = (await openAccount(t, KEYS.sandbox, { entity_id: p.entity, currency: 'USD' })).id;
     const book = await paymentDetail(t, p.counterparty, bookTo(savings));
-    const tr = (await post(t, transferBody(p.account, book, { amount: 3_000, payment_type: 'book-transfer' }), '/transfers').expect(201)).body as { id: string };
+    const tr = (
+      await post(
+        t,
+        transferBody(p.account, book, { amount: 3_000, payment_type: 'book-transfer' }),
+        '/transfers',
+      ).expect(201)
+    ).body as { id: string };
     const [transfer, balance] = [await get(tr.id), await balanceOf(t, savings)];
     const res = await cancel(t, tr.id, { entity_id: p.entity }).expect(409);
     expect(res.body.code).toBe('invalid_state');
@@ -142,19 +179,36 @@ describe('POST /transfers/{id}/cancel (decisions §14)', () => {
     await t.http.post('/onboarding-submissions').set(bearer(KEYS.live)).send({ entity_id: entity.id }).expect(200);
     await t.http.post(`/admin/entities/${entity.id}/review`).set(operator).send({ decision: 'approved' }).expect(200);
     const account = (await openAccount(t, KEYS.live, { entity_id: entity.id, currency: 'USD' })).id;
-    const wire = { amount: 100_000, currency: 'USD', rail: 'bank-transfer', reference: `wire-${Date.now()}`, sender: 'ACME Trading Ltd' };
+    const wire = {
+      amount: 100_000,
+      currency: 'USD',
+      rail: 'bank-transfer',
+      reference: `wire-${Date.now()}`,
+      sender: 'ACME Trading Ltd',
+    };
     await t.http.post(`/admin/accounts/${account}/inflows`).set(operator).send(wire).expect(201);
     const counterparty = await createCounterparty(t, entity.id, {}, KEYS.live);
     const detail = await paymentDetail(t, counterparty.id, BANK_USD, KEYS.live);
-    const payout = async () => (await post(t, transferBody(account, detail, { amount: 40_000 }), '/transfer', KEYS.live).expect(201)).body as { id: string };
+    const payout = async () =>
+      (await post(t, transferBody(account, detail, { amount: 40_000 }), '/transfer', KEYS.live).expect(201)).body as {
+        id: string;
+      };
 
     const mine = await payout();
     await cancel(t, mine.id, { entity_id: entity.id, reason: 'duplicate' }, KEYS.live).expect(200);
     expect(await balanceOf(t, account, KEYS.live)).toEqual({ available: 100_000, current: 100_000 });
 
     const theirs = await payout();
-    await t.http.post(`/admin/transfers/${theirs.id}/advance`).set(operator).send({ to: 'cancelled', status_reason: 'Not Snake' }).expect(400);
-    const res = await t.http.post(`/admin/transfers/${theirs.id}/advance`).set(operator).send({ to: 'cancelled', status_reason: 'sanctions_match' }).expect(200);
+    await t.http
+      .post(`/admin/transfers/${theirs.id}/advance`)
+      .set(operator)
+      .send({ to: 'cancelled', status_reason: 'Not Snake' })
+      .expect(400);
+    const res = await t.http
+      .post(`/admin/transfers/${theirs.id}/advance`)
+      .set(operator)
+      .send({ to: 'cancelled', status_reason: 'sanctions_match' })
+      .expect(200);
     expect(res.body).toMatchObject({ id: theirs.id, status: 'cancelled', status_reason: 'sanctions_match' });
     expect(await balanceOf(t, account, KEYS.live)).toEqual({ available: 100_000, current: 100_000 });
     expect(await historyTypes(t, theirs.id, KEYS.live)).toEqual(['TransferCreated', 'TransferCancelled']);

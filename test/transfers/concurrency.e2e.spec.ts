@@ -1,5 +1,15 @@
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { BANK_USD, advance, balanceOf, eventually, paymentDetail, payer, post, statement, transferBody } from './helpers';
+import {
+  BANK_USD,
+  advance,
+  balanceOf,
+  eventually,
+  paymentDetail,
+  payer,
+  post,
+  statement,
+  transferBody,
+} from './helpers';
 
 /**
  * Many transfers at once against one account, more than its balance can cover, some sharing a
@@ -19,7 +29,9 @@ describe('transfers under concurrency', () => {
     const bank = await paymentDetail(t, p.counterparty, BANK_USD);
     // 80 requests over 50 references (30 repeats), each 4_000 + 10 fee: 50 × 4_010 = 200_500 asked, 100_000 funded.
     const refs = Array.from({ length: 80 }, (_, i) => `burst-${i % 50}`);
-    const responses = await Promise.all(refs.map((ref) => post(t, transferBody(p.account, bank, { amount: 4_000, unique_reference: ref }))));
+    const responses = await Promise.all(
+      refs.map((ref) => post(t, transferBody(p.account, bank, { amount: 4_000, unique_reference: ref }))),
+    );
 
     const byStatus = (s: number) => responses.filter((r) => r.status === s);
     expect(responses.every((r) => [201, 409, 422].includes(r.status))).toBe(true);
@@ -66,9 +78,14 @@ describe('transfers under concurrency', () => {
     expect(entries[entries.length - 1].balance_after).toEqual(balance);
     expect(entries.every((e) => e.balance_after.available >= 0)).toBe(true);
     // Every hold belongs to a transfer that exists; none for a refused or duplicate request.
-    expect(new Set(entries.filter((e) => e.type === 'hold').map((e) => e.transfer_id))).toEqual(new Set(created.map((c) => c.id)));
+    expect(new Set(entries.filter((e) => e.type === 'hold').map((e) => e.transfer_id))).toEqual(
+      new Set(created.map((c) => c.id)),
+    );
     await t.settle();
-    const listed = await t.http.get(`/transfers?entity_id=${p.entity}&account_id=${p.account}&limit=100`).set(bearer(KEYS.sandbox)).expect(200);
+    const listed = await t.http
+      .get(`/transfers?entity_id=${p.entity}&account_id=${p.account}&limit=100`)
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(listed.body.data).toHaveLength(created.length);
   });
 });

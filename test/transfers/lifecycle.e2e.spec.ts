@@ -1,7 +1,17 @@
 import { transferStream } from '@app/application/transfers/streams';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
-import { BANK_USD, advance, balanceOf, eventually, paymentDetail, payer, post, statement, transferBody } from './helpers';
+import {
+  BANK_USD,
+  advance,
+  balanceOf,
+  eventually,
+  paymentDetail,
+  payer,
+  post,
+  statement,
+  transferBody,
+} from './helpers';
 
 describe('transfers: lifecycle moves and the money that follows them', () => {
   let t: TestApp;
@@ -14,7 +24,8 @@ describe('transfers: lifecycle moves and the money that follows them', () => {
   });
   afterAll(() => t.close());
 
-  const create = async (amount: number) => (await post(t, transferBody(p.account, bank, { amount })).expect(201)).body as { id: string; fee: number };
+  const create = async (amount: number) =>
+    (await post(t, transferBody(p.account, bank, { amount })).expect(201)).body as { id: string; fee: number };
   const settledBalance = async (expected: { available: number; current: number }) =>
     eventually(
       () => balanceOf(t, p.account),
@@ -83,9 +94,15 @@ describe('transfers: lifecycle moves and the money that follows them', () => {
     const before = await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox)).expect(200);
     for (const to of refused) {
       const res = await advance(t, tr.id, { to }).expect(409);
-      expect(res.body).toMatchObject({ status: 'error', code: 'invalid_transition', current_status: before.body.status });
+      expect(res.body).toMatchObject({
+        status: 'error',
+        code: 'invalid_transition',
+        current_status: before.body.status,
+      });
     }
-    expect((await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox))).body).toEqual(before.body);
+    expect((await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox))).body).toEqual(
+      before.body,
+    );
   });
 
   it('validates the advance body (400), needs a sandbox key (403), and answers 404 for unknown or foreign ids', async () => {
@@ -125,7 +142,8 @@ describe('transfers: the simulated network (SANDBOX_AUTO_ADVANCE=true)', () => {
     const bank = await paymentDetail(t, p.counterparty, BANK_USD);
     const tr = (await post(t, transferBody(p.account, bank, { amount: 10_000 })).expect(201)).body;
     await eventually(
-      async () => (await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox))).body.status as string,
+      async () =>
+        (await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox))).body.status as string,
       (status) => status === 'successful',
       'successful',
     );
@@ -142,7 +160,8 @@ describe('transfers: the simulated network (SANDBOX_AUTO_ADVANCE=true)', () => {
     );
     expect(await balanceOf(t, p.account)).toEqual({ available: 39_975, current: 39_975 });
     await t.settle();
-    const events = (await t.http.get(`/transfers?entity_id=${p.entity}&status=successful`).set(bearer(KEYS.sandbox))).body.data;
+    const events = (await t.http.get(`/transfers?entity_id=${p.entity}&status=successful`).set(bearer(KEYS.sandbox)))
+      .body.data;
     expect(events.map((x: { id: string }) => x.id)).toEqual([tr.id]);
   });
 });

@@ -16,7 +16,9 @@ import { TRF_ID, post } from './helpers';
  */
 const FIXTURE = 'event-log-v2-before-ledger.jsonl';
 const log = fixtureEvents(FIXTURE);
-const createdIds = new Set(log.filter((e) => e.type === 'TransferCreated').map((e) => (e.data as { transfer: { id: string } }).transfer.id));
+const createdIds = new Set(
+  log.filter((e) => e.type === 'TransferCreated').map((e) => (e.data as { transfer: { id: string } }).transfer.id),
+);
 const older = log
   .filter((e) => e.type === 'TransferReferenceReserved')
   .map((e) => (e.data as { intent: TransferIntent }).intent)
@@ -50,23 +52,42 @@ describe('transfers of a log written before keyed transfer streams', () => {
     const store = t.app.get<EventStore>(EVENT_STORE);
     const head = await store.headPosition();
     const res = await repeat().expect(409);
-    expect(res.body).toMatchObject({ code: 'duplicate_unique_reference', id: older.id, amount: older.amount, transfer: { id: older.id } });
+    expect(res.body).toMatchObject({
+      code: 'duplicate_unique_reference',
+      id: older.id,
+      amount: older.amount,
+      transfer: { id: older.id },
+    });
     expect(await store.headPosition()).toBe(head);
   });
 
   it('the older transfer reads and shows its history by its id', async () => {
-    expect((await get(`/transfers/${older.id}?entity_id=${older.entity_id}`).expect(200)).body).toMatchObject({ id: older.id, unique_reference: older.unique_reference });
-    const history = (await get(`/transfers/${older.id}/history`).expect(200)).body.data as Array<{ type: string; resource_id: string }>;
+    expect((await get(`/transfers/${older.id}?entity_id=${older.entity_id}`).expect(200)).body).toMatchObject({
+      id: older.id,
+      unique_reference: older.unique_reference,
+    });
+    const history = (await get(`/transfers/${older.id}/history`).expect(200)).body.data as Array<{
+      type: string;
+      resource_id: string;
+    }>;
     expect(history[0]).toMatchObject({ type: 'TransferCreated', resource_id: older.id });
   });
 
   it('a new reference on the same account gets a keyed transfer, listed before the older ones, and its repeat answers 409', async () => {
-    const body = { account_id: older.account_id, payment_detail_id: older.payment_detail_id, amount: 100, payment_type: 'bank-transfer', unique_reference: 'after-the-upgrade' };
+    const body = {
+      account_id: older.account_id,
+      payment_detail_id: older.payment_detail_id,
+      amount: 100,
+      payment_type: 'bank-transfer',
+      unique_reference: 'after-the-upgrade',
+    };
     const created = (await post(t, body).expect(201)).body;
     expect(created.id).toMatch(TRF_ID);
     expect((await post(t, { ...body, amount: 200 }).expect(409)).body).toMatchObject({ id: created.id, amount: 100 });
     await t.settle();
-    const listed = (await get(`/transfers?entity_id=${older.entity_id}&account_id=${older.account_id}&limit=100`).expect(200)).body.data.map((x: { id: string }) => x.id);
+    const listed = (
+      await get(`/transfers?entity_id=${older.entity_id}&account_id=${older.account_id}&limit=100`).expect(200)
+    ).body.data.map((x: { id: string }) => x.id);
     expect(listed[0]).toBe(created.id);
     expect(listed).toContain(older.id);
   });
@@ -77,8 +98,14 @@ describe('transfers of a log written before keyed transfer streams', () => {
     const [events, readModels] = [createEventStore(config), createReadStore(config)];
     const lines: string[] = [];
     try {
-      const status = await runReplay({ events, readModels, projections: READ_MODELS, out: (l) => lines.push(l) }, { verify: true, rebuild: false });
-      expect({ status, output: lines.join('\n') }).toMatchObject({ status: 0, output: expect.stringContaining('ledger balances') });
+      const status = await runReplay(
+        { events, readModels, projections: READ_MODELS, out: (l) => lines.push(l) },
+        { verify: true, rebuild: false },
+      );
+      expect({ status, output: lines.join('\n') }).toMatchObject({
+        status: 0,
+        output: expect.stringContaining('ledger balances'),
+      });
     } finally {
       await Promise.all([events.close(), readModels.close()]);
     }

@@ -33,7 +33,8 @@ describe('one rail move per transfer and target status', () => {
     const p = await payer(t, 'USD', FUNDED);
     const bank = await paymentDetail(t, p.counterparty, BANK_USD);
     const ids: string[] = [];
-    for (let i = 0; i < 8; i++) ids.push((await post(t, transferBody(p.account, bank, { amount: 1_000 })).expect(201)).body.id);
+    for (let i = 0; i < 8; i++)
+      ids.push((await post(t, transferBody(p.account, bank, { amount: 1_000 })).expect(201)).body.id);
 
     for (const to of ['processing', 'successful'] as const) {
       const raced = await Promise.all(

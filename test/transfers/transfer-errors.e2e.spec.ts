@@ -1,7 +1,18 @@
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
 import { UNKNOWN_ACCOUNT } from '../accounts/accounts-helpers';
-import { BANK_USD, MOMO_KES, UNKNOWN_PMD, WALLET_USC, balanceOf, paymentDetail, payer, post, statement, transferBody } from './helpers';
+import {
+  BANK_USD,
+  MOMO_KES,
+  UNKNOWN_PMD,
+  WALLET_USC,
+  balanceOf,
+  paymentDetail,
+  payer,
+  post,
+  statement,
+  transferBody,
+} from './helpers';
 
 describe('transfers: every refusal of the spec and decisions', () => {
   let t: TestApp;
@@ -16,7 +27,13 @@ describe('transfers: every refusal of the spec and decisions', () => {
 
   /** Refusals write nothing: no hold, no transfer, no reservation. */
   const logHead = () => t.app.get<EventStore>(EVENT_STORE).headPosition();
-  async function refusedWithoutWriting(body: Record<string, unknown>, status: number, code: string, path: '/transfer' | '/transfers' = '/transfer', key: string = KEYS.sandbox) {
+  async function refusedWithoutWriting(
+    body: Record<string, unknown>,
+    status: number,
+    code: string,
+    path: '/transfer' | '/transfers' = '/transfer',
+    key: string = KEYS.sandbox,
+  ) {
     const before = await logHead();
     const res = await post(t, body, path, key).expect(status);
     expect(res.body).toMatchObject({ status: 'error', code, message: expect.any(String), errors: expect.any(Array) });
@@ -43,11 +60,19 @@ describe('transfers: every refusal of the spec and decisions', () => {
   });
 
   it('accepts the limits exactly: description of 100 and reference of 64 characters', async () => {
-    await post(t, transferBody(p.account, bank, { amount: 1, description: 'd'.repeat(100), unique_reference: 'r'.repeat(64) })).expect(201);
+    await post(
+      t,
+      transferBody(p.account, bank, { amount: 1, description: 'd'.repeat(100), unique_reference: 'r'.repeat(64) }),
+    ).expect(201);
   });
 
   it('answers 400 invalid_json for a body that is not JSON', async () => {
-    await t.http.post('/transfer').set(bearer(KEYS.sandbox)).set('content-type', 'application/json').send('{"amount":').expect(400);
+    await t.http
+      .post('/transfer')
+      .set(bearer(KEYS.sandbox))
+      .set('content-type', 'application/json')
+      .send('{"amount":')
+      .expect(400);
   });
 
   it('answers 404 for an unknown account, or one of another organization', async () => {
@@ -70,24 +95,41 @@ describe('transfers: every refusal of the spec and decisions', () => {
   });
 
   it('answers 422 payment_method_mismatch when the payment type is not the detail method', async () => {
-    const body = await refusedWithoutWriting(transferBody(p.account, bank, { payment_type: 'momo-transfer' }), 422, 'payment_method_mismatch');
+    const body = await refusedWithoutWriting(
+      transferBody(p.account, bank, { payment_type: 'momo-transfer' }),
+      422,
+      'payment_method_mismatch',
+    );
     expect(body.errors[0].field).toBe('payment_type');
   });
 
   it('answers 422 currency_mismatch when the detail takes another currency than the account holds', async () => {
     const momo = await paymentDetail(t, p.counterparty, MOMO_KES);
-    await refusedWithoutWriting(transferBody(p.account, momo, { payment_type: 'momo-transfer' }), 422, 'currency_mismatch');
+    await refusedWithoutWriting(
+      transferBody(p.account, momo, { payment_type: 'momo-transfer' }),
+      422,
+      'currency_mismatch',
+    );
   });
 
   it('answers 422 currency_mismatch for a stablecoin transfer from a fiat account', async () => {
     const wallet = await paymentDetail(t, p.counterparty, WALLET_USC);
-    await refusedWithoutWriting(transferBody(p.account, wallet, { payment_type: 'stablecoin-transfer' }), 422, 'currency_mismatch', '/transfers');
+    await refusedWithoutWriting(
+      transferBody(p.account, wallet, { payment_type: 'stablecoin-transfer' }),
+      422,
+      'currency_mismatch',
+      '/transfers',
+    );
   });
 
   it('answers 422 counterparty_inactive once the counterparty is deactivated', async () => {
     const q = await payer(t, 'USD', 10_000);
     const detail = await paymentDetail(t, q.counterparty, BANK_USD);
-    await t.http.post(`/counterparties/${q.counterparty}/deactivate`).set(bearer(KEYS.sandbox)).send({ entity_id: q.entity }).expect(200);
+    await t.http
+      .post(`/counterparties/${q.counterparty}/deactivate`)
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: q.entity })
+      .expect(200);
     await refusedWithoutWriting(transferBody(q.account, detail), 422, 'counterparty_inactive');
   });
 
@@ -99,7 +141,9 @@ describe('transfers: every refusal of the spec and decisions', () => {
 
   it('answers 403 when an entity token spends another entity account', async () => {
     const q = await payer(t, 'USD', 0);
-    const token = (await t.http.post('/entity-tokens').set(bearer(KEYS.sandbox)).send({ entity_id: q.entity }).expect(201)).body.token;
+    const token = (
+      await t.http.post('/entity-tokens').set(bearer(KEYS.sandbox)).send({ entity_id: q.entity }).expect(201)
+    ).body.token;
     await refusedWithoutWriting(transferBody(p.account, bank), 403, 'forbidden', '/transfer', token);
   });
 
@@ -107,7 +151,9 @@ describe('transfers: every refusal of the spec and decisions', () => {
     const first = await post(t, transferBody(p.account, bank, { amount: 700, unique_reference: 'dup-1' })).expect(201);
     const before = await balanceOf(t, p.account);
     const head = await logHead();
-    const again = await post(t, transferBody(p.account, bank, { amount: 999_999, unique_reference: 'dup-1' })).expect(409);
+    const again = await post(t, transferBody(p.account, bank, { amount: 999_999, unique_reference: 'dup-1' })).expect(
+      409,
+    );
     const { status: ownStatus, ...fields } = first.body;
     expect(again.body).toEqual({
       ...fields,
@@ -133,7 +179,11 @@ describe('transfers: every refusal of the spec and decisions', () => {
     const q = await payer(t, 'USD', 1_000);
     const detail = await paymentDetail(t, q.counterparty, BANK_USD);
     await post(t, transferBody(q.account, detail, { amount: 5_000, unique_reference: 'retry-me' })).expect(422);
-    await t.http.post(`/sandbox/accounts/${q.account}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 10_000, currency: 'USD' }).expect(201);
+    await t.http
+      .post(`/sandbox/accounts/${q.account}/fund`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 10_000, currency: 'USD' })
+      .expect(201);
     await post(t, transferBody(q.account, detail, { amount: 5_000, unique_reference: 'retry-me' })).expect(201);
   });
 });

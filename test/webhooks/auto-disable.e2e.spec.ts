@@ -4,13 +4,25 @@ import { approvedEntity } from '../support/fixtures';
 import { openAccount } from '../accounts/accounts-helpers';
 import { KEYS, bearer, type TestApp } from '../support/test-app';
 import { Receiver } from './receiver';
-import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, storedDeliveries, webhookTo } from './webhooks-helpers';
+import {
+  eventually,
+  fastWorkerEnv,
+  logsOf,
+  requireTestCa,
+  startWebhookApp,
+  storedDeliveries,
+  webhookTo,
+} from './webhooks-helpers';
 
 /** Due times of a webhook's pending deliveries in the delivery store (a paused one is never due by time). */
 function pendingDue(dataDir: string, webhookId: string): number[] {
   const db = new Database(join(dataDir, 'deliveries.db'), { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare("SELECT due_at FROM deliveries WHERE webhook_id = ? AND status = 'pending' AND head = 1").all(webhookId) as { due_at: number }[]).map((r) => r.due_at);
+    return (
+      db
+        .prepare("SELECT due_at FROM deliveries WHERE webhook_id = ? AND status = 'pending' AND head = 1")
+        .all(webhookId) as { due_at: number }[]
+    ).map((r) => r.due_at);
   } finally {
     db.close();
   }
@@ -50,31 +62,58 @@ describe('automatic disabling of a failing webhook (decisions §15)', () => {
     await webhookTo(t, receiver, '/bystander', { entity_id: entity, enabled_events: { accounts: ['created'] } });
     await t.settle();
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 700, currency: 'USD' }).expect(201);
+    await t.http
+      .post(`/sandbox/accounts/${account.id}/fund`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 700, currency: 'USD' })
+      .expect(201);
 
-    const get = async () => (await t.http.get(`/entity-webhooks/${hook.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200)).body;
+    const get = async () =>
+      (
+        await t.http
+          .get(`/entity-webhooks/${hook.id}`)
+          .query({ entity_id: entity })
+          .set(bearer(KEYS.sandbox))
+          .expect(200)
+      ).body;
     const disabled = await eventually(get, (w) => w.status === 'inactive');
     expect([disabled.status, disabled.disabled_reason]).toEqual(['inactive', 'failing']);
     // The list says so too.
     const listed = await eventually(
-      async () => (await t.http.get('/entity-webhooks').query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200)).body.data,
-      (hooks: Array<{ id: string; disabled_reason: string | null }>) => hooks.some((w) => w.id === hook.id && w.disabled_reason === 'failing'),
+      async () =>
+        (await t.http.get('/entity-webhooks').query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200)).body
+          .data,
+      (hooks: Array<{ id: string; disabled_reason: string | null }>) =>
+        hooks.some((w) => w.id === hook.id && w.disabled_reason === 'failing'),
     );
-    expect(listed.find((w: { id: string }) => w.id === hook.id)).toMatchObject({ status: 'inactive', disabled_reason: 'failing' });
+    expect(listed.find((w: { id: string }) => w.id === hook.id)).toMatchObject({
+      status: 'inactive',
+      disabled_reason: 'failing',
+    });
 
     // The disabling is in the webhook's history.
-    const history = (await t.http.get(`/entity-webhooks/${hook.id}/history`).set(bearer(KEYS.sandbox)).expect(200)).body.data as Array<{ type: string; data: Record<string, unknown> }>;
+    const history = (await t.http.get(`/entity-webhooks/${hook.id}/history`).set(bearer(KEYS.sandbox)).expect(200)).body
+      .data as Array<{ type: string; data: Record<string, unknown> }>;
     expect(history.map((e) => e.type)).toContain('WebhookDisabled');
-    expect(history.find((e) => e.type === 'WebhookDisabled')!.data).toMatchObject({ webhook_id: hook.id, reason: 'failing' });
+    expect(history.find((e) => e.type === 'WebhookDisabled')!.data).toMatchObject({
+      webhook_id: hook.id,
+      reason: 'failing',
+    });
 
     // The other webhook subscribed to it is told; the disabled one and the unsubscribed one are not.
     const told = await eventually(
       () => receiver.on('/watcher'),
       (r) => r.length >= 1,
     );
-    expect(told[0].payload).toMatchObject({ event: 'webhooks.disabled', entity_id: entity, data: { id: hook.id, object: 'webhook', status: 'inactive', disabled_reason: 'failing' } });
+    expect(told[0].payload).toMatchObject({
+      event: 'webhooks.disabled',
+      entity_id: entity,
+      data: { id: hook.id, object: 'webhook', status: 'inactive', disabled_reason: 'failing' },
+    });
     expect(receiver.on('/bystander').map((r) => r.payload.event)).toEqual(['accounts.created']);
-    expect(storedDeliveries(t.dataDir).filter((d) => d.webhook_id === hook.id && d.event === 'webhooks.disabled')).toEqual([]);
+    expect(
+      storedDeliveries(t.dataDir).filter((d) => d.webhook_id === hook.id && d.event === 'webhooks.disabled'),
+    ).toEqual([]);
 
     // Paused, not dropped: the account's creation waits at its queue's head, never due by time; nothing is attempted.
     const paused = await eventually(
@@ -83,13 +122,19 @@ describe('automatic disabling of a failing webhook (decisions §15)', () => {
     );
     expect(paused.every((d) => d === Number.MAX_SAFE_INTEGER)).toBe(true);
     const pending = storedDeliveries(t.dataDir).filter((d) => d.webhook_id === hook.id && d.status === 'pending');
-    expect(pending.map((d) => d.event).sort()).toEqual(expect.arrayContaining(['accounts.created', 'accounts.updated', 'inflows.completed']));
+    expect(pending.map((d) => d.event).sort()).toEqual(
+      expect.arrayContaining(['accounts.created', 'accounts.updated', 'inflows.completed']),
+    );
     const attemptsWhenPaused = (await logsOf(t, entity, { webhook_id: hook.id })).length;
 
     // Set active again: the reason clears, and the paused deliveries go out in their order.
     failing = false;
     const seenBefore = receiver.on('/failing').length;
-    const reactivated = await t.http.patch(`/entity-webhooks/${hook.id}`).set(bearer(KEYS.sandbox)).send({ entity_id: entity, status: 'active' }).expect(200);
+    const reactivated = await t.http
+      .patch(`/entity-webhooks/${hook.id}`)
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: entity, status: 'active' })
+      .expect(200);
     expect([reactivated.body.status, reactivated.body.disabled_reason]).toEqual(['active', null]);
     const resumed = await eventually(
       () => receiver.on('/failing').slice(seenBefore),

@@ -7,7 +7,15 @@ import { approvedEntity } from '../support/fixtures';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { BANK_USD, paymentDetail, transferBody } from '../transfers/helpers';
 import { Receiver } from './receiver';
-import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, storedDeliveries, webhookTo } from './webhooks-helpers';
+import {
+  eventually,
+  fastWorkerEnv,
+  logsOf,
+  requireTestCa,
+  startWebhookApp,
+  storedDeliveries,
+  webhookTo,
+} from './webhooks-helpers';
 
 /** Delivery bookkeeping of the code before the delivery store, and the streams it used. */
 const BOOKKEEPING = /^WebhookDelivery/;
@@ -42,7 +50,11 @@ describe('webhook deliveries in the delivery store, none in the log', () => {
     const entity = await approvedEntity(t, KEYS.sandbox, 'Payout');
     const hook = await webhookTo(t, receiver, '/all', { entity_id: entity, enabled_events: { all: true } });
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 50_000, currency: 'USD' }).expect(201);
+    await t.http
+      .post(`/sandbox/accounts/${account.id}/fund`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 50_000, currency: 'USD' })
+      .expect(201);
     const counterparty = await createCounterparty(t, entity);
     const detail = await paymentDetail(t, counterparty.id, BANK_USD);
     // Everything before the payout delivered, so the count below is the payout's alone: the funding's
@@ -58,20 +70,41 @@ describe('webhook deliveries in the delivery store, none in the log', () => {
     const before = await store.headPosition();
     const deliveredBefore = receiver.on('/all').length;
 
-    const transfer = (await t.http.post('/transfer').set(bearer(KEYS.sandbox)).send(transferBody(account.id, detail)).expect(201)).body.id as string;
-    for (const to of ['processing', 'successful']) await t.http.post(`/sandbox/transfers/${transfer}/advance`).set(bearer(KEYS.sandbox)).send({ to }).expect(200);
+    const transfer = (
+      await t.http.post('/transfer').set(bearer(KEYS.sandbox)).send(transferBody(account.id, detail)).expect(201)
+    ).body.id as string;
+    for (const to of ['processing', 'successful'])
+      await t.http.post(`/sandbox/transfers/${transfer}/advance`).set(bearer(KEYS.sandbox)).send({ to }).expect(200);
     const got = await eventually(
       () => receiver.on('/all').slice(deliveredBefore),
       (r) => r.length >= 5,
     );
-    expect(got.map((r) => r.payload.event).sort()).toEqual(['accounts.updated', 'accounts.updated', 'outflows.completed', 'outflows.created', 'outflows.updated']);
+    expect(got.map((r) => r.payload.event).sort()).toEqual([
+      'accounts.updated',
+      'accounts.updated',
+      'outflows.completed',
+      'outflows.created',
+      'outflows.updated',
+    ]);
     // Each resource's deliveries in the order of its events.
-    expect(got.filter((r) => r.payload.event.startsWith('outflows.')).map((r) => r.payload.event)).toEqual(['outflows.created', 'outflows.updated', 'outflows.completed']);
+    expect(got.filter((r) => r.payload.event.startsWith('outflows.')).map((r) => r.payload.event)).toEqual([
+      'outflows.created',
+      'outflows.updated',
+      'outflows.completed',
+    ]);
 
     const written = (await store.readAll({ after: before, limit: 1000 })).filter((e) => e.position > before);
     const payoutStreams = [transferStream(transfer), accountStream(account.id)];
-    expect(written.filter((e) => !payoutStreams.includes(e.streamId)).map((e) => `${e.streamId} ${e.type}`)).toEqual([]);
-    expect(written.map((e) => e.type).sort()).toEqual(['FundsHeld', 'HoldSettled', 'TransferCreated', 'TransferProcessing', 'TransferSucceeded']);
+    expect(written.filter((e) => !payoutStreams.includes(e.streamId)).map((e) => `${e.streamId} ${e.type}`)).toEqual(
+      [],
+    );
+    expect(written.map((e) => e.type).sort()).toEqual([
+      'FundsHeld',
+      'HoldSettled',
+      'TransferCreated',
+      'TransferProcessing',
+      'TransferSucceeded',
+    ]);
     // Not one delivery event anywhere in the log, for everything this app delivered.
     const log = await store.readAll({ limit: 100_000 });
     expect(log.filter((e) => BOOKKEEPING.test(e.type) || BOOKKEEPING_STREAM.test(e.streamId))).toEqual([]);
@@ -81,16 +114,29 @@ describe('webhook deliveries in the delivery store, none in the log', () => {
   it('retries on the schedule, logs each attempt once, and counts them in the webhook stats', async () => {
     const entity = await approvedEntity(t, KEYS.sandbox, 'Retried');
     receiver.responder = (path, n) => ({ status: path === '/retried' && n <= 2 ? 503 : 200 });
-    const hook = await webhookTo(t, receiver, '/retried', { entity_id: entity, enabled_events: { accounts: ['created', 'updated'], inflows: ['completed'] } });
+    const hook = await webhookTo(t, receiver, '/retried', {
+      entity_id: entity,
+      enabled_events: { accounts: ['created', 'updated'], inflows: ['completed'] },
+    });
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'EUR' });
-    await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 700, currency: 'EUR' }).expect(201);
+    await t.http
+      .post(`/sandbox/accounts/${account.id}/fund`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 700, currency: 'EUR' })
+      .expect(201);
 
     const got = await eventually(
       () => receiver.on('/retried'),
       (r) => r.length >= 5,
     );
     // The first delivery answered 503 twice; the events behind it waited, then went in order.
-    expect(got.map((r) => r.payload.event)).toEqual(['accounts.created', 'accounts.created', 'accounts.created', 'inflows.completed', 'accounts.updated']);
+    expect(got.map((r) => r.payload.event)).toEqual([
+      'accounts.created',
+      'accounts.created',
+      'accounts.created',
+      'inflows.completed',
+      'accounts.updated',
+    ]);
     const logs = (
       await eventually(
         () => logsOf(t, entity, { webhook_id: hook.id }),
@@ -110,14 +156,34 @@ describe('webhook deliveries in the delivery store, none in the log', () => {
     // Filters answer from the store as the read model did.
     expect((await logsOf(t, entity, { webhook_id: hook.id, status: 'failed' })).map((l) => l.attempt)).toEqual([2, 1]);
     expect((await logsOf(t, entity, { event: 'inflows.completed' })).map((l) => l.id)).toEqual([logs[3].id]);
-    const page = await t.http.get('/webhook-logs').query({ entity_id: entity, limit: '2' }).set(bearer(KEYS.sandbox)).expect(200);
+    const page = await t.http
+      .get('/webhook-logs')
+      .query({ entity_id: entity, limit: '2' })
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(page.body.data.map((l: { id: string }) => l.id)).toEqual([logs[4].id, logs[3].id]);
     expect(page.body.meta.pagination).toEqual({ has_more: true, next_cursor: logs[3].id });
 
-    const stats = { deliveries_total: 5, deliveries_succeeded: 3, deliveries_failed: 2, last_delivery_at: logs[4].completed_at, last_response_status: 200 };
-    expect((await t.http.get(`/entity-webhooks/${hook.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200)).body.stats).toEqual(stats);
+    const stats = {
+      deliveries_total: 5,
+      deliveries_succeeded: 3,
+      deliveries_failed: 2,
+      last_delivery_at: logs[4].completed_at,
+      last_response_status: 200,
+    };
+    expect(
+      (
+        await t.http
+          .get(`/entity-webhooks/${hook.id}`)
+          .query({ entity_id: entity })
+          .set(bearer(KEYS.sandbox))
+          .expect(200)
+      ).body.stats,
+    ).toEqual(stats);
     await t.settle();
-    const listed = (await t.http.get('/entity-webhooks').query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200)).body.data;
+    const listed = (
+      await t.http.get('/entity-webhooks').query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200)
+    ).body.data;
     expect(listed.map((w: { id: string; stats: unknown }) => [w.id, w.stats])).toEqual([[hook.id, stats]]);
     // Nothing more: a 2xx ends a delivery for good. None is left pending in the store, so nothing
     // can be sent again (read there rather than watched for 700 ms: issue 32).

@@ -15,11 +15,19 @@ describe('entity webhooks API', () => {
   });
   afterAll(() => t.close());
 
-  const create = (body: Record<string, unknown>, key: string = KEYS.sandbox) => t.http.post('/entity-webhooks').set(bearer(key)).send(body);
+  const create = (body: Record<string, unknown>, key: string = KEYS.sandbox) =>
+    t.http.post('/entity-webhooks').set(bearer(key)).send(body);
   const eventCount = async () => (await t.app.get<EventStore>(EVENT_STORE).readAll({ limit: 100_000 })).length;
 
   it('creates a webhook: 201, the object, a generated secret shown once', async () => {
-    const res = await create({ entity_id: entity, url: HOOK, enabled_events: { outflows: ['completed', 'created'] }, expires_in: 3600, description: 'Payouts', tags: ['ops'] }).expect(201);
+    const res = await create({
+      entity_id: entity,
+      url: HOOK,
+      enabled_events: { outflows: ['completed', 'created'] },
+      expires_in: 3600,
+      description: 'Payouts',
+      tags: ['ops'],
+    }).expect(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^whk_[0-9A-HJKMNP-TV-Z]{26}$/),
       object: 'webhook',
@@ -32,13 +40,23 @@ describe('entity webhooks API', () => {
       tags: ['ops'],
       status: 'active',
       disabled_reason: null,
-      stats: { deliveries_total: 0, deliveries_succeeded: 0, deliveries_failed: 0, last_delivery_at: null, last_response_status: null },
+      stats: {
+        deliveries_total: 0,
+        deliveries_succeeded: 0,
+        deliveries_failed: 0,
+        last_delivery_at: null,
+        last_response_status: null,
+      },
       created: expect.any(Number),
       updated: res.body.created,
       secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       signing_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{86}==$/),
     });
-    const got = await t.http.get(`/entity-webhooks/${res.body.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200);
+    const got = await t.http
+      .get(`/entity-webhooks/${res.body.id}`)
+      .query({ entity_id: entity })
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(got.body).toEqual({ ...res.body, secret: undefined, signing_secret: undefined });
     expect(got.body).not.toHaveProperty('secret');
     expect(got.body).not.toHaveProperty('signing_secret');
@@ -49,9 +67,16 @@ describe('entity webhooks API', () => {
   });
 
   it('returns no secret when the caller chose it, but its signing_secret', async () => {
-    const res = await create({ entity_id: entity, url: HOOK, enabled_events: { all: true }, secret: 'my-own-secret-123456' }).expect(201);
+    const res = await create({
+      entity_id: entity,
+      url: HOOK,
+      enabled_events: { all: true },
+      secret: 'my-own-secret-123456',
+    }).expect(201);
     expect(res.body).not.toHaveProperty('secret');
-    expect(res.body.signing_secret).toBe(`whsec_${createHash('sha512').update('my-own-secret-123456').digest('base64')}`);
+    expect(res.body.signing_secret).toBe(
+      `whsec_${createHash('sha512').update('my-own-secret-123456').digest('base64')}`,
+    );
     expect(res.body.enabled_events).toEqual({ all: true });
   });
 
@@ -86,52 +111,113 @@ describe('entity webhooks API', () => {
     const other = await approvedEntity(t, KEYS.sandbox, 'Other');
     const theirs = await create({ entity_id: other, url: HOOK, enabled_events: { all: true } }).expect(201);
     await t.http.get(`/entity-webhooks/${theirs.body.id}`).set(bearer(token)).expect(403);
-    await t.http.get(`/entity-webhooks/${theirs.body.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(404);
-    await t.http.get(`/entity-webhooks/${mine.body.id}`).query({ entity_id: entity }).set(bearer(KEYS.other)).expect(404);
+    await t.http
+      .get(`/entity-webhooks/${theirs.body.id}`)
+      .query({ entity_id: entity })
+      .set(bearer(KEYS.sandbox))
+      .expect(404);
+    await t.http
+      .get(`/entity-webhooks/${mine.body.id}`)
+      .query({ entity_id: entity })
+      .set(bearer(KEYS.other))
+      .expect(404);
     await create({ entity_id: entity, url: HOOK, enabled_events: { all: true } }, KEYS.other).expect(404);
   });
 
   it('lists style A, newest first, per entity', async () => {
     const e = await approvedEntity(t, KEYS.sandbox, 'Lister');
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await create({ entity_id: e, url: `${HOOK}/${i}`, enabled_events: { all: true } }).expect(201)).body.id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await create({ entity_id: e, url: `${HOOK}/${i}`, enabled_events: { all: true } }).expect(201)).body.id,
+      );
     await t.settle();
-    const page1 = await t.http.get('/entity-webhooks').query({ entity_id: e, limit: 2 }).set(bearer(KEYS.sandbox)).expect(200);
+    const page1 = await t.http
+      .get('/entity-webhooks')
+      .query({ entity_id: e, limit: 2 })
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(page1.body.data.map((w: { id: string }) => w.id)).toEqual([ids[2], ids[1]]);
     expect(page1.body.meta.pagination).toEqual({ has_more: true, next_cursor: ids[1] });
-    const page2 = await t.http.get('/entity-webhooks').query({ entity_id: e, limit: 2, cursor: ids[1] }).set(bearer(KEYS.sandbox)).expect(200);
+    const page2 = await t.http
+      .get('/entity-webhooks')
+      .query({ entity_id: e, limit: 2, cursor: ids[1] })
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(page2.body.data.map((w: { id: string }) => w.id)).toEqual([ids[0]]);
     expect(page2.body.meta.pagination).toEqual({ has_more: false, next_cursor: null });
   });
 
   it('updates: replaces enabled_events and tags, recounts expiry, keeps omitted fields', async () => {
-    const hook = (await create({ entity_id: entity, url: HOOK, enabled_events: { all: true }, tags: ['a'], description: 'd' }).expect(201)).body;
+    const hook = (
+      await create({
+        entity_id: entity,
+        url: HOOK,
+        enabled_events: { all: true },
+        tags: ['a'],
+        description: 'd',
+      }).expect(201)
+    ).body;
     const res = await t.http
       .patch(`/entity-webhooks/${hook.id}`)
       .set(bearer(KEYS.sandbox))
-      .send({ entity_id: entity, enabled_events: { inflows: ['completed'] }, tags: ['b', 'c'], expires_in: 60, status: 'inactive', secret: 'a-new-secret-0123456789' })
+      .send({
+        entity_id: entity,
+        enabled_events: { inflows: ['completed'] },
+        tags: ['b', 'c'],
+        expires_in: 60,
+        status: 'inactive',
+        secret: 'a-new-secret-0123456789',
+      })
       .expect(200);
-    expect(res.body).toMatchObject({ url: HOOK, description: 'd', enabled_events: { inflows: ['completed'] }, tags: ['b', 'c'], expires_in: 60, status: 'inactive' });
+    expect(res.body).toMatchObject({
+      url: HOOK,
+      description: 'd',
+      enabled_events: { inflows: ['completed'] },
+      tags: ['b', 'c'],
+      expires_in: 60,
+      status: 'inactive',
+    });
     expect(res.body.expires_at).toBe(res.body.updated + 60_000);
     expect(res.body).not.toHaveProperty('secret');
     expect(res.body).not.toHaveProperty('signing_secret');
-    await t.http.patch(`/entity-webhooks/${hook.id}`).set(bearer(KEYS.sandbox)).send({ entity_id: entity, url: 'https://192.168.1.1/x' }).expect(400);
+    await t.http
+      .patch(`/entity-webhooks/${hook.id}`)
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: entity, url: 'https://192.168.1.1/x' })
+      .expect(400);
   });
 
   it('deletes permanently: 200 with the decided body, then 404', async () => {
     const hook = (await create({ entity_id: entity, url: HOOK, enabled_events: { all: true } }).expect(201)).body;
-    const res = await t.http.delete(`/entity-webhooks/${hook.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200);
+    const res = await t.http
+      .delete(`/entity-webhooks/${hook.id}`)
+      .query({ entity_id: entity })
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(res.body).toEqual({ status: 'success', message: expect.any(String), data: { id: hook.id, deleted: true } });
     await t.http.get(`/entity-webhooks/${hook.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(404);
-    await t.http.delete(`/entity-webhooks/${hook.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(404);
+    await t.http
+      .delete(`/entity-webhooks/${hook.id}`)
+      .query({ entity_id: entity })
+      .set(bearer(KEYS.sandbox))
+      .expect(404);
     await t.settle();
-    const list = await t.http.get('/entity-webhooks').query({ entity_id: entity, limit: 100 }).set(bearer(KEYS.sandbox)).expect(200);
+    const list = await t.http
+      .get('/entity-webhooks')
+      .query({ entity_id: entity, limit: 100 })
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(list.body.data.map((w: { id: string }) => w.id)).not.toContain(hook.id);
   });
 
   it('accepts test events for valid combinations only', async () => {
     const hook = (await create({ entity_id: entity, url: HOOK, enabled_events: { all: true } }).expect(201)).body;
-    const send = (event_group: string, event_name: string) => t.http.post('/webhook-tests').set(bearer(KEYS.sandbox)).send({ webhook_id: hook.id, entity_id: entity, event_group, event_name });
+    const send = (event_group: string, event_name: string) =>
+      t.http
+        .post('/webhook-tests')
+        .set(bearer(KEYS.sandbox))
+        .send({ webhook_id: hook.id, entity_id: entity, event_group, event_name });
     for (const [g, n] of [
       ['accounts', 'created'],
       ['account_details', 'created'],
@@ -152,7 +238,13 @@ describe('entity webhooks API', () => {
       const res = await send(g, n).expect(400);
       expect(res.body.status).toBe('error');
     }
-    const inactive = (await create({ entity_id: entity, url: HOOK, enabled_events: { all: true }, status: 'inactive' }).expect(201)).body;
-    await t.http.post('/webhook-tests').set(bearer(KEYS.sandbox)).send({ webhook_id: inactive.id, entity_id: entity, event_group: 'accounts', event_name: 'created' }).expect(422);
+    const inactive = (
+      await create({ entity_id: entity, url: HOOK, enabled_events: { all: true }, status: 'inactive' }).expect(201)
+    ).body;
+    await t.http
+      .post('/webhook-tests')
+      .set(bearer(KEYS.sandbox))
+      .send({ webhook_id: inactive.id, entity_id: entity, event_group: 'accounts', event_name: 'created' })
+      .expect(422);
   });
 });

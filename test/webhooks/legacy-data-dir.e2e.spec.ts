@@ -4,7 +4,14 @@ import Database from 'better-sqlite3';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { fixtureDataDir, fixtureEvents } from '../support/fixture-data-dir';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
-import { eventually, fastWorkerEnv, logsOf, requireTestCa, startWebhookApp, storedDeliveries } from './webhooks-helpers';
+import {
+  eventually,
+  fastWorkerEnv,
+  logsOf,
+  requireTestCa,
+  startWebhookApp,
+  storedDeliveries,
+} from './webhooks-helpers';
 
 /**
  * A log written by the code before the delivery store (commit 5f5e421, by
@@ -21,8 +28,15 @@ const olderDataDir = () => fixtureDataDir('webhook-deliveries-v1.jsonl', 'legacy
 function busProgress(dataDir: string): { routed: number; published: number } {
   const db = new Database(join(dataDir, 'bus.db'), { readonly: true, fileMustExist: true });
   try {
-    const routed = (db.prepare("SELECT position FROM group_offsets WHERE group_id = 'webhooks'").get() as { position: number } | undefined)?.position ?? 0;
-    const published = db.prepare('SELECT COUNT(*) AS n, MAX(position) AS last FROM messages').get() as { n: number; last: number | null };
+    const routed =
+      (
+        db.prepare("SELECT position FROM group_offsets WHERE group_id = 'webhooks'").get() as
+          { position: number } | undefined
+      )?.position ?? 0;
+    const published = db.prepare('SELECT COUNT(*) AS n, MAX(position) AS last FROM messages').get() as {
+      n: number;
+      last: number | null;
+    };
     return { routed, published: published.n >= events().length ? (published.last ?? 0) : Infinity };
   } finally {
     db.close();
@@ -79,10 +93,27 @@ describe('an older DATA_DIR whose log holds delivery events', () => {
     expect(await logsOf(t, ENTITY, { status: 'failed' })).toHaveLength(4);
     expect(await logsOf(t, ENTITY, { event: 'outflows.completed' })).toHaveLength(1);
 
-    const stats = (await t.http.get(`/entity-webhooks/${WEBHOOKS.flaky}`).query({ entity_id: ENTITY }).set(bearer(KEYS.sandbox)).expect(200)).body.stats;
-    expect(stats).toMatchObject({ deliveries_total: 10, deliveries_succeeded: 9, deliveries_failed: 1, last_response_status: 200 });
-    const listed = (await t.http.get('/entity-webhooks').query({ entity_id: ENTITY }).set(bearer(KEYS.sandbox)).expect(200)).body.data;
-    expect(Object.fromEntries(listed.map((w: { id: string; stats: { deliveries_total: number } }) => [w.id, w.stats.deliveries_total]))).toEqual({ [WEBHOOKS.flaky]: 10, [WEBHOOKS.down]: 2 });
+    const stats = (
+      await t.http
+        .get(`/entity-webhooks/${WEBHOOKS.flaky}`)
+        .query({ entity_id: ENTITY })
+        .set(bearer(KEYS.sandbox))
+        .expect(200)
+    ).body.stats;
+    expect(stats).toMatchObject({
+      deliveries_total: 10,
+      deliveries_succeeded: 9,
+      deliveries_failed: 1,
+      last_response_status: 200,
+    });
+    const listed = (
+      await t.http.get('/entity-webhooks').query({ entity_id: ENTITY }).set(bearer(KEYS.sandbox)).expect(200)
+    ).body.data;
+    expect(
+      Object.fromEntries(
+        listed.map((w: { id: string; stats: { deliveries_total: number } }) => [w.id, w.stats.deliveries_total]),
+      ),
+    ).toEqual({ [WEBHOOKS.flaky]: 10, [WEBHOOKS.down]: 2 });
   });
 
   it('routes the old log again (a fresh bus) without a second delivery, and writes no delivery event', async () => {
@@ -95,7 +126,9 @@ describe('an older DATA_DIR whose log holds delivery events', () => {
     );
     const deliveries = storedDeliveries(t.dataDir);
     expect(deliveries).toHaveLength(events().filter((e) => e.type === 'WebhookDeliveryScheduled').length);
-    expect(deliveries.filter((d) => d.status === 'pending').map((d) => [d.webhook_id, d.attempts])).toEqual([[WEBHOOKS.down, 2]]);
+    expect(deliveries.filter((d) => d.status === 'pending').map((d) => [d.webhook_id, d.attempts])).toEqual([
+      [WEBHOOKS.down, 2],
+    ]);
     expect(await logsOf(t, ENTITY)).toHaveLength(13);
     const log = await t.app.get<EventStore>(EVENT_STORE).readAll({ after: events().length, limit: 1000 });
     expect(log.filter((e) => /^WebhookDelivery/.test(e.type))).toEqual([]);

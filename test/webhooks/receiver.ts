@@ -10,7 +10,14 @@ export interface Received {
   readonly path: string;
   readonly headers: Record<string, string>;
   readonly body: string;
-  readonly payload: { id: string; event: string; created: number; entity_id: string; test?: boolean; data: Record<string, unknown> };
+  readonly payload: {
+    id: string;
+    event: string;
+    created: number;
+    entity_id: string;
+    test?: boolean;
+    data: Record<string, unknown>;
+  };
 }
 
 /** What the receiver answers the n-th request (from 1) on a path: a status, maybe after a delay. */
@@ -39,34 +46,40 @@ export class Receiver {
   }
 
   private listen(): Promise<void> {
-    this.server = createServer({ key: readFileSync(join(TLS, 'server.key')), cert: readFileSync(join(TLS, 'server.crt')) }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const path = (req.url ?? '/').split('?')[0];
-        const body = Buffer.concat(chunks).toString('utf8');
-        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-        const secret = this.secrets.get(path);
-        try {
-          if (!secret) throw new Error(`no secret registered for ${path}`);
-          const payload = new Webhook(secret).verify(body, headers) as Received['payload'];
-          this.received.push({ path, headers, body, payload });
-        } catch (err) {
-          this.rejected.push({ path, reason: (err as Error).message });
-          res.writeHead(400).end('signature rejected');
-          return;
-        }
-        const n = (this.counts.get(path) ?? 0) + 1;
-        this.counts.set(path, n);
-        const { status, delayMs = 0 } = this.responder(path, n);
-        const answer = () => {
-          if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain', 'set-cookie': 'session=abc' }).end(`answer ${n} from ${path}`);
-        };
-        if (!delayMs) return answer();
-        const timer = setTimeout(() => (this.delayed.delete(timer), answer()), delayMs);
-        this.delayed.add(timer);
-      });
-    });
+    this.server = createServer(
+      { key: readFileSync(join(TLS, 'server.key')), cert: readFileSync(join(TLS, 'server.crt')) },
+      (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const path = (req.url ?? '/').split('?')[0];
+          const body = Buffer.concat(chunks).toString('utf8');
+          const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+          const secret = this.secrets.get(path);
+          try {
+            if (!secret) throw new Error(`no secret registered for ${path}`);
+            const payload = new Webhook(secret).verify(body, headers) as Received['payload'];
+            this.received.push({ path, headers, body, payload });
+          } catch (err) {
+            this.rejected.push({ path, reason: (err as Error).message });
+            res.writeHead(400).end('signature rejected');
+            return;
+          }
+          const n = (this.counts.get(path) ?? 0) + 1;
+          this.counts.set(path, n);
+          const { status, delayMs = 0 } = this.responder(path, n);
+          const answer = () => {
+            if (!res.destroyed)
+              res
+                .writeHead(status, { 'content-type': 'text/plain', 'set-cookie': 'session=abc' })
+                .end(`answer ${n} from ${path}`);
+          };
+          if (!delayMs) return answer();
+          const timer = setTimeout(() => (this.delayed.delete(timer), answer()), delayMs);
+          this.delayed.add(timer);
+        });
+      },
+    );
     return new Promise((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
   }
 

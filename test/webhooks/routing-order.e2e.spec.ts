@@ -3,7 +3,14 @@ import { openAccount } from '../accounts/accounts-helpers';
 import { approvedEntity } from '../support/fixtures';
 import { KEYS, bearer, type TestApp } from '../support/test-app';
 import { Receiver, type Received } from './receiver';
-import { eventually, fastWorkerEnv, requireTestCa, startWebhookApp, storedDeliveries, webhookTo } from './webhooks-helpers';
+import {
+  eventually,
+  fastWorkerEnv,
+  requireTestCa,
+  startWebhookApp,
+  storedDeliveries,
+  webhookTo,
+} from './webhooks-helpers';
 
 /** The webhooks each account's `accounts.created` was routed to (the router's decision), from the delivery store. */
 function routedFor(dataDir: string, accountId: string): string[] {
@@ -44,7 +51,11 @@ describe('webhook routing at the event position, and delivery order', () => {
     const created: string[] = [];
     const accounts: string[] = [];
     try {
-      await t.http.delete(`/entity-webhooks/${gone.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200);
+      await t.http
+        .delete(`/entity-webhooks/${gone.id}`)
+        .query({ entity_id: entity })
+        .set(bearer(KEYS.sandbox))
+        .expect(200);
       for (const path of ['/fresh-0', '/fresh-1', '/fresh-2']) {
         created.push((await webhookTo(t, receiver, path, { entity_id: entity, enabled_events: events })).id);
         accounts.push((await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' })).id);
@@ -77,16 +88,26 @@ describe('webhook routing at the event position, and delivery order', () => {
   it("delivers one resource's events in order, a later one waiting while an earlier one is retried; other resources do not wait", async () => {
     const entity = await approvedEntity(t, KEYS.sandbox, 'Ordered');
     receiver.responder = (path, n) => ({ status: path === '/ordered' && n === 1 ? 500 : 200 });
-    await webhookTo(t, receiver, '/ordered', { entity_id: entity, enabled_events: { accounts: ['created', 'updated'], inflows: ['completed'] } });
+    await webhookTo(t, receiver, '/ordered', {
+      entity_id: entity,
+      enabled_events: { accounts: ['created', 'updated'], inflows: ['completed'] },
+    });
     const a = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    for (const amount of [100, 200]) await t.http.post(`/sandbox/accounts/${a.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount, currency: 'USD' }).expect(201);
+    for (const amount of [100, 200])
+      await t.http
+        .post(`/sandbox/accounts/${a.id}/fund`)
+        .set(bearer(KEYS.sandbox))
+        .send({ amount, currency: 'USD' })
+        .expect(201);
     const b = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'EUR' });
 
     const got = await eventually(
       () => receiver.on('/ordered'),
       (r) => r.length >= 7,
     );
-    const ofA = got.filter((r) => aboutAccount(r) === a.id).map((r) => [r.payload.event, r.payload.data.amount ?? (r.payload.data.balance as { current: number }).current]);
+    const ofA = got
+      .filter((r) => aboutAccount(r) === a.id)
+      .map((r) => [r.payload.event, r.payload.data.amount ?? (r.payload.data.balance as { current: number }).current]);
     expect(ofA).toEqual([
       ['accounts.created', 0],
       ['accounts.created', 0],

@@ -58,7 +58,11 @@ describe('webhook signing_secret', () => {
     ['generated', '/generated', undefined],
     ['supplied', '/supplied', 'a-secret-the-caller-chose-0123'],
   ])('a %s secret: deliveries verify with the returned signing_secret as it is', async (_kind, path, supplied) => {
-    const res = await create({ url: receiver.url(path), enabled_events: { accounts: ['created'] }, ...(supplied ? { secret: supplied } : {}) }).expect(201);
+    const res = await create({
+      url: receiver.url(path),
+      enabled_events: { accounts: ['created'] },
+      ...(supplied ? { secret: supplied } : {}),
+    }).expect(201);
     const signingSecret: string = res.body.signing_secret;
     expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{86}==$/);
     const secret = supplied ?? res.body.secret;
@@ -74,27 +78,45 @@ describe('webhook signing_secret', () => {
       (r) => r.length >= 1,
     );
     expect(got.map((r) => r.payload.event)).toEqual(['accounts.created']);
-    expect(new Webhook(signingSecret).verify(got[0].body, got[0].headers)).toMatchObject({ event: 'accounts.created', data: { id: account.id } });
+    expect(new Webhook(signingSecret).verify(got[0].body, got[0].headers)).toMatchObject({
+      event: 'accounts.created',
+      data: { id: account.id },
+    });
     // A wrong key is refused, so the check above means something.
-    expect(() => new Webhook(`whsec_${Buffer.alloc(64, 1).toString('base64')}`).verify(got[0].body, got[0].headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(64, 1).toString('base64')}`).verify(got[0].body, got[0].headers),
+    ).toThrow();
 
     // Returned once: GET, the list and PATCH never carry it.
     const id = res.body.id;
-    const got1 = await t.http.get(`/entity-webhooks/${id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200);
+    const got1 = await t.http
+      .get(`/entity-webhooks/${id}`)
+      .query({ entity_id: entity })
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     expect(got1.body).not.toHaveProperty('signing_secret');
     expect(got1.body).not.toHaveProperty('secret');
     await t.settle();
-    const list = await t.http.get('/entity-webhooks').query({ entity_id: entity, limit: 100 }).set(bearer(KEYS.sandbox)).expect(200);
+    const list = await t.http
+      .get('/entity-webhooks')
+      .query({ entity_id: entity, limit: 100 })
+      .set(bearer(KEYS.sandbox))
+      .expect(200);
     const listed = list.body.data.find((w: { id: string }) => w.id === id);
     expect(listed).toBeDefined();
     expect(listed).not.toHaveProperty('signing_secret');
-    const patched = await t.http.patch(`/entity-webhooks/${id}`).set(bearer(KEYS.sandbox)).send({ entity_id: entity, description: 'renamed' }).expect(200);
+    const patched = await t.http
+      .patch(`/entity-webhooks/${id}`)
+      .set(bearer(KEYS.sandbox))
+      .send({ entity_id: entity, description: 'renamed' })
+      .expect(200);
     expect(patched.body).not.toHaveProperty('signing_secret');
 
     // Neither the secret nor the signing key is in clear in the event log or any store on disk.
     const events = JSON.stringify(await t.app.get<EventStore>(EVENT_STORE).readAll({ limit: 100_000 }));
     const key64 = signingSecret.slice('whsec_'.length);
-    for (const clear of [secret, key64, Buffer.from(key64, 'base64').toString('hex')]) expect(events).not.toContain(clear);
+    for (const clear of [secret, key64, Buffer.from(key64, 'base64').toString('hex')])
+      expect(events).not.toContain(clear);
     const disk = everythingOnDisk(t.dataDir);
     for (const clear of [secret, key64]) expect(disk.includes(Buffer.from(clear, 'utf8'))).toBe(false);
     expect(disk.includes(Buffer.from(key64, 'base64'))).toBe(false);

@@ -12,7 +12,9 @@ export const TEST_CA = resolve(__dirname, '..', 'fixtures', 'tls', 'ca.crt');
  */
 export function requireTestCa(): void {
   if (!process.env.NODE_EXTRA_CA_CERTS || resolve(process.env.NODE_EXTRA_CA_CERTS) !== TEST_CA) {
-    throw new Error(`start Jest with NODE_EXTRA_CA_CERTS=${TEST_CA} (npm test does) so the worker trusts the test receiver`);
+    throw new Error(
+      `start Jest with NODE_EXTRA_CA_CERTS=${TEST_CA} (npm test does) so the worker trusts the test receiver`,
+    );
   }
 }
 
@@ -33,7 +35,13 @@ export const startWebhookApp = (env: Record<string, string> = {}, dataDir?: stri
   startTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,400,400', ...env }, dataDir);
 
 /** Creates a webhook whose deliveries the receiver verifies on `path`. */
-export async function webhookTo(t: TestApp, receiver: Receiver, path: string, body: Record<string, unknown>, key: string = KEYS.sandbox) {
+export async function webhookTo(
+  t: TestApp,
+  receiver: Receiver,
+  path: string,
+  body: Record<string, unknown>,
+  key: string = KEYS.sandbox,
+) {
   const secret = `secret-for-${path}-0123456789`;
   const res = await t.http
     .post('/entity-webhooks')
@@ -41,7 +49,8 @@ export async function webhookTo(t: TestApp, receiver: Receiver, path: string, bo
     .send({ url: receiver.url(path), secret, ...body });
   if (res.status !== 201) throw new Error(`create webhook failed: ${res.status} ${JSON.stringify(res.body)}`);
   // The creation response's signing_secret is the Standard Webhooks key of the secret (decisions §9).
-  if (res.body.signing_secret !== standardWebhooksSecret(secret)) throw new Error(`signing_secret ${res.body.signing_secret} is not the key of ${secret}`);
+  if (res.body.signing_secret !== standardWebhooksSecret(secret))
+    throw new Error(`signing_secret ${res.body.signing_secret} is not the key of ${secret}`);
   receiver.expect(path, res.body.signing_secret);
   return res.body as { id: string; entity_id: string; status: string };
 }
@@ -56,7 +65,11 @@ export async function logsOf(t: TestApp, entityId: string, query: Record<string,
 }
 
 /** Polls until `done` holds; returns the last value either way so the assertion shows what was seen. */
-export async function eventually<T>(probe: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T> | T,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -80,7 +93,9 @@ export interface StoredDelivery {
 export function storedDeliveries(dataDir: string): StoredDelivery[] {
   const db = new Database(join(dataDir, 'deliveries.db'), { readonly: true, fileMustExist: true });
   try {
-    return db.prepare('SELECT id, webhook_id, event, payload, status, attempts, cancel_reason FROM deliveries ORDER BY id').all() as StoredDelivery[];
+    return db
+      .prepare('SELECT id, webhook_id, event, payload, status, attempts, cancel_reason FROM deliveries ORDER BY id')
+      .all() as StoredDelivery[];
   } finally {
     db.close();
   }

@@ -9,7 +9,15 @@ import { openAccount } from '../accounts/accounts-helpers';
 import { approvedEntity } from '../support/fixtures';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
 import { Receiver } from './receiver';
-import { eventually, fastWorkerEnv, logsOf, requireTestCa, storedDeliveries, TEST_CA, webhookTo } from './webhooks-helpers';
+import {
+  eventually,
+  fastWorkerEnv,
+  logsOf,
+  requireTestCa,
+  storedDeliveries,
+  TEST_CA,
+  webhookTo,
+} from './webhooks-helpers';
 
 const ROOT = join(__dirname, '..', '..');
 const TIMEOUT_MS = 4000;
@@ -18,7 +26,11 @@ const TIMEOUT_MS = 4000;
 function dueAt(dataDir: string, webhookId: string, event: string): number {
   const db = new Database(join(dataDir, 'deliveries.db'), { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare('SELECT due_at FROM deliveries WHERE webhook_id = ? AND event = ?').get(webhookId, event) as { due_at: number }).due_at;
+    return (
+      db.prepare('SELECT due_at FROM deliveries WHERE webhook_id = ? AND event = ?').get(webhookId, event) as {
+        due_at: number;
+      }
+    ).due_at;
   } finally {
     db.close();
   }
@@ -49,21 +61,25 @@ const freePort = () =>
  */
 async function startWorkerProcess(dataDir: string): Promise<ChildProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'test', 'audit', 'ts-register.js'), join(ROOT, 'apps', 'worker', 'src', 'main.ts')], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      WORKER_ROLES: 'webhooks',
-      EVENTSTORE_URL: '',
-      MONGO_URL: '',
-      KAFKA_BROKERS: '',
-      NODE_EXTRA_CA_CERTS: TEST_CA,
-      ...WORKER_ENV,
+  const child = spawn(
+    process.execPath,
+    ['-r', join(ROOT, 'test', 'audit', 'ts-register.js'), join(ROOT, 'apps', 'worker', 'src', 'main.ts')],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        WORKER_ROLES: 'webhooks',
+        EVENTSTORE_URL: '',
+        MONGO_URL: '',
+        KAFKA_BROKERS: '',
+        NODE_EXTRA_CA_CERTS: TEST_CA,
+        ...WORKER_ENV,
+      },
     },
-  });
+  );
   const healthy = await eventually(
     () =>
       fetch(`http://127.0.0.1:${port}/health`).then(
@@ -78,7 +94,11 @@ async function startWorkerProcess(dataDir: string): Promise<ChildProcess> {
 }
 
 const killed = (child: ChildProcess) =>
-  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL'))));
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve()
+      : (child.once('exit', () => resolve()), child.kill('SIGKILL')),
+  );
 
 /**
  * Restart safety (decisions §9, at-least-once): a worker SIGKILLed while an attempt is in flight
@@ -98,7 +118,9 @@ describe('a webhooks worker killed mid-delivery', () => {
     restoreEnv = fastWorkerEnv(WORKER_ENV);
     receiver = await Receiver.start();
     // Every role but webhooks in the test app: the two workers below deliver.
-    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, undefined, { workerRoles: ['projector', 'publisher', 'process-managers'] });
+    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, undefined, {
+      workerRoles: ['projector', 'publisher', 'process-managers'],
+    });
   });
   afterAll(async () => {
     if (dying) await killed(dying);
@@ -113,11 +135,21 @@ describe('a webhooks worker killed mid-delivery', () => {
     const entity = await approvedEntity(t, KEYS.sandbox, 'Killed');
     // The first request hangs (its worker dies waiting for it); every later one answers at once.
     const arrivals: number[] = [];
-    receiver.responder = (_path, n) => (arrivals.push(Date.now()), n === 1 ? { status: 200, delayMs: 60_000 } : { status: 200 });
-    const hook = await webhookTo(t, receiver, '/killed', { entity_id: entity, enabled_events: { accounts: ['created', 'updated'], inflows: ['completed'] } });
+    receiver.responder = (_path, n) => (
+      arrivals.push(Date.now()),
+      n === 1 ? { status: 200, delayMs: 60_000 } : { status: 200 }
+    );
+    const hook = await webhookTo(t, receiver, '/killed', {
+      entity_id: entity,
+      enabled_events: { accounts: ['created', 'updated'], inflows: ['completed'] },
+    });
     const beforeClaim = Date.now();
     const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
-    await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 900, currency: 'USD' }).expect(201);
+    await t.http
+      .post(`/sandbox/accounts/${account.id}/fund`)
+      .set(bearer(KEYS.sandbox))
+      .send({ amount: 900, currency: 'USD' })
+      .expect(201);
     await eventually(
       () => receiver.on('/killed'),
       (r) => r.length >= 1,
@@ -144,7 +176,12 @@ describe('a webhooks worker killed mid-delivery', () => {
       (r) => r.length >= 4,
       30_000,
     );
-    expect(got.map((r) => r.payload.event)).toEqual(['accounts.created', 'accounts.created', 'inflows.completed', 'accounts.updated']);
+    expect(got.map((r) => r.payload.event)).toEqual([
+      'accounts.created',
+      'accounts.created',
+      'inflows.completed',
+      'accounts.updated',
+    ]);
     expect(got[1].payload.id).toBe(got[0].payload.id);
     // Not before the dead worker's claim ran out: its timeout plus the margin, from its claim (read
     // from the store and bracketed by the clock, not measured between arrivals: issue 32).

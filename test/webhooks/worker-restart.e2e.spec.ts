@@ -19,14 +19,19 @@ describe('webhook worker as its own deployment', () => {
   let restoreEnv: () => void;
   const env = { WEBHOOK_RETRY_SCHEDULE_MS: '0,2500,400' };
   const startWorker = async () => {
-    worker = await createWorker(loadConfig({ ...process.env, DATA_DIR: t.dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env }), ['webhooks']);
+    worker = await createWorker(
+      loadConfig({ ...process.env, DATA_DIR: t.dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env }),
+      ['webhooks'],
+    );
   };
 
   beforeAll(async () => {
     requireTestCa();
     restoreEnv = fastWorkerEnv();
     receiver = await Receiver.start();
-    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env }, undefined, { workerRoles: ['projector', 'publisher', 'process-managers'] });
+    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env }, undefined, {
+      workerRoles: ['projector', 'publisher', 'process-managers'],
+    });
   });
   afterAll(async () => {
     await worker?.close();
@@ -39,7 +44,10 @@ describe('webhook worker as its own deployment', () => {
     await startWorker();
     const entity = await approvedEntity(t, KEYS.sandbox);
     receiver.responder = (_path, n) => (n === 1 ? { status: 503 } : { status: 204 });
-    const hook = await webhookTo(t, receiver, '/restart', { entity_id: entity, enabled_events: { accounts: ['created'] } });
+    const hook = await webhookTo(t, receiver, '/restart', {
+      entity_id: entity,
+      enabled_events: { accounts: ['created'] },
+    });
     await t.settle();
     await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
     await eventually(

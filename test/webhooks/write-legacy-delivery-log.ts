@@ -28,26 +28,56 @@ async function main(out: string): Promise<void> {
   const keepAlive = setInterval(() => undefined, 60_000);
   fastWorkerEnv({ WEBHOOK_TIMEOUT_MS: '2000' });
   const receiver = await Receiver.start();
-  receiver.responder = (path, n) => ({ status: path === '/down' || path === '/deleted' || (path === '/flaky' && n === 1) ? 500 : 200 });
+  receiver.responder = (path, n) => ({
+    status: path === '/down' || path === '/deleted' || (path === '/flaky' && n === 1) ? 500 : 200,
+  });
   // Entry n is the delay before attempt n + 1: a second attempt 300 ms after the first, a third a year later.
-  const t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,300,31536000000' });
+  const t = await startTestApp({
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_RETRY_SCHEDULE_MS: '0,300,31536000000',
+  });
   const entity = await approvedEntity(t, KEYS.sandbox);
   const flaky = await webhookTo(t, receiver, '/flaky', { entity_id: entity, enabled_events: { all: true } });
   const down = await webhookTo(t, receiver, '/down', { entity_id: entity, enabled_events: { accounts: ['created'] } });
-  const deleted = await webhookTo(t, receiver, '/deleted', { entity_id: entity, enabled_events: { accounts: ['created'] } });
-  await t.http.post('/webhook-tests').set(bearer(KEYS.sandbox)).send({ webhook_id: flaky.id, entity_id: entity, event_group: 'entities', event_name: 'updated' }).expect(201);
+  const deleted = await webhookTo(t, receiver, '/deleted', {
+    entity_id: entity,
+    enabled_events: { accounts: ['created'] },
+  });
+  await t.http
+    .post('/webhook-tests')
+    .set(bearer(KEYS.sandbox))
+    .send({ webhook_id: flaky.id, entity_id: entity, event_group: 'entities', event_name: 'updated' })
+    .expect(201);
   const account = await openAccount(t, KEYS.sandbox, { entity_id: entity, currency: 'USD' });
   await eventually(
     () => receiver.on('/deleted'),
     (r) => r.length >= 1,
   );
-  await t.http.delete(`/entity-webhooks/${deleted.id}`).query({ entity_id: entity }).set(bearer(KEYS.sandbox)).expect(200);
-  await t.http.post(`/sandbox/accounts/${account.id}/fund`).set(bearer(KEYS.sandbox)).send({ amount: 50_000, currency: 'USD' }).expect(201);
+  await t.http
+    .delete(`/entity-webhooks/${deleted.id}`)
+    .query({ entity_id: entity })
+    .set(bearer(KEYS.sandbox))
+    .expect(200);
+  await t.http
+    .post(`/sandbox/accounts/${account.id}/fund`)
+    .set(bearer(KEYS.sandbox))
+    .send({ amount: 50_000, currency: 'USD' })
+    .expect(201);
   const counterparty = await createCounterparty(t, entity, {}, KEYS.sandbox);
   const detail = await paymentDetail(t, counterparty.id, BANK_USD);
-  const transfer = (await t.http.post('/transfer').set(bearer(KEYS.sandbox)).send(transferBody(account.id, detail)).expect(201)).body.id as string;
-  await t.http.post(`/sandbox/transfers/${transfer}/advance`).set(bearer(KEYS.sandbox)).send({ to: 'processing' }).expect(200);
-  await t.http.post(`/sandbox/transfers/${transfer}/advance`).set(bearer(KEYS.sandbox)).send({ to: 'successful' }).expect(200);
+  const transfer = (
+    await t.http.post('/transfer').set(bearer(KEYS.sandbox)).send(transferBody(account.id, detail)).expect(201)
+  ).body.id as string;
+  await t.http
+    .post(`/sandbox/transfers/${transfer}/advance`)
+    .set(bearer(KEYS.sandbox))
+    .send({ to: 'processing' })
+    .expect(200);
+  await t.http
+    .post(`/sandbox/transfers/${transfer}/advance`)
+    .set(bearer(KEYS.sandbox))
+    .send({ to: 'successful' })
+    .expect(200);
   await eventually(
     () => logsOf(t, entity, { webhook_id: down.id }),
     (l) => l.length >= 2,
@@ -56,8 +86,14 @@ async function main(out: string): Promise<void> {
   const settled = () => {
     const db = log();
     try {
-      const count = (type: string) => (db.prepare('SELECT COUNT(*) AS n FROM events WHERE type = ?').get(type) as { n: number }).n;
-      return { scheduled: count('WebhookDeliveryScheduled'), attempted: count('WebhookDeliveryAttempted'), cancelled: count('WebhookDeliveryCancelled'), dequeued: count('WebhookDeliveryDequeued') };
+      const count = (type: string) =>
+        (db.prepare('SELECT COUNT(*) AS n FROM events WHERE type = ?').get(type) as { n: number }).n;
+      return {
+        scheduled: count('WebhookDeliveryScheduled'),
+        attempted: count('WebhookDeliveryAttempted'),
+        cancelled: count('WebhookDeliveryCancelled'),
+        dequeued: count('WebhookDeliveryDequeued'),
+      };
     } finally {
       db.close();
     }
@@ -87,7 +123,19 @@ async function main(out: string): Promise<void> {
   await t.close();
   await receiver.close();
   clearInterval(keepAlive);
-  console.log(JSON.stringify({ events: events.length, byType, webhooks: { flaky: flaky.id, down: down.id, deleted: deleted.id }, entity, transfer }, null, 1));
+  console.log(
+    JSON.stringify(
+      {
+        events: events.length,
+        byType,
+        webhooks: { flaky: flaky.id, down: down.id, deleted: deleted.id },
+        entity,
+        transfer,
+      },
+      null,
+      1,
+    ),
+  );
 }
 
 main(process.argv[2] ?? join(__dirname, '..', 'fixtures', 'webhook-deliveries-v1.jsonl')).then(

@@ -13,7 +13,10 @@ import { compressAnswers } from './http/browser-access';
 
 /** Builds the API exactly as `npm start` and `start:api` run it; tests use the same function. */
 export async function createApi(config: PlatformConfig, options: ApiOptions = {}): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config, options), { bodyParser: false, logger: new PinoNestLogger() });
+  const app = await NestFactory.create(AppModule.forRoot(config, options), {
+    bodyParser: false,
+    logger: new PinoNestLogger(),
+  });
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   // Weak ETags on answers (Express's etag: a hash of the body), so a GET repeated with If-None-Match is a 304 without the body (issue 32 item 6).
   app.getHttpAdapter().getInstance().set('etag', 'weak');

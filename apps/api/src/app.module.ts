@@ -62,7 +62,10 @@ export interface ApiOptions {
    * process, so a test drives everything through one app. Never in a deployment: the API runs no
    * reader of the log.
    */
-  readonly inProcessWorker?: { readonly readers: PlatformRoles; readonly modules: NonNullable<DynamicModule['imports']> };
+  readonly inProcessWorker?: {
+    readonly readers: PlatformRoles;
+    readonly modules: NonNullable<DynamicModule['imports']>;
+  };
   /** Tests only: the clock the app runs on (a TestClock they move); the machine's clock otherwise. */
   readonly clock?: Clock;
   /** Tests only: wraps the read store adapter (PlatformOptions.readStore). */
@@ -78,7 +81,10 @@ export class AppModule implements NestModule {
       imports: [
         // Request logs (http/logging.ts): global, so its middleware runs before this module's.
         requestLogging(),
-        PlatformModule.forRoot(inProcess?.readers ?? NO_READERS, config, READ_MODELS, { clock: options.clock, readStore: options.readStore }),
+        PlatformModule.forRoot(inProcess?.readers ?? NO_READERS, config, READ_MODELS, {
+          clock: options.clock,
+          readStore: options.readStore,
+        }),
         CqrsModule.forRoot(),
         RateLimitModule,
         IdempotencyModule,
@@ -91,7 +97,13 @@ export class AppModule implements NestModule {
         ...(inProcess?.modules ?? []),
       ],
       controllers: [HealthController, MetricsController],
-      providers: [{ provide: WORKER_SUPERVISOR, useValue: options.worker ?? null }, WriteLoad, LoopDelay, ReadinessIndicators, ApiMetrics],
+      providers: [
+        { provide: WORKER_SUPERVISOR, useValue: options.worker ?? null },
+        WriteLoad,
+        LoopDelay,
+        ReadinessIndicators,
+        ApiMetrics,
+      ],
     };
   }
 
@@ -101,6 +113,17 @@ export class AppModule implements NestModule {
    * authentication, so their refusals reach the error envelope filter (and are counted).
    */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(httpMetrics, requestId, apiVersion, CorsForClientApps, SecretKeyOrigin, WriteAdmission, bodyParsing(), requestShape).forRoutes('*path');
+    consumer
+      .apply(
+        httpMetrics,
+        requestId,
+        apiVersion,
+        CorsForClientApps,
+        SecretKeyOrigin,
+        WriteAdmission,
+        bodyParsing(),
+        requestShape,
+      )
+      .forRoutes('*path');
   }
 }

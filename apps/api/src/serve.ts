@@ -19,14 +19,20 @@ export async function serve(create: (config: PlatformConfig) => Promise<INestApp
   const { generatedKey } = await app.get(BootstrapService).run();
   await app.listen(config.port);
   const base = `http://localhost:${config.port}`;
-  logger.info({ port: config.port, data_dir: config.dataDir, adapters: describeAdapters(config) }, 'payments API listening');
+  logger.info(
+    { port: config.port, data_dir: config.dataDir, adapters: describeAdapters(config) },
+    'payments API listening',
+  );
   // Printed once, on the first start only: the key is never stored in clear.
   if (generatedKey) {
     process.stdout.write(
-      `\nA sandbox API key was created for you (shown once, keep it):\n\n  ${generatedKey}\n\n` + `Try:\n  curl -s ${base}/api-keys/current -H "Authorization: Bearer ${generatedKey}"\n\n`,
+      `\nA sandbox API key was created for you (shown once, keep it):\n\n  ${generatedKey}\n\n` +
+        `Try:\n  curl -s ${base}/api-keys/current -H "Authorization: Bearer ${generatedKey}"\n\n`,
     );
   } else {
-    process.stdout.write(`\nPayments API on ${base} (GET ${base}/health). Authenticate with "Authorization: Bearer <API key>".\n\n`);
+    process.stdout.write(
+      `\nPayments API on ${base} (GET ${base}/health). Authenticate with "Authorization: Bearer <API key>".\n\n`,
+    );
   }
 }
 

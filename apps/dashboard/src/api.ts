@@ -23,11 +23,18 @@ export async function get<T>(path: string, query: Query = {}, key: string | null
   if (!key) throw new SignedOut();
   if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`not an API path: ${path}`);
   const url = new URL(path, window.location.origin);
-  for (const [name, value] of Object.entries(query)) if (value !== null && value !== undefined && value !== '') url.searchParams.set(name, String(value));
-  const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' }, credentials: 'omit', cache: 'no-store', redirect: 'error' });
+  for (const [name, value] of Object.entries(query))
+    if (value !== null && value !== undefined && value !== '') url.searchParams.set(name, String(value));
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
+    credentials: 'omit',
+    cache: 'no-store',
+    redirect: 'error',
+  });
   const body = (await res.json().catch(() => null)) as { code?: string; message?: string } | null;
   if (res.status === 401) throw new SignedOut(body?.message ?? 'The key was refused');
-  if (!res.ok) throw new ApiError(res.status, body?.code ?? 'error', body?.message ?? `${res.status} ${res.statusText}`);
+  if (!res.ok)
+    throw new ApiError(res.status, body?.code ?? 'error', body?.message ?? `${res.status} ${res.statusText}`);
   return body as T;
 }
 
@@ -35,7 +42,11 @@ export async function get<T>(path: string, query: Query = {}, key: string | null
  * POST a JSON body on the API of this origin with the session's key: the dashboard's one write is
  * resending a webhook delivery (decisions §15), which changes no resource and no balance.
  */
-export async function post<T>(path: string, body: Record<string, unknown>, key: string | null = session.key()): Promise<T> {
+export async function post<T>(
+  path: string,
+  body: Record<string, unknown>,
+  key: string | null = session.key(),
+): Promise<T> {
   if (!key) throw new SignedOut();
   if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`not an API path: ${path}`);
   const res = await fetch(new URL(path, window.location.origin), {
@@ -48,7 +59,8 @@ export async function post<T>(path: string, body: Record<string, unknown>, key: 
   });
   const answer = (await res.json().catch(() => null)) as { code?: string; message?: string } | null;
   if (res.status === 401) throw new SignedOut(answer?.message ?? 'The key was refused');
-  if (!res.ok) throw new ApiError(res.status, answer?.code ?? 'error', answer?.message ?? `${res.status} ${res.statusText}`);
+  if (!res.ok)
+    throw new ApiError(res.status, answer?.code ?? 'error', answer?.message ?? `${res.status} ${res.statusText}`);
   return answer as T;
 }
 

@@ -7,7 +7,12 @@ import type { Account, StatementEntry } from './types';
  * The balance over time: the account's statement (each entry carries the balance after it),
  * oldest first, from zero at the account's opening. Steps, since a balance holds between entries.
  */
-export function balanceChart(target: HTMLElement, account: Account, entries: readonly StatementEntry[], fromOpening = true): uPlot {
+export function balanceChart(
+  target: HTMLElement,
+  account: Account,
+  entries: readonly StatementEntry[],
+  fromOpening = true,
+): uPlot {
   const digits = minorDigits(account.currency);
   const xs: number[] = fromOpening ? [account.created / 1000] : [];
   const current: number[] = fromOpening ? [0] : [];
@@ -26,7 +31,13 @@ export function balanceChart(target: HTMLElement, account: Account, entries: rea
     scales: { x: { time: true } },
     series: [
       {},
-      { label: 'current', stroke: '#2563eb', width: 2, fill: 'rgba(37, 99, 235, 0.08)', paths: uPlot.paths.stepped!({ align: 1 }) },
+      {
+        label: 'current',
+        stroke: '#2563eb',
+        width: 2,
+        fill: 'rgba(37, 99, 235, 0.08)',
+        paths: uPlot.paths.stepped!({ align: 1 }),
+      },
       { label: 'available', stroke: '#059669', width: 2, dash: [6, 4], paths: uPlot.paths.stepped!({ align: 1 }) },
     ],
     axes: [{}, { size: 80 }],

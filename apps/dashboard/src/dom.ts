@@ -7,13 +7,18 @@ export type Child = Node | string | number | null | undefined | false | Child[];
 
 type Props = Record<string, string | number | boolean | null | undefined | ((event: Event) => void)>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props | null = null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props | null = null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(props ?? {})) {
     if (value === null || value === undefined || value === false) continue;
     if (typeof value === 'function') el.addEventListener(name.replace(/^on/, ''), value);
     else if (name === 'class') el.className = String(value);
-    else if (name === 'href' && !String(value).startsWith('#/')) throw new Error(`links stay inside the dashboard, not ${String(value)}`);
+    else if (name === 'href' && !String(value).startsWith('#/'))
+      throw new Error(`links stay inside the dashboard, not ${String(value)}`);
     else el.setAttribute(name, value === true ? '' : String(value));
   }
   append(el, children);
@@ -24,7 +29,10 @@ function append(el: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     if (Array.isArray(child)) append(el, child);
-    else el.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+    else
+      el.appendChild(
+        typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child,
+      );
   }
 }
 
@@ -61,7 +69,8 @@ export const stamp = (ms: number | null | undefined) => h('span', { class: 'time
 export const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 
 /** A status as a coloured pill (`status-successful`, `status-failed`, …). */
-export const pill = (status: string | null | undefined) => h('span', { class: `pill status-${String(status ?? 'unknown').replace(/[^a-z_]/g, '')}` }, status ?? '—');
+export const pill = (status: string | null | undefined) =>
+  h('span', { class: `pill status-${String(status ?? 'unknown').replace(/[^a-z_]/g, '')}` }, status ?? '—');
 
 export function table(headers: string[], rows: Child[][], options: { id?: string; empty?: string } = {}): HTMLElement {
   if (!rows.length) return h('p', { class: 'empty', id: options.id }, options.empty ?? 'Nothing yet.');

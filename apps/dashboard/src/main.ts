@@ -32,7 +32,15 @@ async function start(): Promise<void> {
 function signInForm(problem?: string): void {
   document.body.dataset.mode = '';
   document.title = 'Sign in · Payments dashboard';
-  const input = h('input', { id: 'api-key', type: 'password', name: 'api-key', autocomplete: 'off', spellcheck: 'false', placeholder: 'sk_test_… or sk_live_…', required: true });
+  const input = h('input', {
+    id: 'api-key',
+    type: 'password',
+    name: 'api-key',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: 'sk_test_… or sk_live_…',
+    required: true,
+  });
   const error = h('p', { id: 'sign-in-error', class: 'error', role: 'alert' }, problem ?? '');
   const form = h(
     'form',
@@ -49,7 +57,11 @@ function signInForm(problem?: string): void {
     input,
     h('button', { type: 'submit' }, 'Sign in'),
     error,
-    h('p', { class: 'hint' }, 'Read-only. The key stays in this tab (session storage) and is sent to this API only; closing the tab signs you out.'),
+    h(
+      'p',
+      { class: 'hint' },
+      'Read-only. The key stays in this tab (session storage) and is sent to this API only; closing the tab signs you out.',
+    ),
   );
   replace(app, h('main', { class: 'sign-in' }, form));
   input.focus();
@@ -117,7 +129,17 @@ function shell(me: ApiKey): void {
   );
   // On a narrow screen the links fold behind a menu button; a chosen link folds them again.
   const header = h('header', null);
-  const menu = h('button', { id: 'menu', type: 'button', 'aria-controls': 'nav', 'aria-expanded': 'false', onclick: () => toggle(!header.classList.contains('open')) }, 'Menu');
+  const menu = h(
+    'button',
+    {
+      id: 'menu',
+      type: 'button',
+      'aria-controls': 'nav',
+      'aria-expanded': 'false',
+      onclick: () => toggle(!header.classList.contains('open')),
+    },
+    'Menu',
+  );
   const toggle = (open: boolean) => {
     header.classList.toggle('open', open);
     menu.setAttribute('aria-expanded', String(open));
@@ -134,8 +156,14 @@ async function render(): Promise<void> {
   // Signed out (the hash changed on the way out): the sign-in form is already there.
   if (!session.key()) return;
   const mine = ++rendering;
-  const parts = window.location.hash.replace(/^#\/?/, '').split('?')[0].split('/').filter(Boolean).map(decodeURIComponent);
-  for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a')) a.classList.toggle('active', a.dataset.nav === (parts[0] ?? 'overview'));
+  const parts = window.location.hash
+    .replace(/^#\/?/, '')
+    .split('?')[0]
+    .split('/')
+    .filter(Boolean)
+    .map(decodeURIComponent);
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a'))
+    a.classList.toggle('active', a.dataset.nav === (parts[0] ?? 'overview'));
   replace(view, h('p', { class: 'loading' }, 'Loading…'));
   try {
     const content = await route(parts);
@@ -145,7 +173,8 @@ async function render(): Promise<void> {
       session.signOut();
       return signInForm('The key was refused: sign in again.');
     }
-    if (mine === rendering) replace(view, h('p', { class: 'error', role: 'alert' }, `Could not load this page: ${(error as Error).message}`));
+    if (mine === rendering)
+      replace(view, h('p', { class: 'error', role: 'alert' }, `Could not load this page: ${(error as Error).message}`));
   }
 }
 

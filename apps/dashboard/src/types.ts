@@ -123,7 +123,12 @@ export interface CardTransaction {
   type: string;
   created: number;
   /** Decisions §16: who decided (absent on transactions older than it: the platform). */
-  authorization?: { source: 'platform' | 'endpoint' | 'fallback'; endpoint_status: number | null; latency_ms: number | null; reason: string | null };
+  authorization?: {
+    source: 'platform' | 'endpoint' | 'fallback';
+    endpoint_status: number | null;
+    latency_ms: number | null;
+    reason: string | null;
+  };
 }
 
 export interface Webhook {
@@ -134,7 +139,13 @@ export interface Webhook {
   /** Why the platform turned it inactive (decisions §15), e.g. `failing`; null otherwise. */
   disabled_reason: string | null;
   enabled_events: Record<string, unknown>;
-  stats: { deliveries_total: number; deliveries_succeeded: number; deliveries_failed: number; last_delivery_at: number | null; last_response_status: number | null };
+  stats: {
+    deliveries_total: number;
+    deliveries_succeeded: number;
+    deliveries_failed: number;
+    last_delivery_at: number | null;
+    last_response_status: number | null;
+  };
   created: number;
 }
 

@@ -71,7 +71,8 @@ export function parseListenArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
   if (values.help) return { kind: 'help' };
   const apiKey = values['api-key'] ?? env.PAYMENTS_API_KEY ?? '';
   if (!apiKey) throw new UsageError('an API key is needed: --api-key sk_test_… or the PAYMENTS_API_KEY variable');
-  if (!/^sk_(test|live)_\S+$/.test(apiKey)) throw new UsageError('the API key must be a secret key (sk_test_… or sk_live_…); entity tokens cannot read events');
+  if (!/^sk_(test|live)_\S+$/.test(apiKey))
+    throw new UsageError('the API key must be a secret key (sk_test_… or sk_live_…); entity tokens cannot read events');
   const events =
     values.events === undefined
       ? null
@@ -81,10 +82,13 @@ export function parseListenArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
             .map((e) => e.trim())
             .filter(Boolean),
         );
-  for (const name of events ?? []) if (!EVENT_NAME.test(name)) throw new UsageError(`--events: "${name}" is not an event name such as outflows.completed`);
+  for (const name of events ?? [])
+    if (!EVENT_NAME.test(name))
+      throw new UsageError(`--events: "${name}" is not an event name such as outflows.completed`);
   if (events && !events.size) throw new UsageError('--events names no event');
   const after = values['after-position'];
-  if (after !== undefined && !/^\d{1,16}$/.test(after)) throw new UsageError(`--after-position must be a log position (a non-negative integer), not "${after}"`);
+  if (after !== undefined && !/^\d{1,16}$/.test(after))
+    throw new UsageError(`--after-position must be a log position (a non-negative integer), not "${after}"`);
   return {
     kind: 'run',
     options: {
@@ -105,7 +109,8 @@ function httpUrl(value: string, flag: string): URL {
   } catch {
     throw new UsageError(`${flag} must be a URL such as http://localhost:4242/webhooks, not "${value}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http or https URL, not "${value}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${flag} must be an http or https URL, not "${value}"`);
   if (url.username || url.password) throw new UsageError(`${flag} must not carry credentials`);
   return url;
 }

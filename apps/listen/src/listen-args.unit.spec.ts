@@ -6,7 +6,14 @@ describe('npm run listen: command line (node:util parseArgs, strict)', () => {
   it('defaults: the local API, the key from PAYMENTS_API_KEY, from now on, printing only', () => {
     expect(parseListenArgs([], { PAYMENTS_API_KEY: KEY })).toEqual({
       kind: 'run',
-      options: { api: new URL('http://localhost:3000'), apiKey: KEY, forwardTo: null, events: null, afterPosition: null, printJson: false },
+      options: {
+        api: new URL('http://localhost:3000'),
+        apiKey: KEY,
+        forwardTo: null,
+        events: null,
+        afterPosition: null,
+        printJson: false,
+      },
     });
   });
 

@@ -39,7 +39,8 @@ export function signingKeyFor(apiKey: string): Buffer {
 export const whsecOf = (key: Buffer): string => `whsec_${key.toString('base64')}`;
 
 /** Outcome of one connection: go on (reconnect), or stop with an exit status. */
-type Outcome = { readonly reconnect: true; readonly reason: string } | { readonly reconnect: false; readonly status: number };
+type Outcome =
+  { readonly reconnect: true; readonly reason: string } | { readonly reconnect: false; readonly status: number };
 
 /**
  * `npm run listen`: follows GET /events/stream and forwards each event, in order and one at a
@@ -73,7 +74,9 @@ export class Listener {
     const { forwardTo, apiKey, api } = this.options;
     if (!forwardTo || !apiKey.startsWith('sk_test_')) return this.follow(signal);
     const stop = new AbortController();
-    const relayed = new AuthorizationRelay({ api, apiKey, forwardTo, key: this.key }, this.io).run(AbortSignal.any([signal, stop.signal]));
+    const relayed = new AuthorizationRelay({ api, apiKey, forwardTo, key: this.key }, this.io).run(
+      AbortSignal.any([signal, stop.signal]),
+    );
     try {
       return await this.follow(signal);
     } finally {
@@ -89,7 +92,9 @@ export class Listener {
       if (signal.aborted) return 0;
       if (!outcome.reconnect) return outcome.status;
       if (this.ready) backoff = 1_000;
-      this.io.err(`> ${outcome.reason}; reconnecting in ${backoff / 1000} s${this.lastEventId ? ` (resuming after position ${this.lastEventId})` : ''}`);
+      this.io.err(
+        `> ${outcome.reason}; reconnecting in ${backoff / 1000} s${this.lastEventId ? ` (resuming after position ${this.lastEventId})` : ''}`,
+      );
       await sleep(backoff, signal);
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       this.ready = false;
@@ -116,7 +121,11 @@ export class Listener {
     };
     try {
       quiet();
-      const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: 'text/event-stream', 'user-agent': USER_AGENT };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${this.options.apiKey}`,
+        accept: 'text/event-stream',
+        'user-agent': USER_AGENT,
+      };
       if (this.lastEventId !== null) headers['last-event-id'] = this.lastEventId;
       const res = await fetch(this.streamUrl(), { headers, signal: connection.signal });
       if (!res.ok || !res.body) return await this.refused(res);
@@ -136,7 +145,9 @@ export class Listener {
       return { reconnect: true, reason: 'The API closed the stream' };
     } catch (error) {
       if (signal.aborted) return { reconnect: false, status: 0 };
-      const reason = connection.signal.aborted ? `No heartbeat for ${watchdogMs / 1000} s` : `Could not reach ${this.options.api.origin}: ${describe(error)}`;
+      const reason = connection.signal.aborted
+        ? `No heartbeat for ${watchdogMs / 1000} s`
+        : `Could not reach ${this.options.api.origin}: ${describe(error)}`;
       return { reconnect: true, reason };
     } finally {
       if (watchdog) clearTimeout(watchdog);
@@ -169,7 +180,11 @@ export class Listener {
       this.announce(ready);
       return null;
     }
-    if (event.event === 'error') return { reconnect: true, reason: `The stream failed: ${(JSON.parse(event.data) as { message?: string }).message ?? event.data}` };
+    if (event.event === 'error')
+      return {
+        reconnect: true,
+        reason: `The stream failed: ${(JSON.parse(event.data) as { message?: string }).message ?? event.data}`,
+      };
     if (event.event === 'end') return { reconnect: true, reason: 'The stream ended' };
     const body = JSON.parse(event.data) as { id: string; event: string };
     if (this.options.events && !this.options.events.has(body.event)) return null;
@@ -191,20 +206,36 @@ export class Listener {
       `> Ready! Listening to ${ready.mode} events of ${ready.organization_id} on ${this.options.api.origin} (API key …${this.options.apiKey.slice(-4)}), after position ${ready.after_position}`,
     );
     if (ready.mode === 'live') this.io.out('> LIVE mode: these are events of real money');
-    this.io.out(this.options.forwardTo ? `> Forwarding each event to ${this.options.forwardTo.href}` : '> Printing events only (--forward-to URL forwards them)');
+    this.io.out(
+      this.options.forwardTo
+        ? `> Forwarding each event to ${this.options.forwardTo.href}`
+        : '> Printing events only (--forward-to URL forwards them)',
+    );
     this.io.out(`> Your webhook signing secret is ${this.signingSecret} (^C to quit)`);
   }
 
   /** POSTs the body exactly as received, signed as a delivery: webhook-id is the event id, as on every real attempt. */
   private async forward(id: string, body: string): Promise<void> {
     const url = this.options.forwardTo!;
-    const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...signatureHeaders(this.key, id, body, this.io.clock.now()) };
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      ...signatureHeaders(this.key, id, body, this.io.clock.now()),
+    };
     // The request's duration, for the line printed: performance.now(), not the clock.
     const started = performance.now();
     try {
-      const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      });
       await res.body?.cancel();
-      this.io.out(`${timestamp(this.io.clock.date())}  <--  [${res.status}] POST ${url.href} [${id}] (${Math.round(performance.now() - started)} ms)`);
+      this.io.out(
+        `${timestamp(this.io.clock.date())}  <--  [${res.status}] POST ${url.href} [${id}] (${Math.round(performance.now() - started)} ms)`,
+      );
     } catch (error) {
       this.io.out(`${timestamp(this.io.clock.date())}  <--  [ERR] POST ${url.href} [${id}]: ${describe(error)}`);
     }

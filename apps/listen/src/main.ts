@@ -22,7 +22,11 @@ async function main(): Promise<number> {
   }
   const stop = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-  const listener = new Listener(command.options, { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`), clock: systemClock });
+  const listener = new Listener(command.options, {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    clock: systemClock,
+  });
   return listener.run(stop.signal);
 }
 

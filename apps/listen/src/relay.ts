@@ -71,8 +71,12 @@ export class AuthorizationRelay {
     };
     try {
       quiet();
-      const res = await fetch(this.url(''), { headers: { ...this.auth, accept: 'text/event-stream' }, signal: AbortSignal.any([signal, connection.signal]) });
-      if (!res.ok || !res.body) return `the API answered ${res.status} ${(await res.text().catch(() => '')).slice(0, 300)}`;
+      const res = await fetch(this.url(''), {
+        headers: { ...this.auth, accept: 'text/event-stream' },
+        signal: AbortSignal.any([signal, connection.signal]),
+      });
+      if (!res.ok || !res.body)
+        return `the API answered ${res.status} ${(await res.text().catch(() => '')).slice(0, 300)}`;
       const parser = new SseParser();
       const decoder = new TextDecoder();
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -82,14 +86,18 @@ export class AuthorizationRelay {
             quietMs = 3 * (JSON.parse(event.data) as { heartbeat_ms: number }).heartbeat_ms;
             quiet();
             connected();
-            this.io.out(`> Relaying sandbox card authorization requests to ${this.options.forwardTo.href}: its answer decides`);
+            this.io.out(
+              `> Relaying sandbox card authorization requests to ${this.options.forwardTo.href}: its answer decides`,
+            );
           } else if (event.event === 'card_authorizations.request') void this.relay(JSON.parse(event.data) as Relayed);
         }
       }
       return 'the API closed the stream';
     } catch (error) {
       if (signal.aborted) return 'stopped';
-      return connection.signal.aborted ? `no heartbeat for ${quietMs / 1000} s` : `could not reach ${this.options.api.origin}: ${(error as Error).message}`;
+      return connection.signal.aborted
+        ? `no heartbeat for ${quietMs / 1000} s`
+        : `could not reach ${this.options.api.origin}: ${(error as Error).message}`;
     } finally {
       clearTimeout(watchdog);
       connection.abort();
@@ -100,18 +108,32 @@ export class AuthorizationRelay {
   private async relay(request: Relayed): Promise<void> {
     const { forwardTo, key } = this.options;
     this.io.out(`${this.io.clock.date().toISOString()}   --> card_authorizations.request [${request.id}]`);
-    const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...signatureHeaders(key, request.id, request.payload, this.io.clock.now()) };
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      ...signatureHeaders(key, request.id, request.payload, this.io.clock.now()),
+    };
     // The forward's duration, for the line printed: performance.now(), not the clock.
     const started = performance.now();
     let answer: { status: number; body: string };
     try {
-      const res = await fetch(forwardTo, { method: 'POST', headers, body: request.payload, redirect: 'manual', signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
+      const res = await fetch(forwardTo, {
+        method: 'POST',
+        headers,
+        body: request.payload,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+      });
       answer = { status: res.status, body: (await res.text()).slice(0, MAX_BODY) };
     } catch (error) {
-      this.io.out(`${this.io.clock.date().toISOString()}  <--  [ERR] POST ${forwardTo.href} [${request.id}]: ${(error as Error).message} (the card's fallback decides)`);
+      this.io.out(
+        `${this.io.clock.date().toISOString()}  <--  [ERR] POST ${forwardTo.href} [${request.id}]: ${(error as Error).message} (the card's fallback decides)`,
+      );
       return;
     }
-    this.io.out(`${this.io.clock.date().toISOString()}  <--  [${answer.status}] POST ${forwardTo.href} [${request.id}] (${Math.round(performance.now() - started)} ms) ${answer.body.slice(0, 200)}`);
+    this.io.out(
+      `${this.io.clock.date().toISOString()}  <--  [${answer.status}] POST ${forwardTo.href} [${request.id}] (${Math.round(performance.now() - started)} ms) ${answer.body.slice(0, 200)}`,
+    );
     try {
       const res = await fetch(this.url(`/${encodeURIComponent(request.id)}`), {
         method: 'POST',
@@ -119,7 +141,10 @@ export class AuthorizationRelay {
         body: JSON.stringify(answer),
         signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
       });
-      if (!res.ok) this.io.err(`> The answer to ${request.id} was not taken: ${res.status} ${(await res.text().catch(() => '')).slice(0, 300)}`);
+      if (!res.ok)
+        this.io.err(
+          `> The answer to ${request.id} was not taken: ${res.status} ${(await res.text().catch(() => '')).slice(0, 300)}`,
+        );
     } catch (error) {
       this.io.err(`> The answer to ${request.id} could not be sent: ${(error as Error).message}`);
     }

@@ -3,7 +3,9 @@ import { SseParser } from './sse-parser';
 describe('SseParser (the event-stream format of the HTML standard)', () => {
   it('dispatches on a blank line, joins data lines, keeps the last id for events without one', () => {
     const p = new SseParser();
-    expect(p.push('retry: 2000\nid: 7\nevent: ready\ndata: {"a":1}\n\n')).toEqual([{ event: 'ready', data: '{"a":1}', lastEventId: '7' }]);
+    expect(p.push('retry: 2000\nid: 7\nevent: ready\ndata: {"a":1}\n\n')).toEqual([
+      { event: 'ready', data: '{"a":1}', lastEventId: '7' },
+    ]);
     expect(p.retryMs).toBe(2000);
     expect(p.push('event: x\ndata: one\ndata: two\n\n')).toEqual([{ event: 'x', data: 'one\ntwo', lastEventId: '7' }]);
     expect(p.push('data:no space\n\n')).toEqual([{ event: 'message', data: 'no space', lastEventId: '7' }]);
@@ -32,7 +34,9 @@ describe('SseParser (the event-stream format of the HTML standard)', () => {
 
   it('refuses an id with a NUL and ignores unknown fields and a bad retry', () => {
     const p = new SseParser();
-    expect(p.push('id: 1\n\nid: a\0b\nretry: soon\nfoo: bar\ndata: d\n\n')).toEqual([{ event: 'message', data: 'd', lastEventId: '1' }]);
+    expect(p.push('id: 1\n\nid: a\0b\nretry: soon\nfoo: bar\ndata: d\n\n')).toEqual([
+      { event: 'message', data: 'd', lastEventId: '1' },
+    ]);
     expect(p.retryMs).toBeNull();
   });
 });

@@ -66,7 +66,11 @@ export class CheckpointCheck {
     const key = loadSigningKey(settings, { create: false });
     if (!key) {
       check.summary = `checkpoint: ${sizes.length} in ${settings.dir}, not checked`;
-      check.out.push({ kind: 'checkpoint', resource: `checkpoints in ${settings.dir}`, message: `no key to verify them with: AUDIT_SIGNING_KEY is unset and ${settings.signingKeyFile} is missing` });
+      check.out.push({
+        kind: 'checkpoint',
+        resource: `checkpoints in ${settings.dir}`,
+        message: `no key to verify them with: AUDIT_SIGNING_KEY is unset and ${settings.signingKeyFile} is missing`,
+      });
       return check;
     }
     for (let i = sizes.length - 1; i >= 0 && !check.checkpoint; i--) {
@@ -75,11 +79,19 @@ export class CheckpointCheck {
       try {
         checkpoint = directory.read(join(settings.dir, file));
       } catch (error) {
-        check.out.push({ kind: 'checkpoint', resource: `checkpoint file ${file}`, message: `unreadable: ${(error as Error).message}` });
+        check.out.push({
+          kind: 'checkpoint',
+          resource: `checkpoint file ${file}`,
+          message: `unreadable: ${(error as Error).message}`,
+        });
         continue;
       }
       if (checkpoint.key_id !== key.keyId || !verifyCheckpoint(checkpoint, key.publicKey)) {
-        check.out.push({ kind: 'checkpoint', resource: `checkpoint file ${file}`, message: `its signature does not verify with the configured key ${key.keyId.slice(0, 16)}… (from ${key.source})` });
+        check.out.push({
+          kind: 'checkpoint',
+          resource: `checkpoint file ${file}`,
+          message: `its signature does not verify with the configured key ${key.keyId.slice(0, 16)}… (from ${key.source})`,
+        });
         continue;
       }
       check.checkpoint = checkpoint;
@@ -110,7 +122,11 @@ export class CheckpointCheck {
     for (let s = this.peek(); s && s.position < event.position; s = this.peek()) this.noteMissing(this.take(), false);
     const s = this.peek();
     if (!s || s.position > event.position) {
-      this.diagnose('inserted', `position ${event.position}`, `inserted: stream ${event.streamId} revision ${event.revision} is not in the checkpoint, which covers this position`);
+      this.diagnose(
+        'inserted',
+        `position ${event.position}`,
+        `inserted: stream ${event.streamId} revision ${event.revision} is not in the checkpoint, which covers this position`,
+      );
       return;
     }
     this.take();
@@ -144,7 +160,8 @@ export class CheckpointCheck {
       message: `the log's ${this.logRange.size} event(s) up to position ${cp.last_position} hash to ${root.slice(0, 16)}…, not the signed root ${cp.root_hash.slice(0, 16)}…`,
     });
     // The signed leaves say what changed only if they are the ones signed.
-    const trusted = this.tree && this.signedRange.size === cp.tree_size && this.signedRange.root().toString('hex') === cp.root_hash;
+    const trusted =
+      this.tree && this.signedRange.size === cp.tree_size && this.signedRange.root().toString('hex') === cp.root_hash;
     if (!trusted) {
       this.out.push({
         kind: 'checkpoint',
@@ -155,7 +172,12 @@ export class CheckpointCheck {
     }
     this.reportMissing(cp, streams, logEnd);
     this.out.push(...this.diagnoses);
-    for (const [kind, count] of this.counted) this.out.push({ kind: 'checkpoint', resource: `checkpoint tree_size ${cp.tree_size}`, message: `${kind}: ${count} more event(s)` });
+    for (const [kind, count] of this.counted)
+      this.out.push({
+        kind: 'checkpoint',
+        resource: `checkpoint tree_size ${cp.tree_size}`,
+        message: `${kind}: ${count} more event(s)`,
+      });
   }
 
   findings(): Finding[] {
@@ -209,14 +231,29 @@ export class CheckpointCheck {
     for (const [stream, m] of this.missing) {
       // A stream gone whose events all lay after the log's end went with the tail: that is the truncation.
       if (!streams.has(stream) && m.first.position <= logEnd) {
-        const span = m.first.position === m.last.position ? `position ${m.first.position}` : `positions ${m.first.position}…${m.last.position}`;
-        this.diagnose('deleted', `stream ${stream}`, `deleted: its ${m.count} signed event(s) (revisions ${m.first.revision}…${m.last.revision}, ${span}) are not in the log`);
+        const span =
+          m.first.position === m.last.position
+            ? `position ${m.first.position}`
+            : `positions ${m.first.position}…${m.last.position}`;
+        this.diagnose(
+          'deleted',
+          `stream ${stream}`,
+          `deleted: its ${m.count} signed event(s) (revisions ${m.first.revision}…${m.last.revision}, ${span}) are not in the log`,
+        );
         continue;
       }
       const cut = m.atEnd && m.atEnd.first > logEnd ? m.atEnd : null;
-      if (cut) truncated = truncated ? { count: truncated.count + cut.count, first: Math.min(truncated.first, cut.first) } : { ...cut };
+      if (cut)
+        truncated = truncated
+          ? { count: truncated.count + cut.count, first: Math.min(truncated.first, cut.first) }
+          : { ...cut };
       const removed = m.samples.filter((x) => !(cut && x.atEnd));
-      for (const { leaf } of removed) this.diagnose('missing', `stream ${stream} revision ${leaf.revision}`, `missing: signed at position ${leaf.position}, not in the log`);
+      for (const { leaf } of removed)
+        this.diagnose(
+          'missing',
+          `stream ${stream} revision ${leaf.revision}`,
+          `missing: signed at position ${leaf.position}, not in the log`,
+        );
       const unnamed = m.count - (cut?.count ?? 0) - removed.length;
       if (unnamed > 0) this.counted.set('missing', (this.counted.get('missing') ?? 0) + unnamed);
     }

@@ -24,9 +24,17 @@ const PAGE = 500;
  * Every document of a collection in ascending id order, a page at a time through the port (SQLite
  * or MongoDB): `after` walks ids upwards (the page comes newest first, so it is turned round).
  */
-export async function* ascending(store: ReadStore, collection: string, organizationId?: string): AsyncGenerator<ReadDocument> {
+export async function* ascending(
+  store: ReadStore,
+  collection: string,
+  organizationId?: string,
+): AsyncGenerator<ReadDocument> {
   for (let after = ''; ;) {
-    const page = await store.find(collection, { limit: PAGE, after, filter: organizationId ? { organization_id: organizationId } : undefined });
+    const page = await store.find(collection, {
+      limit: PAGE,
+      after,
+      filter: organizationId ? { organization_id: organizationId } : undefined,
+    });
     const items = page.items.reverse();
     yield* items;
     if (!page.hasMore || !items.length) return;

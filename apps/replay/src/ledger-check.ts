@@ -59,7 +59,13 @@ export class LedgerCheck {
   fold(event: RecordedEvent): void {
     const book = bookKey(event.metadata.organization_id, modeOf(event.metadata, event.data));
     const fault = foldLedgerEvent(this.ledgers, book, event as unknown as MoneyEvent);
-    if (fault && !this.broken.has(book)) this.broken.set(book, { book, transactionId: fault.transaction_id, position: event.position, message: fault.message });
+    if (fault && !this.broken.has(book))
+      this.broken.set(book, {
+        book,
+        transactionId: fault.transaction_id,
+        position: event.position,
+        message: fault.message,
+      });
   }
 
   /**
@@ -69,11 +75,18 @@ export class LedgerCheck {
   async projectedBalanceBreaks(accounts: AsyncIterable<ReadDocument>): Promise<{ account: string; message: string }[]> {
     const found: { account: string; message: string }[] = [];
     for await (const doc of accounts) {
-      const { id, organization_id, mode, balance } = doc as ReadDocument & { organization_id: string; mode: string; balance: { available: number; current: number } };
+      const { id, organization_id, mode, balance } = doc as ReadDocument & {
+        organization_id: string;
+        mode: string;
+        balance: { available: number; current: number };
+      };
       const account = this.ledgers.books.get(bookKey(organization_id, mode))?.accounts.get(id);
       const ledger = account ? customerBalance(account) : { current: 0n, available: 0n };
       if (ledger.current !== BigInt(balance.current) || ledger.available !== BigInt(balance.available)) {
-        found.push({ account: id, message: `projected balance ${balance.available}/${balance.current} but its postings give ${ledger.available}/${ledger.current} (available/current)` });
+        found.push({
+          account: id,
+          message: `projected balance ${balance.available}/${balance.current} but its postings give ${ledger.available}/${ledger.current} (available/current)`,
+        });
       }
     }
     return found;
@@ -114,4 +127,9 @@ export class LedgerCheck {
   }
 }
 
-const pick = (b: LedgerBalances): LedgerBalances => ({ debits_posted: b.debits_posted, credits_posted: b.credits_posted, debits_pending: b.debits_pending, credits_pending: b.credits_pending });
+const pick = (b: LedgerBalances): LedgerBalances => ({
+  debits_posted: b.debits_posted,
+  credits_posted: b.credits_posted,
+  debits_pending: b.debits_pending,
+  credits_pending: b.credits_pending,
+});

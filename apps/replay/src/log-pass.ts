@@ -39,7 +39,12 @@ export interface PassOptions {
  * every projection into `scratch` as the projector does (the same position-guarded writes, one
  * `apply` per batch). With an organization, only its events reach the projections.
  */
-export async function readLog(store: EventStore, projections: readonly Projection[], scratch: ReadStore, options: PassOptions = {}): Promise<LogPass> {
+export async function readLog(
+  store: EventStore,
+  projections: readonly Projection[],
+  scratch: ReadStore,
+  options: PassOptions = {},
+): Promise<LogPass> {
   // How long the pass took (a duration: performance.now(), not the clock).
   const started = performance.now();
   // Chains are recomputed over the stored form; projections and the ledger read today's shape.
@@ -62,7 +67,8 @@ export async function readLog(store: EventStore, projections: readonly Projectio
       ledger.fold(current);
       last = event.position;
       if (!options.organizationId || event.metadata.organization_id === options.organizationId) {
-        for (const projection of projections) if (handlesEvent(projection, current)) await planned.add(projection, current);
+        for (const projection of projections)
+          if (handlesEvent(projection, current)) await planned.add(projection, current);
       }
       count += 1;
     }

@@ -35,7 +35,16 @@ async function replay(options: ReplayOptions): Promise<number> {
   const [events, readModels] = [createEventStore(config), createReadStore(config)];
   try {
     // Set before closing: the exit status must hold even if the process ends while stores close.
-    process.exitCode = await runReplay({ events, readModels, projections: READ_MODELS, out: (line) => console.log(line), checkpoints: config.auditCheckpoints }, options);
+    process.exitCode = await runReplay(
+      {
+        events,
+        readModels,
+        projections: READ_MODELS,
+        out: (line) => console.log(line),
+        checkpoints: config.auditCheckpoints,
+      },
+      options,
+    );
     return process.exitCode;
   } finally {
     await Promise.all([events.close(), readModels.close()]);

@@ -24,7 +24,12 @@ export class LiveReplacer {
   }
 
   async flush(): Promise<void> {
-    const writes = this.pending.map(({ id, document }) => ({ collection: this.collection, id, position: this.head + 0.5, evolve: () => document }));
+    const writes = this.pending.map(({ id, document }) => ({
+      collection: this.collection,
+      id,
+      position: this.head + 0.5,
+      evolve: () => document,
+    }));
     this.pending = [];
     if (writes.length) await this.store.apply(writes, {});
   }

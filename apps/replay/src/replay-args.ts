@@ -49,15 +49,23 @@ export function parseReplayArgs(argv: readonly string[], stderrIsTTY = Boolean(p
     }));
   } catch (error) {
     // ERR_PARSE_ARGS_UNKNOWN_OPTION, _INVALID_OPTION_VALUE, _UNEXPECTED_POSITIONAL: the message names the argument.
-    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS_')) throw new UsageError(error.message);
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS_'))
+      throw new UsageError(error.message);
     throw error;
   }
   if (values.help) return { kind: 'help' };
   if (values.organization !== undefined && !ORGANIZATION_ID.test(values.organization)) {
-    throw new UsageError(`--organization must be an organization id (org_ and 26 ULID characters), not "${values.organization}"`);
+    throw new UsageError(
+      `--organization must be an organization id (org_ and 26 ULID characters), not "${values.organization}"`,
+    );
   }
   return {
     kind: 'run',
-    options: { verify: true, rebuild: values.rebuild === true, organizationId: values.organization, progress: !values['no-progress'] && stderrIsTTY },
+    options: {
+      verify: true,
+      rebuild: values.rebuild === true,
+      organizationId: values.organization,
+      progress: !values['no-progress'] && stderrIsTTY,
+    },
   };
 }

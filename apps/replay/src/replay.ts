@@ -58,7 +58,9 @@ export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promi
   try {
     // Read before the pass reads the head, so the checkpoint never covers more than the pass reads.
     checkpoint = deps.checkpoints ? CheckpointCheck.open(deps.checkpoints) : undefined;
-    const bar = options.progress ? new SingleBar({ format: 'replay [{bar}] {percentage}% | position {value}/{total}', stopOnComplete: true }) : null;
+    const bar = options.progress
+      ? new SingleBar({ format: 'replay [{bar}] {percentage}% | position {value}/{total}', stopOnComplete: true })
+      : null;
     const pass = await readLog(deps.events, deps.projections, scratch, {
       organizationId: options.organizationId,
       checkpoint,
@@ -67,10 +69,19 @@ export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promi
     });
     bar?.stop();
     await waitForLive(deps, pass.head);
-    const findings: Finding[] = pass.breaks.map((b) => ({ kind: 'chain', resource: `stream ${b.streamId} revision ${b.revision}`, message: chainMessage(b) }));
+    const findings: Finding[] = pass.breaks.map((b) => ({
+      kind: 'chain',
+      resource: `stream ${b.streamId} revision ${b.revision}`,
+      message: chainMessage(b),
+    }));
     findings.push(...(checkpoint?.findings() ?? []));
     const collections = await compareCollections(deps, scratch, pass.head, options, findings);
-    for (const b of pass.ledger.breaks()) findings.push({ kind: 'ledger', resource: `transaction ${b.transactionId} at position ${b.position}`, message: b.message });
+    for (const b of pass.ledger.breaks())
+      findings.push({
+        kind: 'ledger',
+        resource: `transaction ${b.transactionId} at position ${b.position}`,
+        message: b.message,
+      });
     for (const b of await pass.ledger.projectedBalanceBreaks(ascending(scratch, 'accounts', options.organizationId)))
       findings.push({ kind: 'ledger', resource: `account ${b.account}`, message: b.message });
     renderReport(deps.out, {
@@ -95,14 +106,22 @@ export async function runReplay(deps: ReplayDeps, options: ReplayOptions): Promi
 
 function chainMessage(b: ChainBreak): string {
   if (b.reason === 'missing_revision') return 'event missing';
-  if (b.reason === 'hash_missing') return `no hash, after the chain's start (revision ${b.chainStart} has one): an event older than chains cannot follow a hashed one`;
+  if (b.reason === 'hash_missing')
+    return `no hash, after the chain's start (revision ${b.chainStart} has one): an event older than chains cannot follow a hashed one`;
   return 'hash does not match the event';
 }
 
-async function compareCollections(deps: ReplayDeps, scratch: ReadStore, head: number, options: ReplayOptions, findings: Finding[]): Promise<CollectionRow[]> {
+async function compareCollections(
+  deps: ReplayDeps,
+  scratch: ReadStore,
+  head: number,
+  options: ReplayOptions,
+  findings: Finding[],
+): Promise<CollectionRow[]> {
   const rows: CollectionRow[] = [];
   for (const collection of [...new Set(deps.projections.map((p) => p.collection))]) {
-    const compare = (onDifference: (d: Difference) => Promise<void> | void) => compareCollection(scratch, deps.readModels, collection, options.organizationId, onDifference);
+    const compare = (onDifference: (d: Difference) => Promise<void> | void) =>
+      compareCollection(scratch, deps.readModels, collection, options.organizationId, onDifference);
     const named: Difference[] = [];
     const name = (d: Difference) => void (named.length < NAMED_PER_COLLECTION && named.push(d));
     let result;
@@ -116,8 +135,19 @@ async function compareCollections(deps: ReplayDeps, scratch: ReadStore, head: nu
       result = await compare(name);
     }
     for (const d of named) findings.push({ kind: 'read_model', resource: `${collection} ${d.id}`, message: d.message });
-    if (result.differing > named.length) findings.push({ kind: 'read_model', resource: collection, message: `${result.differing - named.length} more document(s) differ` });
-    rows.push({ collection, rebuilt: result.rebuilt, live: result.live, digest: result.digest, same: !result.differing });
+    if (result.differing > named.length)
+      findings.push({
+        kind: 'read_model',
+        resource: collection,
+        message: `${result.differing - named.length} more document(s) differ`,
+      });
+    rows.push({
+      collection,
+      rebuilt: result.rebuilt,
+      live: result.live,
+      digest: result.digest,
+      same: !result.differing,
+    });
   }
   return rows;
 }
@@ -127,7 +157,8 @@ async function waitForLive(deps: ReplayDeps, head: number, timeoutMs = 30_000): 
   const deadline = performance.now() + timeoutMs;
   for (const projection of deps.projections) {
     while ((await deps.readModels.getCheckpoint(projection.name)) < head) {
-      if (performance.now() > deadline) throw new Error(`read model ${projection.name} has not reached position ${head}: is a projector running?`);
+      if (performance.now() > deadline)
+        throw new Error(`read model ${projection.name} has not reached position ${head}: is a projector running?`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

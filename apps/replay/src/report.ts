@@ -39,17 +39,45 @@ export function renderReport(out: (line: string) => void, report: Report): void 
   out(
     table(
       ['collection', 'rebuilt', 'live', 'digest', 'result'],
-      report.collections.map((c) => [c.collection, String(c.rebuilt), String(c.live), c.digest.slice(0, 16), c.same ? 'same' : 'DIFFERENT']),
+      report.collections.map((c) => [
+        c.collection,
+        String(c.rebuilt),
+        String(c.live),
+        c.digest.slice(0, 16),
+        c.same ? 'same' : 'DIFFERENT',
+      ]),
     ),
   );
   if (report.ledger.length) {
-    const rows = report.ledger.map((r) => [r.book, r.currency, r.account, ...[r.debits_posted, r.credits_posted, r.debits_pending, r.credits_pending].map(String)]);
-    out(table(['organization/mode', 'currency', 'ledger account', 'debits posted', 'credits posted', 'debits pending', 'credits pending'], rows));
+    const rows = report.ledger.map((r) => [
+      r.book,
+      r.currency,
+      r.account,
+      ...[r.debits_posted, r.credits_posted, r.debits_pending, r.credits_pending].map(String),
+    ]);
+    out(
+      table(
+        [
+          'organization/mode',
+          'currency',
+          'ledger account',
+          'debits posted',
+          'credits posted',
+          'debits pending',
+          'credits pending',
+        ],
+        rows,
+      ),
+    );
   }
   if (report.checkpoint) out(report.checkpoint);
   for (const f of report.findings) out(`DIFFERENCE ${f.kind}: ${f.resource}: ${f.message}`);
   const broken = report.findings.filter((f) => f.kind === 'chain').length;
-  out(report.findings.length ? `FAILED: ${report.findings.length} difference(s), ${broken} in hash chains` : 'OK: chains whole, read models equal the replay, ledger balances');
+  out(
+    report.findings.length
+      ? `FAILED: ${report.findings.length} difference(s), ${broken} in hash chains`
+      : 'OK: chains whole, read models equal the replay, ledger balances',
+  );
 }
 
 function table(header: string[], rows: string[][]): string {

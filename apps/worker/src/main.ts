@@ -40,12 +40,14 @@ async function main(): Promise<void> {
       else if (message.type === 'appended') processSignals.siblingAppended.notify();
       else if (message.type === 'status' && status) send({ type: 'status', id: message.id, report: status.report() });
       // The API's /metrics includes this worker's series (metrics.ts, AppMetrics.text).
-      else if (message.type === 'metrics' && metrics) void metrics.json().then((m) => send({ type: 'metrics', id: message.id, metrics: m }));
+      else if (message.type === 'metrics' && metrics)
+        void metrics.json().then((m) => send({ type: 'metrics', id: message.id, metrics: m }));
     });
   }
   const loaded = loadConfig();
   // One writer per log file: on the embedded log, npm start's API commits for its worker.
-  const config: PlatformConfig = supervised && !loaded.eventStoreUrl ? { ...loaded, appendThroughParent: true } : loaded;
+  const config: PlatformConfig =
+    supervised && !loaded.eventStoreUrl ? { ...loaded, appendThroughParent: true } : loaded;
 
   let closing = false;
   let health: Server | null = null;
@@ -80,7 +82,10 @@ async function main(): Promise<void> {
     });
     health = await serveProbes(app, config, scraped);
   }
-  logger.info({ roles: worker.roles, supervised, port: supervised ? null : config.port, adapters: describeAdapters(config) }, 'worker running');
+  logger.info(
+    { roles: worker.roles, supervised, port: supervised ? null : config.port, adapters: describeAdapters(config) },
+    'worker running',
+  );
 }
 
 main().catch((err) => {

@@ -17,7 +17,13 @@ import { ProcessManagerRunners } from '@app/platform/log-processing';
  * Needs the platform (global) and CqrsModule at the root.
  */
 @Module({
-  imports: [CardReactionsModule, CollectionReactionsModule, CounterpartyReactionsModule, OnboardingReactionsModule, TransferReactionsModule],
+  imports: [
+    CardReactionsModule,
+    CollectionReactionsModule,
+    CounterpartyReactionsModule,
+    OnboardingReactionsModule,
+    TransferReactionsModule,
+  ],
   providers: [ProcessManagerRunners, KycReviewRunner, TransferRunners, CollectionRunners, CardRunners],
   exports: [ProcessManagerRunners],
 })

@@ -10,7 +10,10 @@ import { WorkerModule } from './worker.module';
  * config): a Nest application context without HTTP. Its readers have started when this resolves.
  * Tests use the same function.
  */
-export async function createWorker(config: PlatformConfig, roles: readonly WorkerRole[] = config.workerRoles): Promise<INestApplicationContext> {
+export async function createWorker(
+  config: PlatformConfig,
+  roles: readonly WorkerRole[] = config.workerRoles,
+): Promise<INestApplicationContext> {
   // The probes (terminus) beside the worker's modules: a standalone worker serves them (main.ts).
   const root = { module: WorkerHealthModule, imports: [WorkerModule.forRoot(config, roles)] };
   const app = await NestFactory.createApplicationContext(root, { logger: new PinoNestLogger() });

@@ -53,7 +53,12 @@ export class WorkerRolesModule {
     // The checkpoint writer: signs periodically and once more at shutdown (app.close() on SIGTERM),
     // under a lease, into CHECKPOINT_DIR, which the API serves from.
     if (roles.includes('audit')) imports.push(AuditCheckpointsModule.forRoot({ writer: true }));
-    return { module: WorkerRolesModule, imports, providers: [{ provide: WORKER_ROLES_RUN, useValue: roles }, WorkerStatus], exports: [WorkerStatus] };
+    return {
+      module: WorkerRolesModule,
+      imports,
+      providers: [{ provide: WORKER_ROLES_RUN, useValue: roles }, WorkerStatus],
+      exports: [WorkerStatus],
+    };
   }
 }
 

@@ -30,11 +30,15 @@ import { SharedTailEventStore } from './log-reader/shared-tail';
 const production = {
   esdb: () => require('./event-store/esdb-event-store') as typeof import('./event-store/esdb-event-store'),
   readStore: () => require('./read-store/mongo-read-store') as typeof import('./read-store/mongo-read-store'),
-  coordination: () => require('./coordination/mongo-coordination-store') as typeof import('./coordination/mongo-coordination-store'),
-  rateLimit: () => require('./rate-limit/mongo-rate-limit-store') as typeof import('./rate-limit/mongo-rate-limit-store'),
+  coordination: () =>
+    require('./coordination/mongo-coordination-store') as typeof import('./coordination/mongo-coordination-store'),
+  rateLimit: () =>
+    require('./rate-limit/mongo-rate-limit-store') as typeof import('./rate-limit/mongo-rate-limit-store'),
   snapshots: () => require('./snapshots/mongo-snapshot-store') as typeof import('./snapshots/mongo-snapshot-store'),
-  idempotency: () => require('./idempotency/mongo-idempotency-store') as typeof import('./idempotency/mongo-idempotency-store'),
-  deliveries: () => require('./delivery-store/mongo-delivery-store') as typeof import('./delivery-store/mongo-delivery-store'),
+  idempotency: () =>
+    require('./idempotency/mongo-idempotency-store') as typeof import('./idempotency/mongo-idempotency-store'),
+  deliveries: () =>
+    require('./delivery-store/mongo-delivery-store') as typeof import('./delivery-store/mongo-delivery-store'),
   kafka: () => require('./bus/kafka-message-bus') as typeof import('./bus/kafka-message-bus'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -43,7 +47,10 @@ const production = {
  * The one place adapters are chosen: each port uses its production adapter when its connection
  * variable is set, and the embedded one in DATA_DIR otherwise. Nothing else imports a driver.
  */
-export function createEventStore(config: PlatformConfig, stored: EventStore = createStoredEventStore(config)): EventStore {
+export function createEventStore(
+  config: PlatformConfig,
+  stored: EventStore = createStoredEventStore(config),
+): EventStore {
   // Every append of every path is hash-chained at the port boundary (decisions §10), and every
   // subscriber of the process shares one tail read of the log (log-reader/shared-tail.ts).
   return new HashChainedEventStore(new SharedTailEventStore(stored));
@@ -53,7 +60,9 @@ export function createEventStore(config: PlatformConfig, stored: EventStore = cr
 export function createStoredEventStore(config: PlatformConfig): EventStore {
   if (config.eventStoreUrl) return new (production.esdb().EsdbEventStore)(config.eventStoreUrl);
   // The worker npm start supervises commits through the API process's writer (parent-process-writer.ts).
-  const writer = config.appendThroughParent ? (onCommitted: () => void) => new ParentProcessWriter(onCommitted, process, config.workerMaxInflightAppends) : undefined;
+  const writer = config.appendThroughParent
+    ? (onCommitted: () => void) => new ParentProcessWriter(onCommitted, process, config.workerMaxInflightAppends)
+    : undefined;
   return new SqliteEventStore(join(config.dataDir, 'events.db'), undefined, writer);
 }
 
@@ -73,13 +82,15 @@ export function createSnapshotStore(config: PlatformConfig): SnapshotStore {
 
 /** Checkpoints and leases of the process managers, in the database every replica's read store shares. */
 export function createCoordinationStore(config: PlatformConfig, clock: Clock): CoordinationStore {
-  if (config.mongoUrl) return new (production.coordination().MongoCoordinationStore)(config.mongoUrl, config.mongoDatabase, clock);
+  if (config.mongoUrl)
+    return new (production.coordination().MongoCoordinationStore)(config.mongoUrl, config.mongoDatabase, clock);
   return new SqliteCoordinationStore(join(config.dataDir, 'read-models.db'), clock);
 }
 
 /** Rate-limit buckets where every API replica finds them: MongoDB when set, else a file in DATA_DIR. */
 export function createRateLimitStore(config: PlatformConfig, clock: Clock): RateLimitStore {
-  if (config.mongoUrl) return new (production.rateLimit().MongoRateLimitStore)(config.mongoUrl, config.mongoDatabase, clock);
+  if (config.mongoUrl)
+    return new (production.rateLimit().MongoRateLimitStore)(config.mongoUrl, config.mongoDatabase, clock);
   return new SqliteRateLimitStore(join(config.dataDir, 'rate-limits.db'), clock);
 }
 
@@ -88,7 +99,8 @@ export function createRateLimitStore(config: PlatformConfig, clock: Clock): Rate
  * MongoDB when set (TTL index), else their own file in DATA_DIR.
  */
 export function createIdempotencyStore(config: PlatformConfig, clock: Clock): IdempotencyStore {
-  if (config.mongoUrl) return new (production.idempotency().MongoIdempotencyStore)(config.mongoUrl, config.mongoDatabase, clock);
+  if (config.mongoUrl)
+    return new (production.idempotency().MongoIdempotencyStore)(config.mongoUrl, config.mongoDatabase, clock);
   return new SqliteIdempotencyStore(join(config.dataDir, 'idempotency.db'), clock);
 }
 
@@ -103,7 +115,12 @@ export function createDeliveryStore(config: PlatformConfig): DeliveryStore {
 
 export function createMessageBus(config: PlatformConfig): MessageBus {
   if (config.kafkaBrokers?.length) {
-    return new (production.kafka().KafkaMessageBus)({ brokers: config.kafkaBrokers, clientId: config.kafkaClientId, partitions: config.kafkaTopicPartitions, tlsCaFile: config.kafkaTlsCaFile });
+    return new (production.kafka().KafkaMessageBus)({
+      brokers: config.kafkaBrokers,
+      clientId: config.kafkaClientId,
+      partitions: config.kafkaTopicPartitions,
+      tlsCaFile: config.kafkaTlsCaFile,
+    });
   }
   return new SqliteMessageBus(join(config.dataDir, 'bus.db'));
 }

@@ -14,8 +14,14 @@ describe('adapters on the embedded stores', () => {
   it('load no production driver, and telling a store outage from a bug does not either', () => {
     const { describeAdapters } = require('./adapters') as typeof import('./adapters');
     const { isStoreUnavailable } = require('./store-unavailable') as typeof import('./store-unavailable');
-    expect(describeAdapters({} as Parameters<typeof describeAdapters>[0])).toEqual({ event_store: 'sqlite', read_store: 'sqlite', bus: 'sqlite' });
+    expect(describeAdapters({} as Parameters<typeof describeAdapters>[0])).toEqual({
+      event_store: 'sqlite',
+      read_store: 'sqlite',
+      bus: 'sqlite',
+    });
     expect(isStoreUnavailable(new Error('a bug'))).toBe(false);
-    expect(isStoreUnavailable(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).toBe(true);
+    expect(isStoreUnavailable(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).toBe(
+      true,
+    );
   });
 });

@@ -17,7 +17,11 @@ import type { MongoClientOptions } from 'mongodb';
  * Options written in `MONGO_URL` (`?serverSelectionTimeoutMS=…`) win: a deployment tunes them
  * there, without a variable per option.
  */
-export const MONGO_TIMEOUTS = { serverSelectionTimeoutMS: 3_000, heartbeatFrequencyMS: 1_000, connectTimeoutMS: 2_000 } as const;
+export const MONGO_TIMEOUTS = {
+  serverSelectionTimeoutMS: 3_000,
+  heartbeatFrequencyMS: 1_000,
+  connectTimeoutMS: 2_000,
+} as const;
 
 export function mongoClientOptions(url: string): MongoClientOptions {
   const inUrl = new Set([...queryOf(url).keys()].map((k) => k.toLowerCase()));

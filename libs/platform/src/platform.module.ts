@@ -1,5 +1,20 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { createCoordinationStore, createEventStore, createStoredEventStore, createMessageBus, createReadStore, createSnapshotStore } from './adapters';
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import {
+  createCoordinationStore,
+  createEventStore,
+  createStoredEventStore,
+  createMessageBus,
+  createReadStore,
+  createSnapshotStore,
+} from './adapters';
 import { BusPublisher, PUBLISHER_CHECKPOINT } from './bus/bus-publisher';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
 import { CLOCK, systemClock, type Clock } from './clock';
@@ -36,10 +51,20 @@ export interface PlatformRoles {
   readonly webhooks?: boolean;
 }
 
-export const NO_READERS: PlatformRoles = { projector: false, publisher: false, processManagers: false, webhooks: false };
+export const NO_READERS: PlatformRoles = {
+  projector: false,
+  publisher: false,
+  processManagers: false,
+  webhooks: false,
+};
 
 export function readersOf(roles: readonly WorkerRole[]): PlatformRoles {
-  return { projector: roles.includes('projector'), publisher: roles.includes('publisher'), processManagers: roles.includes('process-managers'), webhooks: roles.includes('webhooks') };
+  return {
+    projector: roles.includes('projector'),
+    publisher: roles.includes('publisher'),
+    processManagers: roles.includes('process-managers'),
+    webhooks: roles.includes('webhooks'),
+  };
 }
 
 export const PLATFORM_ROLES = Symbol('PLATFORM_ROLES');
@@ -107,7 +132,10 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
    */
   async storedPositions(): Promise<{ projected: number; published: number }> {
     const checkpoints = await Promise.all(this.projections.map((p) => this.readStore.getCheckpoint(p.name)));
-    return { projected: checkpoints.length ? Math.min(...checkpoints) : 0, published: await this.readStore.getCheckpoint(PUBLISHER_CHECKPOINT) };
+    return {
+      projected: checkpoints.length ? Math.min(...checkpoints) : 0,
+      published: await this.readStore.getCheckpoint(PUBLISHER_CHECKPOINT),
+    };
   }
 
   /** Appends of this process accepted by the embedded log's writer and not committed yet (0 on EventStoreDB). */
@@ -129,7 +157,12 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(roles: PlatformRoles, config: PlatformConfig, projections: readonly Projection[], { clock = systemClock, readStore = (adapter) => adapter }: PlatformOptions = {}): DynamicModule {
+  static forRoot(
+    roles: PlatformRoles,
+    config: PlatformConfig,
+    projections: readonly Projection[],
+    { clock = systemClock, readStore = (adapter) => adapter }: PlatformOptions = {},
+  ): DynamicModule {
     return {
       module: PlatformModule,
       providers: [
@@ -142,7 +175,15 @@ export class PlatformModule {
           provide: EVENT_STORE,
           inject: [SNAPSHOT_STORE, STORED_EVENT_STORE],
           useFactory: (snapshots: SnapshotStore, stored: EventStore) =>
-            withFolds(createEventStore(config, stored), new StreamFolds({ maxBytes: config.foldCacheMaxBytes, snapshots, snapshotEvery: config.snapshotEvery, clock })),
+            withFolds(
+              createEventStore(config, stored),
+              new StreamFolds({
+                maxBytes: config.foldCacheMaxBytes,
+                snapshots,
+                snapshotEvery: config.snapshotEvery,
+                clock,
+              }),
+            ),
         },
         // The adapter under the store's wrappers: npm start's worker commits through it (parent-process-writer.ts).
         { provide: STORED_EVENT_STORE, useFactory: () => createStoredEventStore(config) },
@@ -151,7 +192,13 @@ export class PlatformModule {
           provide: READ_STORE,
           inject: [RAW_READ_STORE, EVENT_STORE, PlatformLifecycle],
           useFactory: (raw: ReadStore, store: EventStore, lifecycle: PlatformLifecycle) =>
-            consistentReadStore({ raw, store, projections, projector: roles.projector ? lifecycle.projector : null, timeoutMs: config.readConsistencyTimeoutMs }),
+            consistentReadStore({
+              raw,
+              store,
+              projections,
+              projector: roles.projector ? lifecycle.projector : null,
+              timeoutMs: config.readConsistencyTimeoutMs,
+            }),
         },
         { provide: MESSAGE_BUS, useFactory: () => createMessageBus(config) },
         // One adapter behind both ports: process managers' checkpoints and leases.

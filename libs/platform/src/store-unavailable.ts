@@ -14,10 +14,21 @@
  * - Node's file system: ENOSPC, EDQUOT, EIO (the blob store writing a document).
  */
 export function isStoreUnavailable(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (isMongoOutage(e)) return true;
     const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_BUSY') || FILE_SYSTEM_CODES.has(code))) return true;
+    if (
+      typeof code === 'string' &&
+      (code === 'SQLITE_FULL' ||
+        code.startsWith('SQLITE_IOERR') ||
+        code.startsWith('SQLITE_BUSY') ||
+        FILE_SYSTEM_CODES.has(code))
+    )
+      return true;
     if (typeof message === 'string' && SQLITE_MESSAGES.has(message)) return true;
   }
   return false;
@@ -31,9 +42,15 @@ function isMongoOutage(e: object): boolean {
   const name = (e as { name?: unknown }).name;
   if (typeof name !== 'string' || !name.startsWith('Mongo')) return false;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (above)
-  const { MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerSelectionError, MongoTopologyClosedError } = require('mongodb') as typeof import('mongodb');
+  const mongodb = require('mongodb') as typeof import('mongodb');
+  const { MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError } = mongodb;
+  const { MongoServerSelectionError, MongoTopologyClosedError } = mongodb;
   return (
-    e instanceof MongoServerSelectionError || e instanceof MongoNetworkError || e instanceof MongoOperationTimeoutError || e instanceof MongoTopologyClosedError || e instanceof MongoNotConnectedError
+    e instanceof MongoServerSelectionError ||
+    e instanceof MongoNetworkError ||
+    e instanceof MongoOperationTimeoutError ||
+    e instanceof MongoTopologyClosedError ||
+    e instanceof MongoNotConnectedError
   );
 }
 

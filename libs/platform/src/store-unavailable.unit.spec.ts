@@ -21,7 +21,10 @@ describe('isStoreUnavailable: which errors are a store outage (503), not a bug (
   it('a MongoDB client that finds no server within its selection timeout', async () => {
     // The URL's option wins over the default (3 s), so the test waits 300 ms.
     const url = `mongodb://127.0.0.1:${await closedPort()}/?serverSelectionTimeoutMS=300`;
-    expect(mongoClientOptions(url)).toEqual({ heartbeatFrequencyMS: MONGO_TIMEOUTS.heartbeatFrequencyMS, connectTimeoutMS: MONGO_TIMEOUTS.connectTimeoutMS });
+    expect(mongoClientOptions(url)).toEqual({
+      heartbeatFrequencyMS: MONGO_TIMEOUTS.heartbeatFrequencyMS,
+      connectTimeoutMS: MONGO_TIMEOUTS.connectTimeoutMS,
+    });
     const client = new MongoClient(url, mongoClientOptions(url));
     const error = await client
       .db('x')
@@ -39,11 +42,19 @@ describe('isStoreUnavailable: which errors are a store outage (503), not a bug (
   });
 
   it('SQLite out of space or failing I/O (by code, or by message as the writer thread passes it), and ENOSPC, also as a cause', () => {
-    expect(isStoreUnavailable(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).toBe(true);
+    expect(isStoreUnavailable(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).toBe(
+      true,
+    );
     expect(isStoreUnavailable(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }))).toBe(true);
     expect(isStoreUnavailable(new Error('database or disk is full'))).toBe(true);
     expect(isStoreUnavailable(new Error('disk I/O error'))).toBe(true);
-    expect(isStoreUnavailable(new Error('document not stored', { cause: Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }) }))).toBe(true);
+    expect(
+      isStoreUnavailable(
+        new Error('document not stored', {
+          cause: Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }),
+        }),
+      ),
+    ).toBe(true);
   });
 
   it('SQLite locked by another connection past the busy timeout (a frozen process sharing the file), as the driver and the writer thread report it', () => {
@@ -71,8 +82,14 @@ describe('isStoreUnavailable: which errors are a store outage (503), not a bug (
   });
 
   it('not an answer from the server, a constraint, or a bug', () => {
-    expect(isStoreUnavailable(new MongoServerError({ message: 'E11000 duplicate key error', code: 11000 }))).toBe(false);
-    expect(isStoreUnavailable(Object.assign(new Error('UNIQUE constraint failed: events.id'), { code: 'SQLITE_CONSTRAINT_UNIQUE' }))).toBe(false);
+    expect(isStoreUnavailable(new MongoServerError({ message: 'E11000 duplicate key error', code: 11000 }))).toBe(
+      false,
+    );
+    expect(
+      isStoreUnavailable(
+        Object.assign(new Error('UNIQUE constraint failed: events.id'), { code: 'SQLITE_CONSTRAINT_UNIQUE' }),
+      ),
+    ).toBe(false);
     expect(isStoreUnavailable(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false);
     expect(isStoreUnavailable(undefined)).toBe(false);
   });

@@ -21,32 +21,72 @@ export type Infer<S> = S extends Typed<infer T> ? T : unknown;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
-export const str = (description?: string, extra: Schema = {}): Typed<string> => ({ type: 'string', ...(description ? { description } : {}), ...extra });
-export const int = (description?: string, extra: Schema = {}): Typed<number> => ({ type: 'integer', ...(description ? { description } : {}), ...extra });
-export const num = (description?: string, extra: Schema = {}): Typed<number> => ({ type: 'number', ...(description ? { description } : {}), ...extra });
-export const bool = (description?: string): Typed<boolean> => ({ type: 'boolean', ...(description ? { description } : {}) });
-export const oneOfValues = <V extends string | number>(values: readonly V[], description?: string): Typed<V> => ({ enum: [...values], ...(description ? { description } : {}) });
-export const constant = <V extends string | number | boolean>(value: V, description?: string): Typed<V> => ({ const: value, ...(description ? { description } : {}) });
-export const arrayOf = <T>(items: Typed<T>, description?: string): Typed<readonly T[]> => ({ type: 'array', items, ...(description ? { description } : {}) });
-export const stringMap = (description = 'Key-value pairs; values are strings'): Typed<Readonly<Record<string, string>>> => ({ type: 'object', additionalProperties: { type: 'string' }, description });
-export const anyObject = (description?: string): Typed<Readonly<Record<string, unknown>>> => ({ type: 'object', ...(description ? { description } : {}) });
+export const str = (description?: string, extra: Schema = {}): Typed<string> => ({
+  type: 'string',
+  ...(description ? { description } : {}),
+  ...extra,
+});
+export const int = (description?: string, extra: Schema = {}): Typed<number> => ({
+  type: 'integer',
+  ...(description ? { description } : {}),
+  ...extra,
+});
+export const num = (description?: string, extra: Schema = {}): Typed<number> => ({
+  type: 'number',
+  ...(description ? { description } : {}),
+  ...extra,
+});
+export const bool = (description?: string): Typed<boolean> => ({
+  type: 'boolean',
+  ...(description ? { description } : {}),
+});
+export const oneOfValues = <V extends string | number>(values: readonly V[], description?: string): Typed<V> => ({
+  enum: [...values],
+  ...(description ? { description } : {}),
+});
+export const constant = <V extends string | number | boolean>(value: V, description?: string): Typed<V> => ({
+  const: value,
+  ...(description ? { description } : {}),
+});
+export const arrayOf = <T>(items: Typed<T>, description?: string): Typed<readonly T[]> => ({
+  type: 'array',
+  items,
+  ...(description ? { description } : {}),
+});
+export const stringMap = (
+  description = 'Key-value pairs; values are strings',
+): Typed<Readonly<Record<string, string>>> => ({
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  description,
+});
+export const anyObject = (description?: string): Typed<Readonly<Record<string, unknown>>> => ({
+  type: 'object',
+  ...(description ? { description } : {}),
+});
 
 /** Milliseconds since the Unix epoch (most timestamps of the API). */
 export const ms = (description = 'Unix time in milliseconds'): Typed<number> => int(description);
 /** An amount in the smallest unit of its currency. */
 export const amount = (description = 'Amount in the smallest currency unit'): Typed<number> => int(description);
-export const currency = (description = 'ISO 4217 code, or USC (USDC) / UST (USDT)'): Typed<string> => str(description, { pattern: '^[A-Z]{3}$' });
-export const country2 = (description = 'ISO 3166-1 alpha-2'): Typed<string> => str(description, { pattern: '^[A-Z]{2}$' });
+export const currency = (description = 'ISO 4217 code, or USC (USDC) / UST (USDT)'): Typed<string> =>
+  str(description, { pattern: '^[A-Z]{3}$' });
+export const country2 = (description = 'ISO 3166-1 alpha-2'): Typed<string> =>
+  str(description, { pattern: '^[A-Z]{2}$' });
 export const isoDateTime = (description?: string): Typed<string> => str(description, { format: 'date-time' });
 
 /** Exactly one of `schemas` (a union), e.g. a profile whose shape follows a type. */
-export const oneOf = <S extends readonly Typed<unknown>[]>(schemas: S, description?: string): Typed<Infer<S[number]>> => ({ ...(description ? { description } : {}), oneOf: [...schemas] });
+export const oneOf = <S extends readonly Typed<unknown>[]>(
+  schemas: S,
+  description?: string,
+): Typed<Infer<S[number]>> => ({ ...(description ? { description } : {}), oneOf: [...schemas] });
 
 /** `schema` or JSON null. */
 export function nullable<T>(schema: Typed<T>): Typed<T | null> {
   const { description, ...rest } = schema;
   const doc = description === undefined ? {} : { description };
-  if (typeof rest.type === 'string' && !('enum' in rest) && !('const' in rest)) return { ...rest, type: [rest.type, 'null'], ...doc };
+  if (typeof rest.type === 'string' && !('enum' in rest) && !('const' in rest))
+    return { ...rest, type: [rest.type, 'null'], ...doc };
   return { anyOf: [rest, { type: 'null' }], ...doc };
 }
 
@@ -59,10 +99,15 @@ export interface ObjectOptions<K extends string = string> {
 }
 
 /** The object `properties` describe, those named in `K` optional (all of them when `K` is any string: a list built at run time). */
-type ObjectOf<P extends Record<string, Schema>, K extends string> = { readonly [F in Exclude<keyof P, K>]: Infer<P[F]> } & { readonly [F in keyof P & K]?: Infer<P[F]> };
+type ObjectOf<P extends Record<string, Schema>, K extends string> = {
+  readonly [F in Exclude<keyof P, K>]: Infer<P[F]>;
+} & { readonly [F in keyof P & K]?: Infer<P[F]> };
 
 /** A closed object whose fields are all required unless named in `optional`. */
-export function obj<P extends Record<string, Schema>, K extends string = never>(properties: P, options: ObjectOptions<K> = {}): Typed<ObjectOf<P, K>> {
+export function obj<P extends Record<string, Schema>, K extends string = never>(
+  properties: P,
+  options: ObjectOptions<K> = {},
+): Typed<ObjectOf<P, K>> {
   const optional = new Set<string>(options.optional ?? []);
   for (const name of optional) if (!(name in properties)) throw new Error(`optional field ${name} is not a property`);
   const required = Object.keys(properties).filter((name) => !optional.has(name));
@@ -77,14 +122,21 @@ export function obj<P extends Record<string, Schema>, K extends string = never>(
 
 /** Style A list (decisions §2): `{data: [...], meta: {pagination: {has_more, next_cursor}}}`. */
 export const styleAList = <T>(item: Typed<T>, description?: string) =>
-  obj({ data: arrayOf(item), meta: ref('StyleAMeta') }, { description: description ?? 'A page of a style A list (limit and cursor), newest first' });
+  obj(
+    { data: arrayOf(item), meta: ref('StyleAMeta') },
+    { description: description ?? 'A page of a style A list (limit and cursor), newest first' },
+  );
 
 /** Style B list (decisions §2): `{data: [...], pagination: {has_next, has_previous, next_cursor, prev_cursor}}`. */
 export const styleBList = <T>(item: Typed<T>, description?: string) =>
-  obj({ data: arrayOf(item), pagination: ref('StyleBPagination') }, { description: description ?? 'A page of a style B list (limit, next_cursor, prev_cursor), newest first' });
+  obj(
+    { data: arrayOf(item), pagination: ref('StyleBPagination') },
+    { description: description ?? 'A page of a style B list (limit, next_cursor, prev_cursor), newest first' },
+  );
 
 /** `{data: …}` (cards, card transactions, history, ledger). */
 export const dataEnvelope = <T>(data: Typed<T>, description?: string) => obj({ data }, { description });
 
 /** `{status: "success", message, data}` (bank codes, lookups, entity updates, webhook deletion and tests). */
-export const successEnvelope = <T>(data: Typed<T>, description?: string) => obj({ status: constant('success'), message: str('What happened, for people'), data }, { description });
+export const successEnvelope = <T>(data: Typed<T>, description?: string) =>
+  obj({ status: constant('success'), message: str('What happened, for people'), data }, { description });

@@ -14,7 +14,10 @@ export class WebhookWorkerModule {
     return {
       module: WebhookWorkerModule,
       imports: [DeliveryStoreModule],
-      providers: [{ provide: WORKER_OPTIONS, useFactory: () => loadWorkerOptions(process.env, overrides) }, WebhookWorker],
+      providers: [
+        { provide: WORKER_OPTIONS, useFactory: () => loadWorkerOptions(process.env, overrides) },
+        WebhookWorker,
+      ],
     };
   }
 }

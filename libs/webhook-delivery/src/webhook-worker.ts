@@ -44,11 +44,28 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.roles.webhooks === false) return;
     const schedule = this.config.webhookRetryScheduleMs;
     const table = { ...PUBLIC_EVENTS, ...webhookPublicEvents(this.deliveries) };
-    const router = new EventRouter(this.store, new WebhookDirectory(this.store), this.deliveries, table, () => schedule[0] ?? 0, this.clock);
+    const router = new EventRouter(
+      this.store,
+      new WebhookDirectory(this.store),
+      this.deliveries,
+      table,
+      () => schedule[0] ?? 0,
+      this.clock,
+    );
     const { timeoutMs, leaseMarginMs, disableAfterMs } = this.options;
-    const settings = { timeoutMs, leaseMarginMs, disableAfterMs, allowPrivate: this.config.webhookAllowPrivateNetworks, retryScheduleMs: schedule };
+    const settings = {
+      timeoutMs,
+      leaseMarginMs,
+      disableAfterMs,
+      allowPrivate: this.config.webhookAllowPrivateNetworks,
+      retryScheduleMs: schedule,
+    };
     const deps = { deliveries: this.deliveries, events: this.store, box: this.box, clock: this.clock };
-    const scheduler = new DeliveryScheduler(this.deliveries, (id, answered) => attemptDelivery(deps, id, settings, answered), { intervalMs: this.options.pollIntervalMs, clock: this.clock });
+    const scheduler = new DeliveryScheduler(
+      this.deliveries,
+      (id, answered) => attemptDelivery(deps, id, settings, answered),
+      { intervalMs: this.options.pollIntervalMs, clock: this.clock },
+    );
     this.scheduler = scheduler;
     // Before anything is routed or attempted: deliveries an older log recorded, then webhooks older than the index.
     await importLegacyDeliveries(this.store, this.deliveries, this.clock);
@@ -61,7 +78,10 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     });
     await this.consumer.start();
     scheduler.start();
-    logger.info({ group: this.options.consumerGroup, timeout_ms: this.options.timeoutMs, component: 'webhooks' }, 'webhook worker started');
+    logger.info(
+      { group: this.options.consumerGroup, timeout_ms: this.options.timeoutMs, component: 'webhooks' },
+      'webhook worker started',
+    );
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -9,7 +9,11 @@ export class CreateApiKeyDto {
   @Length(1, 100)
   name?: string;
 
-  @ApiPropertyOptional({ enum: ['sandbox', 'live'], default: 'sandbox', description: 'A sandbox key creates sandbox keys only (403 forbidden_mode)' })
+  @ApiPropertyOptional({
+    enum: ['sandbox', 'live'],
+    default: 'sandbox',
+    description: 'A sandbox key creates sandbox keys only (403 forbidden_mode)',
+  })
   @IsOptional()
   @IsIn(['sandbox', 'live'])
   mode?: 'sandbox' | 'live';
@@ -21,7 +25,13 @@ export class CreateEntityTokenDto {
   @Matches(/^ent_[0-9A-HJKMNP-TV-Z]{26}$/, { message: 'entity_id must be an entity id (ent_…)' })
   entity_id: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 60, maximum: MAX_TOKEN_SECONDS, default: 3600, description: 'Seconds' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 60,
+    maximum: MAX_TOKEN_SECONDS,
+    default: 3600,
+    description: 'Seconds',
+  })
   @IsOptional()
   @IsInt()
   @Min(60)

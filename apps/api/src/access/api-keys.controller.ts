@@ -2,7 +2,14 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from
 import type { Request } from 'express';
 import { CURRENT_API_VERSION } from '@app/domain';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { CreateApiKeyCommand, GetApiKeyQuery, IssueEntityTokenCommand, managedKeyModes, RevokeApiKeyCommand, RotateApiKeyCommand } from '@app/application/access';
+import {
+  CreateApiKeyCommand,
+  GetApiKeyQuery,
+  IssueEntityTokenCommand,
+  managedKeyModes,
+  RevokeApiKeyCommand,
+  RotateApiKeyCommand,
+} from '@app/application/access';
 import type { CommandContext } from '@app/application/command-handling';
 import { presentApiKey } from '@app/read-models/access/api-key.presenter';
 import { ListApiKeysQuery } from '@app/read-models/access/list-api-keys.query';
@@ -42,8 +49,13 @@ export class ApiKeysController {
   })
   async create(@Ctx() ctx: CommandContext, @Body() body: CreateApiKeyDto, @Req() req: Request) {
     // Pinned to the version the request names (checked by its middleware), else the current one, as Stripe pins a new key.
-    const apiVersion = typeof req.headers['payments-version'] === 'string' ? req.headers['payments-version'].trim() : CURRENT_API_VERSION;
-    const { key, state } = await this.commands.execute(new CreateApiKeyCommand(ctx, { name: body.name ?? null, mode: body.mode ?? 'sandbox', apiVersion }));
+    const apiVersion =
+      typeof req.headers['payments-version'] === 'string'
+        ? req.headers['payments-version'].trim()
+        : CURRENT_API_VERSION;
+    const { key, state } = await this.commands.execute(
+      new CreateApiKeyCommand(ctx, { name: body.name ?? null, mode: body.mode ?? 'sandbox', apiVersion }),
+    );
     return { ...presentApiKey(state), key };
   }
 
@@ -58,7 +70,12 @@ export class ApiKeysController {
     readModel: true,
   })
   async list(@Ctx() ctx: CommandContext, @Query() query: StyleAQuery) {
-    return styleA(await this.queries.execute(new ListApiKeysQuery(ctx.actor.organizationId, managedKeyModes(ctx.actor), styleAQuery(query))), presentApiKey);
+    return styleA(
+      await this.queries.execute(
+        new ListApiKeysQuery(ctx.actor.organizationId, managedKeyModes(ctx.actor), styleAQuery(query)),
+      ),
+      presentApiKey,
+    );
   }
 
   @Post('api-keys/:id/rotate')
@@ -69,7 +86,10 @@ export class ApiKeysController {
     summary: 'Rotate an API key',
     description: 'A new secret and a new encryption_public_key; the old secret stops working.',
     ok: { status: 200, schema: 'ApiKeyWithSecret', description: 'The key with its new `key`' },
-    errors: { 404: 'No such key in the caller’s organization and mode (not_found)', 409: 'The key is revoked (conflict)' },
+    errors: {
+      404: 'No such key in the caller’s organization and mode (not_found)',
+      409: 'The key is revoked (conflict)',
+    },
   })
   async rotate(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     const { key, state } = await this.commands.execute(new RotateApiKeyCommand(ctx, id));
@@ -82,7 +102,10 @@ export class ApiKeysController {
     id: 'revokeApiKey',
     summary: 'Revoke an API key',
     ok: { status: 200, schema: 'ApiKey', description: 'The revoked key' },
-    errors: { 404: 'No such key (not_found)', 409: 'A key cannot revoke itself (cannot_revoke_self), or it is revoked already' },
+    errors: {
+      404: 'No such key (not_found)',
+      409: 'A key cannot revoke itself (cannot_revoke_self), or it is revoked already',
+    },
   })
   async revoke(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentApiKey(await this.commands.execute(new RevokeApiKeyCommand(ctx, id)));
@@ -93,11 +116,14 @@ export class ApiKeysController {
   @ApiRoute({
     id: 'createEntityToken',
     summary: 'Issue an entity token',
-    description: 'A bearer token (etk_…) scoped to one entity: entity_id is inferred on every route, another entity’s resource answers 403.',
+    description:
+      'A bearer token (etk_…) scoped to one entity: entity_id is inferred on every route, another entity’s resource answers 403.',
     ok: { status: 201, schema: 'EntityToken', description: 'The token (shown once)' },
     errors: { 404: 'No such entity (not_found)' },
   })
   async issueToken(@Ctx() ctx: CommandContext, @Body() body: CreateEntityTokenDto) {
-    return this.commands.execute(new IssueEntityTokenCommand(ctx, { entityId: body.entity_id, expiresInSeconds: body.expires_in ?? 3600 }));
+    return this.commands.execute(
+      new IssueEntityTokenCommand(ctx, { entityId: body.entity_id, expiresInSeconds: body.expires_in ?? 3600 }),
+    );
   }
 }

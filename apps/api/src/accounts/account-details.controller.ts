@@ -22,11 +22,23 @@ export class AccountDetailsController {
     description: 'The bank coordinates of an account on a rail; once per account and rail.',
     ok: [
       { status: 201, schema: 'AccountDetails', description: 'Issued now' },
-      { status: 200, schema: 'AccountDetails', description: 'Issued before for this account and rail: the same record' },
+      {
+        status: 200,
+        schema: 'AccountDetails',
+        description: 'Issued before for this account and rail: the same record',
+      },
     ],
-    errors: { 403: 'Another entity’s account (forbidden)', 404: 'No such account (account_not_found)', 422: 'The rail does not fit the account (rail_not_supported, asset_type_mismatch)' },
+    errors: {
+      403: 'Another entity’s account (forbidden)',
+      404: 'No such account (account_not_found)',
+      422: 'The rail does not fit the account (rail_not_supported, asset_type_mismatch)',
+    },
   })
-  async issue(@Ctx() ctx: CommandContext, @Body() body: CreateAccountDetailsDto, @Res({ passthrough: true }) res: Response) {
+  async issue(
+    @Ctx() ctx: CommandContext,
+    @Body() body: CreateAccountDetailsDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const { details, created } = await this.commands.execute(new IssueAccountDetailsCommand(ctx, body));
     res.status(created ? 201 : 200);
     return presentAccountDetails(details);

@@ -70,7 +70,11 @@ export class AccountsController {
     summary: 'Retrieve an account',
     description: 'Balances included: available = current − holds.',
     ok: { status: 200, schema: 'Account', description: 'The account' },
-    errors: { 400: 'A malformed as_of (validation_error)', 403: 'Another entity’s (forbidden)', 404: 'No such account, or none yet at as_of (account_not_found)' },
+    errors: {
+      400: 'A malformed as_of (validation_error)',
+      403: 'Another entity’s (forbidden)',
+      404: 'No such account, or none yet at as_of (account_not_found)',
+    },
   })
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentState(await this.queries.execute(new GetAccountQuery(ctx.actor, id)));

@@ -1,6 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateBy } from 'class-validator';
-import { ASSET_TYPES, DISPLAY_NAME_MAX, isSupportedCurrency, RAIL_NAMES, type AssetType, type Rail } from '@app/domain/accounts';
+import {
+  ASSET_TYPES,
+  DISPLAY_NAME_MAX,
+  isSupportedCurrency,
+  RAIL_NAMES,
+  type AssetType,
+  type Rail,
+} from '@app/domain/accounts';
 import { StyleAQuery } from '../http/pagination';
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
@@ -11,12 +18,18 @@ const ACCOUNT_ID = new RegExp(`^acc_${ULID}$`);
 const IsSupportedCurrency = () =>
   ValidateBy({
     name: 'isSupportedCurrency',
-    validator: { validate: isSupportedCurrency, defaultMessage: () => 'currency must be an uppercase ISO 4217 code, USC or UST' },
+    validator: {
+      validate: isSupportedCurrency,
+      defaultMessage: () => 'currency must be an uppercase ISO 4217 code, USC or UST',
+    },
   });
 
 export class CreateAccountDto {
   /** Required with an API key, inferred from an entity token (checked by entityScope). */
-  @ApiPropertyOptional({ pattern: '^ent_[0-9A-HJKMNP-TV-Z]{26}$', description: 'Required with an API key; inferred from an entity token' })
+  @ApiPropertyOptional({
+    pattern: '^ent_[0-9A-HJKMNP-TV-Z]{26}$',
+    description: 'Required with an API key; inferred from an entity token',
+  })
   @IsOptional()
   @Matches(ENTITY_ID, { message: 'entity_id must be an entity id (ent_…)' })
   entity_id?: string;

@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
-import { ACCOUNT_RANDOM, cryptoRandom, FundSandboxAccountHandler, GetAccountHandler, IssueAccountDetailsHandler, OpenAccountHandler } from '@app/application/accounts';
+import {
+  ACCOUNT_RANDOM,
+  cryptoRandom,
+  FundSandboxAccountHandler,
+  GetAccountHandler,
+  IssueAccountDetailsHandler,
+  OpenAccountHandler,
+} from '@app/application/accounts';
 import { ListAccountTransactionsHandler } from '@app/read-models/accounts/list-account-transactions.query-handler';
 import { ListAccountsHandler } from '@app/read-models/accounts/list-accounts.query-handler';
 import { AccountDetailsController } from './account-details.controller';

@@ -27,6 +27,10 @@ export class SandboxFundingController {
     },
   })
   async fund(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: FundAccountDto) {
-    return presentCredit(await this.commands.execute(new FundSandboxAccountCommand(ctx, id, { amount: body.amount, currency: body.currency })));
+    return presentCredit(
+      await this.commands.execute(
+        new FundSandboxAccountCommand(ctx, id, { amount: body.amount, currency: body.currency }),
+      ),
+    );
   }
 }

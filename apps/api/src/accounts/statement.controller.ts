@@ -38,7 +38,9 @@ export class StatementController {
     readModel: true,
   })
   async list(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: StatementPageDto) {
-    const page = await this.queries.execute(new ListAccountTransactionsQuery(ctx.actor, id, { limit: query.limit ?? 20, before: query.cursor }));
+    const page = await this.queries.execute(
+      new ListAccountTransactionsQuery(ctx.actor, id, { limit: query.limit ?? 20, before: query.cursor }),
+    );
     return styleA(page, presentStatementEntry);
   }
 }

@@ -25,19 +25,41 @@ export class StatementsController {
   // ApiRoute gives an answer one schema for all its media types: each gets its own here (merged into ApiRoute's 200).
   @ApiResponse({
     status: 200,
-    content: { 'application/json': { schema: ref('Statement') }, 'text/csv': { schema: { type: 'string' } }, 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+    content: {
+      'application/json': { schema: ref('Statement') },
+      'text/csv': { schema: { type: 'string' } },
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+    },
   })
-  @ApiParam({ name: 'month', description: 'A UTC calendar month, not in the future', schema: { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$' } })
+  @ApiParam({
+    name: 'month',
+    description: 'A UTC calendar month, not in the future',
+    schema: { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$' },
+  })
   @ApiRoute({
     id: 'getAccountStatement',
     summary: 'A monthly account statement',
     description:
       'The month’s posted transactions oldest first with the balance after each, opening and closing balances, totals, and the signed checkpoint and inclusion proof of the last line (examples/verify-proof.mjs --statement). Accept: text/csv or application/pdf for the same statement as a file.',
-    ok: { status: 200, mediaType: MEDIA, description: 'The statement: JSON, CSV (a row per line, then the totals as rows) or a PDF, by Accept' },
-    errors: { 400: 'A malformed month, or one in the future (validation_error)', 403: 'Another entity’s account (forbidden)', 404: 'No such account (account_not_found)' },
+    ok: {
+      status: 200,
+      mediaType: MEDIA,
+      description: 'The statement: JSON, CSV (a row per line, then the totals as rows) or a PDF, by Accept',
+    },
+    errors: {
+      400: 'A malformed month, or one in the future (validation_error)',
+      403: 'Another entity’s account (forbidden)',
+      404: 'No such account (account_not_found)',
+    },
     readModel: true,
   })
-  async get(@Ctx() { actor }: CommandContext, @Param('id') id: string, @Param('month') month: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async get(
+    @Ctx() { actor }: CommandContext,
+    @Param('id') id: string,
+    @Param('month') month: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const source = await this.queries.execute(new GetStatementQuery(actor, id, month));
     const type = req.accepts([...MEDIA]) || MEDIA[0];
     if (type === 'application/json') {

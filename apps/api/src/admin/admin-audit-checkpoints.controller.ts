@@ -2,7 +2,10 @@ import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsOptional, Matches } from 'class-validator';
-import { GetCheckpointConsistencyQuery, ListAuditCheckpointsQuery } from '@app/application/audit/list-audit-checkpoints/list-audit-checkpoints.query';
+import {
+  GetCheckpointConsistencyQuery,
+  ListAuditCheckpointsQuery,
+} from '@app/application/audit/list-audit-checkpoints/list-audit-checkpoints.query';
 import { Public } from '../http/auth/auth.decorators';
 import { LimitField } from '../http/pagination';
 import { OperatorGuard } from './operator.guard';
@@ -52,7 +55,9 @@ export class AdminAuditCheckpointsController {
     errors: { 400: 'A bad limit or cursor (validation_error)' },
   })
   checkpoints(@Query() q: AuditCheckpointsDto) {
-    return this.queries.execute(new ListAuditCheckpointsQuery(q.limit ?? 20, q.cursor === undefined ? undefined : Number(q.cursor)));
+    return this.queries.execute(
+      new ListAuditCheckpointsQuery(q.limit ?? 20, q.cursor === undefined ? undefined : Number(q.cursor)),
+    );
   }
 
   @Get('checkpoints/consistency')
@@ -60,7 +65,10 @@ export class AdminAuditCheckpointsController {
     id: 'operatorGetCheckpointConsistency',
     summary: 'Operator: proof that a later checkpoint extends an earlier one',
     ok: { status: 200, schema: 'CheckpointConsistency', description: 'The consistency proof' },
-    errors: { 400: 'first or second missing or not a tree size, or not in order (validation_error)', 404: 'No signed checkpoint of that tree size (checkpoint_not_found)' },
+    errors: {
+      400: 'first or second missing or not a tree size, or not in order (validation_error)',
+      404: 'No signed checkpoint of that tree size (checkpoint_not_found)',
+    },
   })
   consistency(@Query() q: CheckpointConsistencyDto) {
     return this.queries.execute(new GetCheckpointConsistencyQuery(Number(q.first), Number(q.second)));

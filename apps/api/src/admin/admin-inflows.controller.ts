@@ -32,13 +32,24 @@ export class AdminInflowsController {
     description: 'Credits the account (any mode); fires inflows.completed.',
     ok: { status: 201, schema: 'AccountTransaction', description: 'The credit, as the statement lists it' },
     errors: {
-      409: { description: 'The reference was recorded on the account already (duplicate_reference): the first transaction', schema: 'DuplicateInflowError' },
+      409: {
+        description: 'The reference was recorded on the account already (duplicate_reference): the first transaction',
+        schema: 'DuplicateInflowError',
+      },
       422: 'Another currency, a rail the currency does not have, or past the balance bound (currency_mismatch, rail_not_supported, balance_limit_exceeded)',
     },
   })
   async record(@Headers('x-request-id') requestId: string, @Param('id') id: string, @Body() body: RecordInflowDto) {
-    const input = { amount: body.amount, currency: body.currency, rail: body.rail, reference: body.reference, sender: body.sender ?? null };
-    const { transaction, created, organization_id, mode } = await this.commands.execute(new RecordInflowCommand(requestId, id, input));
+    const input = {
+      amount: body.amount,
+      currency: body.currency,
+      rail: body.rail,
+      reference: body.reference,
+      sender: body.sender ?? null,
+    };
+    const { transaction, created, organization_id, mode } = await this.commands.execute(
+      new RecordInflowCommand(requestId, id, input),
+    );
     const shown = presentInflowTransaction(transaction, { organization_id, mode });
     if (!created) throw duplicateInflowReference(shown, transaction.reference);
     return shown;
@@ -51,9 +62,14 @@ export class AdminInflowsController {
  */
 function duplicateInflowReference(transaction: InflowTransaction, reference: string): DomainException {
   return new DomainException(
-    domainError('conflict', 'duplicate_reference', `An inflow with reference "${reference}" was already recorded on this account`, {
-      errors: [{ field: 'reference', message: 'already recorded on this account' }],
-      details: { ...transaction, transaction },
-    }),
+    domainError(
+      'conflict',
+      'duplicate_reference',
+      `An inflow with reference "${reference}" was already recorded on this account`,
+      {
+        errors: [{ field: 'reference', message: 'already recorded on this account' }],
+        details: { ...transaction, transaction },
+      },
+    ),
   );
 }

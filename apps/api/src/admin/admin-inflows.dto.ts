@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateBy } from 'class-validator';
-import { INFLOW_RAILS, INFLOW_REFERENCE_MAX, INFLOW_SENDER_MAX, isSupportedCurrency, type InflowRail } from '@app/domain/accounts';
+import {
+  INFLOW_RAILS,
+  INFLOW_REFERENCE_MAX,
+  INFLOW_SENDER_MAX,
+  isSupportedCurrency,
+  type InflowRail,
+} from '@app/domain/accounts';
 
 /**
  * POST /admin/accounts/{id}/inflows (decisions §11). Shape errors are 400 here; whether the inflow
@@ -15,14 +21,26 @@ export class RecordInflowDto {
   amount: number;
 
   @ApiProperty({ pattern: '^[A-Z]{3}$', description: 'The account’s currency' })
-  @ValidateBy({ name: 'isSupportedCurrency', validator: { validate: isSupportedCurrency, defaultMessage: () => 'currency must be an uppercase ISO 4217 code, USC or UST' } })
+  @ValidateBy({
+    name: 'isSupportedCurrency',
+    validator: {
+      validate: isSupportedCurrency,
+      defaultMessage: () => 'currency must be an uppercase ISO 4217 code, USC or UST',
+    },
+  })
   currency: string;
 
   @ApiProperty({ enum: INFLOW_RAILS })
-  @IsIn(INFLOW_RAILS, { message: `rail must be one of ${INFLOW_RAILS.join(', ')} (money between the organization's own accounts is a book transfer: POST /transfer)` })
+  @IsIn(INFLOW_RAILS, {
+    message: `rail must be one of ${INFLOW_RAILS.join(', ')} (money between the organization's own accounts is a book transfer: POST /transfer)`,
+  })
   rail: InflowRail;
 
-  @ApiProperty({ minLength: 1, maxLength: INFLOW_REFERENCE_MAX, description: 'The rail’s reference: unique per account (409 with the first)' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: INFLOW_REFERENCE_MAX,
+    description: 'The rail’s reference: unique per account (409 with the first)',
+  })
   @IsString({ message: 'reference must be a string' })
   @Length(1, INFLOW_REFERENCE_MAX, { message: `reference must be 1-${INFLOW_REFERENCE_MAX} characters` })
   @Matches(/\S/, { message: 'reference must not be blank' })

@@ -14,7 +14,9 @@ const ORGANIZATION_ID = /^org_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export class OrganizationLedgerParams {
   @ApiProperty({ pattern: '^org_[0-9A-HJKMNP-TV-Z]{26}$', description: 'The organization_id of GET /api-keys/current' })
-  @Matches(ORGANIZATION_ID, { message: 'id must be an organization id (org_…): the organization_id of GET /api-keys/current' })
+  @Matches(ORGANIZATION_ID, {
+    message: 'id must be an organization id (org_…): the organization_id of GET /api-keys/current',
+  })
   id!: string;
 }
 
@@ -24,7 +26,13 @@ export class OrganizationLedgerDto {
   @IsIn(['sandbox', 'live'], { message: 'mode must be sandbox or live' })
   mode!: 'sandbox' | 'live';
 
-  @ApiProperty({ required: false, type: 'string', description: 'An ISO 8601 date-time, a Unix ms integer, or position:N' }) @IsOptional() as_of?: unknown;
+  @ApiProperty({
+    required: false,
+    type: 'string',
+    description: 'An ISO 8601 date-time, a Unix ms integer, or position:N',
+  })
+  @IsOptional()
+  as_of?: unknown;
 }
 
 /** `GET /admin/organizations/{id}/ledger?mode=` (decisions §12), behind the operator token as every /admin route. */
@@ -44,6 +52,10 @@ export class AdminLedgerController {
   })
   @Header('Content-Type', JSON_CONTENT_TYPE)
   async ledger(@Param() params: OrganizationLedgerParams, @Query() q: OrganizationLedgerDto): Promise<string> {
-    return exactJson({ data: await this.queries.execute(new GetLedgerQuery(params.id, q.mode, q.as_of === undefined ? null : parseAsOf(q.as_of))) });
+    return exactJson({
+      data: await this.queries.execute(
+        new GetLedgerQuery(params.id, q.mode, q.as_of === undefined ? null : parseAsOf(q.as_of)),
+      ),
+    });
   }
 }

@@ -37,7 +37,9 @@ export const ORGANIZATION_ID = /^org_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export class OrganizationParams {
   @ApiProperty({ pattern: '^org_[0-9A-HJKMNP-TV-Z]{26}$', description: 'The organization_id of GET /api-keys/current' })
-  @Matches(ORGANIZATION_ID, { message: 'id must be an organization id (org_…): the organization_id of GET /api-keys/current' })
+  @Matches(ORGANIZATION_ID, {
+    message: 'id must be an organization id (org_…): the organization_id of GET /api-keys/current',
+  })
   id!: string;
 }
 
@@ -66,7 +68,11 @@ export class AdminController {
   })
   async review(@Headers('x-request-id') requestId: string, @Param('id') id: string, @Body() body: SandboxReviewDto) {
     const context = await this.operatorContext('entity', id, requestId);
-    return presentEntity(await this.commands.execute(new ReviewEntityCommand(context, { entityId: id, decision: body.decision, reason: body.reason ?? null })));
+    return presentEntity(
+      await this.commands.execute(
+        new ReviewEntityCommand(context, { entityId: id, decision: body.decision, reason: body.reason ?? null }),
+      ),
+    );
   }
 
   @Post('transfers/:id/advance')
@@ -74,13 +80,22 @@ export class AdminController {
   @ApiRoute({
     id: 'operatorAdvanceTransfer',
     summary: 'Operator: move a transfer',
-    description: 'As the sandbox advance, in any mode; also to cancelled from pending (its hold released, the fee not taken).',
+    description:
+      'As the sandbox advance, in any mode; also to cancelled from pending (its hold released, the fee not taken).',
     ok: { status: 200, schema: 'Transfer', description: 'The transfer after the move' },
-    errors: { 409: 'A move the lifecycle does not allow (invalid_transition, book_transfer_not_reversible, book_transfer_not_cancellable)' },
+    errors: {
+      409: 'A move the lifecycle does not allow (invalid_transition, book_transfer_not_reversible, book_transfer_not_cancellable)',
+    },
   })
-  async advance(@Headers('x-request-id') requestId: string, @Param('id') id: string, @Body() body: OperatorAdvanceTransferDto) {
+  async advance(
+    @Headers('x-request-id') requestId: string,
+    @Param('id') id: string,
+    @Body() body: OperatorAdvanceTransferDto,
+  ) {
     const context = await this.operatorContext('transfer', id, requestId);
-    return presentTransfer(await this.commands.execute(new AdvanceTransferCommand(context, id, body.to, body.status_reason ?? null)));
+    return presentTransfer(
+      await this.commands.execute(new AdvanceTransferCommand(context, id, body.to, body.status_reason ?? null)),
+    );
   }
 
   @Get('organizations/:id/events')
@@ -88,12 +103,21 @@ export class AdminController {
     id: 'operatorListOrganizationEvents',
     summary: 'Operator: an organization’s event history',
     description: 'Every mode, oldest first; the cursor is a log position.',
-    ok: { status: 200, schema: styleAList(ref('Event'), 'A page of events, oldest first'), description: 'Events, oldest first' },
+    ok: {
+      status: 200,
+      schema: styleAList(ref('Event'), 'A page of events, oldest first'),
+      description: 'Events, oldest first',
+    },
     errors: { 400: 'Not an organization id, or a bad limit or cursor (validation_error)' },
   })
   async events(@Param() params: OrganizationParams, @Query() query: OrganizationEventsDto) {
-    const page = await this.queries.execute(new ListOrganizationEventsQuery(params.id, { after: Number(query.cursor ?? 0), limit: query.limit ?? 20 }));
-    return { data: page.items, meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore ? String(page.nextPosition) : null } } };
+    const page = await this.queries.execute(
+      new ListOrganizationEventsQuery(params.id, { after: Number(query.cursor ?? 0), limit: query.limit ?? 20 }),
+    );
+    return {
+      data: page.items,
+      meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore ? String(page.nextPosition) : null } },
+    };
   }
 
   private async operatorContext(resource: OperatedResource, id: string, requestId: string): Promise<CommandContext> {

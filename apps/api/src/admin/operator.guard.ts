@@ -28,7 +28,13 @@ export class OperatorGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<Request>();
     if (!this.config.adminToken) throw new NotFoundException(`Cannot ${req.method} ${req.path}`);
     if (!isOperatorToken(this.config, req.headers.authorization)) {
-      throw new DomainException(domainError('unauthorized', 'unauthorized', 'The operator API needs Authorization: Bearer <PAYMENTS_ADMIN_TOKEN>'));
+      throw new DomainException(
+        domainError(
+          'unauthorized',
+          'unauthorized',
+          'The operator API needs Authorization: Bearer <PAYMENTS_ADMIN_TOKEN>',
+        ),
+      );
     }
     assignRequestLog({ actor: 'operator' });
     return true;

@@ -1,4 +1,11 @@
-import { applyDecorators, Injectable, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  applyDecorators,
+  Injectable,
+  UseInterceptors,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { Observable } from 'rxjs';
 import { ApiQuery } from '@nestjs/swagger';
 import type { Request } from 'express';
@@ -9,7 +16,11 @@ import { atPointInTime, type PointInTime } from '@app/platform/event-store/point
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 const malformed = () =>
-  new DomainException(domainError('validation', 'validation_error', 'Invalid as_of', { errors: [{ field: 'as_of', message: 'as_of must be an ISO 8601 date-time, a ms integer or position:N' }] }));
+  new DomainException(
+    domainError('validation', 'validation_error', 'Invalid as_of', {
+      errors: [{ field: 'as_of', message: 'as_of must be an ISO 8601 date-time, a ms integer or position:N' }],
+    }),
+  );
 
 /** `as_of` (decisions §10): an ISO 8601 date-time, a ms integer, or `position:N`. */
 export function parseAsOf(value: unknown): PointInTime {
@@ -18,7 +29,11 @@ export function parseAsOf(value: unknown): PointInTime {
   if (position) return { position: Number(position[1]) };
   if (/^\d{1,15}$/.test(value)) return { time: Number(value) };
   const ms = DATE_TIME.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms) || new Date(Date.parse(`${value.slice(0, 10)}T00:00:00Z`)).toISOString().slice(0, 10) !== value.slice(0, 10)) throw malformed();
+  if (
+    Number.isNaN(ms) ||
+    new Date(Date.parse(`${value.slice(0, 10)}T00:00:00Z`)).toISOString().slice(0, 10) !== value.slice(0, 10)
+  )
+    throw malformed();
   return { time: ms };
 }
 
@@ -48,7 +63,8 @@ export const AsOf = () =>
     ApiQuery({
       name: 'as_of',
       required: false,
-      description: 'The resource as it was at a point: an ISO 8601 date-time, a Unix ms integer, or position:N (a log position); before it existed, 404',
+      description:
+        'The resource as it was at a point: an ISO 8601 date-time, a Unix ms integer, or position:N (a log position); before it existed, 404',
       schema: { type: 'string', pattern: '^(position:\\d{1,16}|\\d{1,15}|\\d{4}-\\d{2}-\\d{2}T.+)$' },
     }),
   );

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { GetEventProofHandler } from '@app/application/audit/get-event-proof/get-event-proof.handler';
-import { GetCheckpointConsistencyHandler, ListAuditCheckpointsHandler } from '@app/application/audit/list-audit-checkpoints/list-audit-checkpoints.handler';
+import {
+  GetCheckpointConsistencyHandler,
+  ListAuditCheckpointsHandler,
+} from '@app/application/audit/list-audit-checkpoints/list-audit-checkpoints.handler';
 import { AuditCheckpointsModule } from '@app/platform/audit-checkpoints/audit-checkpoints.module';
 import { AdminAuditCheckpointsController } from '../admin/admin-audit-checkpoints.controller';
 import { OperatorGuard } from '../admin/operator.guard';

@@ -31,10 +31,18 @@ export class ListEventsDto {
   type?: string;
   @ApiPropertyOptional({ enum: RESOURCE_STREAMS.map((r) => r.type) })
   @IsOptional()
-  @IsIn(RESOURCE_STREAMS.map((r) => r.type), { message: `resource_type must be one of ${RESOURCE_STREAMS.map((r) => r.type).join(', ')}` })
+  @IsIn(RESOURCE_STREAMS.map((r) => r.type), {
+    message: `resource_type must be one of ${RESOURCE_STREAMS.map((r) => r.type).join(', ')}`,
+  })
   resource_type?: string;
-  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-Za-z]{1,64}$' }) @IsOptional() @Matches(ID, { message: 'resource_id must be a resource id' }) resource_id?: string;
-  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-Za-z]{1,64}$' }) @IsOptional() @Matches(ID, { message: 'entity_id must be an entity id' }) entity_id?: string;
+  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-Za-z]{1,64}$' })
+  @IsOptional()
+  @Matches(ID, { message: 'resource_id must be a resource id' })
+  resource_id?: string;
+  @ApiPropertyOptional({ pattern: '^[a-z]{2,5}_[0-9A-Za-z]{1,64}$' })
+  @IsOptional()
+  @Matches(ID, { message: 'entity_id must be an entity id' })
+  entity_id?: string;
   @ApiPropertyOptional({ pattern: '^\\d{1,16}$', description: 'Events after this log position' })
   @IsOptional()
   @Matches(POSITION, { message: 'after_position must be a non-negative integer' })
@@ -74,15 +82,35 @@ export class AuditController {
     id: 'listEvents',
     summary: 'The event history',
     description: 'The caller’s organization and mode, oldest first (ascending position).',
-    ok: { status: 200, schema: styleAList(ref('Event'), 'A page of events, oldest first'), description: 'Events, oldest first' },
+    ok: {
+      status: 200,
+      schema: styleAList(ref('Event'), 'A page of events, oldest first'),
+      description: 'Events, oldest first',
+    },
     errors: { 400: 'A bad filter, date or cursor (validation_error)' },
     readModel: true,
   })
   async events(@Ctx() { actor }: CommandContext, @Query() q: ListEventsDto) {
     const range = createdRange(q);
     const afterPosition = Math.max(Number(q.cursor ?? 0), Number(q.after_position ?? 0));
-    const filter = { organization_id: actor.organizationId, mode: actor.mode, type: q.type, resource_type: q.resource_type, resource_id: q.resource_id, entity_id: q.entity_id };
-    return eventsPage(await this.queries.execute(new ListEventsQuery(filter, { afterPosition, limit: q.limit ?? 20, createdFrom: range?.gte, createdTo: range?.lte })));
+    const filter = {
+      organization_id: actor.organizationId,
+      mode: actor.mode,
+      type: q.type,
+      resource_type: q.resource_type,
+      resource_id: q.resource_id,
+      entity_id: q.entity_id,
+    };
+    return eventsPage(
+      await this.queries.execute(
+        new ListEventsQuery(filter, {
+          afterPosition,
+          limit: q.limit ?? 20,
+          createdFrom: range?.gte,
+          createdTo: range?.lte,
+        }),
+      ),
+    );
   }
 
   /** One route per collection of the resource table (decisions §10), so a new resource is one line there. */
@@ -90,20 +118,37 @@ export class AuditController {
   @ApiRoute({
     id: 'getHistory',
     summary: 'A resource’s history',
-    description: 'The resource’s events, oldest first, with its hash chain: a page at a time (limit, default 100, and cursor).',
+    description:
+      'The resource’s events, oldest first, with its hash chain: a page at a time (limit, default 100, and cursor).',
     ok: { status: 200, schema: 'EventHistory', description: 'A page of the events, oldest first' },
-    errors: { 400: 'A bad limit or cursor (validation_error)', 404: 'No such resource in the caller’s organization and mode (not_found)' },
+    errors: {
+      400: 'A bad limit or cursor (validation_error)',
+      404: 'No such resource in the caller’s organization and mode (not_found)',
+    },
     readModel: true,
   })
-  async history(@Ctx() { actor }: CommandContext, @Req() req: Request, @Param('id') id: string, @Query() q: HistoryPageDto) {
+  async history(
+    @Ctx() { actor }: CommandContext,
+    @Req() req: Request,
+    @Param('id') id: string,
+    @Query() q: HistoryPageDto,
+  ) {
     const resource = RESOURCE_STREAMS.find((r) => r.collection === req.path.split('/')[1])!;
     const afterRevision = q.cursor === undefined ? -1 : Number(q.cursor);
-    return eventsPage(await this.queries.execute(new GetResourceHistoryQuery(actor, resource, id, { afterRevision, limit: q.limit ?? 100 })), 'revision');
+    return eventsPage(
+      await this.queries.execute(
+        new GetResourceHistoryQuery(actor, resource, id, { afterRevision, limit: q.limit ?? 100 }),
+      ),
+      'revision',
+    );
   }
 }
 
 /** Style A's envelope over events oldest first: the next page starts after the last event's position (the log) or revision (a stream). */
 function eventsPage(page: EventsPage, cursor: 'position' | 'revision' = 'position') {
   const last = page.items[page.items.length - 1];
-  return { data: page.items, meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore && last ? String(last[cursor]) : null } } };
+  return {
+    data: page.items,
+    meta: { pagination: { has_more: page.hasMore, next_cursor: page.hasMore && last ? String(last[cursor]) : null } },
+  };
 }

@@ -23,7 +23,10 @@ export class EventProofController {
     summary: 'An event’s inclusion proof in the latest signed checkpoint',
     description: 'All an auditor needs to check the event offline (examples/verify-proof.mjs).',
     ok: { status: 200, schema: 'EventProof', description: 'The proof' },
-    errors: { 404: 'No such event in the caller’s organization and mode (event_not_found)', 409: 'Newer than the latest signed checkpoint (event_not_checkpointed): retry shortly' },
+    errors: {
+      404: 'No such event in the caller’s organization and mode (event_not_found)',
+      409: 'Newer than the latest signed checkpoint (event_not_checkpointed): retry shortly',
+    },
   })
   proof(@Ctx() { actor }: CommandContext, @Param('id') id: string) {
     return this.queries.execute(new GetEventProofQuery(actor, id));

@@ -13,13 +13,19 @@ export const WORKER_ENTRY = join(__dirname, '..', '..', '..', 'worker', 'src', '
  * What `npm start` runs on one DATA_DIR: the API (HTTP and commands, no reader of the log), and one
  * worker with every role, which it supervises (worker-supervisor.ts).
  */
-export async function createApiWithWorker(config: PlatformConfig, env: NodeJS.ProcessEnv = process.env): Promise<INestApplication> {
+export async function createApiWithWorker(
+  config: PlatformConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<INestApplication> {
   // Every role, whatever WORKER_ROLES says: npm start's one worker reads the whole log.
   const worker = new WorkerSupervisor({
     entry: WORKER_ENTRY,
     env: { ...env, WORKER_ROLES: '' },
     execArgv: workerFlags(config.workerMaxHeapMb),
-    heartbeat: { intervalMs: Math.max(100, Math.floor(config.workerHeartbeatTimeoutMs / 5)), timeoutMs: config.workerHeartbeatTimeoutMs },
+    heartbeat: {
+      intervalMs: Math.max(100, Math.floor(config.workerHeartbeatTimeoutMs / 5)),
+      timeoutMs: config.workerHeartbeatTimeoutMs,
+    },
   });
   const app = await createApi(config, { worker });
   await worker.start(app.get<EventStore>(STORED_EVENT_STORE));

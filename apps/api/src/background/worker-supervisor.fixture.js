@@ -8,7 +8,14 @@ process.on('message', (message) => {
     process.send({
       type: 'status',
       id: message.id,
-      report: { roles: ['projector', 'publisher', 'webhooks', 'process-managers'], projected: 7, published: 7, process_managers: [], tail: null, rss_bytes: 1 },
+      report: {
+        roles: ['projector', 'publisher', 'webhooks', 'process-managers'],
+        projected: 7,
+        published: 7,
+        process_managers: [],
+        tail: null,
+        rss_bytes: 1,
+      },
     });
   } else if (message.type === 'metrics') {
     // As prom-client's getMetricsAsJSON gives them: a webhook counter of the worker and an append counter both processes have.
@@ -16,8 +23,20 @@ process.on('message', (message) => {
       type: 'metrics',
       id: message.id,
       metrics: [
-        { name: 'payments_webhook_deliveries_total', help: 'attempts', type: 'counter', aggregator: 'sum', values: [{ value: 3, labels: { outcome: 'succeeded' } }] },
-        { name: 'payments_event_store_appends_total', help: 'appends', type: 'counter', aggregator: 'sum', values: [{ value: 5, labels: { outcome: 'ok' } }] },
+        {
+          name: 'payments_webhook_deliveries_total',
+          help: 'attempts',
+          type: 'counter',
+          aggregator: 'sum',
+          values: [{ value: 3, labels: { outcome: 'succeeded' } }],
+        },
+        {
+          name: 'payments_event_store_appends_total',
+          help: 'appends',
+          type: 'counter',
+          aggregator: 'sum',
+          values: [{ value: 5, labels: { outcome: 'ok' } }],
+        },
       ],
     });
   }

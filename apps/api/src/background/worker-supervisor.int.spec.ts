@@ -40,7 +40,8 @@ describe('WorkerSupervisor', () => {
     return { pid };
   };
   /** The restart delays the supervisor scheduled (its timers, read rather than timed: issue 32). */
-  const scheduled = (timers: jest.SpyInstance, backoffs: number[]) => timers.mock.calls.map((call) => call[1] as number).filter((ms) => backoffs.includes(ms));
+  const scheduled = (timers: jest.SpyInstance, backoffs: number[]) =>
+    timers.mock.calls.map((call) => call[1] as number).filter((ms) => backoffs.includes(ms));
   afterEach(async () => {
     await supervisor?.onApplicationShutdown();
     supervisor = null;
@@ -50,13 +51,20 @@ describe('WorkerSupervisor', () => {
 
   it('starts the worker, asks it for its status, and keeps no answered request', async () => {
     await start();
-    for (let i = 0; i < 5; i++) expect(await supervisor!.status()).toMatchObject({ state: 'running', restarts: 0, report: { projected: 7, published: 7 } });
+    for (let i = 0; i < 5; i++)
+      expect(await supervisor!.status()).toMatchObject({
+        state: 'running',
+        restarts: 0,
+        report: { projected: 7, published: 7 },
+      });
     expect((supervisor as unknown as { pendingStatus: Map<number, unknown> }).pendingStatus.size).toBe(0);
   });
 
   it("asks the worker for its metrics, which the API's /metrics sums with its own", async () => {
     await start();
-    expect(await supervisor!.metrics()).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'payments_webhook_deliveries_total' })]));
+    expect(await supervisor!.metrics()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'payments_webhook_deliveries_total' })]),
+    );
     const metrics = new AppMetrics();
     metrics.addSource(() => supervisor!.metrics());
     const before = (await eventStoreAppends.get()).values.find((v) => v.labels.outcome === 'ok')?.value ?? 0;
@@ -100,7 +108,12 @@ describe('WorkerSupervisor', () => {
     expect(alive(first)).toBe(true);
     const next = await restartedAfter(first);
     expect(alive(first)).toBe(false);
-    expect(await supervisor!.status()).toMatchObject({ state: 'running', restarts: 1, unresponsive_kills: 1, pid: next.pid });
+    expect(await supervisor!.status()).toMatchObject({
+      state: 'running',
+      restarts: 1,
+      unresponsive_kills: 1,
+      pid: next.pid,
+    });
 
     // Again: the backoff has doubled.
     stopped.push(next.pid);
@@ -121,7 +134,12 @@ describe('WorkerSupervisor', () => {
     for (const end = Date.now() + 1_200; Date.now() < end;);
     // The heartbeat goes on (it stops on a kill): three pings after the block, each answered.
     await until(() => pings.length >= 3, 'three heartbeats after the block');
-    expect(await supervisor!.status()).toMatchObject({ state: 'running', pid: before.pid, restarts: 0, unresponsive_kills: 0 });
+    expect(await supervisor!.status()).toMatchObject({
+      state: 'running',
+      pid: before.pid,
+      restarts: 0,
+      unresponsive_kills: 0,
+    });
     expect(alive(before.pid!)).toBe(true);
   });
 

@@ -45,7 +45,10 @@ const STABLE_MS = 60_000;
  * (out of memory) and is restarted from its checkpoints: its memory has a ceiling whatever the
  * history (issue 26). A flag on the command line wins over one in NODE_OPTIONS.
  */
-export const workerFlags = (maxHeapMb: number): string[] => [...process.execArgv.filter((f) => !f.startsWith('--max-old-space-size')), `--max-old-space-size=${maxHeapMb}`];
+export const workerFlags = (maxHeapMb: number): string[] => [
+  ...process.execArgv.filter((f) => !f.startsWith('--max-old-space-size')),
+  `--max-old-space-size=${maxHeapMb}`,
+];
 
 /**
  * `npm start` runs the log's readers in one worker (apps/worker, every role) beside the API, so
@@ -89,7 +92,10 @@ export class WorkerSupervisor implements OnApplicationShutdown {
       // the API then serves meanwhile (lists wait, bounded) and /health says `starting`.
       const timeout = setTimeout(() => {
         this.firstStart = null;
-        logger.warn({ component: 'worker', waited_ms: this.options.readyTimeoutMs ?? 60_000 }, 'the worker is still starting; serving meanwhile');
+        logger.warn(
+          { component: 'worker', waited_ms: this.options.readyTimeoutMs ?? 60_000 },
+          'the worker is still starting; serving meanwhile',
+        );
         resolve();
       }, this.options.readyTimeoutMs ?? 60_000);
       this.firstStart = (ready) => {
@@ -107,7 +113,12 @@ export class WorkerSupervisor implements OnApplicationShutdown {
   };
 
   async status(timeoutMs = 1_000): Promise<WorkerState> {
-    const base = { state: this.state, pid: this.child?.pid ?? null, restarts: this.restarts, unresponsive_kills: this.unresponsiveKills };
+    const base = {
+      state: this.state,
+      pid: this.child?.pid ?? null,
+      restarts: this.restarts,
+      unresponsive_kills: this.unresponsiveKills,
+    };
     if (this.state !== 'running') return { ...base, report: null };
     const id = ++this.nextId;
     const report = await new Promise<WorkerReport | null>((resolve) => {
@@ -148,12 +159,17 @@ export class WorkerSupervisor implements OnApplicationShutdown {
 
   private spawn(): void {
     const started = performance.now();
-    const child = fork(this.options.entry, [], { env: this.options.env ?? process.env, execArgv: [...(this.options.execArgv ?? process.execArgv)], stdio: 'inherit' });
+    const child = fork(this.options.entry, [], {
+      env: this.options.env ?? process.env,
+      execArgv: [...(this.options.execArgv ?? process.execArgv)],
+      stdio: 'inherit',
+    });
     this.child = child;
     this.lastAnswer = performance.now();
     child.on('message', (message: FromWorker) => {
       this.lastAnswer = performance.now();
-      if (message.type === 'append') void answerAppend(this.log!, message).then((reply) => child.connected && child.send(reply));
+      if (message.type === 'append')
+        void answerAppend(this.log!, message).then((reply) => child.connected && child.send(reply));
       else if (message.type === 'projected') processSignals.checkpointsMoved.notify();
       else if (message.type === 'status') this.pendingStatus.get(message.id)?.(message.report);
       else if (message.type === 'metrics') this.pendingMetrics.get(message.id)?.(message.metrics);
@@ -210,7 +226,10 @@ export class WorkerSupervisor implements OnApplicationShutdown {
       // Only once it is ready: a start may hold the event loop for long on a large store (index
       // builds, a projection rebuilt from 0), and /health shows a worker stuck there as `starting`.
       if (this.state === 'running' && silentMs > timeoutMs) {
-        logger.error({ pid: child.pid, silent_ms: silentMs, api_blocked_ms: blockedMs, component: 'worker' }, 'worker stopped answering its heartbeat; killing it');
+        logger.error(
+          { pid: child.pid, silent_ms: silentMs, api_blocked_ms: blockedMs, component: 'worker' },
+          'worker stopped answering its heartbeat; killing it',
+        );
         this.unresponsiveKills++;
         this.stopHeartbeat();
         child.kill('SIGKILL');
@@ -240,6 +259,10 @@ export class WorkerSupervisor implements OnApplicationShutdown {
 
   private send(message: ToWorker): void {
     const child = this.child;
-    if (child?.connected) child.send(message, (err) => err && logger.debug({ err, component: 'worker' }, 'the worker did not take a message'));
+    if (child?.connected)
+      child.send(
+        message,
+        (err) => err && logger.debug({ err, component: 'worker' }, 'the worker did not take a message'),
+      );
   }
 }

@@ -10,7 +10,11 @@ import { ApiRoute } from '../openapi/api-route.decorator';
 export class BankCodesController {
   /** Malformed (not two letters) → 400 validation envelope; well-formed but unshipped → 404 (decisions §5). */
   @Get(':country')
-  @ApiParam({ name: 'country', description: 'ISO 3166-1 alpha-2 (NG, GH, KE, ZA, US, GB, IN…)', schema: { type: 'string', maxLength: 2 } })
+  @ApiParam({
+    name: 'country',
+    description: 'ISO 3166-1 alpha-2 (NG, GH, KE, ZA, US, GB, IN…)',
+    schema: { type: 'string', maxLength: 2 },
+  })
   @ApiRoute({
     id: 'listBankCodes',
     summary: 'Bank codes of a country',
@@ -20,12 +24,20 @@ export class BankCodesController {
   list(@Param('country') country: string) {
     if (!/^[A-Za-z]{2}$/.test(country)) {
       const message = 'country must be an ISO 3166-1 alpha-2 code: two letters';
-      throw new DomainException(domainError('validation', 'validation_error', message, { errors: [{ field: 'country', message }] }));
+      throw new DomainException(
+        domainError('validation', 'validation_error', message, { errors: [{ field: 'country', message }] }),
+      );
     }
     country = country.toUpperCase();
     const banks = bankCodesFor(country);
     if (!banks) {
-      throw new DomainException(domainError('not_found', 'country_not_supported', `No bank codes for ${country}; supported: ${SUPPORTED_BANK_CODE_COUNTRIES.join(', ')}`));
+      throw new DomainException(
+        domainError(
+          'not_found',
+          'country_not_supported',
+          `No bank codes for ${country}; supported: ${SUPPORTED_BANK_CODE_COUNTRIES.join(', ')}`,
+        ),
+      );
     }
     return { status: 'success', message: `${banks.length} banks in ${country}`, data: banks };
   }

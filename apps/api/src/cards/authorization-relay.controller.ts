@@ -1,4 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, type BeforeApplicationShutdown } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Res,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { Response } from 'express';
@@ -16,7 +26,12 @@ const MAX_ANSWER = 65_536;
 export const RELAY_HEARTBEAT_MS = 15_000;
 
 export class RelayAnswerDto {
-  @ApiProperty({ type: 'integer', minimum: 100, maximum: 599, description: 'The HTTP status the local endpoint answered' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 100,
+    maximum: 599,
+    description: 'The HTTP status the local endpoint answered',
+  })
   @IsInt({ message: 'status must be an HTTP status' })
   @Min(100)
   @Max(599)
@@ -28,7 +43,11 @@ export class RelayAnswerDto {
 }
 
 export class RelayQueryDto {
-  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'true', description: 'false: end right after `ready` (a script checking its key may relay)' })
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    default: 'true',
+    description: 'false: end right after `ready` (a script checking its key may relay)',
+  })
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'follow must be true or false' })
   follow?: string;
@@ -60,10 +79,21 @@ export class AuthorizationRelayController implements BeforeApplicationShutdown {
   })
   async relay(@Ctx() { actor }: CommandContext, @Query() q: RelayQueryDto, @Res() res: Response): Promise<void> {
     const client = new SseResponse(res);
-    await client.open(0, { object: 'card_authorization_relay', organization_id: actor.organizationId, mode: actor.mode, heartbeat_ms: RELAY_HEARTBEAT_MS }, RELAY_HEARTBEAT_MS);
+    await client.open(
+      0,
+      {
+        object: 'card_authorization_relay',
+        organization_id: actor.organizationId,
+        mode: actor.mode,
+        heartbeat_ms: RELAY_HEARTBEAT_MS,
+      },
+      RELAY_HEARTBEAT_MS,
+    );
     if (q.follow === 'false') return client.end();
     this.open.add(client);
-    const close = this.relays.open(actor.organizationId, (request) => client.message({ event: 'card_authorizations.request', data: request }));
+    const close = this.relays.open(actor.organizationId, (request) =>
+      client.message({ event: 'card_authorizations.request', data: request }),
+    );
     try {
       await client.closed;
     } finally {
@@ -80,16 +110,28 @@ export class AuthorizationRelayController implements BeforeApplicationShutdown {
     summary: 'Sandbox: the local endpoint’s answer to a relayed card authorization request',
     ok: {
       status: 200,
-      schema: dataEnvelope(obj({ object: constant('card_authorization_relay_answer'), id: str('The request’s evt_… id'), received: bool('Always true') })),
+      schema: dataEnvelope(
+        obj({
+          object: constant('card_authorization_relay_answer'),
+          id: str('The request’s evt_… id'),
+          received: bool('Always true'),
+        }),
+      ),
       description: 'Received in time: it decides',
     },
-    errors: { 409: 'No request of the organization waits under this id: answered after the timeout, already answered, or unknown (relay_request_not_waiting)' },
+    errors: {
+      409: 'No request of the organization waits under this id: answered after the timeout, already answered, or unknown (relay_request_not_waiting)',
+    },
   })
   answer(@Ctx() { actor }: CommandContext, @Param('id') id: string, @Body() body: RelayAnswerDto) {
     if (!this.relays.answer(actor.organizationId, id, { status: body.status, body: body.body })) {
       // Not a 404: the id names no resource, only a wait that may be over (the fallback then decided).
       throw new DomainException(
-        domainError('conflict', 'relay_request_not_waiting', `No card authorization request ${id} waits for an answer (answered after the timeout, already answered, or unknown)`),
+        domainError(
+          'conflict',
+          'relay_request_not_waiting',
+          `No card authorization request ${id} waits for an answer (answered after the timeout, already answered, or unknown)`,
+        ),
       );
     }
     return { data: { object: 'card_authorization_relay_answer', id, received: true } };

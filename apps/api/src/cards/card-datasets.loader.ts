@@ -9,7 +9,11 @@ const MCC_GROUPS_FILE = 'datasets/mcc-groups.json';
 function fxTable(file: string): FxTable {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as Partial<FxTable>;
   const rates = raw.rates ?? {};
-  const valid = typeof raw.date === 'string' && typeof raw.base === 'string' && rates[raw.base] === 1 && Object.values(rates).every((r) => typeof r === 'number' && r > 0);
+  const valid =
+    typeof raw.date === 'string' &&
+    typeof raw.base === 'string' &&
+    rates[raw.base] === 1 &&
+    Object.values(rates).every((r) => typeof r === 'number' && r > 0);
   if (!valid) throw new Error(`${file}: expected {date, base, source, rates} with rates[base] = 1 and positive rates`);
   return { date: raw.date!, base: raw.base!, source: String(raw.source ?? ''), rates };
 }
@@ -18,7 +22,8 @@ function mccGroups(file: string): MccGroups {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as { groups?: Record<string, unknown> };
   const groups = raw.groups ?? {};
   for (const [name, codes] of Object.entries(groups)) {
-    if (!Array.isArray(codes) || !codes.every((c) => typeof c === 'string' && /^\d{4}$/.test(c))) throw new Error(`${file}: group ${name} must list 4-digit MCCs`);
+    if (!Array.isArray(codes) || !codes.every((c) => typeof c === 'string' && /^\d{4}$/.test(c)))
+      throw new Error(`${file}: group ${name} must list 4-digit MCCs`);
   }
   return groups as MccGroups;
 }

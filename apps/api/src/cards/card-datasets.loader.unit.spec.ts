@@ -23,8 +23,12 @@ describe('card datasets', () => {
   });
 
   it('refuses a malformed FX table (the start stops rather than the first authorization failing)', () => {
-    expect(() => loadCardDatasets(write('no-base.json', { date: '2031-01-01', base: 'USD', rates: { USD: 2 } }))).toThrow(/rates\[base\] = 1/);
-    expect(() => loadCardDatasets(write('negative.json', { date: '2031-01-01', base: 'USD', rates: { USD: 1, EUR: -1 } }))).toThrow();
+    expect(() =>
+      loadCardDatasets(write('no-base.json', { date: '2031-01-01', base: 'USD', rates: { USD: 2 } })),
+    ).toThrow(/rates\[base\] = 1/);
+    expect(() =>
+      loadCardDatasets(write('negative.json', { date: '2031-01-01', base: 'USD', rates: { USD: 1, EUR: -1 } })),
+    ).toThrow();
     expect(() => loadCardDatasets(join(dir, 'missing.json'))).toThrow();
   });
 });

@@ -2,7 +2,13 @@ import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Res } from '@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Response } from 'express';
 import { DomainException, type CommandContext } from '@app/application/command-handling';
-import { ChangeCardStatusCommand, GetCardQuery, IssueCardCommand, ReassignCardCommand, type IssueCardInput } from '@app/application/cards';
+import {
+  ChangeCardStatusCommand,
+  GetCardQuery,
+  IssueCardCommand,
+  ReassignCardCommand,
+  type IssueCardInput,
+} from '@app/application/cards';
 import { ListCardsQuery } from '@app/read-models/cards/list-cards.query';
 import { presentCard, presentCardSummary } from '@app/read-models/cards/card.presenter';
 import { Ctx } from '../http/auth/auth.decorators';
@@ -33,11 +39,25 @@ export class CardsController {
       403: 'Another entity’s account (forbidden)',
       404: 'No such account (account_not_found)',
       422: 'A business rule (fx_not_supported, …)',
-      429: { description: 'Over CARD_CREATION_LIMIT_PER_HOUR for the entity (rate_limited, limit_type card_creation_per_hour), with Retry-After', schema: 'RateLimitError' },
+      429: {
+        description:
+          'Over CARD_CREATION_LIMIT_PER_HOUR for the entity (rate_limited, limit_type card_creation_per_hour), with Retry-After',
+        schema: 'RateLimitError',
+      },
     },
   })
-  createDisposable(@Ctx() ctx: CommandContext, @Body() body: CreateDisposableCardDto, @Res({ passthrough: true }) res: Response) {
-    return this.issue(ctx, res, { ...common(body), type: 'disposable', expiration_month: body.expiration_month, expiration_year: body.expiration_year, transaction_alerts: false });
+  createDisposable(
+    @Ctx() ctx: CommandContext,
+    @Body() body: CreateDisposableCardDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return this.issue(ctx, res, {
+      ...common(body),
+      type: 'disposable',
+      expiration_month: body.expiration_month,
+      expiration_year: body.expiration_year,
+      transaction_alerts: false,
+    });
   }
 
   @Post('virtual-cards')
@@ -51,26 +71,60 @@ export class CardsController {
       403: 'Another entity’s account (forbidden)',
       404: 'No such account (account_not_found)',
       422: 'A business rule (fx_not_supported, …)',
-      429: { description: 'Over CARD_CREATION_LIMIT_PER_HOUR for the entity (rate_limited, limit_type card_creation_per_hour), with Retry-After', schema: 'RateLimitError' },
+      429: {
+        description:
+          'Over CARD_CREATION_LIMIT_PER_HOUR for the entity (rate_limited, limit_type card_creation_per_hour), with Retry-After',
+        schema: 'RateLimitError',
+      },
     },
   })
-  createVirtual(@Ctx() ctx: CommandContext, @Body() body: CreateVirtualCardDto, @Res({ passthrough: true }) res: Response) {
-    const controls = { individual_controls: body.individual_controls, individual_mcc_controls: body.individual_mcc_controls, mcc_group_controls: body.mcc_group_controls };
-    return this.issue(ctx, res, { ...common(body), ...controls, type: 'virtual', expiration_month: null, expiration_year: null, transaction_alerts: body.transaction_alerts ?? false });
+  createVirtual(
+    @Ctx() ctx: CommandContext,
+    @Body() body: CreateVirtualCardDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const controls = {
+      individual_controls: body.individual_controls,
+      individual_mcc_controls: body.individual_mcc_controls,
+      mcc_group_controls: body.mcc_group_controls,
+    };
+    return this.issue(ctx, res, {
+      ...common(body),
+      ...controls,
+      type: 'virtual',
+      expiration_month: null,
+      expiration_year: null,
+      transaction_alerts: body.transaction_alerts ?? false,
+    });
   }
 
   @Get('cards')
   @ApiRoute({
     id: 'listCards',
     summary: 'List cards',
-    description: 'Of an account, or (without account_id) of the entity; deleted cards are excluded, frozen and blocked ones included.',
+    description:
+      'Of an account, or (without account_id) of the entity; deleted cards are excluded, frozen and blocked ones included.',
     ok: { status: 200, schema: 'CardList', description: 'Cards, newest first' },
-    errors: { 400: 'Neither entity_id nor account_id with an API key, or a bad cursor (validation_error)', 403: 'Another entity’s (forbidden)', 404: 'No such account (account_not_found)' },
+    errors: {
+      400: 'Neither entity_id nor account_id with an API key, or a bad cursor (validation_error)',
+      403: 'Another entity’s (forbidden)',
+      404: 'No such account (account_not_found)',
+    },
     readModel: true,
   })
   async list(@Ctx() ctx: CommandContext, @Query() query: ListCardsQueryDto) {
-    const entity_id = requireEntityOrAccount(ctx.actor, optionalEntityScope(ctx.actor, query.entity_id), query.account_id);
-    const filter = { organization_id: ctx.actor.organizationId, mode: ctx.actor.mode, deleted: false as const, entity_id, account_id: query.account_id };
+    const entity_id = requireEntityOrAccount(
+      ctx.actor,
+      optionalEntityScope(ctx.actor, query.entity_id),
+      query.account_id,
+    );
+    const filter = {
+      organization_id: ctx.actor.organizationId,
+      mode: ctx.actor.mode,
+      deleted: false as const,
+      entity_id,
+      account_id: query.account_id,
+    };
     const page = await this.queries.execute(new ListCardsQuery(filter, styleBQuery(query)));
     return { data: { cards: page.items.map(presentCardSummary), pagination: styleBPagination(query, page) } };
   }
@@ -92,7 +146,11 @@ export class CardsController {
     id: 'freezeCard',
     summary: 'Freeze a card',
     ok: { status: 200, schema: 'CardStatusChange', description: 'status blocked' },
-    errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card (card_not_found)', 409: 'Deleted or fraud (card_deleted, card_fraud)' },
+    errors: {
+      403: 'Another entity’s card (forbidden)',
+      404: 'No such card (card_not_found)',
+      409: 'Deleted or fraud (card_deleted, card_fraud)',
+    },
   })
   freeze(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return this.change(ctx, id, 'FreezeCard');
@@ -102,8 +160,16 @@ export class CardsController {
   @ApiRoute({
     id: 'unfreezeCard',
     summary: 'Unfreeze a card',
-    ok: { status: 200, schema: 'CardStatusChange', description: 'status active (blocked if a disposable card was used)' },
-    errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card (card_not_found)', 409: 'Deleted or fraud (card_deleted, card_fraud)' },
+    ok: {
+      status: 200,
+      schema: 'CardStatusChange',
+      description: 'status active (blocked if a disposable card was used)',
+    },
+    errors: {
+      403: 'Another entity’s card (forbidden)',
+      404: 'No such card (card_not_found)',
+      409: 'Deleted or fraud (card_deleted, card_fraud)',
+    },
   })
   unfreeze(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return this.change(ctx, id, 'UnfreezeCard');
@@ -114,7 +180,11 @@ export class CardsController {
     id: 'deleteCard',
     summary: 'Delete a card (soft delete)',
     ok: { status: 200, schema: 'CardDeleted', description: 'status blocked, and when it was deleted' },
-    errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card (card_not_found)', 409: 'Deleted already (card_deleted)' },
+    errors: {
+      403: 'Another entity’s card (forbidden)',
+      404: 'No such card (card_not_found)',
+      409: 'Deleted already (card_deleted)',
+    },
   })
   async remove(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     const card = presentCard(await this.commands.execute(new ChangeCardStatusCommand(ctx, id, 'DeleteCard')));

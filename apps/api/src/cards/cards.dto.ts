@@ -1,5 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 import { Block } from '../http/blocks';
 import { CURSOR_PATTERN, StyleBQuery } from '../http/pagination';
@@ -13,13 +26,22 @@ const CURRENCIES = /^[A-Z]{3}$/;
 export class CardholderDto {
   @ApiProperty({ minLength: 1, maxLength: 100 }) @IsString() @Length(1, 100) first_name: string;
   @ApiProperty({ minLength: 1, maxLength: 100 }) @IsString() @Length(1, 100) last_name: string;
-  @ApiProperty({ format: 'email', maxLength: 254 }) @Matches(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { message: 'email must be an email address' }) @MaxLength(254) email: string;
-  @ApiProperty({ pattern: '^\\+[1-9]\\d{6,14}$', description: 'E.164' }) @Matches(/^\+[1-9]\d{6,14}$/, { message: 'phone_number must be E.164 (+ and 7-15 digits)' }) phone_number: string;
+  @ApiProperty({ format: 'email', maxLength: 254 })
+  @Matches(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { message: 'email must be an email address' })
+  @MaxLength(254)
+  email: string;
+  @ApiProperty({ pattern: '^\\+[1-9]\\d{6,14}$', description: 'E.164' })
+  @Matches(/^\+[1-9]\d{6,14}$/, { message: 'phone_number must be E.164 (+ and 7-15 digits)' })
+  phone_number: string;
 }
 
 export class BillingDto {
   @ApiProperty({ minLength: 1, maxLength: 255 }) @IsString() @Length(1, 255) address_line_1: string;
-  @ApiPropertyOptional({ minLength: 0, maxLength: 255 }) @IsOptional() @IsString() @MaxLength(255) address_line_2?: string;
+  @ApiPropertyOptional({ minLength: 0, maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  address_line_2?: string;
   @ApiProperty({ minLength: 1, maxLength: 100 }) @IsString() @Length(1, 100) city: string;
   @ApiProperty({ minLength: 1, maxLength: 100 }) @IsString() @Length(1, 100) state: string;
   @ApiProperty({ minLength: 1, maxLength: 20 }) @IsString() @Length(1, 20) postal_code: string;
@@ -30,25 +52,46 @@ class CreateCardBase {
   @ApiProperty({ pattern: '^acc_[0-9A-HJKMNP-TV-Z]{26}$', description: 'The account the card spends from' })
   @Matches(ACCOUNT_ID, { message: 'account_id must be an account id (acc_…)' })
   account_id: string;
-  @ApiProperty({ minLength: 1, maxLength: 100 }) @IsString() @Length(1, 100, { message: 'card_name must be 1-100 characters' }) card_name: string;
+  @ApiProperty({ minLength: 1, maxLength: 100 })
+  @IsString()
+  @Length(1, 100, { message: 'card_name must be 1-100 characters' })
+  card_name: string;
   @ApiProperty({ type: () => CardholderDto }) @Block(() => CardholderDto) cardholder: CardholderDto;
-  @ApiProperty({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }) @Matches(CURRENCIES, { message: 'currency must be an ISO 4217 code' }) currency: string;
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The spend limit: per billing cycle, or for life on a disposable card' })
+  @ApiProperty({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' })
+  @Matches(CURRENCIES, { message: 'currency must be an ISO 4217 code' })
+  currency: string;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'The spend limit: per billing cycle, or for life on a disposable card',
+  })
   @IsInt({ message: 'amount must be an integer of minor units' })
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   amount: number;
   @ApiPropertyOptional({ type: () => BillingDto }) @Block(() => BillingDto, { optional: true }) billing?: BillingDto;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } }) @IsOptional() @IsStringMap() metadata?: Record<string, string>;
-  @ApiPropertyOptional({ enum: ['approve', 'decline'], default: 'decline', description: 'Decisions §16: what decides when the authorization endpoint gives no valid answer in time' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsStringMap()
+  metadata?: Record<string, string>;
+  @ApiPropertyOptional({
+    enum: ['approve', 'decline'],
+    default: 'decline',
+    description: 'Decisions §16: what decides when the authorization endpoint gives no valid answer in time',
+  })
   @IsOptional()
   @IsIn(['approve', 'decline'], { message: 'authorization_fallback must be approve or decline' })
   authorization_fallback?: 'approve' | 'decline';
 }
 
 export class CreateDisposableCardDto extends CreateCardBase {
-  @ApiProperty({ pattern: '^(0[1-9]|1[0-2])$', description: 'MM' }) @Matches(/^(0[1-9]|1[0-2])$/, { message: 'expiration_month must be MM' }) expiration_month: string;
-  @ApiProperty({ pattern: '^\\d{2}$', description: 'YY' }) @Matches(/^\d{2}$/, { message: 'expiration_year must be YY' }) expiration_year: string;
+  @ApiProperty({ pattern: '^(0[1-9]|1[0-2])$', description: 'MM' })
+  @Matches(/^(0[1-9]|1[0-2])$/, { message: 'expiration_month must be MM' })
+  expiration_month: string;
+  @ApiProperty({ pattern: '^\\d{2}$', description: 'YY' })
+  @Matches(/^\d{2}$/, { message: 'expiration_year must be YY' })
+  expiration_year: string;
 }
 
 /** Controls are checked field by field in the domain (names, cycles, limits, known MCC groups). */
@@ -56,7 +99,8 @@ export class CreateVirtualCardDto extends CreateCardBase {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    description: 'billing_cycle (Daily, Weekly, Monthly, Yearly), billing_cycle_day, cycle_transaction_count, daily_amount_limit, daily_transaction_count, transaction_amount_limit',
+    description:
+      'billing_cycle (Daily, Weekly, Monthly, Yearly), billing_cycle_day, cycle_transaction_count, daily_amount_limit, daily_transaction_count, transaction_amount_limit',
   })
   @IsOptional()
   @IsObject({ message: 'individual_controls must be an object' })
@@ -64,18 +108,26 @@ export class CreateVirtualCardDto extends CreateCardBase {
   @ApiPropertyOptional({
     type: 'array',
     items: { type: 'object' },
-    description: 'Entries {mcc, open, cumulative_amount_limit, cycle_transaction_count, daily_amount_limit, daily_transaction_count, transaction_amount_limit}',
+    description:
+      'Entries {mcc, open, cumulative_amount_limit, cycle_transaction_count, daily_amount_limit, daily_transaction_count, transaction_amount_limit}',
   })
   @IsOptional()
   @IsArray({ message: 'individual_mcc_controls must be an array' })
   @IsObject({ each: true, message: 'each item of individual_mcc_controls must be an object' })
   individual_mcc_controls?: Record<string, unknown>[];
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: 'Entries {group_name, open, and the limits of an MCC entry}' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object' },
+    description: 'Entries {group_name, open, and the limits of an MCC entry}',
+  })
   @IsOptional()
   @IsArray({ message: 'mcc_group_controls must be an array' })
   @IsObject({ each: true, message: 'each item of mcc_group_controls must be an object' })
   mcc_group_controls?: Record<string, unknown>[];
-  @ApiPropertyOptional({ type: 'boolean', default: false }) @IsOptional() @IsBoolean({ message: 'transaction_alerts must be a boolean' }) transaction_alerts?: boolean;
+  @ApiPropertyOptional({ type: 'boolean', default: false })
+  @IsOptional()
+  @IsBoolean({ message: 'transaction_alerts must be a boolean' })
+  transaction_alerts?: boolean;
 }
 
 export class ListCardsQueryDto extends StyleBQuery {
@@ -83,7 +135,10 @@ export class ListCardsQueryDto extends StyleBQuery {
   @IsOptional()
   @Matches(ACCOUNT_ID, { message: 'account_id must be an account id (acc_…)' })
   account_id?: string;
-  @ApiPropertyOptional({ pattern: '^ent_[0-9A-HJKMNP-TV-Z]{26}$', description: 'Required with an API key when account_id is omitted' })
+  @ApiPropertyOptional({
+    pattern: '^ent_[0-9A-HJKMNP-TV-Z]{26}$',
+    description: 'Required with an API key when account_id is omitted',
+  })
   @IsOptional()
   @Matches(ENTITY_ID, { message: 'entity_id must be an entity id (ent_…)' })
   entity_id?: string;
@@ -98,7 +153,9 @@ export class ListCardTransactionsQueryDto extends StyleBQuery {
 }
 
 export class ReassignCardDto {
-  @ApiProperty({ pattern: '^acc_[0-9A-HJKMNP-TV-Z]{26}$', description: 'The target account' }) @Matches(ACCOUNT_ID, { message: 'account_id must be an account id (acc_…)' }) account_id: string;
+  @ApiProperty({ pattern: '^acc_[0-9A-HJKMNP-TV-Z]{26}$', description: 'The target account' })
+  @Matches(ACCOUNT_ID, { message: 'account_id must be an account id (acc_…)' })
+  account_id: string;
 }
 
 export class MerchantDto {
@@ -107,7 +164,9 @@ export class MerchantDto {
   @ApiProperty({ minLength: 1, maxLength: 100 }) @IsString() @Length(1, 100) city: string;
   @ApiProperty({ minLength: 1, maxLength: 100 }) @IsString() @Length(1, 100) state: string;
   @ApiProperty({ minLength: 1, maxLength: 20 }) @IsString() @Length(1, 20) postal_code: string;
-  @ApiProperty({ pattern: '^[A-Z]{2}$' }) @Matches(/^[A-Z]{2}$/, { message: 'country must be ISO 3166-1 alpha-2' }) country: string;
+  @ApiProperty({ pattern: '^[A-Z]{2}$' })
+  @Matches(/^[A-Z]{2}$/, { message: 'country must be ISO 3166-1 alpha-2' })
+  country: string;
 }
 
 export class AuthorizationDto {
@@ -116,16 +175,27 @@ export class AuthorizationDto {
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   amount: number;
-  @ApiProperty({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }) @Matches(CURRENCIES, { message: 'currency must be an ISO 4217 code' }) currency: string;
+  @ApiProperty({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' })
+  @Matches(CURRENCIES, { message: 'currency must be an ISO 4217 code' })
+  currency: string;
   @ApiProperty({ type: () => MerchantDto }) @Block(() => MerchantDto) merchant: MerchantDto;
-  @ApiPropertyOptional({ type: 'boolean', default: true, description: 'false: a held (pending) authorization, captured or reversed later' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    default: true,
+    description: 'false: a held (pending) authorization, captured or reversed later',
+  })
   @IsOptional()
   @IsBoolean({ message: 'capture must be a boolean' })
   capture?: boolean;
 }
 
 export class CaptureDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'At most the held amount; default all of it' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'At most the held amount; default all of it',
+  })
   @IsOptional()
   @IsInt({ message: 'amount must be an integer of minor units' })
   @Min(1)

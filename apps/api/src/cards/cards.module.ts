@@ -47,14 +47,24 @@ const settings = (config: PlatformConfig): CardSettings => ({
     ListCardsHandler,
     ListCardTransactionsHandler,
     // A missing or malformed dataset stops the start rather than failing the first authorization.
-    { provide: CARD_DATASETS, useFactory: (config: PlatformConfig) => loadCardDatasets(config.fxRatesFile), inject: [PLATFORM_CONFIG] },
+    {
+      provide: CARD_DATASETS,
+      useFactory: (config: PlatformConfig) => loadCardDatasets(config.fxRatesFile),
+      inject: [PLATFORM_CONFIG],
+    },
     { provide: CARD_SETTINGS, useFactory: settings, inject: [PLATFORM_CONFIG] },
     // Decisions §16: the entity's authorization endpoint, asked like a delivery and logged as one (or relayed to `npm run listen`).
     { provide: AuthorizationRelays, inject: [CLOCK], useFactory: (clock: Clock) => new AuthorizationRelays(clock) },
     {
       provide: CARD_AUTHORIZATION_CALLER,
       inject: [DELIVERY_STORE, SECRET_BOX, CLOCK, PLATFORM_CONFIG, AuthorizationRelays],
-      useFactory: (deliveries: DeliveryStore, box: SecretBox, clock: Clock, config: PlatformConfig, relays: AuthorizationRelays) =>
+      useFactory: (
+        deliveries: DeliveryStore,
+        box: SecretBox,
+        clock: Clock,
+        config: PlatformConfig,
+        relays: AuthorizationRelays,
+      ) =>
         new HttpsAuthorizationCaller(
           deliveries,
           box,

@@ -1,7 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { CommandContext } from '@app/application/command-handling';
-import { AuthorizeCardCommand, ChangeCardStatusCommand, GetCardQuery, SettleCardTransactionCommand } from '@app/application/cards';
+import {
+  AuthorizeCardCommand,
+  ChangeCardStatusCommand,
+  GetCardQuery,
+  SettleCardTransactionCommand,
+} from '@app/application/cards';
 import { presentCard } from '@app/read-models/cards/card.presenter';
 import { presentCardTransaction } from '@app/read-models/cards/card-transaction.presenter';
 import { ListCardTransactionsQuery } from '@app/read-models/cards/list-card-transactions.query';
@@ -28,10 +33,19 @@ export class CardTransactionsController {
     description:
       'Successful (debits, or holds with capture false) or declined with status_reason (card_blocked, insufficient_funds, limit_exceeded, mcc_blocked, declined_by_endpoint). When the entity has a webhook subscribed to card_authorizations.request, an authorization the platform approves is sent to it and this answers once it decided (at most CARD_AUTHORIZATION_TIMEOUT_MS, then the card’s authorization_fallback); `authorization` says who decided (decisions §16).',
     ok: { status: 201, schema: 'CardTransactionEnvelope', description: 'The card transaction' },
-    errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card (card_not_found)', 422: 'A business rule (fx_not_supported, …)' },
+    errors: {
+      403: 'Another entity’s card (forbidden)',
+      404: 'No such card (card_not_found)',
+      422: 'A business rule (fx_not_supported, …)',
+    },
   })
   async authorize(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: AuthorizationDto) {
-    const input = { amount: body.amount, currency: body.currency, merchant: { ...body.merchant }, capture: body.capture ?? true };
+    const input = {
+      amount: body.amount,
+      currency: body.currency,
+      merchant: { ...body.merchant },
+      capture: body.capture ?? true,
+    };
     return { data: presentCardTransaction(await this.commands.execute(new AuthorizeCardCommand(ctx, id, input))) };
   }
 
@@ -50,7 +64,11 @@ export class CardTransactionsController {
     },
   })
   async capture(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: CaptureDto) {
-    return { data: presentCardTransaction(await this.commands.execute(new SettleCardTransactionCommand(ctx, id, { capture: body.amount ?? null }))) };
+    return {
+      data: presentCardTransaction(
+        await this.commands.execute(new SettleCardTransactionCommand(ctx, id, { capture: body.amount ?? null })),
+      ),
+    };
   }
 
   @Post('sandbox/card-transactions/:id/reverse')
@@ -60,10 +78,16 @@ export class CardTransactionsController {
     id: 'sandboxReverseCardTransaction',
     summary: 'Sandbox: reverse a held card transaction',
     ok: { status: 200, schema: 'CardTransactionEnvelope', description: 'The card transaction, reversed' },
-    errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card transaction (card_transaction_not_found)', 409: 'Not pending (card_transaction_not_pending)' },
+    errors: {
+      403: 'Another entity’s card (forbidden)',
+      404: 'No such card transaction (card_transaction_not_found)',
+      409: 'Not pending (card_transaction_not_pending)',
+    },
   })
   async reverse(@Ctx() ctx: CommandContext, @Param('id') id: string) {
-    return { data: presentCardTransaction(await this.commands.execute(new SettleCardTransactionCommand(ctx, id, 'reverse'))) };
+    return {
+      data: presentCardTransaction(await this.commands.execute(new SettleCardTransactionCommand(ctx, id, 'reverse'))),
+    };
   }
 
   @Post('sandbox/cards/:id/fraud')
@@ -74,7 +98,11 @@ export class CardTransactionsController {
     summary: 'Sandbox: mark a card fraud',
     description: 'Every later authorization is declined card_blocked; there is no way out of fraud.',
     ok: { status: 200, schema: 'CardStatusChange', description: 'status fraud' },
-    errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card (card_not_found)', 409: 'Deleted (card_deleted)' },
+    errors: {
+      403: 'Another entity’s card (forbidden)',
+      404: 'No such card (card_not_found)',
+      409: 'Deleted (card_deleted)',
+    },
   })
   async fraud(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     const card = presentCard(await this.commands.execute(new ChangeCardStatusCommand(ctx, id, 'MarkCardFraud')));
@@ -90,13 +118,24 @@ export class CardTransactionsController {
     errors: { 403: 'Another entity’s card (forbidden)', 404: 'No such card (card_not_found)' },
     readModel: true,
   })
-  async list(@Ctx() ctx: CommandContext, @Param('cardId') cardId: string, @Query() query: ListCardTransactionsQueryDto) {
+  async list(
+    @Ctx() ctx: CommandContext,
+    @Param('cardId') cardId: string,
+    @Query() query: ListCardTransactionsQueryDto,
+  ) {
     await this.queries.execute(new GetCardQuery(ctx.actor, cardId));
     const paging = { ...query, next_cursor: query.next_cursor ?? query.cursor };
     const filter = { organization_id: ctx.actor.organizationId, mode: ctx.actor.mode, card_id: cardId };
     const page = await this.queries.execute(new ListCardTransactionsQuery(filter, styleBQuery(paging)));
     const { has_next, has_previous, next_cursor, prev_cursor } = styleBPagination(paging, page);
-    const pagination = { order: 'desc', has_next, has_previous, limit: paging.limit ?? 20, next_cursor, previous_cursor: prev_cursor };
+    const pagination = {
+      order: 'desc',
+      has_next,
+      has_previous,
+      limit: paging.limit ?? 20,
+      next_cursor,
+      previous_cursor: prev_cursor,
+    };
     return { data: { payments: page.items.map(presentCardTransaction), pagination } };
   }
 }

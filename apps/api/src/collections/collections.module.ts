@@ -46,8 +46,16 @@ import { ThreeDsController } from './three-ds.controller';
     ListIntentActionsHandler,
     CardDecryption,
     // Unknown payment types in COLLECTION_FEES stop the start, rather than being ignored.
-    { provide: COLLECTION_FEES, useFactory: (config: PlatformConfig) => collectionFeesFrom(config.collectionFeesBps), inject: [PLATFORM_CONFIG] },
-    { provide: THREE_DS_BASE_URL, useFactory: (config: PlatformConfig) => config.publicBaseUrl, inject: [PLATFORM_CONFIG] },
+    {
+      provide: COLLECTION_FEES,
+      useFactory: (config: PlatformConfig) => collectionFeesFrom(config.collectionFeesBps),
+      inject: [PLATFORM_CONFIG],
+    },
+    {
+      provide: THREE_DS_BASE_URL,
+      useFactory: (config: PlatformConfig) => config.publicBaseUrl,
+      inject: [PLATFORM_CONFIG],
+    },
   ],
 })
 export class CollectionsModule {}

@@ -2,13 +2,21 @@ import { domainError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
 
 const bad = (field: string) =>
-  new DomainException(domainError('validation', 'validation_error', `Invalid ${field}`, { errors: [{ field, message: `${field} must be an ISO 8601 date or date-time, or ms` }] }));
+  new DomainException(
+    domainError('validation', 'validation_error', `Invalid ${field}`, {
+      errors: [{ field, message: `${field} must be an ISO 8601 date or date-time, or ms` }],
+    }),
+  );
 
 /**
  * `date_from` / `date_to` (decisions §2): inclusive; a date alone covers its whole UTC day, so
  * `date_to=2026-05-01` includes everything created that day.
  */
-export function instant(value: string, field: string, end: 'from' | 'to' = field === 'date_to' ? 'to' : 'from'): number {
+export function instant(
+  value: string,
+  field: string,
+  end: 'from' | 'to' = field === 'date_to' ? 'to' : 'from',
+): number {
   if (/^\d{1,15}$/.test(value)) return Number(value);
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const ms = Date.parse(dateOnly ? `${value}T00:00:00Z` : value);

@@ -1,9 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
-import { AUTH_MODELS, COLLECTION_PAYMENT_TYPES, type AuthModel, type CollectionPaymentType } from '@app/domain/collections';
+import {
+  AUTH_MODELS,
+  COLLECTION_PAYMENT_TYPES,
+  type AuthModel,
+  type CollectionPaymentType,
+} from '@app/domain/collections';
 import { Block } from '../http/blocks';
 
-const text = (field: string, min: number, max: number) => [IsString({ message: `${field} must be a string` }), Length(min, max, { message: `${field} must be ${min}-${max} characters` })];
+const text = (field: string, min: number, max: number) => [
+  IsString({ message: `${field} must be a string` }),
+  Length(min, max, { message: `${field} must be ${min}-${max} characters` }),
+];
 const apply =
   (decorators: PropertyDecorator[]): PropertyDecorator =>
   (target, key) =>
@@ -32,15 +40,39 @@ export class BillingAddressDto {
 
 /** The browser's 3-D Secure fields (spec): booleans for Java and JavaScript, strings otherwise. */
 export class BrowserInfoDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 2048 }) @IsOptional() @apply(text('accept_header', 1, 2048)) accept_header?: string;
-  @ApiPropertyOptional({ minLength: 1, maxLength: 2048 }) @IsOptional() @apply(text('user_agent', 1, 2048)) user_agent?: string;
-  @ApiPropertyOptional({ type: 'boolean' }) @IsOptional() @IsBoolean({ message: 'java_enabled must be a boolean' }) java_enabled?: boolean;
-  @ApiPropertyOptional({ type: 'boolean' }) @IsOptional() @IsBoolean({ message: 'javascript_enabled must be a boolean' }) javascript_enabled?: boolean;
+  @ApiPropertyOptional({ minLength: 1, maxLength: 2048 })
+  @IsOptional()
+  @apply(text('accept_header', 1, 2048))
+  accept_header?: string;
+  @ApiPropertyOptional({ minLength: 1, maxLength: 2048 })
+  @IsOptional()
+  @apply(text('user_agent', 1, 2048))
+  user_agent?: string;
+  @ApiPropertyOptional({ type: 'boolean' })
+  @IsOptional()
+  @IsBoolean({ message: 'java_enabled must be a boolean' })
+  java_enabled?: boolean;
+  @ApiPropertyOptional({ type: 'boolean' })
+  @IsOptional()
+  @IsBoolean({ message: 'javascript_enabled must be a boolean' })
+  javascript_enabled?: boolean;
   @ApiPropertyOptional({ minLength: 1, maxLength: 35 }) @IsOptional() @apply(text('language', 1, 35)) language?: string;
-  @ApiPropertyOptional({ minLength: 1, maxLength: 8 }) @IsOptional() @apply(text('color_depth', 1, 8)) color_depth?: string;
-  @ApiPropertyOptional({ minLength: 1, maxLength: 8 }) @IsOptional() @apply(text('screen_height', 1, 8)) screen_height?: string;
-  @ApiPropertyOptional({ minLength: 1, maxLength: 8 }) @IsOptional() @apply(text('screen_width', 1, 8)) screen_width?: string;
-  @ApiPropertyOptional({ minLength: 1, maxLength: 8 }) @IsOptional() @apply(text('timezone_offset', 1, 8)) timezone_offset?: string;
+  @ApiPropertyOptional({ minLength: 1, maxLength: 8 })
+  @IsOptional()
+  @apply(text('color_depth', 1, 8))
+  color_depth?: string;
+  @ApiPropertyOptional({ minLength: 1, maxLength: 8 })
+  @IsOptional()
+  @apply(text('screen_height', 1, 8))
+  screen_height?: string;
+  @ApiPropertyOptional({ minLength: 1, maxLength: 8 })
+  @IsOptional()
+  @apply(text('screen_width', 1, 8))
+  screen_width?: string;
+  @ApiPropertyOptional({ minLength: 1, maxLength: 8 })
+  @IsOptional()
+  @apply(text('timezone_offset', 1, 8))
+  timezone_offset?: string;
 }
 
 export class PaymentTypeDataDto {
@@ -48,7 +80,8 @@ export class PaymentTypeDataDto {
   @ApiPropertyOptional({
     minLength: 1,
     maxLength: 2048,
-    description: 'card-acq: the card JSON encrypted with RSA-OAEP (SHA-256) under the key’s encryption_public_key, Base64; omitted for walletpay-acq',
+    description:
+      'card-acq: the card JSON encrypted with RSA-OAEP (SHA-256) under the key’s encryption_public_key, Base64; omitted for walletpay-acq',
   })
   @IsOptional()
   @apply(text('data', 1, 2048))
@@ -106,9 +139,16 @@ export class IntentActionDto {
   customer: CustomerDto;
 
   /** The shape only: https and a public host, or loopback in sandbox, is the confirm use case's rule (return-url.ts). */
-  @ApiPropertyOptional({ format: 'uri', maxLength: 2048, description: 'Where the customer returns after 3-D Secure; required unless auth_model is 3ds_disabled' })
+  @ApiPropertyOptional({
+    format: 'uri',
+    maxLength: 2048,
+    description: 'Where the customer returns after 3-D Secure; required unless auth_model is 3ds_disabled',
+  })
   @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'return_url must be an http or https URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'return_url must be an http or https URL' },
+  )
   @MaxLength(2048, { message: 'return_url must be at most 2048 characters' })
   return_url?: string;
 }

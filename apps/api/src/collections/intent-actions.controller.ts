@@ -1,7 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { CommandContext } from '@app/application/command-handling';
-import { AuthenticateIntentActionCommand, ConfirmPaymentIntentCommand, GetIntentActionQuery, VerifyIntentActionCommand } from '@app/application/collections';
+import {
+  AuthenticateIntentActionCommand,
+  ConfirmPaymentIntentCommand,
+  GetIntentActionQuery,
+  VerifyIntentActionCommand,
+} from '@app/application/collections';
 import type { IntentActionRecord } from '@app/domain/collections';
 import { presentIntentAction } from '@app/read-models/collections/intent-action.presenter';
 import { ListIntentActionsQuery } from '@app/read-models/collections/list-intent-actions.query';
@@ -37,7 +42,10 @@ export class IntentActionsController {
     },
   })
   async confirm(@Ctx() ctx: CommandContext, @Body() body: ConfirmIntentDto) {
-    return this.present(ctx, await this.commands.execute(new ConfirmPaymentIntentCommand(ctx, body.payment_intent_id, body.intent_action)));
+    return this.present(
+      ctx,
+      await this.commands.execute(new ConfirmPaymentIntentCommand(ctx, body.payment_intent_id, body.intent_action)),
+    );
   }
 
   @Get('intent-actions')
@@ -61,7 +69,9 @@ export class IntentActionsController {
       payment_intent_id: query.payment_intent_id,
       account_id: query.account_id,
     };
-    const page = await this.queries.execute(new ListIntentActionsQuery(filter, styleBQuery(query, filter, createdRange(query))));
+    const page = await this.queries.execute(
+      new ListIntentActionsQuery(filter, styleBQuery(query, filter, createdRange(query))),
+    );
     return { data: page.items.map(presentIntentAction), pagination: styleBPagination(query, page) };
   }
 
@@ -71,7 +81,11 @@ export class IntentActionsController {
     id: 'getIntentAction',
     summary: 'Retrieve an intent action',
     ok: { status: 200, schema: 'IntentAction', description: 'The action' },
-    errors: { 400: 'A malformed as_of (validation_error)', 403: 'Another entity’s (forbidden)', 404: 'No such action, or none yet at as_of (intent_action_not_found)' },
+    errors: {
+      400: 'A malformed as_of (validation_error)',
+      403: 'Another entity’s (forbidden)',
+      404: 'No such action, or none yet at as_of (intent_action_not_found)',
+    },
   })
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentIntentAction(await this.queries.execute(new GetIntentActionQuery(ctx.actor, id)));
@@ -99,7 +113,11 @@ export class IntentActionsController {
     summary: 'Sandbox: complete 3-D Secure by API',
     description: 'As the 3-D Secure page’s buttons; answers once the payment is decided and settled.',
     ok: { status: 200, schema: 'IntentAction', description: 'The action after authentication' },
-    errors: { 403: 'Another entity’s (forbidden)', 404: 'No such action (intent_action_not_found)', 409: 'Not waiting for authentication (invalid_state)' },
+    errors: {
+      403: 'Another entity’s (forbidden)',
+      404: 'No such action (intent_action_not_found)',
+      409: 'Not waiting for authentication (invalid_state)',
+    },
   })
   async authenticate(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: AuthenticateDto) {
     return this.present(ctx, await this.commands.execute(new AuthenticateIntentActionCommand(ctx, id, body.result)));

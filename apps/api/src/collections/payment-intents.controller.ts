@@ -2,14 +2,26 @@ import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { domainError } from '@app/domain';
 import { DomainException, type CommandContext } from '@app/application/command-handling';
-import { CancelPaymentIntentCommand, CreatePaymentIntentCommand, GetPaymentIntentQuery, ListRefundsQuery, RefundPaymentIntentCommand } from '@app/application/collections';
+import {
+  CancelPaymentIntentCommand,
+  CreatePaymentIntentCommand,
+  GetPaymentIntentQuery,
+  ListRefundsQuery,
+  RefundPaymentIntentCommand,
+} from '@app/application/collections';
 import { presentIntentAction } from '@app/read-models/collections/intent-action.presenter';
 import { presentPaymentIntent, presentRefund } from '@app/read-models/collections/payment-intent.presenter';
 import { ListPaymentIntentsQuery } from '@app/read-models/collections/list-payment-intents.query';
 import { Ctx } from '../http/auth/auth.decorators';
 import { styleA, styleBPagination, styleBQuery } from '../http/pagination';
 import { createdRange } from './date-range';
-import { CancelIntentDto, CreatePaymentIntentDto, ListPaymentIntentsQueryDto, ListRefundsQueryDto, RefundDto } from './payment-intents.dto';
+import {
+  CancelIntentDto,
+  CreatePaymentIntentDto,
+  ListPaymentIntentsQueryDto,
+  ListRefundsQueryDto,
+  RefundDto,
+} from './payment-intents.dto';
 import { AsOf } from '../audit/as-of.interceptor';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
@@ -28,13 +40,21 @@ export class PaymentIntentsController {
   @ApiRoute({
     id: 'createPaymentIntent',
     summary: 'Create a payment intent',
-    description: 'Without intent_action: requires_action, to be confirmed. With it: created and confirmed in one call, the action embedded.',
-    ok: { status: 201, schema: { anyOf: [ref('PaymentIntent'), ref('PaymentIntentWithAction')] }, description: 'The intent (with intent_action when confirmed at once)' },
+    description:
+      'Without intent_action: requires_action, to be confirmed. With it: created and confirmed in one call, the action embedded.',
+    ok: {
+      status: 201,
+      schema: { anyOf: [ref('PaymentIntent'), ref('PaymentIntentWithAction')] },
+      description: 'The intent (with intent_action when confirmed at once)',
+    },
     errors: {
       400: 'A field is missing or invalid, or the card data cannot be decrypted (validation_error, invalid_encrypted_data)',
       403: 'Another entity’s account (forbidden)',
       404: 'No such account (account_not_found)',
-      409: { description: 'The reference is used on the account (duplicate_reference): the intent that holds it', schema: 'DuplicatePaymentIntentError' },
+      409: {
+        description: 'The reference is used on the account (duplicate_reference): the intent that holds it',
+        schema: 'DuplicatePaymentIntentError',
+      },
       422: 'A business rule (currency_mismatch, …)',
     },
   })
@@ -49,7 +69,9 @@ export class PaymentIntentsController {
     };
     const { intent, intent_action, created } = await this.commands.execute(new CreatePaymentIntentCommand(ctx, input));
     if (!created) throw duplicateReference(presentPaymentIntent(intent));
-    return intent_action ? { ...presentPaymentIntent(intent), intent_action: presentIntentAction(intent_action) } : presentPaymentIntent(intent);
+    return intent_action
+      ? { ...presentPaymentIntent(intent), intent_action: presentIntentAction(intent_action) }
+      : presentPaymentIntent(intent);
   }
 
   @Get()
@@ -71,7 +93,9 @@ export class PaymentIntentsController {
       currency: query.currency,
       account_id: query.account_id,
     };
-    const page = await this.queries.execute(new ListPaymentIntentsQuery(filter, styleBQuery(query, filter, createdRange(query))));
+    const page = await this.queries.execute(
+      new ListPaymentIntentsQuery(filter, styleBQuery(query, filter, createdRange(query))),
+    );
     return { data: page.items.map(presentPaymentIntent), pagination: styleBPagination(query, page) };
   }
 
@@ -81,7 +105,11 @@ export class PaymentIntentsController {
     id: 'getPaymentIntent',
     summary: 'Retrieve a payment intent',
     ok: { status: 200, schema: 'PaymentIntent', description: 'The intent' },
-    errors: { 400: 'A malformed as_of (validation_error)', 403: 'Another entity’s (forbidden)', 404: 'No such intent, or none yet at as_of (payment_intent_not_found)' },
+    errors: {
+      400: 'A malformed as_of (validation_error)',
+      403: 'Another entity’s (forbidden)',
+      404: 'No such intent, or none yet at as_of (payment_intent_not_found)',
+    },
   })
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentPaymentIntent(await this.queries.execute(new GetPaymentIntentQuery(ctx.actor, id)));
@@ -93,10 +121,16 @@ export class PaymentIntentsController {
     id: 'cancelPaymentIntent',
     summary: 'Cancel a payment intent',
     ok: { status: 200, schema: 'PaymentIntent', description: 'The intent, cancelled' },
-    errors: { 403: 'Another entity’s (forbidden)', 404: 'No such intent (payment_intent_not_found)', 409: 'Not in requires_action (invalid_state)' },
+    errors: {
+      403: 'Another entity’s (forbidden)',
+      404: 'No such intent (payment_intent_not_found)',
+      409: 'Not in requires_action (invalid_state)',
+    },
   })
   async cancel(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: CancelIntentDto) {
-    return presentPaymentIntent(await this.commands.execute(new CancelPaymentIntentCommand(ctx, id, body.reason ?? null)));
+    return presentPaymentIntent(
+      await this.commands.execute(new CancelPaymentIntentCommand(ctx, id, body.reason ?? null)),
+    );
   }
 
   @Post(':id/refunds')
@@ -112,7 +146,9 @@ export class PaymentIntentsController {
     },
   })
   async refund(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: RefundDto) {
-    return presentRefund(await this.commands.execute(new RefundPaymentIntentCommand(ctx, id, body.amount ?? null, body.reason ?? null)));
+    return presentRefund(
+      await this.commands.execute(new RefundPaymentIntentCommand(ctx, id, body.amount ?? null, body.reason ?? null)),
+    );
   }
 
   @Get(':id/refunds')
@@ -123,7 +159,9 @@ export class PaymentIntentsController {
     errors: { 403: 'Another entity’s (forbidden)', 404: 'No such intent (payment_intent_not_found)' },
   })
   async refunds(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: ListRefundsQueryDto) {
-    const page = await this.queries.execute(new ListRefundsQuery(ctx.actor, id, { limit: query.limit ?? 20, before: query.cursor }));
+    const page = await this.queries.execute(
+      new ListRefundsQuery(ctx.actor, id, { limit: query.limit ?? 20, before: query.cursor }),
+    );
     return styleA({ items: [...page.items], hasMore: page.hasMore }, presentRefund);
   }
 }
@@ -132,9 +170,14 @@ export class PaymentIntentsController {
 function duplicateReference(intent: ReturnType<typeof presentPaymentIntent>): DomainException {
   const { status: _status, ...fields } = intent;
   return new DomainException(
-    domainError('conflict', 'duplicate_reference', `A payment intent with reference "${intent.reference}" already exists for this account`, {
-      errors: [{ field: 'reference', message: 'already used on this account' }],
-      details: { ...fields, payment_intent: intent },
-    }),
+    domainError(
+      'conflict',
+      'duplicate_reference',
+      `A payment intent with reference "${intent.reference}" already exists for this account`,
+      {
+        errors: [{ field: 'reference', message: 'already used on this account' }],
+        details: { ...fields, payment_intent: intent },
+      },
+    ),
   );
 }

@@ -82,7 +82,12 @@ export class CancelIntentDto {
 }
 
 export class RefundDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Default: what is left to refund' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'Default: what is left to refund',
+  })
   @IsOptional()
   @apply(AMOUNT)
   amount?: number;
@@ -107,13 +112,25 @@ class CollectionListQuery extends StyleBQuery {
   @IsString()
   @Length(1, REFERENCE_MAX, { message: `reference must be 1-${REFERENCE_MAX} characters` })
   reference?: string;
-  @ApiPropertyOptional({ pattern: '^[A-Z]{3}$' }) @IsOptional() @Matches(CURRENCY, { message: 'currency must be an ISO 4217 code' }) currency?: string;
-  @ApiPropertyOptional({ pattern: '^acc_[0-9A-HJKMNP-TV-Z]{26}$' }) @IsOptional() @Matches(ACCOUNT_ID, { message: 'account_id must be an account id (acc_…)' }) account_id?: string;
-  @ApiPropertyOptional({ description: 'ISO 8601 date or date-time, or Unix ms; inclusive', pattern: '^(\\d{1,15}|\\d{4}-\\d{2}-\\d{2}(T[0-9:.]+(Z|[+-]\\d{2}:\\d{2})?)?)$' })
+  @ApiPropertyOptional({ pattern: '^[A-Z]{3}$' })
+  @IsOptional()
+  @Matches(CURRENCY, { message: 'currency must be an ISO 4217 code' })
+  currency?: string;
+  @ApiPropertyOptional({ pattern: '^acc_[0-9A-HJKMNP-TV-Z]{26}$' })
+  @IsOptional()
+  @Matches(ACCOUNT_ID, { message: 'account_id must be an account id (acc_…)' })
+  account_id?: string;
+  @ApiPropertyOptional({
+    description: 'ISO 8601 date or date-time, or Unix ms; inclusive',
+    pattern: '^(\\d{1,15}|\\d{4}-\\d{2}-\\d{2}(T[0-9:.]+(Z|[+-]\\d{2}:\\d{2})?)?)$',
+  })
   @IsOptional()
   @Matches(DATE, { message: 'date_from must be an ISO 8601 date or date-time, or ms' })
   date_from?: string;
-  @ApiPropertyOptional({ description: 'ISO 8601 date or date-time, or Unix ms; inclusive', pattern: '^(\\d{1,15}|\\d{4}-\\d{2}-\\d{2}(T[0-9:.]+(Z|[+-]\\d{2}:\\d{2})?)?)$' })
+  @ApiPropertyOptional({
+    description: 'ISO 8601 date or date-time, or Unix ms; inclusive',
+    pattern: '^(\\d{1,15}|\\d{4}-\\d{2}-\\d{2}(T[0-9:.]+(Z|[+-]\\d{2}:\\d{2})?)?)$',
+  })
   @IsOptional()
   @Matches(DATE, { message: 'date_to must be an ISO 8601 date or date-time, or ms' })
   date_to?: string;

@@ -3,7 +3,11 @@ import { Body, Controller, Get, Headers, Inject, Param, Post, Res, UseGuards } f
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { IsString } from 'class-validator';
 import type { Response } from 'express';
-import { GetAuthenticationPageQuery, SubmitAuthenticationPageCommand, type AuthenticationPage } from '@app/application/collections';
+import {
+  GetAuthenticationPageQuery,
+  SubmitAuthenticationPageCommand,
+  type AuthenticationPage,
+} from '@app/application/collections';
 import type { AuthenticationResult } from '@app/domain/collections';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { Public } from '../http/auth/auth.decorators';
@@ -39,7 +43,8 @@ export class ThreeDsController {
   @ApiRoute({
     id: 'getThreeDsPage',
     summary: 'The 3-D Secure page (opened by the customer)',
-    description: 'next_action.url: an HTML page whose buttons complete or fail the authentication. No credential: the unguessable action id is one.',
+    description:
+      'next_action.url: an HTML page whose buttons complete or fail the authentication. No credential: the unguessable action id is one.',
     ok: [
       { status: 200, mediaType: 'text/html', description: 'The page, waiting for the customer' },
       { status: 404, mediaType: 'text/html', description: 'No such action: the page says so' },
@@ -65,9 +70,16 @@ export class ThreeDsController {
       { status: 404, mediaType: 'text/html', description: 'No such action: the page says so' },
       { status: 409, mediaType: 'text/html', description: 'Decided or expired: the page says so' },
     ],
-    errors: { 403: 'Not the page’s own form: another origin or a wrong form token (cross_site_request, invalid_form_token)' },
+    errors: {
+      403: 'Not the page’s own form: another origin or a wrong form token (cross_site_request, invalid_form_token)',
+    },
   })
-  approve(@Param('id') id: string, @Body() _form: ThreeDsFormDto, @Headers('x-request-id') requestId: string, @Res() res: Response) {
+  approve(
+    @Param('id') id: string,
+    @Body() _form: ThreeDsFormDto,
+    @Headers('x-request-id') requestId: string,
+    @Res() res: Response,
+  ) {
     return this.submit(id, 'success', requestId, res);
   }
 
@@ -86,9 +98,16 @@ export class ThreeDsController {
       { status: 404, mediaType: 'text/html', description: 'No such action: the page says so' },
       { status: 409, mediaType: 'text/html', description: 'Decided or expired: the page says so' },
     ],
-    errors: { 403: 'Not the page’s own form: another origin or a wrong form token (cross_site_request, invalid_form_token)' },
+    errors: {
+      403: 'Not the page’s own form: another origin or a wrong form token (cross_site_request, invalid_form_token)',
+    },
   })
-  fail(@Param('id') id: string, @Body() _form: ThreeDsFormDto, @Headers('x-request-id') requestId: string, @Res() res: Response) {
+  fail(
+    @Param('id') id: string,
+    @Body() _form: ThreeDsFormDto,
+    @Headers('x-request-id') requestId: string,
+    @Res() res: Response,
+  ) {
     return this.submit(id, 'failure', requestId, res);
   }
 

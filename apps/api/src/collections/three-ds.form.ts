@@ -19,7 +19,8 @@ export function formTokenKey(masterKey: Buffer): Buffer {
 }
 
 /** HMAC-SHA256 of the intent action id: one token per action, shown only inside the page. */
-export const formToken = (key: Buffer, intentActionId: string): string => createHmac('sha256', key).update(`3ds-page:${intentActionId}`).digest('base64url');
+export const formToken = (key: Buffer, intentActionId: string): string =>
+  createHmac('sha256', key).update(`3ds-page:${intentActionId}`).digest('base64url');
 
 export function isFormToken(key: Buffer, intentActionId: string, candidate: unknown): boolean {
   if (typeof candidate !== 'string') return false;
@@ -50,7 +51,8 @@ export function crossSiteReason(headers: Headers, publicBaseUrl: string): string
   if (!URL.canParse(origin)) return 'Origin is not an origin';
   const from = new URL(origin);
   const ownHost = header(headers, 'host');
-  if (from.origin === new URL(publicBaseUrl).origin || (ownHost !== undefined && from.host === ownHost.toLowerCase())) return null;
+  if (from.origin === new URL(publicBaseUrl).origin || (ownHost !== undefined && from.host === ownHost.toLowerCase()))
+    return null;
   return `Origin ${from.origin} is another site`;
 }
 
@@ -70,12 +72,24 @@ export class ThreeDsFormGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<Request>();
     const crossSite = crossSiteReason(req.headers, this.config.publicBaseUrl);
     if (crossSite) {
-      throw new DomainException(domainError('forbidden', 'cross_site_request', `The 3-D Secure page only accepts its own form submissions (${crossSite})`));
+      throw new DomainException(
+        domainError(
+          'forbidden',
+          'cross_site_request',
+          `The 3-D Secure page only accepts its own form submissions (${crossSite})`,
+        ),
+      );
     }
     const body: unknown = req.body;
     const token = body && typeof body === 'object' ? (body as Record<string, unknown>)[FORM_TOKEN_FIELD] : undefined;
     if (!isFormToken(this.key, String(req.params.id), token)) {
-      throw new DomainException(domainError('forbidden', 'invalid_form_token', `The form's ${FORM_TOKEN_FIELD} is missing or wrong: reload the page and try again`));
+      throw new DomainException(
+        domainError(
+          'forbidden',
+          'invalid_form_token',
+          `The form's ${FORM_TOKEN_FIELD} is missing or wrong: reload the page and try again`,
+        ),
+      );
     }
     return true;
   }

@@ -40,8 +40,17 @@ export function renderPage({ state, action }: AuthenticationPage, token: string)
  * 'self' alone would block the customer's way back (decisions/collections.md).
  */
 export function pageHeaders({ state, action }: AuthenticationPage): Record<string, string> {
-  const formAction = ["'self'", ...(state === 'open' && action?.return_url ? [returnSource(action.return_url)] : [])].filter(Boolean);
-  const csp = ["default-src 'none'", "style-src 'unsafe-inline'", `form-action ${formAction.join(' ')}`, "frame-ancestors 'none'", "base-uri 'none'"];
+  const formAction = [
+    "'self'",
+    ...(state === 'open' && action?.return_url ? [returnSource(action.return_url)] : []),
+  ].filter(Boolean);
+  const csp = [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    `form-action ${formAction.join(' ')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ];
   return {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',

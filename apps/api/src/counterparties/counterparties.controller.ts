@@ -1,6 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { AddPaymentDetailCommand, CreateCounterpartyCommand, DeactivateCounterpartyCommand, GetCounterpartyQuery, UpdateCounterpartyCommand } from '@app/application/counterparties';
+import {
+  AddPaymentDetailCommand,
+  CreateCounterpartyCommand,
+  DeactivateCounterpartyCommand,
+  GetCounterpartyQuery,
+  UpdateCounterpartyCommand,
+} from '@app/application/counterparties';
 import type { CommandContext } from '@app/application/command-handling';
 import type { ProfilePatch } from '@app/domain';
 import { ListCounterpartiesQuery as ListCounterparties } from '@app/read-models/counterparties/list-counterparties.query';
@@ -8,9 +14,23 @@ import { ListPaymentDetailsQuery as ListPaymentDetails } from '@app/read-models/
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
-import { PatchBusinessCounterpartyDto, PatchCounterpartyDto, PatchIndividualCounterpartyDto } from './counterparty-patch.dto';
-import { CreateCounterpartyDto, DeactivateCounterpartyDto, EntityScopeQuery, ListCounterpartiesQuery, ListPaymentDetailsQuery } from './counterparty.dto';
-import { presentAddedPaymentDetail, presentCounterparty, presentPaymentDetail } from '@app/read-models/counterparties/counterparty.presenter';
+import {
+  PatchBusinessCounterpartyDto,
+  PatchCounterpartyDto,
+  PatchIndividualCounterpartyDto,
+} from './counterparty-patch.dto';
+import {
+  CreateCounterpartyDto,
+  DeactivateCounterpartyDto,
+  EntityScopeQuery,
+  ListCounterpartiesQuery,
+  ListPaymentDetailsQuery,
+} from './counterparty.dto';
+import {
+  presentAddedPaymentDetail,
+  presentCounterparty,
+  presentPaymentDetail,
+} from '@app/read-models/counterparties/counterparty.presenter';
 import { CreatePaymentDetailDto } from './payment-detail.dto';
 import { AsOf } from '../audit/as-of.interceptor';
 import { ApiBody, ApiExtraModels, ApiTags, getSchemaPath } from '@nestjs/swagger';
@@ -52,11 +72,20 @@ export class CounterpartiesController {
     id: 'listCounterparties',
     summary: 'List counterparties of an entity',
     ok: { status: 200, schema: styleAList(ref('Counterparty')), description: 'Counterparties, newest first' },
-    errors: { 400: 'entity_id missing with an API key, or a bad filter (validation_error)', 403: 'Another entity’s (forbidden)' },
+    errors: {
+      400: 'entity_id missing with an API key, or a bad filter (validation_error)',
+      403: 'Another entity’s (forbidden)',
+    },
     readModel: true,
   })
   async list(@Ctx() ctx: CommandContext, @Query() query: ListCounterpartiesQuery) {
-    const filter = { organization_id: ctx.actor.organizationId, mode: ctx.actor.mode, entity_id: entityScope(ctx.actor, query.entity_id), type: query.type, status: query.status };
+    const filter = {
+      organization_id: ctx.actor.organizationId,
+      mode: ctx.actor.mode,
+      entity_id: entityScope(ctx.actor, query.entity_id),
+      type: query.type,
+      status: query.status,
+    };
     return styleA(await this.queries.execute(new ListCounterparties(filter, styleAQuery(query))), presentCounterparty);
   }
 
@@ -66,7 +95,11 @@ export class CounterpartiesController {
     id: 'getCounterparty',
     summary: 'Retrieve a counterparty',
     ok: { status: 200, schema: 'Counterparty', description: 'The counterparty' },
-    errors: { 400: 'A malformed as_of (validation_error)', 403: 'Another entity’s (forbidden)', 404: 'No such counterparty, or none yet at as_of (counterparty_not_found)' },
+    errors: {
+      400: 'A malformed as_of (validation_error)',
+      403: 'Another entity’s (forbidden)',
+      404: 'No such counterparty, or none yet at as_of (counterparty_not_found)',
+    },
   })
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: EntityScopeQuery) {
     return presentCounterparty(await this.queries.execute(new GetCounterpartyQuery(ctx.actor, id, query.entity_id)));
@@ -74,22 +107,37 @@ export class CounterpartiesController {
 
   @Patch(':id')
   @ApiBody({
-    description: 'The profile follows the counterparty’s type: PatchIndividualCounterpartyDto or PatchBusinessCounterpartyDto',
+    description:
+      'The profile follows the counterparty’s type: PatchIndividualCounterpartyDto or PatchBusinessCounterpartyDto',
     // anyOf: the counterparty's stored type picks the schema, not the body, and the two share fields.
-    schema: { anyOf: [{ $ref: getSchemaPath(PatchIndividualCounterpartyDto) }, { $ref: getSchemaPath(PatchBusinessCounterpartyDto) }] },
+    schema: {
+      anyOf: [
+        { $ref: getSchemaPath(PatchIndividualCounterpartyDto) },
+        { $ref: getSchemaPath(PatchBusinessCounterpartyDto) },
+      ],
+    },
   })
   @ApiRoute({
     id: 'updateCounterparty',
     summary: 'Update a counterparty',
     description: 'Any subset of the profile; omitted fields are unchanged, null clears an optional one.',
     ok: { status: 200, schema: 'Counterparty', description: 'The counterparty after the change' },
-    errors: { 403: 'Another entity’s (forbidden)', 404: 'No such counterparty or entity (counterparty_not_found, entity_not_found)', 409: 'Inactive (counterparty_inactive)' },
+    errors: {
+      403: 'Another entity’s (forbidden)',
+      404: 'No such counterparty or entity (counterparty_not_found, entity_not_found)',
+      409: 'Inactive (counterparty_inactive)',
+    },
   })
   async update(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: PatchCounterpartyDto) {
     // Another's or a missing counterparty answers 403/404 before the body's entity_id is weighed.
     await this.queries.execute(new GetCounterpartyQuery(ctx.actor, id));
     if (ctx.actor.entityId) entityScope(ctx.actor, body.entity_id);
-    const change = { entity_id: body.entity_id, nickname: body.nickname, profile: body.profile ? ({ ...body.profile } as ProfilePatch) : undefined, meta: body.meta };
+    const change = {
+      entity_id: body.entity_id,
+      nickname: body.nickname,
+      profile: body.profile ? ({ ...body.profile } as ProfilePatch) : undefined,
+      meta: body.meta,
+    };
     return presentCounterparty(await this.commands.execute(new UpdateCounterpartyCommand(ctx, id, change)));
   }
 
@@ -100,7 +148,11 @@ export class CounterpartiesController {
     summary: 'Deactivate a counterparty',
     description: 'It can no longer receive transfers; reactivation is through support only.',
     ok: { status: 200, schema: 'Counterparty', description: 'The counterparty, inactive' },
-    errors: { 403: 'Another entity’s (forbidden)', 404: 'No such counterparty (counterparty_not_found)', 409: 'Already inactive (counterparty_inactive)' },
+    errors: {
+      403: 'Another entity’s (forbidden)',
+      404: 'No such counterparty (counterparty_not_found)',
+      409: 'Already inactive (counterparty_inactive)',
+    },
   })
   async deactivate(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: DeactivateCounterpartyDto) {
     if (ctx.actor.entityId) entityScope(ctx.actor, body.entity_id);
@@ -111,8 +163,13 @@ export class CounterpartiesController {
   @ApiRoute({
     id: 'createPaymentDetail',
     summary: 'Add payment details to a counterparty',
-    description: 'Bank, mobile-money, wallet or book coordinates; formats are checked (IBAN mod-97, ABA checksum, EVM and Solana addresses).',
-    ok: { status: 201, schema: 'PaymentDetail', description: 'The payment details: their id is a transfer’s payment_detail_id' },
+    description:
+      'Bank, mobile-money, wallet or book coordinates; formats are checked (IBAN mod-97, ABA checksum, EVM and Solana addresses).',
+    ok: {
+      status: 201,
+      schema: 'PaymentDetail',
+      description: 'The payment details: their id is a transfer’s payment_detail_id',
+    },
     errors: {
       400: 'The block does not match payment_method, or its coordinates fail their format (validation_error)',
       403: 'Another entity’s (forbidden)',
@@ -123,7 +180,9 @@ export class CounterpartiesController {
   })
   async addPaymentDetail(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: CreatePaymentDetailDto) {
     const { payment_method, currency, country, bank, momo, wallet, book } = body;
-    const detail = await this.commands.execute(new AddPaymentDetailCommand(ctx, id, { payment_method, currency, country, bank, momo, wallet, book }));
+    const detail = await this.commands.execute(
+      new AddPaymentDetailCommand(ctx, id, { payment_method, currency, country, bank, momo, wallet, book }),
+    );
     return presentAddedPaymentDetail(detail);
   }
 
@@ -135,8 +194,17 @@ export class CounterpartiesController {
     errors: { 403: 'Another entity’s (forbidden)', 404: 'No such counterparty (counterparty_not_found)' },
     readModel: true,
   })
-  async listPaymentDetails(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: ListPaymentDetailsQuery) {
+  async listPaymentDetails(
+    @Ctx() ctx: CommandContext,
+    @Param('id') id: string,
+    @Query() query: ListPaymentDetailsQuery,
+  ) {
     await this.queries.execute(new GetCounterpartyQuery(ctx.actor, id));
-    return styleA(await this.queries.execute(new ListPaymentDetails(ctx.actor.organizationId, ctx.actor.mode, id, styleAQuery(query))), presentPaymentDetail);
+    return styleA(
+      await this.queries.execute(
+        new ListPaymentDetails(ctx.actor.organizationId, ctx.actor.mode, id, styleAQuery(query)),
+      ),
+      presentPaymentDetail,
+    );
   }
 }

@@ -22,11 +22,23 @@ export class CounterpartyLookupsController {
     summary: 'Look up account coordinates',
     description: 'Validates coordinates against their scheme and names the holder and bank; creates nothing.',
     ok: { status: 200, schema: 'CounterpartyLookup', description: 'Valid coordinates' },
-    errors: { 403: 'Another entity, with an entity token (forbidden)', 422: 'The coordinates fail their scheme’s checks (invalid_account_details)' },
+    errors: {
+      403: 'Another entity, with an entity token (forbidden)',
+      422: 'The coordinates fail their scheme’s checks (invalid_account_details)',
+    },
   })
   async lookup(@Ctx() ctx: CommandContext, @Body() body: CounterpartyLookupDto) {
     optionalEntityScope(ctx.actor, body.entity_id);
     const { currency, country, account_number, issuer } = body;
-    return presentLookup(await this.queries.execute(new LookupCounterpartyQuery({ currency, country, account_number, issuer: { code: issuer.code, scheme: issuer.scheme } })));
+    return presentLookup(
+      await this.queries.execute(
+        new LookupCounterpartyQuery({
+          currency,
+          country,
+          account_number,
+          issuer: { code: issuer.code, scheme: issuer.scheme },
+        }),
+      ),
+    );
   }
 }

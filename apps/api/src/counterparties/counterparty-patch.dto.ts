@@ -2,7 +2,12 @@ import { ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { Block, BlockList } from '../http/blocks';
 import { IsCountryCode, IsStringMap } from '../onboarding/validators';
-import { BusinessIdentificationDto, IDENTIFICATION_ITEMS_MAX, IndividualIdentificationDto, PhoneDto } from './counterparty-profile.dto';
+import {
+  BusinessIdentificationDto,
+  IDENTIFICATION_ITEMS_MAX,
+  IndividualIdentificationDto,
+  PhoneDto,
+} from './counterparty-profile.dto';
 
 const ENTITY_ID = /^ent_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -10,21 +15,49 @@ const ENTITY_ID = /^ent_[0-9A-HJKMNP-TV-Z]{26}$/;
 @ApiSchema({ name: 'CounterpartyAddressPatch' })
 export class AddressPatchDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 }) @IsOptional() @IsString() @Length(1, 255) line1?: string;
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255, type: 'string', nullable: true }) @IsOptional() @IsString() @Length(1, 255) line2?: string | null;
+  @ApiPropertyOptional({ minLength: 1, maxLength: 255, type: 'string', nullable: true })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  line2?: string | null;
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 }) @IsOptional() @IsString() @Length(1, 100) city?: string;
-  @ApiPropertyOptional({ minLength: 0, maxLength: 100, type: 'string', nullable: true }) @IsOptional() @IsString() @MaxLength(100) state_or_province?: string | null;
-  @ApiPropertyOptional({ minLength: 0, maxLength: 20, type: 'string', nullable: true }) @IsOptional() @IsString() @MaxLength(20) postal_code?: string | null;
-  @ApiPropertyOptional({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }) @IsOptional() @IsCountryCode() country?: string;
+  @ApiPropertyOptional({ minLength: 0, maxLength: 100, type: 'string', nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  state_or_province?: string | null;
+  @ApiPropertyOptional({ minLength: 0, maxLength: 20, type: 'string', nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(20)
+  postal_code?: string | null;
+  @ApiPropertyOptional({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' })
+  @IsOptional()
+  @IsCountryCode()
+  country?: string;
 }
 
 class ProfilePatchCommon {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100, type: 'string', nullable: true }) @IsOptional() @IsString() @Length(1, 100) relationship?: string | null;
-  @ApiPropertyOptional({ type: 'string', nullable: true, format: 'email', maxLength: 254 }) @IsOptional() @IsEmail({}, { message: 'email must be an email address' }) @MaxLength(254) email?:
-    string | null;
-  @ApiPropertyOptional({ type: () => AddressPatchDto, nullable: true, description: 'Merged into the current address; null clears it' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100, type: 'string', nullable: true })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  relationship?: string | null;
+  @ApiPropertyOptional({ type: 'string', nullable: true, format: 'email', maxLength: 254 })
+  @IsOptional()
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(254)
+  email?: string | null;
+  @ApiPropertyOptional({
+    type: () => AddressPatchDto,
+    nullable: true,
+    description: 'Merged into the current address; null clears it',
+  })
   @Block(() => AddressPatchDto, { optional: true, nullable: true })
   address?: AddressPatchDto | null;
-  @ApiPropertyOptional({ type: () => PhoneDto, nullable: true }) @Block(() => PhoneDto, { optional: true, nullable: true }) phone?: PhoneDto | null;
+  @ApiPropertyOptional({ type: () => PhoneDto, nullable: true })
+  @Block(() => PhoneDto, { optional: true, nullable: true })
+  phone?: PhoneDto | null;
 }
 
 export class IndividualProfilePatchDto extends ProfilePatchCommon {
@@ -37,36 +70,58 @@ export class IndividualProfilePatchDto extends ProfilePatchCommon {
 
 export class BusinessProfilePatchDto extends ProfilePatchCommon {
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 }) @IsOptional() @IsString() @Length(1, 255) legal_name?: string;
-  @ApiPropertyOptional({ minLength: 0, maxLength: 255, type: 'string', nullable: true }) @IsOptional() @IsString() @MaxLength(255) trading_name?: string | null;
+  @ApiPropertyOptional({ minLength: 0, maxLength: 255, type: 'string', nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  trading_name?: string | null;
   @ApiPropertyOptional({ type: () => BusinessIdentificationDto, isArray: true, maxItems: IDENTIFICATION_ITEMS_MAX })
   @BlockList(() => BusinessIdentificationDto, IDENTIFICATION_ITEMS_MAX, { optional: true })
   identification?: BusinessIdentificationDto[];
 }
 
 class PatchBase {
-  @ApiPropertyOptional({ pattern: '^ent_[0-9A-HJKMNP-TV-Z]{26}$', description: 'Reassigns the counterparty to another entity (API key), or confirms the scope' })
+  @ApiPropertyOptional({
+    pattern: '^ent_[0-9A-HJKMNP-TV-Z]{26}$',
+    description: 'Reassigns the counterparty to another entity (API key), or confirms the scope',
+  })
   @IsOptional()
   @Matches(ENTITY_ID, { message: 'entity_id must be an entity id (ent_…)' })
   entity_id?: string;
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 }) @IsOptional() @IsString() @Length(1, 255) nickname?: string;
   /** Merged by key; "" removes a key. */
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'Merged by key; "" removes a key' }) @IsOptional() @IsStringMap() meta?: Record<string, string>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Merged by key; "" removes a key',
+  })
+  @IsOptional()
+  @IsStringMap()
+  meta?: Record<string, string>;
 }
 
 /** The two shapes a PATCH body may take, documented as `anyOf` (the stored type, not the body, says which applies). */
 export class PatchIndividualCounterpartyDto extends PatchBase {
-  @ApiPropertyOptional({ type: () => IndividualProfilePatchDto }) @Block(() => IndividualProfilePatchDto, { optional: true }) profile?: IndividualProfilePatchDto;
+  @ApiPropertyOptional({ type: () => IndividualProfilePatchDto })
+  @Block(() => IndividualProfilePatchDto, { optional: true })
+  profile?: IndividualProfilePatchDto;
 }
 
 export class PatchBusinessCounterpartyDto extends PatchBase {
-  @ApiPropertyOptional({ type: () => BusinessProfilePatchDto }) @Block(() => BusinessProfilePatchDto, { optional: true }) profile?: BusinessProfilePatchDto;
+  @ApiPropertyOptional({ type: () => BusinessProfilePatchDto })
+  @Block(() => BusinessProfilePatchDto, { optional: true })
+  profile?: BusinessProfilePatchDto;
 }
 
 /** A profile patch that names a business's own field or identification type (L) is of the business shape. */
 function businessShaped(profile: unknown): boolean {
   if (!profile || typeof profile !== 'object') return false;
   const { legal_name, trading_name, identification } = profile as Record<string, unknown>;
-  return legal_name !== undefined || trading_name !== undefined || (Array.isArray(identification) && identification.some((item) => (item as { type?: unknown } | null)?.type === 'L'));
+  return (
+    legal_name !== undefined ||
+    trading_name !== undefined ||
+    (Array.isArray(identification) && identification.some((item) => (item as { type?: unknown } | null)?.type === 'L'))
+  );
 }
 
 /**
@@ -75,7 +130,15 @@ function businessShaped(profile: unknown): boolean {
  * the stored one passes here and the domain refuses it (applyProfile), with the same answer.
  */
 export class PatchCounterpartyDto extends PatchBase {
-  @ApiPropertyOptional({ anyOf: [{ $ref: getSchemaPath(IndividualProfilePatchDto) }, { $ref: getSchemaPath(BusinessProfilePatchDto) }] })
-  @Block((options) => (businessShaped((options?.object as { profile?: unknown } | undefined)?.profile) ? BusinessProfilePatchDto : IndividualProfilePatchDto), { optional: true })
+  @ApiPropertyOptional({
+    anyOf: [{ $ref: getSchemaPath(IndividualProfilePatchDto) }, { $ref: getSchemaPath(BusinessProfilePatchDto) }],
+  })
+  @Block(
+    (options) =>
+      businessShaped((options?.object as { profile?: unknown } | undefined)?.profile)
+        ? BusinessProfilePatchDto
+        : IndividualProfilePatchDto,
+    { optional: true },
+  )
   profile?: IndividualProfilePatchDto | BusinessProfilePatchDto;
 }

@@ -41,7 +41,8 @@ export class DashboardFiles {
     try {
       return { body: await readFile(path), type };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EISDIR') return null;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EISDIR')
+        return null;
       throw error;
     }
   }

@@ -57,10 +57,21 @@ export class DashboardController {
   async page(@Res() res: Response): Promise<void> {
     const page = await this.files.index();
     if (!page)
-      throw new DomainException(domainError('not_found', 'dashboard_not_built', 'The dashboard is not built: run npm run build (it writes dist/dashboard), or point DASHBOARD_DIR at a build'));
+      throw new DomainException(
+        domainError(
+          'not_found',
+          'dashboard_not_built',
+          'The dashboard is not built: run npm run build (it writes dist/dashboard), or point DASHBOARD_DIR at a build',
+        ),
+      );
     res
       .status(200)
-      .set({ ...COMMON_HEADERS, 'content-type': page.type, 'content-security-policy': DASHBOARD_CSP, 'cache-control': 'no-store' })
+      .set({
+        ...COMMON_HEADERS,
+        'content-type': page.type,
+        'content-security-policy': DASHBOARD_CSP,
+        'cache-control': 'no-store',
+      })
       .send(page.body);
   }
 
@@ -69,7 +80,11 @@ export class DashboardController {
   @ApiRoute({
     id: 'getDashboardAsset',
     summary: 'An asset of the dashboard',
-    ok: { status: 200, mediaType: ['text/javascript', 'text/css', 'image/svg+xml'], description: 'A script, style sheet or image of the dashboard' },
+    ok: {
+      status: 200,
+      mediaType: ['text/javascript', 'text/css', 'image/svg+xml'],
+      description: 'A script, style sheet or image of the dashboard',
+    },
     errors: { 404: 'No such asset (not_found)' },
   })
   async asset(@Param('file') name: string, @Res() res: Response): Promise<void> {

@@ -6,6 +6,12 @@ import { DashboardFiles } from './dashboard-files';
 /** The read-only dashboard at /dashboard (apps/dashboard, built by Vite). */
 @Module({
   controllers: [DashboardController],
-  providers: [{ provide: DashboardFiles, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => new DashboardFiles(config.dashboardDir) }],
+  providers: [
+    {
+      provide: DashboardFiles,
+      inject: [PLATFORM_CONFIG],
+      useFactory: (config: PlatformConfig) => new DashboardFiles(config.dashboardDir),
+    },
+  ],
 })
 export class DashboardModule {}

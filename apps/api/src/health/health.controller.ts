@@ -32,7 +32,12 @@ export class HealthController {
    */
   @Get('live')
   @Public()
-  @ApiRoute({ id: 'getLiveness', summary: 'Liveness', description: 'The process answers; touches no store.', ok: { status: 200, schema: 'HealthCheck', description: 'Alive' } })
+  @ApiRoute({
+    id: 'getLiveness',
+    summary: 'Liveness',
+    description: 'The process answers; touches no store.',
+    ok: { status: 200, schema: 'HealthCheck', description: 'Alive' },
+  })
   live() {
     return this.checks.check([]);
   }
@@ -81,11 +86,18 @@ export class HealthController {
     // Issue 32 item 10: pids, memory and log positions are for operators, not for whoever asks.
     if (!isOperatorToken(this.config, req.headers.authorization)) return { status: 'ok' };
     const head = await this.store.headPosition();
-    const base = { status: 'ok', adapters: describeAdapters(this.config), writes: { in_flight: this.writes.inFlight, refused: this.writes.refused, limit: this.config.maxInflightWrites } };
+    const base = {
+      status: 'ok',
+      adapters: describeAdapters(this.config),
+      writes: { in_flight: this.writes.inFlight, refused: this.writes.refused, limit: this.config.maxInflightWrites },
+    };
     if (!this.worker) {
       const stored = await this.platform.storedPositions();
       // In a test app the readers run in this very process: their live positions.
-      const live = { projected: Math.max(stored.projected, this.platform.projector.lastPosition), published: Math.max(stored.published, this.platform.publisher.lastPosition) };
+      const live = {
+        projected: Math.max(stored.projected, this.platform.projector.lastPosition),
+        published: Math.max(stored.published, this.platform.publisher.lastPosition),
+      };
       return { ...base, log: { head, ...live } };
     }
     const { report, ...worker } = await this.worker.status();
@@ -93,7 +105,13 @@ export class HealthController {
       ...base,
       log: { head, projected: report?.projected ?? null, published: report?.published ?? null },
       process_managers: report?.process_managers ?? [],
-      worker: { ...worker, roles: report?.roles ?? null, rss_bytes: report?.rss_bytes ?? null, tail: report?.tail ?? null, audit: report?.audit ?? null },
+      worker: {
+        ...worker,
+        roles: report?.roles ?? null,
+        rss_bytes: report?.rss_bytes ?? null,
+        tail: report?.tail ?? null,
+        audit: report?.audit ?? null,
+      },
     };
   }
 }

@@ -48,11 +48,21 @@ export class ReadinessIndicators {
       () => this.check('coordination_store', adapters.read_store, () => this.coordination.getCheckpoint(PROBE)),
     ];
     const snapshots = this.events.folds?.snapshots;
-    if (snapshots) checks.push(() => this.check('snapshot_store', adapters.read_store, () => snapshots.load(PROBE, PROBE)));
+    if (snapshots)
+      checks.push(() => this.check('snapshot_store', adapters.read_store, () => snapshots.load(PROBE, PROBE)));
     const { deliveries, idempotency, rateLimits } = this;
-    if (deliveries) checks.push(() => this.check('delivery_store', adapters.read_store, () => deliveries.marker(PROBE)));
-    if (idempotency) checks.push(() => this.check('idempotency_store', adapters.read_store, () => idempotency.release(PROBE, PROBE, PROBE)));
-    if (rateLimits?.store) checks.push(() => this.check('rate_limit_store', adapters.read_store, () => rateLimits.store.take(PROBE, { capacity: 1, refillPerMs: 1 })));
+    if (deliveries)
+      checks.push(() => this.check('delivery_store', adapters.read_store, () => deliveries.marker(PROBE)));
+    if (idempotency)
+      checks.push(() =>
+        this.check('idempotency_store', adapters.read_store, () => idempotency.release(PROBE, PROBE, PROBE)),
+      );
+    if (rateLimits?.store)
+      checks.push(() =>
+        this.check('rate_limit_store', adapters.read_store, () =>
+          rateLimits.store.take(PROBE, { capacity: 1, refillPerMs: 1 }),
+        ),
+      );
     return checks;
   }
 
@@ -73,7 +83,11 @@ export class ReadinessIndicators {
       // The cause goes to the log only: the probe is public, and driver messages name hosts.
       logger.warn({ err, check: key }, 'readiness check failed');
       const timedOut = err instanceof Error && err.message.startsWith('timed out');
-      return indicator.down({ adapter, ms: Math.round(performance.now() - started), message: timedOut ? `no answer within ${READINESS_CHECK_TIMEOUT_MS} ms` : 'unavailable' });
+      return indicator.down({
+        adapter,
+        ms: Math.round(performance.now() - started),
+        message: timedOut ? `no answer within ${READINESS_CHECK_TIMEOUT_MS} ms` : 'unavailable',
+      });
     }
   }
 }

@@ -19,7 +19,9 @@ export function apiVersion(req: Request, res: Response, next: NextFunction): voi
     if (!isApiVersion(value)) {
       res.setHeader(API_VERSION_HEADER, CURRENT_API_VERSION);
       const message = `Payments-Version ${JSON.stringify(value.slice(0, 40))} is not a version of this API; the current one is ${CURRENT_API_VERSION}`;
-      throw new DomainException(domainError('validation', 'invalid_api_version', message, { errors: [{ field: API_VERSION_HEADER, message }] }));
+      throw new DomainException(
+        domainError('validation', 'invalid_api_version', message, { errors: [{ field: API_VERSION_HEADER, message }] }),
+      );
     }
     res.setHeader(API_VERSION_HEADER, value);
   } else {
@@ -30,5 +32,6 @@ export function apiVersion(req: Request, res: Response, next: NextFunction): voi
 
 /** The version a caller's answers are made under: the request's header, else its key's pinned version. */
 export function echoKeyVersion(req: Request & { actor?: Partial<KeyActor> }, res: Response): void {
-  if (req.headers['payments-version'] === undefined && req.actor?.apiVersion) res.setHeader(API_VERSION_HEADER, req.actor.apiVersion);
+  if (req.headers['payments-version'] === undefined && req.actor?.apiVersion)
+    res.setHeader(API_VERSION_HEADER, req.actor.apiVersion);
 }

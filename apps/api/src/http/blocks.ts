@@ -21,7 +21,13 @@ const skipped =
  * included unless the block may be cleared, is a 400 naming the field, so the domain only ever
  * sees the shape it was promised (decisions §2).
  */
-export const Block = (type: BlockType, options: BlockOptions = {}) => applyDecorators(ValidateIf(skipped(options)), IsObject({ message: '$property must be an object' }), ValidateNested(), Type(type));
+export const Block = (type: BlockType, options: BlockOptions = {}) =>
+  applyDecorators(
+    ValidateIf(skipped(options)),
+    IsObject({ message: '$property must be an object' }),
+    ValidateNested(),
+    Type(type),
+  );
 
 /** A list of object blocks, at most `max` long. */
 export const BlockList = (type: BlockType, max: number, options: BlockOptions = {}) =>

@@ -37,12 +37,18 @@ export function bodyParsing(limit = '1mb'): RequestHandler {
     if (found.kind === 'other_methods') {
       res.setHeader('Allow', found.allow);
       if (req.method === 'OPTIONS') return void res.status(HttpStatus.NO_CONTENT).end();
-      return next(new HttpException(`${req.method} is not allowed here; this path takes ${found.allow}`, HttpStatus.METHOD_NOT_ALLOWED));
+      return next(
+        new HttpException(
+          `${req.method} is not allowed here; this path takes ${found.allow}`,
+          HttpStatus.METHOD_NOT_ALLOWED,
+        ),
+      );
     }
     if (!hasBody(req.headers)) return next();
     const mediaType = mediaTypeOf(req.headers['content-type']);
     const kind = mediaType === null ? undefined : found.accepts.find((k) => isKind(k, mediaType));
-    if (!kind) return next(new HttpException(unsupportedMessage(mediaType, found.accepts), HttpStatus.UNSUPPORTED_MEDIA_TYPE));
+    if (!kind)
+      return next(new HttpException(unsupportedMessage(mediaType, found.accepts), HttpStatus.UNSUPPORTED_MEDIA_TYPE));
     const parse = parsers[kind];
     if (!parse) return next();
     parse(req, res, (err?: unknown) => next(err ? translate(err) : undefined));
@@ -62,26 +68,39 @@ function pathOf(url: string): string {
 
 /** body-parser's hook on the raw bytes, before it decodes and parses them: a throw is its refusal, with the thrown `type`. */
 function scanned(_req: unknown, _res: unknown, body: Buffer, encoding: string | null): void {
-  if (encoding !== null && !/^utf-?8$/i.test(encoding)) throw Object.assign(new Error(`charset ${encoding}`), { type: 'charset.unsupported' });
+  if (encoding !== null && !/^utf-?8$/i.test(encoding))
+    throw Object.assign(new Error(`charset ${encoding}`), { type: 'charset.unsupported' });
   const finding = scanJson(body, MAX_BODY_DEPTH);
   if (finding) throw Object.assign(new Error(finding.kind), { type: 'entity.scan.refused', finding });
 }
 
 /** A key as the answer names it: control characters shown as `?` and at most 200 characters, since the caller chose it. */
-const printable = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text).replace(/[\u0000-\u001f\u007f]/g, '?');
+const printable = (text: string) =>
+  (text.length > 200 ? `${text.slice(0, 200)}…` : text).replace(/[\u0000-\u001f\u007f]/g, '?');
 
 function translate(err: unknown): unknown {
   const { type, finding } = err as { type?: string; finding?: JsonScanFinding };
-  if (finding?.kind === 'too_deep') return new DomainException(domainError('validation', 'invalid_json', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`));
+  if (finding?.kind === 'too_deep')
+    return new DomainException(
+      domainError('validation', 'invalid_json', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`),
+    );
   if (finding?.kind === 'duplicate_key') {
     const [key, path] = [printable(finding.key), printable(finding.path)];
     const message = `The key "${key}" appears twice in one object (at ${path}): each key may appear once`;
-    return new DomainException(domainError('validation', 'invalid_json', message, { errors: [{ field: path, message: `${path} appears more than once` }] }));
+    return new DomainException(
+      domainError('validation', 'invalid_json', message, {
+        errors: [{ field: path, message: `${path} appears more than once` }],
+      }),
+    );
   }
-  if (type === 'entity.parse.failed') return new DomainException(domainError('validation', 'invalid_json', 'The request body is not valid JSON'));
-  if (type === 'entity.too.large') return new DomainException(domainError('too_large', 'payload_too_large', `The request body exceeds the limit`));
+  if (type === 'entity.parse.failed')
+    return new DomainException(domainError('validation', 'invalid_json', 'The request body is not valid JSON'));
+  if (type === 'entity.too.large')
+    return new DomainException(domainError('too_large', 'payload_too_large', `The request body exceeds the limit`));
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new DomainException(domainError('validation', 'unsupported_encoding', 'The request body encoding is not supported'));
+    return new DomainException(
+      domainError('validation', 'unsupported_encoding', 'The request body encoding is not supported'),
+    );
   }
   return err;
 }

@@ -7,11 +7,29 @@ import { DomainException } from '@app/application/command-handling';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 
 /** Headers a browser app may send and read across origins (the API's own conventions). */
-const REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Payments-Version', 'X-Request-Id', 'If-None-Match', 'Last-Event-ID'];
-const EXPOSED_HEADERS = ['X-Request-Id', 'Payments-Version', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Idempotent-Replayed', 'ETag', 'Location'];
+const REQUEST_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'Payments-Version',
+  'X-Request-Id',
+  'If-None-Match',
+  'Last-Event-ID',
+];
+const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'Payments-Version',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'Idempotent-Replayed',
+  'ETag',
+  'Location',
+];
 
 /** Whether `origin` is the API's own (the dashboard's fetches carry Origin too), by the Host it was asked on. */
-const sameOrigin = (req: Request, origin: string): boolean => URL.canParse(origin) && new URL(origin).host === req.headers.host;
+const sameOrigin = (req: Request, origin: string): boolean =>
+  URL.canParse(origin) && new URL(origin).host === req.headers.host;
 
 /**
  * CORS for client apps on `CORS_ALLOWED_ORIGINS` (issue 32 item 6), with the `cors` package: their
@@ -57,9 +75,18 @@ export class SecretKeyOrigin implements NestMiddleware {
 
   use(req: Request, _res: Response, next: NextFunction): void {
     const origin = req.headers.origin;
-    if (origin && !this.origins.has(origin) && !sameOrigin(req, origin) && /^Bearer +sk_/i.test(req.headers.authorization ?? '')) {
+    if (
+      origin &&
+      !this.origins.has(origin) &&
+      !sameOrigin(req, origin) &&
+      /^Bearer +sk_/i.test(req.headers.authorization ?? '')
+    ) {
       throw new DomainException(
-        domainError('forbidden', 'secret_key_in_browser', `A secret API key cannot be used from a browser page on ${origin.slice(0, 100)}: use an entity token from an origin in CORS_ALLOWED_ORIGINS`),
+        domainError(
+          'forbidden',
+          'secret_key_in_browser',
+          `A secret API key cannot be used from a browser page on ${origin.slice(0, 100)}: use an entity token from an origin in CORS_ALLOWED_ORIGINS`,
+        ),
       );
     }
     next();
@@ -71,4 +98,7 @@ export class SecretKeyOrigin implements NestMiddleware {
  * OpenAPI document is 600 kB as JSON. Never the event stream: compression would buffer its events.
  */
 export const compressAnswers = (): RequestHandler =>
-  compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res) });
+  compression({
+    filter: (req, res) =>
+      !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
+  });

@@ -52,19 +52,25 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     // The request's logger binds request_id, actor, organization and trace (http/logging.ts).
     if (status >= 500) logger.error({ err: exception, path: req.path }, 'request failed');
     if (res.headersSent) return;
-    if (exception instanceof ReadModelLaggingError || exception instanceof OverloadedError) res.setHeader('Retry-After', String(exception.retryAfterSeconds));
-    else if (status === HttpStatus.SERVICE_UNAVAILABLE && body.code === 'service_unavailable') res.setHeader('Retry-After', String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS));
+    if (exception instanceof ReadModelLaggingError || exception instanceof OverloadedError)
+      res.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    else if (status === HttpStatus.SERVICE_UNAVAILABLE && body.code === 'service_unavailable')
+      res.setHeader('Retry-After', String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS));
     res.status(status).json(body);
   }
 }
 
 export function toEnvelope(exception: unknown): { status: number; body: Record<string, unknown> } {
   if (exception instanceof DomainException) return fromDomainError(exception.error);
-  if (exception instanceof ReadModelLaggingError || exception instanceof OverloadedError) return { status: HttpStatus.SERVICE_UNAVAILABLE, body: envelope(exception.code, exception.message) };
+  if (exception instanceof ReadModelLaggingError || exception instanceof OverloadedError)
+    return { status: HttpStatus.SERVICE_UNAVAILABLE, body: envelope(exception.code, exception.message) };
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const response = exception.getResponse();
-    const message = typeof response === 'string' ? response : String((response as { message?: unknown }).message ?? exception.message);
+    const message =
+      typeof response === 'string'
+        ? response
+        : String((response as { message?: unknown }).message ?? exception.message);
     return { status, body: envelope(CODE_BY_STATUS[status] ?? 'error', message) };
   }
   // Errors raised by Express middleware carry their status.
@@ -74,9 +80,18 @@ export function toEnvelope(exception: unknown): { status: number; body: Record<s
     return { status, body: envelope(CODE_BY_STATUS[status] ?? 'bad_request', err.message ?? 'Bad request') };
   }
   if (isStoreUnavailable(exception)) {
-    return { status: HttpStatus.SERVICE_UNAVAILABLE, body: envelope('service_unavailable', 'A store the API depends on is not answering or out of space; retry after Retry-After') };
+    return {
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      body: envelope(
+        'service_unavailable',
+        'A store the API depends on is not answering or out of space; retry after Retry-After',
+      ),
+    };
   }
-  return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: envelope('internal_error', 'Something went wrong on our side') };
+  return {
+    status: HttpStatus.INTERNAL_SERVER_ERROR,
+    body: envelope('internal_error', 'Something went wrong on our side'),
+  };
 }
 
 export function fromDomainError(error: DomainError): { status: number; body: Record<string, unknown> } {

@@ -14,7 +14,11 @@ export function httpMetrics(req: Request, res: Response, next: NextFunction): vo
     if (recorded) return;
     recorded = true;
     const route = (req.route as { path?: unknown } | undefined)?.path;
-    const labels = { method: req.method, route: typeof route === 'string' ? route : 'unmatched', status: String(res.statusCode) };
+    const labels = {
+      method: req.method,
+      route: typeof route === 'string' ? route : 'unmatched',
+      status: String(res.statusCode),
+    };
     httpRequests.inc(labels);
     httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
   };

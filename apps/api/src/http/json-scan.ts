@@ -1,5 +1,8 @@
 /** What a scan of a JSON text found that JSON.parse would let through: a key twice in one object, or nesting past the bound. */
-export type JsonScanFinding = { readonly kind: 'duplicate_key'; readonly key: string; readonly path: string } | { readonly kind: 'too_deep' } | null;
+export type JsonScanFinding =
+  | { readonly kind: 'duplicate_key'; readonly key: string; readonly path: string }
+  | { readonly kind: 'too_deep' }
+  | null;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -78,7 +81,8 @@ function readKey(text: Buffer, open: number, levels: Levels): number | JsonScanF
   }
   const depth = levels.depth - 1;
   const keys = levels.keys[depth]!;
-  if (Array.isArray(keys) ? keys.includes(key) : keys.has(key)) return { kind: 'duplicate_key', key, path: pathOf(levels, key) };
+  if (Array.isArray(keys) ? keys.includes(key) : keys.has(key))
+    return { kind: 'duplicate_key', key, path: pathOf(levels, key) };
   if (Array.isArray(keys)) {
     keys.push(key);
     if (keys.length > SMALL_OBJECT) levels.keys[depth] = new Set(keys);

@@ -12,14 +12,21 @@ describe('scanJson', () => {
     ['{"x":[{"b":1},{"b":1,"c":2,"b":3}]}', 'b', 'x[1].b'],
     ['[1,2,{"k":1,"k":1}]', 'k', '[2].k'],
     [`{"s":"${'q\\\\'.repeat(40)}","s":1}`, 's', 's'],
-    [JSON.stringify(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]))).replace('}', ',"k3":1}'), 'k3', 'k3'],
+    [
+      JSON.stringify(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]))).replace('}', ',"k3":1}'),
+      'k3',
+      'k3',
+    ],
   ])('finds the repeated key in %s', (text, key, path) => {
     expect(scan(text)).toEqual({ kind: 'duplicate_key', key, path });
   });
 
-  it.each(['{"a":1,"b":{"a":1}}', `{"s":"${'y'.repeat(40)}\\\\\\"","t":1}`, '{"a":', '{"a":"unterminated', '{}', '[]'])('finds nothing in %s', (text) => {
-    expect(scan(text)).toBeNull();
-  });
+  it.each(['{"a":1,"b":{"a":1}}', `{"s":"${'y'.repeat(40)}\\\\\\"","t":1}`, '{"a":', '{"a":"unterminated', '{}', '[]'])(
+    'finds nothing in %s',
+    (text) => {
+      expect(scan(text)).toBeNull();
+    },
+  );
 
   it('refuses nesting past the bound, and takes it at the bound', () => {
     expect(scan('{"a":'.repeat(65) + '1' + '}'.repeat(65))).toEqual({ kind: 'too_deep' });

@@ -1,4 +1,12 @@
-import { Global, Injectable, Module, type BeforeApplicationShutdown, type MiddlewareConsumer, type NestModule, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Global,
+  Injectable,
+  Module,
+  type BeforeApplicationShutdown,
+  type MiddlewareConsumer,
+  type NestModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { logger, rootLogger, runWithRequestLog } from '@app/platform/logging/logger';
 import { requestIdOf } from './request-id.middleware';
@@ -28,9 +36,17 @@ export function logRequest(req: Request, res: Response, next: NextFunction): voi
     const path = pathOf(req.originalUrl);
     const level = status >= 500 ? 'error' : QUIET_PATHS.has(path) ? 'debug' : 'info';
     if (!rootLogger.isLevelEnabled(level)) return;
-    const line = { ...fields, req: { method: req.method, path }, res: { status }, ms: Math.round(performance.now() - started) };
+    const line = {
+      ...fields,
+      req: { method: req.method, path },
+      res: { status },
+      ms: Math.round(performance.now() - started),
+    };
     // A response that never ended (the client went away first) says so.
-    rootLogger[level](res.writableEnded ? line : { ...line, aborted: true }, status >= 500 ? 'request failed' : 'request');
+    rootLogger[level](
+      res.writableEnded ? line : { ...line, aborted: true },
+      status >= 500 ? 'request failed' : 'request',
+    );
   });
 }
 

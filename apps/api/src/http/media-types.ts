@@ -34,7 +34,8 @@ export function Accepts(...kinds: [BodyKind, ...BodyKind[]]): ClassDecorator & M
     const prototype = (target as { prototype: object }).prototype;
     for (const name of Object.getOwnPropertyNames(prototype)) {
       const handler = name === 'constructor' ? undefined : Object.getOwnPropertyDescriptor(prototype, name)?.value;
-      if (typeof handler === 'function' && !Reflect.hasOwnMetadata(ACCEPTS_METADATA, handler)) Reflect.defineMetadata(ACCEPTS_METADATA, kinds, handler);
+      if (typeof handler === 'function' && !Reflect.hasOwnMetadata(ACCEPTS_METADATA, handler))
+        Reflect.defineMetadata(ACCEPTS_METADATA, kinds, handler);
     }
     return undefined;
   };
@@ -67,7 +68,9 @@ export function hasBody(headers: IncomingHttpHeaders): boolean {
 export function unsupportedMessage(mediaType: string | null, kinds: readonly BodyKind[]): string {
   const wanted = kinds.map((kind) => NAMES[kind]).join(' or ');
   const send = `send Content-Type: ${wanted}`;
-  const takes = kinds.includes('json') ? `this route takes JSON (${NAMES.json} or application/*+json)` : `this route takes ${wanted}`;
+  const takes = kinds.includes('json')
+    ? `this route takes JSON (${NAMES.json} or application/*+json)`
+    : `this route takes ${wanted}`;
   if (mediaType === null) return `The request body has no valid Content-Type; ${takes}: ${send}`;
   if (mediaType === NAMES.form && kinds.includes('json')) {
     return `The request body is ${NAMES.form} (what curl -d sends without a Content-Type header), but ${takes}: ${send}`;

@@ -32,7 +32,10 @@ describe('list pagination', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const body = styleA(await store.find<{ id: string }>('items', styleAQuery({ limit: 3, cursor }, { org: 'o1' })), (d) => d.id);
+      const body = styleA(
+        await store.find<{ id: string }>('items', styleAQuery({ limit: 3, cursor }, { org: 'o1' })),
+        (d) => d.id,
+      );
       seen.push(...body.data);
       if (!body.meta.pagination.has_more) {
         expect(body.meta.pagination.next_cursor).toBeNull();
@@ -45,16 +48,25 @@ describe('list pagination', () => {
 
   it('style B goes forward with next_cursor and back with prev_cursor to the same pages', async () => {
     const first = await pageB({ limit: 3 });
-    expect(first).toEqual({ ids: newestFirst.slice(0, 3), pagination: { has_next: true, has_previous: false, next_cursor: newestFirst[2], prev_cursor: null } });
+    expect(first).toEqual({
+      ids: newestFirst.slice(0, 3),
+      pagination: { has_next: true, has_previous: false, next_cursor: newestFirst[2], prev_cursor: null },
+    });
     const second = await pageB({ limit: 3, next_cursor: first.pagination.next_cursor! });
     expect(second.ids).toEqual(newestFirst.slice(3, 6));
     expect(second.pagination).toMatchObject({ has_next: true, has_previous: true, prev_cursor: newestFirst[3] });
     const last = await pageB({ limit: 3, next_cursor: second.pagination.next_cursor! });
-    expect(last).toEqual({ ids: newestFirst.slice(6), pagination: { has_next: false, has_previous: true, next_cursor: null, prev_cursor: newestFirst[6] } });
+    expect(last).toEqual({
+      ids: newestFirst.slice(6),
+      pagination: { has_next: false, has_previous: true, next_cursor: null, prev_cursor: newestFirst[6] },
+    });
     const back = await pageB({ limit: 3, prev_cursor: last.pagination.prev_cursor! });
     expect(back.ids).toEqual(second.ids);
     expect(back.pagination).toMatchObject({ has_next: true, has_previous: true });
     const front = await pageB({ limit: 3, prev_cursor: back.pagination.prev_cursor! });
-    expect(front).toEqual({ ids: first.ids, pagination: { has_next: true, has_previous: false, next_cursor: newestFirst[2], prev_cursor: null } });
+    expect(front).toEqual({
+      ids: first.ids,
+      pagination: { has_next: true, has_previous: false, next_cursor: newestFirst[2], prev_cursor: null },
+    });
   });
 });

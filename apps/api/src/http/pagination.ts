@@ -17,18 +17,35 @@ const LIMIT_MESSAGE = 'limit must be an integer between 1 and 100';
  * A query integer is plain decimal digits only: `Number()` would also take `1e2`, `0x10` or ` 1`
  * (decisions §2), so anything else stays a string and fails IsInt.
  */
-export const QueryInteger = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value));
+export const QueryInteger = () =>
+  Transform(({ value }) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value));
 
 /** `limit`: 1-100 (decisions §2); the page size defaults to 20 where it is read. */
-export const LimitField = () => applyDecorators(IsOptional(), QueryInteger(), IsInt({ message: LIMIT_MESSAGE }), Min(1, { message: LIMIT_MESSAGE }), Max(100, { message: LIMIT_MESSAGE }));
+export const LimitField = () =>
+  applyDecorators(
+    IsOptional(),
+    QueryInteger(),
+    IsInt({ message: LIMIT_MESSAGE }),
+    Min(1, { message: LIMIT_MESSAGE }),
+    Max(100, { message: LIMIT_MESSAGE }),
+  );
 
 /** Style A (decisions §2): `limit` 1-100, default 20, and `cursor`. Extend it with a resource's filters. */
 export class StyleAQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size: plain decimal digits' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Page size: plain decimal digits',
+  })
   @LimitField()
   limit?: number;
 
-  @ApiPropertyOptional({ pattern: CURSOR_SOURCE, description: 'meta.pagination.next_cursor of the previous page; omit for the first' })
+  @ApiPropertyOptional({
+    pattern: CURSOR_SOURCE,
+    description: 'meta.pagination.next_cursor of the previous page; omit for the first',
+  })
   @IsOptional()
   @Matches(CURSOR_PATTERN, { message: 'cursor must be a next_cursor returned by a previous page' })
   cursor?: string;
@@ -48,23 +65,45 @@ export function styleA<D extends { id: string }, R>(page: Page<D>, present: (doc
 
 /** Style B (decisions §2): `limit`, `next_cursor` (older) and `prev_cursor` (newer). */
 export class StyleBQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Page size: plain decimal digits' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Page size: plain decimal digits',
+  })
   @LimitField()
   limit?: number;
 
-  @ApiPropertyOptional({ pattern: CURSOR_SOURCE, description: 'pagination.next_cursor of the previous page: older items' })
+  @ApiPropertyOptional({
+    pattern: CURSOR_SOURCE,
+    description: 'pagination.next_cursor of the previous page: older items',
+  })
   @IsOptional()
   @Matches(CURSOR_PATTERN, { message: 'next_cursor must be a cursor returned by a previous page' })
   next_cursor?: string;
 
-  @ApiPropertyOptional({ pattern: CURSOR_SOURCE, description: 'pagination.prev_cursor of the previous page: newer items' })
+  @ApiPropertyOptional({
+    pattern: CURSOR_SOURCE,
+    description: 'pagination.prev_cursor of the previous page: newer items',
+  })
   @IsOptional()
   @Matches(CURSOR_PATTERN, { message: 'prev_cursor must be a cursor returned by a previous page' })
   prev_cursor?: string;
 }
 
-export function styleBQuery(query: StyleBQuery, filter: PageQuery['filter'] = {}, range?: PageQuery['range']): PageQuery {
-  return { filter, range, limit: query.limit ?? 20, before: query.next_cursor, after: query.next_cursor ? undefined : query.prev_cursor };
+export function styleBQuery(
+  query: StyleBQuery,
+  filter: PageQuery['filter'] = {},
+  range?: PageQuery['range'],
+): PageQuery {
+  return {
+    filter,
+    range,
+    limit: query.limit ?? 20,
+    before: query.next_cursor,
+    after: query.next_cursor ? undefined : query.prev_cursor,
+  };
 }
 
 export function styleBPagination<D extends { id: string }>(query: StyleBQuery, page: Page<D>) {

@@ -25,6 +25,10 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   const id = requestIdOf(req, res);
   const derived = traceIdOf(id);
   const inbound = parseTraceparent(req.headers.traceparent);
-  assignRequestLog(inbound && inbound.traceId !== derived ? { trace_id: inbound.traceId, async_trace_id: derived } : { trace_id: derived });
+  assignRequestLog(
+    inbound && inbound.traceId !== derived
+      ? { trace_id: inbound.traceId, async_trace_id: derived }
+      : { trace_id: derived },
+  );
   next();
 }

@@ -25,7 +25,8 @@ interface Pending {
 export function requestShape(req: Request, _res: Response, next: NextFunction): void {
   try {
     // Every body of this API is an object; express.json also takes a top-level array.
-    if (Array.isArray(req.body)) throw new DomainException(domainError('validation', 'invalid_json', 'The request body must be a JSON object'));
+    if (Array.isArray(req.body))
+      throw new DomainException(domainError('validation', 'invalid_json', 'The request body must be a JSON object'));
     checkShape(req.query, 'query');
     checkShape(req.body, 'body');
     next();
@@ -71,5 +72,7 @@ function invalidField(field: string, message: string): DomainException {
 }
 
 function tooDeep(where: 'body' | 'query'): DomainException {
-  return new DomainException(domainError('validation', 'invalid_json', `The request ${where} nests deeper than ${MAX_BODY_DEPTH} levels`));
+  return new DomainException(
+    domainError('validation', 'invalid_json', `The request ${where} nests deeper than ${MAX_BODY_DEPTH} levels`),
+  );
 }

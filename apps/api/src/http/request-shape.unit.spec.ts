@@ -24,13 +24,19 @@ describe('request shape', () => {
   });
 
   it('names prototype keys as unknown fields wherever they are', () => {
-    expect(refusal(JSON.parse('{"bank":{"__proto__":{"x":1}}}'))).toMatchObject({ errors: [{ field: 'bank.__proto__', message: 'bank.__proto__ is not an accepted field' }] });
+    expect(refusal(JSON.parse('{"bank":{"__proto__":{"x":1}}}'))).toMatchObject({
+      errors: [{ field: 'bank.__proto__', message: 'bank.__proto__ is not an accepted field' }],
+    });
     expect(refusal({ items: [{ constructor: 1 }] })).toMatchObject({ errors: [{ field: 'items[0].constructor' }] });
-    expect(refusal(Object.assign(Object.create(null), { prototype: '1' }), 'query')).toMatchObject({ errors: [{ field: 'prototype' }] });
+    expect(refusal(Object.assign(Object.create(null), { prototype: '1' }), 'query')).toMatchObject({
+      errors: [{ field: 'prototype' }],
+    });
   });
 
   it('refuses control characters in text, letting tab and newline through in description only', () => {
-    expect(refusal({ profile: { first_name: 'A\u0000' } })).toMatchObject({ errors: [{ field: 'profile.first_name' }] });
+    expect(refusal({ profile: { first_name: 'A\u0000' } })).toMatchObject({
+      errors: [{ field: 'profile.first_name' }],
+    });
     expect(refusal({ name: 'x\u007f' })).toMatchObject({ errors: [{ field: 'name' }] });
     expect(refusal({ name: 'tab\there' })).toMatchObject({ errors: [{ field: 'name' }] });
     expect(refusal({ description: 'line\n\tline' })).toBeNull();

@@ -23,11 +23,14 @@ export function requireNonBlankText(): void {
   if (applied) return;
   applied = true;
   // The storage lists its classes only through this private map (class-validator 0.14).
-  const byTarget = (getMetadataStorage() as unknown as { validationMetadatas: Map<(new () => object) | string, ValidationMetadata[]> }).validationMetadatas;
+  const byTarget = (
+    getMetadataStorage() as unknown as { validationMetadatas: Map<(new () => object) | string, ValidationMetadata[]> }
+  ).validationMetadatas;
   for (const [target, metadatas] of [...byTarget.entries()]) {
     if (typeof target !== 'function') continue;
     const properties = new Map<string, ValidationMetadata[]>();
-    for (const metadata of metadatas) properties.set(metadata.propertyName, [...(properties.get(metadata.propertyName) ?? []), metadata]);
+    for (const metadata of metadatas)
+      properties.set(metadata.propertyName, [...(properties.get(metadata.propertyName) ?? []), metadata]);
     for (const [propertyName, own] of properties) {
       if (own.some((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION && m.name === 'isOptional')) continue;
       const isString = own.find((m) => m.name === 'isString');

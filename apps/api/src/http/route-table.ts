@@ -43,7 +43,10 @@ export class RouteTable {
   private constructor(layers: readonly RouterLayer[]) {
     for (const [order, layer] of layers.entries()) {
       if (!layer.route) continue;
-      if (!Array.isArray(layer.matchers)) throw new Error('Express router layers have no `matchers`: the route table (apps/api/src/http/route-table.ts) needs updating');
+      if (!Array.isArray(layer.matchers))
+        throw new Error(
+          'Express router layers have no `matchers`: the route table (apps/api/src/http/route-table.ts) needs updating',
+        );
       const matchers = layer.matchers;
       const methods = new Map<string, readonly BodyKind[]>();
       for (const { method, handle } of layer.route.stack) {
@@ -61,12 +64,16 @@ export class RouteTable {
   /** Reads the table of an Express app: after `app.init()`, when every route is registered. Its user holds it (body-parsing.middleware.ts). */
   static read(app: object): RouteTable {
     const router = (app as { router?: { stack?: RouterLayer[] } }).router;
-    if (!Array.isArray(router?.stack)) throw new Error('The Express app has no router stack to build the route table from');
+    if (!Array.isArray(router?.stack))
+      throw new Error('The Express app has no router stack to build the route table from');
     return new RouteTable(router.stack);
   }
 
   resolve(method: string, path: string): Resolution {
-    const candidates = [...(this.byFirstSegment.get(path.split('/')[1]?.toLowerCase() ?? '') ?? []), ...this.anyFirstSegment];
+    const candidates = [
+      ...(this.byFirstSegment.get(path.split('/')[1]?.toLowerCase() ?? '') ?? []),
+      ...this.anyFirstSegment,
+    ];
     const matching = candidates.filter((entry) => entry.matches(path)).sort((a, b) => a.order - b.order);
     if (!matching.length) return UNKNOWN;
     const wanted = method.toUpperCase();

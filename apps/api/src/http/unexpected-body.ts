@@ -25,14 +25,17 @@ export class UnexpectedBody {
     const field = body && typeof body === 'object' ? Object.keys(body)[0] : undefined;
     if (field !== undefined && !this.takesBody(context)) {
       const message = `${field} is not an accepted field`;
-      throw new DomainException(domainError('validation', 'validation_error', message, { errors: [{ field, message }] }));
+      throw new DomainException(
+        domainError('validation', 'validation_error', message, { errors: [{ field, message }] }),
+      );
     }
   }
 
   private takesBody(context: ExecutionContext): boolean {
     const handler = context.getHandler();
     let takes = this.takesBodyByHandler.get(handler);
-    if (takes === undefined) this.takesBodyByHandler.set(handler, (takes = takesBody(context.getClass(), handler.name)));
+    if (takes === undefined)
+      this.takesBodyByHandler.set(handler, (takes = takesBody(context.getClass(), handler.name)));
     return takes;
   }
 }

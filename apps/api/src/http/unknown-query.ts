@@ -34,7 +34,9 @@ export function refuseUnknownQuery(context: ExecutionContext, document: () => Op
   const unknown = names.find((name) => !taken?.has(name));
   if (unknown !== undefined) {
     const message = `${unknown} is not an accepted field`;
-    throw new DomainException(domainError('validation', 'validation_error', message, { errors: [{ field: unknown, message }] }));
+    throw new DomainException(
+      domainError('validation', 'validation_error', message, { errors: [{ field: unknown, message }] }),
+    );
   }
 }
 
@@ -42,7 +44,10 @@ function parametersOf(document: OpenApiDocument): ParametersByRoute {
   const byRoute = new Map<string, ReadonlySet<string>>();
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
-      byRoute.set(`${method} ${path}`, new Set((operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => String(p.name))));
+      byRoute.set(
+        `${method} ${path}`,
+        new Set((operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => String(p.name))),
+      );
     }
   }
   return byRoute;

@@ -28,12 +28,17 @@ class StrictValidationPipe extends ValidationPipe {
       if (!(error instanceof InvalidInput)) throw error;
       const first = error.fields[0];
       const kind = refusalKindOf(metadata.metatype);
-      throw new DomainException(domainError(kind, 'validation_error', first ? `${first.field}: ${first.message}` : 'Invalid request', { errors: error.fields }));
+      throw new DomainException(
+        domainError(kind, 'validation_error', first ? `${first.field}: ${first.message}` : 'Invalid request', {
+          errors: error.fields,
+        }),
+      );
     }
   }
 }
 
-const refusalKindOf = (dto: Type<unknown> | undefined): 'validation' | 'rule' => (dto && (Reflect.getMetadata(REFUSED_AS, dto) as 'rule' | undefined)) ?? 'validation';
+const refusalKindOf = (dto: Type<unknown> | undefined): 'validation' | 'rule' =>
+  (dto && (Reflect.getMetadata(REFUSED_AS, dto) as 'rule' | undefined)) ?? 'validation';
 
 type RulesOf = (target: object, schema: string, always: boolean, strictGroups: boolean, groups?: string[]) => unknown[];
 
@@ -49,7 +54,11 @@ let remembering = false;
 function rememberDtoRules(): void {
   if (remembering) return;
   remembering = true;
-  const storage = getMetadataStorage() as unknown as { getTargetValidationMetadatas: RulesOf; addValidationMetadata(rule: unknown): void; addConstraintMetadata(rule: unknown): void };
+  const storage = getMetadataStorage() as unknown as {
+    getTargetValidationMetadatas: RulesOf;
+    addValidationMetadata(rule: unknown): void;
+    addConstraintMetadata(rule: unknown): void;
+  };
   const lookUp = storage.getTargetValidationMetadatas.bind(storage);
   const addRule = storage.addValidationMetadata.bind(storage);
   const addConstraint = storage.addConstraintMetadata.bind(storage);
@@ -93,8 +102,15 @@ export function strictValidationPipe() {
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
-    const field = prefix ? (/^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : `${prefix}.${error.property}`) : error.property;
-    const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => ({ field, message: messageOf(constraint, message, error, field) }));
+    const field = prefix
+      ? /^\d+$/.test(error.property)
+        ? `${prefix}[${error.property}]`
+        : `${prefix}.${error.property}`
+      : error.property;
+    const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => ({
+      field,
+      message: messageOf(constraint, message, error, field),
+    }));
     return [...own.slice(0, 1), ...flatten(error.children ?? [], field)];
   });
 }

@@ -8,7 +8,10 @@ const MARK = '\u0000bigint:';
 const MARKED = /"\\u0000bigint:(-?\d+)"/g;
 
 export function exactJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${MARK}${v.toString()}` : v)).replace(MARKED, '$1');
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${MARK}${v.toString()}` : v)).replace(
+    MARKED,
+    '$1',
+  );
 }
 
 /** The content type Express gives `res.json`, for a route that answers `exactJson` text. */

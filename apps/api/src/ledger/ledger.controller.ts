@@ -11,7 +11,9 @@ import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** `as_of` is the only parameter; parseAsOf refuses anything but a string of decisions §10 (400). */
 export class LedgerQueryDto {
-  @ApiPropertyOptional({ type: 'string', description: 'An ISO 8601 date-time, a Unix ms integer, or position:N' }) @IsOptional() as_of?: unknown;
+  @ApiPropertyOptional({ type: 'string', description: 'An ISO 8601 date-time, a Unix ms integer, or position:N' })
+  @IsOptional()
+  as_of?: unknown;
 }
 
 /** The caller's ledger (decisions §12): API key only, its own organization and mode. */
@@ -32,6 +34,10 @@ export class LedgerController {
   // Sums may pass 2^53: the body is written with every digit (exact-json.ts).
   @Header('Content-Type', JSON_CONTENT_TYPE)
   async ledger(@Ctx() { actor }: CommandContext, @Query() q: LedgerQueryDto): Promise<string> {
-    return exactJson({ data: await this.queries.execute(new GetLedgerQuery(actor.organizationId, actor.mode, q.as_of === undefined ? null : parseAsOf(q.as_of))) });
+    return exactJson({
+      data: await this.queries.execute(
+        new GetLedgerQuery(actor.organizationId, actor.mode, q.as_of === undefined ? null : parseAsOf(q.as_of)),
+      ),
+    });
   }
 }

@@ -3,7 +3,13 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
-import { APP_METRICS, METRICS_CONTENT_TYPE, defineLogGauges, type AppMetrics, type LogPositions } from '@app/platform/metrics/metrics';
+import {
+  APP_METRICS,
+  METRICS_CONTENT_TYPE,
+  defineLogGauges,
+  type AppMetrics,
+  type LogPositions,
+} from '@app/platform/metrics/metrics';
 import { PlatformLifecycle } from '@app/platform/platform.module';
 import { WORKER_SUPERVISOR, type WorkerSupervisor } from '../background/worker-supervisor';
 import { WriteLoad } from '../http/overload/write-admission.middleware';
@@ -29,8 +35,16 @@ export class ApiMetrics implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(WORKER_SUPERVISOR) private readonly worker: WorkerSupervisor | null,
   ) {
     defineLogGauges(metrics, () => this.positions());
-    metrics.gauge({ name: 'payments_writes_in_flight', help: 'Write requests this API works on now (503 overloaded past MAX_INFLIGHT_WRITES)', read: () => [{ value: writes.inFlight }] });
-    metrics.gauge({ name: 'payments_writes_refused', help: 'Write requests refused 503 overloaded since this API started', read: () => [{ value: writes.refused }] });
+    metrics.gauge({
+      name: 'payments_writes_in_flight',
+      help: 'Write requests this API works on now (503 overloaded past MAX_INFLIGHT_WRITES)',
+      read: () => [{ value: writes.inFlight }],
+    });
+    metrics.gauge({
+      name: 'payments_writes_refused',
+      help: 'Write requests refused 503 overloaded since this API started',
+      read: () => [{ value: writes.refused }],
+    });
     const supervised = worker;
     if (supervised) metrics.addSource(() => supervised.metrics());
   }
@@ -60,7 +74,11 @@ export class ApiMetrics implements OnApplicationBootstrap, OnApplicationShutdown
       return { head, projected: report?.projected ?? null, published: report?.published ?? null };
     }
     const stored = await this.platform.storedPositions();
-    return { head, projected: Math.max(stored.projected, this.platform.projector.lastPosition), published: Math.max(stored.published, this.platform.publisher.lastPosition) };
+    return {
+      head,
+      projected: Math.max(stored.projected, this.platform.projector.lastPosition),
+      published: Math.max(stored.published, this.platform.publisher.lastPosition),
+    };
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -7,7 +7,8 @@ import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platf
 import { isOperatorToken } from '../admin/operator.guard';
 import { ApiMetrics } from './api-metrics';
 
-const isLoopback = (address: string | undefined): boolean => Boolean(address && ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback');
+const isLoopback = (address: string | undefined): boolean =>
+  Boolean(address && ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback');
 
 /**
  * Issue 32 item 10: on the API's public port the metrics (the ledger's totals among them) are for
@@ -28,7 +29,13 @@ export class MetricsAccessGuard implements CanActivate {
     if (!this.metrics.onApiPort) return true;
     if (this.config.adminToken) {
       if (isOperatorToken(this.config, req.headers.authorization)) return true;
-      throw new DomainException(domainError('unauthorized', 'unauthorized', 'GET /metrics on this port needs Authorization: Bearer <PAYMENTS_ADMIN_TOKEN>'));
+      throw new DomainException(
+        domainError(
+          'unauthorized',
+          'unauthorized',
+          'GET /metrics on this port needs Authorization: Bearer <PAYMENTS_ADMIN_TOKEN>',
+        ),
+      );
     }
     if (isLoopback(req.socket.remoteAddress)) return true;
     throw new NotFoundException(`Cannot ${req.method} ${req.path}`);

@@ -25,7 +25,11 @@ export class MetricsController {
     summary: 'Prometheus metrics',
     ok: [
       { status: 200, mediaType: 'text/plain', description: 'The Prometheus text exposition format' },
-      { status: 401, schema: 'Error', description: 'PAYMENTS_ADMIN_TOKEN is set and the request does not carry it (unauthorized)' },
+      {
+        status: 401,
+        schema: 'Error',
+        description: 'PAYMENTS_ADMIN_TOKEN is set and the request does not carry it (unauthorized)',
+      },
     ],
     errors: {
       404: 'METRICS_PORT is set: the metrics are served on that port only; or neither it nor PAYMENTS_ADMIN_TOKEN is, and the caller is not this machine (not_found)',

@@ -23,7 +23,9 @@ export class DocumentUploadInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler) {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
-    await new Promise<void>((resolve, reject) => this.parse(req, http.getResponse<Response>(), (error: unknown) => (error ? reject(translate(error)) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      this.parse(req, http.getResponse<Response>(), (error: unknown) => (error ? reject(translate(error)) : resolve())),
+    );
     checkShape(req.body, 'body');
     return next.handle();
   }
@@ -41,7 +43,9 @@ function translate(error: unknown): DomainException {
   if (code === 'LIMIT_UNEXPECTED_FILE' || code === 'LIMIT_FILE_COUNT') {
     const name = field ?? 'file';
     return new DomainException(
-      domainError('validation', 'validation_error', `Only one file, in the field "file", is accepted`, { errors: [{ field: name, message: `${name} is not an accepted file field` }] }),
+      domainError('validation', 'validation_error', `Only one file, in the field "file", is accepted`, {
+        errors: [{ field: name, message: `${name} is not an accepted file field` }],
+      }),
     );
   }
   const message = error instanceof Error ? error.message : 'The multipart body could not be read';

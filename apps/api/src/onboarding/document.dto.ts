@@ -3,7 +3,10 @@ import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { Block } from '../http/blocks';
 
 export class LinkToIdentityDto {
-  @ApiPropertyOptional({ pattern: '^per_[0-9A-HJKMNP-TV-Z]{26}$', description: 'The person_id of the individual entity' })
+  @ApiPropertyOptional({
+    pattern: '^per_[0-9A-HJKMNP-TV-Z]{26}$',
+    description: 'The person_id of the individual entity',
+  })
   @IsOptional()
   @IsString()
   @Matches(/^per_[0-9A-HJKMNP-TV-Z]{26}$/, { message: 'person_id must be a person_id (per_…) from entity creation' })
@@ -12,7 +15,10 @@ export class LinkToIdentityDto {
 
 /** The text fields of POST /documents/upload; `file` arrives through the upload interceptor. */
 export class UploadDocumentDto {
-  @ApiProperty({ enum: ['identity', 'address'], description: 'identity: a government photo ID; address: a proof of address dated within 3 months' })
+  @ApiProperty({
+    enum: ['identity', 'address'],
+    description: 'identity: a government photo ID; address: a proof of address dated within 3 months',
+  })
   @IsIn(['identity', 'address'], { message: 'key must be identity or address' })
   key: 'identity' | 'address';
 

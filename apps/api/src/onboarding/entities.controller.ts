@@ -23,7 +23,9 @@ export class ListEntitiesDto extends StyleAQuery {
 
   @ApiPropertyOptional({ enum: ['pending', 'approved', 'rejected', 'suspended'] })
   @IsOptional()
-  @IsIn(['pending', 'approved', 'rejected', 'suspended'], { message: 'status must be pending, approved, rejected or suspended' })
+  @IsIn(['pending', 'approved', 'rejected', 'suspended'], {
+    message: 'status must be pending, approved, rejected or suspended',
+  })
   status?: string;
 }
 
@@ -40,12 +42,29 @@ export class EntitiesController {
   @ApiRoute({
     id: 'createQuickStartEntity',
     summary: 'Quick start: create an individual',
-    description: 'Approved at once with a sandbox key (answers status active); with a live key it is pending until an operator reviews it.',
+    description:
+      'Approved at once with a sandbox key (answers status active); with a live key it is pending until an operator reviews it.',
     ok: { status: 201, schema: 'QuickStartEntity', description: 'The entity, flat' },
   })
   async quickStart(@Ctx() ctx: CommandContext, @Body() body: QuickStartEntityDto) {
-    const profile = { first_name: body.first_name, last_name: body.last_name, email: body.email, date_of_birth: null, country_of_residence: body.country };
-    return presentQuickStart(await this.commands.execute(new CreateEntityCommand(ctx, { type: 'individual', profile, address: null, meta: {}, creation_context: 'quick_start' })));
+    const profile = {
+      first_name: body.first_name,
+      last_name: body.last_name,
+      email: body.email,
+      date_of_birth: null,
+      country_of_residence: body.country,
+    };
+    return presentQuickStart(
+      await this.commands.execute(
+        new CreateEntityCommand(ctx, {
+          type: 'individual',
+          profile,
+          address: null,
+          meta: {},
+          creation_context: 'quick_start',
+        }),
+      ),
+    );
   }
 
   @Post('individual-entities')
@@ -58,12 +77,26 @@ export class EntitiesController {
   })
   async createIndividual(@Ctx() ctx: CommandContext, @Body() body: CreateIndividualEntityDto) {
     const { meta, ...profile } = body;
-    return presentEntity(await this.commands.execute(new CreateEntityCommand(ctx, { type: 'individual', profile: { ...profile }, address: null, meta: meta ?? {}, creation_context: 'api' })));
+    return presentEntity(
+      await this.commands.execute(
+        new CreateEntityCommand(ctx, {
+          type: 'individual',
+          profile: { ...profile },
+          address: null,
+          meta: meta ?? {},
+          creation_context: 'api',
+        }),
+      ),
+    );
   }
 
   @Post('business-entities')
   @ApiKeyOnly()
-  @ApiRoute({ id: 'createBusinessEntity', summary: 'Create a business entity', ok: { status: 201, schema: 'BusinessEntity', description: 'The entity, pending' } })
+  @ApiRoute({
+    id: 'createBusinessEntity',
+    summary: 'Create a business entity',
+    ok: { status: 201, schema: 'BusinessEntity', description: 'The entity, pending' },
+  })
   async createBusiness(@Ctx() ctx: CommandContext, @Body() body: CreateBusinessEntityDto) {
     const { meta, registered_address, trading_name, ...profile } = body;
     const command = new CreateEntityCommand(ctx, {
@@ -85,7 +118,13 @@ export class EntitiesController {
     readModel: true,
   })
   async list(@Ctx() ctx: CommandContext, @Query() query: ListEntitiesDto) {
-    const filter = { organization_id: ctx.actor.organizationId, mode: ctx.actor.mode, entity_id: ctx.actor.entityId, type: query.type, status: query.status };
+    const filter = {
+      organization_id: ctx.actor.organizationId,
+      mode: ctx.actor.mode,
+      entity_id: ctx.actor.entityId,
+      type: query.type,
+      status: query.status,
+    };
     const page = await this.queries.execute(new ListEntitiesQuery(filter, styleAQuery(query)));
     return styleA(page, (doc) => presentEntity(doc.entity));
   }
@@ -96,7 +135,11 @@ export class EntitiesController {
     id: 'getEntity',
     summary: 'Retrieve an entity',
     ok: { status: 200, schema: 'Entity', description: 'The entity' },
-    errors: { 400: 'A malformed as_of (validation_error)', 403: 'Another entity’s, with an entity token (forbidden)', 404: 'No such entity, or none yet at as_of (entity_not_found)' },
+    errors: {
+      400: 'A malformed as_of (validation_error)',
+      403: 'Another entity’s, with an entity token (forbidden)',
+      404: 'No such entity, or none yet at as_of (entity_not_found)',
+    },
   })
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string) {
     return presentEntity(await this.queries.execute(new GetEntityQuery(ctx.actor, id)));
@@ -115,7 +158,9 @@ export class EntitiesController {
     },
   })
   async updateIndividual(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: UpdateIndividualEntityDto) {
-    const { state, applied } = await this.commands.execute(new UpdateEntityCommand(ctx, id, { type: 'individual', patch: body }));
+    const { state, applied } = await this.commands.execute(
+      new UpdateEntityCommand(ctx, id, { type: 'individual', patch: body }),
+    );
     if (state.type !== 'individual') throw new Error('an individual update returned a business');
     return presentIndividualUpdate(state, applied);
   }
@@ -134,7 +179,9 @@ export class EntitiesController {
     },
   })
   async updateBusiness(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: UpdateBusinessEntityDto) {
-    const { state, applied } = await this.commands.execute(new UpdateEntityCommand(ctx, id, { type: 'business', patch: body }));
+    const { state, applied } = await this.commands.execute(
+      new UpdateEntityCommand(ctx, id, { type: 'business', patch: body }),
+    );
     if (state.type !== 'business') throw new Error('a business update returned an individual');
     return presentBusinessUpdate(state, applied);
   }

@@ -44,7 +44,11 @@ export class CreateIndividualEntityDto extends PersonFields {
   @IsCountryCode()
   country_of_residence: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'At most 50 string values' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'At most 50 string values',
+  })
   @IsOptional()
   @IsStringMap()
   meta?: Record<string, string>;

@@ -17,7 +17,10 @@ import { ApiRoute } from '../openapi/api-route.decorator';
 
 export class SubmitOnboardingDto {
   /** Required with an API key; inferred from an entity token. */
-  @ApiPropertyOptional({ pattern: '^ent_[0-9A-HJKMNP-TV-Z]{26}$', description: 'Required with an API key; inferred from an entity token' })
+  @ApiPropertyOptional({
+    pattern: '^ent_[0-9A-HJKMNP-TV-Z]{26}$',
+    description: 'Required with an API key; inferred from an entity token',
+  })
   @IsOptional()
   @IsString()
   @Matches(/^ent_[0-9A-HJKMNP-TV-Z]{26}$/, { message: 'entity_id must be an entity id (ent_…)' })
@@ -51,8 +54,15 @@ export class OnboardingController {
       type: 'object',
       required: ['key', 'file'],
       properties: {
-        key: { enum: ['identity', 'address'], description: 'identity: a government photo ID; address: a proof of address dated within 3 months' },
-        'link_to_identity[person_id]': { type: 'string', pattern: '^per_[0-9A-HJKMNP-TV-Z]{26}$', description: 'The person_id of the individual entity' },
+        key: {
+          enum: ['identity', 'address'],
+          description: 'identity: a government photo ID; address: a proof of address dated within 3 months',
+        },
+        'link_to_identity[person_id]': {
+          type: 'string',
+          pattern: '^per_[0-9A-HJKMNP-TV-Z]{26}$',
+          description: 'The person_id of the individual entity',
+        },
         file: { type: 'string', format: 'binary', description: 'PDF, JPEG or PNG (judged by content), at most 10 MB' },
       },
     },
@@ -60,7 +70,11 @@ export class OnboardingController {
   @ApiRoute({
     id: 'uploadDocument',
     summary: 'Upload a KYC document',
-    ok: { status: 201, schema: 'Document', description: 'The document (its metadata; the bytes are never served back)' },
+    ok: {
+      status: 201,
+      schema: 'Document',
+      description: 'The document (its metadata; the bytes are never served back)',
+    },
     errors: {
       400: 'Missing file or key, a file that is not PDF, JPEG or PNG, or a malformed multipart body (validation_error, invalid_multipart)',
       403: 'Another entity’s person (forbidden)',
@@ -68,9 +82,18 @@ export class OnboardingController {
       413: 'The file exceeds 10 MB (file_too_large)',
     },
   })
-  async upload(@Ctx() ctx: CommandContext, @Body() body: UploadDocumentDto, @UploadedFile() file: Express.Multer.File | undefined) {
+  async upload(
+    @Ctx() ctx: CommandContext,
+    @Body() body: UploadDocumentDto,
+    @UploadedFile() file: Express.Multer.File | undefined,
+  ) {
     if (!file) throw new DomainException(invalid('file', 'file is required (multipart/form-data, field "file")'));
-    const upload = { key: body.key, personId: body.link_to_identity?.person_id, bytes: file.buffer, filename: file.originalname || null };
+    const upload = {
+      key: body.key,
+      personId: body.link_to_identity?.person_id,
+      bytes: file.buffer,
+      filename: file.originalname || null,
+    };
     return presentDocument(await this.commands.execute(new UploadDocumentCommand(ctx, upload)));
   }
 
@@ -90,7 +113,9 @@ export class OnboardingController {
     },
   })
   async submit(@Ctx() ctx: CommandContext, @Body() body: SubmitOnboardingDto) {
-    return presentEntity(await this.commands.execute(new SubmitOnboardingCommand(ctx, entityScope(ctx.actor, body.entity_id))));
+    return presentEntity(
+      await this.commands.execute(new SubmitOnboardingCommand(ctx, entityScope(ctx.actor, body.entity_id))),
+    );
   }
 
   @Post('sandbox/entities/:id/review')
@@ -104,6 +129,10 @@ export class OnboardingController {
     errors: { 404: 'No such entity (entity_not_found)', 409: 'Not under review (entity_not_under_review)' },
   })
   async review(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: SandboxReviewDto) {
-    return presentEntity(await this.commands.execute(new ReviewEntityCommand(ctx, { entityId: id, decision: body.decision, reason: body.reason ?? null })));
+    return presentEntity(
+      await this.commands.execute(
+        new ReviewEntityCommand(ctx, { entityId: id, decision: body.decision, reason: body.reason ?? null }),
+      ),
+    );
   }
 }

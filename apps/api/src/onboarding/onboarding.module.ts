@@ -1,5 +1,13 @@
 import { Module } from '@nestjs/common';
-import { CreateEntityHandler, EntitiesService, GetEntityHandler, ReviewEntityHandler, SubmitOnboardingHandler, UpdateEntityHandler, UploadDocumentHandler } from '@app/application/onboarding';
+import {
+  CreateEntityHandler,
+  EntitiesService,
+  GetEntityHandler,
+  ReviewEntityHandler,
+  SubmitOnboardingHandler,
+  UpdateEntityHandler,
+  UploadDocumentHandler,
+} from '@app/application/onboarding';
 import { BLOB_STORE, createBlobStore } from '@app/platform/blob-store';
 import { OnboardingReactionsModule } from '@app/application/onboarding/onboarding-reactions.module';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';

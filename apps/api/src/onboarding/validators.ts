@@ -14,7 +14,12 @@ function rule(name: string, test: (value: unknown) => boolean, message: string, 
 
 /** ISO 3166-1 alpha-2, upper case, and a country that exists (not merely two letters). */
 export const IsCountryCode = (options?: ValidationOptions) =>
-  rule('isCountryCode', (v) => typeof v === 'string' && /^[A-Z]{2}$/.test(v) && countries.isValid(v), 'must be an ISO 3166-1 alpha-2 country code', options);
+  rule(
+    'isCountryCode',
+    (v) => typeof v === 'string' && /^[A-Z]{2}$/.test(v) && countries.isValid(v),
+    'must be an ISO 3166-1 alpha-2 country code',
+    options,
+  );
 
 /** YYYY-MM-DD naming a real calendar day (2023-02-30 is refused). */
 export function isCalendarDate(value: unknown): value is string {
@@ -23,11 +28,17 @@ export function isCalendarDate(value: unknown): value is string {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-export const IsCalendarDate = (options?: ValidationOptions) => rule('isCalendarDate', isCalendarDate, 'must be a real date as YYYY-MM-DD', options);
+export const IsCalendarDate = (options?: ValidationOptions) =>
+  rule('isCalendarDate', isCalendarDate, 'must be a real date as YYYY-MM-DD', options);
 
 /** A birth date is a real date in the past. */
 export const IsBirthDate = (options?: ValidationOptions) =>
-  rule('isBirthDate', (v) => isCalendarDate(v) && v >= '1900-01-01' && v < new Date().toISOString().slice(0, 10), 'must be a real past date as YYYY-MM-DD', options);
+  rule(
+    'isBirthDate',
+    (v) => isCalendarDate(v) && v >= '1900-01-01' && v < new Date().toISOString().slice(0, 10),
+    'must be a real past date as YYYY-MM-DD',
+    options,
+  );
 
 export const META_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const;
 
@@ -40,7 +51,13 @@ export const IsStringMap = (options?: ValidationOptions) =>
       v !== null &&
       !Array.isArray(v) &&
       Object.keys(v).length <= META_LIMITS.keys &&
-      Object.entries(v).every(([k, s]) => k.length >= 1 && k.length <= META_LIMITS.keyLength && typeof s === 'string' && s.length <= META_LIMITS.valueLength),
+      Object.entries(v).every(
+        ([k, s]) =>
+          k.length >= 1 &&
+          k.length <= META_LIMITS.keyLength &&
+          typeof s === 'string' &&
+          s.length <= META_LIMITS.valueLength,
+      ),
     `must be an object of at most ${META_LIMITS.keys} string values (keys up to ${META_LIMITS.keyLength} characters, values up to ${META_LIMITS.valueLength})`,
     options,
   );

@@ -10,7 +10,10 @@ export interface Answer {
   /** Other media types than JSON (the 3-D Secure page's HTML, the docs page's assets). */
   readonly mediaType?: string | readonly string[];
   /** Response headers beyond the ones every answer carries. */
-  readonly headers?: Record<string, { readonly description: string; readonly required?: boolean; readonly schema?: Schema }>;
+  readonly headers?: Record<
+    string,
+    { readonly description: string; readonly required?: boolean; readonly schema?: Schema }
+  >;
 }
 
 /** A refusal a route itself decides (the edge's refusals are added to every route by the document builder). */
@@ -41,17 +44,33 @@ const asSchema = (schema: string | Schema): Schema => (typeof schema === 'string
  */
 export function ApiRoute(docs: RouteDocs): MethodDecorator {
   const answers = Array.isArray(docs.ok) ? (docs.ok as readonly Answer[]) : [docs.ok as Answer];
-  const decorators: Array<MethodDecorator | ClassDecorator> = [ApiOperation({ operationId: docs.id, summary: docs.summary, description: docs.description })];
+  const decorators: Array<MethodDecorator | ClassDecorator> = [
+    ApiOperation({ operationId: docs.id, summary: docs.summary, description: docs.description }),
+  ];
   for (const a of answers) {
     const headers = a.headers
-      ? Object.fromEntries(Object.entries(a.headers).map(([name, h]) => [name, { description: h.description, required: h.required, schema: h.schema ?? { type: 'string' } }]))
+      ? Object.fromEntries(
+          Object.entries(a.headers).map(([name, h]) => [
+            name,
+            { description: h.description, required: h.required, schema: h.schema ?? { type: 'string' } },
+          ]),
+        )
       : undefined;
     if (a.mediaType) {
       const types = typeof a.mediaType === 'string' ? [a.mediaType] : a.mediaType;
       const schema = (a.schema ? asSchema(a.schema) : { type: 'string' }) as never;
-      decorators.push(ApiResponse({ status: a.status, description: a.description, headers, content: Object.fromEntries(types.map((type) => [type, { schema }])) }));
+      decorators.push(
+        ApiResponse({
+          status: a.status,
+          description: a.description,
+          headers,
+          content: Object.fromEntries(types.map((type) => [type, { schema }])),
+        }),
+      );
     } else if (a.schema) {
-      decorators.push(ApiResponse({ status: a.status, description: a.description, headers, schema: asSchema(a.schema) as never }));
+      decorators.push(
+        ApiResponse({ status: a.status, description: a.description, headers, schema: asSchema(a.schema) as never }),
+      );
     } else {
       decorators.push(ApiResponse({ status: a.status, description: a.description, headers }));
     }

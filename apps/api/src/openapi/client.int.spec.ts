@@ -11,7 +11,12 @@ const ROOT = join(__dirname, '..', '..', '..', '..');
  */
 describe('the typed client', () => {
   it('is generated from the current OpenAPI document (npm run generate:client --check)', () => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'scripts/generate-client.js'), '--check'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, LOG_LEVEL: 'silent' } });
+    const run = spawnSync(process.execPath, [join(ROOT, 'scripts/generate-client.js'), '--check'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+    });
     expect({ status: run.status, stderr: run.stderr.trim() }).toEqual({ status: 0, stderr: '' });
     expect(run.stdout).toContain('clients/typescript/schema.d.ts is up to date');
   }, 150_000);

@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Controller, Get, Injectable, Module, NotFoundException, Param, Res, type INestApplication } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Injectable,
+  Module,
+  NotFoundException,
+  Param,
+  Res,
+  type INestApplication,
+} from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../http/auth/auth.decorators';
@@ -27,7 +36,11 @@ export class OpenApiDocuments {
 }
 
 /** swagger-ui-dist, the copy @nestjs/swagger depends on: the page's assets, served by the API itself (no CDN). */
-const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json', { paths: [dirname(require.resolve('@nestjs/swagger/package.json'))] }));
+const SWAGGER_UI = dirname(
+  require.resolve('swagger-ui-dist/package.json', {
+    paths: [dirname(require.resolve('@nestjs/swagger/package.json'))],
+  }),
+);
 
 /** Starts Swagger UI on /openapi.json; a file, so the page's CSP needs no inline script. */
 const INITIALIZER = `window.onload = function () {
@@ -93,7 +106,13 @@ export class DocsController {
     ok: { status: 200, mediaType: 'text/html', description: 'The page' },
   })
   page(@Res() res: Response) {
-    res.set({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_POLICY, 'x-content-type-options': 'nosniff' }).send(PAGE);
+    res
+      .set({
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': PAGE_POLICY,
+        'x-content-type-options': 'nosniff',
+      })
+      .send(PAGE);
   }
 
   @Get('docs/:asset')
@@ -101,13 +120,19 @@ export class DocsController {
   @ApiRoute({
     id: 'getDocsAsset',
     summary: 'An asset of the docs page',
-    ok: { status: 200, mediaType: ['text/javascript', 'text/css', 'image/png'], description: 'A script, the style sheet or the icon of the page' },
+    ok: {
+      status: 200,
+      mediaType: ['text/javascript', 'text/css', 'image/png'],
+      description: 'A script, the style sheet or the icon of the page',
+    },
     errors: { 404: 'No such asset (not_found)' },
   })
   asset(@Param('asset') name: string, @Res() res: Response) {
     const asset = Object.prototype.hasOwnProperty.call(ASSETS, name) ? ASSETS[name] : undefined;
     if (!asset) throw new NotFoundException(`Cannot GET /docs/${name}`);
-    res.set({ 'content-type': asset.type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' }).send(asset.body());
+    res
+      .set({ 'content-type': asset.type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' })
+      .send(asset.body());
   }
 }
 

@@ -5,7 +5,10 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
 import '../app.module';
 
 /** @nestjs/swagger's metadata keys (its dist/constants.ts DECORATORS, not exported by the package). */
-const DECORATORS = { API_MODEL_PROPERTIES: 'swagger/apiModelProperties', API_MODEL_PROPERTIES_ARRAY: 'swagger/apiModelPropertiesArray' };
+const DECORATORS = {
+  API_MODEL_PROPERTIES: 'swagger/apiModelProperties',
+  API_MODEL_PROPERTIES_ARRAY: 'swagger/apiModelPropertiesArray',
+};
 
 type Target = abstract new (...args: never[]) => unknown;
 const CONDITIONAL: (typeof ValidationTypes)['CONDITIONAL_VALIDATION'] = 'conditionalValidation';
@@ -24,9 +27,14 @@ function validatedClasses(): Map<Target, Map<string, ValidationMetadata[]>> {
 
 /** Optional for the validator: some condition (IsOptional, ValidateIf) skips the property when it is absent. */
 const optional = (metadatas: ValidationMetadata[]) =>
-  metadatas.some((m) => m.type === CONDITIONAL && (m.constraints as Array<(o: object, v: unknown) => boolean>).some((condition) => !condition({}, undefined)));
+  metadatas.some(
+    (m) =>
+      m.type === CONDITIONAL &&
+      (m.constraints as Array<(o: object, v: unknown) => boolean>).some((condition) => !condition({}, undefined)),
+  );
 
-const documented = (target: Target, property: string): { required?: boolean } | undefined => Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, target.prototype as object, property);
+const documented = (target: Target, property: string): { required?: boolean } | undefined =>
+  Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, target.prototype as object, property);
 
 /**
  * The request side of the OpenAPI document is the DTOs' @ApiProperty decorators, written beside
@@ -47,7 +55,9 @@ describe('DTO documentation (OpenAPI request schemas)', () => {
         const doc = documented(target, property);
         if (!doc) problems.push(`${target.name}.${property}: validated, but has no @ApiProperty`);
         else if ((doc.required !== false) === optional(metadatas))
-          problems.push(`${target.name}.${property}: ${optional(metadatas) ? 'optional' : 'required'} for the validator, ${doc.required !== false ? 'required' : 'optional'} in the document`);
+          problems.push(
+            `${target.name}.${property}: ${optional(metadatas) ? 'optional' : 'required'} for the validator, ${doc.required !== false ? 'required' : 'optional'} in the document`,
+          );
       }
     }
     expect(problems).toEqual([]);
@@ -56,10 +66,14 @@ describe('DTO documentation (OpenAPI request schemas)', () => {
   it('documents no field the validator does not know (the whitelist would refuse it)', () => {
     const problems: string[] = [];
     for (const target of classes.keys()) {
-      const names: string[] = (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, target.prototype as object) ?? []).map((n: string) => n.replace(/^:/, ''));
+      const names: string[] = (
+        Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, target.prototype as object) ?? []
+      ).map((n: string) => n.replace(/^:/, ''));
       const validated = new Set<string>();
-      for (let t: Target | null = target; t && t !== Object; t = Object.getPrototypeOf(t) as Target | null) for (const p of classes.get(t)?.keys() ?? []) validated.add(p);
-      for (const name of names) if (!validated.has(name)) problems.push(`${target.name}.${name}: documented, but not validated`);
+      for (let t: Target | null = target; t && t !== Object; t = Object.getPrototypeOf(t) as Target | null)
+        for (const p of classes.get(t)?.keys() ?? []) validated.add(p);
+      for (const name of names)
+        if (!validated.has(name)) problems.push(`${target.name}.${name}: documented, but not validated`);
     }
     expect(problems).toEqual([]);
   });

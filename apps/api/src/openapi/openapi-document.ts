@@ -95,7 +95,9 @@ const COMPONENT_RESPONSES: Record<string, ResponseObject> = {
   ),
   Unauthorized: error('Missing, malformed, unknown, expired or revoked credential (unauthorized)'),
   PayloadTooLarge: error('The body exceeds 1 MB (payload_too_large)'),
-  UnsupportedMediaType: error('The body is of a media type the route does not take (unsupported_media_type); JSON routes take application/json and application/*+json'),
+  UnsupportedMediaType: error(
+    'The body is of a media type the route does not take (unsupported_media_type); JSON routes take application/json and application/*+json',
+  ),
   RateLimited: {
     ...error('Over the rate limit of the API key (rate_limited)', 'RateLimitError'),
     headers: {
@@ -104,9 +106,13 @@ const COMPONENT_RESPONSES: Record<string, ResponseObject> = {
       RateLimit: { $ref: '#/components/headers/RateLimit' },
     },
   },
-  InternalError: error('Something went wrong on our side (internal_error); a retry with the same Idempotency-Key runs again'),
+  InternalError: error(
+    'Something went wrong on our side (internal_error); a retry with the same Idempotency-Key runs again',
+  ),
   ServiceUnavailable: {
-    ...error('A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key'),
+    ...error(
+      'A store the API depends on is not answering or out of space (service_unavailable); retry after Retry-After, with the same Idempotency-Key',
+    ),
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
   },
 };
@@ -122,18 +128,34 @@ function error(description: string, schema = 'Error'): ResponseObject {
 }
 
 const COMPONENT_HEADERS = {
-  XRequestId: { description: 'The request id (the caller’s x-request-id when sane, otherwise a new one)', required: true, schema: { type: 'string' } },
-  IdempotentReplayed: { description: '`true` on an answer replayed for a repeated Idempotency-Key', schema: { const: 'true' } },
-  RetryAfter: { description: 'Seconds to wait before retrying', required: true, schema: { type: 'string', pattern: '^\\d+$' } },
+  XRequestId: {
+    description: 'The request id (the caller’s x-request-id when sane, otherwise a new one)',
+    required: true,
+    schema: { type: 'string' },
+  },
+  IdempotentReplayed: {
+    description: '`true` on an answer replayed for a repeated Idempotency-Key',
+    schema: { const: 'true' },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before retrying',
+    required: true,
+    schema: { type: 'string', pattern: '^\\d+$' },
+  },
   RateLimitPolicy: {
-    description: 'The API key’s policy (draft-ietf-httpapi-ratelimit-headers): `"api_key";q=<requests per second>;w=1`, the `limit` of a 429; absent when rate limits are off',
+    description:
+      'The API key’s policy (draft-ietf-httpapi-ratelimit-headers): `"api_key";q=<requests per second>;w=1`, the `limit` of a 429; absent when rate limits are off',
     schema: { type: 'string', examples: ['"api_key";q=100;w=1'] },
   },
   RateLimit: {
-    description: 'What is left of it: `"api_key";r=<requests left, at most q>;t=<seconds until r is q again>`; absent when rate limits are off',
+    description:
+      'What is left of it: `"api_key";r=<requests left, at most q>;t=<seconds until r is q again>`; absent when rate limits are off',
     schema: { type: 'string', examples: ['"api_key";r=99;t=1'] },
   },
-  ETag: { description: 'A weak validator of the body: send it back in If-None-Match for a 304 when nothing changed', schema: { type: 'string' } },
+  ETag: {
+    description: 'A weak validator of the body: send it back in If-None-Match for a 304 when nothing changed',
+    schema: { type: 'string' },
+  },
   PaymentsVersion: {
     description: 'The dated API version the answer was made under: the request’s Payments-Version, else the key’s',
     required: true,
@@ -179,9 +201,33 @@ export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
     .setTitle('Payments platform API')
     .setVersion(projectVersion())
     .setDescription(DESCRIPTION)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_test_… | sk_live_…', description: 'An API key: sk_test_… (sandbox) or sk_live_… (live)' }, 'api_key')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'etk_…', description: 'An entity token (POST /entity-tokens): one entity, its key’s mode and rate limit' }, 'entity_token')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The operator token, PAYMENTS_ADMIN_TOKEN (the /admin routes; unset, they answer 404)' }, 'operator')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'sk_test_… | sk_live_…',
+        description: 'An API key: sk_test_… (sandbox) or sk_live_… (live)',
+      },
+      'api_key',
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'etk_…',
+        description: 'An entity token (POST /entity-tokens): one entity, its key’s mode and rate limit',
+      },
+      'entity_token',
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'opaque',
+        description: 'The operator token, PAYMENTS_ADMIN_TOKEN (the /admin routes; unset, they answer 404)',
+      },
+      'operator',
+    )
     // Relative: the API that serves this document (GET /openapi.json), whatever host it is reached on.
     .addServer('/', 'The API serving this document');
   for (const [name, description] of TAGS) config.addTag(name, description);
@@ -193,8 +239,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
 
 function complete(doc: OpenApiDocument, facts: RouteFacts[]): OpenApiDocument {
   const schemas = (doc.components.schemas ?? {}) as Record<string, unknown>;
-  for (const name of Object.keys(COMPONENT_SCHEMAS)) if (name in schemas) throw new Error(`OpenAPI: a DTO and a response schema are both named ${name}`);
-  doc.components.schemas = { ...(to31(schemas) as Record<string, unknown>), ...COMPONENT_SCHEMAS, ...WEBHOOK_ONLY_SCHEMAS };
+  for (const name of Object.keys(COMPONENT_SCHEMAS))
+    if (name in schemas) throw new Error(`OpenAPI: a DTO and a response schema are both named ${name}`);
+  doc.components.schemas = {
+    ...(to31(schemas) as Record<string, unknown>),
+    ...COMPONENT_SCHEMAS,
+    ...WEBHOOK_ONLY_SCHEMAS,
+  };
   doc.components.responses = COMPONENT_RESPONSES as Record<string, unknown>;
   doc.components.headers = COMPONENT_HEADERS;
   doc.components.parameters = { IdempotencyKey: IDEMPOTENCY_KEY, PaymentsVersion: PAYMENTS_VERSION };
@@ -205,7 +256,10 @@ function complete(doc: OpenApiDocument, facts: RouteFacts[]): OpenApiDocument {
     for (const [method, operation] of Object.entries(item)) {
       const fact = facts.find((f) => f.method === method && f.path === path);
       if (!fact) throw new Error(`OpenAPI: no route facts for ${method.toUpperCase()} ${path}`);
-      if (!operation.operationId || /Controller_/.test(operation.operationId)) throw new Error(`OpenAPI: ${method.toUpperCase()} ${path} (${fact.controller}.${fact.handler}) has no @ApiRoute`);
+      if (!operation.operationId || /Controller_/.test(operation.operationId))
+        throw new Error(
+          `OpenAPI: ${method.toUpperCase()} ${path} (${fact.controller}.${fact.handler}) has no @ApiRoute`,
+        );
       operationIds.set(operation.operationId, (operationIds.get(operation.operationId) ?? 0) + 1);
       completeOperation(method, operation, fact, doc.components.schemas);
     }
@@ -213,7 +267,8 @@ function complete(doc: OpenApiDocument, facts: RouteFacts[]): OpenApiDocument {
   // One handler serving several paths (the histories) gets one operation id per path.
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const operation of Object.values(item)) {
-      if ((operationIds.get(operation.operationId!) ?? 0) > 1) operation.operationId = `${operation.operationId}${pascal(path.split('/')[1])}`;
+      if ((operationIds.get(operation.operationId!) ?? 0) > 1)
+        operation.operationId = `${operation.operationId}${pascal(path.split('/')[1])}`;
     }
   }
   return to31(doc) as OpenApiDocument;
@@ -224,10 +279,16 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
   delete op[READ_MODEL_EXTENSION];
   op.security = SECURITY[fact.caller];
   // x-request-id is set by the edge for every request; handlers that read it do not make it a parameter.
-  op.parameters = (op.parameters ?? []).filter((p) => !(p.in === 'header' && String(p.name).toLowerCase() === 'x-request-id'));
+  op.parameters = (op.parameters ?? []).filter(
+    (p) => !(p.in === 'header' && String(p.name).toLowerCase() === 'x-request-id'),
+  );
   // A handler reading a header (@Headers('last-event-id')) makes @nestjs/swagger list it as required; the route's @ApiHeader says what it is.
-  const described = new Set(op.parameters.filter((p) => p.in === 'header' && p.description).map((p) => String(p.name).toLowerCase()));
-  op.parameters = op.parameters.filter((p) => !(p.in === 'header' && !p.description && described.has(String(p.name).toLowerCase())));
+  const described = new Set(
+    op.parameters.filter((p) => p.in === 'header' && p.description).map((p) => String(p.name).toLowerCase()),
+  );
+  op.parameters = op.parameters.filter(
+    (p) => !(p.in === 'header' && !p.description && described.has(String(p.name).toLowerCase())),
+  );
   const authenticated = fact.caller === 'api_key' || fact.caller === 'api_key_or_token';
   const idempotent = authenticated && WRITES.has(method);
   if (idempotent) op.parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
@@ -237,12 +298,17 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
 
   const add = (status: number, answer: ResponseObject) => mergeResponse(op, String(status), answer);
   add(400, { $ref: '#/components/responses/BadRequest' });
-  if (idempotent) add(400, error('An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key)'));
+  if (idempotent)
+    add(400, error('An Idempotency-Key that is not 1-255 visible ASCII characters (invalid_idempotency_key)'));
   if (authenticated) {
     add(401, { $ref: '#/components/responses/Unauthorized' });
     add(429, { $ref: '#/components/responses/RateLimited' });
   }
-  if (authenticated) add(403, error('A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser)'));
+  if (authenticated)
+    add(
+      403,
+      error('A secret key sent by a browser page of an origin not in CORS_ALLOWED_ORIGINS (secret_key_in_browser)'),
+    );
   if (fact.caller === 'api_key') add(403, error('An entity token cannot do this: it needs an API key (forbidden)'));
   if (fact.sandboxOnly) add(403, error('A live key cannot use a sandbox simulator (sandbox_only)'));
   if (fact.caller === 'operator') {
@@ -252,10 +318,17 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
   add(413, { $ref: '#/components/responses/PayloadTooLarge' });
   add(415, { $ref: '#/components/responses/UnsupportedMediaType' });
   if (idempotent) {
-    add(409, error('A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After'));
+    add(
+      409,
+      error('A request with this Idempotency-Key is still running (idempotency_key_in_use); retry after Retry-After'),
+    );
     add(422, error('This Idempotency-Key was used with another request (idempotency_key_reused)'));
   }
-  if (method === 'get') add(304, { description: 'Not Modified: If-None-Match named the ETag of the current answer (no body)', headers: { ETag: { $ref: '#/components/headers/ETag' } } });
+  if (method === 'get')
+    add(304, {
+      description: 'Not Modified: If-None-Match named the ETag of the current answer (no body)',
+      headers: { ETag: { $ref: '#/components/headers/ETag' } },
+    });
   add(500, { $ref: '#/components/responses/InternalError' });
   // Any route may need a store (the rate-limit bucket, the log, the read models): issue 23. Not
   // one whose 503 is its own answer (readiness: each store's state, not the error envelope).
@@ -263,7 +336,9 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
   if (WRITES.has(method)) add(503, OVERLOADED);
   if (readsReadModel)
     add(503, {
-      ...error('The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After'),
+      ...error(
+        'The read model trails the log past READ_CONSISTENCY_TIMEOUT_MS (read_model_lagging); retry after Retry-After',
+      ),
       headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
     });
 
@@ -280,7 +355,8 @@ function completeOperation(method: string, op: Operation, fact: RouteFacts, sche
       headers.RateLimit = { $ref: '#/components/headers/RateLimit' };
     }
     if (method === 'get' && status.startsWith('2')) headers.ETag = { $ref: '#/components/headers/ETag' };
-    if (idempotent && (status.startsWith('2') || status === '409' || status === '422')) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
+    if (idempotent && (status.startsWith('2') || status === '409' || status === '422'))
+      headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
     answer.headers = headers;
   }
   op.responses = Object.fromEntries(Object.entries(op.responses).sort(([a], [b]) => Number(a) - Number(b)));
@@ -291,7 +367,8 @@ function completeBody(op: Operation, fact: RouteFacts, schemas: Record<string, u
   const body = op.requestBody!;
   if (!fact.takesBody) throw new Error(`OpenAPI: ${fact.controller}.${fact.handler} documents a body it does not take`);
   const schema = Object.values(body.content)[0]?.schema;
-  const target = typeof schema?.$ref === 'string' ? (schemas[schema.$ref.split('/').pop()!] as Schema | undefined) : schema;
+  const target =
+    typeof schema?.$ref === 'string' ? (schemas[schema.$ref.split('/').pop()!] as Schema | undefined) : schema;
   body.required = Array.isArray(target?.required) && target.required.length > 0;
 }
 
@@ -305,7 +382,8 @@ function mergeResponse(op: Operation, status: string, answer: ResponseObject): v
     op.responses[status] = answer;
     return;
   }
-  const resolved = (r: ResponseObject): ResponseObject => (r.$ref ? { ...COMPONENT_RESPONSES[r.$ref.split('/').pop()!] } : r);
+  const resolved = (r: ResponseObject): ResponseObject =>
+    r.$ref ? { ...COMPONENT_RESPONSES[r.$ref.split('/').pop()!] } : r;
   const a = resolved(own);
   const b = resolved(answer);
   const schemaA = a.content?.['application/json']?.schema;

@@ -1,6 +1,10 @@
 import { BANK_SCHEMES, CHAINS, PAYMENT_METHODS, WEBHOOK_EVENT_CATALOGUE } from '@app/domain';
 import { apiKeySchema } from '@app/read-models/access/api-key.schema';
-import { accountDetailsSchema, accountSchema, sandboxTransactionSchema } from '@app/read-models/accounts/account.schema';
+import {
+  accountDetailsSchema,
+  accountSchema,
+  sandboxTransactionSchema,
+} from '@app/read-models/accounts/account.schema';
 import { counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
 import { transferSchema } from '@app/read-models/transfers/transfer.schema';
 import { cardTransactionSchema } from '@app/read-models/cards/card-transaction.schema';
@@ -54,17 +58,32 @@ const withoutStatus = (schema: Schema): Record<string, Schema> => {
 
 const errorBase = {
   status: constant('error'),
-  code: str('Machine-readable, snake_case: validation_error, invalid_json, unauthorized, forbidden, sandbox_only, not_found, insufficient_funds…', { pattern: '^[a-z][a-z0-9_]*$' }),
+  code: str(
+    'Machine-readable, snake_case: validation_error, invalid_json, unauthorized, forbidden, sandbox_only, not_found, insufficient_funds…',
+    { pattern: '^[a-z][a-z0-9_]*$' },
+  ),
   message: str('What went wrong, for people'),
   errors: arrayOf(fieldError, 'The fields at fault (empty when none is)'),
 };
 
 const address = obj(
-  { line_1: str(), line_2: str(), line_3: str(), city: str(), state: str(), postal_code: str(), country_code: country2(), meta: stringMap() },
+  {
+    line_1: str(),
+    line_2: str(),
+    line_3: str(),
+    city: str(),
+    state: str(),
+    postal_code: str(),
+    country_code: country2(),
+    meta: stringMap(),
+  },
   { optional: ['line_2', 'line_3', 'state', 'postal_code', 'meta'] },
 );
 /** An address of an officer: any subset (decisions: business update). */
-const partialAddress = obj({ ...(address.properties as Record<string, Schema>) }, { optional: Object.keys(address.properties as object) });
+const partialAddress = obj(
+  { ...(address.properties as Record<string, Schema>) },
+  { optional: Object.keys(address.properties as object) },
+);
 
 const identityDocument = obj(
   {
@@ -77,10 +96,27 @@ const identityDocument = obj(
     document_id: str(),
     type_specific: obj({ id_subtype: str() }, { optional: ['id_subtype'] }),
   },
-  { optional: ['type', 'number', 'issue_date', 'expiry_date', 'issuing_country', 'issuing_authority', 'document_id', 'type_specific'] },
+  {
+    optional: [
+      'type',
+      'number',
+      'issue_date',
+      'expiry_date',
+      'issuing_country',
+      'issuing_authority',
+      'document_id',
+      'type_specific',
+    ],
+  },
 );
 const identification = obj(
-  { document: identityDocument, proof_of_address: obj({ type: oneOfValues(['utility', 'bank_statement']), document_id: str() }, { optional: ['type', 'document_id'] }) },
+  {
+    document: identityDocument,
+    proof_of_address: obj(
+      { type: oneOfValues(['utility', 'bank_statement']), document_id: str() },
+      { optional: ['type', 'document_id'] },
+    ),
+  },
   { optional: ['document', 'proof_of_address'] },
 );
 
@@ -121,13 +157,42 @@ const officer = obj({
   ownership_percentage: nullable(num()),
   person: nullable(
     obj(
-      { first_name: str(), last_name: str(), middle_name: str(), date_of_birth: str(), email: str(), nationality: str(), gender: str(), meta: stringMap(), identification, address: partialAddress },
-      { optional: ['first_name', 'last_name', 'middle_name', 'date_of_birth', 'email', 'nationality', 'gender', 'meta', 'identification', 'address'] },
+      {
+        first_name: str(),
+        last_name: str(),
+        middle_name: str(),
+        date_of_birth: str(),
+        email: str(),
+        nationality: str(),
+        gender: str(),
+        meta: stringMap(),
+        identification,
+        address: partialAddress,
+      },
+      {
+        optional: [
+          'first_name',
+          'last_name',
+          'middle_name',
+          'date_of_birth',
+          'email',
+          'nationality',
+          'gender',
+          'meta',
+          'identification',
+          'address',
+        ],
+      },
     ),
   ),
 });
 
-const entityDocument = obj({ id: str('doc_…'), key: oneOfValues(['identity', 'address']), status: constant('uploaded'), created: ms() });
+const entityDocument = obj({
+  id: str('doc_…'),
+  key: oneOfValues(['identity', 'address']),
+  status: constant('uploaded'),
+  created: ms(),
+});
 const entityCommon = {
   id: str('ent_…'),
   object: constant('entity'),
@@ -156,7 +221,8 @@ const BLOCK_OF: Record<(typeof PAYMENT_METHODS)[number], keyof typeof paymentDet
   'book-transfer': 'book',
 };
 /** `PaymentDetailBank`, `PaymentDetailMomo`, … : the component of one payment method. */
-const paymentDetailName = (method: (typeof PAYMENT_METHODS)[number]): string => `PaymentDetail${BLOCK_OF[method][0].toUpperCase()}${BLOCK_OF[method].slice(1)}`;
+const paymentDetailName = (method: (typeof PAYMENT_METHODS)[number]): string =>
+  `PaymentDetail${BLOCK_OF[method][0].toUpperCase()}${BLOCK_OF[method].slice(1)}`;
 const paymentDetail = (method: (typeof PAYMENT_METHODS)[number]): Schema =>
   obj(
     {
@@ -184,10 +250,19 @@ const limits = {
   transaction_amount_limit: nullable(int()),
 };
 const usageNames = (prefixes: string[]) => prefixes.flatMap((p) => [`${p}_used`, `${p}_hold`, `${p}_balance`]);
-const ENTRY_USAGE = usageNames(['cumulative_amount', 'cycle_transaction_count', 'daily_amount_limit', 'daily_transaction_count']);
+const ENTRY_USAGE = usageNames([
+  'cumulative_amount',
+  'cycle_transaction_count',
+  'daily_amount_limit',
+  'daily_transaction_count',
+]);
 const CARD_USAGE = usageNames(['amount', 'daily_transaction_count', 'daily_amount_limit', 'cycle_transaction_count']);
-const usage = (names: string[]) => Object.fromEntries(names.map((n) => [n, int('Usage (read-only): used, held by pending authorizations, or left')]));
-const mccControl = obj({ mcc: str('4-digit merchant category code', { pattern: '^\\d{4}$' }), ...limits, ...usage(ENTRY_USAGE) }, { optional: ENTRY_USAGE });
+const usage = (names: string[]) =>
+  Object.fromEntries(names.map((n) => [n, int('Usage (read-only): used, held by pending authorizations, or left')]));
+const mccControl = obj(
+  { mcc: str('4-digit merchant category code', { pattern: '^\\d{4}$' }), ...limits, ...usage(ENTRY_USAGE) },
+  { optional: ENTRY_USAGE },
+);
 const groupControl = obj({ group_name: str(), ...limits, ...usage(ENTRY_USAGE) }, { optional: ENTRY_USAGE });
 const individualControls = obj(
   {
@@ -199,11 +274,24 @@ const individualControls = obj(
     transaction_amount_limit: nullable(int()),
   },
   {
-    optional: ['billing_cycle', 'billing_cycle_day', 'cycle_transaction_count', 'daily_amount_limit', 'daily_transaction_count', 'transaction_amount_limit'],
+    optional: [
+      'billing_cycle',
+      'billing_cycle_day',
+      'cycle_transaction_count',
+      'daily_amount_limit',
+      'daily_transaction_count',
+      'transaction_amount_limit',
+    ],
     description: 'Empty for disposable cards',
   },
 );
-const cardBilling = obj({ address_line_1: str(), address_line_2: nullable(str()), city: str(), state: str(), postal_code: str() });
+const cardBilling = obj({
+  address_line_1: str(),
+  address_line_2: nullable(str()),
+  city: str(),
+  state: str(),
+  postal_code: str(),
+});
 const CARD_CREDENTIALS = ['number', 'cvv'];
 const card = (credentials: 'with' | 'without' | 'maybe', withUsage: boolean): Schema =>
   obj(
@@ -232,13 +320,19 @@ const card = (credentials: 'with' | 'without' | 'maybe', withUsage: boolean): Sc
       billing: nullable(cardBilling),
       shipping: { type: 'null', description: 'Physical cards only; always null here' },
       transaction_alerts: bool(),
-      authorization_fallback: oneOfValues(['approve', 'decline'], 'Decisions §16: what decides when the authorization endpoint gives no valid answer in time'),
+      authorization_fallback: oneOfValues(
+        ['approve', 'decline'],
+        'Decisions §16: what decides when the authorization endpoint gives no valid answer in time',
+      ),
       metadata: stringMap(),
       deleted: nullable(ms('When it was deleted (soft delete)')),
       created: ms(),
       updated: ms(),
     },
-    { optional: credentials === 'with' ? [] : CARD_CREDENTIALS, description: credentials === 'without' ? undefined : 'The card, with its credentials' },
+    {
+      optional: credentials === 'with' ? [] : CARD_CREDENTIALS,
+      description: credentials === 'without' ? undefined : 'The card, with its credentials',
+    },
   );
 
 const enabledEvents = {
@@ -247,7 +341,9 @@ const enabledEvents = {
     obj({ all: constant(true) }),
     {
       type: 'object',
-      properties: Object.fromEntries(Object.entries(WEBHOOK_EVENT_CATALOGUE).map(([group, names]) => [group, arrayOf(oneOfValues(names))])),
+      properties: Object.fromEntries(
+        Object.entries(WEBHOOK_EVENT_CATALOGUE).map(([group, names]) => [group, arrayOf(oneOfValues(names))]),
+      ),
       additionalProperties: false,
       minProperties: 1,
     },
@@ -271,7 +367,12 @@ const webhookFields = {
   description: nullable(str()),
   tags: arrayOf(str()),
   status: oneOfValues(['active', 'inactive']),
-  disabled_reason: nullable(oneOfValues(['failing'], 'Why the platform turned it inactive (decisions §15); null otherwise, and once it is set active again')),
+  disabled_reason: nullable(
+    oneOfValues(
+      ['failing'],
+      'Why the platform turned it inactive (decisions §15); null otherwise, and once it is set active again',
+    ),
+  ),
   stats: webhookStats,
   created: ms(),
   updated: ms(),
@@ -302,7 +403,14 @@ const figures = { debits_posted: int(), credits_posted: int(), debits_pending: i
 const ledger = obj({
   position: int('The log position the books are at'),
   currencies: arrayOf(obj({ currency: currency(), ...figures })),
-  accounts: arrayOf(obj({ id: str('acc_… or a system account: funding:USD, fees:USD, fx:USD, clearing:<rail>:USD'), kind: oneOfValues(LEDGER_KINDS), currency: currency(), ...figures })),
+  accounts: arrayOf(
+    obj({
+      id: str('acc_… or a system account: funding:USD, fees:USD, fx:USD, clearing:<rail>:USD'),
+      kind: oneOfValues(LEDGER_KINDS),
+      currency: currency(),
+      ...figures,
+    }),
+  ),
 });
 
 const statementEntry = obj({
@@ -320,25 +428,46 @@ const statementEntry = obj({
 });
 
 export const COMPONENT_SCHEMAS: Record<string, Schema> = {
-  Error: { ...obj(errorBase, { open: true }), description: 'The one error envelope (decisions §2). Some errors add fields (a duplicate reference carries the original).' },
+  Error: {
+    ...obj(errorBase, { open: true }),
+    description:
+      'The one error envelope (decisions §2). Some errors add fields (a duplicate reference carries the original).',
+  },
   RateLimitError: obj(
-    { ...errorBase, retry_after: int('Seconds'), limit_type: oneOfValues(['requests_per_second', 'card_creation_per_hour', 'event_streams']), current_count: int(), limit: int() },
+    {
+      ...errorBase,
+      retry_after: int('Seconds'),
+      limit_type: oneOfValues(['requests_per_second', 'card_creation_per_hour', 'event_streams']),
+      current_count: int(),
+      limit: int(),
+    },
     { description: 'Over a rate limit (decisions §2): code rate_limited, with a Retry-After header' },
   ),
   DuplicateTransferError: obj(
     { ...errorBase, ...withoutStatus(transferSchema), transfer: transferSchema },
-    { description: 'A transfer with this unique_reference exists for the account (code duplicate_unique_reference): the original transfer, its fields at the top level and whole under `transfer`' },
+    {
+      description:
+        'A transfer with this unique_reference exists for the account (code duplicate_unique_reference): the original transfer, its fields at the top level and whole under `transfer`',
+    },
   ),
   DuplicatePaymentIntentError: obj(
     { ...errorBase, ...withoutStatus(paymentIntentSchema), payment_intent: paymentIntentSchema },
-    { description: 'A payment intent with this reference exists for the account (code duplicate_reference): that intent, its fields at the top level and whole under `payment_intent`' },
+    {
+      description:
+        'A payment intent with this reference exists for the account (code duplicate_reference): that intent, its fields at the top level and whole under `payment_intent`',
+    },
   ),
   DuplicateInflowError: obj(
     { ...errorBase, ...withoutStatus(statementEntry), transaction: ref('AccountTransaction') },
-    { description: 'An inflow with this reference was recorded on the account (code duplicate_reference): the first one' },
+    {
+      description:
+        'An inflow with this reference was recorded on the account (code duplicate_reference): the first one',
+    },
   ),
 
-  StyleAMeta: obj({ pagination: obj({ has_more: bool(), next_cursor: nullable(str('Pass as `cursor` for the next page')) }) }),
+  StyleAMeta: obj({
+    pagination: obj({ has_more: bool(), next_cursor: nullable(str('Pass as `cursor` for the next page')) }),
+  }),
   StyleBPagination: obj({
     has_next: bool(),
     has_previous: bool(),
@@ -347,11 +476,20 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   }),
 
   ApiKey: apiKeySchema,
-  ApiKeyWithSecret: obj({ ...(apiKeySchema.properties as Record<string, Schema>), key: str('The key (sk_test_… or sk_live_…): shown in this response only') }),
+  ApiKeyWithSecret: obj({
+    ...(apiKeySchema.properties as Record<string, Schema>),
+    key: str('The key (sk_test_… or sk_live_…): shown in this response only'),
+  }),
   EntityToken: obj({ token: str('etk_…'), entity_id: str(), expires_at: ms() }),
 
   IndividualEntity: obj(
-    { ...entityCommon, type: constant('individual'), person_id: str('per_…: links KYC documents'), profile: individualProfile, address: nullable(address) },
+    {
+      ...entityCommon,
+      type: constant('individual'),
+      person_id: str('per_…: links KYC documents'),
+      profile: individualProfile,
+      address: nullable(address),
+    },
     { description: 'An individual entity' },
   ),
   BusinessEntity: obj(
@@ -365,7 +503,10 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   ),
   Entity: {
     oneOf: [ref('IndividualEntity'), ref('BusinessEntity')],
-    discriminator: { propertyName: 'type', mapping: { individual: '#/components/schemas/IndividualEntity', business: '#/components/schemas/BusinessEntity' } },
+    discriminator: {
+      propertyName: 'type',
+      mapping: { individual: '#/components/schemas/IndividualEntity', business: '#/components/schemas/BusinessEntity' },
+    },
   },
   QuickStartEntity: obj(
     {
@@ -376,7 +517,10 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
       last_name: str(),
       email: str(),
       country: country2(),
-      status: oneOfValues(['active', 'pending'], 'active: approved at once (sandbox); pending: a live entity awaiting review'),
+      status: oneOfValues(
+        ['active', 'pending'],
+        'active: approved at once (sandbox); pending: a live entity awaiting review',
+      ),
       person_id: str(),
       created_at: isoDateTime(),
     },
@@ -385,10 +529,17 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   Document: documentSchema,
   IndividualEntityUpdate: successEnvelope(
     obj({
-      changes_applied: obj(Object.fromEntries(['entity_fields', 'person_fields', 'address_fields', 'identification_fields'].map((g) => [g, arrayOf(str())]))),
+      changes_applied: obj(
+        Object.fromEntries(
+          ['entity_fields', 'person_fields', 'address_fields', 'identification_fields'].map((g) => [g, arrayOf(str())]),
+        ),
+      ),
       address: nullable(address),
       entity: ref('EntitySummary'),
-      person: obj({ person_id: str(), ...(individualProfile.properties as Record<string, Schema>) }, { optional: ['middle_name', 'nationality', 'gender', 'phonenumber'] }),
+      person: obj(
+        { person_id: str(), ...(individualProfile.properties as Record<string, Schema>) },
+        { optional: ['middle_name', 'nationality', 'gender', 'phonenumber'] },
+      ),
       identification: obj({
         document: nullable(identityDocument),
         verification_status: oneOfValues(['not_started', 'pending', 'verified', 'rejected']),
@@ -404,7 +555,17 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   BusinessEntityUpdate: successEnvelope(
     obj({
       changes_applied: obj(
-        Object.fromEntries(['meta_fields', 'entity_fields', 'address_fields', 'officers_added', 'business_fields', 'officers_removed', 'officers_updated'].map((g) => [g, arrayOf(str())])),
+        Object.fromEntries(
+          [
+            'meta_fields',
+            'entity_fields',
+            'address_fields',
+            'officers_added',
+            'business_fields',
+            'officers_removed',
+            'officers_updated',
+          ].map((g) => [g, arrayOf(str())]),
+        ),
       ),
       address: nullable(address),
       operating_address: nullable(address),
@@ -419,7 +580,10 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
           description: str(),
           phonenumber: str(),
           registration_number: str(),
-          incorporation_meta: obj({ year: int(), month: int(), state: str(), country: country2() }, { optional: ['year', 'month', 'state'] }),
+          incorporation_meta: obj(
+            { year: int(), month: int(), state: str(), country: country2() },
+            { optional: ['year', 'month', 'state'] },
+          ),
         },
         { optional: businessOptional.filter((f) => f !== 'incorporation_meta') },
       ),
@@ -446,21 +610,40 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   Account: accountSchema,
   AccountDetails: accountDetailsSchema,
   SandboxTransaction: sandboxTransactionSchema,
-  AccountTransaction: { ...statementEntry, description: 'An entry of the account statement, with the balance after it' },
+  AccountTransaction: {
+    ...statementEntry,
+    description: 'An entry of the account statement, with the balance after it',
+  },
 
   Counterparty: counterpartySchema,
   // A discriminator selects named schemas only (redocly's no-illogical-composition-keywords): one component per payment method.
   PaymentDetail: {
     description: 'Payment details of a counterparty: the block of its payment_method (bank, momo, wallet or book)',
     oneOf: PAYMENT_METHODS.map((method) => ref(paymentDetailName(method))),
-    discriminator: { propertyName: 'payment_method', mapping: Object.fromEntries(PAYMENT_METHODS.map((method) => [method, `#/components/schemas/${paymentDetailName(method)}`])) },
+    discriminator: {
+      propertyName: 'payment_method',
+      mapping: Object.fromEntries(
+        PAYMENT_METHODS.map((method) => [method, `#/components/schemas/${paymentDetailName(method)}`]),
+      ),
+    },
   },
   ...Object.fromEntries(PAYMENT_METHODS.map((method) => [paymentDetailName(method), paymentDetail(method)])),
   CounterpartyLookup: successEnvelope(
-    obj({ account_number: str(), account_name: str(), bank_code: str(), bank_name: nullable(str()), scheme: oneOfValues(BANK_SCHEMES), country: str(), currency: currency() }),
+    obj({
+      account_number: str(),
+      account_name: str(),
+      bank_code: str(),
+      bank_name: nullable(str()),
+      scheme: oneOfValues(BANK_SCHEMES),
+      country: str(),
+      currency: currency(),
+    }),
     'The account is valid; its holder and bank',
   ),
-  BankCodes: successEnvelope(arrayOf(obj({ bank_code: str(), bank_name: str(), swift_bic: nullable(str()) })), 'The banks of a country'),
+  BankCodes: successEnvelope(
+    arrayOf(obj({ bank_code: str(), bank_name: str(), swift_bic: nullable(str()) })),
+    'The banks of a country',
+  ),
 
   Transfer: transferSchema,
 
@@ -473,11 +656,27 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   Refund: refundSchema,
 
   Card: card('maybe', false),
-  CardCreated: obj({ status: constant('success'), data: card('with', false) }, { description: 'The new card, with its number and CVV (this response only)' }),
-  CardDetails: dataEnvelope(card('with', true), 'The card with its credentials and usage (usage fields at the top level of data)'),
+  CardCreated: obj(
+    { status: constant('success'), data: card('with', false) },
+    { description: 'The new card, with its number and CVV (this response only)' },
+  ),
+  CardDetails: dataEnvelope(
+    card('with', true),
+    'The card with its credentials and usage (usage fields at the top level of data)',
+  ),
   CardList: dataEnvelope(
     obj({
-      cards: arrayOf(obj({ id: str(), name: str(), status: oneOfValues(CARD_STATUSES), type: oneOfValues(['disposable', 'virtual']), last_four: str(), account_id: str(), created: ms() })),
+      cards: arrayOf(
+        obj({
+          id: str(),
+          name: str(),
+          status: oneOfValues(CARD_STATUSES),
+          type: oneOfValues(['disposable', 'virtual']),
+          last_four: str(),
+          account_id: str(),
+          created: ms(),
+        }),
+      ),
       pagination: ref('StyleBPagination'),
     }),
     'Cards of the entity or account, newest first; deleted cards are excluded',
@@ -490,7 +689,14 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   CardTransactionList: dataEnvelope(
     obj({
       payments: arrayOf(ref('CardTransaction')),
-      pagination: obj({ order: constant('desc'), has_next: bool(), has_previous: bool(), limit: int(), next_cursor: nullable(str()), previous_cursor: nullable(str()) }),
+      pagination: obj({
+        order: constant('desc'),
+        has_next: bool(),
+        has_previous: bool(),
+        limit: int(),
+        next_cursor: nullable(str()),
+        previous_cursor: nullable(str()),
+      }),
     }),
   ),
 
@@ -499,22 +705,34 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     {
       ...webhookFields,
       secret: str('The generated secret, when none was sent: returned once'),
-      signing_secret: str('whsec_ + base64(SHA-512(secret)): hand it to a Standard Webhooks library to verify deliveries; returned once', { pattern: '^whsec_' }),
+      signing_secret: str(
+        'whsec_ + base64(SHA-512(secret)): hand it to a Standard Webhooks library to verify deliveries; returned once',
+        { pattern: '^whsec_' },
+      ),
     },
     { optional: ['secret'] },
   ),
   WebhookDeleted: successEnvelope(obj({ id: str(), deleted: constant(true) })),
   WebhookTestDispatched: successEnvelope(obj({ event_id: str('evt_…') })),
   WebhookResendAccepted: obj({ status: constant('success'), data: obj({ webhook_id: str(), event_id: str('evt_…') }) }),
-  WebhookRecoverAccepted: obj({ status: constant('success'), data: obj({ scheduled: int('Deliveries scheduled again') }) }),
+  WebhookRecoverAccepted: obj({
+    status: constant('success'),
+    data: obj({ scheduled: int('Deliveries scheduled again') }),
+  }),
   WebhookSecretRotated: obj({
     ...webhookFields,
-    signing_secret: str('The new key, whsec_ + base64(SHA-512(secret)); returned once. The previous one verifies until it expires', { pattern: '^whsec_' }),
+    signing_secret: str(
+      'The new key, whsec_ + base64(SHA-512(secret)); returned once. The previous one verifies until it expires',
+      { pattern: '^whsec_' },
+    ),
   }),
   WebhookLog: webhookLogSchema,
 
   Event: publicEvent,
-  EventHistory: obj({ data: arrayOf(ref('Event')), meta: ref('StyleAMeta') }, { description: 'A page of the resource’s events, oldest first' }),
+  EventHistory: obj(
+    { data: arrayOf(ref('Event')), meta: ref('StyleAMeta') },
+    { description: 'A page of the resource’s events, oldest first' },
+  ),
   Ledger: dataEnvelope(ledger, 'The books of an organization and mode (decisions §12)'),
 
   SignedCheckpoint: obj(
@@ -538,7 +756,12 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     {
       object: constant('event_proof'),
       event_id: str('evt_…'),
-      leaf: obj({ position: int(), stream_id: str(), revision: int(), hash: str('The event’s chain hash (metadata.hash), lowercase hex') }),
+      leaf: obj({
+        position: int(),
+        stream_id: str(),
+        revision: int(),
+        hash: str('The event’s chain hash (metadata.hash), lowercase hex'),
+      }),
       leaf_hash: str('SHA-256(0x00 || canonical JSON of leaf), hex'),
       leaf_index: int('0-based index of the leaf in the tree'),
       audit_path: arrayOf(str(), 'Sibling hashes from the leaf up (hex)'),
@@ -557,23 +780,45 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
       credits_total: amount(),
       debits_total: amount(),
       lines: arrayOf(
-        obj({ ...(statementEntry.properties as Record<string, Schema>), position: nullable(int('The event’s log position')) }, { description: 'A posted account transaction of the month' }),
+        obj(
+          {
+            ...(statementEntry.properties as Record<string, Schema>),
+            position: nullable(int('The event’s log position')),
+          },
+          { description: 'A posted account transaction of the month' },
+        ),
         'Oldest first; pending holds and their releases are not lines',
       ),
-      positions: obj({ first: nullable(int()), last: nullable(int()) }, { description: 'Log positions of the first and last lines (null when none)' }),
+      positions: obj(
+        { first: nullable(int()), last: nullable(int()) },
+        { description: 'Log positions of the first and last lines (null when none)' },
+      ),
       checkpoint: nullable(ref('SignedCheckpoint')),
       proof: nullable(ref('EventProof')),
     }),
     'A monthly account statement (decisions §17); also text/csv and application/pdf',
   ),
-  AuditCheckpoints: obj({ key: ref('CheckpointKey'), data: arrayOf(ref('SignedCheckpoint')), meta: ref('StyleAMeta') }, { description: 'Signed checkpoints, newest first' }),
+  AuditCheckpoints: obj(
+    { key: ref('CheckpointKey'), data: arrayOf(ref('SignedCheckpoint')), meta: ref('StyleAMeta') },
+    { description: 'Signed checkpoints, newest first' },
+  ),
   CheckpointConsistency: obj(
-    { key: ref('CheckpointKey'), first: ref('SignedCheckpoint'), second: ref('SignedCheckpoint'), proof: arrayOf(str(), 'Hex hashes, as RFC 9162 §2.1.4.1 orders them') },
+    {
+      key: ref('CheckpointKey'),
+      first: ref('SignedCheckpoint'),
+      second: ref('SignedCheckpoint'),
+      proof: arrayOf(str(), 'Hex hashes, as RFC 9162 §2.1.4.1 orders them'),
+    },
     { description: 'Proof that the second checkpoint’s tree extends the first’s (RFC 9162 §2.1.4)' },
   ),
   Health: obj({ status: str() }, { open: true, description: 'Liveness and how far the log readers trail the log' }),
   HealthCheck: obj(
-    { status: oneOfValues(['ok', 'error', 'shutting_down']), info: nullable(anyObject()), error: nullable(anyObject()), details: anyObject('Each check: its status and what it found') },
+    {
+      status: oneOfValues(['ok', 'error', 'shutting_down']),
+      info: nullable(anyObject()),
+      error: nullable(anyObject()),
+      details: anyObject('Each check: its status and what it found'),
+    },
     { optional: ['info', 'error'], description: 'A @nestjs/terminus health check' },
   ),
   OpenApiDocument: anyObject('This document (OpenAPI 3.1)'),

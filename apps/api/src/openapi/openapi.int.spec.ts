@@ -10,7 +10,11 @@ const ROOT = join(__dirname, '..', '..', '..', '..');
 
 /** @seriousme/openapi-schema-validator (ESM only, so in a child process): the document against the OpenAPI 3.1 schema, every $ref resolved. */
 function validateWithSchema(doc: unknown): { valid: boolean; version: string; errors: unknown; refs: string | null } {
-  const run = spawnSync(process.execPath, [join(ROOT, 'scripts/openapi/validate-document.mjs')], { input: JSON.stringify(doc), encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [join(ROOT, 'scripts/openapi/validate-document.mjs')], {
+    input: JSON.stringify(doc),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (!run.stdout) throw new Error(`validate-document.mjs: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }
@@ -51,7 +55,10 @@ describe('the OpenAPI document', () => {
 
   it('is refused by the validator once broken, so an invalid document fails npm test', () => {
     const broken = JSON.parse(JSON.stringify(doc)) as OpenApiDocument;
-    broken.paths['/transfers'].get.responses['200'] = { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/Nowhere' } } } };
+    broken.paths['/transfers'].get.responses['200'] = {
+      description: 'x',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Nowhere' } } },
+    };
     expect(validateWithSchema(broken).valid).toBe(false);
     const noInfo = { ...doc, info: undefined };
     expect(validateWithSchema(noInfo).valid).toBe(false);
@@ -81,15 +88,36 @@ describe('the OpenAPI document', () => {
 
   it('carries the error envelope with its statuses, both list styles, Idempotency-Key, Idempotent-Replayed and Retry-After', () => {
     const create = doc.paths['/transfer'].post;
-    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
+    expect(Object.keys(create.responses)).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(create.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
     expect(create.responses['201'].headers).toHaveProperty('Idempotent-Replayed');
     expect(JSON.stringify(create.responses['409'])).toContain('DuplicateTransferError');
-    expect(doc.components.responses.RateLimited).toMatchObject({ headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } });
+    expect(doc.components.responses.RateLimited).toMatchObject({
+      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    });
     expect(JSON.stringify(doc.paths['/transfers'].get.responses['200'])).toContain('#/components/schemas/StyleAMeta');
-    expect(JSON.stringify(doc.paths['/payment-intents'].get.responses['200'])).toContain('#/components/schemas/StyleBPagination');
+    expect(JSON.stringify(doc.paths['/payment-intents'].get.responses['200'])).toContain(
+      '#/components/schemas/StyleBPagination',
+    );
     expect(doc.paths['/transfers'].get.responses['503']).toBeDefined();
-    expect(doc.paths['/transfers'].get.parameters?.some((p) => p.name === 'Idempotency-Key' || p.$ref === '#/components/parameters/IdempotencyKey')).toBe(false);
+    expect(
+      doc.paths['/transfers'].get.parameters?.some(
+        (p) => p.name === 'Idempotency-Key' || p.$ref === '#/components/parameters/IdempotencyKey',
+      ),
+    ).toBe(false);
     expect(doc.paths['/transfers'].get.parameters).toContainEqual({ $ref: '#/components/parameters/PaymentsVersion' });
   });
 

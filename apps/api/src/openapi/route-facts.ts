@@ -34,7 +34,8 @@ const METHODS: Partial<Record<RequestMethod, string>> = {
   [RequestMethod.PATCH]: 'patch',
 };
 
-const asList = (value: unknown): string[] => (value === undefined ? [''] : Array.isArray(value) ? value.map(String) : [String(value)]);
+const asList = (value: unknown): string[] =>
+  value === undefined ? [''] : Array.isArray(value) ? value.map(String) : [String(value)];
 
 /** `/accounts/:id/transactions` → `/accounts/{id}/transactions`. */
 export function toTemplate(...segments: string[]): string {
@@ -62,10 +63,21 @@ export function routeFacts(app: INestApplication): RouteFacts[] {
         if (typeof handler !== 'function' || !Reflect.hasMetadata(PATH_METADATA, handler)) continue;
         const method = METHODS[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
         if (!method) throw new Error(`${controller.name}.${name}: a method the OpenAPI document does not describe`);
-        const flag = (key: string) => Boolean(Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller));
-        const guards: unknown[] = [...(Reflect.getMetadata(GUARDS_METADATA, controller) ?? []), ...(Reflect.getMetadata(GUARDS_METADATA, handler) ?? [])];
-        const caller: Caller = guards.includes(OperatorGuard) ? 'operator' : flag(PUBLIC_ROUTE) ? 'public' : flag(API_KEY_ONLY) ? 'api_key' : 'api_key_or_token';
-        const accepts = (Reflect.getMetadata(ACCEPTS_METADATA, handler) as BodyKind[] | undefined) ?? DEFAULT_BODY_KINDS;
+        const flag = (key: string) =>
+          Boolean(Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller));
+        const guards: unknown[] = [
+          ...(Reflect.getMetadata(GUARDS_METADATA, controller) ?? []),
+          ...(Reflect.getMetadata(GUARDS_METADATA, handler) ?? []),
+        ];
+        const caller: Caller = guards.includes(OperatorGuard)
+          ? 'operator'
+          : flag(PUBLIC_ROUTE)
+            ? 'public'
+            : flag(API_KEY_ONLY)
+              ? 'api_key'
+              : 'api_key_or_token';
+        const accepts =
+          (Reflect.getMetadata(ACCEPTS_METADATA, handler) as BodyKind[] | undefined) ?? DEFAULT_BODY_KINDS;
         for (const prefix of prefixes) {
           for (const path of asList(Reflect.getMetadata(PATH_METADATA, handler))) {
             facts.push({

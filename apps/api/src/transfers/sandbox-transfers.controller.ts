@@ -20,11 +20,18 @@ export class SandboxTransfersController {
   @ApiRoute({
     id: 'sandboxAdvanceTransfer',
     summary: 'Sandbox: move a transfer',
-    description: 'pending → processing → successful | failed; successful → reversed. Answers once the money effects are applied.',
+    description:
+      'pending → processing → successful | failed; successful → reversed. Answers once the money effects are applied.',
     ok: { status: 200, schema: 'Transfer', description: 'The transfer after the move' },
-    errors: { 403: 'Another entity’s (forbidden)', 404: 'No such transfer (transfer_not_found)', 409: 'A move the lifecycle does not allow (invalid_transition, book_transfer_not_reversible)' },
+    errors: {
+      403: 'Another entity’s (forbidden)',
+      404: 'No such transfer (transfer_not_found)',
+      409: 'A move the lifecycle does not allow (invalid_transition, book_transfer_not_reversible)',
+    },
   })
   async advance(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: AdvanceTransferDto) {
-    return presentTransfer(await this.commands.execute(new AdvanceTransferCommand(ctx, id, body.to, body.status_reason ?? null)));
+    return presentTransfer(
+      await this.commands.execute(new AdvanceTransferCommand(ctx, id, body.to, body.status_reason ?? null)),
+    );
   }
 }

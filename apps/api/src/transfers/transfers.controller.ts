@@ -27,12 +27,17 @@ export class TransfersController {
   @ApiRoute({
     id: 'createTransfer',
     summary: 'Create a transfer (payout)',
-    description: 'Bank and mobile-money transfers in the spec; every payment type here. Holds amount + fee at once; moves asynchronously (outflows.* webhooks).',
+    description:
+      'Bank and mobile-money transfers in the spec; every payment type here. Holds amount + fee at once; moves asynchronously (outflows.* webhooks).',
     ok: { status: 201, schema: 'Transfer', description: 'The transfer, pending' },
     errors: {
       403: 'Another entity’s account, with an entity token (forbidden)',
       404: 'No such account or payment details (account_not_found, payment_detail_not_found)',
-      409: { description: 'A transfer with this unique_reference exists for the account (duplicate_unique_reference): the original transfer', schema: 'DuplicateTransferError' },
+      409: {
+        description:
+          'A transfer with this unique_reference exists for the account (duplicate_unique_reference): the original transfer',
+        schema: 'DuplicateTransferError',
+      },
       422: 'A field is missing or invalid (validation_error: transfer creation answers 422, as the spec says), insufficient available balance (insufficient_funds), an inactive counterparty (counterparty_inactive), payment details of another method or currency (payment_method_mismatch, currency_mismatch)',
     },
   })
@@ -50,7 +55,11 @@ export class TransfersController {
     errors: {
       403: 'Another entity’s account, with an entity token (forbidden)',
       404: 'No such account or payment details (account_not_found, payment_detail_not_found)',
-      409: { description: 'A transfer with this unique_reference exists for the account (duplicate_unique_reference): the original transfer', schema: 'DuplicateTransferError' },
+      409: {
+        description:
+          'A transfer with this unique_reference exists for the account (duplicate_unique_reference): the original transfer',
+        schema: 'DuplicateTransferError',
+      },
       422: 'A field is missing or invalid (validation_error: transfer creation answers 422, as the spec says), insufficient available balance (insufficient_funds), an inactive counterparty (counterparty_inactive), payment details of another method or currency (payment_method_mismatch, currency_mismatch)',
     },
   })
@@ -63,7 +72,10 @@ export class TransfersController {
     id: 'listTransfers',
     summary: 'List transfers of an entity',
     ok: { status: 200, schema: styleAList(ref('Transfer')), description: 'Transfers, newest first' },
-    errors: { 400: 'entity_id missing with an API key, or a bad filter (validation_error)', 403: 'Another entity’s (forbidden)' },
+    errors: {
+      400: 'entity_id missing with an API key, or a bad filter (validation_error)',
+      403: 'Another entity’s (forbidden)',
+    },
     readModel: true,
   })
   async list(@Ctx() ctx: CommandContext, @Query() query: ListTransfersQuery) {
@@ -90,7 +102,9 @@ export class TransfersController {
     },
   })
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: TransferScopeQuery) {
-    return presentTransfer(await this.queries.execute(new GetTransferQuery(ctx.actor, id, entityScope(ctx.actor, query.entity_id))));
+    return presentTransfer(
+      await this.queries.execute(new GetTransferQuery(ctx.actor, id, entityScope(ctx.actor, query.entity_id))),
+    );
   }
 
   /** Takes back a pending payout (decisions §14); answers once its hold is released, so the balance shows it (§2). */
@@ -99,7 +113,8 @@ export class TransfersController {
   @ApiRoute({
     id: 'cancelTransfer',
     summary: 'Cancel a pending transfer',
-    description: 'Only a pending payout: its hold is released (available gets amount + fee back, nothing is posted, no fee taken); fires outflows.cancelled.',
+    description:
+      'Only a pending payout: its hold is released (available gets amount + fee back, nothing is posted, no fee taken); fires outflows.cancelled.',
     ok: { status: 200, schema: 'Transfer', description: 'The transfer, cancelled' },
     errors: {
       400: 'entity_id missing with an API key, or a reason not 1-100 characters (validation_error)',
@@ -109,7 +124,11 @@ export class TransfersController {
     },
   })
   async cancel(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: CancelTransferDto) {
-    return presentTransfer(await this.commands.execute(new CancelTransferCommand(ctx, id, entityScope(ctx.actor, body.entity_id), body.reason ?? null)));
+    return presentTransfer(
+      await this.commands.execute(
+        new CancelTransferCommand(ctx, id, entityScope(ctx.actor, body.entity_id), body.reason ?? null),
+      ),
+    );
   }
 
   /** 201 with the new transfer; a used `unique_reference` answers 409 whose body is the original (decisions §6). */
@@ -138,9 +157,14 @@ export class TransfersController {
 export function duplicateReference(transfer: ReturnType<typeof presentTransfer>): DomainException {
   const { status: _status, ...fields } = transfer;
   return new DomainException(
-    domainError('conflict', 'duplicate_unique_reference', `A transfer with unique_reference "${transfer.unique_reference}" already exists for this account`, {
-      errors: [{ field: 'unique_reference', message: 'already used on this account' }],
-      details: { ...fields, transfer },
-    }),
+    domainError(
+      'conflict',
+      'duplicate_unique_reference',
+      `A transfer with unique_reference "${transfer.unique_reference}" already exists for this account`,
+      {
+        errors: [{ field: 'unique_reference', message: 'already used on this account' }],
+        details: { ...fields, transfer },
+      },
+    ),
   );
 }

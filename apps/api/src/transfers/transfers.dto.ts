@@ -25,11 +25,18 @@ const ACCOUNT_ID = new RegExp(`^acc_${ULID}$`);
 /** POST /transfer and POST /transfers (both take every payment type, decisions §6). Refusals answer 422. */
 @InvalidInputAnswers422()
 export class CreateTransferDto {
-  @ApiProperty({ pattern: '^acc_[0-9A-HJKMNP-TV-Z]{26}$', description: 'The account debited; it needs the amount and fee available' })
+  @ApiProperty({
+    pattern: '^acc_[0-9A-HJKMNP-TV-Z]{26}$',
+    description: 'The account debited; it needs the amount and fee available',
+  })
   @Matches(ACCOUNT_ID, { message: 'account_id must be an account id (acc_…)' })
   account_id: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 100, description: 'Payment details of a counterparty; their method must be payment_type' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 100,
+    description: 'Payment details of a counterparty; their method must be payment_type',
+  })
   @IsString({ message: 'payment_detail_id must be a string' })
   @Length(1, 100, { message: 'payment_detail_id must be 1-100 characters' })
   payment_detail_id: string;
@@ -44,13 +51,20 @@ export class CreateTransferDto {
   @IsIn(PAYMENT_TYPES, { message: `payment_type must be one of ${PAYMENT_TYPES.join(', ')}` })
   payment_type: PaymentType;
 
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX, description: 'Passed to the recipient’s statement where supported' })
+  @ApiPropertyOptional({
+    maxLength: DESCRIPTION_MAX,
+    description: 'Passed to the recipient’s statement where supported',
+  })
   @IsOptional()
   @IsString({ message: 'description must be a string' })
   @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
   description?: string;
 
-  @ApiProperty({ minLength: 1, maxLength: UNIQUE_REFERENCE_MAX, description: 'Unique per account: a repeat answers 409 with the original transfer' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: UNIQUE_REFERENCE_MAX,
+    description: 'Unique per account: a repeat answers 409 with the original transfer',
+  })
   @IsString({ message: 'unique_reference must be a string' })
   @Length(1, UNIQUE_REFERENCE_MAX, { message: `unique_reference must be 1-${UNIQUE_REFERENCE_MAX} characters` })
   unique_reference: string;
@@ -116,7 +130,11 @@ function StatusReason(): PropertyDecorator {
 
 /** POST /transfers/{id}/cancel (decisions §14): `entity_id` as for GET, a free-text reason. */
 export class CancelTransferDto extends TransferScopeQuery {
-  @ApiPropertyOptional({ minLength: 1, maxLength: CANCEL_REASON_MAX, description: 'Shown as status_reason (default cancelled_by_request)' })
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: CANCEL_REASON_MAX,
+    description: 'Shown as status_reason (default cancelled_by_request)',
+  })
   @IsOptional()
   @IsString({ message: 'reason must be a string' })
   @Length(1, CANCEL_REASON_MAX, { message: `reason must be 1-${CANCEL_REASON_MAX} characters` })

@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
 import { feeScheduleFrom } from '@app/domain/transfers';
-import { CancelTransferHandler, CreateTransferHandler, GetTransferHandler, LegacyReferenceMigration, TRANSFER_FEES } from '@app/application/transfers';
+import {
+  CancelTransferHandler,
+  CreateTransferHandler,
+  GetTransferHandler,
+  LegacyReferenceMigration,
+  TRANSFER_FEES,
+} from '@app/application/transfers';
 import { ListTransfersHandler } from '@app/read-models/transfers/list-transfers.query-handler';
 import { TransferReactionsModule } from '@app/application/transfers/transfer-reactions.module';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
@@ -20,7 +26,11 @@ import { TransfersController } from './transfers.controller';
     // Older logs' transfer references move to their keyed streams once, before the API serves.
     LegacyReferenceMigration,
     // Unknown payment types in TRANSFER_FEES stop the start, rather than being ignored.
-    { provide: TRANSFER_FEES, useFactory: (config: PlatformConfig) => feeScheduleFrom(config.transferFeesBps), inject: [PLATFORM_CONFIG] },
+    {
+      provide: TRANSFER_FEES,
+      useFactory: (config: PlatformConfig) => feeScheduleFrom(config.transferFeesBps),
+      inject: [PLATFORM_CONFIG],
+    },
   ],
   // The readiness probe holds traffic back until an older log is migrated.
   exports: [LegacyReferenceMigration],

@@ -10,7 +10,14 @@ import { presentAccount, presentAccountDetails, presentCredit } from '@app/read-
 import { presentEntity } from '@app/read-models/onboarding/entity.presenter';
 import { CLOCK, type Clock } from '@app/platform/clock';
 
-const STATUS_OF: Record<string, string> = { completed: 'successful', failed: 'failed', cancelled: 'cancelled', refunded: 'reversed', created: 'pending', updated: 'processing' };
+const STATUS_OF: Record<string, string> = {
+  completed: 'successful',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  refunded: 'reversed',
+  created: 'pending',
+  updated: 'processing',
+};
 
 /**
  * Realistic `data` for a test event: the resource as the API shows it, through the same
@@ -24,7 +31,12 @@ export class ApiTestSamples implements WebhookTestSamples {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async sample(group: string, name: string, entityId: string, context: CommandContext): Promise<Record<string, unknown>> {
+  async sample(
+    group: string,
+    name: string,
+    entityId: string,
+    context: CommandContext,
+  ): Promise<Record<string, unknown>> {
     const now = this.clock.now();
     const account_id = `acc_${ulid()}`;
     const money = { amount: 125_000, currency: 'USD' };
@@ -58,7 +70,10 @@ export class ApiTestSamples implements WebhookTestSamples {
           updated: now,
         });
       case 'inflows':
-        return { ...presentCredit({ transaction_id: `txn_${ulid()}`, account_id, ...money, funded: now }), status: name === 'failed' ? 'failed' : 'settled' };
+        return {
+          ...presentCredit({ transaction_id: `txn_${ulid()}`, account_id, ...money, funded: now }),
+          status: name === 'failed' ? 'failed' : 'settled',
+        };
       case 'outflows':
         return {
           id: `trf_${ulid()}`,
@@ -80,7 +95,16 @@ export class ApiTestSamples implements WebhookTestSamples {
           updated: now,
         };
       case 'funding_sessions':
-        return { id: `fds_${ulid()}`, object: 'funding_session', entity_id: entityId, account_id, ...money, status: name, created: now, updated: now };
+        return {
+          id: `fds_${ulid()}`,
+          object: 'funding_session',
+          entity_id: entityId,
+          account_id,
+          ...money,
+          status: name,
+          created: now,
+          updated: now,
+        };
       case 'payment_intent':
         return {
           id: `pi_${ulid()}`,

@@ -23,7 +23,10 @@ export class WebhookLogsController {
     summary: 'List webhook delivery attempts',
     description: 'Every attempt, with the request sent (secrets read ***) and the response received.',
     ok: { status: 200, schema: styleAList(ref('WebhookLog')), description: 'Attempts, newest first' },
-    errors: { 400: 'entity_id missing with an API key, or a bad filter (validation_error)', 403: 'Another entity’s (forbidden)' },
+    errors: {
+      400: 'entity_id missing with an API key, or a bad filter (validation_error)',
+      403: 'Another entity’s (forbidden)',
+    },
     readModel: true,
   })
   async list(@Ctx() ctx: CommandContext, @Query() query: ListWebhookLogsParams) {
@@ -60,7 +63,13 @@ export class WebhookTestsController {
   })
   async dispatch(@Ctx() ctx: CommandContext, @Body() body: WebhookTestDto) {
     const { entity_id, ...input } = body;
-    const eventId = await this.commands.execute(new RequestWebhookTestCommand(ctx, entityScope(ctx.actor, entity_id), input));
-    return { status: 'success', message: `Test event ${input.event_group}.${input.event_name} dispatched`, data: { event_id: eventId } };
+    const eventId = await this.commands.execute(
+      new RequestWebhookTestCommand(ctx, entityScope(ctx.actor, entity_id), input),
+    );
+    return {
+      status: 'success',
+      message: `Test event ${input.event_group}.${input.event_name} dispatched`,
+      data: { event_id: eventId },
+    };
   }
 }

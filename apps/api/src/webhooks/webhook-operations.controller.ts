@@ -28,7 +28,8 @@ export class WebhookOperationsController {
   @ApiRoute({
     id: 'resendWebhookEvent',
     summary: 'Send one event to a webhook again',
-    description: 'One new attempt at once, even after a success: the same body and webhook-id, a new timestamp and signature, logged with the next attempt number. Not retried.',
+    description:
+      'One new attempt at once, even after a success: the same body and webhook-id, a new timestamp and signature, logged with the next attempt number. Not retried.',
     ok: { status: 202, schema: 'WebhookResendAccepted', description: 'The attempt is scheduled' },
     errors: {
       400: 'entity_id missing with an API key, or a malformed event_id (validation_error)',
@@ -39,7 +40,9 @@ export class WebhookOperationsController {
     },
   })
   async resend(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: ResendDeliveryDto) {
-    const data = await this.commands.execute(new ResendDeliveryCommand(ctx, entityScope(ctx.actor, body.entity_id), id, body.event_id));
+    const data = await this.commands.execute(
+      new ResendDeliveryCommand(ctx, entityScope(ctx.actor, body.entity_id), id, body.event_id),
+    );
     return { status: 'success', data };
   }
 
@@ -48,14 +51,21 @@ export class WebhookOperationsController {
   @ApiRoute({
     id: 'recoverWebhookDeliveries',
     summary: 'Schedule again every failed delivery of a window',
-    description: 'Every event of the window whose latest attempt to this webhook failed goes through the usual retries again, in per-resource order.',
+    description:
+      'Every event of the window whose latest attempt to this webhook failed goes through the usual retries again, in per-resource order.',
     ok: { status: 202, schema: 'WebhookRecoverAccepted', description: 'How many deliveries were scheduled again' },
-    errors: { 400: 'entity_id missing with an API key, a malformed date, or until before since (validation_error)', ...TENANCY, 404: 'No such webhook (webhook_not_found)' },
+    errors: {
+      400: 'entity_id missing with an API key, a malformed date, or until before since (validation_error)',
+      ...TENANCY,
+      404: 'No such webhook (webhook_not_found)',
+    },
   })
   async recover(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: RecoverDeliveriesDto) {
     const since = instant(body.since, 'since', 'from');
     const until = body.until === undefined ? null : instant(body.until, 'until', 'to');
-    const data = await this.commands.execute(new RecoverDeliveriesCommand(ctx, entityScope(ctx.actor, body.entity_id), id, since, until));
+    const data = await this.commands.execute(
+      new RecoverDeliveriesCommand(ctx, entityScope(ctx.actor, body.entity_id), id, since, until),
+    );
     return { status: 'success', data };
   }
 
@@ -64,13 +74,24 @@ export class WebhookOperationsController {
   @ApiRoute({
     id: 'rotateWebhookSecret',
     summary: 'Rotate a webhook’s signing secret',
-    description: 'Until the previous secret expires, deliveries carry two signatures, the new one first, so receivers holding either verify.',
-    ok: { status: 200, schema: 'WebhookSecretRotated', description: 'The webhook, with the new signing_secret (returned once)' },
-    errors: { 400: 'A secret outside 16-128 characters, or expire_previous_in outside 0-86400 (validation_error)', ...TENANCY, 404: 'No such webhook (webhook_not_found)' },
+    description:
+      'Until the previous secret expires, deliveries carry two signatures, the new one first, so receivers holding either verify.',
+    ok: {
+      status: 200,
+      schema: 'WebhookSecretRotated',
+      description: 'The webhook, with the new signing_secret (returned once)',
+    },
+    errors: {
+      400: 'A secret outside 16-128 characters, or expire_previous_in outside 0-86400 (validation_error)',
+      ...TENANCY,
+      404: 'No such webhook (webhook_not_found)',
+    },
   })
   async rotate(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: RotateWebhookSecretDto) {
     const expireIn = body.expire_previous_in ?? WEBHOOK_EXPIRE_PREVIOUS_MAX;
-    const { webhook, signingSecret } = await this.commands.execute(new RotateWebhookSecretCommand(ctx, entityScope(ctx.actor, body.entity_id), id, body.secret, expireIn));
+    const { webhook, signingSecret } = await this.commands.execute(
+      new RotateWebhookSecretCommand(ctx, entityScope(ctx.actor, body.entity_id), id, body.secret, expireIn),
+    );
     const stats = await this.queries.execute(new GetWebhookStatsQuery(webhook.id));
     return { ...presentWebhook({ ...webhook, stats }), signing_secret: signingSecret };
   }

@@ -17,12 +17,18 @@ export class ResendDeliveryDto extends EntityQuery {
 }
 
 export class RecoverDeliveriesDto extends EntityQuery {
-  @ApiProperty({ ...DATE_DOC, description: 'Start of the window, inclusive: ISO 8601 date or date-time, or ms (as date_from)' })
+  @ApiProperty({
+    ...DATE_DOC,
+    description: 'Start of the window, inclusive: ISO 8601 date or date-time, or ms (as date_from)',
+  })
   @IsString()
   @Matches(DATE, { message: 'since must be an ISO 8601 date or date-time, or ms' })
   since: string;
 
-  @ApiPropertyOptional({ ...DATE_DOC, description: 'End of the window, inclusive (a date alone covers its day); default now' })
+  @ApiPropertyOptional({
+    ...DATE_DOC,
+    description: 'End of the window, inclusive (a date alone covers its day); default now',
+  })
   @IsOptional()
   @IsString()
   @Matches(DATE, { message: 'until must be an ISO 8601 date or date-time, or ms' })
@@ -30,10 +36,17 @@ export class RecoverDeliveriesDto extends EntityQuery {
 }
 
 export class RotateWebhookSecretDto extends EntityQuery {
-  @ApiPropertyOptional({ minLength: WEBHOOK_SECRET_MIN, maxLength: WEBHOOK_SECRET_MAX, writeOnly: true, description: 'The new secret; generated when omitted' })
+  @ApiPropertyOptional({
+    minLength: WEBHOOK_SECRET_MIN,
+    maxLength: WEBHOOK_SECRET_MAX,
+    writeOnly: true,
+    description: 'The new secret; generated when omitted',
+  })
   @IsOptional()
   @IsString()
-  @Length(WEBHOOK_SECRET_MIN, WEBHOOK_SECRET_MAX, { message: `secret must be ${WEBHOOK_SECRET_MIN}-${WEBHOOK_SECRET_MAX} characters` })
+  @Length(WEBHOOK_SECRET_MIN, WEBHOOK_SECRET_MAX, {
+    message: `secret must be ${WEBHOOK_SECRET_MIN}-${WEBHOOK_SECRET_MAX} characters`,
+  })
   secret?: string;
 
   @ApiPropertyOptional({
@@ -46,6 +59,8 @@ export class RotateWebhookSecretDto extends EntityQuery {
   @IsOptional()
   @IsInt({ message: 'expire_previous_in must be an integer of seconds' })
   @Min(0, { message: `expire_previous_in must be between 0 and ${WEBHOOK_EXPIRE_PREVIOUS_MAX}` })
-  @Max(WEBHOOK_EXPIRE_PREVIOUS_MAX, { message: `expire_previous_in must be between 0 and ${WEBHOOK_EXPIRE_PREVIOUS_MAX}` })
+  @Max(WEBHOOK_EXPIRE_PREVIOUS_MAX, {
+    message: `expire_previous_in must be between 0 and ${WEBHOOK_EXPIRE_PREVIOUS_MAX}`,
+  })
   expire_previous_in?: number;
 }

@@ -2,14 +2,25 @@ import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestj
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ExistingWebhook } from '@app/domain';
 import type { CommandContext } from '@app/application/command-handling';
-import { CreateWebhookCommand, DeleteWebhookCommand, GetWebhookQuery, UpdateWebhookCommand } from '@app/application/webhooks';
+import {
+  CreateWebhookCommand,
+  DeleteWebhookCommand,
+  GetWebhookQuery,
+  UpdateWebhookCommand,
+} from '@app/application/webhooks';
 import { GetWebhookStatsQuery } from '@app/read-models/webhooks/get-webhook-stats.query';
 import { ListWebhooksQuery } from '@app/read-models/webhooks/list-webhooks.query';
 import { NO_DELIVERIES, presentWebhook } from '@app/read-models/webhooks/webhook.presenter';
 import { Ctx } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { styleA, styleAQuery } from '../http/pagination';
-import { CreateWebhookDto, DeleteWebhookBody, EntityQuery, ListWebhooksQuery as ListWebhooksParams, UpdateWebhookDto } from './webhooks.dto';
+import {
+  CreateWebhookDto,
+  DeleteWebhookBody,
+  EntityQuery,
+  ListWebhooksQuery as ListWebhooksParams,
+  UpdateWebhookDto,
+} from './webhooks.dto';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { ref, styleAList } from '@app/read-models/schema-dsl';
@@ -31,7 +42,11 @@ export class WebhooksController {
     id: 'createWebhook',
     summary: 'Create a webhook',
     description: 'Deliveries are signed as Standard Webhooks: verify them with signing_secret (returned once, here).',
-    ok: { status: 201, schema: 'WebhookCreated', description: 'The webhook, with signing_secret (and secret, when generated)' },
+    ok: {
+      status: 201,
+      schema: 'WebhookCreated',
+      description: 'The webhook, with signing_secret (and secret, when generated)',
+    },
     errors: {
       400: 'Not https, a host on a private network, no event enabled or an unknown event (validation_error, invalid_event)',
       403: 'Another entity, with an entity token (forbidden)',
@@ -41,8 +56,15 @@ export class WebhooksController {
   })
   async create(@Ctx() ctx: CommandContext, @Body() body: CreateWebhookDto) {
     const { entity_id, ...input } = body;
-    const defaults = { expires_in: input.expires_in ?? null, description: input.description ?? null, tags: input.tags ?? [], status: input.status ?? 'active' };
-    const { webhook, generatedSecret, signingSecret } = await this.commands.execute(new CreateWebhookCommand(ctx, entityScope(ctx.actor, entity_id), { ...input, ...defaults }));
+    const defaults = {
+      expires_in: input.expires_in ?? null,
+      description: input.description ?? null,
+      tags: input.tags ?? [],
+      status: input.status ?? 'active',
+    };
+    const { webhook, generatedSecret, signingSecret } = await this.commands.execute(
+      new CreateWebhookCommand(ctx, entityScope(ctx.actor, entity_id), { ...input, ...defaults }),
+    );
     const presented = presentWebhook({ ...webhook, stats: NO_DELIVERIES });
     return { ...presented, ...(generatedSecret ? { secret: generatedSecret } : {}), signing_secret: signingSecret };
   }
@@ -51,12 +73,23 @@ export class WebhooksController {
   @ApiRoute({
     id: 'listWebhooks',
     summary: 'List webhooks of an entity',
-    ok: { status: 200, schema: styleAList(ref('Webhook')), description: 'Webhooks with their delivery statistics, newest first' },
+    ok: {
+      status: 200,
+      schema: styleAList(ref('Webhook')),
+      description: 'Webhooks with their delivery statistics, newest first',
+    },
     errors: { 400: 'entity_id missing with an API key (validation_error)', 403: 'Another entity’s (forbidden)' },
     readModel: true,
   })
   async list(@Ctx() ctx: CommandContext, @Query() query: ListWebhooksParams) {
-    const page = await this.queries.execute(new ListWebhooksQuery(ctx.actor.organizationId, ctx.actor.mode, entityScope(ctx.actor, query.entity_id), styleAQuery(query)));
+    const page = await this.queries.execute(
+      new ListWebhooksQuery(
+        ctx.actor.organizationId,
+        ctx.actor.mode,
+        entityScope(ctx.actor, query.entity_id),
+        styleAQuery(query),
+      ),
+    );
     return styleA(page, (doc) => presentWebhook(doc));
   }
 
@@ -66,10 +99,16 @@ export class WebhooksController {
     id: 'getWebhook',
     summary: 'Retrieve a webhook',
     ok: { status: 200, schema: 'Webhook', description: 'The webhook with its delivery statistics' },
-    errors: { 400: 'entity_id missing with an API key (validation_error)', 403: 'Another entity’s (forbidden)', 404: 'No such webhook of the entity (webhook_not_found)' },
+    errors: {
+      400: 'entity_id missing with an API key (validation_error)',
+      403: 'Another entity’s (forbidden)',
+      404: 'No such webhook of the entity (webhook_not_found)',
+    },
   })
   async get(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: EntityQuery) {
-    return this.withStats(await this.queries.execute(new GetWebhookQuery(ctx.actor, entityScope(ctx.actor, query.entity_id), id)));
+    return this.withStats(
+      await this.queries.execute(new GetWebhookQuery(ctx.actor, entityScope(ctx.actor, query.entity_id), id)),
+    );
   }
 
   @Patch(':id')
@@ -87,20 +126,37 @@ export class WebhooksController {
   })
   async update(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: UpdateWebhookDto) {
     const { entity_id, ...changes } = body;
-    return this.withStats(await this.commands.execute(new UpdateWebhookCommand(ctx, entityScope(ctx.actor, entity_id), id, changes)));
+    return this.withStats(
+      await this.commands.execute(new UpdateWebhookCommand(ctx, entityScope(ctx.actor, entity_id), id, changes)),
+    );
   }
 
   @Delete(':id')
-  @ApiBody({ type: DeleteWebhookBody, required: false, description: 'entity_id may come in the body instead of the query' })
+  @ApiBody({
+    type: DeleteWebhookBody,
+    required: false,
+    description: 'entity_id may come in the body instead of the query',
+  })
   @ApiRoute({
     id: 'deleteWebhook',
     summary: 'Delete a webhook',
     description: 'Permanently; deliveries stop at once.',
     ok: { status: 200, schema: 'WebhookDeleted', description: 'Deleted' },
-    errors: { 400: 'entity_id missing with an API key (validation_error)', 403: 'Another entity’s (forbidden)', 404: 'No such webhook (webhook_not_found)' },
+    errors: {
+      400: 'entity_id missing with an API key (validation_error)',
+      403: 'Another entity’s (forbidden)',
+      404: 'No such webhook (webhook_not_found)',
+    },
   })
-  async delete(@Ctx() ctx: CommandContext, @Param('id') id: string, @Query() query: EntityQuery, @Body() body: DeleteWebhookBody) {
-    await this.commands.execute(new DeleteWebhookCommand(ctx, entityScope(ctx.actor, query.entity_id ?? body?.entity_id), id));
+  async delete(
+    @Ctx() ctx: CommandContext,
+    @Param('id') id: string,
+    @Query() query: EntityQuery,
+    @Body() body: DeleteWebhookBody,
+  ) {
+    await this.commands.execute(
+      new DeleteWebhookCommand(ctx, entityScope(ctx.actor, query.entity_id ?? body?.entity_id), id),
+    );
     return { status: 'success', message: 'Webhook deleted; its deliveries have stopped', data: { id, deleted: true } };
   }
 

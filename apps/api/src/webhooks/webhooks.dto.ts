@@ -1,6 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { WEBHOOK_EVENT_CATALOGUE, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_SECRET_MAX, WEBHOOK_SECRET_MIN, WEBHOOK_TAGS_MAX, WEBHOOK_URL_MAX } from '@app/domain';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
+import {
+  WEBHOOK_EVENT_CATALOGUE,
+  WEBHOOK_DESCRIPTION_MAX,
+  WEBHOOK_SECRET_MAX,
+  WEBHOOK_SECRET_MIN,
+  WEBHOOK_TAGS_MAX,
+  WEBHOOK_URL_MAX,
+} from '@app/domain';
 import { StyleAQuery } from '../http/pagination';
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
@@ -11,18 +30,30 @@ const SECRET_MESSAGE = { message: `secret must be ${WEBHOOK_SECRET_MIN}-${WEBHOO
 
 /** Shapes only; the rules (https, catalogue, ranges, where the host points) live in the domain and service. */
 class WebhookFields {
-  @ApiPropertyOptional({ pattern: '^ent_[0-9A-HJKMNP-TV-Z]{26}$', description: 'Required with an API key; inferred from an entity token' })
+  @ApiPropertyOptional({
+    pattern: '^ent_[0-9A-HJKMNP-TV-Z]{26}$',
+    description: 'Required with an API key; inferred from an entity token',
+  })
   @IsOptional()
   @Matches(ENTITY_ID, ENTITY_MESSAGE)
   entity_id?: string;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Seconds until the webhook expires (counted from creation or update); null: never' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: 'Seconds until the webhook expires (counted from creation or update); null: never',
+  })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsInt({ message: 'expires_in must be an integer of seconds, or null' })
   expires_in?: number | null;
 
-  @ApiPropertyOptional({ minLength: WEBHOOK_SECRET_MIN, maxLength: WEBHOOK_SECRET_MAX, writeOnly: true, description: 'Write-only; generated (and returned once) when omitted' })
+  @ApiPropertyOptional({
+    minLength: WEBHOOK_SECRET_MIN,
+    maxLength: WEBHOOK_SECRET_MAX,
+    writeOnly: true,
+    description: 'Write-only; generated (and returned once) when omitted',
+  })
   @IsOptional()
   @IsString()
   @Length(WEBHOOK_SECRET_MIN, WEBHOOK_SECRET_MAX, SECRET_MESSAGE)
@@ -49,12 +80,20 @@ class WebhookFields {
 }
 
 export class CreateWebhookDto extends WebhookFields {
-  @ApiProperty({ format: 'uri', maxLength: WEBHOOK_URL_MAX, description: 'https; hosts resolving to private networks are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS' })
+  @ApiProperty({
+    format: 'uri',
+    maxLength: WEBHOOK_URL_MAX,
+    description: 'https; hosts resolving to private networks are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+  })
   @IsString()
   @MaxLength(WEBHOOK_URL_MAX)
   url: string;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, description: '{"all": true} or a map of event group to names, e.g. {"outflows": ["created", "completed"]}' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: '{"all": true} or a map of event group to names, e.g. {"outflows": ["created", "completed"]}',
+  })
   @IsObject({ message: 'enabled_events must be {"all": true} or a map of event group to event names' })
   enabled_events: Record<string, unknown>;
 }

@@ -47,11 +47,16 @@ export async function accountView(id: string): Promise<Node> {
   // A transfer is shown by its description (else its reference) and recipient, not its id.
   const reference = (e: StatementEntry) =>
     e.transfer_id?.startsWith('trf_')
-      ? link(`entities/${account.entity_id}/transfers/${e.transfer_id}`, transfers.get(e.transfer_id)?.description || transfers.get(e.transfer_id)?.unique_reference || e.transfer_id)
+      ? link(
+          `entities/${account.entity_id}/transfers/${e.transfer_id}`,
+          transfers.get(e.transfer_id)?.description || transfers.get(e.transfer_id)?.unique_reference || e.transfer_id,
+        )
       : e.payment_intent_id
         ? link(`payment-intents/${e.payment_intent_id}`, e.payment_intent_id)
         : (e.transfer_id ?? e.transaction_id ?? '—');
-  const recipients = await Promise.all(statement.items.map((e) => counterpartyLink(e.transfer_id ? transfers.get(e.transfer_id)?.counterparty_id : null)));
+  const recipients = await Promise.all(
+    statement.items.map((e) => counterpartyLink(e.transfer_id ? transfers.get(e.transfer_id)?.counterparty_id : null)),
+  );
   return h(
     'div',
     null,
@@ -65,7 +70,14 @@ export async function accountView(id: string): Promise<Node> {
       ['opened', time(account.created)],
       ['history', historyLink(account.id)],
     ]),
-    section('Balance over time', statement.more ? h('p', { class: 'hint' }, `More than ${STATEMENT_MAX} entries: the chart shows the latest only.`) : null, chart, asOfForm(account)),
+    section(
+      'Balance over time',
+      statement.more
+        ? h('p', { class: 'hint' }, `More than ${STATEMENT_MAX} entries: the chart shows the latest only.`)
+        : null,
+      chart,
+      asOfForm(account),
+    ),
     section(
       'Statement',
       table(
@@ -88,7 +100,11 @@ export async function accountView(id: string): Promise<Node> {
       'Cards',
       table(
         ['card', 'name', 'status'],
-        cards.data.cards.map((card) => [link(`cards/${card.id}`, `•••• ${card.last_four}`), card.name, pill(card.status)]),
+        cards.data.cards.map((card) => [
+          link(`cards/${card.id}`, `•••• ${card.last_four}`),
+          card.name,
+          pill(card.status),
+        ]),
         { empty: 'No cards on this account.' },
       ),
     ),
@@ -96,9 +112,16 @@ export async function accountView(id: string): Promise<Node> {
 }
 
 /** The transfers a statement names, by id: the account's transfers (one list, by `account_id`), read only when the statement has any. */
-async function statementTransfers(account: Account, entries: readonly StatementEntry[]): Promise<Map<string, Transfer>> {
+async function statementTransfers(
+  account: Account,
+  entries: readonly StatementEntry[],
+): Promise<Map<string, Transfer>> {
   if (!entries.some((e) => e.transfer_id?.startsWith('trf_'))) return new Map();
-  const { items } = await allStyleA<Transfer>('/transfers', { entity_id: account.entity_id, account_id: account.id }, STATEMENT_MAX);
+  const { items } = await allStyleA<Transfer>(
+    '/transfers',
+    { entity_id: account.entity_id, account_id: account.id },
+    STATEMENT_MAX,
+  );
   return new Map(items.map((t) => [t.id, t]));
 }
 
@@ -108,7 +131,13 @@ async function statementTransfers(account: Account, entries: readonly StatementE
  */
 function statementDownloads(account: Account): HTMLElement {
   const thisMonth = new Date().toISOString().slice(0, 7);
-  const month = h('input', { type: 'month', id: 'statement-month', value: thisMonth, max: thisMonth, 'aria-label': 'statement month (UTC)' });
+  const month = h('input', {
+    type: 'month',
+    id: 'statement-month',
+    value: thisMonth,
+    max: thisMonth,
+    'aria-label': 'statement month (UTC)',
+  });
   const status = h('span', { id: 'statement-status', class: 'hint' });
   const download = async (accept: string, extension: string) => {
     const key = session.key();
@@ -143,12 +172,24 @@ function statementDownloads(account: Account): HTMLElement {
     'Month ',
     month,
     ' (UTC) ',
-    h('button', { type: 'button', id: 'statement-pdf', onclick: () => void download('application/pdf', 'pdf') }, 'Download PDF'),
+    h(
+      'button',
+      { type: 'button', id: 'statement-pdf', onclick: () => void download('application/pdf', 'pdf') },
+      'Download PDF',
+    ),
     ' ',
-    h('button', { type: 'button', id: 'statement-csv', onclick: () => void download('text/csv', 'csv') }, 'Download CSV'),
+    h(
+      'button',
+      { type: 'button', id: 'statement-csv', onclick: () => void download('text/csv', 'csv') },
+      'Download CSV',
+    ),
     ' ',
     status,
-    h('span', { class: 'hint' }, ' With its balances, totals and the signed checkpoint that proves it (examples/verify-proof.mjs --statement, on the JSON).'),
+    h(
+      'span',
+      { class: 'hint' },
+      ' With its balances, totals and the signed checkpoint that proves it (examples/verify-proof.mjs --statement, on the JSON).',
+    ),
   );
 }
 
@@ -161,10 +202,27 @@ function asOfForm(account: Account): HTMLElement {
     const at = new Date(`${input.value}Z`).toISOString();
     try {
       const then = await get<Account>(path('accounts', account.id), { as_of: at });
-      replace(out, `At ${time(Date.parse(at))}: available ${money(then.balance.available, account.currency)}, current ${money(then.balance.current, account.currency)}`);
+      replace(
+        out,
+        `At ${time(Date.parse(at))}: available ${money(then.balance.available, account.currency)}, current ${money(then.balance.current, account.currency)}`,
+      );
     } catch (error) {
-      replace(out, error instanceof ApiError && error.status === 404 ? 'The account did not exist yet then.' : (error as Error).message);
+      replace(
+        out,
+        error instanceof ApiError && error.status === 404
+          ? 'The account did not exist yet then.'
+          : (error as Error).message,
+      );
     }
   };
-  return h('p', { class: 'as-of-form' }, 'Balance as of ', input, ' UTC ', h('button', { type: 'button', onclick: () => void show() }, 'Show'), ' ', out);
+  return h(
+    'p',
+    { class: 'as-of-form' },
+    'Balance as of ',
+    input,
+    ' UTC ',
+    h('button', { type: 'button', onclick: () => void show() }, 'Show'),
+    ' ',
+    out,
+  );
 }

@@ -8,12 +8,23 @@ export async function apiKeysView(): Promise<Node> {
     'div',
     null,
     h('h1', null, 'API keys'),
-    h('p', { class: 'hint' }, 'Secrets are shown once, when a key is created or rotated; here only their last four characters.'),
+    h(
+      'p',
+      { class: 'hint' },
+      'Secrets are shown once, when a key is created or rotated; here only their last four characters.',
+    ),
     await pagedTable<ApiKeySummary>(
       '/api-keys',
       {},
       ['name', 'key', 'mode', 'status', 'created', 'updated'],
-      (k) => [k.name ?? '—', h('code', null, `${k.id} …${k.last4}`), pill(k.mode), pill(k.status), stamp(k.created), stamp(k.updated)],
+      (k) => [
+        k.name ?? '—',
+        h('code', null, `${k.id} …${k.last4}`),
+        pill(k.mode),
+        pill(k.status),
+        stamp(k.created),
+        stamp(k.updated),
+      ],
       { id: 'api-keys', empty: 'No keys.' },
     ),
   );

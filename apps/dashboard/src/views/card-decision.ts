@@ -10,6 +10,9 @@ import type { CardTransaction } from '../types';
 export function decidedBy(t: CardTransaction): string {
   const a = t.authorization ?? { source: 'platform', endpoint_status: null, latency_ms: null, reason: null };
   const verdict = t.status === 'declined' ? 'declined' : `approved ${money(t.amount, t.currency)}`;
-  const call = [a.endpoint_status === null ? null : `HTTP ${a.endpoint_status}`, a.latency_ms === null ? null : `${a.latency_ms} ms`].filter((part) => part !== null);
+  const call = [
+    a.endpoint_status === null ? null : `HTTP ${a.endpoint_status}`,
+    a.latency_ms === null ? null : `${a.latency_ms} ms`,
+  ].filter((part) => part !== null);
   return `${a.source}: ${verdict}${call.length ? ` (${call.join(', ')})` : ''}`;
 }

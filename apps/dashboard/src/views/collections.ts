@@ -9,15 +9,22 @@ export async function intentsView(): Promise<Node> {
   const more = h('button', { type: 'button', class: 'more' }, 'More');
   let cursor: string | null = null;
   const load = async () => {
-    const page: StyleB<PaymentIntent> = await get<StyleB<PaymentIntent>>('/payment-intents', { limit: 25, next_cursor: cursor });
+    const page: StyleB<PaymentIntent> = await get<StyleB<PaymentIntent>>('/payment-intents', {
+      limit: 25,
+      next_cursor: cursor,
+    });
     for (const i of page.data)
       body.appendChild(
         h(
           'tr',
           null,
-          [link(`payment-intents/${i.id}`, i.reference), money(i.amount, i.currency), pill(i.status), link(`accounts/${i.account_id}`, i.account_id), stamp(i.created)].map((cell) =>
-            h('td', null, cell),
-          ),
+          [
+            link(`payment-intents/${i.id}`, i.reference),
+            money(i.amount, i.currency),
+            pill(i.status),
+            link(`accounts/${i.account_id}`, i.account_id),
+            stamp(i.created),
+          ].map((cell) => h('td', null, cell)),
         ),
       );
     cursor = page.pagination.next_cursor;
@@ -52,7 +59,9 @@ export async function intentsView(): Promise<Node> {
 export async function intentView(id: string): Promise<Node> {
   const [intent, refunds, history] = await Promise.all([
     get<PaymentIntent>(path('payment-intents', id)),
-    get<{ data: { id: string; amount: number; reason: string | null; created: number }[] }>(path('payment-intents', id, 'refunds')),
+    get<{ data: { id: string; amount: number; reason: string | null; created: number }[] }>(
+      path('payment-intents', id, 'refunds'),
+    ),
     get<{ data: PublicEvent[] }>(path('payment-intents', id, 'history')),
   ]);
   return h(

@@ -2,7 +2,15 @@ import { get, path } from '../api';
 import { facts, h, link, pill, section, time, stamp } from '../dom';
 import type { Counterparty } from '../types';
 import { entityName } from './overview';
-import { boundHint, counterpartyName, entityOptions, filterBar, mergedPages, organizationEntities, select } from './organization';
+import {
+  boundHint,
+  counterpartyName,
+  entityOptions,
+  filterBar,
+  mergedPages,
+  organizationEntities,
+  select,
+} from './organization';
 import { pagedRows, pagedTable, styleAPages } from './paged';
 import { historyLink } from './timeline';
 
@@ -33,10 +41,23 @@ export async function counterpartiesView(params: URLSearchParams): Promise<Node>
   const list = await pagedRows<Counterparty>(
     pages,
     ['counterparty', 'type', 'status', 'entity', 'created'],
-    (c) => [link(`counterparties/${c.id}`, counterpartyName(c)), c.type, pill(c.status), link(`entities/${c.entity_id}`, names.get(c.entity_id) ?? c.entity_id), stamp(c.created)],
+    (c) => [
+      link(`counterparties/${c.id}`, counterpartyName(c)),
+      c.type,
+      pill(c.status),
+      link(`entities/${c.entity_id}`, names.get(c.entity_id) ?? c.entity_id),
+      stamp(c.created),
+    ],
     { id: 'counterparties', empty: 'No counterparties.' },
   );
-  return h('div', null, h('h1', null, 'Counterparties'), filters, entity ? null : boundHint(more, 'counterparties'), list);
+  return h(
+    'div',
+    null,
+    h('h1', null, 'Counterparties'),
+    filters,
+    entity ? null : boundHint(more, 'counterparties'),
+    list,
+  );
 }
 
 interface PaymentDetail {

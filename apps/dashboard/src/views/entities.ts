@@ -11,7 +11,13 @@ export async function entitiesView(): Promise<Node> {
     'div',
     null,
     h('h1', null, 'Entities'),
-    await pagedTable<Entity>('/entities', {}, ['entity', 'type', 'status', 'created'], (e) => [link(`entities/${e.id}`, entityName(e)), e.type, pill(e.status), stamp(e.created)], { id: 'entities' }),
+    await pagedTable<Entity>(
+      '/entities',
+      {},
+      ['entity', 'type', 'status', 'created'],
+      (e) => [link(`entities/${e.id}`, entityName(e)), e.type, pill(e.status), stamp(e.created)],
+      { id: 'entities' },
+    ),
   );
 }
 
@@ -23,7 +29,14 @@ export async function entityView(id: string): Promise<Node> {
       '/transfers',
       { entity_id: id },
       ['transfer', 'amount', 'fee', 'type', 'status', 'created'],
-      (t) => [link(`entities/${id}/transfers/${t.id}`, t.unique_reference || t.id), money(t.amount, t.currency), money(t.fee, t.currency), t.payment_type, pill(t.status), stamp(t.created)],
+      (t) => [
+        link(`entities/${id}/transfers/${t.id}`, t.unique_reference || t.id),
+        money(t.amount, t.currency),
+        money(t.fee, t.currency),
+        t.payment_type,
+        pill(t.status),
+        stamp(t.created),
+      ],
       { id: 'transfers', empty: 'No transfers.' },
     ),
     get<{ data: { cards: Card[] } }>('/cards', { entity_id: id, limit: 100 }),
@@ -44,7 +57,12 @@ export async function entityView(id: string): Promise<Node> {
       'Accounts',
       table(
         ['account', 'currency', 'available', 'current'],
-        accounts.data.map((a) => [link(`accounts/${a.id}`, a.display_name ?? a.id), a.currency, money(a.balance.available, a.currency), money(a.balance.current, a.currency)]),
+        accounts.data.map((a) => [
+          link(`accounts/${a.id}`, a.display_name ?? a.id),
+          a.currency,
+          money(a.balance.available, a.currency),
+          money(a.balance.current, a.currency),
+        ]),
         { id: 'entity-accounts', empty: 'No accounts.' },
       ),
     ),
@@ -53,7 +71,13 @@ export async function entityView(id: string): Promise<Node> {
       'Cards',
       table(
         ['card', 'name', 'type', 'status', 'created'],
-        cards.data.cards.map((c) => [link(`cards/${c.id}`, `•••• ${c.last_four}`), c.name, c.type, pill(c.status), stamp(c.created)]),
+        cards.data.cards.map((c) => [
+          link(`cards/${c.id}`, `•••• ${c.last_four}`),
+          c.name,
+          c.type,
+          pill(c.status),
+          stamp(c.created),
+        ]),
         { id: 'cards', empty: 'No cards.' },
       ),
     ),

@@ -11,7 +11,11 @@ const WINDOW = 100;
 type Filters = Record<string, string | null>;
 
 /** The filtered events after `lo` (and before `before`): all of them if `whole`, else the first WINDOW (more follow). */
-async function windowAfter(filters: Filters, lo: number, before: number): Promise<{ events: PublicEvent[]; whole: boolean }> {
+async function windowAfter(
+  filters: Filters,
+  lo: number,
+  before: number,
+): Promise<{ events: PublicEvent[]; whole: boolean }> {
   const page = await get<StyleA<PublicEvent>>('/events', { ...filters, after_position: lo, limit: WINDOW });
   const events = page.data.filter((e) => e.position < before);
   return { events, whole: !page.meta.pagination.has_more || events.length < page.data.length };
@@ -25,7 +29,10 @@ async function windowAfter(filters: Filters, lo: number, before: number): Promis
  * position falls by at most one per position, so a start with PAGE to WINDOW events always exists.
  */
 async function newestBefore(filters: Filters, before: number): Promise<{ events: PublicEvent[]; older: boolean }> {
-  const done = (w: { events: PublicEvent[] }, lo: number) => ({ events: w.events.slice(-PAGE).reverse(), older: lo > 0 || w.events.length > PAGE });
+  const done = (w: { events: PublicEvent[] }, lo: number) => ({
+    events: w.events.slice(-PAGE).reverse(),
+    older: lo > 0 || w.events.length > PAGE,
+  });
   let low = 0;
   let first = await windowAfter(filters, 0, before);
   if (first.whole) return done(first, 0);
@@ -52,12 +59,24 @@ async function newestBefore(filters: Filters, before: number): Promise<{ events:
  * allows): "Older" pages back from the oldest event shown (`before`, a position of the log).
  */
 export async function eventsView(params: URLSearchParams): Promise<Node> {
-  const filters: Filters = { type: params.get('type'), resource_type: params.get('resource_type'), resource_id: params.get('resource_id'), entity_id: params.get('entity_id') };
+  const filters: Filters = {
+    type: params.get('type'),
+    resource_type: params.get('resource_type'),
+    resource_id: params.get('resource_id'),
+    entity_id: params.get('entity_id'),
+  };
   const before = Number(params.get('before') ?? Infinity);
   const page = await newestBefore(filters, Number.isFinite(before) && before > 0 ? before : Infinity);
-  const query = (extra: Filters) => new URLSearchParams(Object.entries({ ...filters, ...extra }).filter((e): e is [string, string] => Boolean(e[1])));
-  const input = (name: string, label: string) => h('input', { name, placeholder: label, 'aria-label': label, value: params.get(name) ?? '' });
-  const fields = [input('type', 'type, e.g. TransferCreated'), input('resource_type', 'resource type, e.g. transfer'), input('resource_id', 'resource id'), input('entity_id', 'entity id')];
+  const query = (extra: Filters) =>
+    new URLSearchParams(Object.entries({ ...filters, ...extra }).filter((e): e is [string, string] => Boolean(e[1])));
+  const input = (name: string, label: string) =>
+    h('input', { name, placeholder: label, 'aria-label': label, value: params.get(name) ?? '' });
+  const fields = [
+    input('type', 'type, e.g. TransferCreated'),
+    input('resource_type', 'resource type, e.g. transfer'),
+    input('resource_id', 'resource id'),
+    input('entity_id', 'entity id'),
+  ];
   const form = h(
     'form',
     {
@@ -80,7 +99,13 @@ export async function eventsView(params: URLSearchParams): Promise<Node> {
     h('p', { class: 'hint' }, 'Newest first.'),
     table(
       ['position', 'time', 'type', 'resource', 'actor'],
-      page.events.map((e) => [String(e.position), stamp(e.created), e.type, collectionOf(e.resource_id) ? link(`history/${e.resource_id}`, e.resource_id) : e.resource_id, e.metadata.actor ?? '—']),
+      page.events.map((e) => [
+        String(e.position),
+        stamp(e.created),
+        e.type,
+        collectionOf(e.resource_id) ? link(`history/${e.resource_id}`, e.resource_id) : e.resource_id,
+        e.metadata.actor ?? '—',
+      ]),
       { id: 'events', empty: 'No events.' },
     ),
     h(
@@ -88,14 +113,21 @@ export async function eventsView(params: URLSearchParams): Promise<Node> {
       { class: 'pager' },
       Number.isFinite(before) ? h('a', { href: `#/events?${query({})}`, id: 'events-newest' }, '← Newest') : null,
       ' ',
-      page.older && oldest ? h('a', { href: `#/events?${query({ before: String(oldest.position) })}`, id: 'events-older' }, 'Older →') : null,
+      page.older && oldest
+        ? h('a', { href: `#/events?${query({ before: String(oldest.position) })}`, id: 'events-older' }, 'Older →')
+        : null,
     ),
   );
 }
 
 /** Any resource's event history by id: the collection follows from the id's prefix. */
 export async function historyView(id: string | null): Promise<Node> {
-  const input = h('input', { id: 'history-id', placeholder: 'trf_…, acc_…, ent_…, pi_…, crd_…, whk_…', 'aria-label': 'resource id', value: id ?? '' });
+  const input = h('input', {
+    id: 'history-id',
+    placeholder: 'trf_…, acc_…, ent_…, pi_…, crd_…, whk_…',
+    'aria-label': 'resource id',
+    value: id ?? '',
+  });
   const form = h(
     'form',
     {
@@ -110,7 +142,20 @@ export async function historyView(id: string | null): Promise<Node> {
   );
   if (!id) return h('div', null, h('h1', null, 'Event history'), form);
   const collection = collectionOf(id);
-  if (!collection) return h('div', null, h('h1', null, 'Event history'), form, h('p', { class: 'error' }, `${id} is not the id of a resource with a history.`));
+  if (!collection)
+    return h(
+      'div',
+      null,
+      h('h1', null, 'Event history'),
+      form,
+      h('p', { class: 'error' }, `${id} is not the id of a resource with a history.`),
+    );
   const history = await get<{ data: PublicEvent[] }>(path(collection, id, 'history'));
-  return h('div', null, h('h1', null, `Event history of ${id}`), form, section(`${history.data.length} events, oldest first`, timeline(history.data)));
+  return h(
+    'div',
+    null,
+    h('h1', null, `Event history of ${id}`),
+    form,
+    section(`${history.data.length} events, oldest first`, timeline(history.data)),
+  );
 }

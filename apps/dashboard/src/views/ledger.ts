@@ -12,7 +12,16 @@ export async function ledgerView(asOf: string | null): Promise<Node> {
     'As of ',
     input,
     ' UTC ',
-    h('button', { type: 'button', onclick: () => input.value && (window.location.hash = `#/ledger?as_of=${encodeURIComponent(new Date(`${input.value}Z`).toISOString())}`) }, 'Show'),
+    h(
+      'button',
+      {
+        type: 'button',
+        onclick: () =>
+          input.value &&
+          (window.location.hash = `#/ledger?as_of=${encodeURIComponent(new Date(`${input.value}Z`).toISOString())}`),
+      },
+      'Show',
+    ),
     ' ',
     asOf ? h('a', { href: '#/ledger' }, 'now') : null,
   );
@@ -47,7 +56,16 @@ export async function ledgerView(asOf: string | null): Promise<Node> {
     section(
       'Ledger accounts',
       table(
-        ['account', 'kind', 'currency', 'debits posted', 'credits posted', 'debits pending', 'credits pending', 'net (credits − debits)'],
+        [
+          'account',
+          'kind',
+          'currency',
+          'debits posted',
+          'credits posted',
+          'debits pending',
+          'credits pending',
+          'net (credits − debits)',
+        ],
         ledger.accounts.map((a) => [
           a.kind === 'customer' ? h('a', { href: `#/accounts/${a.id}` }, a.id) : a.id,
           a.kind,

@@ -24,14 +24,19 @@ interface Source<T> {
   done: boolean;
 }
 
-const newerFirst = (a: { created: number; id: string }, b: { created: number; id: string }) => b.created - a.created || (b.id > a.id ? 1 : b.id < a.id ? -1 : 0);
+const newerFirst = (a: { created: number; id: string }, b: { created: number; id: string }) =>
+  b.created - a.created || (b.id > a.id ? 1 : b.id < a.id ? -1 : 0);
 
 /**
  * One list, newest first, merged from each entity's style A list: before a page is taken every
  * entity's buffer holds a page's worth or its list has ended, so the page's rows are the newest of
  * all. Each entity's list is read page by page with its own cursor, never twice.
  */
-export function mergedPages<T extends { created: number; id: string }>(listPath: string, query: Query, entityIds: readonly string[]): PageSource<T> {
+export function mergedPages<T extends { created: number; id: string }>(
+  listPath: string,
+  query: Query,
+  entityIds: readonly string[],
+): PageSource<T> {
   const sources: Source<T>[] = entityIds.map((entityId) => ({ entityId, buffer: [], cursor: null, done: false }));
   const fill = async (s: Source<T>, size: number) => {
     while (!s.done && s.buffer.length < size) {
@@ -55,10 +60,20 @@ export function mergedPages<T extends { created: number; id: string }>(listPath:
 
 /** The hint under an organization-wide list when the organization has more entities than it reads. */
 export const boundHint = (more: boolean, what: string) =>
-  more ? h('p', { class: 'hint', id: 'entity-bound' }, `The ${what} of the newest ${ENTITY_BOUND} entities; pick an entity to see any other's.`) : null;
+  more
+    ? h(
+        'p',
+        { class: 'hint', id: 'entity-bound' },
+        `The ${what} of the newest ${ENTITY_BOUND} entities; pick an entity to see any other's.`,
+      )
+    : null;
 
 /** A filter bar whose values go into the hash route's query, so a filtered page can be linked and reloaded. */
-export function filterBar(route: string, params: URLSearchParams, fields: (HTMLInputElement | HTMLSelectElement)[]): HTMLElement {
+export function filterBar(
+  route: string,
+  params: URLSearchParams,
+  fields: (HTMLInputElement | HTMLSelectElement)[],
+): HTMLElement {
   for (const f of fields) f.value = params.get(f.name) ?? '';
   const go = () => {
     const q = new URLSearchParams(fields.filter((f) => f.value.trim()).map((f) => [f.name, f.value.trim()]));
@@ -87,7 +102,8 @@ export const select = (name: string, label: string, options: [string, string][])
     options.map(([value, text]) => h('option', { value }, text)),
   );
 
-export const entityOptions = (entities: readonly Entity[]): [string, string][] => entities.map((e) => [e.id, entityName(e)]);
+export const entityOptions = (entities: readonly Entity[]): [string, string][] =>
+  entities.map((e) => [e.id, entityName(e)]);
 
 /** A counterparty's name: its nickname, else the person's or business's name. */
 export function counterpartyName(c: Counterparty): string {

@@ -9,7 +9,8 @@ export async function overviewView(): Promise<Node> {
     get<StyleA<Account>>('/accounts', { limit: 5 }),
     get<StyleB<PaymentIntent>>('/payment-intents', { limit: 5 }),
   ]);
-  const customer = (currency: string) => ledger.data.accounts.filter((a) => a.kind === 'customer' && a.currency === currency);
+  const customer = (currency: string) =>
+    ledger.data.accounts.filter((a) => a.kind === 'customer' && a.currency === currency);
   return h(
     'div',
     null,
@@ -40,7 +41,12 @@ export async function overviewView(): Promise<Node> {
       'Latest accounts',
       table(
         ['account', 'currency', 'available', 'current'],
-        accounts.data.map((a) => [link(`accounts/${a.id}`, a.display_name ?? a.id), a.currency, money(a.balance.available, a.currency), money(a.balance.current, a.currency)]),
+        accounts.data.map((a) => [
+          link(`accounts/${a.id}`, a.display_name ?? a.id),
+          a.currency,
+          money(a.balance.available, a.currency),
+          money(a.balance.current, a.currency),
+        ]),
       ),
       h('p', null, link('accounts', 'All accounts →')),
     ),
@@ -57,5 +63,7 @@ export async function overviewView(): Promise<Node> {
 
 export function entityName(e: Entity): string {
   const p = (e.profile ?? {}) as Record<string, unknown>;
-  return e.name ?? (p.legal_name as string | undefined) ?? ([p.first_name, p.last_name].filter(Boolean).join(' ') || e.id);
+  return (
+    e.name ?? (p.legal_name as string | undefined) ?? ([p.first_name, p.last_name].filter(Boolean).join(' ') || e.id)
+  );
 }

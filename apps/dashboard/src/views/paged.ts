@@ -32,7 +32,13 @@ export function filtered<T>(next: PageSource<T>, keep: (item: T) => boolean): Pa
  * A style A list (decisions §2) as a table, newest first, with a button for the next page: the
  * rows come from `row`, the cursor from the API.
  */
-export function pagedTable<T>(path: string, query: Query, headers: string[], row: (item: T) => Child[] | Promise<Child[]>, options: PagedOptions = {}): Promise<HTMLElement> {
+export function pagedTable<T>(
+  path: string,
+  query: Query,
+  headers: string[],
+  row: (item: T) => Child[] | Promise<Child[]>,
+  options: PagedOptions = {},
+): Promise<HTMLElement> {
   return pagedRows(styleAPages<T>(path, query), headers, row, options);
 }
 
@@ -43,7 +49,12 @@ export interface PagedOptions {
 }
 
 /** Any page source as a table with a "More" button under it; the rows of a page may need a look-up (a counterparty's name). */
-export async function pagedRows<T>(next: PageSource<T>, headers: string[], row: (item: T) => Child[] | Promise<Child[]>, options: PagedOptions = {}): Promise<HTMLElement> {
+export async function pagedRows<T>(
+  next: PageSource<T>,
+  headers: string[],
+  row: (item: T) => Child[] | Promise<Child[]>,
+  options: PagedOptions = {},
+): Promise<HTMLElement> {
   const body = h('tbody');
   const more = h('button', { type: 'button', class: 'more' }, 'More');
   const wrap = h('div', { class: 'paged', id: options.id });

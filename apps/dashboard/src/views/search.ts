@@ -4,7 +4,14 @@ import type { PublicEvent } from '../types';
 import { collectionOf } from './timeline';
 
 /** Pages reached from the id alone. */
-const DIRECT: Readonly<Record<string, string>> = { ent: 'entities', acc: 'accounts', pi: 'payment-intents', crd: 'cards', cpt: 'counterparties', evt: 'events' };
+const DIRECT: Readonly<Record<string, string>> = {
+  ent: 'entities',
+  acc: 'accounts',
+  pi: 'payment-intents',
+  crd: 'cards',
+  cpt: 'counterparties',
+  evt: 'events',
+};
 
 /** Ids whose pages need their entity (GET /transfers/{id} and webhooks take `entity_id` with an API key): their first event names it. */
 async function entityOf(id: string): Promise<string | null> {
@@ -26,7 +33,15 @@ export async function routeOf(id: string): Promise<string | null> {
 
 /** The search box of the header: any id (acc_, trf_, ent_, cpt_, whk_, pi_, crd_, evt_, ia_) opens its page. */
 export function searchBox(): HTMLElement {
-  const input = h('input', { id: 'search', type: 'search', name: 'id', placeholder: 'Open an id: trf_…, acc_…, evt_…', 'aria-label': 'open an id', autocomplete: 'off', spellcheck: 'false' });
+  const input = h('input', {
+    id: 'search',
+    type: 'search',
+    name: 'id',
+    placeholder: 'Open an id: trf_…, acc_…, evt_…',
+    'aria-label': 'open an id',
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
   return h(
     'form',
     {
@@ -53,7 +68,12 @@ export async function searchView(id: string): Promise<Node> {
     window.location.replace(`#/${target}`);
     return h('p', { class: 'loading' }, `Opening ${id}…`);
   }
-  return h('div', null, h('h1', null, 'Search'), h('p', { class: 'error', id: 'search-result' }, `Nothing of this organization has the id ${id}.`));
+  return h(
+    'div',
+    null,
+    h('h1', null, 'Search'),
+    h('p', { class: 'error', id: 'search-result' }, `Nothing of this organization has the id ${id}.`),
+  );
 }
 
 /**
@@ -70,7 +90,13 @@ export async function eventView(id: string): Promise<Node> {
         'div',
         null,
         h('h1', null, id),
-        h('p', { class: 'hint' }, 'This event is newer than the latest signed checkpoint: it is among the ', link('events', 'newest events'), '; its page opens once the next checkpoint is signed.'),
+        h(
+          'p',
+          { class: 'hint' },
+          'This event is newer than the latest signed checkpoint: it is among the ',
+          link('events', 'newest events'),
+          '; its page opens once the next checkpoint is signed.',
+        ),
       );
     throw error;
   }
@@ -81,7 +107,10 @@ export async function eventView(id: string): Promise<Node> {
     null,
     h('h1', null, `${event.type} `, h('code', null, event.id)),
     facts([
-      ['resource', collectionOf(event.resource_id) ? link(`history/${event.resource_id}`, event.resource_id) : event.resource_id],
+      [
+        'resource',
+        collectionOf(event.resource_id) ? link(`history/${event.resource_id}`, event.resource_id) : event.resource_id,
+      ],
       ['entity', event.entity_id ? link(`entities/${event.entity_id}`, event.entity_id) : '—'],
       ['position', String(event.position)],
       ['revision', String(event.revision)],

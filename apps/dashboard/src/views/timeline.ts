@@ -20,7 +20,9 @@ function summary(event: PublicEvent): string {
   const d = event.data as Record<string, any>;
   const status = d.transfer?.status ?? d.intent?.status ?? d.transaction?.status ?? d.status ?? null;
   const amount = d.amount ?? d.transfer?.amount ?? d.transaction?.amount ?? null;
-  return [status && `status ${status}`, amount !== null && amount !== undefined && `amount ${amount}`].filter(Boolean).join(', ');
+  return [status && `status ${status}`, amount !== null && amount !== undefined && `amount ${amount}`]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** A resource's events, oldest first: each with its time, actor, position and data. */
@@ -34,8 +36,18 @@ export function timeline(events: readonly PublicEvent[]): HTMLElement {
         { 'data-type': e.type },
         h('div', { class: 'when' }, stamp(e.created)),
         h('div', { class: 'what' }, h('strong', { class: 'event-type' }, e.type), summary(e) ? ` · ${summary(e)}` : ''),
-        h('div', { class: 'meta' }, `${e.metadata.actor ?? 'unknown actor'} · revision ${e.revision} · position ${e.position}`),
-        h('details', null, h('summary', null, 'data'), json(e.data), h('p', { class: 'hash' }, `hash ${e.metadata.hash ?? '—'}`)),
+        h(
+          'div',
+          { class: 'meta' },
+          `${e.metadata.actor ?? 'unknown actor'} · revision ${e.revision} · position ${e.position}`,
+        ),
+        h(
+          'details',
+          null,
+          h('summary', null, 'data'),
+          json(e.data),
+          h('p', { class: 'hash' }, `hash ${e.metadata.hash ?? '—'}`),
+        ),
       ),
     ),
   );

@@ -2,7 +2,15 @@ import { get, path } from '../api';
 import { facts, h, link, money, pill, section, time, stamp } from '../dom';
 import type { PublicEvent, Transfer } from '../types';
 import { entityName } from './overview';
-import { boundHint, counterpartyLink, entityOptions, filterBar, mergedPages, organizationEntities, select } from './organization';
+import {
+  boundHint,
+  counterpartyLink,
+  entityOptions,
+  filterBar,
+  mergedPages,
+  organizationEntities,
+  select,
+} from './organization';
 import { pagedRows, styleAPages } from './paged';
 import { timeline } from './timeline';
 
@@ -48,7 +56,10 @@ export async function transfersView(params: URLSearchParams): Promise<Node> {
 
 /** A transfer and its timeline: every event of its stream, oldest first (GET /transfers/{id}/history). */
 export async function transferView(entityId: string, id: string): Promise<Node> {
-  const [transfer, history] = await Promise.all([get<Transfer>(path('transfers', id), { entity_id: entityId }), get<{ data: PublicEvent[] }>(path('transfers', id, 'history'))]);
+  const [transfer, history] = await Promise.all([
+    get<Transfer>(path('transfers', id), { entity_id: entityId }),
+    get<{ data: PublicEvent[] }>(path('transfers', id, 'history')),
+  ]);
   const c = transfer.currency;
   return h(
     'div',

@@ -41,7 +41,12 @@ export async function webhooksView(params: URLSearchParams): Promise<Node> {
       (w) => [
         w.url,
         link(`entities/${w.entity_id}`, names.get(w.entity_id) ?? w.entity_id),
-        h('span', { class: 'webhook-state' }, pill(w.status), w.disabled_reason ? ` disabled: ${w.disabled_reason}` : null),
+        h(
+          'span',
+          { class: 'webhook-state' },
+          pill(w.status),
+          w.disabled_reason ? ` disabled: ${w.disabled_reason}` : null,
+        ),
         String(w.stats.deliveries_total),
         String(w.stats.deliveries_failed),
         w.stats.last_response_status === null ? '—' : String(w.stats.last_response_status),
@@ -65,5 +70,13 @@ export async function webhooksView(params: URLSearchParams): Promise<Node> {
       { id: 'org-deliveries', empty: 'No delivery attempts.' },
     ),
   ]);
-  return h('div', null, h('h1', null, 'Webhooks'), filters, entity ? null : boundHint(more, 'webhooks'), table, section('Delivery attempts', attempts));
+  return h(
+    'div',
+    null,
+    h('h1', null, 'Webhooks'),
+    filters,
+    entity ? null : boundHint(more, 'webhooks'),
+    table,
+    section('Delivery attempts', attempts),
+  );
 }

@@ -9,7 +9,12 @@ export function webhooksTable(webhooks: readonly Webhook[]): HTMLElement {
     ['url', 'status', 'deliveries', 'succeeded', 'failed', 'last answer', 'history'],
     webhooks.map((w) => [
       w.url,
-      h('span', { class: 'webhook-state' }, pill(w.status), w.disabled_reason ? h('span', { class: 'disabled-reason' }, ` disabled: ${w.disabled_reason}`) : null),
+      h(
+        'span',
+        { class: 'webhook-state' },
+        pill(w.status),
+        w.disabled_reason ? h('span', { class: 'disabled-reason' }, ` disabled: ${w.disabled_reason}`) : null,
+      ),
       String(w.stats.deliveries_total),
       String(w.stats.deliveries_succeeded),
       String(w.stats.deliveries_failed),
@@ -39,7 +44,11 @@ export async function deliveriesSection(entityId: string): Promise<HTMLElement> 
     h('option', { value: 'succeeded' }, 'succeeded'),
   );
   const load = async () => {
-    const logs = await get<StyleA<WebhookLog>>('/webhook-logs', { entity_id: entityId, status: filter.value || null, limit: 100 });
+    const logs = await get<StyleA<WebhookLog>>('/webhook-logs', {
+      entity_id: entityId,
+      status: filter.value || null,
+      limit: 100,
+    });
     render(logs.data);
     return logs.data;
   };
@@ -54,7 +63,9 @@ export async function deliveriesSection(entityId: string): Promise<HTMLElement> 
     }
     // Whatever the outcome filter shows, the webhook's own attempts say whether the new one is logged.
     const newer = async () =>
-      (await get<StyleA<WebhookLog>>('/webhook-logs', { entity_id: entityId, webhook_id: log.webhook_id, limit: 100 })).data.find((l) => l.event_id === log.event_id && l.attempt > log.attempt);
+      (
+        await get<StyleA<WebhookLog>>('/webhook-logs', { entity_id: entityId, webhook_id: log.webhook_id, limit: 100 })
+      ).data.find((l) => l.event_id === log.event_id && l.attempt > log.attempt);
     for (let look = 0; look < RESEND_LOOKS; look++) {
       const attempt = await newer();
       if (attempt) {
@@ -80,9 +91,22 @@ export async function deliveriesSection(entityId: string): Promise<HTMLElement> 
           h(
             'span',
             null,
-            h('button', { type: 'button', class: 'open-delivery', 'data-id': log.id, onclick: () => replace(detail, deliveryDetail(log)) }, 'Open'),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'open-delivery',
+                'data-id': log.id,
+                onclick: () => replace(detail, deliveryDetail(log)),
+              },
+              'Open',
+            ),
             ' ',
-            h('button', { type: 'button', class: 'resend-delivery', 'data-id': log.id, onclick: () => void resend(log) }, 'Resend'),
+            h(
+              'button',
+              { type: 'button', class: 'resend-delivery', 'data-id': log.id, onclick: () => void resend(log) },
+              'Resend',
+            ),
           ),
         ]),
         { empty: 'No delivery attempts.' },
@@ -117,7 +141,11 @@ function deliveryDetail(log: WebhookLog): HTMLElement {
     h('pre', { class: 'body request-body' }, prettyJson(log.request.body)),
     h('h4', null, 'Response'),
     log.response
-      ? [h('p', { class: 'response-status' }, `Status ${log.response.status_code}`), headers(log.response.headers), h('pre', { class: 'body response-body' }, log.response.body)]
+      ? [
+          h('p', { class: 'response-status' }, `Status ${log.response.status_code}`),
+          headers(log.response.headers),
+          h('pre', { class: 'body response-body' }, log.response.body),
+        ]
       : h('p', { class: 'response-status' }, 'No response (the connection failed or timed out).'),
   );
 }

@@ -7,7 +7,8 @@ import { METRICS_CONTENT_TYPE, type AppMetrics } from '@app/platform/metrics/met
 import { WorkerStatus } from '../worker.module';
 import { WorkerHealth, type ProbeAnswer } from './worker-health';
 
-const json = (res: ServerResponse, code: number, body: unknown) => res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: ServerResponse, code: number, body: unknown) =>
+  res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 const send = (res: ServerResponse) => (answer: ProbeAnswer) => json(res, answer.code, answer.body);
 
 /**
@@ -15,7 +16,11 @@ const send = (res: ServerResponse) => (answer: ProbeAnswer) => json(res, answer.
  * API's shape), `GET /health` (its report: roles, positions, process managers) and `GET /metrics`
  * (Prometheus). A plain HTTP server: the worker has no Nest HTTP stack, and needs none for four reads.
  */
-export async function serveProbes(app: INestApplicationContext, config: PlatformConfig, metrics: AppMetrics): Promise<Server> {
+export async function serveProbes(
+  app: INestApplicationContext,
+  config: PlatformConfig,
+  metrics: AppMetrics,
+): Promise<Server> {
   const health = app.get(WorkerHealth);
   const worker = app.get(WorkerStatus);
   const store = app.get<EventStore>(EVENT_STORE);
@@ -23,7 +28,8 @@ export async function serveProbes(app: INestApplicationContext, config: Platform
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'GET') return void res.writeHead(404).end();
     if (path === '/health/live') return void health.live().then(send(res), () => res.writeHead(500).end());
-    if (path === '/health/ready') return void health.ready(worker.roles).then(send(res), () => res.writeHead(500).end());
+    if (path === '/health/ready')
+      return void health.ready(worker.roles).then(send(res), () => res.writeHead(500).end());
     if (path === '/metrics') {
       return void metrics.text().then(
         (body) => res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(body),
@@ -35,7 +41,13 @@ export async function serveProbes(app: INestApplicationContext, config: Platform
       (head) => {
         const { projected, published, ...report } = worker.report();
         const failed = health.failure !== null;
-        json(res, failed ? 503 : 200, { status: failed ? 'failed' : 'ok', process: 'worker', adapters: describeAdapters(config), log: { head, projected, published }, ...report });
+        json(res, failed ? 503 : 200, {
+          status: failed ? 'failed' : 'ok',
+          process: 'worker',
+          adapters: describeAdapters(config),
+          log: { head, projected, published },
+          ...report,
+        });
       },
       () => res.writeHead(503).end(),
     );

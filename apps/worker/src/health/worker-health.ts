@@ -1,5 +1,11 @@
 import { Inject, Injectable, Module, ServiceUnavailableException } from '@nestjs/common';
-import { HealthCheckService, HealthIndicatorService, TerminusModule, type HealthCheckResult, type HealthIndicatorResult } from '@nestjs/terminus';
+import {
+  HealthCheckService,
+  HealthIndicatorService,
+  TerminusModule,
+  type HealthCheckResult,
+  type HealthIndicatorResult,
+} from '@nestjs/terminus';
 import type { WorkerRole } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';

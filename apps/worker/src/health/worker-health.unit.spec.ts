@@ -23,8 +23,14 @@ describe('WorkerHealth', () => {
       exports: [EVENT_STORE, PlatformLifecycle],
     })
     class FakePlatform {}
-    app = await NestFactory.createApplicationContext({ module: WorkerHealthModule, imports: [FakePlatform] }, { logger: false });
-    return { health: app.get(WorkerHealth), fail: (component: string) => listeners.forEach((listener) => listener(component)) };
+    app = await NestFactory.createApplicationContext(
+      { module: WorkerHealthModule, imports: [FakePlatform] },
+      { logger: false },
+    );
+    return {
+      health: app.get(WorkerHealth),
+      fail: (component: string) => listeners.forEach((listener) => listener(component)),
+    };
   }
 
   it('is live and ready while its readers run and the log answers', async () => {
@@ -32,13 +38,23 @@ describe('WorkerHealth', () => {
     expect(await health.live()).toEqual({ code: 200, body: { status: 'ok', info: {}, error: {}, details: {} } });
     const readers = { status: 'up', roles: ['projector'] };
     const event_store = { status: 'up', head: 42 };
-    expect(await health.ready(['projector'])).toEqual({ code: 200, body: { status: 'ok', info: { readers, event_store }, error: {}, details: { readers, event_store } } });
+    expect(await health.ready(['projector'])).toEqual({
+      code: 200,
+      body: { status: 'ok', info: { readers, event_store }, error: {}, details: { readers, event_store } },
+    });
   });
 
   it('is not ready, naming the check, when the log does not answer', async () => {
     const { health } = await probes(() => Promise.reject(new Error('connect ECONNREFUSED eventstore:2113')));
     const answer = await health.ready(['projector']);
-    expect(answer).toMatchObject({ code: 503, body: { status: 'error', error: { event_store: { status: 'down', message: 'unavailable' } }, info: { readers: { status: 'up' } } } });
+    expect(answer).toMatchObject({
+      code: 503,
+      body: {
+        status: 'error',
+        error: { event_store: { status: 'down', message: 'unavailable' } },
+        info: { readers: { status: 'up' } },
+      },
+    });
     expect(JSON.stringify(answer.body)).not.toContain('eventstore:2113');
   });
 
@@ -48,7 +64,11 @@ describe('WorkerHealth', () => {
     expect(await health.live()).toMatchObject({ code: 503, body: { status: 'error' } });
     expect(await health.ready(['projector'])).toMatchObject({
       code: 503,
-      body: { status: 'error', error: { readers: { status: 'down', failed: 'projector' } }, info: { event_store: { status: 'up' } } },
+      body: {
+        status: 'error',
+        error: { readers: { status: 'down', failed: 'projector' } },
+        info: { event_store: { status: 'up' } },
+      },
     });
     expect(health.failure).toBe('projector');
   });

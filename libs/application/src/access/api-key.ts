@@ -16,13 +16,18 @@ export async function loadApiKey(store: EventStore, actor: Actor, id: string): P
  * The worlds whose keys an actor manages (decisions §1): a live key both, since it may create
  * either; a sandbox key only sandbox, so a leaked test key can never reach production.
  */
-export const managedKeyModes = (actor: Actor): readonly Mode[] => (actor.mode === 'live' ? ['live', 'sandbox'] : ['sandbox']);
+export const managedKeyModes = (actor: Actor): readonly Mode[] =>
+  actor.mode === 'live' ? ['live', 'sandbox'] : ['sandbox'];
 
 /**
  * A key the actor manages, with the actor as it acts on that key: in the key's world, so the
  * command passes tenancy and its events carry the key's mode. Null when the actor may not see it.
  */
-export async function loadManagedKey(store: EventStore, actor: Actor, id: string): Promise<{ key: ActiveApiKey; actor: Actor } | null> {
+export async function loadManagedKey(
+  store: EventStore,
+  actor: Actor,
+  id: string,
+): Promise<{ key: ActiveApiKey; actor: Actor } | null> {
   for (const mode of managedKeyModes(actor)) {
     const inMode = { ...actor, mode };
     const key = await loadApiKey(store, inMode, id);

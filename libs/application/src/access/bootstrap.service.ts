@@ -25,14 +25,35 @@ export class BootstrapService {
   async run(): Promise<{ generatedKey: string | null }> {
     for (const key of this.config.bootstrapApiKeys) {
       if ((await this.store.readStream(apiKeyHashStream(sha256(key)))).length) continue;
-      await this.ignoreRace(() => this.commands.execute(new CreateApiKeyCommand(this.context(modeOfKey(key)!), { name: 'bootstrap', mode: modeOfKey(key)!, key, bootstrap: true })));
+      await this.ignoreRace(() =>
+        this.commands.execute(
+          new CreateApiKeyCommand(this.context(modeOfKey(key)!), {
+            name: 'bootstrap',
+            mode: modeOfKey(key)!,
+            key,
+            bootstrap: true,
+          }),
+        ),
+      );
     }
     const firstStart = await this.ignoreRace(async () => {
-      await this.store.append(BOOTSTRAP_STREAM, [toAppend({ type: 'PlatformBootstrapped', data: { seeded_keys: this.config.bootstrapApiKeys.length } }, this.context('sandbox'), null)], 'no_stream');
+      await this.store.append(
+        BOOTSTRAP_STREAM,
+        [
+          toAppend(
+            { type: 'PlatformBootstrapped', data: { seeded_keys: this.config.bootstrapApiKeys.length } },
+            this.context('sandbox'),
+            null,
+          ),
+        ],
+        'no_stream',
+      );
       return true;
     });
     if (!firstStart || this.config.bootstrapApiKeys.length) return { generatedKey: null };
-    const { key } = await this.commands.execute(new CreateApiKeyCommand(this.context('sandbox'), { name: 'default', mode: 'sandbox', bootstrap: true }));
+    const { key } = await this.commands.execute(
+      new CreateApiKeyCommand(this.context('sandbox'), { name: 'default', mode: 'sandbox', bootstrap: true }),
+    );
     return { generatedKey: key };
   }
 

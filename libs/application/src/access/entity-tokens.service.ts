@@ -21,8 +21,19 @@ export class EntityTokensService {
     const data = issued.data as EntityTokenEvent['data'];
     if (data.expires_at <= now) return null;
     // Revoking a key revokes the tokens it issued; rotation keeps them (same key id, still active).
-    const key = await loadApiKey(this.store, { kind: 'system', organizationId: data.organization_id, mode: data.mode, id: 'auth' }, data.api_key_id);
+    const key = await loadApiKey(
+      this.store,
+      { kind: 'system', organizationId: data.organization_id, mode: data.mode, id: 'auth' },
+      data.api_key_id,
+    );
     if (!key || key.status !== 'active') return null;
-    return { kind: 'entity_token', organizationId: data.organization_id, mode: data.mode, id: data.api_key_id, entityId: data.entity_id, apiVersion: key.api_version };
+    return {
+      kind: 'entity_token',
+      organizationId: data.organization_id,
+      mode: data.mode,
+      id: data.api_key_id,
+      entityId: data.entity_id,
+      apiVersion: key.api_version,
+    };
   }
 }

@@ -18,6 +18,24 @@ export async function newKeyMaterial(box: SecretBox, key: string): Promise<KeyMa
 }
 
 /** The lookup stream is a reservation: a second key with the same hash cannot exist. It has its key's mode. */
-export async function registerKeyHash(store: EventStore, hash: string, apiKeyId: string, context: CommandContext, mode: Mode): Promise<void> {
-  await store.append(apiKeyHashStream(hash), [toAppend({ type: 'ApiKeyHashRegistered', data: { api_key_id: apiKeyId, key_hash: hash } }, context, null, 1, mode)], 'no_stream');
+export async function registerKeyHash(
+  store: EventStore,
+  hash: string,
+  apiKeyId: string,
+  context: CommandContext,
+  mode: Mode,
+): Promise<void> {
+  await store.append(
+    apiKeyHashStream(hash),
+    [
+      toAppend(
+        { type: 'ApiKeyHashRegistered', data: { api_key_id: apiKeyId, key_hash: hash } },
+        context,
+        null,
+        1,
+        mode,
+      ),
+    ],
+    'no_stream',
+  );
 }

@@ -11,7 +11,12 @@ import { accountStream } from './streams';
  * records the account revision its step was decided at, and the read starts there, so it is
  * bounded by what happened since, never by the account's age.
  */
-export function accountLogFinder<T extends AccountEvent>(store: EventStore, accountId: string, fromRevision: number, matches: (event: AccountEvent) => event is T): () => Promise<T | null> {
+export function accountLogFinder<T extends AccountEvent>(
+  store: EventStore,
+  accountId: string,
+  fromRevision: number,
+  matches: (event: AccountEvent) => event is T,
+): () => Promise<T | null> {
   let next = Math.max(0, fromRevision);
   let found: T | null = null;
   return async () => {
@@ -24,7 +29,12 @@ export function accountLogFinder<T extends AccountEvent>(store: EventStore, acco
 }
 
 /** Whether the account's log, from `fromRevision` on, holds an event that `matches` (as accountLogFinder). */
-export function accountLogReader(store: EventStore, accountId: string, fromRevision: number, matches: (event: AccountEvent) => boolean): () => Promise<boolean> {
+export function accountLogReader(
+  store: EventStore,
+  accountId: string,
+  fromRevision: number,
+  matches: (event: AccountEvent) => boolean,
+): () => Promise<boolean> {
   const find = accountLogFinder(store, accountId, fromRevision, (event): event is AccountEvent => matches(event));
   return async () => (await find()) !== null;
 }

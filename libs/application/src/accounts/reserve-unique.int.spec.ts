@@ -9,8 +9,15 @@ import { serviceBanStream } from './streams';
 describe('reserveUnique on the embedded event store', () => {
   let dir: string;
   let store: SqliteEventStore;
-  const context: CommandContext = { actor: systemActor('org_test', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
-  const reservation = (ban: string) => ({ stream: serviceBanStream(ban), event: { type: 'ServiceBanReserved' as const, data: { service_ban: ban, account_id: 'acc_x' } } });
+  const context: CommandContext = {
+    actor: systemActor('org_test', 'test', 'sandbox'),
+    correlationId: 'c',
+    causationId: 'c',
+  };
+  const reservation = (ban: string) => ({
+    stream: serviceBanStream(ban),
+    event: { type: 'ServiceBanReserved' as const, data: { service_ban: ban, account_id: 'acc_x' } },
+  });
   const scripted = (values: string[]) => () => {
     const next = values.shift();
     if (!next) throw new Error('script exhausted');
@@ -36,7 +43,15 @@ describe('reserveUnique on the embedded event store', () => {
 
   it('lets exactly one of many concurrent claims of one value win', async () => {
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 10 }, (_, i) => reserveUnique(store, context, 'ent_1', scripted(['3000000005', `40000000${String(i).padStart(2, '0')}`]), reservation)),
+      Array.from({ length: 10 }, (_, i) =>
+        reserveUnique(
+          store,
+          context,
+          'ent_1',
+          scripted(['3000000005', `40000000${String(i).padStart(2, '0')}`]),
+          reservation,
+        ),
+      ),
     );
     const won = outcomes.map((o) => (o.status === 'fulfilled' ? o.value : 'failed'));
     expect(won.filter((v) => v === '3000000005')).toHaveLength(1);
@@ -46,6 +61,8 @@ describe('reserveUnique on the embedded event store', () => {
   it('gives up after a bounded number of draws rather than looping forever', async () => {
     await reserveUnique(store, context, 'ent_1', scripted(['5000000001']), reservation);
     const always = () => '5000000001';
-    await expect(reserveUnique(store, context, 'ent_1', always, reservation)).rejects.toThrow(`no free value after ${MAX_RESERVATION_DRAWS} draws`);
+    await expect(reserveUnique(store, context, 'ent_1', always, reservation)).rejects.toThrow(
+      `no free value after ${MAX_RESERVATION_DRAWS} draws`,
+    );
   });
 });

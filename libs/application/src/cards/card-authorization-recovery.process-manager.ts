@@ -19,12 +19,22 @@ type Requested = Extract<CardEvent, { type: 'CardAuthorizationRequested' }>;
  * transaction still asked without an outcome gets the card's fallback (RecoverCardAuthorization);
  * one its request decided costs one fold and no wait.
  */
-export function cardAuthorizationRecoveryManager(store: EventStore, commands: CommandBus, graceMs: number, clock: Clock = systemClock): ProcessManager {
+export function cardAuthorizationRecoveryManager(
+  store: EventStore,
+  commands: CommandBus,
+  graceMs: number,
+  clock: Clock = systemClock,
+): ProcessManager {
   const undecided = async ({ card_id, transaction_id }: Requested['data']) => {
     const { state } = await foldStream(store, cardStream(card_id), cardDecider);
     const transaction = state.status === 'issued' ? pendingTransaction(state, transaction_id) : undefined;
     // Still pending, asked, and still the platform's: an approval (held until captured) is an outcome.
-    return state.status === 'issued' && transaction !== undefined && wasAsked(state, transaction_id) && (transaction.authorization?.source ?? 'platform') === 'platform';
+    return (
+      state.status === 'issued' &&
+      transaction !== undefined &&
+      wasAsked(state, transaction_id) &&
+      (transaction.authorization?.source ?? 'platform') === 'platform'
+    );
   };
   return {
     name: 'card-authorization-recovery',
@@ -34,7 +44,13 @@ export function cardAuthorizationRecoveryManager(store: EventStore, commands: Co
       if (!(await undecided(data))) return;
       await sleepUntil(data.at + graceMs, signal, clock);
       if (!(await undecided(data))) return;
-      await commands.execute(new RecoverCardAuthorizationCommand(reactionContext(recorded, 'card-authorization-recovery'), data.card_id, data.transaction_id));
+      await commands.execute(
+        new RecoverCardAuthorizationCommand(
+          reactionContext(recorded, 'card-authorization-recovery'),
+          data.card_id,
+          data.transaction_id,
+        ),
+      );
     },
   };
 }

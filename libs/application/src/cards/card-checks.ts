@@ -18,7 +18,9 @@ export async function loadCard(store: EventStore, actor: Actor, cardId: string):
 }
 
 export async function loadAccount(store: EventStore, actor: Actor, accountId: string): Promise<OpenAccountState> {
-  const loaded = isAccountId(accountId) ? await loadAggregate(store, accountStream(accountId), accountDecider, { actor }) : null;
+  const loaded = isAccountId(accountId)
+    ? await loadAggregate(store, accountStream(accountId), accountDecider, { actor })
+    : null;
   if (!loaded || loaded.state.status !== 'open') return fail(notFound('account', accountId));
   return loaded.state;
 }
@@ -28,7 +30,11 @@ export function fxQuote(table: FxTable, cardCurrency: string, accountCurrency: s
   if (cardCurrency === accountCurrency) return null;
   const rate = fxRate(table, cardCurrency, accountCurrency);
   if (rate === null) {
-    return fail(rule('fx_not_supported', `No sandbox rate from ${cardCurrency} to ${accountCurrency} (table of ${table.date})`, [{ field: 'currency', message: 'no FX rate for this pair' }]));
+    return fail(
+      rule('fx_not_supported', `No sandbox rate from ${cardCurrency} to ${accountCurrency} (table of ${table.date})`, [
+        { field: 'currency', message: 'no FX rate for this pair' },
+      ]),
+    );
   }
   const from = currencyInfo(cardCurrency)!.minor_units;
   const to = currencyInfo(accountCurrency)!.minor_units;

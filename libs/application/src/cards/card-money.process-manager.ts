@@ -9,9 +9,17 @@ import { ApplyCardMoneyCommand } from './apply-card-money/apply-card-money.comma
 export function cardMoneyManager(commands: CommandBus): ProcessManager {
   return {
     name: 'card-money',
-    handles: ['CardAuthorizationHeld', 'CardTransactionCaptured', 'CardTransactionReversed', 'CardHoldDeclined', 'CardAuthorizationApproved'],
+    handles: [
+      'CardAuthorizationHeld',
+      'CardTransactionCaptured',
+      'CardTransactionReversed',
+      'CardHoldDeclined',
+      'CardAuthorizationApproved',
+    ],
     async handle(recorded: RecordedEvent) {
-      await commands.execute(new ApplyCardMoneyCommand(reactionContext(recorded, 'card-money'), recorded as unknown as CardEvent));
+      await commands.execute(
+        new ApplyCardMoneyCommand(reactionContext(recorded, 'card-money'), recorded as unknown as CardEvent),
+      );
     },
   };
 }

@@ -6,7 +6,10 @@ import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platf
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ProcessManagerRunners } from '@app/platform/log-processing';
 import { cardMoneyManager } from './card-money.process-manager';
-import { AUTHORIZATION_OUTCOME_MARGIN_MS, cardAuthorizationRecoveryManager } from './card-authorization-recovery.process-manager';
+import {
+  AUTHORIZATION_OUTCOME_MARGIN_MS,
+  cardAuthorizationRecoveryManager,
+} from './card-authorization-recovery.process-manager';
 
 /** The card-money and authorization-outcome backstops run in every deployment, once each (their leases), like the transfers' ones. */
 @Injectable()
@@ -21,10 +24,17 @@ export class CardRunners implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const graceMs = this.config.cardAuthorizationTimeoutMs + AUTHORIZATION_OUTCOME_MARGIN_MS;
-    for (const manager of [cardMoneyManager(this.commands), cardAuthorizationRecoveryManager(this.store, this.commands, graceMs, this.clock)]) {
+    for (const manager of [
+      cardMoneyManager(this.commands),
+      cardAuthorizationRecoveryManager(this.store, this.commands, graceMs, this.clock),
+    ]) {
       await this.runners.start(manager, {
         concurrency: 1_000,
-        onError: (err, event) => logger.warn({ err, event_id: event.id, stream: event.streamId, manager: manager.name }, `${manager.name} step failed; retrying`),
+        onError: (err, event) =>
+          logger.warn(
+            { err, event_id: event.id, stream: event.streamId, manager: manager.name },
+            `${manager.name} step failed; retrying`,
+          ),
       });
     }
   }

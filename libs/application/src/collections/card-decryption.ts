@@ -9,9 +9,19 @@ import { apiKeyStream } from '../access/streams';
 
 const undecryptable = () =>
   new DomainException(
-    domainError('validation', 'invalid_encrypted_data', 'payment_type_data.data could not be decrypted with this API key', {
-      errors: [{ field: 'intent_action.payment_type_data.data', message: "must be card data encrypted with RSA-OAEP (SHA-256) under this API key's encryption_public_key" }],
-    }),
+    domainError(
+      'validation',
+      'invalid_encrypted_data',
+      'payment_type_data.data could not be decrypted with this API key',
+      {
+        errors: [
+          {
+            field: 'intent_action.payment_type_data.data',
+            message: "must be card data encrypted with RSA-OAEP (SHA-256) under this API key's encryption_public_key",
+          },
+        ],
+      },
+    ),
   );
 
 /**
@@ -31,7 +41,10 @@ export class CardDecryption {
     if (key.status !== 'active' || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) throw undecryptable();
     try {
       const privateKey = this.box.open(key.encrypted_private_key).toString('utf8');
-      const plain = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(base64, 'base64'));
+      const plain = privateDecrypt(
+        { key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+        Buffer.from(base64, 'base64'),
+      );
       return JSON.parse(plain.toString('utf8'));
     } catch {
       throw undecryptable();

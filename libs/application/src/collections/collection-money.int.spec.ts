@@ -1,6 +1,11 @@
 import { ulid } from 'ulid';
 import { accountDecider } from '@app/domain/accounts';
-import { paymentIntentDecider, type ExistingPaymentIntent, type IntentActionRecord, type RequestedRefund } from '@app/domain/collections';
+import {
+  paymentIntentDecider,
+  type ExistingPaymentIntent,
+  type IntentActionRecord,
+  type RequestedRefund,
+} from '@app/domain/collections';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { systemClock } from '@app/platform/clock';
@@ -31,13 +36,38 @@ describe('collection money on the account, keyed by the movement (issue 19, item
   const PI = `pi_${ulid()}`;
   const IA = `ia_${ulid()}`;
   // settleAction reads the money fields of a decided action and the ids it belongs to.
-  const action = { id: IA, payment_intent_id: PI, account_id: ACC, entity_id: 'ent_1', amount: 1_000, applicable_fee: 0, currency: 'USD', status: 'completed' } as IntentActionRecord;
+  const action = {
+    id: IA,
+    payment_intent_id: PI,
+    account_id: ACC,
+    entity_id: 'ent_1',
+    amount: 1_000,
+    applicable_fee: 0,
+    currency: 'USD',
+    status: 'completed',
+  } as IntentActionRecord;
 
   beforeEach(async () => {
     ({ store, dispose } = storeOnDisk('collection-money-'));
     await openUsdAccount(store, ACC, 5, context);
-    const intent = { id: PI, currency: 'USD', amount: 1_000, reference: 'r', description: null, entity_id: 'ent_1', account_id: ACC, created: 1 };
-    await handleCommand(store, paymentIntentStream(PI), paymentIntentDecider, { type: 'CreatePaymentIntent', intent }, context, { entityId: 'ent_1' });
+    const intent = {
+      id: PI,
+      currency: 'USD',
+      amount: 1_000,
+      reference: 'r',
+      description: null,
+      entity_id: 'ent_1',
+      account_id: ACC,
+      created: 1,
+    };
+    await handleCommand(
+      store,
+      paymentIntentStream(PI),
+      paymentIntentDecider,
+      { type: 'CreatePaymentIntent', intent },
+      context,
+      { entityId: 'ent_1' },
+    );
     const { revision } = await foldStream(store, accountStream(ACC), accountDecider);
     await handleCommand(
       store,
@@ -51,13 +81,23 @@ describe('collection money on the account, keyed by the movement (issue 19, item
     await dispose();
   });
 
-  const count = async (type: string) => (await store.readStream(accountStream(ACC))).filter((e) => e.type === type).length;
-  const intentState = async () => (await foldStream(store, paymentIntentStream(PI), paymentIntentDecider)).state as ExistingPaymentIntent;
-  const refund = (amount: number) => new RefundPaymentIntentHandler(store, systemClock).execute(new RefundPaymentIntentCommand(context, PI, amount, null));
+  const count = async (type: string) =>
+    (await store.readStream(accountStream(ACC))).filter((e) => e.type === type).length;
+  const intentState = async () =>
+    (await foldStream(store, paymentIntentStream(PI), paymentIntentDecider)).state as ExistingPaymentIntent;
+  const refund = (amount: number) =>
+    new RefundPaymentIntentHandler(store, systemClock).execute(
+      new RefundPaymentIntentCommand(context, PI, amount, null),
+    );
 
   it('a credit retried (after a crash before the completion, and concurrently) is applied once', async () => {
     // A request that died after crediting, before completing the intent.
-    const reader = accountLogReader(store, ACC, (await intentState()).account_revision! + 1, (e) => e.type === 'CollectionCredited' && e.data.payment_intent_id === PI);
+    const reader = accountLogReader(
+      store,
+      ACC,
+      (await intentState()).account_revision! + 1,
+      (e) => e.type === 'CollectionCredited' && e.data.payment_intent_id === PI,
+    );
     const credit = async () => ({
       type: 'CreditCollection' as const,
       account_id: ACC,
@@ -70,18 +110,35 @@ describe('collection money on the account, keyed by the movement (issue 19, item
     });
     await handleCommand(store, accountStream(ACC), accountDecider, credit, context);
     expect((await intentState()).status).toBe('processing');
-    await Promise.all([settleAction(store, action, context, Date.now()), settleAction(store, action, context, Date.now()), settleAction(store, action, context, Date.now())]);
+    await Promise.all([
+      settleAction(store, action, context, Date.now()),
+      settleAction(store, action, context, Date.now()),
+      settleAction(store, action, context, Date.now()),
+    ]);
     await settleAction(store, action, context, Date.now());
     expect(await count('CollectionCredited')).toBe(1);
     expect((await intentState()).status).toBe('completed');
   });
 
   /** A refund set aside on the intent, as the refund request does before the account is debited. */
-  const request = async (refund_id: string, amount: number, driver: EventStore = store, before?: () => Promise<unknown>) => {
+  const request = async (
+    refund_id: string,
+    amount: number,
+    driver: EventStore = store,
+    before?: () => Promise<unknown>,
+  ) => {
     const { revision } = await foldStream(driver, accountStream(ACC), accountDecider);
     const command = async () => {
       await before?.();
-      return { type: 'RequestRefund' as const, payment_intent_id: PI, refund_id, amount, reason: null, account_revision: revision, now: 3 };
+      return {
+        type: 'RequestRefund' as const,
+        payment_intent_id: PI,
+        refund_id,
+        amount,
+        reason: null,
+        account_revision: revision,
+        now: 3,
+      };
     };
     const { newEvents } = await handleCommand(driver, paymentIntentStream(PI), paymentIntentDecider, command, context);
     return (newEvents[0].data as { refund: RequestedRefund }).refund;
@@ -90,7 +147,10 @@ describe('collection money on the account, keyed by the movement (issue 19, item
   it('a refund finished again (the request and the backstop, concurrently and later) is debited and recorded once', async () => {
     await settleAction(store, action, context, Date.now());
     const requested = await request('rfd_1', 300);
-    await Promise.all([finishRefund(store, systemClock, requested, context), new FinishRefundHandler(store, systemClock).execute(new FinishRefundCommand(context, requested))]);
+    await Promise.all([
+      finishRefund(store, systemClock, requested, context),
+      new FinishRefundHandler(store, systemClock).execute(new FinishRefundCommand(context, requested)),
+    ]);
     await finishRefund(store, systemClock, requested, context);
     expect(await count('CollectionRefunded')).toBe(1);
     expect(await intentState()).toMatchObject({ refunded: 300, requested: {} });
@@ -107,14 +167,22 @@ describe('collection money on the account, keyed by the movement (issue 19, item
       await refund(700);
     };
     const late = anotherProcess(store);
-    await expect(request('rfd_late', 700, late, race)).rejects.toMatchObject({ error: { code: 'refund_exceeds_charge' } });
+    await expect(request('rfd_late', 700, late, race)).rejects.toMatchObject({
+      error: { code: 'refund_exceeds_charge' },
+    });
     expect(raced).toBe(true);
     expect(await count('CollectionRefunded')).toBe(1);
   });
 
   it('a refund the balance cannot cover is refused and frees what it set aside', async () => {
     await settleAction(store, action, context, Date.now());
-    await handleCommand(store, accountStream(ACC), accountDecider, { type: 'PlaceHold', account_id: ACC, hold_id: 'trf_x', amount: 900, fee: 0, origin_done: false, now: 4 }, context);
+    await handleCommand(
+      store,
+      accountStream(ACC),
+      accountDecider,
+      { type: 'PlaceHold', account_id: ACC, hold_id: 'trf_x', amount: 900, fee: 0, origin_done: false, now: 4 },
+      context,
+    );
     await expect(refund(500)).rejects.toMatchObject({ error: { code: 'insufficient_funds' } });
     expect(await intentState()).toMatchObject({ refunded: 0, requested: {} });
     expect(await count('CollectionRefunded')).toBe(0);
@@ -124,11 +192,27 @@ describe('collection money on the account, keyed by the movement (issue 19, item
   it('a refund whose request died after its debit is recorded by the backstop, reading the account only since the request', async () => {
     await settleAction(store, action, context, Date.now());
     for (let i = 0; i < 40; i++) {
-      await handleCommand(store, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id: `txn_${i}`, amount: 1, currency: 'USD', now: 4 }, context);
+      await handleCommand(
+        store,
+        accountStream(ACC),
+        accountDecider,
+        { type: 'FundAccount', account_id: ACC, transaction_id: `txn_${i}`, amount: 1, currency: 'USD', now: 4 },
+        context,
+      );
     }
     const requested = await request('rfd_2', 250);
     // The request's debit, then nothing more: it died before recording.
-    const debit = { type: 'RefundCollection' as const, account_id: ACC, payment_intent_id: PI, refund_id: 'rfd_2', amount: 250, currency: 'USD', reason: null, now: 5, already_refunded: false };
+    const debit = {
+      type: 'RefundCollection' as const,
+      account_id: ACC,
+      payment_intent_id: PI,
+      refund_id: 'rfd_2',
+      amount: 250,
+      currency: 'USD',
+      reason: null,
+      now: 5,
+      already_refunded: false,
+    };
     await handleCommand(store, accountStream(ACC), accountDecider, debit, context);
     let read = 0;
     const counting = new Proxy(store, {
@@ -152,10 +236,14 @@ describe('collection money on the account, keyed by the movement (issue 19, item
   it('concurrent refunds of one intent never pass the charge together', async () => {
     await settleAction(store, action, context, Date.now());
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => refund(400)));
-    const refused = results.filter((r) => r.status === 'rejected').map((r) => ((r as PromiseRejectedResult).reason as DomainException).error.code);
+    const refused = results
+      .filter((r) => r.status === 'rejected')
+      .map((r) => ((r as PromiseRejectedResult).reason as DomainException).error.code);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
     expect(refused).toEqual(Array(4).fill('refund_exceeds_charge'));
-    const debited = (await store.readStream(accountStream(ACC))).filter((e) => e.type === 'CollectionRefunded').reduce((sum, e) => sum + (e.data as { amount: number }).amount, 0);
+    const debited = (await store.readStream(accountStream(ACC)))
+      .filter((e) => e.type === 'CollectionRefunded')
+      .reduce((sum, e) => sum + (e.data as { amount: number }).amount, 0);
     expect(debited).toBe(800);
     expect((await intentState()).refunded).toBe(800);
   });

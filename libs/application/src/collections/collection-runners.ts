@@ -4,7 +4,13 @@ import { CLOCK, type Clock } from '@app/platform/clock';
 import { logger } from '@app/platform/logging/logger';
 import { ProcessManagerRunners } from '@app/platform/log-processing';
 import { AUTHORIZATION_DEADLINE, AUTHORIZATION_DEADLINE_MS } from './collections-config';
-import { REFUND_GRACE_MS, acquirerManager, refundManager, refundRequestManager, settlementManager } from './collections.process-managers';
+import {
+  REFUND_GRACE_MS,
+  acquirerManager,
+  refundManager,
+  refundRequestManager,
+  settlementManager,
+} from './collections.process-managers';
 
 const CONCURRENCY = 100;
 /**
@@ -34,7 +40,11 @@ export class CollectionRunners implements OnApplicationBootstrap {
       await this.runners.start(manager, {
         concurrency,
         // Never the event itself: only ids (card data is never in an event anyway).
-        onError: (err, event) => logger.warn({ err, event_id: event.id, stream: event.streamId, manager: manager.name }, 'collections step failed; retrying'),
+        onError: (err, event) =>
+          logger.warn(
+            { err, event_id: event.id, stream: event.streamId, manager: manager.name },
+            'collections step failed; retrying',
+          ),
       });
     }
   }

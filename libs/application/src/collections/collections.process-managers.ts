@@ -20,16 +20,27 @@ import { SettleIntentActionCommand } from './settle-intent-action/settle-intent-
  * (its claimant died between claim and answer), calling the acquirer with the claim's key.
  * Never a second call while the request's is running: decisions/collections.md.
  */
-export function acquirerManager(commands: CommandBus, deadlineMs = AUTHORIZATION_DEADLINE_MS, clock: Clock = systemClock): ProcessManager {
+export function acquirerManager(
+  commands: CommandBus,
+  deadlineMs = AUTHORIZATION_DEADLINE_MS,
+  clock: Clock = systemClock,
+): ProcessManager {
   return {
     name: 'collections-acquirer',
     handles: ['PaymentIntentConfirmed', 'IntentActionAuthenticated'],
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
-      const event = recorded as unknown as Extract<PaymentIntentEvent, { type: 'PaymentIntentConfirmed' }> | Extract<IntentActionEvent, { type: 'IntentActionAuthenticated' }>;
+      const event = recorded as unknown as
+        | Extract<PaymentIntentEvent, { type: 'PaymentIntentConfirmed' }>
+        | Extract<IntentActionEvent, { type: 'IntentActionAuthenticated' }>;
       const id = event.type === 'PaymentIntentConfirmed' ? event.data.intent.intent_action_id : event.data.action.id;
       if (!id) return;
       await sleep(recorded.metadata.occurred_at + deadlineMs - clock.now(), signal);
-      await commands.execute(new AuthorizeIntentActionCommand(reactionContext(recorded, 'collections-acquirer'), id, { takeOverAfterMs: deadlineMs, signal }));
+      await commands.execute(
+        new AuthorizeIntentActionCommand(reactionContext(recorded, 'collections-acquirer'), id, {
+          takeOverAfterMs: deadlineMs,
+          signal,
+        }),
+      );
     },
   };
 }
@@ -40,8 +51,13 @@ export function settlementManager(commands: CommandBus): ProcessManager {
     name: 'collections-settlement',
     handles: ['IntentActionCompleted', 'IntentActionFailed'],
     async handle(recorded: RecordedEvent) {
-      const event = recorded as unknown as Extract<IntentActionEvent, { type: 'IntentActionCompleted' | 'IntentActionFailed' }>;
-      await commands.execute(new SettleIntentActionCommand(reactionContext(recorded, 'collections-settlement'), event.data.action.id));
+      const event = recorded as unknown as Extract<
+        IntentActionEvent,
+        { type: 'IntentActionCompleted' | 'IntentActionFailed' }
+      >;
+      await commands.execute(
+        new SettleIntentActionCommand(reactionContext(recorded, 'collections-settlement'), event.data.action.id),
+      );
     },
   };
 }
@@ -67,13 +83,22 @@ export const REFUND_GRACE_MS = 5_000;
  * intent's own stream says: this reads that stream and, only then, the account's log from the
  * revision the request recorded).
  */
-export function refundRequestManager(commands: CommandBus, graceMs = REFUND_GRACE_MS, clock: Clock = systemClock): ProcessManager {
+export function refundRequestManager(
+  commands: CommandBus,
+  graceMs = REFUND_GRACE_MS,
+  clock: Clock = systemClock,
+): ProcessManager {
   return {
     name: 'collections-refund-requests',
     handles: ['PaymentIntentRefundRequested'],
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
       await sleep(recorded.metadata.occurred_at + graceMs - clock.now(), signal);
-      await commands.execute(new FinishRefundCommand(reactionContext(recorded, 'collections-refund-requests'), (recorded.data as unknown as { refund: RequestedRefund }).refund));
+      await commands.execute(
+        new FinishRefundCommand(
+          reactionContext(recorded, 'collections-refund-requests'),
+          (recorded.data as unknown as { refund: RequestedRefund }).refund,
+        ),
+      );
     },
   };
 }

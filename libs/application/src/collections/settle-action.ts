@@ -14,7 +14,12 @@ import { paymentIntentStream } from './streams';
  * request and the settlement process manager may both run it. An action its intent does not point
  * at (it lost a race to confirm) moves nothing.
  */
-export async function settleAction(store: EventStore, action: IntentActionRecord, context: CommandContext, now: number): Promise<void> {
+export async function settleAction(
+  store: EventStore,
+  action: IntentActionRecord,
+  context: CommandContext,
+  now: number,
+): Promise<void> {
   if (!isFinal(action.status)) return;
   const intent = await loadIntent(store, context.actor, action.payment_intent_id);
   if (intent.intent.intent_action_id !== action.id) return;
@@ -32,7 +37,12 @@ export async function settleAction(store: EventStore, action: IntentActionRecord
   // Completed means credited (the credit comes first): the intent's own stream answers a late repeat.
   if (intent.status === 'completed') return;
   // Credited once per intent: the account's log from the confirmation on says whether it was.
-  const credited = accountLogReader(store, action.account_id, (intent.account_revision ?? -1) + 1, (e) => e.type === 'CollectionCredited' && e.data.payment_intent_id === action.payment_intent_id);
+  const credited = accountLogReader(
+    store,
+    action.account_id,
+    (intent.account_revision ?? -1) + 1,
+    (e) => e.type === 'CollectionCredited' && e.data.payment_intent_id === action.payment_intent_id,
+  );
   const credit = async () => ({
     type: 'CreditCollection' as const,
     account_id: action.account_id,
@@ -44,5 +54,11 @@ export async function settleAction(store: EventStore, action: IntentActionRecord
     already_credited: await credited(),
   });
   await handleCommand(store, accountStream(action.account_id), accountDecider, credit, context);
-  await handleCommand(store, paymentIntentStream(action.payment_intent_id), paymentIntentDecider, { ...base, type: 'CompletePaymentIntent' }, context);
+  await handleCommand(
+    store,
+    paymentIntentStream(action.payment_intent_id),
+    paymentIntentDecider,
+    { ...base, type: 'CompletePaymentIntent' },
+    context,
+  );
 }

@@ -49,7 +49,8 @@ export class SimulatedAcquirer implements Acquirer {
     const fingerprint = JSON.stringify([request.token, request.amount, request.currency, request.mode]);
     const seen = this.byKey.get(request.idempotency_key);
     if (seen) {
-      if (seen.fingerprint !== fingerprint) return Promise.reject(new Error(`idempotency key ${request.idempotency_key} reused with other parameters`));
+      if (seen.fingerprint !== fingerprint)
+        return Promise.reject(new Error(`idempotency key ${request.idempotency_key} reused with other parameters`));
       return seen.answer;
     }
     this.counts.performed++;

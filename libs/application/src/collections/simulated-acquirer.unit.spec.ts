@@ -1,10 +1,17 @@
 import { authorizationKey } from './acquirer.port';
 import { SIMULATED_ACQUIRER_KEYS, SimulatedAcquirer } from './simulated-acquirer';
 
-const card = (number: string) => ({ number, expiration_month: 12, expiration_year: 2099, cvv: '123', card_holder_name: 'Ada' }) as never;
+const card = (number: string) =>
+  ({ number, expiration_month: 12, expiration_year: 2099, cvv: '123', card_holder_name: 'Ada' }) as never;
 
 describe('the simulated acquirer deduplicates authorizations by idempotency key', () => {
-  const request = (idempotency_key: string, token: string | null) => ({ idempotency_key, token, amount: 10_000, currency: 'USD', mode: 'sandbox' as const });
+  const request = (idempotency_key: string, token: string | null) => ({
+    idempotency_key,
+    token,
+    amount: 10_000,
+    currency: 'USD',
+    mode: 'sandbox' as const,
+  });
 
   it('the same key answers the first answer and performs nothing again', async () => {
     const acquirer = new SimulatedAcquirer();
@@ -34,7 +41,8 @@ describe('the simulated acquirer deduplicates authorizations by idempotency key'
 
   it('answers the same whatever it remembers: a replica, a restart or a forgotten key agree', async () => {
     const first = new SimulatedAcquirer();
-    for (let i = 0; i <= SIMULATED_ACQUIRER_KEYS; i++) await first.authorize(request(`ia_${i}`, 'sim_insufficient_funds_x'));
+    for (let i = 0; i <= SIMULATED_ACQUIRER_KEYS; i++)
+      await first.authorize(request(`ia_${i}`, 'sim_insufficient_funds_x'));
     const again = await first.authorize(request('ia_0', 'sim_insufficient_funds_x')); // forgotten: the oldest
     const elsewhere = await new SimulatedAcquirer().authorize(request('ia_0', 'sim_insufficient_funds_x'));
     expect(again).toEqual({ approved: false, reason: 'insufficient_funds' });
@@ -43,7 +51,13 @@ describe('the simulated acquirer deduplicates authorizations by idempotency key'
 
   it('refuses live, and a token it never issued', async () => {
     const acquirer = new SimulatedAcquirer();
-    expect(await acquirer.authorize({ ...request('ia_L', 'sim_approve_x'), mode: 'live' })).toEqual({ approved: false, reason: 'acquirer_unavailable' });
-    expect(await acquirer.authorize(request('ia_T', 'tok_other'))).toEqual({ approved: false, reason: 'invalid_card_token' });
+    expect(await acquirer.authorize({ ...request('ia_L', 'sim_approve_x'), mode: 'live' })).toEqual({
+      approved: false,
+      reason: 'acquirer_unavailable',
+    });
+    expect(await acquirer.authorize(request('ia_T', 'tok_other'))).toEqual({
+      approved: false,
+      reason: 'invalid_card_token',
+    });
   });
 });

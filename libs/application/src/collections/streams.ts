@@ -7,4 +7,5 @@ export const intentActionStream = (id: string) => `intent-action-${id}`;
 export const isPaymentIntentId = (id: string) => new RegExp(`^pi_${ULID}$`).test(id);
 export const isIntentActionId = (id: string) => new RegExp(`^ia_${ULID}$`).test(id);
 /** The reference is caller text, so the stream is named after its hash (as transfers do). */
-export const intentReferenceStream = (accountId: string, reference: string) => `payment-intent-reference-${accountId}-${createHash('sha256').update(reference, 'utf8').digest('hex')}`;
+export const intentReferenceStream = (accountId: string, reference: string) =>
+  `payment-intent-reference-${accountId}-${createHash('sha256').update(reference, 'utf8').digest('hex')}`;

@@ -38,4 +38,5 @@ export const reactionContext = (event: RecordedEvent, name: string): CommandCont
 });
 
 /** What the log records as `actor`: `operator` for operator actions, `<kind>:<id>` otherwise. */
-export const actorLabel = (actor: Actor): string => (actor.kind === 'operator' ? 'operator' : `${actor.kind}:${actor.id}`);
+export const actorLabel = (actor: Actor): string =>
+  actor.kind === 'operator' ? 'operator' : `${actor.kind}:${actor.id}`;

@@ -36,7 +36,9 @@ async function nearestSnapshot<S>(store: EventStore, streamId: string, evolve: o
   try {
     // The latest too: a store older than kept snapshots has only that one.
     const latest = await snapshots.load(streamId, key);
-    const revisions = [...new Set([...(await snapshots.revisions(streamId, key)), ...(latest ? [latest.revision] : [])])].sort((a, b) => a - b);
+    const revisions = [
+      ...new Set([...(await snapshots.revisions(streamId, key)), ...(latest ? [latest.revision] : [])]),
+    ].sort((a, b) => a - b);
     let [low, high, found] = [0, revisions.length - 1, -1];
     while (low <= high) {
       const middle = (low + high) >> 1;
@@ -44,7 +46,12 @@ async function nearestSnapshot<S>(store: EventStore, streamId: string, evolve: o
       if (at?.revision === revisions[middle]) [found, low] = [middle, middle + 1];
       else high = middle - 1;
     }
-    const stored = found < 0 ? null : revisions[found] === latest?.revision ? latest : await snapshots.loadAt(streamId, key, revisions[found]);
+    const stored =
+      found < 0
+        ? null
+        : revisions[found] === latest?.revision
+          ? latest
+          : await snapshots.loadAt(streamId, key, revisions[found]);
     if (!stored) return undefined;
     const { state, owner } = decodeState(stored.state) as { state: S; owner: EventMetadata | null };
     return { state, owner, revision: stored.revision };

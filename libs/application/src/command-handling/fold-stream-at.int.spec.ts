@@ -11,12 +11,23 @@ import { foldStream, foldStreamAt } from './stream-cache';
 import { MemorySnapshots } from '../testing/memory-snapshots';
 
 /** A ledger whose state is the list of amounts folded, so a wrong prefix shows. */
-const ledger = { evolve: (s: readonly number[], e: RecordedEvent) => [...s, e.data.n as number], initialState: [] as readonly number[] };
+const ledger = {
+  evolve: (s: readonly number[], e: RecordedEvent) => [...s, e.data.n as number],
+  initialState: [] as readonly number[],
+};
 snapshotDecider(ledger.evolve, 'test-ledger-at:1');
 const fromScratch = (events: RecordedEvent[]) => events.reduce(ledger.evolve, ledger.initialState);
 
 const STREAM = 'ledger-1';
-const meta = (i: number): EventMetadata => ({ event_id: `evt_${i}`, organization_id: 'org_a', correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: i, mode: 'sandbox' });
+const meta = (i: number): EventMetadata => ({
+  event_id: `evt_${i}`,
+  organization_id: 'org_a',
+  correlation_id: 'c',
+  causation_id: 'c',
+  schema_version: 1,
+  occurred_at: i,
+  mode: 'sandbox',
+});
 
 describe('foldStreamAt: a stream as of a revision, through the one fold cache', () => {
   let dir: string;
@@ -40,7 +51,12 @@ describe('foldStreamAt: a stream as of a revision, through the one fold cache', 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fold-at-'));
     sqlite = new SqliteEventStore(join(dir, 'events.db'));
-    for (let i = 0; i < N; i++) await sqlite.append(STREAM, [{ type: 'Added', data: { n: i * 7 }, metadata: meta(i) }], i === 0 ? 'no_stream' : i - 1);
+    for (let i = 0; i < N; i++)
+      await sqlite.append(
+        STREAM,
+        [{ type: 'Added', data: { n: i * 7 }, metadata: meta(i) }],
+        i === 0 ? 'no_stream' : i - 1,
+      );
     log = await sqlite.readStream(STREAM);
   });
   afterEach(async () => {
@@ -59,7 +75,11 @@ describe('foldStreamAt: a stream as of a revision, through the one fold cache', 
     }
     const { store } = processOf();
     expect(await foldStreamAt(store, STREAM, ledger, -1)).toEqual({ state: [], revision: -1, owner: null });
-    expect(await foldStreamAt(store, STREAM, ledger, N + 5)).toEqual({ state: fromScratch(log), revision: N - 1, owner: log[0].metadata });
+    expect(await foldStreamAt(store, STREAM, ledger, N + 5)).toEqual({
+      state: fromScratch(log),
+      revision: N - 1,
+      owner: log[0].metadata,
+    });
     expect(await foldStreamAt(store, 'ledger-none', ledger, 3)).toEqual({ state: [], revision: -1, owner: null });
   });
 
@@ -79,10 +99,18 @@ describe('foldStreamAt: a stream as of a revision, through the one fold cache', 
   it('goes back to an older revision without losing the newer cached fold', async () => {
     const { store, reads } = processOf();
     expect((await foldStream(store, STREAM, ledger)).revision).toBe(N - 1);
-    expect(await foldStreamAt(store, STREAM, ledger, 5)).toEqual({ state: fromScratch(log.slice(0, 6)), revision: 5, owner: log[0].metadata });
+    expect(await foldStreamAt(store, STREAM, ledger, 5)).toEqual({
+      state: fromScratch(log.slice(0, 6)),
+      revision: 5,
+      owner: log[0].metadata,
+    });
     expect(reads).toEqual([0, 0]); // no snapshot here: the older state is folded from the start
     // The head fold is still the cached one: foldStream reads only past it.
-    expect(await foldStream(store, STREAM, ledger)).toEqual({ state: fromScratch(log), revision: N - 1, owner: log[0].metadata });
+    expect(await foldStream(store, STREAM, ledger)).toEqual({
+      state: fromScratch(log),
+      revision: N - 1,
+      owner: log[0].metadata,
+    });
     expect(reads).toEqual([0, 0, N]);
     // And a newer revision than the older fold but behind the head is right too.
     expect((await foldStreamAt(store, STREAM, ledger, 20)).state).toEqual(fromScratch(log.slice(0, 21)));
@@ -92,10 +120,15 @@ describe('foldStreamAt: a stream as of a revision, through the one fold cache', 
   it('a reader behind the cached head (the router catching up beside the process managers) reads each event once', async () => {
     const { store, reads } = processOf();
     await foldStream(store, STREAM, ledger);
-    for (let k = 0; k < N - 1; k++) expect((await foldStreamAt(store, STREAM, ledger, k)).state).toEqual(fromScratch(log.slice(0, k + 1)));
+    for (let k = 0; k < N - 1; k++)
+      expect((await foldStreamAt(store, STREAM, ledger, k)).state).toEqual(fromScratch(log.slice(0, k + 1)));
     // The head's read, then one read per event from the reader's own place.
     expect(reads).toEqual([0, ...Array(N - 1).keys()]);
-    expect(await foldStream(store, STREAM, ledger)).toEqual({ state: fromScratch(log), revision: N - 1, owner: log[0].metadata });
+    expect(await foldStream(store, STREAM, ledger)).toEqual({
+      state: fromScratch(log),
+      revision: N - 1,
+      owner: log[0].metadata,
+    });
     expect(reads).toHaveLength(N + 1);
   });
 
@@ -120,7 +153,11 @@ describe('foldStreamAt: a stream as of a revision, through the one fold cache', 
     await foldStream(store, STREAM, ledger);
     const asOf = await atPointInTime({ position: log[9].position }, () => foldStreamAt(store, STREAM, ledger, 20));
     expect(asOf).toEqual({ state: fromScratch(log.slice(0, 10)), revision: 9, owner: log[0].metadata });
-    expect(await foldStreamAt(store, STREAM, ledger, N - 1)).toEqual({ state: fromScratch(log), revision: N - 1, owner: log[0].metadata });
+    expect(await foldStreamAt(store, STREAM, ledger, N - 1)).toEqual({
+      state: fromScratch(log),
+      revision: N - 1,
+      owner: log[0].metadata,
+    });
     expect(reads).toEqual([0, 0]);
   });
 });

@@ -17,7 +17,11 @@ const counter: Decider<{ type: 'Add' }, Added, number> = {
     { type: 'Added', data: {} },
   ],
 };
-const context: CommandContext = { actor: systemActor('org_a', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
+const context: CommandContext = {
+  actor: systemActor('org_a', 'test', 'sandbox'),
+  correlationId: 'c',
+  causationId: 'c',
+};
 
 describe("handleCommand stamps events with the process's clock (the store's folds), not the machine's", () => {
   let dir: string;
@@ -38,6 +42,8 @@ describe("handleCommand stamps events with the process's clock (the store's fold
     await handleCommand(store, 's-1', counter, { type: 'Add' }, context);
     clock.advance(60_000);
     await handleCommand(store, 's-1', counter, { type: 'Add' }, context);
-    expect((await sqlite.readStream('s-1')).map((e) => e.metadata.occurred_at)).toEqual([0, 0, 60_000, 60_000].map((ms) => Date.UTC(2030, 0, 1) + ms));
+    expect((await sqlite.readStream('s-1')).map((e) => e.metadata.occurred_at)).toEqual(
+      [0, 0, 60_000, 60_000].map((ms) => Date.UTC(2030, 0, 1) + ms),
+    );
   });
 });

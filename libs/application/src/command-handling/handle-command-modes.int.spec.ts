@@ -7,9 +7,17 @@ import { systemActor, type CommandContext } from './actor';
 import { handleCommand, loadAggregate } from './handle-command';
 
 type Added = { type: 'Added'; data: Record<string, never> };
-const counter: Decider<{ type: 'Add' }, Added, number> = { initialState: 0, evolve: (n) => n + 1, decide: () => [{ type: 'Added', data: {} }] };
+const counter: Decider<{ type: 'Add' }, Added, number> = {
+  initialState: 0,
+  evolve: (n) => n + 1,
+  decide: () => [{ type: 'Added', data: {} }],
+};
 const add = { type: 'Add' as const };
-const as = (mode: 'sandbox' | 'live'): CommandContext => ({ actor: systemActor('org_a', 'test', mode), correlationId: 'c', causationId: 'c' });
+const as = (mode: 'sandbox' | 'live'): CommandContext => ({
+  actor: systemActor('org_a', 'test', mode),
+  correlationId: 'c',
+  causationId: 'c',
+});
 
 describe('handleCommand and modes, on the embedded store', () => {
   let dir: string;
@@ -39,7 +47,15 @@ describe('handleCommand and modes, on the embedded store', () => {
   });
 
   it('reads a stream written before modes as sandbox, and appends to it as sandbox', async () => {
-    const legacy = { event_id: '01ARZ3NDEKTSV4RRFFQ69G5FAV', organization_id: 'org_a', entity_id: null, correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: 1 };
+    const legacy = {
+      event_id: '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      organization_id: 'org_a',
+      entity_id: null,
+      correlation_id: 'c',
+      causation_id: 'c',
+      schema_version: 1,
+      occurred_at: 1,
+    };
     await store.append('old-1', [{ type: 'Added', data: {}, metadata: legacy }], 'no_stream');
     expect(await loadAggregate(store, 'old-1', counter, as('live'))).toBeNull();
     await handleCommand(store, 'old-1', counter, add, as('sandbox'));

@@ -1,7 +1,11 @@
 import { systemClock, type Clock } from '@app/platform/clock';
 import { ulid } from '@app/platform/ids/ulid';
 import { isDomainError, type Decider, type DomainEvent } from '@app/domain';
-import { WrongExpectedRevisionError, type EventStore, type EventToAppend } from '@app/platform/event-store/event-store.port';
+import {
+  WrongExpectedRevisionError,
+  type EventStore,
+  type EventToAppend,
+} from '@app/platform/event-store/event-store.port';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import { retry } from '@app/platform/retry/retry';
 import { actorLabel, type Actor, type CommandContext } from './actor';
@@ -46,7 +50,9 @@ export function handleCommand<C, E extends DomainEvent, S>(
   context: CommandContext,
   options: HandleOptions = {},
 ): Promise<HandleResult<E, S>> {
-  return serializePerStream(store, streamId, () => decideAndAppend(store, streamId, decider, command, context, options));
+  return serializePerStream(store, streamId, () =>
+    decideAndAppend(store, streamId, decider, command, context, options),
+  );
 }
 
 async function decideAndAppend<C, E extends DomainEvent, S>(
@@ -59,7 +65,10 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
 ): Promise<HandleResult<E, S>> {
   const attempt = async (): Promise<HandleResult<E, S>> => {
     const folded = visibleFold(await foldStream(store, streamId, decider), decider.initialState, context.actor);
-    const decided = decider.decide(typeof command === 'function' ? await (command as (s: S) => C | Promise<C>)(folded.state) : command, folded.state);
+    const decided = decider.decide(
+      typeof command === 'function' ? await (command as (s: S) => C | Promise<C>)(folded.state) : command,
+      folded.state,
+    );
     if (isDomainError(decided)) throw new DomainException(decided);
     if (decided.length === 0) return { state: folded.state, newEvents: [], position: null };
     const entityId = folded.owner ? (folded.owner.entity_id ?? null) : (options.entityId ?? null);
@@ -68,15 +77,31 @@ async function decideAndAppend<C, E extends DomainEvent, S>(
     const toStore = decided.map((e) => toAppend(e, context, entityId, options.schemaVersion ?? 1, mode, at));
     const result = await store.append(streamId, toStore, folded.revision === -1 ? 'no_stream' : folded.revision);
     const state = decided.reduce(decider.evolve, folded.state);
-    rememberFold(store, streamId, decider.evolve, { state, revision: result.nextExpectedRevision, owner: folded.owner ?? toStore[0].metadata }, folded.revision);
+    rememberFold(
+      store,
+      streamId,
+      decider.evolve,
+      { state, revision: result.nextExpectedRevision, owner: folded.owner ?? toStore[0].metadata },
+      folded.revision,
+    );
     return { state, newEvents: decided, position: result.position };
   };
   // A conflict: another writer appended since the fold; fold again (from the cache, then the new events) and decide again.
-  return retry(attempt, { attempts: options.maxAttempts ?? 10, retryOn: (error) => error instanceof WrongExpectedRevisionError });
+  return retry(attempt, {
+    attempts: options.maxAttempts ?? 10,
+    retryOn: (error) => error instanceof WrongExpectedRevisionError,
+  });
 }
 
 /** The event with its metadata; `mode` defaults to the actor's world, `occurredAt` to now on the machine's clock. */
-export function toAppend(event: DomainEvent, context: CommandContext, entityId: string | null, schemaVersion = 1, mode: Mode = context.actor.mode, occurredAt = systemClock.now()): EventToAppend {
+export function toAppend(
+  event: DomainEvent,
+  context: CommandContext,
+  entityId: string | null,
+  schemaVersion = 1,
+  mode: Mode = context.actor.mode,
+  occurredAt = systemClock.now(),
+): EventToAppend {
   return {
     type: event.type,
     data: event.data as Record<string, unknown>,

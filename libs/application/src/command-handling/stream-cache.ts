@@ -38,7 +38,12 @@ export function foldStream<S>(store: EventStore, streamId: string, decider: Fold
  * not past `revision`, else from the start, and is remembered only when the cache holds nothing
  * further ahead (streams only grow, so a fold at revision n stays valid to complete later).
  */
-export async function foldStreamAt<S>(store: EventStore, streamId: string, decider: Foldable<S>, revision: number): Promise<FoldedStream<S>> {
+export async function foldStreamAt<S>(
+  store: EventStore,
+  streamId: string,
+  decider: Foldable<S>,
+  revision: number,
+): Promise<FoldedStream<S>> {
   // An `as_of` read by id: from a snapshot at or before the point (fold-as-of.ts).
   if (revision === Infinity && pointInTime()) return foldAsOf(store, streamId, decider);
   // An `as_of` read folds a prefix of the stream: neither completed from nor stored in the cache.
@@ -48,14 +53,19 @@ export async function foldStreamAt<S>(store: EventStore, streamId: string, decid
   // A reader behind the head (the webhook router catching up in a worker whose process managers
   // keep the head cached) keeps its own place beside it, so it too reads each event about once.
   const behindKey = `${key}\u0000behind`;
-  const behind = cached && cached.revision > revision ? (folds!.cache.get(behindKey) as FoldedStream<S> | undefined) : undefined;
-  let known = cached && cached.revision <= revision ? cached : behind && behind.revision <= revision ? behind : undefined;
+  const behind =
+    cached && cached.revision > revision ? (folds!.cache.get(behindKey) as FoldedStream<S> | undefined) : undefined;
+  let known =
+    cached && cached.revision <= revision ? cached : behind && behind.revision <= revision ? behind : undefined;
   // On a miss, a long stream starts from its latest snapshot instead of its first event.
   if (!known && folds) {
     const snapshot = (await loadSnapshot(folds, streamId, decider.evolve)) as FoldedStream<S> | undefined;
     if (snapshot && snapshot.revision <= revision) known = snapshot;
   }
-  const fresh = (known?.revision ?? -1) >= revision ? [] : upTo(await store.readStream(streamId, { fromRevision: known ? known.revision + 1 : 0 }), revision);
+  const fresh =
+    (known?.revision ?? -1) >= revision
+      ? []
+      : upTo(await store.readStream(streamId, { fromRevision: known ? known.revision + 1 : 0 }), revision);
   const folded = fresh.length
     ? {
         state: fresh.reduce((s, e) => decider.evolve(s, e as never), known ? known.state : decider.initialState),
@@ -93,7 +103,13 @@ function ownerOf(first: RecordedEvent): EventMetadata {
  * counted from -1 and saved a snapshot on every append (issue 26: 6.5 GB of account snapshots, 2 MB
  * each, in a 50,000-payout history).
  */
-export function rememberFold<S>(store: EventStore, streamId: string, evolve: Evolve<S>, folded: FoldedStream<S>, decidedAt: number): void {
+export function rememberFold<S>(
+  store: EventStore,
+  streamId: string,
+  evolve: Evolve<S>,
+  folded: FoldedStream<S>,
+  decidedAt: number,
+): void {
   const folds = store.folds;
   if (!folds) return;
   folds.cache.remember(folds.prefixOf(evolve) + streamId, folded);

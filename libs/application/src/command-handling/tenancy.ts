@@ -12,14 +12,18 @@ export type Visibility = 'visible' | 'not_found' | 'forbidden';
  * exist for the caller (answered exactly like a missing one, so ids leak nothing); with an entity
  * token, another entity's resource is forbidden (403).
  */
-export function visibility(owner: { organization_id?: unknown; entity_id?: unknown; mode?: unknown }, actor: Actor): Visibility {
+export function visibility(
+  owner: { organization_id?: unknown; entity_id?: unknown; mode?: unknown },
+  actor: Actor,
+): Visibility {
   if (owner.organization_id !== actor.organizationId) return 'not_found';
   if (modeOf(owner) !== actor.mode) return 'not_found';
   if (actor.entityId && owner.entity_id && owner.entity_id !== actor.entityId) return 'forbidden';
   return 'visible';
 }
 
-export const forbidden = () => new DomainException(domainError('forbidden', 'forbidden', 'This resource belongs to another entity'));
+export const forbidden = () =>
+  new DomainException(domainError('forbidden', 'forbidden', 'This resource belongs to another entity'));
 
 /** The stream as the actor may see it: empty when it belongs to another organization. */
 export function visibleStream(recorded: RecordedEvent[], actor: Actor): RecordedEvent[] {

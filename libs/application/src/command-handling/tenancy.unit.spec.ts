@@ -1,7 +1,13 @@
 import type { Actor } from './actor';
 import { visibility } from './tenancy';
 
-const actor = (over: Partial<Actor> = {}): Actor => ({ kind: 'api_key', organizationId: 'org_a', mode: 'sandbox', id: 'key_1', ...over });
+const actor = (over: Partial<Actor> = {}): Actor => ({
+  kind: 'api_key',
+  organizationId: 'org_a',
+  mode: 'sandbox',
+  id: 'key_1',
+  ...over,
+});
 
 describe('visibility: tenancy by organization, mode and entity', () => {
   it('shows a stream of the same organization and mode', () => {

@@ -1,7 +1,41 @@
 import { createHash } from 'node:crypto';
 
-const FIRST = ['Ada', 'Kwame', 'Amara', 'Thabo', 'Priya', 'Wanjiru', 'Chidi', 'Lerato', 'Arjun', 'Esi', 'Tunde', 'Naledi', 'Olivia', 'James', 'Mei', 'Lucas'];
-const LAST = ['Okafor', 'Mensah', 'Otieno', 'Nkosi', 'Sharma', 'Kamau', 'Adeyemi', 'Dlamini', 'Patel', 'Boateng', 'Balogun', 'Mokoena', 'Smith', 'Johnson', 'Chen', 'Silva'];
+const FIRST = [
+  'Ada',
+  'Kwame',
+  'Amara',
+  'Thabo',
+  'Priya',
+  'Wanjiru',
+  'Chidi',
+  'Lerato',
+  'Arjun',
+  'Esi',
+  'Tunde',
+  'Naledi',
+  'Olivia',
+  'James',
+  'Mei',
+  'Lucas',
+];
+const LAST = [
+  'Okafor',
+  'Mensah',
+  'Otieno',
+  'Nkosi',
+  'Sharma',
+  'Kamau',
+  'Adeyemi',
+  'Dlamini',
+  'Patel',
+  'Boateng',
+  'Balogun',
+  'Mokoena',
+  'Smith',
+  'Johnson',
+  'Chen',
+  'Silva',
+];
 
 /**
  * The sandbox has no bank to ask, so the name on an account is derived from its number

@@ -7,14 +7,24 @@ import { DomainException, loadAggregate, type Actor, type CommandContext } from 
 import { ENTITY_ID, entityStream } from '../onboarding/streams';
 
 /** An entity token acts for its entity only; an API key naming an entity confirms the scope. */
-export const scopeOf = (actor: Actor, entityId?: string): Scope | null => (actor.entityId ? { entity_id: actor.entityId, kind: 'token' } : entityId ? { entity_id: entityId, kind: 'confirm' } : null);
+export const scopeOf = (actor: Actor, entityId?: string): Scope | null =>
+  actor.entityId
+    ? { entity_id: actor.entityId, kind: 'token' }
+    : entityId
+      ? { entity_id: entityId, kind: 'confirm' }
+      : null;
 
 /** The owner can change (reassignment), so streams are read at organization level and the decider judges the entity. */
-export const orgOnly = (context: CommandContext): CommandContext => ({ ...context, actor: { ...context.actor, entityId: undefined } });
+export const orgOnly = (context: CommandContext): CommandContext => ({
+  ...context,
+  actor: { ...context.actor, entityId: undefined },
+});
 
 /** The entity must exist in the organization (404 otherwise, exactly as a missing one). */
 export async function requireEntity(store: EventStore, context: CommandContext, entityId: string): Promise<void> {
-  const loaded = ENTITY_ID.test(entityId) ? await loadAggregate(store, entityStream(entityId), entityDecider, context) : null;
+  const loaded = ENTITY_ID.test(entityId)
+    ? await loadAggregate(store, entityStream(entityId), entityDecider, context)
+    : null;
   if (!loaded || loaded.state.status === 'none') throw new DomainException(notFound('entity', entityId));
 }
 
@@ -28,5 +38,7 @@ export async function bookDestination(store: EventStore, context: CommandContext
   const loaded = await loadAggregate(store, accountStream(accountId), accountDecider, orgOnly(context));
   if (!loaded || loaded.state.status !== 'open') return null;
   const tokenEntity = context.actor.entityId;
-  return tokenEntity && loaded.state.entity_id !== tokenEntity ? null : { account_id: accountId, currency: loaded.state.currency };
+  return tokenEntity && loaded.state.entity_id !== tokenEntity
+    ? null
+    : { account_id: accountId, currency: loaded.state.currency };
 }

@@ -16,7 +16,11 @@ import type { CommandBus } from '@nestjs/cqrs';
 describe('payment detail index', () => {
   let dir: string;
   let store: SqliteEventStore;
-  const context: CommandContext = { actor: systemActor('org_a', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
+  const context: CommandContext = {
+    actor: systemActor('org_a', 'test', 'sandbox'),
+    correlationId: 'c',
+    causationId: 'c',
+  };
   const CPT = `cpt_${ulid()}`;
   const PMD = `pmd_${ulid()}`;
   const signal = new AbortController().signal;
@@ -37,13 +41,26 @@ describe('payment detail index', () => {
       now: 1,
     };
     await handleCommand(store, counterpartyStream(CPT), counterpartyDecider, create, context);
-    const detail = { payment_method: 'book-transfer' as const, currency: 'USD', country: 'US', book: { account_id: 'acc_1' } };
+    const detail = {
+      payment_method: 'book-transfer' as const,
+      currency: 'USD',
+      country: 'US',
+      book: { account_id: 'acc_1' },
+    };
     // Written the way the code before the index did: the detail, and no index entry.
     await handleCommand(
       store,
       counterpartyStream(CPT),
       counterpartyDecider,
-      { type: 'AddPaymentDetail', counterparty_id: CPT, scope: null, payment_detail_id: PMD, detail, book: { account_id: 'acc_1', currency: 'USD' }, now: 2 },
+      {
+        type: 'AddPaymentDetail',
+        counterparty_id: CPT,
+        scope: null,
+        payment_detail_id: PMD,
+        detail,
+        book: { account_id: 'acc_1', currency: 'USD' },
+        now: 2,
+      },
       context,
     );
   });
@@ -60,17 +77,37 @@ describe('payment detail index', () => {
     const head = await store.headPosition();
     await paymentDetailIndexManager(bus.commands).handle(added, signal);
     expect(await store.headPosition()).toBe(head);
-    expect(await findPaymentDetail(store, context.actor, PMD)).toMatchObject({ id: PMD, counterparty_id: CPT, counterparty_status: 'active', entity_id: 'ent_1', book_account_id: 'acc_1' });
+    expect(await findPaymentDetail(store, context.actor, PMD)).toMatchObject({
+      id: PMD,
+      counterparty_id: CPT,
+      counterparty_status: 'active',
+      entity_id: 'ent_1',
+      book_account_id: 'acc_1',
+    });
   });
 
   it('follows the counterparty stream: deactivation and reassignment count at once; another organization finds nothing', async () => {
     await paymentDetailIndexManager(bus.commands).handle((await store.readStream(counterpartyStream(CPT)))[1], signal);
-    await handleCommand(store, counterpartyStream(CPT), counterpartyDecider, { type: 'UpdateCounterparty', counterparty_id: CPT, scope: null, reassign_to: 'ent_2', now: 3 }, context);
+    await handleCommand(
+      store,
+      counterpartyStream(CPT),
+      counterpartyDecider,
+      { type: 'UpdateCounterparty', counterparty_id: CPT, scope: null, reassign_to: 'ent_2', now: 3 },
+      context,
+    );
     expect(await findPaymentDetail(store, context.actor, PMD)).toMatchObject({ entity_id: 'ent_2' });
-    await handleCommand(store, counterpartyStream(CPT), counterpartyDecider, { type: 'DeactivateCounterparty', counterparty_id: CPT, scope: null, now: 4 }, context);
+    await handleCommand(
+      store,
+      counterpartyStream(CPT),
+      counterpartyDecider,
+      { type: 'DeactivateCounterparty', counterparty_id: CPT, scope: null, now: 4 },
+      context,
+    );
     expect(await findPaymentDetail(store, context.actor, PMD)).toMatchObject({ counterparty_status: 'inactive' });
     expect(await findPaymentDetail(store, systemActor('org_b', 'test', 'sandbox'), PMD)).toBeNull();
     expect(await findPaymentDetail(store, systemActor('org_a', 'test', 'live'), PMD)).toBeNull();
-    await expect(findPaymentDetail(store, { ...context.actor, kind: 'entity_token', entityId: 'ent_1' }, PMD)).rejects.toMatchObject({ error: { code: 'forbidden' } });
+    await expect(
+      findPaymentDetail(store, { ...context.actor, kind: 'entity_token', entityId: 'ent_1' }, PMD),
+    ).rejects.toMatchObject({ error: { code: 'forbidden' } });
   });
 });

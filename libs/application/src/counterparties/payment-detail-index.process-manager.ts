@@ -15,7 +15,13 @@ export function paymentDetailIndexManager(commands: CommandBus): ProcessManager 
     handles: ['PaymentDetailAdded'],
     async handle(event: RecordedEvent) {
       const data = event.data as unknown as PaymentDetailData;
-      await commands.execute(new IndexPaymentDetailCommand(reactionContext(event, 'payment-detail-index'), data.payment_detail_id, data.counterparty_id));
+      await commands.execute(
+        new IndexPaymentDetailCommand(
+          reactionContext(event, 'payment-detail-index'),
+          data.payment_detail_id,
+          data.counterparty_id,
+        ),
+      );
     },
   };
 }

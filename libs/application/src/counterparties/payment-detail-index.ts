@@ -7,9 +7,25 @@ import { counterpartyStream, isPaymentDetailId, paymentDetailIndexStream } from 
 const orgOnly = (actor: Actor): Actor => ({ ...actor, entityId: undefined });
 
 /** Written right after the detail is added; the backfill process manager repeats it after a crash. */
-export async function indexPaymentDetail(store: EventStore, context: CommandContext, paymentDetailId: string, counterpartyId: string): Promise<void> {
-  const command = { type: 'IndexPaymentDetail' as const, payment_detail_id: paymentDetailId, counterparty_id: counterpartyId };
-  await handleCommand(store, paymentDetailIndexStream(paymentDetailId), paymentDetailIndexDecider, command, { ...context, actor: orgOnly(context.actor) }, { entityId: null });
+export async function indexPaymentDetail(
+  store: EventStore,
+  context: CommandContext,
+  paymentDetailId: string,
+  counterpartyId: string,
+): Promise<void> {
+  const command = {
+    type: 'IndexPaymentDetail' as const,
+    payment_detail_id: paymentDetailId,
+    counterparty_id: counterpartyId,
+  };
+  await handleCommand(
+    store,
+    paymentDetailIndexStream(paymentDetailId),
+    paymentDetailIndexDecider,
+    command,
+    { ...context, actor: orgOnly(context.actor) },
+    { entityId: null },
+  );
 }
 
 /**
@@ -18,11 +34,22 @@ export async function indexPaymentDetail(store: EventStore, context: CommandCont
  * a moment ago counts). `null`: no such detail in the caller's organization; 403 for an entity
  * token asking for another entity's detail.
  */
-export async function findPaymentDetail(store: EventStore, actor: Actor, paymentDetailId: string): Promise<TransferablePaymentDetail | null> {
+export async function findPaymentDetail(
+  store: EventStore,
+  actor: Actor,
+  paymentDetailId: string,
+): Promise<TransferablePaymentDetail | null> {
   if (!isPaymentDetailId(paymentDetailId)) return null;
-  const index = await loadAggregate(store, paymentDetailIndexStream(paymentDetailId), paymentDetailIndexDecider, { actor: orgOnly(actor) });
+  const index = await loadAggregate(store, paymentDetailIndexStream(paymentDetailId), paymentDetailIndexDecider, {
+    actor: orgOnly(actor),
+  });
   if (!index || index.state.status !== 'indexed') return null;
-  const counterparty = await loadAggregate(store, counterpartyStream(index.state.counterparty_id), counterpartyDecider, { actor: orgOnly(actor) });
+  const counterparty = await loadAggregate(
+    store,
+    counterpartyStream(index.state.counterparty_id),
+    counterpartyDecider,
+    { actor: orgOnly(actor) },
+  );
   if (!counterparty || counterparty.state.status === 'none') return null;
   const state = counterparty.state;
   const detail = state.payment_details.find((d) => d.payment_detail_id === paymentDetailId);

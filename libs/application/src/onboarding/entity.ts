@@ -5,7 +5,9 @@ import { ENTITY_ID, entityStream } from './streams';
 
 /** The entity as the actor may see it; 404 when absent or another organization's, 403 for another entity's token. */
 export async function loadEntity(store: EventStore, actor: Actor, entityId: string): Promise<ExistingEntity> {
-  const loaded = ENTITY_ID.test(entityId) ? await loadAggregate(store, entityStream(entityId), entityDecider, { actor }) : null;
+  const loaded = ENTITY_ID.test(entityId)
+    ? await loadAggregate(store, entityStream(entityId), entityDecider, { actor })
+    : null;
   if (!loaded || loaded.state.status === 'none') throw new DomainException(notFound('entity', entityId));
   return loaded.state;
 }

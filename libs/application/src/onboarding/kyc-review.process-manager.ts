@@ -15,7 +15,11 @@ import { CompleteAutomaticReviewCommand } from './complete-automatic-review/comp
  * The delay is measured from the submission time in the event, so a review that was due while
  * the process was down runs as soon as it is back. Deciding an already decided entity is a no-op.
  */
-export function kycReviewManager(commands: CommandBus, delayMs = AUTOMATIC_REVIEW_DELAY_MS, clock: Clock = systemClock): ProcessManager {
+export function kycReviewManager(
+  commands: CommandBus,
+  delayMs = AUTOMATIC_REVIEW_DELAY_MS,
+  clock: Clock = systemClock,
+): ProcessManager {
   return {
     name: 'kyc-review',
     handles: ['OnboardingSubmitted'],
@@ -42,7 +46,11 @@ export class KycReviewRunner implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.sandboxAutoAdvance) return;
     await this.runners.start(kycReviewManager(this.commands, AUTOMATIC_REVIEW_DELAY_MS, this.clock), {
-      onError: (err, event) => logger.warn({ err, event_id: event.id, entity_id: event.data.entity_id }, 'automatic KYC review failed; retrying'),
+      onError: (err, event) =>
+        logger.warn(
+          { err, event_id: event.id, entity_id: event.data.entity_id },
+          'automatic KYC review failed; retrying',
+        ),
     });
   }
 }

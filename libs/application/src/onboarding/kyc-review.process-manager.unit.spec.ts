@@ -22,7 +22,11 @@ describe('the automatic KYC review (a sandbox simulator)', () => {
     await manager.handle(submitted('sandbox'), signal);
     await manager.handle(submitted(), signal);
     expect(execute).toHaveBeenCalledTimes(2);
-    expect(execute.mock.calls[0][0].context.actor).toMatchObject({ organizationId: 'org_a', mode: 'sandbox', kind: 'system' });
+    expect(execute.mock.calls[0][0].context.actor).toMatchObject({
+      organizationId: 'org_a',
+      mode: 'sandbox',
+      kind: 'system',
+    });
   });
 
   it('never touches a live entity', async () => {

@@ -9,7 +9,11 @@ import { handleCommand, systemActor, type CommandContext } from '../command-hand
 import { accountStream } from '../accounts/streams';
 
 /** The system actor of the sandbox test organization, for specs that drive handlers directly. */
-export const TEST_CONTEXT: CommandContext = { actor: systemActor('org_test', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
+export const TEST_CONTEXT: CommandContext = {
+  actor: systemActor('org_test', 'test', 'sandbox'),
+  correlationId: 'c',
+  causationId: 'c',
+};
 
 /** A real SQLite event store in a fresh temporary directory, with a process's folds (cache, queues), and how to remove it. */
 export function storeOnDisk(prefix: string): { store: SqliteEventStore; dispose: () => Promise<void> } {
@@ -25,7 +29,12 @@ export function storeOnDisk(prefix: string): { store: SqliteEventStore; dispose:
 }
 
 /** Opens a USD checking account of the approved entity `ent_1` (service ban from `seed`). */
-export async function openUsdAccount(store: SqliteEventStore, accountId: string, seed: number, context: CommandContext = TEST_CONTEXT): Promise<void> {
+export async function openUsdAccount(
+  store: SqliteEventStore,
+  accountId: string,
+  seed: number,
+  context: CommandContext = TEST_CONTEXT,
+): Promise<void> {
   const open = {
     type: 'OpenAccount' as const,
     account_id: accountId,

@@ -8,5 +8,8 @@ import { processFolds } from '@app/platform/folds/stream-folds';
  */
 export function anotherProcess<T extends EventStore>(store: T, readStream?: EventStore['readStream']): T {
   const folds = processFolds({ snapshots: store.folds?.snapshots, snapshotEvery: store.folds?.snapshotEvery });
-  return new Proxy(store, { get: (target, key) => (key === 'folds' ? folds : key === 'readStream' && readStream ? readStream : (Reflect.get(target, key) as unknown)) });
+  return new Proxy(store, {
+    get: (target, key) =>
+      key === 'folds' ? folds : key === 'readStream' && readStream ? readStream : (Reflect.get(target, key) as unknown),
+  });
 }

@@ -10,7 +10,8 @@ export class MemorySnapshots implements SnapshotStore {
   async save(s: StoredSnapshot) {
     const current = this.saved.get(`${s.key}/${s.streamId}`);
     if (!current || current.revision < s.revision) this.saved.set(`${s.key}/${s.streamId}`, s);
-    if (!this.kept.has(`${s.key}/${s.streamId}@${s.revision}`)) this.kept.set(`${s.key}/${s.streamId}@${s.revision}`, s);
+    if (!this.kept.has(`${s.key}/${s.streamId}@${s.revision}`))
+      this.kept.set(`${s.key}/${s.streamId}@${s.revision}`, s);
   }
   async revisions(streamId: string, key: string) {
     return [...this.kept.keys()]

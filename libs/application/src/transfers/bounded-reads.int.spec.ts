@@ -13,12 +13,17 @@ import { openUsdAccount, storeOnDisk, TEST_CONTEXT } from '../testing/account-on
 import { anotherProcess } from '../testing/another-process';
 
 type Op =
-  { readonly kind: 'fund'; readonly amount: number } | { readonly kind: 'payout'; readonly amount: number } | { readonly kind: 'succeed' | 'fail' | 'reverse' | 'repeat'; readonly pick: number };
+  | { readonly kind: 'fund'; readonly amount: number }
+  | { readonly kind: 'payout'; readonly amount: number }
+  | { readonly kind: 'succeed' | 'fail' | 'reverse' | 'repeat'; readonly pick: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('fund' as const), amount: fc.integer({ min: 1, max: 5_000 }) }),
   fc.record({ kind: fc.constant('payout' as const), amount: fc.integer({ min: 1, max: 3_000 }) }),
-  fc.record({ kind: fc.constantFrom('succeed' as const, 'fail' as const, 'reverse' as const, 'repeat' as const), pick: fc.nat() }),
+  fc.record({
+    kind: fc.constantFrom('succeed' as const, 'fail' as const, 'reverse' as const, 'repeat' as const),
+    pick: fc.nat(),
+  }),
 );
 
 /** Events a command read of one account's stream, counted through a wrapper around the real store. */
@@ -57,7 +62,13 @@ describe('money commands read a bounded number of events, whatever the history',
       const transfers: TransferIntent[] = [];
       let n = 0;
       const fund = (amount: number) =>
-        handleCommand(s, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id: `txn_${++n}`, amount, currency: 'USD', now: 2 }, TEST_CONTEXT);
+        handleCommand(
+          s,
+          accountStream(ACC),
+          accountDecider,
+          { type: 'FundAccount', account_id: ACC, transaction_id: `txn_${++n}`, amount, currency: 'USD', now: 2 },
+          TEST_CONTEXT,
+        );
       const payout = async (amount: number) => {
         const intent = aTransferIntent(ACC, amount, `ref-${++n}`);
         try {
@@ -69,7 +80,8 @@ describe('money commands read a bounded number of events, whatever the history',
         transfers.push(intent);
       };
       // Steps pick among the latest transfers, so they meet pending, successful and reversed ones alike.
-      const picked = (pick: number) => transfers[transfers.length - 1 - (pick % Math.min(4, Math.max(transfers.length, 1)))];
+      const picked = (pick: number) =>
+        transfers[transfers.length - 1 - (pick % Math.min(4, Math.max(transfers.length, 1)))];
       const move = async (pick: number, to: 'processing' | 'successful' | 'failed' | 'reversed') => {
         const t = picked(pick);
         if (!t) return;
@@ -79,7 +91,8 @@ describe('money commands read a bounded number of events, whatever the history',
       };
       const repeat = async (pick: number) => {
         const t = picked(pick);
-        const last = t && ((await store.readStream(transferStream(t.id))).at(-1) as unknown as TransferEvent | undefined);
+        const last =
+          t && ((await store.readStream(transferStream(t.id))).at(-1) as unknown as TransferEvent | undefined);
         if (last) await applyMoney(s, last, TEST_CONTEXT);
       };
       const run = (o: Op) => {
@@ -104,7 +117,9 @@ describe('money commands read a bounded number of events, whatever the history',
         most = Math.max(most, counter.read);
         expect(counter.read).toBeLessThanOrEqual(BOUND);
         const { state } = await foldStream(s, accountStream(ACC), accountDecider);
-        const scratch = (await store.readStream(accountStream(ACC))).map((e) => e as unknown as AccountEvent).reduce(accountDecider.evolve, accountDecider.initialState);
+        const scratch = (await store.readStream(accountStream(ACC)))
+          .map((e) => e as unknown as AccountEvent)
+          .reduce(accountDecider.evolve, accountDecider.initialState);
         expect(state).toEqual(scratch);
       };
       // Every kind of step once, in a fixed order, then random sequences.
@@ -129,7 +144,13 @@ describe('money commands read a bounded number of events, whatever the history',
         { numRuns: 12 },
       );
       // The steps reached every status, so the bound was met by every kind of step.
-      const statuses = new Set(await Promise.all(transfers.map(async (t) => ((state) => (isTransfer(state) ? state.status : 'none'))(await transferOf(store, t.id)))));
+      const statuses = new Set(
+        await Promise.all(
+          transfers.map(async (t) =>
+            ((state) => (isTransfer(state) ? state.status : 'none'))(await transferOf(store, t.id)),
+          ),
+        ),
+      );
       expect([...statuses]).toEqual(expect.arrayContaining(['successful', 'failed', 'reversed', 'pending']));
       // The counter sees what a fold reads: a cold one (another store handle, its own cache) reads the whole history.
       const cold = new ReadCounter(store, ACC);

@@ -33,7 +33,13 @@ describe('a cancel and the move to processing on two replicas', () => {
     dir = mkdtempSync(join(tmpdir(), 'cancel-race-'));
     [a, b] = [new SqliteEventStore(join(dir, 'events.db'), 5), new SqliteEventStore(join(dir, 'events.db'), 5)];
     await openUsdAccount(a, ACC, 7, context);
-    await handleCommand(a, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id: 'txn_1', amount: 1_000_000, currency: 'USD', now: 2 }, context);
+    await handleCommand(
+      a,
+      accountStream(ACC),
+      accountDecider,
+      { type: 'FundAccount', account_id: ACC, transaction_id: 'txn_1', amount: 1_000_000, currency: 'USD', now: 2 },
+      context,
+    );
   });
   afterAll(async () => {
     await Promise.all([a.close(), b.close()]);
@@ -69,11 +75,16 @@ describe('a cancel and the move to processing on two replicas', () => {
       await createTransfer(a, intent, context);
       // Both replicas have folded the pending transfer: each decides against the same revision.
       await Promise.all([a, b].map((store) => foldStream(store, transferStream(intent.id), transferDecider)));
-      const [c, r] = await Promise.all([refused(cancelTransfer(a, intent.id, 'ent_1', null, context)), refused(advanceTransfer(b, intent.id, 'processing', null, context))]);
+      const [c, r] = await Promise.all([
+        refused(cancelTransfer(a, intent.id, 'ent_1', null, context)),
+        refused(advanceTransfer(b, intent.id, 'processing', null, context)),
+      ]);
       expect([c, r].sort()).toEqual(['refused', 'won']);
       const types = (await a.readStream(transferStream(intent.id))).map((e) => e.type);
       expect(types).toEqual(['TransferCreated', c === 'won' ? 'TransferCancelled' : 'TransferProcessing']);
-      const releases = (await a.readStream(accountStream(ACC))).filter((e) => e.type === 'HoldReleased' && e.data.hold_id === intent.id);
+      const releases = (await a.readStream(accountStream(ACC))).filter(
+        (e) => e.type === 'HoldReleased' && e.data.hold_id === intent.id,
+      );
       expect(releases).toHaveLength(c === 'won' ? 1 : 0);
       if (r === 'won') held += intent.amount + intent.fee;
     }

@@ -36,10 +36,18 @@ describe('hold idempotency from the hold origin', () => {
   });
 
   const fund = (amount: number, transaction_id: string) =>
-    handleCommand(store, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id, amount, currency: 'USD', now: 2 }, context);
+    handleCommand(
+      store,
+      accountStream(ACC),
+      accountDecider,
+      { type: 'FundAccount', account_id: ACC, transaction_id, amount, currency: 'USD', now: 2 },
+      context,
+    );
   const intent = (amount: number): TransferIntent => aTransferIntent(ACC, amount);
-  const balance = async () => balanceOf((await foldStream(store, accountStream(ACC), accountDecider)).state as OpenAccountState);
-  const heldCount = async (id: string) => (await store.readStream(accountStream(ACC))).filter((e) => e.type === 'FundsHeld' && e.data.hold_id === id).length;
+  const balance = async () =>
+    balanceOf((await foldStream(store, accountStream(ACC), accountDecider)).state as OpenAccountState);
+  const heldCount = async (id: string) =>
+    (await store.readStream(accountStream(ACC))).filter((e) => e.type === 'FundsHeld' && e.data.hold_id === id).length;
   const last = async (id: string) => (await store.readStream(transferStream(id))).at(-1) as unknown as TransferEvent;
   /** What a request does: hold (the money decision), create. */
   const create = async (i: TransferIntent) => {
@@ -71,7 +79,9 @@ describe('hold idempotency from the hold origin', () => {
 
   it('refused for lack of funds: nothing is written anywhere; once funded, the same transfer is held and created', async () => {
     const i = intent(20_000);
-    await expect(holdMoney(store, i, context, 'fresh')).rejects.toMatchObject({ error: { code: 'insufficient_funds' } });
+    await expect(holdMoney(store, i, context, 'fresh')).rejects.toMatchObject({
+      error: { code: 'insufficient_funds' },
+    });
     expect(await store.readStream(transferStream(i.id))).toEqual([]);
     expect(await heldCount(i.id)).toBe(0);
     await fund(20_000, 'txn_2');
@@ -83,7 +93,13 @@ describe('hold idempotency from the hold origin', () => {
   it("a driver finishing an older log's reservation, that folded the account before the hold and read the transfer stream while another held, created and settled it, retries and holds nothing", async () => {
     // A reservation without a hold, as an older version left it when its request died.
     const i = { ...intent(1_000), id: `trf_${ulid()}` };
-    await handleCommand(store, transferReferenceStream(ACC, i.unique_reference), transferReferenceDecider, { type: 'ReserveTransferReference', intent: i, now: 3 }, context);
+    await handleCommand(
+      store,
+      transferReferenceStream(ACC, i.unique_reference),
+      transferReferenceDecider,
+      { type: 'ReserveTransferReference', intent: i, now: 3 },
+      context,
+    );
     // The late driver's store: its read of the transfer stream for the hold's origin answers "empty"
     // (the second read: the first checks whether the transfer exists), and meanwhile another driver
     // (its own store handle, so its own per-process queue) holds, creates and settles.
@@ -118,7 +134,13 @@ describe('hold idempotency from the hold origin', () => {
     const i = intent(1_000);
     await succeed(i);
     const { revision } = await foldStream(store, accountStream(ACC), accountDecider);
-    await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to: 'reversed', account_revision: revision, now: 6 }, context);
+    await handleCommand(
+      store,
+      transferStream(i.id),
+      transferDecider,
+      { type: 'AdvanceTransfer', transfer_id: i.id, to: 'reversed', account_revision: revision, now: 6 },
+      context,
+    );
     const reversed = await last(i.id);
     let armed = false;
     let raced = false;
@@ -130,10 +152,22 @@ describe('hold idempotency from the hold origin', () => {
       return events;
     };
     const late = anotherProcess(store, readStream);
-    const landed = accountLogReader(late, ACC, revision + 1, (e) => e.type === 'HoldReversed' && e.data.hold_id === i.id);
+    const landed = accountLogReader(
+      late,
+      ACC,
+      revision + 1,
+      (e) => e.type === 'HoldReversed' && e.data.hold_id === i.id,
+    );
     const reverse = async () => {
       armed = true;
-      return { type: 'ReverseSettledHold' as const, account_id: ACC, hold_id: i.id, total: 1_010, already_reversed: await landed(), now: 7 };
+      return {
+        type: 'ReverseSettledHold' as const,
+        account_id: ACC,
+        hold_id: i.id,
+        total: 1_010,
+        already_reversed: await landed(),
+        now: 7,
+      };
     };
     expect((await handleCommand(late, accountStream(ACC), accountDecider, reverse, context)).newEvents).toEqual([]);
     expect(raced).toBe(true);
@@ -172,7 +206,13 @@ describe('hold idempotency from the hold origin', () => {
     await create(i);
     // The transfer moves without its money steps, as if each request died right after its append.
     for (const to of ['processing', 'successful', 'reversed'] as const) {
-      await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 }, context);
+      await handleCommand(
+        store,
+        transferStream(i.id),
+        transferDecider,
+        { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 },
+        context,
+      );
     }
     const reversed = await last(i.id);
     await applyMoney(store, reversed, context);

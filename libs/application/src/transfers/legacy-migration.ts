@@ -23,7 +23,11 @@ const PAGE = 1_000;
 export async function migrateLegacyReferences(store: EventStore, checkpoints?: CheckpointStore): Promise<number> {
   let after = (await checkpoints?.getCheckpoint(LEGACY_MIGRATION_CHECKPOINT)) ?? 0;
   const reservations = new Map<string, RecordedEvent>();
-  for (let page = await store.readAll({ after, limit: PAGE }); page.length > 0; page = await store.readAll({ after, limit: PAGE })) {
+  for (
+    let page = await store.readAll({ after, limit: PAGE });
+    page.length > 0;
+    page = await store.readAll({ after, limit: PAGE })
+  ) {
     for (const event of page) if (event.type === 'TransferReferenceReserved') reservations.set(event.streamId, event);
     after = page[page.length - 1].position;
   }
@@ -39,9 +43,18 @@ async function migrateOne(store: EventStore, streamId: string, reserved: Recorde
   const context = reactionContext(reserved, 'legacy-migration');
   const transfer = await finishLegacyTransfer(store, state.intent, context);
   if (!transfer) return false;
-  const { account_id, unique_reference } = (reserved.data as Extract<TransferReferenceEvent, { type: 'TransferReferenceReserved' }>['data']).intent;
+  const { account_id, unique_reference } = (
+    reserved.data as Extract<TransferReferenceEvent, { type: 'TransferReferenceReserved' }>['data']
+  ).intent;
   const command = { transfer_id: transfer.id, account_id, unique_reference, now: clockOf(store).now() };
-  const { newEvents } = await handleCommand(store, transferStreamFor(account_id, unique_reference), transferMigrationDecider, command, context, { entityId: transfer.entity_id });
+  const { newEvents } = await handleCommand(
+    store,
+    transferStreamFor(account_id, unique_reference),
+    transferMigrationDecider,
+    command,
+    context,
+    { entityId: transfer.entity_id },
+  );
   return newEvents.length > 0;
 }
 
@@ -83,7 +96,10 @@ export class LegacyReferenceMigration implements OnApplicationBootstrap, OnAppli
       if (migrated) logger.info({ migrated }, 'older log: transfer references moved to their keyed streams');
     } catch (err) {
       if (this.closed) return;
-      logger.warn({ err, retry_in_ms: retryMs }, 'older log: could not be read to migrate it; retrying (not ready until it has run)');
+      logger.warn(
+        { err, retry_in_ms: retryMs },
+        'older log: could not be read to migrate it; retrying (not ready until it has run)',
+      );
       this.retry = setTimeout(() => void this.attempt(Math.min(retryMs * 2, 30_000)), retryMs);
       this.retry.unref();
     }

@@ -16,14 +16,32 @@ import { createTransfer, holdMoney, releaseHold, transferOf } from './transfer-s
  */
 
 /** The transfer the reference is bound to after this claim: this intent, or the one that claimed it first. */
-async function claimReference(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<TransferIntent> {
+async function claimReference(
+  store: EventStore,
+  intent: TransferIntent,
+  context: CommandContext,
+): Promise<TransferIntent> {
   const stream = transferReferenceStream(intent.account_id, intent.unique_reference);
   for (;;) {
-    const { state } = await handleCommand(store, stream, transferReferenceDecider, { type: 'ReserveTransferReference', intent, now: clockOf(store).now() }, context, { entityId: intent.entity_id });
+    const { state } = await handleCommand(
+      store,
+      stream,
+      transferReferenceDecider,
+      { type: 'ReserveTransferReference', intent, now: clockOf(store).now() },
+      context,
+      { entityId: intent.entity_id },
+    );
     if (state.status !== 'reserved') throw new Error(`reference ${intent.unique_reference} not reserved`);
-    if (state.transfer_id === intent.id || (await transferOf(store, state.transfer_id)).status !== 'voided') return state.intent;
+    if (state.transfer_id === intent.id || (await transferOf(store, state.transfer_id)).status !== 'voided')
+      return state.intent;
     // A voided id (its hold was refused) whose release a crash cut short frees the reference.
-    await handleCommand(store, stream, transferReferenceDecider, { type: 'ReleaseTransferReference', transfer_id: state.transfer_id, now: clockOf(store).now() }, context);
+    await handleCommand(
+      store,
+      stream,
+      transferReferenceDecider,
+      { type: 'ReleaseTransferReference', transfer_id: state.transfer_id, now: clockOf(store).now() },
+      context,
+    );
   }
 }
 
@@ -32,7 +50,11 @@ async function claimReference(store: EventStore, intent: TransferIntent, context
  * retry after funding finishes it), create; null when the id was voided or its reference went to
  * another transfer (its hold is then given back).
  */
-export async function finishLegacyTransfer(store: EventStore, intent: TransferIntent, context: CommandContext): Promise<TransferRecord | null> {
+export async function finishLegacyTransfer(
+  store: EventStore,
+  intent: TransferIntent,
+  context: CommandContext,
+): Promise<TransferRecord | null> {
   const existing = await transferOf(store, intent.id);
   if (isTransfer(existing)) return existing.transfer;
   if (existing.status === 'voided') return null;

@@ -20,10 +20,22 @@ export const MONEY_GRACE_MS = 5_000;
  * `graceMs` after the event has passed, the step runs (still a no-op if the request finished it
  * meanwhile, every money command being keyed by the transfer id).
  */
-export function transferMoneyManager(store: EventStore, commands: CommandBus, graceMs = MONEY_GRACE_MS, clock: Clock = systemClock): ProcessManager {
+export function transferMoneyManager(
+  store: EventStore,
+  commands: CommandBus,
+  graceMs = MONEY_GRACE_MS,
+  clock: Clock = systemClock,
+): ProcessManager {
   return {
     name: 'transfer-money',
-    handles: ['TransferCreated', 'TransferSucceeded', 'TransferFailed', 'TransferCancelled', 'TransferReversed', 'TransferVoided'],
+    handles: [
+      'TransferCreated',
+      'TransferSucceeded',
+      'TransferFailed',
+      'TransferCancelled',
+      'TransferReversed',
+      'TransferVoided',
+    ],
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
       const event = recorded as unknown as TransferEvent;
       if (await moneyDone(store, event)) return;
@@ -59,7 +71,12 @@ async function moneyDone(store: EventStore, event: TransferEvent): Promise<boole
       const { state } = await foldStream(store, transferStream(t.id), transferDecider);
       if (!isTransfer(state) || state.destination_account_id === null) return true;
       const from = (state.destination_revision ?? -1) + 1;
-      return accountLogReader(store, state.destination_account_id, from, (e) => e.type === 'BookTransferReceived' && e.data.transfer_id === t.id)();
+      return accountLogReader(
+        store,
+        state.destination_account_id,
+        from,
+        (e) => e.type === 'BookTransferReceived' && e.data.transfer_id === t.id,
+      )();
     }
     default:
       // A reversal's credit is known only from the account's log; reversals are rare, so it just waits.

@@ -16,7 +16,11 @@ export const RAIL_STEP_MS = 800;
  * once after a restart. Live transfers are left to the operator. A step the transfer has already left (moved by the sandbox endpoint) is
  * refused by the lifecycle (a conflict) and dropped. Book transfers are not on a network.
  */
-export function transferRailsManager(commands: CommandBus, stepMs = RAIL_STEP_MS, clock: Clock = systemClock): ProcessManager {
+export function transferRailsManager(
+  commands: CommandBus,
+  stepMs = RAIL_STEP_MS,
+  clock: Clock = systemClock,
+): ProcessManager {
   return {
     name: 'transfer-rails',
     handles: ['TransferCreated', 'TransferProcessing'],

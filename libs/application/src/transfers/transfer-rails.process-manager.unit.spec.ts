@@ -20,7 +20,11 @@ describe('the simulated transfer network (a sandbox simulator)', () => {
     const execute = jest.fn().mockResolvedValue(undefined);
     await transferRailsManager({ execute } as unknown as CommandBus, 0).handle(created('sandbox'), signal);
     expect(execute).toHaveBeenCalledTimes(1);
-    expect(execute.mock.calls[0][0]).toMatchObject({ transferId: 'trf_1', to: 'processing', context: { actor: { mode: 'sandbox' } } });
+    expect(execute.mock.calls[0][0]).toMatchObject({
+      transferId: 'trf_1',
+      to: 'processing',
+      context: { actor: { mode: 'sandbox' } },
+    });
   });
 
   it('never moves a live transfer: the operator does', async () => {

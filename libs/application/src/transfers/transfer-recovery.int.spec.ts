@@ -32,7 +32,13 @@ describe('transfer creation crash windows', () => {
     ({ store, dispose } = storeOnDisk('transfer-recovery-'));
     bus = await commandBusFor(store, [RecoverTransferReservationHandler, ApplyTransferMoneyHandler]);
     await openUsdAccount(store, ACC, 3, context);
-    await handleCommand(store, accountStream(ACC), accountDecider, { type: 'FundAccount', account_id: ACC, transaction_id: 'txn_1', amount: 10_000, currency: 'USD', now: 2 }, context);
+    await handleCommand(
+      store,
+      accountStream(ACC),
+      accountDecider,
+      { type: 'FundAccount', account_id: ACC, transaction_id: 'txn_1', amount: 10_000, currency: 'USD', now: 2 },
+      context,
+    );
   });
   afterEach(async () => {
     await bus.close();
@@ -41,20 +47,43 @@ describe('transfer creation crash windows', () => {
 
   const intent = (amount: number, ref = 'ref-1'): TransferIntent => aTransferIntent(ACC, amount, ref);
   /** An older version's transfer: a plain ULID id, its own stream, bound to its reference by a reservation. */
-  const legacyIntent = (amount: number, ref = 'ref-1'): TransferIntent => ({ ...intent(amount, ref), id: `trf_${ulid()}` });
+  const legacyIntent = (amount: number, ref = 'ref-1'): TransferIntent => ({
+    ...intent(amount, ref),
+    id: `trf_${ulid()}`,
+  });
   const reserve = async (i: TransferIntent) => {
-    await handleCommand(store, transferReferenceStream(ACC, i.unique_reference), transferReferenceDecider, { type: 'ReserveTransferReference', intent: i, now: Date.now() }, context);
+    await handleCommand(
+      store,
+      transferReferenceStream(ACC, i.unique_reference),
+      transferReferenceDecider,
+      { type: 'ReserveTransferReference', intent: i, now: Date.now() },
+      context,
+    );
     return (await store.readStream(transferReferenceStream(ACC, i.unique_reference))).at(-1)!;
   };
   const hold = (i: TransferIntent) =>
-    handleCommand(store, accountStream(ACC), accountDecider, { type: 'PlaceHold', account_id: ACC, hold_id: i.id, amount: i.amount, fee: i.fee, origin_done: false, now: 3 }, context);
+    handleCommand(
+      store,
+      accountStream(ACC),
+      accountDecider,
+      { type: 'PlaceHold', account_id: ACC, hold_id: i.id, amount: i.amount, fee: i.fee, origin_done: false, now: 3 },
+      context,
+    );
   const account = async () => (await foldStream(store, accountStream(ACC), accountDecider)).state as OpenAccountState;
   const transfer = async (i: TransferIntent) => (await foldStream(store, transferStream(i.id), transferDecider)).state;
-  const reference = async (i: TransferIntent) => (await foldStream(store, transferReferenceStream(ACC, i.unique_reference), transferReferenceDecider)).state;
+  const reference = async (i: TransferIntent) =>
+    (await foldStream(store, transferReferenceStream(ACC, i.unique_reference), transferReferenceDecider)).state;
 
-  const heldEvent = async (i: TransferIntent) => (await store.readStream(accountStream(ACC))).find((e) => e.type === 'FundsHeld' && e.data.hold_id === i.id)!;
+  const heldEvent = async (i: TransferIntent) =>
+    (await store.readStream(accountStream(ACC))).find((e) => e.type === 'FundsHeld' && e.data.hold_id === i.id)!;
   const voided = async (i: TransferIntent) => {
-    await handleCommand(store, transferStream(i.id), transferDecider, { type: 'VoidTransfer', transfer_id: i.id, account_id: ACC, reason: 'insufficient_funds', now: 4 }, context);
+    await handleCommand(
+      store,
+      transferStream(i.id),
+      transferDecider,
+      { type: 'VoidTransfer', transfer_id: i.id, account_id: ACC, reason: 'insufficient_funds', now: 4 },
+      context,
+    );
     return (await store.readStream(transferStream(i.id))).at(-1)!;
   };
 
@@ -85,7 +114,15 @@ describe('transfer creation crash windows', () => {
       const i = intent(1_000);
       await holdMoney(store, i, context, 'fresh');
       await createTransfer(store, i, context);
-      const card = { type: 'PlaceHold' as const, account_id: ACC, hold_id: 'ctxn_1', amount: 500, fee: 0, origin_done: false, now: 5 };
+      const card = {
+        type: 'PlaceHold' as const,
+        account_id: ACC,
+        hold_id: 'ctxn_1',
+        amount: 500,
+        fee: 0,
+        origin_done: false,
+        now: 5,
+      };
       await handleCommand(store, accountStream(ACC), accountDecider, card, context);
       const head = (await store.readStream(accountStream(ACC))).length;
       const patient = transferRecoveryManager(store, bus.commands, 3_600_000);
@@ -145,7 +182,9 @@ describe('transfer creation crash windows', () => {
       expect(await migrateLegacyReferences(store, checkpoints)).toBe(2);
       expect(await transfer(dead)).toMatchObject({ status: 'pending', transfer: { id: dead.id } });
       for (const i of [done, dead]) {
-        expect((await store.readStream(transferStreamFor(ACC, i.unique_reference))).map((e) => e.type)).toEqual(['TransferReferenceMigrated']);
+        expect((await store.readStream(transferStreamFor(ACC, i.unique_reference))).map((e) => e.type)).toEqual([
+          'TransferReferenceMigrated',
+        ]);
         // A new request of the reference: its creation finds the older transfer (and gives its own hold back).
         expect(await createTransfer(store, intent(10, i.unique_reference), context)).toMatchObject({ id: i.id });
       }
@@ -161,7 +200,13 @@ describe('transfer creation crash windows', () => {
     await holdMoney(store, i, context, 'fresh');
     await createTransfer(store, i, context);
     for (const to of ['processing', 'successful'] as const) {
-      await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 }, context);
+      await handleCommand(
+        store,
+        transferStream(i.id),
+        transferDecider,
+        { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 },
+        context,
+      );
     }
     const succeeded = (await store.readStream(transferStream(i.id))).at(-1)!;
     const money = transferMoneyManager(store, bus.commands, 0);
@@ -175,9 +220,21 @@ describe('transfer creation crash windows', () => {
     await holdMoney(store, i, context, 'fresh');
     await createTransfer(store, i, context);
     for (const to of ['processing', 'successful'] as const) {
-      await handleCommand(store, transferStream(i.id), transferDecider, { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 }, context);
+      await handleCommand(
+        store,
+        transferStream(i.id),
+        transferDecider,
+        { type: 'AdvanceTransfer', transfer_id: i.id, to, now: 6 },
+        context,
+      );
     }
-    await handleCommand(store, accountStream(ACC), accountDecider, { type: 'SettleHold', account_id: ACC, hold_id: i.id, now: 7 }, context);
+    await handleCommand(
+      store,
+      accountStream(ACC),
+      accountDecider,
+      { type: 'SettleHold', account_id: ACC, hold_id: i.id, now: 7 },
+      context,
+    );
     const succeeded = (await store.readStream(transferStream(i.id))).at(-1)!;
     const head = (await store.readStream(accountStream(ACC))).length;
     // An hour's grace: were it waiting for the deadline, this would not resolve within the test's timeout.

@@ -19,7 +19,9 @@ function started(recorded: RecordedEvent): Started {
     const { transfer, held } = (recorded as unknown as Extract<AccountEvent, { type: 'FundsHeld' }>).data;
     return transfer ? { intent: transfer as TransferIntent, at: held } : null;
   }
-  const { intent, reserved } = (recorded as unknown as Extract<TransferReferenceEvent, { type: 'TransferReferenceReserved' }>).data;
+  const { intent, reserved } = (
+    recorded as unknown as Extract<TransferReferenceEvent, { type: 'TransferReferenceReserved' }>
+  ).data;
   return { intent, at: reserved };
 }
 
@@ -29,7 +31,12 @@ function started(recorded: RecordedEvent): Started {
  * (created; an older log's reservation is claimed first), or its hold is given back when the
  * reference went to another transfer. A creation its request finished costs one fold and no wait.
  */
-export function transferRecoveryManager(store: EventStore, commands: CommandBus, graceMs = RESERVATION_GRACE_MS, clock: Clock = systemClock): ProcessManager {
+export function transferRecoveryManager(
+  store: EventStore,
+  commands: CommandBus,
+  graceMs = RESERVATION_GRACE_MS,
+  clock: Clock = systemClock,
+): ProcessManager {
   return {
     name: 'transfer-recovery',
     handles: ['FundsHeld', 'TransferReferenceReserved'],
@@ -37,7 +44,9 @@ export function transferRecoveryManager(store: EventStore, commands: CommandBus,
       const begun = started(recorded);
       if (!begun || (await transferById(store, begun.intent.id))) return;
       await sleepUntil(begun.at + graceMs, signal, clock);
-      await commands.execute(new RecoverTransferReservationCommand(reactionContext(recorded, 'transfer-recovery'), begun.intent));
+      await commands.execute(
+        new RecoverTransferReservationCommand(reactionContext(recorded, 'transfer-recovery'), begun.intent),
+      );
     },
   };
 }

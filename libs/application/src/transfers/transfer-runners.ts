@@ -44,7 +44,11 @@ export class TransferRunners implements OnApplicationBootstrap {
     for (const manager of managers) {
       await this.runners.start(manager, {
         concurrency: CONCURRENCY,
-        onError: (err, event) => logger.warn({ err, event_id: event.id, stream: event.streamId, manager: manager.name }, 'transfer step failed; retrying'),
+        onError: (err, event) =>
+          logger.warn(
+            { err, event_id: event.id, stream: event.streamId, manager: manager.name },
+            'transfer step failed; retrying',
+          ),
       });
     }
   }

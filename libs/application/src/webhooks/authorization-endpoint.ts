@@ -23,14 +23,24 @@ import { webhookIndexStream, webhookStream } from './streams';
  */
 export async function entityWebhooks(store: EventStore, entityId: string): Promise<ExistingWebhook[]> {
   const index = await foldStream(store, webhookIndexStream(entityId), webhookIndexDecider);
-  const states = await Promise.all(index.state.webhook_ids.map(async (id) => (await foldStream(store, webhookStream(id), webhookDecider)).state));
+  const states = await Promise.all(
+    index.state.webhook_ids.map(async (id) => (await foldStream(store, webhookStream(id), webhookDecider)).state),
+  );
   return states.filter(isExistingWebhook);
 }
 
 /** The entity's one active webhook subscribed to `card_authorizations.request`, if any (decisions §16). */
-export async function authorizationEndpoint(store: EventStore, entityId: string, now: number): Promise<ExistingWebhook | null> {
+export async function authorizationEndpoint(
+  store: EventStore,
+  entityId: string,
+  now: number,
+): Promise<ExistingWebhook | null> {
   const webhooks = await entityWebhooks(store, entityId);
-  return webhooks.find((w) => webhookStatusAt(w, now) === 'active' && subscribesTo(w.enabled_events, CARD_AUTHORIZATION_REQUEST)) ?? null;
+  return (
+    webhooks.find(
+      (w) => webhookStatusAt(w, now) === 'active' && subscribesTo(w.enabled_events, CARD_AUTHORIZATION_REQUEST),
+    ) ?? null
+  );
 }
 
 /**
@@ -49,20 +59,29 @@ export async function claimAuthorizationEndpoint(
   now: number,
 ): Promise<void> {
   const { entityId, webhookId, creating } = change;
-  const endpoint = webhookStatusAt(candidate, now) === 'active' && subscribesTo(candidate.enabled_events, CARD_AUTHORIZATION_REQUEST);
+  const endpoint =
+    webhookStatusAt(candidate, now) === 'active' && subscribesTo(candidate.enabled_events, CARD_AUTHORIZATION_REQUEST);
   if (!endpoint && !creating) return;
   const decide = async (index: WebhookIndexState): Promise<WebhookIndexCommand> => {
     const index_ = { type: 'IndexWebhook' as const, webhook_id: webhookId, entity_id: entityId };
     if (!endpoint) return index_;
     const others = index.webhook_ids.filter((id) => id !== webhookId);
     const folded = await Promise.all(others.map((id) => foldStream(store, webhookStream(id), webhookDecider)));
-    const refused = refuseSecondAuthorizationEndpoint(candidate, folded.map((f) => f.state).filter(isExistingWebhook), now);
+    const refused = refuseSecondAuthorizationEndpoint(
+      candidate,
+      folded.map((f) => f.state).filter(isExistingWebhook),
+      now,
+    );
     if (refused) throw new DomainException(refused);
     const revisions = new Map(others.map((id, i) => [id, folded[i].revision]));
     const pending = claimInFlight(index, webhookId, (id) => revisions.get(id) ?? -1, now);
     if (pending)
       throw new DomainException(
-        domainError('conflict', 'authorization_endpoint_exists', `Webhook ${pending.webhook_id} is becoming this entity's authorization endpoint; disable or unsubscribe it first`),
+        domainError(
+          'conflict',
+          'authorization_endpoint_exists',
+          `Webhook ${pending.webhook_id} is becoming this entity's authorization endpoint; disable or unsubscribe it first`,
+        ),
       );
     const revision = creating ? -1 : (await foldStream(store, webhookStream(webhookId), webhookDecider)).revision;
     const claim = { webhook_id: webhookId, revision, at: now };

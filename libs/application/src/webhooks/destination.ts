@@ -24,7 +24,11 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 export type Resolve = (host: string) => Promise<readonly string[]>;
 
 export const resolveAll: Resolve = (host) =>
-  new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses.map((a) => a.address)))));
+  new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) =>
+      err ? reject(err) : resolve(addresses.map((a) => a.address)),
+    ),
+  );
 
 /** URL hosts of IPv6 literals come bracketed. */
 const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
@@ -34,7 +38,11 @@ const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
  * address is refused; one that does not resolve (yet) is accepted, because every delivery checks
  * again where the name points at that moment (DNS rebinding).
  */
-export async function refusePrivateDestination(url: string, allowPrivate: boolean, resolve: Resolve = resolveAll): Promise<void> {
+export async function refusePrivateDestination(
+  url: string,
+  allowPrivate: boolean,
+  resolve: Resolve = resolveAll,
+): Promise<void> {
   if (allowPrivate) return;
   const host = bareHost(new URL(url).hostname);
   let addresses: readonly string[];
@@ -47,7 +55,9 @@ export async function refusePrivateDestination(url: string, allowPrivate: boolea
     }
   }
   if (addresses.some((a) => !isPublicAddress(a))) {
-    throw new DomainException(invalid('url', 'url must not point to a loopback, private or otherwise non-public address'));
+    throw new DomainException(
+      invalid('url', 'url must not point to a loopback, private or otherwise non-public address'),
+    );
   }
 }
 
@@ -67,7 +77,8 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
     dnsLookup(hostname, { ...options, all: true }, (err, found: LookupAddress[]) => {
       if (err) return callback(err, '', 0);
       const refused = allowPrivate ? undefined : found.find((a) => !isPublicAddress(a.address));
-      if (refused) return callback(new PrivateDestinationError(hostname, refused.address) as NodeJS.ErrnoException, '', 0);
+      if (refused)
+        return callback(new PrivateDestinationError(hostname, refused.address) as NodeJS.ErrnoException, '', 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, found);
       return callback(null, found[0].address, found[0].family);
     });

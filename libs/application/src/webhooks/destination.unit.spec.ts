@@ -26,14 +26,21 @@ describe('webhook destinations (decisions §9)', () => {
     expect(() => refuseLiteralDestination(new URL(url), false)).toThrow(/non-public/);
   });
 
-  it.each(['https://8.8.8.8/', 'https://[2606:4700:4700::1111]/', 'https://[::ffff:8.8.8.8]/'])('accepts the public address %s', async (url) => {
-    expect(isPublicAddress(host(url))).toBe(true);
-    await expect(refusePrivateDestination(url, false)).resolves.toBeUndefined();
-  });
+  it.each(['https://8.8.8.8/', 'https://[2606:4700:4700::1111]/', 'https://[::ffff:8.8.8.8]/'])(
+    'accepts the public address %s',
+    async (url) => {
+      expect(isPublicAddress(host(url))).toBe(true);
+      await expect(refusePrivateDestination(url, false)).resolves.toBeUndefined();
+    },
+  );
 
   it('judges names by every address they resolve to', async () => {
-    await expect(refusePrivateDestination('https://hooks.example.com/', false, async () => ['93.184.216.34', '::7f00:1'])).rejects.toBeDefined();
-    await expect(refusePrivateDestination('https://hooks.example.com/', false, async () => ['93.184.216.34'])).resolves.toBeUndefined();
+    await expect(
+      refusePrivateDestination('https://hooks.example.com/', false, async () => ['93.184.216.34', '::7f00:1']),
+    ).rejects.toBeDefined();
+    await expect(
+      refusePrivateDestination('https://hooks.example.com/', false, async () => ['93.184.216.34']),
+    ).resolves.toBeUndefined();
     await expect(refusePrivateDestination('https://[::1]/', true)).resolves.toBeUndefined();
   });
 });

@@ -8,7 +8,12 @@ import { webhookIndexStream } from './streams';
  * backfill and its router (on seeing a creation) repeat it for webhooks older than the index.
  * Indexing twice records nothing.
  */
-export async function indexWebhook(store: EventStore, context: CommandContext, webhookId: string, entityId: string): Promise<void> {
+export async function indexWebhook(
+  store: EventStore,
+  context: CommandContext,
+  webhookId: string,
+  entityId: string,
+): Promise<void> {
   const command = { type: 'IndexWebhook' as const, webhook_id: webhookId, entity_id: entityId };
   await handleCommand(store, webhookIndexStream(entityId), webhookIndexDecider, command, context, { entityId });
 }

@@ -20,7 +20,8 @@ export function luhnCheckDigit(payload: string): string {
   return String((10 - (sum % 10)) % 10);
 }
 
-export const isLuhnValid = (value: string) => /^\d{2,}$/.test(value) && luhnCheckDigit(value.slice(0, -1)) === value.slice(-1);
+export const isLuhnValid = (value: string) =>
+  /^\d{2,}$/.test(value) && luhnCheckDigit(value.slice(0, -1)) === value.slice(-1);
 
 /** Service BAN: 10 digits, no leading zero, the last a Luhn check digit over the first nine. */
 export function newServiceBan(random: RandomSource): string {
@@ -38,7 +39,8 @@ export function nubanCheckDigit(bankCode: string, serial: string): string {
   return String((10 - (sum % 10)) % 10);
 }
 
-export const isValidNuban = (bankCode: string, nuban: string) => /^\d{3}$/.test(bankCode) && /^\d{10}$/.test(nuban) && nubanCheckDigit(bankCode, nuban.slice(0, 9)) === nuban[9];
+export const isValidNuban = (bankCode: string, nuban: string) =>
+  /^\d{3}$/.test(bankCode) && /^\d{10}$/.test(nuban) && nubanCheckDigit(bankCode, nuban.slice(0, 9)) === nuban[9];
 
 /** ABA routing numbers: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
 export function isValidAbaRouting(value: string): boolean {

@@ -1,4 +1,14 @@
-import { base58, isLuhnValid, isSolanaAddress, isValidAbaRouting, isValidNuban, isValidServiceBan, luhnCheckDigit, newServiceBan, nubanCheckDigit } from './account-numbers';
+import {
+  base58,
+  isLuhnValid,
+  isSolanaAddress,
+  isValidAbaRouting,
+  isValidNuban,
+  isValidServiceBan,
+  luhnCheckDigit,
+  newServiceBan,
+  nubanCheckDigit,
+} from './account-numbers';
 import { seededRandom } from './testing/fixed-random';
 
 describe('account number formats', () => {

@@ -23,7 +23,9 @@ export function currencyInfo(code: string): CurrencyInfo | null {
   return { code, minor_units: record.digits };
 }
 
-export const isSupportedCurrency = (code: unknown): code is string => typeof code === 'string' && currencyInfo(code) !== null;
+export const isSupportedCurrency = (code: unknown): code is string =>
+  typeof code === 'string' && currencyInfo(code) !== null;
 
 /** Amounts are integers of minor units: positive and exactly representable in a JS number. */
-export const isValidAmount = (amount: unknown): amount is number => typeof amount === 'number' && Number.isSafeInteger(amount) && amount > 0;
+export const isValidAmount = (amount: unknown): amount is number =>
+  typeof amount === 'number' && Number.isSafeInteger(amount) && amount > 0;

@@ -20,6 +20,7 @@ describe('currencies', () => {
   it('accepts only positive safe integers as amounts', () => {
     expect(isValidAmount(1)).toBe(true);
     expect(isValidAmount(Number.MAX_SAFE_INTEGER)).toBe(true);
-    for (const bad of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1, NaN, Infinity, '100']) expect(isValidAmount(bad)).toBe(false);
+    for (const bad of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1, NaN, Infinity, '100'])
+      expect(isValidAmount(bad)).toBe(false);
   });
 });

@@ -1,5 +1,13 @@
 import { composeIBAN, isValidIBAN } from 'ibantools';
-import { evmAddress, isEvmAddress, isSolanaAddress, isValidNuban, nubanCheckDigit, solanaAddress, type RandomSource } from './account-numbers';
+import {
+  evmAddress,
+  isEvmAddress,
+  isSolanaAddress,
+  isValidNuban,
+  nubanCheckDigit,
+  solanaAddress,
+  type RandomSource,
+} from './account-numbers';
 
 export type AssetType = 'fiat' | 'crypto';
 export const ASSET_TYPES: readonly AssetType[] = ['fiat', 'crypto'];
@@ -23,7 +31,8 @@ const NG_BANK_CODE = '999';
 /** Lithuanian IBANs, as EU e-money institutions commonly issue; 5-digit bank code then 11 digits. */
 const LT_BANK_CODE = '39990';
 
-const digitsNoLeadingZero = (random: RandomSource, count: number) => String(1 + (Number(random.digits(1)) % 9)) + random.digits(count - 1);
+const digitsNoLeadingZero = (random: RandomSource, count: number) =>
+  String(1 + (Number(random.digits(1)) % 9)) + random.digits(count - 1);
 
 const chain = (name: string, code: string, evm: boolean): RailSpec => ({
   asset_type: 'crypto',
@@ -33,8 +42,18 @@ const chain = (name: string, code: string, evm: boolean): RailSpec => ({
 });
 
 export const RAILS = {
-  ach: { asset_type: 'fiat', issuer: US_ISSUER, newNumber: (r) => digitsNoLeadingZero(r, 12), isValidNumber: (v) => /^[1-9]\d{11}$/.test(v) },
-  wire: { asset_type: 'fiat', issuer: US_ISSUER, newNumber: (r) => digitsNoLeadingZero(r, 12), isValidNumber: (v) => /^[1-9]\d{11}$/.test(v) },
+  ach: {
+    asset_type: 'fiat',
+    issuer: US_ISSUER,
+    newNumber: (r) => digitsNoLeadingZero(r, 12),
+    isValidNumber: (v) => /^[1-9]\d{11}$/.test(v),
+  },
+  wire: {
+    asset_type: 'fiat',
+    issuer: US_ISSUER,
+    newNumber: (r) => digitsNoLeadingZero(r, 12),
+    isValidNumber: (v) => /^[1-9]\d{11}$/.test(v),
+  },
   faster_payments: {
     asset_type: 'fiat',
     issuer: { name: 'Sandbox Bank UK', code: '040999' },
@@ -80,5 +99,6 @@ export const RAILS_BY_CURRENCY: Readonly<Record<string, readonly Rail[]>> = {
 export const railsFor = (currency: string): readonly Rail[] => RAILS_BY_CURRENCY[currency] ?? [];
 export const defaultRail = (currency: string): Rail | null => railsFor(currency)[0] ?? null;
 /** Stablecoins are crypto assets; every ISO currency is fiat. */
-export const assetTypeOf = (currency: string): AssetType => (currency === 'USC' || currency === 'UST' ? 'crypto' : 'fiat');
+export const assetTypeOf = (currency: string): AssetType =>
+  currency === 'USC' || currency === 'UST' ? 'crypto' : 'fiat';
 export const isRail = (value: unknown): value is Rail => typeof value === 'string' && value in RAILS;

@@ -5,8 +5,16 @@ import type { Rail } from './rails';
  * so exactly one writer can ever claim a service BAN or an account number on a rail.
  */
 export type AccountReservationEvent =
-  | { readonly type: 'ServiceBanReserved'; readonly data: { readonly service_ban: string; readonly account_id: string } }
+  | {
+      readonly type: 'ServiceBanReserved';
+      readonly data: { readonly service_ban: string; readonly account_id: string };
+    }
   | {
       readonly type: 'AccountNumberReserved';
-      readonly data: { readonly rail: Rail; readonly account_number: string; readonly account_id: string; readonly account_details_id: string };
+      readonly data: {
+        readonly rail: Rail;
+        readonly account_number: string;
+        readonly account_id: string;
+        readonly account_details_id: string;
+      };
     };

@@ -1,5 +1,20 @@
-import { applyLedgerChange, customerBalance, newLedgerBook, unbalancedCurrency, type LedgerBook, type LedgerChange, type LedgerFault, type LedgerLine } from './ledger';
-import { ledgerChangesOf, movementKey, newMovementContext, type MoneyEvent, type MovementContext } from './money-movements';
+import {
+  applyLedgerChange,
+  customerBalance,
+  newLedgerBook,
+  unbalancedCurrency,
+  type LedgerBook,
+  type LedgerChange,
+  type LedgerFault,
+  type LedgerLine,
+} from './ledger';
+import {
+  ledgerChangesOf,
+  movementKey,
+  newMovementContext,
+  type MoneyEvent,
+  type MovementContext,
+} from './money-movements';
 
 /**
  * The books of every organization and mode, folded from the log in order. Movements are described
@@ -33,7 +48,11 @@ export function foldLedgerEvent(ledgers: Ledgers, key: string, event: MoneyEvent
  * (`bookEntriesOf` names it): the ledger read model folds one event at a time on the documents it
  * reads, the replay a whole log in memory.
  */
-export function foldIntoBook(context: MovementContext, bookFor: () => LedgerBook, event: MoneyEvent): LedgerFault | null {
+export function foldIntoBook(
+  context: MovementContext,
+  bookFor: () => LedgerBook,
+  event: MoneyEvent,
+): LedgerFault | null {
   // Read before the fold: settling or releasing a hold takes it out of the pending transactions.
   const stated = statedAmountFault(context, bookFor, event);
   const changes = ledgerChangesOf(context, event);
@@ -50,7 +69,10 @@ export function foldIntoBook(context: MovementContext, bookFor: () => LedgerBook
   if (data.account_id && data.balance_after) {
     const account = book.accounts.get(data.account_id);
     const ledger = account ? customerBalance(account) : { available: 0n, current: 0n };
-    if (ledger.available !== BigInt(data.balance_after.available) || ledger.current !== BigInt(data.balance_after.current)) {
+    if (
+      ledger.available !== BigInt(data.balance_after.available) ||
+      ledger.current !== BigInt(data.balance_after.current)
+    ) {
       return {
         transaction_id: changes[changes.length - 1].transaction_id,
         message: `${data.account_id}: the event says ${data.balance_after.available}/${data.balance_after.current} but its postings give ${ledger.available}/${ledger.current} (available/current)`,
@@ -75,18 +97,33 @@ function statedAmountFault(context: MovementContext, bookFor: () => LedgerBook, 
       const lines = bookFor().pending.get(d.hold_id);
       if (!lines) return null; // the fold names a post or void of nothing pending
       const held = lines.filter((l) => l.debit === d.account_id).reduce((n, l) => n + l.amount, 0);
-      return held === d.total ? null : { transaction_id: d.hold_id, message: `${d.account_id}: the event ${event.type === 'HoldSettled' ? 'settles' : 'releases'} ${d.total} but ${held} is pending` };
+      return held === d.total
+        ? null
+        : {
+            transaction_id: d.hold_id,
+            message: `${d.account_id}: the event ${event.type === 'HoldSettled' ? 'settles' : 'releases'} ${d.total} but ${held} is pending`,
+          };
     }
     case 'HoldReversed': {
       const d = event.data;
       const payout = context.get(movementKey('transfer', d.hold_id));
       if (payout?.kind !== 'transfer') return null; // the fold names a reversal of a payout the log never created
       const paid = payout.amount + payout.fee;
-      return paid === d.total ? null : { transaction_id: `${d.hold_id}:reversal`, message: `${d.account_id}: the event returns ${d.total} but the payout was ${paid} (amount + fee)` };
+      return paid === d.total
+        ? null
+        : {
+            transaction_id: `${d.hold_id}:reversal`,
+            message: `${d.account_id}: the event returns ${d.total} but the payout was ${paid} (amount + fee)`,
+          };
     }
     case 'CollectionCredited': {
       const d = event.data;
-      return d.amount === d.net + d.fee ? null : { transaction_id: d.payment_intent_id, message: `${d.account_id}: amount ${d.amount} is not net ${d.net} + fee ${d.fee}` };
+      return d.amount === d.net + d.fee
+        ? null
+        : {
+            transaction_id: d.payment_intent_id,
+            message: `${d.account_id}: amount ${d.amount} is not net ${d.net} + fee ${d.fee}`,
+          };
     }
     default:
       return null;
@@ -94,20 +131,26 @@ function statedAmountFault(context: MovementContext, bookFor: () => LedgerBook, 
 }
 
 /** The pending transactions an event's changes open, post or void: a book that holds only what the event touches must hold these. */
-export const pendingIdsOf = (changes: readonly LedgerChange[]): string[] => changes.filter((c) => c.kind !== 'posted').map((c) => c.transaction_id);
+export const pendingIdsOf = (changes: readonly LedgerChange[]): string[] =>
+  changes.filter((c) => c.kind !== 'posted').map((c) => c.transaction_id);
 
 /**
  * The ledger accounts and currencies an event's changes move (the lines of the transactions it
  * posts or voids taken from `pending`), and the account whose `balance_after` it states: with
  * these and `pendingIdsOf`, a partial book folds the event as the whole book would.
  */
-export function bookEntriesOf(changes: readonly LedgerChange[], pending: ReadonlyMap<string, readonly LedgerLine[]>, event: MoneyEvent): { accounts: Set<string>; currencies: Set<string> } {
+export function bookEntriesOf(
+  changes: readonly LedgerChange[],
+  pending: ReadonlyMap<string, readonly LedgerLine[]>,
+  event: MoneyEvent,
+): { accounts: Set<string>; currencies: Set<string> } {
   const accounts = new Set<string>();
   const currencies = new Set<string>();
   const data = event.data as { account_id?: string; balance_after?: unknown };
   if (data.account_id && data.balance_after) accounts.add(data.account_id);
   for (const change of changes) {
-    const lines = change.kind === 'posted' || change.kind === 'pending' ? change.lines : (pending.get(change.transaction_id) ?? []);
+    const lines =
+      change.kind === 'posted' || change.kind === 'pending' ? change.lines : (pending.get(change.transaction_id) ?? []);
     for (const line of lines) {
       accounts.add(line.debit).add(line.credit);
       currencies.add(line.currency);

@@ -68,10 +68,16 @@ export function ledgerAccountKind(id: string): LedgerAccountKind | null {
   return SYSTEM_KINDS.includes(kind) ? kind : null;
 }
 
-export const systemAccount = (kind: Exclude<LedgerAccountKind, 'customer' | 'clearing'>, currency: string) => `${kind}:${currency}`;
+export const systemAccount = (kind: Exclude<LedgerAccountKind, 'customer' | 'clearing'>, currency: string) =>
+  `${kind}:${currency}`;
 export const clearingAccount = (rail: string, currency: string) => `clearing:${rail}:${currency}`;
 
-export const zeroBalances = (): LedgerBalances => ({ debits_posted: 0n, credits_posted: 0n, debits_pending: 0n, credits_pending: 0n });
+export const zeroBalances = (): LedgerBalances => ({
+  debits_posted: 0n,
+  credits_posted: 0n,
+  debits_pending: 0n,
+  credits_pending: 0n,
+});
 
 /**
  * A customer account's balances (decisions §12): current = credits − debits posted; available =
@@ -86,9 +92,15 @@ export const customerBalance = (account: LedgerBalances): { current: bigint; ava
 function checkLines(transactionId: string, lines: readonly LedgerLine[]): LedgerFault | null {
   if (!lines.length) return { transaction_id: transactionId, message: 'a transaction needs at least one line' };
   for (const line of lines) {
-    if (!Number.isSafeInteger(line.amount) || line.amount <= 0) return { transaction_id: transactionId, message: `line amount ${line.amount} is not a positive integer of minor units` };
-    if (line.debit === line.credit) return { transaction_id: transactionId, message: `line debits and credits the same account ${line.debit}` };
-    for (const id of [line.debit, line.credit]) if (!ledgerAccountKind(id)) return { transaction_id: transactionId, message: `unknown ledger account ${id}` };
+    if (!Number.isSafeInteger(line.amount) || line.amount <= 0)
+      return {
+        transaction_id: transactionId,
+        message: `line amount ${line.amount} is not a positive integer of minor units`,
+      };
+    if (line.debit === line.credit)
+      return { transaction_id: transactionId, message: `line debits and credits the same account ${line.debit}` };
+    for (const id of [line.debit, line.credit])
+      if (!ledgerAccountKind(id)) return { transaction_id: transactionId, message: `unknown ledger account ${id}` };
   }
   return null;
 }
@@ -112,7 +124,8 @@ function currencyFault(book: LedgerBook, lines: readonly LedgerLine[]): LedgerFa
   for (const line of lines) {
     for (const id of [line.debit, line.credit]) {
       const known = book.accounts.get(id);
-      if (known && known.currency !== line.currency) return { transaction_id: '', message: `a ${line.currency} line touches ${id}, a ${known.currency} account` };
+      if (known && known.currency !== line.currency)
+        return { transaction_id: '', message: `a ${line.currency} line touches ${id}, a ${known.currency} account` };
     }
   }
   return null;
@@ -160,7 +173,11 @@ export function applyLedgerChange(book: LedgerBook, change: LedgerChange): Ledge
     case 'post_pending':
     case 'void_pending': {
       const lines = book.pending.get(id);
-      if (!lines) return { transaction_id: id, message: `${change.kind === 'post_pending' ? 'posts' : 'voids'} a transaction that is not pending` };
+      if (!lines)
+        return {
+          transaction_id: id,
+          message: `${change.kind === 'post_pending' ? 'posts' : 'voids'} a transaction that is not pending`,
+        };
       book.pending.delete(id);
       move(book, lines, 'pending', -1);
       return change.kind === 'post_pending' ? move(book, lines, 'posted', 1) : null;

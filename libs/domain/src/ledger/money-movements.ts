@@ -48,9 +48,20 @@ export const MONEY_EVENT_TYPES: readonly MoneyEvent['type'][] = [
  */
 export type MovementFact =
   | { readonly kind: 'account'; readonly currency: string }
-  | { readonly kind: 'transfer'; readonly rail: string; readonly amount: number; readonly fee: number; readonly currency: string }
+  | {
+      readonly kind: 'transfer';
+      readonly rail: string;
+      readonly amount: number;
+      readonly fee: number;
+      readonly currency: string;
+    }
   /** The card's currency and amount (the captured amount once captured). */
-  | { readonly kind: 'card'; readonly currency: string; readonly amount: number; readonly status: 'held' | 'captured' | 'reversed' }
+  | {
+      readonly kind: 'card';
+      readonly currency: string;
+      readonly amount: number;
+      readonly status: 'held' | 'captured' | 'reversed';
+    }
   | { readonly kind: 'intent'; readonly rail: string };
 
 type FactKind = MovementFact['kind'];
@@ -79,7 +90,11 @@ function factOf<K extends FactKind>(context: MovementContext, kind: K, id: strin
 export function movementKeysOf(event: MoneyEvent): string[] {
   switch (event.type) {
     case 'FundsHeld':
-      return [movementKey('account', event.data.account_id), movementKey('transfer', event.data.hold_id), movementKey('card', cardTransactionOf(event.data.hold_id))];
+      return [
+        movementKey('account', event.data.account_id),
+        movementKey('transfer', event.data.hold_id),
+        movementKey('card', cardTransactionOf(event.data.hold_id)),
+      ];
     case 'HoldSettled':
     case 'HoldReleased':
       return [movementKey('transfer', event.data.hold_id), movementKey('card', cardTransactionOf(event.data.hold_id))];
@@ -94,7 +109,8 @@ export function movementKeysOf(event: MoneyEvent): string[] {
 }
 
 const CAPTURE_SUFFIX = '.capture';
-const cardTransactionOf = (holdId: string) => (holdId.endsWith(CAPTURE_SUFFIX) ? holdId.slice(0, -CAPTURE_SUFFIX.length) : holdId);
+const cardTransactionOf = (holdId: string) =>
+  holdId.endsWith(CAPTURE_SUFFIX) ? holdId.slice(0, -CAPTURE_SUFFIX.length) : holdId;
 
 type Result = readonly LedgerChange[] | LedgerFault;
 
@@ -110,19 +126,33 @@ export function ledgerChangesOf(context: MovementContext, event: MoneyEvent): Re
     case 'TransferReferenceReserved': {
       const { intent } = event.data;
       const rail = intent.payment_type;
-      context.set(movementKey('transfer', intent.id), { kind: 'transfer', rail, amount: intent.amount, fee: intent.fee, currency: intent.currency });
+      context.set(movementKey('transfer', intent.id), {
+        kind: 'transfer',
+        rail,
+        amount: intent.amount,
+        fee: intent.fee,
+        currency: intent.currency,
+      });
       return [];
     }
     case 'CardAuthorizationHeld':
     case 'CardTransactionCaptured':
     case 'CardTransactionReversed': {
       const t = event.data.transaction;
-      const status = event.type === 'CardAuthorizationHeld' ? 'held' : event.type === 'CardTransactionCaptured' ? 'captured' : 'reversed';
+      const status =
+        event.type === 'CardAuthorizationHeld'
+          ? 'held'
+          : event.type === 'CardTransactionCaptured'
+            ? 'captured'
+            : 'reversed';
       context.set(movementKey('card', t.id), { kind: 'card', currency: t.currency, amount: t.amount, status });
       return [];
     }
     case 'IntentActionCreated':
-      context.set(movementKey('intent', event.data.action.payment_intent_id), { kind: 'intent', rail: event.data.action.payment_type });
+      context.set(movementKey('intent', event.data.action.payment_intent_id), {
+        kind: 'intent',
+        rail: event.data.action.payment_type,
+      });
       return [];
     default:
       return accountMoney(context, event);
@@ -133,8 +163,15 @@ function accountMoney(context: MovementContext, event: MoneyEvent): Result {
   switch (event.type) {
     case 'AccountFunded': {
       const d = event.data;
-      const from = d.source === 'inflow' && d.rail ? clearingAccount(d.rail, d.currency) : systemAccount('funding', d.currency);
-      return [{ kind: 'posted', transaction_id: d.transaction_id, lines: [{ debit: from, credit: d.account_id, amount: d.amount, currency: d.currency }] }];
+      const from =
+        d.source === 'inflow' && d.rail ? clearingAccount(d.rail, d.currency) : systemAccount('funding', d.currency);
+      return [
+        {
+          kind: 'posted',
+          transaction_id: d.transaction_id,
+          lines: [{ debit: from, credit: d.account_id, amount: d.amount, currency: d.currency }],
+        },
+      ];
     }
     case 'FundsHeld': {
       const lines = holdLines(context, event.data);
@@ -150,30 +187,59 @@ function accountMoney(context: MovementContext, event: MoneyEvent): Result {
       const id = `${event.data.hold_id}:reversal`;
       const t = factOf(context, 'transfer', event.data.hold_id);
       const currency = factOf(context, 'account', event.data.account_id)?.currency;
-      if (!t || !currency) return { transaction_id: id, message: `reverses ${event.data.hold_id}, a payout the log never created` };
+      if (!t || !currency)
+        return { transaction_id: id, message: `reverses ${event.data.hold_id}, a payout the log never created` };
       context.delete(movementKey('transfer', event.data.hold_id));
       return [{ kind: 'posted', transaction_id: id, lines: payoutLines(event.data.account_id, t, currency).map(flip) }];
     }
     case 'BookTransferReceived': {
       const d = event.data;
       return [
-        { kind: 'posted', transaction_id: `${d.transfer_id}:receipt`, lines: [{ debit: clearingAccount('book-transfer', d.currency), credit: d.account_id, amount: d.amount, currency: d.currency }] },
+        {
+          kind: 'posted',
+          transaction_id: `${d.transfer_id}:receipt`,
+          lines: [
+            {
+              debit: clearingAccount('book-transfer', d.currency),
+              credit: d.account_id,
+              amount: d.amount,
+              currency: d.currency,
+            },
+          ],
+        },
       ];
     }
     case 'CollectionCredited': {
       const d = event.data;
       const rail = factOf(context, 'intent', d.payment_intent_id)?.rail;
-      if (!rail) return { transaction_id: d.payment_intent_id, message: 'credits a collection whose intent action the log never created' };
+      if (!rail)
+        return {
+          transaction_id: d.payment_intent_id,
+          message: 'credits a collection whose intent action the log never created',
+        };
       const clearing = clearingAccount(rail, d.currency);
       const lines: LedgerLine[] = [{ debit: clearing, credit: d.account_id, amount: d.net, currency: d.currency }];
-      if (d.fee > 0) lines.push({ debit: clearing, credit: systemAccount('fees', d.currency), amount: d.fee, currency: d.currency });
+      if (d.fee > 0)
+        lines.push({ debit: clearing, credit: systemAccount('fees', d.currency), amount: d.fee, currency: d.currency });
       return [{ kind: 'posted', transaction_id: d.payment_intent_id, lines: lines.filter((l) => l.amount !== 0) }];
     }
     case 'CollectionRefunded': {
       const d = event.data;
       const rail = factOf(context, 'intent', d.payment_intent_id)?.rail;
-      if (!rail) return { transaction_id: d.refund_id, message: 'refunds a collection whose intent action the log never created' };
-      return [{ kind: 'posted', transaction_id: d.refund_id, lines: [{ debit: d.account_id, credit: clearingAccount(rail, d.currency), amount: d.amount, currency: d.currency }] }];
+      if (!rail)
+        return {
+          transaction_id: d.refund_id,
+          message: 'refunds a collection whose intent action the log never created',
+        };
+      return [
+        {
+          kind: 'posted',
+          transaction_id: d.refund_id,
+          lines: [
+            { debit: d.account_id, credit: clearingAccount(rail, d.currency), amount: d.amount, currency: d.currency },
+          ],
+        },
+      ];
     }
     default:
       return [];
@@ -182,34 +248,58 @@ function accountMoney(context: MovementContext, event: MoneyEvent): Result {
 
 /** A payout: the account pays the rail the amount and the platform the fee. */
 function payoutLines(accountId: string, t: FactOf<'transfer'>, currency: string): LedgerLine[] {
-  const lines: LedgerLine[] = [{ debit: accountId, credit: clearingAccount(t.rail, currency), amount: t.amount, currency }];
+  const lines: LedgerLine[] = [
+    { debit: accountId, credit: clearingAccount(t.rail, currency), amount: t.amount, currency },
+  ];
   if (t.fee > 0) lines.push({ debit: accountId, credit: systemAccount('fees', currency), amount: t.fee, currency });
   return lines;
 }
 
 const flip = (line: LedgerLine): LedgerLine => ({ ...line, debit: line.credit, credit: line.debit });
 
-function holdLines(context: MovementContext, hold: Extract<AccountEvent, { type: 'FundsHeld' }>['data']): LedgerLine[] | LedgerFault {
+function holdLines(
+  context: MovementContext,
+  hold: Extract<AccountEvent, { type: 'FundsHeld' }>['data'],
+): LedgerLine[] | LedgerFault {
   const currency = factOf(context, 'account', hold.account_id)?.currency;
-  if (!currency) return { transaction_id: hold.hold_id, message: `holds money on ${hold.account_id}, an account the log never opened` };
+  if (!currency)
+    return {
+      transaction_id: hold.hold_id,
+      message: `holds money on ${hold.account_id}, an account the log never opened`,
+    };
   // A new transfer's hold carries its payout; in older logs its reservation described it before.
   if (hold.transfer) {
     const t = hold.transfer;
-    context.set(movementKey('transfer', hold.hold_id), { kind: 'transfer', rail: t.payment_type, amount: t.amount, fee: t.fee, currency: t.currency });
+    context.set(movementKey('transfer', hold.hold_id), {
+      kind: 'transfer',
+      rail: t.payment_type,
+      amount: t.amount,
+      fee: t.fee,
+      currency: t.currency,
+    });
   }
   const transfer = factOf(context, 'transfer', hold.hold_id);
   if (transfer) {
     if (transfer.amount !== hold.amount || transfer.fee !== hold.fee)
-      return { transaction_id: hold.hold_id, message: `holds ${hold.amount} + ${hold.fee} for a transfer of ${transfer.amount} + ${transfer.fee}` };
+      return {
+        transaction_id: hold.hold_id,
+        message: `holds ${hold.amount} + ${hold.fee} for a transfer of ${transfer.amount} + ${transfer.fee}`,
+      };
     return payoutLines(hold.account_id, transfer, currency);
   }
   const card = factOf(context, 'card', cardTransactionOf(hold.hold_id));
   if (!card) return { transaction_id: hold.hold_id, message: 'holds money for a movement the log never described' };
-  if (card.currency === currency) return [{ debit: hold.account_id, credit: clearingAccount('card', currency), amount: hold.amount, currency }];
+  if (card.currency === currency)
+    return [{ debit: hold.account_id, credit: clearingAccount('card', currency), amount: hold.amount, currency }];
   // FX: the account pays the FX position in its currency; the FX position pays the card network in the card's.
   return [
     { debit: hold.account_id, credit: systemAccount('fx', currency), amount: hold.amount, currency },
-    { debit: systemAccount('fx', card.currency), credit: clearingAccount('card', card.currency), amount: card.amount, currency: card.currency },
+    {
+      debit: systemAccount('fx', card.currency),
+      credit: clearingAccount('card', card.currency),
+      amount: card.amount,
+      currency: card.currency,
+    },
   ];
 }
 

@@ -2,7 +2,8 @@
  * Domain errors are values, not exceptions: `decide` returns one instead of events.
  * `kind` decides the HTTP status at the edge; `code` is the stable snake_case code clients match on.
  */
-export type DomainErrorKind = 'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'rule' | 'rate_limited';
+export type DomainErrorKind =
+  'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'rule' | 'rate_limited';
 
 export interface FieldError {
   readonly field: string;
@@ -18,21 +19,35 @@ export interface DomainError {
   readonly details?: Record<string, unknown>;
 }
 
-export const domainError = (kind: DomainErrorKind, code: string, message: string, extra: { errors?: readonly FieldError[]; details?: Record<string, unknown> } = {}): DomainError => ({
+export const domainError = (
+  kind: DomainErrorKind,
+  code: string,
+  message: string,
+  extra: { errors?: readonly FieldError[]; details?: Record<string, unknown> } = {},
+): DomainError => ({
   kind,
   code,
   message,
   ...extra,
 });
 
-export const notFound = (what: string, id: string): DomainError => domainError('not_found', `${what}_not_found`, `No ${what.replace(/_/g, ' ')} with id ${id}`);
+export const notFound = (what: string, id: string): DomainError =>
+  domainError('not_found', `${what}_not_found`, `No ${what.replace(/_/g, ' ')} with id ${id}`);
 
 export const conflict = (code: string, message: string): DomainError => domainError('conflict', code, message);
 
-export const rule = (code: string, message: string, errors?: readonly FieldError[]): DomainError => domainError('rule', code, message, errors ? { errors } : {});
+export const rule = (code: string, message: string, errors?: readonly FieldError[]): DomainError =>
+  domainError('rule', code, message, errors ? { errors } : {});
 
-export const invalid = (field: string, message: string, code = 'validation_error'): DomainError => domainError('validation', code, `Invalid ${field}: ${message}`, { errors: [{ field, message }] });
+export const invalid = (field: string, message: string, code = 'validation_error'): DomainError =>
+  domainError('validation', code, `Invalid ${field}: ${message}`, { errors: [{ field, message }] });
 
 export function isDomainError(value: unknown): value is DomainError {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as DomainError).kind === 'string' && typeof (value as DomainError).code === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as DomainError).kind === 'string' &&
+    typeof (value as DomainError).code === 'string'
+  );
 }

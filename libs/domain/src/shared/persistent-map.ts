@@ -81,14 +81,18 @@ function pair<V>(a: Entry<V>, b: Entry<V>, shift: number): Slot<V> {
 }
 
 function insert<V>(slot: Slot<V>, entry: Entry<V>, h: number, shift: number): { slot: Slot<V>; added: boolean } {
-  if (isEntry(slot)) return slot.k === entry.k ? { slot: entry, added: false } : { slot: pair(slot, entry, shift), added: true };
+  if (isEntry(slot))
+    return slot.k === entry.k ? { slot: entry, added: false } : { slot: pair(slot, entry, shift), added: true };
   if (!isNode(slot)) {
     const i = slot.c.findIndex((e) => e.k === entry.k);
-    return i < 0 ? { slot: { c: [...slot.c, entry] }, added: true } : { slot: { c: replaced(slot.c, i, entry) }, added: false };
+    return i < 0
+      ? { slot: { c: [...slot.c, entry] }, added: true }
+      : { slot: { c: replaced(slot.c, i, entry) }, added: false };
   }
   const bit = bitOf(h, shift);
   const i = indexOf(slot.b, bit);
-  if (!(slot.b & bit)) return { slot: { b: slot.b | bit, s: [...slot.s.slice(0, i), entry, ...slot.s.slice(i)] }, added: true };
+  if (!(slot.b & bit))
+    return { slot: { b: slot.b | bit, s: [...slot.s.slice(0, i), entry, ...slot.s.slice(i)] }, added: true };
   const below = insert(slot.s[i], entry, h, shift + BITS);
   return { slot: { b: slot.b, s: replaced(slot.s, i, below.slot) }, added: below.added };
 }

@@ -38,7 +38,9 @@ describe('PersistentMap', () => {
     fc.assert(
       fc.property(ops, (sequence) => {
         const map = sequence.reduce(apply, emptyMap<number>());
-        const fresh = [...entries(map)].sort(([a], [b]) => (a < b ? -1 : 1)).reduce((m, [k, v]) => set(m, k, v), emptyMap<number>());
+        const fresh = [...entries(map)]
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .reduce((m, [k, v]) => set(m, k, v), emptyMap<number>());
         expect(map).toEqual(fresh);
       }),
     );

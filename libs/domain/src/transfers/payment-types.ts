@@ -2,7 +2,8 @@
 export const PAYMENT_TYPES = ['bank-transfer', 'momo-transfer', 'stablecoin-transfer', 'book-transfer'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];
 
-export const isPaymentType = (value: unknown): value is PaymentType => typeof value === 'string' && (PAYMENT_TYPES as readonly string[]).includes(value);
+export const isPaymentType = (value: unknown): value is PaymentType =>
+  typeof value === 'string' && (PAYMENT_TYPES as readonly string[]).includes(value);
 
 /** Stablecoin transfers move USDC or USDT only (spec: "the source account must hold a stablecoin balance"). */
 export const STABLECOIN_CURRENCIES: readonly string[] = ['USC', 'UST'];
@@ -34,7 +35,8 @@ export function feeScheduleFrom(table: Readonly<Record<string, number>>): FeeSch
   const schedule: Record<string, number> = { ...DEFAULT_FEE_SCHEDULE };
   for (const [type, bps] of Object.entries(table)) {
     if (!isPaymentType(type)) throw new Error(`TRANSFER_FEES: unknown payment type "${type}"`);
-    if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new Error(`TRANSFER_FEES: ${type} needs 0-10000 basis points, got ${bps}`);
+    if (!Number.isInteger(bps) || bps < 0 || bps > 10_000)
+      throw new Error(`TRANSFER_FEES: ${type} needs 0-10000 basis points, got ${bps}`);
     schedule[type] = bps;
   }
   return schedule as FeeSchedule;

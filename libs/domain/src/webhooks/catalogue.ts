@@ -23,8 +23,24 @@ export const WEBHOOK_EVENT_CATALOGUE = {
 export type WebhookEventGroup = keyof typeof WEBHOOK_EVENT_CATALOGUE;
 
 /** The groups the spec lets `POST /webhook-tests` name (cards are not among them). */
-export const TEST_EVENT_GROUPS = ['accounts', 'account_details', 'inflows', 'outflows', 'entities', 'funding_sessions', 'payment_intent'] as const;
-export const TEST_EVENT_NAMES = ['created', 'updated', 'deleted', 'completed', 'failed', 'cancelled', 'refunded'] as const;
+export const TEST_EVENT_GROUPS = [
+  'accounts',
+  'account_details',
+  'inflows',
+  'outflows',
+  'entities',
+  'funding_sessions',
+  'payment_intent',
+] as const;
+export const TEST_EVENT_NAMES = [
+  'created',
+  'updated',
+  'deleted',
+  'completed',
+  'failed',
+  'cancelled',
+  'refunded',
+] as const;
 
 /** `{all: true}`, or the subscribed names per group, each list in catalogue order. */
 export type EnabledEvents = { readonly all: true } | { readonly [group: string]: readonly string[] };
@@ -37,7 +53,9 @@ export function isCataloguedEvent(group: string, name: string): boolean {
   return isWebhookEventGroup(group) && (WEBHOOK_EVENT_CATALOGUE[group] as readonly string[]).includes(name);
 }
 
-export const ALL_WEBHOOK_EVENTS: readonly string[] = GROUPS.flatMap((g) => WEBHOOK_EVENT_CATALOGUE[g].map((n) => `${g}.${n}`));
+export const ALL_WEBHOOK_EVENTS: readonly string[] = GROUPS.flatMap((g) =>
+  WEBHOOK_EVENT_CATALOGUE[g].map((n) => `${g}.${n}`),
+);
 
 /** Decisions §16: asked synchronously of one endpoint, so only a webhook that names it subscribes. */
 export const CARD_AUTHORIZATION_REQUEST = 'card_authorizations.request';
@@ -57,7 +75,12 @@ export function subscribesTo(enabled: EnabledEvents, event: string): boolean {
 export function parseEnabledEvents(value: unknown): EnabledEvents | DomainError {
   const refuse = (errors: FieldError[]) => domainError('validation', 'validation_error', errors[0].message, { errors });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return refuse([{ field: 'enabled_events', message: 'enabled_events must be {"all": true} or a map of event group to event names' }]);
+    return refuse([
+      {
+        field: 'enabled_events',
+        message: 'enabled_events must be {"all": true} or a map of event group to event names',
+      },
+    ]);
   }
   const entries = Object.entries(value as Record<string, unknown>);
   if ('all' in value) {
@@ -77,7 +100,11 @@ export function parseEnabledEvents(value: unknown): EnabledEvents | DomainError 
       errors.push({ field, message: `${field} must be a non-empty list of event names` });
     } else {
       const unknown = names.filter((n: string) => !isCataloguedEvent(group, n));
-      if (unknown.length) errors.push({ field, message: `${unknown.map((n: string) => `${group}.${n}`).join(', ')} is not an event; ${group} has ${WEBHOOK_EVENT_CATALOGUE[group].join(', ')}` });
+      if (unknown.length)
+        errors.push({
+          field,
+          message: `${unknown.map((n: string) => `${group}.${n}`).join(', ')} is not an event; ${group} has ${WEBHOOK_EVENT_CATALOGUE[group].join(', ')}`,
+        });
       else normalised[group] = WEBHOOK_EVENT_CATALOGUE[group].filter((n) => names.includes(n));
     }
   }

@@ -5,12 +5,15 @@ describe('webhook event catalogue', () => {
   it('accepts {all: true} alone, which subscribes to every event but the card authorization request (decisions §16)', () => {
     const all = parseEnabledEvents({ all: true });
     expect(all).toEqual({ all: true });
-    for (const event of ALL_WEBHOOK_EVENTS) expect(subscribesTo(all as { all: true }, event)).toBe(event !== 'card_authorizations.request');
+    for (const event of ALL_WEBHOOK_EVENTS)
+      expect(subscribesTo(all as { all: true }, event)).toBe(event !== 'card_authorizations.request');
     expect(subscribesTo({ card_authorizations: ['request'] }, 'card_authorizations.request')).toBe(true);
   });
 
   it('normalises a group map to catalogue order without duplicates', () => {
-    expect(parseEnabledEvents({ outflows: ['completed', 'created', 'completed'], payment_intent: ['completed'] })).toEqual({
+    expect(
+      parseEnabledEvents({ outflows: ['completed', 'created', 'completed'], payment_intent: ['completed'] }),
+    ).toEqual({
       outflows: ['created', 'completed'],
       payment_intent: ['completed'],
     });

@@ -16,7 +16,10 @@ export interface AuditCheckpointConfig {
 }
 
 /** The schema's defaults (config/env-schema.ts), for settings made without the environment. */
-export const AUDIT_CHECKPOINT_DEFAULTS = { intervalMs: parseVariable('AUDIT_CHECKPOINT_INTERVAL_MS', {}), everyEvents: parseVariable('AUDIT_CHECKPOINT_EVERY_EVENTS', {}) } as const;
+export const AUDIT_CHECKPOINT_DEFAULTS = {
+  intervalMs: parseVariable('AUDIT_CHECKPOINT_INTERVAL_MS', {}),
+  everyEvents: parseVariable('AUDIT_CHECKPOINT_EVERY_EVENTS', {}),
+} as const;
 
 /** Reads the checkpoint settings through the schema; no I/O (the key is read, or generated, by whoever signs or verifies). */
 export function auditCheckpointConfig(raw: NodeJS.ProcessEnv, dataDir: string): AuditCheckpointConfig {

@@ -69,7 +69,9 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
     this.checkpoints.directory.writePublicKey(key.publicKeyPem);
     logger.info(
       { component: 'audit-checkpoints', key_id: key.keyId, key_source: key.source, dir: this.checkpoints.settings.dir },
-      key.source === 'generated' ? 'checkpoints signed with the key generated into DATA_DIR (set AUDIT_SIGNING_KEY in production)' : 'checkpoints signed with AUDIT_SIGNING_KEY',
+      key.source === 'generated'
+        ? 'checkpoints signed with the key generated into DATA_DIR (set AUDIT_SIGNING_KEY in production)'
+        : 'checkpoints signed with AUDIT_SIGNING_KEY',
     );
     const tickMs = Math.min(1_000, this.checkpoints.settings.intervalMs);
     this.timer = setInterval(() => void this.serially(() => this.tick(false)), tickMs);
@@ -92,7 +94,9 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
   async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.checkpointNow().catch((err: unknown) => logger.error({ err, component: 'audit-checkpoints' }, 'final checkpoint failed'));
+    await this.checkpointNow().catch((err: unknown) =>
+      logger.error({ err, component: 'audit-checkpoints' }, 'final checkpoint failed'),
+    );
     this.closing = true;
     if (this.held) await this.leases.release(CHECKPOINT_WRITER_LEASE, this.holder).catch(() => undefined);
     this.held = false;
@@ -100,7 +104,9 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
 
   private serially<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(work, work);
-    this.queue = run.catch((err: unknown) => logger.error({ err, component: 'audit-checkpoints' }, 'checkpoint writer tick failed'));
+    this.queue = run.catch((err: unknown) =>
+      logger.error({ err, component: 'audit-checkpoints' }, 'checkpoint writer tick failed'),
+    );
     return run;
   }
 
@@ -115,7 +121,9 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
     await this.fold(this.state, final ? Infinity : BATCHES_PER_TICK);
     const { range, signed, signedAt } = this.state;
     const unsigned = range.size - (signed?.tree_size ?? 0);
-    const due = unsigned >= this.checkpoints.settings.everyEvents || this.clock.now() - signedAt >= this.checkpoints.settings.intervalMs;
+    const due =
+      unsigned >= this.checkpoints.settings.everyEvents ||
+      this.clock.now() - signedAt >= this.checkpoints.settings.intervalMs;
     if (unsigned > 0 && (final || due)) this.sign(this.state);
   }
 
@@ -136,7 +144,9 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
   private async fold(state: WriterState, batches: number, upTo = Infinity): Promise<void> {
     const hashes = new ChainHashes(this.checkpoints.raw);
     for (let i = 0; i < batches; i++) {
-      const page = (await this.checkpoints.raw.readAll({ after: state.folded, limit: BATCH })).filter((e) => e.position <= upTo);
+      const page = (await this.checkpoints.raw.readAll({ after: state.folded, limit: BATCH })).filter(
+        (e) => e.position <= upTo,
+      );
       if (!page.length) return;
       const leaves = [];
       for (const event of page) {
@@ -151,12 +161,28 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
   }
 
   private sign(state: WriterState): void {
-    const statement = { tree_size: state.range.size, last_position: state.folded, root_hash: state.range.root().toString('hex'), timestamp: this.clock.now() };
-    const checkpoint: StoredCheckpoint = { ...signCheckpoint(statement, this.checkpoints.key), frontier: state.range.frontier.map((h) => h.toString('hex')) };
+    const statement = {
+      tree_size: state.range.size,
+      last_position: state.folded,
+      root_hash: state.range.root().toString('hex'),
+      timestamp: this.clock.now(),
+    };
+    const checkpoint: StoredCheckpoint = {
+      ...signCheckpoint(statement, this.checkpoints.key),
+      frontier: state.range.frontier.map((h) => h.toString('hex')),
+    };
     this.checkpoints.directory.write(checkpoint);
     state.signed = checkpoint;
     state.signedAt = statement.timestamp;
-    logger.debug({ tree_size: checkpoint.tree_size, last_position: checkpoint.last_position, root_hash: checkpoint.root_hash, component: 'audit-checkpoints' }, 'checkpoint signed');
+    logger.debug(
+      {
+        tree_size: checkpoint.tree_size,
+        last_position: checkpoint.last_position,
+        root_hash: checkpoint.root_hash,
+        component: 'audit-checkpoints',
+      },
+      'checkpoint signed',
+    );
   }
 
   /** The state to resume from: the latest checkpoint's frontier, with the side index checked against it (or rebuilt). */
@@ -183,14 +209,18 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
       latest.tree_size,
       latest.frontier.map((h) => Buffer.from(h, 'hex')),
     );
-    if (range.root().toString('hex') !== latest.root_hash) return this.halt(`the checkpoint of tree_size ${latest.tree_size}: its frontier does not give its root`);
+    if (range.root().toString('hex') !== latest.root_hash)
+      return this.halt(`the checkpoint of tree_size ${latest.tree_size}: its frontier does not give its root`);
     const state: WriterState = { range, folded: latest.last_position, signed: latest, signedAt: latest.timestamp };
     if (tree.size() >= latest.tree_size) {
       tree.truncate(latest.tree_size);
       if (this.sideIndexMatches(latest)) return state;
     }
     // The side index is behind the checkpoint (lost, or a new CHECKPOINT_DIR copy without it): rebuild it from the log.
-    logger.warn({ tree_size: latest.tree_size, component: 'audit-checkpoints' }, 'rebuilding the checkpoint tree index from the log');
+    logger.warn(
+      { tree_size: latest.tree_size, component: 'audit-checkpoints' },
+      'rebuilding the checkpoint tree index from the log',
+    );
     tree.truncate(0);
     const rebuilt: WriterState = { range: CompactRange.empty(), folded: 0, signed: latest, signedAt: latest.timestamp };
     await this.fold(rebuilt, Infinity, latest.last_position);
@@ -206,7 +236,9 @@ export class AuditCheckpointWriter implements OnApplicationBootstrap, BeforeAppl
 
   private sideIndexMatches(checkpoint: StoredCheckpoint): boolean {
     try {
-      return this.checkpoints.tree.frontier(checkpoint.tree_size).every((h, i) => h.toString('hex') === checkpoint.frontier[i]);
+      return this.checkpoints.tree
+        .frontier(checkpoint.tree_size)
+        .every((h, i) => h.toString('hex') === checkpoint.frontier[i]);
     } catch {
       return false;
     }

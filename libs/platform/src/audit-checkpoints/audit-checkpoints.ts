@@ -4,7 +4,11 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PLATFORM_CONFIG, type PlatformConfig } from '../config/platform-config';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
 import { upcast } from '../event-store/upcasters';
-import { AUDIT_CHECKPOINT_DEFAULTS, auditCheckpointConfig, type AuditCheckpointConfig } from './audit-checkpoint-config';
+import {
+  AUDIT_CHECKPOINT_DEFAULTS,
+  auditCheckpointConfig,
+  type AuditCheckpointConfig,
+} from './audit-checkpoint-config';
 import { publicCheckpoint, verifyCheckpoint, type SignedCheckpoint, type StoredCheckpoint } from './checkpoint';
 import { CheckpointDirectory } from './checkpoint-directory';
 import { ChainHashes, auditLeafOf, storedForm } from './log-leaves';
@@ -14,7 +18,10 @@ import { loadSigningKey, type AuditSigningKey } from './signing-key';
 
 /** The settings of this process: from the platform configuration, or read from the environment when it has none. */
 export function checkpointSettings(config: PlatformConfig): AuditCheckpointConfig {
-  return (config as PlatformConfig & { auditCheckpoints?: AuditCheckpointConfig }).auditCheckpoints ?? auditCheckpointConfig(process.env, config.dataDir);
+  return (
+    (config as PlatformConfig & { auditCheckpoints?: AuditCheckpointConfig }).auditCheckpoints ??
+    auditCheckpointConfig(process.env, config.dataDir)
+  );
 }
 
 /** An event located in the tree and read back from the log as it is now. */
@@ -142,7 +149,11 @@ export class AuditCheckpoints implements OnApplicationShutdown {
   consistency(firstSize: number, secondSize: number): ConsistencyProof | null {
     const [first, second] = [this.checkpointOfSize(firstSize), this.checkpointOfSize(secondSize)];
     if (!first || !second || firstSize > secondSize || this.tree.size() < secondSize) return null;
-    return { first: publicCheckpoint(first), second: publicCheckpoint(second), proof: this.tree.consistencyProof(firstSize, secondSize).map((h) => h.toString('hex')) };
+    return {
+      first: publicCheckpoint(first),
+      second: publicCheckpoint(second),
+      proof: this.tree.consistencyProof(firstSize, secondSize).map((h) => h.toString('hex')),
+    };
   }
 
   /** How often a checkpoint is signed, at the latest, once the log grew (for messages). */

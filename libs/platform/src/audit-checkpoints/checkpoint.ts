@@ -41,13 +41,25 @@ export function signedBody(c: CheckpointStatement): string {
 
 export function signCheckpoint(statement: CheckpointStatement, key: AuditSigningKey): SignedCheckpoint {
   const signature = sign(null, Buffer.from(signedBody(statement), 'utf8'), key.privateKey).toString('base64');
-  return { tree_size: statement.tree_size, last_position: statement.last_position, root_hash: statement.root_hash, timestamp: statement.timestamp, key_id: key.keyId, signature };
+  return {
+    tree_size: statement.tree_size,
+    last_position: statement.last_position,
+    root_hash: statement.root_hash,
+    timestamp: statement.timestamp,
+    key_id: key.keyId,
+    signature,
+  };
 }
 
 /** Whether `checkpoint` is signed by `publicKey` (Ed25519); false on any malformed field. */
 export function verifyCheckpoint(checkpoint: SignedCheckpoint, publicKey: KeyObject): boolean {
   try {
-    return verify(null, Buffer.from(signedBody(checkpoint), 'utf8'), publicKey, Buffer.from(checkpoint.signature, 'base64'));
+    return verify(
+      null,
+      Buffer.from(signedBody(checkpoint), 'utf8'),
+      publicKey,
+      Buffer.from(checkpoint.signature, 'base64'),
+    );
   } catch {
     return false;
   }
@@ -55,5 +67,12 @@ export function verifyCheckpoint(checkpoint: SignedCheckpoint, publicKey: KeyObj
 
 /** The signed part alone, in a fixed key order: what the API serves. */
 export function publicCheckpoint(c: SignedCheckpoint): SignedCheckpoint {
-  return { tree_size: c.tree_size, last_position: c.last_position, root_hash: c.root_hash, timestamp: c.timestamp, key_id: c.key_id, signature: c.signature };
+  return {
+    tree_size: c.tree_size,
+    last_position: c.last_position,
+    root_hash: c.root_hash,
+    timestamp: c.timestamp,
+    key_id: c.key_id,
+    signature: c.signature,
+  };
 }

@@ -9,7 +9,12 @@ export function storedForm(store: EventStore): EventStore {
   return store instanceof HashChainedEventStore ? store.inner : store;
 }
 
-export const auditLeafOf = (event: RecordedEvent, chainHash: string): AuditLeaf => ({ position: event.position, stream_id: event.streamId, revision: event.revision, hash: chainHash });
+export const auditLeafOf = (event: RecordedEvent, chainHash: string): AuditLeaf => ({
+  position: event.position,
+  stream_id: event.streamId,
+  revision: event.revision,
+  hash: chainHash,
+});
 
 const CACHE_CAPACITY = 10_000;
 
@@ -32,7 +37,9 @@ export class ChainHashes {
     }
     const known = this.last.get(event.streamId);
     const chained =
-      known && known.revision === event.revision - 1 ? withChain([event], known.hash) : withChain((await this.raw.readStream(event.streamId)).filter((e) => e.revision <= event.revision));
+      known && known.revision === event.revision - 1
+        ? withChain([event], known.hash)
+        : withChain((await this.raw.readStream(event.streamId)).filter((e) => e.revision <= event.revision));
     const hash = storedHash(chained[chained.length - 1].metadata)!;
     this.remember(event.streamId, event.revision, hash);
     return hash;

@@ -1,6 +1,14 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../sqlite/open-sqlite';
-import { CompactRange, consistencyProof, frontierLevels, inclusionProof, rangeRoot, type AuditLeaf, type NodeSource } from './merkle';
+import {
+  CompactRange,
+  consistencyProof,
+  frontierLevels,
+  inclusionProof,
+  rangeRoot,
+  type AuditLeaf,
+  type NodeSource,
+} from './merkle';
 
 /** A leaf as the side index keeps it: the leaf's fields, its index in the tree and the event it stands for. */
 export interface StoredLeaf extends AuditLeaf {
@@ -18,7 +26,14 @@ interface LeafRow {
   hash: string;
 }
 
-const toLeaf = (row: LeafRow): StoredLeaf => ({ index: row.leaf_index, position: row.position, event_id: row.event_id, stream_id: row.stream_id, revision: row.revision, hash: row.hash });
+const toLeaf = (row: LeafRow): StoredLeaf => ({
+  index: row.leaf_index,
+  position: row.position,
+  event_id: row.event_id,
+  stream_id: row.stream_id,
+  revision: row.revision,
+  hash: row.hash,
+});
 
 /**
  * The tree's side index, `CHECKPOINT_DIR/tree.db` (SQLite, fsynced): every leaf (its fields and
@@ -57,10 +72,18 @@ export class MerkleTreeStore implements NodeSource {
     `);
     this.stmts = {
       size: this.db.prepare<[], { n: number | null }>('SELECT MAX(leaf_index) + 1 AS n FROM leaves'),
-      node: this.db.prepare<[number, number], { hash: Buffer }>('SELECT hash FROM nodes WHERE level = ? AND node_index = ?'),
-      byEvent: this.db.prepare<[string], LeafRow>('SELECT * FROM leaves WHERE event_id = ? ORDER BY leaf_index LIMIT 1'),
-      leaves: this.db.prepare<[number, number], LeafRow>('SELECT * FROM leaves WHERE leaf_index >= ? ORDER BY leaf_index LIMIT ?'),
-      insertLeaf: this.db.prepare('INSERT OR REPLACE INTO leaves (leaf_index, position, event_id, stream_id, revision, hash) VALUES (?, ?, ?, ?, ?, ?)'),
+      node: this.db.prepare<[number, number], { hash: Buffer }>(
+        'SELECT hash FROM nodes WHERE level = ? AND node_index = ?',
+      ),
+      byEvent: this.db.prepare<[string], LeafRow>(
+        'SELECT * FROM leaves WHERE event_id = ? ORDER BY leaf_index LIMIT 1',
+      ),
+      leaves: this.db.prepare<[number, number], LeafRow>(
+        'SELECT * FROM leaves WHERE leaf_index >= ? ORDER BY leaf_index LIMIT ?',
+      ),
+      insertLeaf: this.db.prepare(
+        'INSERT OR REPLACE INTO leaves (leaf_index, position, event_id, stream_id, revision, hash) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
       insertNode: this.db.prepare('INSERT OR REPLACE INTO nodes (level, node_index, hash) VALUES (?, ?, ?)'),
       dropLeaves: this.db.prepare('DELETE FROM leaves WHERE leaf_index >= ?'),
       levels: this.db.prepare<[], { level: number }>('SELECT DISTINCT level FROM nodes'),
@@ -75,7 +98,10 @@ export class MerkleTreeStore implements NodeSource {
 
   node(level: number, index: number): Buffer {
     const row = this.stmts.node.get(level, index);
-    if (!row) throw new Error(`tree.db has no node at level ${level} index ${index}: rebuild it (the checkpoint writer does when it starts)`);
+    if (!row)
+      throw new Error(
+        `tree.db has no node at level ${level} index ${index}: rebuild it (the checkpoint writer does when it starts)`,
+      );
     return row.hash;
   }
 
@@ -93,7 +119,10 @@ export class MerkleTreeStore implements NodeSource {
    * storing each node they complete; returns the range after them (`range` itself is unchanged, so
    * a failed write leaves the caller's state as it was).
    */
-  append(range: CompactRange, leaves: ReadonlyArray<{ readonly leaf: AuditLeaf; readonly eventId: string; readonly hash: Buffer }>): CompactRange {
+  append(
+    range: CompactRange,
+    leaves: ReadonlyArray<{ readonly leaf: AuditLeaf; readonly eventId: string; readonly hash: Buffer }>,
+  ): CompactRange {
     const next = range.clone();
     this.db.transaction(() => {
       for (const { leaf, eventId, hash } of leaves) {

@@ -25,7 +25,12 @@ export interface AuditLeaf {
  * in sorted order here, which is what canonicalJson would produce.
  */
 export function leafInput(leaf: AuditLeaf): string {
-  return JSON.stringify({ hash: leaf.hash, position: leaf.position, revision: leaf.revision, stream_id: leaf.stream_id });
+  return JSON.stringify({
+    hash: leaf.hash,
+    position: leaf.position,
+    revision: leaf.revision,
+    stream_id: leaf.stream_id,
+  });
 }
 
 /** SHA-256(0x00 || leaf input). */
@@ -54,7 +59,8 @@ const isPowerOfTwo = (n: number) => n > 0 && 2 ** Math.round(Math.log2(n)) === n
 /** The levels of the perfect subtrees a tree of `size` leaves decomposes into, left to right (the set bits, highest first). */
 export function frontierLevels(size: number): number[] {
   const levels: number[] = [];
-  for (let level = Math.floor(Math.log2(Math.max(size, 1))) + 1; level >= 0; level--) if (Math.floor(size / 2 ** level) % 2 === 1) levels.push(level);
+  for (let level = Math.floor(Math.log2(Math.max(size, 1))) + 1; level >= 0; level--)
+    if (Math.floor(size / 2 ** level) % 2 === 1) levels.push(level);
   return levels;
 }
 
@@ -76,7 +82,10 @@ export class CompactRange {
 
   /** From a persisted frontier; throws when the number of hashes does not fit the size. */
   static of(size: number, frontier: readonly Buffer[]): CompactRange {
-    if (frontierLevels(size).length !== frontier.length) throw new Error(`a tree of ${size} leaves has ${frontierLevels(size).length} frontier hashes, not ${frontier.length}`);
+    if (frontierLevels(size).length !== frontier.length)
+      throw new Error(
+        `a tree of ${size} leaves has ${frontierLevels(size).length} frontier hashes, not ${frontier.length}`,
+      );
     return new CompactRange(size, [...frontier]);
   }
 
@@ -146,7 +155,9 @@ export function inclusionProof(nodes: NodeSource, index: number, size: number): 
     const n = end - start;
     if (n === 1) return [];
     const k = splitPoint(n);
-    return m < k ? [...path(m, start, start + k), rangeRoot(nodes, start + k, end)] : [...path(m - k, start + k, end), rangeRoot(nodes, start, start + k)];
+    return m < k
+      ? [...path(m, start, start + k), rangeRoot(nodes, start + k, end)]
+      : [...path(m - k, start + k, end), rangeRoot(nodes, start, start + k)];
   };
   return path(index, 0, size);
 }
@@ -159,13 +170,21 @@ export function consistencyProof(nodes: NodeSource, first: number, second: numbe
     const n = end - start;
     if (m === n) return complete ? [] : [rangeRoot(nodes, start, end)];
     const k = splitPoint(n);
-    return m <= k ? [...subproof(m, start, start + k, complete), rangeRoot(nodes, start + k, end)] : [...subproof(m - k, start + k, end, false), rangeRoot(nodes, start, start + k)];
+    return m <= k
+      ? [...subproof(m, start, start + k, complete), rangeRoot(nodes, start + k, end)]
+      : [...subproof(m - k, start + k, end, false), rangeRoot(nodes, start, start + k)];
   };
   return subproof(first, 0, second, true);
 }
 
 /** RFC 9162 §2.1.3.2: whether `path` proves leaf `index` (of hash `leaf`) in the tree of `size` leaves with `root`. */
-export function verifyInclusion(index: number, size: number, leaf: Buffer, path: readonly Buffer[], root: Buffer): boolean {
+export function verifyInclusion(
+  index: number,
+  size: number,
+  leaf: Buffer,
+  path: readonly Buffer[],
+  root: Buffer,
+): boolean {
   if (index < 0 || index >= size) return false;
   let fn = index;
   let sn = size - 1;
@@ -188,7 +207,13 @@ export function verifyInclusion(index: number, size: number, leaf: Buffer, path:
 }
 
 /** RFC 9162 §2.1.4.2: whether `proof` shows the tree of `second` leaves (`secondRoot`) extends the one of `first` (`firstRoot`). */
-export function verifyConsistency(first: number, second: number, firstRoot: Buffer, secondRoot: Buffer, proof: readonly Buffer[]): boolean {
+export function verifyConsistency(
+  first: number,
+  second: number,
+  firstRoot: Buffer,
+  secondRoot: Buffer,
+  proof: readonly Buffer[],
+): boolean {
   if (first < 0 || first > second) return false;
   if (first === second) return proof.length === 0 && firstRoot.equals(secondRoot);
   if (first === 0) return proof.length === 0 && firstRoot.equals(EMPTY_ROOT);

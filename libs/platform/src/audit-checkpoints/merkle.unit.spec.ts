@@ -1,12 +1,28 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { signCheckpoint, signedBody, verifyCheckpoint } from './checkpoint';
-import { CompactRange, EMPTY_ROOT, consistencyProof, inclusionProof, leafHash, leafInput, nodeHash, splitPoint, verifyConsistency, verifyInclusion, type NodeSource } from './merkle';
+import {
+  CompactRange,
+  EMPTY_ROOT,
+  consistencyProof,
+  inclusionProof,
+  leafHash,
+  leafInput,
+  nodeHash,
+  splitPoint,
+  verifyConsistency,
+  verifyInclusion,
+  type NodeSource,
+} from './merkle';
 import { keyIdOf, parsePrivateKey } from './signing-key';
 
 /** RFC 6962 §2.1 as written: MTH by recursion over the list, PATH and SUBPROOF over the list. */
 const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
 const mth = (d: Buffer[]): Buffer =>
-  d.length === 0 ? EMPTY_ROOT : d.length === 1 ? sha(Buffer.of(0), d[0]) : sha(Buffer.of(1), mth(d.slice(0, splitPoint(d.length))), mth(d.slice(splitPoint(d.length))));
+  d.length === 0
+    ? EMPTY_ROOT
+    : d.length === 1
+      ? sha(Buffer.of(0), d[0])
+      : sha(Buffer.of(1), mth(d.slice(0, splitPoint(d.length))), mth(d.slice(splitPoint(d.length))));
 const path = (m: number, d: Buffer[]): Buffer[] => {
   if (d.length === 1) return [];
   const k = splitPoint(d.length);
@@ -15,18 +31,30 @@ const path = (m: number, d: Buffer[]): Buffer[] => {
 const subproof = (m: number, d: Buffer[], b: boolean): Buffer[] => {
   if (m === d.length) return b ? [] : [mth(d)];
   const k = splitPoint(d.length);
-  return m <= k ? [...subproof(m, d.slice(0, k), b), mth(d.slice(k))] : [...subproof(m - k, d.slice(k), false), mth(d.slice(0, k))];
+  return m <= k
+    ? [...subproof(m, d.slice(0, k), b), mth(d.slice(k))]
+    : [...subproof(m - k, d.slice(k), false), mth(d.slice(0, k))];
 };
 
 /** Leaf inputs, and a node source built the way the side index is: from the nodes CompactRange completes. */
 function tree(n: number) {
   const inputs = Array.from({ length: n }, (_, i) =>
-    Buffer.from(leafInput({ position: i * 3 + 1, stream_id: `s-${i % 4}`, revision: Math.floor(i / 4), hash: sha(Buffer.from(String(i))).toString('hex') })),
+    Buffer.from(
+      leafInput({
+        position: i * 3 + 1,
+        stream_id: `s-${i % 4}`,
+        revision: Math.floor(i / 4),
+        hash: sha(Buffer.from(String(i))).toString('hex'),
+      }),
+    ),
   );
   const nodes = new Map<string, Buffer>();
   const range = CompactRange.empty();
-  for (const input of inputs) range.append(sha(Buffer.of(0), input), (level, index, hash) => nodes.set(`${level}/${index}`, hash));
-  const source: NodeSource = { node: (level, index) => nodes.get(`${level}/${index}`) ?? fail(`no node ${level}/${index}`) };
+  for (const input of inputs)
+    range.append(sha(Buffer.of(0), input), (level, index, hash) => nodes.set(`${level}/${index}`, hash));
+  const source: NodeSource = {
+    node: (level, index) => nodes.get(`${level}/${index}`) ?? fail(`no node ${level}/${index}`),
+  };
   return { inputs, range, source, leaf: (i: number) => sha(Buffer.of(0), inputs[i]) };
 }
 const fail = (message: string): never => {
@@ -36,9 +64,13 @@ const fail = (message: string): never => {
 describe('the Merkle tree (RFC 6962 / 9162)', () => {
   it('hashes a leaf as SHA-256(0x00 || canonical JSON) and a node as SHA-256(0x01 || left || right)', () => {
     const leaf = { stream_id: 'transfer-trf_1', revision: 2, position: 42, hash: 'ab'.repeat(32) };
-    expect(leafInput(leaf)).toBe(`{"hash":"${'ab'.repeat(32)}","position":42,"revision":2,"stream_id":"transfer-trf_1"}`);
+    expect(leafInput(leaf)).toBe(
+      `{"hash":"${'ab'.repeat(32)}","position":42,"revision":2,"stream_id":"transfer-trf_1"}`,
+    );
     expect(leafHash(leaf)).toEqual(sha(Buffer.of(0), Buffer.from(leafInput(leaf))));
-    expect(nodeHash(Buffer.alloc(32, 1), Buffer.alloc(32, 2))).toEqual(sha(Buffer.of(1), Buffer.alloc(32, 1), Buffer.alloc(32, 2)));
+    expect(nodeHash(Buffer.alloc(32, 1), Buffer.alloc(32, 2))).toEqual(
+      sha(Buffer.of(1), Buffer.alloc(32, 1), Buffer.alloc(32, 2)),
+    );
     expect(CompactRange.empty().root()).toEqual(sha());
   });
 
@@ -87,7 +119,13 @@ describe('the Merkle tree (RFC 6962 / 9162)', () => {
 describe('checkpoint signatures (Ed25519)', () => {
   const privateKey = generateKeyPairSync('ed25519').privateKey;
   const publicKey = generateKeyPairSync('ed25519').publicKey;
-  const key = { privateKey, publicKey: require('node:crypto').createPublicKey(privateKey), publicKeyPem: '', keyId: 'k'.repeat(64), source: 'generated' as const };
+  const key = {
+    privateKey,
+    publicKey: require('node:crypto').createPublicKey(privateKey),
+    publicKeyPem: '',
+    keyId: 'k'.repeat(64),
+    source: 'generated' as const,
+  };
 
   it('signs the fixed text body and verifies with the public key only', () => {
     const statement = { tree_size: 7, last_position: 9, root_hash: 'cd'.repeat(32), timestamp: 1_700_000_000_000 };
@@ -107,7 +145,9 @@ describe('checkpoint signatures (Ed25519)', () => {
     const id = (k: ReturnType<typeof parsePrivateKey>) => keyIdOf(require('node:crypto').createPublicKey(k));
     expect(id(fromSeed)).toBe(id(fromPem));
     expect(() => parsePrivateKey(Buffer.alloc(16).toString('base64'), 'AUDIT_SIGNING_KEY')).toThrow('32 bytes');
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString();
     expect(() => parsePrivateKey(rsa, 'AUDIT_SIGNING_KEY')).toThrow('must be an Ed25519 key');
   });
 });

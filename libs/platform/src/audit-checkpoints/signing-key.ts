@@ -23,13 +23,19 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
  * key is: owner-only, never overwritten (a second process starting at once reads the first's).
  * Without `create` (replay --verify) a missing key is null: nothing to verify against.
  */
-export function loadSigningKey(config: Pick<AuditCheckpointConfig, 'signingKey' | 'signingKeyFile'>, options: { create: boolean }): AuditSigningKey | null {
+export function loadSigningKey(
+  config: Pick<AuditCheckpointConfig, 'signingKey' | 'signingKeyFile'>,
+  options: { create: boolean },
+): AuditSigningKey | null {
   if (config.signingKey) return describe(parsePrivateKey(config.signingKey, 'AUDIT_SIGNING_KEY'), 'AUDIT_SIGNING_KEY');
   if (!existsSync(config.signingKeyFile)) {
     if (!options.create) return null;
     const { privateKey } = generateKeyPairSync('ed25519');
     try {
-      writeFileSync(config.signingKeyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
+      writeFileSync(config.signingKeyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }), {
+        mode: 0o600,
+        flag: 'wx',
+      });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
@@ -49,9 +55,12 @@ export function parsePrivateKey(value: string, name: string): KeyObject {
       key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' });
     }
   } catch (error) {
-    throw new Error(`${name} must be an Ed25519 private key (PKCS#8 PEM, or a base64 32-byte seed): ${(error as Error).message}`);
+    throw new Error(
+      `${name} must be an Ed25519 private key (PKCS#8 PEM, or a base64 32-byte seed): ${(error as Error).message}`,
+    );
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${name} must be an Ed25519 key, not ${key.asymmetricKeyType}`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new Error(`${name} must be an Ed25519 key, not ${key.asymmetricKeyType}`);
   return key;
 }
 
@@ -64,5 +73,11 @@ export function keyIdOf(publicKey: KeyObject): string {
 
 function describe(privateKey: KeyObject, source: AuditSigningKey['source']): AuditSigningKey {
   const publicKey = createPublicKey(privateKey);
-  return { privateKey, publicKey, publicKeyPem: publicKey.export({ format: 'pem', type: 'spki' }).toString(), keyId: keyIdOf(publicKey), source };
+  return {
+    privateKey,
+    publicKey,
+    publicKeyPem: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+    keyId: keyIdOf(publicKey),
+    source,
+  };
 }

@@ -7,19 +7,22 @@ describe('bank codes datasets', () => {
     expect(SUPPORTED_BANK_CODE_COUNTRIES).toEqual(expect.arrayContaining(['NG', 'GH', 'KE', 'ZA', 'US', 'GB', 'IN']));
   });
 
-  it.each(SUPPORTED_BANK_CODE_COUNTRIES)('%s: every entry has the one shape, unique codes and well-formed BICs of its country', (country) => {
-    const banks = bankCodesFor(country)!;
-    expect(banks.length).toBeGreaterThan(10);
-    expect(new Set(banks.map((b) => b.bank_code)).size).toBe(banks.length);
-    for (const b of banks) {
-      expect(Object.keys(b).sort()).toEqual(['bank_code', 'bank_name', 'swift_bic']);
-      expect(b.bank_name.trim()).not.toBe('');
-      if (b.swift_bic !== null) {
-        expect(isValidBIC(b.swift_bic)).toBe(true);
-        expect(b.swift_bic.slice(4, 6)).toBe(country);
+  it.each(SUPPORTED_BANK_CODE_COUNTRIES)(
+    '%s: every entry has the one shape, unique codes and well-formed BICs of its country',
+    (country) => {
+      const banks = bankCodesFor(country)!;
+      expect(banks.length).toBeGreaterThan(10);
+      expect(new Set(banks.map((b) => b.bank_code)).size).toBe(banks.length);
+      for (const b of banks) {
+        expect(Object.keys(b).sort()).toEqual(['bank_code', 'bank_name', 'swift_bic']);
+        expect(b.bank_name.trim()).not.toBe('');
+        if (b.swift_bic !== null) {
+          expect(isValidBIC(b.swift_bic)).toBe(true);
+          expect(b.swift_bic.slice(4, 6)).toBe(country);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('uses each country national code format', () => {
     expect(bankCodesFor('US')!.every((b) => isValidAbaRouting(b.bank_code))).toBe(true);

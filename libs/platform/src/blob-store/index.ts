@@ -7,4 +7,5 @@ export * from './blob-store.port';
 export { FilesystemBlobStore } from './filesystem-blob-store';
 
 /** Embedded mode keeps documents under DATA_DIR/documents/. */
-export const createBlobStore = (config: PlatformConfig): BlobStore => new FilesystemBlobStore(join(config.dataDir, 'documents'));
+export const createBlobStore = (config: PlatformConfig): BlobStore =>
+  new FilesystemBlobStore(join(config.dataDir, 'documents'));

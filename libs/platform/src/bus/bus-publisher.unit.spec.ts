@@ -16,17 +16,28 @@ const event = (position: number): RecordedEvent => ({
 /** A log whose subscriber is handed events by the test, a bus whose publishes the test lets finish, and checkpoints in memory. */
 function harness() {
   let deliver!: (event: RecordedEvent) => Promise<void>;
-  const store = { subscribeToAll: (_options: unknown, handler: typeof deliver) => ((deliver = handler), { stop: async () => undefined }) } as unknown as EventStore;
+  const store = {
+    subscribeToAll: (_options: unknown, handler: typeof deliver) => (
+      (deliver = handler),
+      { stop: async () => undefined }
+    ),
+  } as unknown as EventStore;
   const publishes: Array<{ keys: string[]; done: () => void }> = [];
   const bus = {
-    publish: (_topic: string, messages: readonly BusMessage[]) => new Promise<void>((done) => publishes.push({ keys: messages.map((m) => JSON.parse(m.value).id), done })),
+    publish: (_topic: string, messages: readonly BusMessage[]) =>
+      new Promise<void>((done) => publishes.push({ keys: messages.map((m) => JSON.parse(m.value).id), done })),
   } as unknown as MessageBus;
   const checkpoints: Record<string, number> = {};
   const readStore = {
     getCheckpoint: async (name: string) => checkpoints[name] ?? 0,
     apply: async (_writes: unknown, moved: Record<string, number>) => void Object.assign(checkpoints, moved),
   } as unknown as ReadStore;
-  return { publisher: new BusPublisher(store, bus, readStore), deliver: (e: RecordedEvent) => deliver(e), publishes, checkpoints };
+  return {
+    publisher: new BusPublisher(store, bus, readStore),
+    deliver: (e: RecordedEvent) => deliver(e),
+    publishes,
+    checkpoints,
+  };
 }
 
 /** A few turns of the event loop: what the publisher does without a timer is done by then. */

@@ -1,5 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type ConsumerRunConfig, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
+import {
+  Kafka,
+  Partitioners,
+  logLevel,
+  type Admin,
+  type Consumer,
+  type ConsumerRunConfig,
+  type KafkaMessage,
+  type LogEntry,
+  type Producer,
+} from 'kafkajs';
 import { logger } from '../logging/logger';
 import type { BusMessage, BusSubscription, ConsumedMessage, MessageBus, SubscribeOptions } from './message-bus.port';
 import { retryRetriable } from './retry-retriable';
@@ -47,7 +57,12 @@ export class KafkaMessageBus implements MessageBus {
     });
   }
 
-  subscribe(topic: string, groupId: string, handler: (message: ConsumedMessage) => Promise<void>, options: SubscribeOptions = {}): Promise<BusSubscription> {
+  subscribe(
+    topic: string,
+    groupId: string,
+    handler: (message: ConsumedMessage) => Promise<void>,
+    options: SubscribeOptions = {},
+  ): Promise<BusSubscription> {
     return this.join(topic, groupId, options, (consumer, guarded) => ({
       eachMessage: async ({ partition, message }) => {
         if (!(await guarded(() => handler(consumed(topic, partition, message))))) return;
@@ -57,13 +72,20 @@ export class KafkaMessageBus implements MessageBus {
   }
 
   /** kafkajs's `eachBatch`: what one fetch brought of a partition, committed once after the handler. */
-  subscribeBatches(topic: string, groupId: string, handler: (messages: readonly ConsumedMessage[]) => Promise<void>, options: SubscribeOptions = {}): Promise<BusSubscription> {
+  subscribeBatches(
+    topic: string,
+    groupId: string,
+    handler: (messages: readonly ConsumedMessage[]) => Promise<void>,
+    options: SubscribeOptions = {},
+  ): Promise<BusSubscription> {
     return this.join(topic, groupId, options, (consumer, guarded) => ({
       eachBatch: async ({ batch }) => {
         if (!batch.messages.length) return;
         if (!(await guarded(() => handler(batch.messages.map((m) => consumed(topic, batch.partition, m)))))) return;
         const last = batch.messages[batch.messages.length - 1];
-        await consumer.commitOffsets([{ topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
+        await consumer.commitOffsets([
+          { topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() },
+        ]);
       },
     }));
   }
@@ -77,7 +99,10 @@ export class KafkaMessageBus implements MessageBus {
     topic: string,
     groupId: string,
     options: SubscribeOptions,
-    handlers: (consumer: Consumer, guarded: (work: () => Promise<void>) => Promise<boolean>) => Pick<ConsumerRunConfig, 'eachMessage' | 'eachBatch'>,
+    handlers: (
+      consumer: Consumer,
+      guarded: (work: () => Promise<void>) => Promise<boolean>,
+    ) => Pick<ConsumerRunConfig, 'eachMessage' | 'eachBatch'>,
   ): Promise<BusSubscription> {
     await this.ensureTopic(topic);
     if (!options.fromBeginning) await retryRetriable(() => this.startNewGroupAtHead(topic, groupId));
@@ -132,7 +157,11 @@ export class KafkaMessageBus implements MessageBus {
     const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
     if (committed && committed.partitions.some((p) => p.offset !== '-1')) return;
     const head = await admin.fetchTopicOffsets(topic);
-    await admin.setOffsets({ groupId, topic, partitions: head.map((p) => ({ partition: p.partition, offset: p.high })) });
+    await admin.setOffsets({
+      groupId,
+      topic,
+      partitions: head.map((p) => ({ partition: p.partition, offset: p.high })),
+    });
   }
 
   private ensureTopic(topic: string): Promise<void> {
@@ -144,7 +173,13 @@ export class KafkaMessageBus implements MessageBus {
         if ((await admin.listTopics()).includes(topic)) return;
         await admin.createTopics({
           waitForLeaders: true,
-          topics: [{ topic, numPartitions: this.options.partitions ?? 3, replicationFactor: this.options.replicationFactor ?? -1 }],
+          topics: [
+            {
+              topic,
+              numPartitions: this.options.partitions ?? 3,
+              replicationFactor: this.options.replicationFactor ?? -1,
+            },
+          ],
         });
       });
       // A failed attempt is retried by the next call instead of being cached.
@@ -185,14 +220,25 @@ export class KafkaMessageBus implements MessageBus {
 }
 
 function consumed(topic: string, partition: number, message: KafkaMessage): ConsumedMessage {
-  return { topic, partition, offset: message.offset, key: message.key?.toString('utf8') ?? '', value: message.value?.toString('utf8') ?? '', headers: decodeHeaders(message.headers) };
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key?.toString('utf8') ?? '',
+    value: message.value?.toString('utf8') ?? '',
+    headers: decodeHeaders(message.headers),
+  };
 }
 
 function decodeHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (value === undefined) continue;
-    out[name] = Array.isArray(value) ? String(value[0]) : Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
+    out[name] = Array.isArray(value)
+      ? String(value[0])
+      : Buffer.isBuffer(value)
+        ? value.toString('utf8')
+        : String(value);
   }
   return out;
 }

@@ -21,7 +21,11 @@ export function describeMessageBusContract(name: string, open: () => Promise<Mes
     }, timeoutMs);
     jest.setTimeout(timeoutMs * 3);
 
-    const join = async (groupId: string, seen: Received, options: { fromBeginning?: boolean; onError?: (e: unknown) => void } = {}) => {
+    const join = async (
+      groupId: string,
+      seen: Received,
+      options: { fromBeginning?: boolean; onError?: (e: unknown) => void } = {},
+    ) => {
       const sub = await bus.subscribe(topic, groupId, async (m) => seen.push(m), { fromBeginning: true, ...options });
       subscriptions.push(sub);
       return sub;
@@ -122,7 +126,14 @@ export function describeMessageBusContract(name: string, open: () => Promise<Mes
       for (const s of subscriptions.splice(0)) await s.stop();
       // The failed batch is not committed: the next member gets it again, and nothing committed before it.
       const retry: number[] = [];
-      subscriptions.push(await bus.subscribeBatches(topic, 'g-batches', async (messages) => void retry.push(...messages.map((m) => Number(m.value))), { fromBeginning: true }));
+      subscriptions.push(
+        await bus.subscribeBatches(
+          topic,
+          'g-batches',
+          async (messages) => void retry.push(...messages.map((m) => Number(m.value))),
+          { fromBeginning: true },
+        ),
+      );
       await until(() => retry.includes(5), timeoutMs);
       expect(retry).toEqual(batches.flat().includes(4) ? [5] : [4, 5]);
     });

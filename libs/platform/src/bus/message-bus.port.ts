@@ -29,14 +29,24 @@ export interface MessageBus {
    * Joins consumer group `groupId`: each message reaches one member of the group, at least once.
    * A message is committed only after its handler resolves; a throwing handler stops the member.
    */
-  subscribe(topic: string, groupId: string, handler: (message: ConsumedMessage) => Promise<void>, options?: SubscribeOptions): Promise<BusSubscription>;
+  subscribe(
+    topic: string,
+    groupId: string,
+    handler: (message: ConsumedMessage) => Promise<void>,
+    options?: SubscribeOptions,
+  ): Promise<BusSubscription>;
   /**
    * As `subscribe`, but the handler gets, in order, every message the member has read at once (at
    * least one), and the batch is committed once it resolves: a consumer that writes what it reads
    * makes one durable write for many messages. A throwing handler stops the member, and the whole
    * batch is delivered again.
    */
-  subscribeBatches(topic: string, groupId: string, handler: (messages: readonly ConsumedMessage[]) => Promise<void>, options?: SubscribeOptions): Promise<BusSubscription>;
+  subscribeBatches(
+    topic: string,
+    groupId: string,
+    handler: (messages: readonly ConsumedMessage[]) => Promise<void>,
+    options?: SubscribeOptions,
+  ): Promise<BusSubscription>;
   close(): Promise<void>;
 }
 

@@ -68,9 +68,13 @@ export class SqliteMessageBus implements MessageBus {
     `);
     this.stmts = {
       insert: this.db.prepare('INSERT INTO messages (topic, key, value, headers) VALUES (?, ?, ?, ?)'),
-      read: this.db.prepare<[string, number], MessageRow>('SELECT * FROM messages WHERE topic = ? AND position > ? ORDER BY position LIMIT 200'),
+      read: this.db.prepare<[string, number], MessageRow>(
+        'SELECT * FROM messages WHERE topic = ? AND position > ? ORDER BY position LIMIT 200',
+      ),
       head: this.db.prepare<[string], { p: number | null }>('SELECT MAX(position) AS p FROM messages WHERE topic = ?'),
-      committed: this.db.prepare<[string, string], { position: number }>('SELECT position FROM group_offsets WHERE topic = ? AND group_id = ?'),
+      committed: this.db.prepare<[string, string], { position: number }>(
+        'SELECT position FROM group_offsets WHERE topic = ? AND group_id = ?',
+      ),
       commit: this.db.prepare(
         `INSERT INTO group_offsets (topic, group_id, position) VALUES (?, ?, ?)
          ON CONFLICT (topic, group_id) DO UPDATE SET position = excluded.position`,
@@ -89,7 +93,12 @@ export class SqliteMessageBus implements MessageBus {
     await this.wal.synced();
   }
 
-  subscribe(topic: string, groupId: string, handler: (message: ConsumedMessage) => Promise<void>, options: SubscribeOptions = {}): Promise<BusSubscription> {
+  subscribe(
+    topic: string,
+    groupId: string,
+    handler: (message: ConsumedMessage) => Promise<void>,
+    options: SubscribeOptions = {},
+  ): Promise<BusSubscription> {
     return this.join(topic, groupId, options, async (rows, handled) => {
       for (const row of rows) {
         await handler(consumed(topic, row));
@@ -98,14 +107,24 @@ export class SqliteMessageBus implements MessageBus {
     });
   }
 
-  subscribeBatches(topic: string, groupId: string, handler: (messages: readonly ConsumedMessage[]) => Promise<void>, options: SubscribeOptions = {}): Promise<BusSubscription> {
+  subscribeBatches(
+    topic: string,
+    groupId: string,
+    handler: (messages: readonly ConsumedMessage[]) => Promise<void>,
+    options: SubscribeOptions = {},
+  ): Promise<BusSubscription> {
     return this.join(topic, groupId, options, async (rows, handled) => {
       await handler(rows.map((row) => consumed(topic, row)));
       handled(rows[rows.length - 1].position);
     });
   }
 
-  private async join(topic: string, groupId: string, options: SubscribeOptions, handle: PageHandler): Promise<BusSubscription> {
+  private async join(
+    topic: string,
+    groupId: string,
+    options: SubscribeOptions,
+    handle: PageHandler,
+  ): Promise<BusSubscription> {
     // A new group starting at the head records that now, so what is published after subscribe()
     // resolved, or while the group is stopped, is delivered later instead of skipped.
     if (!this.stmts.committed.get(topic, groupId)) {
@@ -145,7 +164,12 @@ export class SqliteMessageBus implements MessageBus {
    * queue holds past the offset when read, so the commits are as few as the reads: one per
    * publish when keeping up, one per 200 messages behind a backlog.
    */
-  private consume(topic: string, groupId: string, handle: PageHandler, hooks: { onError?: (error: unknown) => void; onStopped(): void }): BusSubscription {
+  private consume(
+    topic: string,
+    groupId: string,
+    handle: PageHandler,
+    hooks: { onError?: (error: unknown) => void; onStopped(): void },
+  ): BusSubscription {
     let handled: number | null = null;
     const commitHandled = () => {
       if (handled !== null && this.db.open) this.stmts.commit.run(topic, groupId, handled);

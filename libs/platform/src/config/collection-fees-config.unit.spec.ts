@@ -11,7 +11,9 @@ describe('COLLECTION_FEES (decisions §7)', () => {
   });
 
   it('reads the table, and names the variable when it is malformed', () => {
-    expect(loadConfig({ DATA_DIR: dataDir, COLLECTION_FEES: 'card-acq:100' }).collectionFeesBps).toEqual({ 'card-acq': 100 });
+    expect(loadConfig({ DATA_DIR: dataDir, COLLECTION_FEES: 'card-acq:100' }).collectionFeesBps).toEqual({
+      'card-acq': 100,
+    });
     expect(() => loadConfig({ DATA_DIR: dataDir, COLLECTION_FEES: 'card-acq=100' })).toThrow('COLLECTION_FEES');
     expect(() => loadConfig({ DATA_DIR: dataDir, COLLECTION_FEES: 'card-acq:10001' })).toThrow('COLLECTION_FEES');
   });

@@ -37,7 +37,9 @@ export const boolean: Kind<boolean> = (value) => {
 export const oneOf =
   <T extends string>(values: readonly T[]): Kind<T> =>
   (value) =>
-    (values as readonly string[]).includes(value) ? (value as T) : refuse(`must be one of ${values.join(', ')}, got "${value}"`);
+    (values as readonly string[]).includes(value)
+      ? (value as T)
+      : refuse(`must be one of ${values.join(', ')}, got "${value}"`);
 
 /** Comma-separated items, each trimmed, blanks dropped, each of `item`'s kind. */
 export const list =
@@ -52,7 +54,9 @@ export const list =
 /** An http(s) URL, without its trailing slash. */
 export const httpUrl: Kind<string> = (value) => {
   const parsed = URL.canParse(value) ? new URL(value) : null;
-  return parsed && /^https?:$/.test(parsed.protocol) ? value.replace(/\/$/, '') : refuse(`must be an http or https URL, got "${value}"`);
+  return parsed && /^https?:$/.test(parsed.protocol)
+    ? value.replace(/\/$/, '')
+    : refuse(`must be an http or https URL, got "${value}"`);
 };
 
 /**
@@ -62,7 +66,9 @@ export const httpUrl: Kind<string> = (value) => {
 export const connectionString =
   (schemes: readonly string[]): Kind<string> =>
   (value) =>
-    schemes.some((s) => value.startsWith(`${s}://`)) ? value : refuse(`must be a connection string starting ${schemes.map((s) => `${s}://`).join(' or ')}`);
+    schemes.some((s) => value.startsWith(`${s}://`))
+      ? value
+      : refuse(`must be a connection string starting ${schemes.map((s) => `${s}://`).join(' or ')}`);
 
 export const text: Kind<string> = (value) => value;
 
@@ -71,7 +77,8 @@ export const feeTable: Kind<Record<string, number>> = (value) =>
   Object.fromEntries(
     list((part) => {
       const match = /^([a-z-]+):(\d{1,5})$/.exec(part);
-      if (!match || Number(match[2]) > 10_000) return refuse(`expected "<payment-type>:<basis points 0-10000>", got "${part}"`);
+      if (!match || Number(match[2]) > 10_000)
+        return refuse(`expected "<payment-type>:<basis points 0-10000>", got "${part}"`);
       return [match[1], Number(match[2])] as const;
     })(value),
   );

@@ -87,7 +87,9 @@ export { WORKER_ROLES, type AppName, type WorkerRole } from './env-schema';
  * test/deploy checks that this names exactly what the code reads, and that compose and
  * Kubernetes set each one.
  */
-export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = Object.fromEntries(VARIABLE_LIST.map((v) => [v.name, v.apps]));
+export const CONFIG_VARIABLES: Readonly<Record<string, readonly AppName[]>> = Object.fromEntries(
+  VARIABLE_LIST.map((v) => [v.name, v.apps]),
+);
 
 /** Reads the environment through the schema (env-schema.ts): a bad value throws, naming the variable. */
 export function loadConfig(raw: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -152,5 +154,6 @@ function generatedMasterKey(dataDir: string): Buffer {
  * Read where they are used (the fold cache and snapshots live below any injector) and by
  * loadConfig, so a bad value stops the process at startup rather than failing commands.
  */
-export const foldCacheMaxBytes = (env: NodeJS.ProcessEnv = process.env): number => parseVariable('FOLD_CACHE_MAX_BYTES', env);
+export const foldCacheMaxBytes = (env: NodeJS.ProcessEnv = process.env): number =>
+  parseVariable('FOLD_CACHE_MAX_BYTES', env);
 export const snapshotEvery = (env: NodeJS.ProcessEnv = process.env): number => parseVariable('SNAPSHOT_EVERY', env);

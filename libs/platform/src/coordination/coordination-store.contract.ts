@@ -13,7 +13,11 @@ export interface TestClock {
  * back, and leases that one holder at a time has. Two store instances stand for two processes;
  * names are fresh per test, so the suite also runs against a shared server.
  */
-export function describeCoordinationStoreContract(name: string, open: (clock: Clock) => Promise<CoordinationStore>, timeoutMs = 20_000): void {
+export function describeCoordinationStoreContract(
+  name: string,
+  open: (clock: Clock) => Promise<CoordinationStore>,
+  timeoutMs = 20_000,
+): void {
   describe(`CoordinationStore contract: ${name}`, () => {
     let clock: TestClock;
     let one: CoordinationStore;

@@ -6,7 +6,11 @@ const url = process.env.MONGO_URL;
 const database = `${process.env.MONGO_DATABASE ?? 'payments'}_coordination_${Date.now().toString(36)}`;
 
 if (url) {
-  describeCoordinationStoreContract('mongodb', async (clock) => new MongoCoordinationStore(url, database, clock), 60_000);
+  describeCoordinationStoreContract(
+    'mongodb',
+    async (clock) => new MongoCoordinationStore(url, database, clock),
+    60_000,
+  );
 } else {
   describe('CoordinationStore contract: mongodb', () => {
     console.warn('CoordinationStore contract: mongodb skipped: MONGO_URL is not set (e.g. mongodb://localhost:27017)');

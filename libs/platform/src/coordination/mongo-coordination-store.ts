@@ -42,13 +42,18 @@ export class MongoCoordinationStore implements CoordinationStore {
   }
 
   async saveCheckpoint(name: string, position: number): Promise<void> {
-    await this.db.collection<StoredCheckpoint>(CHECKPOINTS).updateOne({ _id: name }, { $max: { position } }, { upsert: true });
+    await this.db
+      .collection<StoredCheckpoint>(CHECKPOINTS)
+      .updateOne({ _id: name }, { $max: { position } }, { upsert: true });
   }
 
   async acquire(name: string, holder: string, ttlMs: number): Promise<boolean> {
     const now = this.clock.now();
     const leases = this.db.collection<StoredLease>(LEASES);
-    const taken = await leases.updateOne({ _id: name, $or: [{ holder }, { expires_at: { $lte: now } }] }, { $set: { holder, expires_at: now + ttlMs } });
+    const taken = await leases.updateOne(
+      { _id: name, $or: [{ holder }, { expires_at: { $lte: now } }] },
+      { $set: { holder, expires_at: now + ttlMs } },
+    );
     if (taken.matchedCount === 1) return true;
     try {
       await leases.insertOne({ _id: name, holder, expires_at: now + ttlMs });

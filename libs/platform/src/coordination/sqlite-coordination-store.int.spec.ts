@@ -8,4 +8,7 @@ const dir = mkdtempSync(join(tmpdir(), 'coordination-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Both instances open one file, as two processes on one machine do.
-describeCoordinationStoreContract('sqlite', async (clock) => new SqliteCoordinationStore(join(dir, 'read-models.db'), clock));
+describeCoordinationStoreContract(
+  'sqlite',
+  async (clock) => new SqliteCoordinationStore(join(dir, 'read-models.db'), clock),
+);

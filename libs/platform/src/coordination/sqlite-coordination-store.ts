@@ -28,7 +28,9 @@ export class SqliteCoordinationStore implements CoordinationStore {
     `);
     this.stmts = {
       getCheckpoint: this.db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?'),
-      saveCheckpoint: this.db.prepare('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)'),
+      saveCheckpoint: this.db.prepare(
+        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)',
+      ),
       // The WHERE of an upsert makes it a compare-and-set: no row changes unless the lease is ours or expired.
       acquire: this.db.prepare<[string, string, number, number]>(
         `INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)

@@ -1,9 +1,17 @@
-import { HANDOFF_GRACE_MS, PAUSED, type AttemptLog, type Delivery, type DeliveryStore, type NewDelivery } from './delivery-store.port';
+import {
+  HANDOFF_GRACE_MS,
+  PAUSED,
+  type AttemptLog,
+  type Delivery,
+  type DeliveryStore,
+  type NewDelivery,
+} from './delivery-store.port';
 
 const ORG = 'org_contract';
 let serial = 0;
 /** Ids in creation order, unique per run (stores may be shared between runs). */
-const nextId = (prefix: string) => `${prefix}_${Date.now().toString(36).padStart(10, '0')}${String(++serial).padStart(6, '0')}${Math.random().toString(36).slice(2, 8)}`;
+const nextId = (prefix: string) =>
+  `${prefix}_${Date.now().toString(36).padStart(10, '0')}${String(++serial).padStart(6, '0')}${Math.random().toString(36).slice(2, 8)}`;
 
 const T0 = 1_800_000_000_000;
 const LEASE = 60_000;
@@ -63,7 +71,10 @@ function attemptLog(
     status,
     request: { method: 'POST', headers: { 'webhook-signature': '***', 'x.dotted': 'kept' }, body: '{"id":"evt"}' },
     query_params: { token: '***', 'a.b': '1' },
-    response: status === 'succeeded' ? { status_code: 200, headers: { 'set-cookie': '***' }, body: 'ok' } : { status_code: 500, headers: {}, body: 'no' },
+    response:
+      status === 'succeeded'
+        ? { status_code: 200, headers: { 'set-cookie': '***' }, body: 'ok' }
+        : { status_code: 500, headers: {}, body: 'no' },
     error: status === 'failed' ? 'HTTP 500' : null,
     duration_ms: 5,
     created: at + 5,
@@ -94,7 +105,14 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       const d = delivery(webhook());
       expect(await store.schedule(d)).toBe(true);
       expect(await store.schedule({ ...d, payload: 'other', due_at: T0 + 1 })).toBe(false);
-      expect(await store.get(d.id)).toEqual({ ...d, status: 'pending', attempts: 0, head: true, finished_at: null, cancel_reason: null });
+      expect(await store.get(d.id)).toEqual({
+        ...d,
+        status: 'pending',
+        attempts: 0,
+        head: true,
+        finished_at: null,
+        cancel_reason: null,
+      });
       expect(await store.get('whd_unknown')).toBeNull();
     });
 
@@ -132,7 +150,11 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
 
     it('schedules many at once in order: the first of each queue is its head, a repeat changes nothing', async () => {
       const hook = webhook();
-      const [first, second, other] = [delivery(hook, queued('account-m', 30)), delivery(hook, queued('account-m', 31)), delivery(hook, queued('account-n', 32))];
+      const [first, second, other] = [
+        delivery(hook, queued('account-m', 30)),
+        delivery(hook, queued('account-m', 31)),
+        delivery(hook, queued('account-n', 32)),
+      ];
       expect(await store.schedule(first)).toBe(true);
       expect(await store.scheduleMany([{ ...first, payload: 'again' }, second, other])).toBe(2);
       expect(await due([first.id, second.id, other.id])).toEqual([first.id, other.id]);
@@ -142,7 +164,11 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
 
     it('orders a queue by position, then rank within the event', async () => {
       const hook = webhook();
-      const [first, second, third] = [delivery(hook, queued('account-o', 20, 0)), delivery(hook, queued('account-o', 20, 1)), delivery(hook, queued('account-o', 21, 0))];
+      const [first, second, third] = [
+        delivery(hook, queued('account-o', 20, 0)),
+        delivery(hook, queued('account-o', 20, 1)),
+        delivery(hook, queued('account-o', 21, 0)),
+      ];
       for (const d of [first, second, third]) await store.schedule(d);
       const order: string[] = [];
       for (let current: string | null = first.id; current;) {
@@ -164,7 +190,9 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
         const next = delivery(hook, queued(resource, 2));
         const [, handed] = await Promise.all([
           store.schedule(next),
-          store.record({ log: attemptLog(head, claimed!.attempts, 'succeeded', T0), next_attempt_at: null }).then(() => store.handOff(head.id)),
+          store
+            .record({ log: attemptLog(head, claimed!.attempts, 'succeeded', T0), next_attempt_at: null })
+            .then(() => store.handOff(head.id)),
         ]);
         expect([null, next.id]).toContain(handed);
         expect(await store.get(next.id)).toMatchObject({ head: true });
@@ -192,7 +220,11 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       expect(await store.claim(behind.id, T0, LEASE)).toBeNull();
       await store.cancel(h.id, 'webhook_deleted', T0);
       expect(await store.claim(h.id, T0 * 2, LEASE)).toBeNull();
-      expect(await store.get(h.id)).toMatchObject({ status: 'cancelled', cancel_reason: 'webhook_deleted', finished_at: T0 });
+      expect(await store.get(h.id)).toMatchObject({
+        status: 'cancelled',
+        cancel_reason: 'webhook_deleted',
+        finished_at: T0,
+      });
       expect(await store.cancel(h.id, 'webhook_inactive', T0)).toBe(false);
       expect(await store.handOff(h.id)).toBe(behind.id);
     });
@@ -202,13 +234,26 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       await store.schedule(d);
       await store.claim(d.id, T0, LEASE);
       const first = attemptLog(d, 1, 'failed', T0);
-      expect(await store.record({ log: first, next_attempt_at: T0 + 1000 })).toMatchObject({ status: 'pending', due_at: T0 + 1000, attempts: 1 });
+      expect(await store.record({ log: first, next_attempt_at: T0 + 1000 })).toMatchObject({
+        status: 'pending',
+        due_at: T0 + 1000,
+        attempts: 1,
+      });
       // The same attempt recorded again (a retried write): one entry, one count, the delivery unmoved.
-      expect(await store.record({ log: { ...first, id: nextId('whl') }, next_attempt_at: T0 + 9999 })).toMatchObject({ status: 'pending', due_at: T0 + 1000 });
+      expect(await store.record({ log: { ...first, id: nextId('whl') }, next_attempt_at: T0 + 9999 })).toMatchObject({
+        status: 'pending',
+        due_at: T0 + 1000,
+      });
       expect(await store.claim(d.id, T0 + 999, LEASE)).toBeNull();
       await store.claim(d.id, T0 + 1000, LEASE);
-      expect(await store.record({ log: attemptLog(d, 2, 'failed', T0 + 1000), next_attempt_at: null })).toMatchObject({ status: 'failed', finished_at: T0 + 1005 });
-      const logs = await store.logs({ organization_id: ORG, mode: 'sandbox', entity_id: d.entity_id, webhook_id: d.webhook_id }, { limit: 10 });
+      expect(await store.record({ log: attemptLog(d, 2, 'failed', T0 + 1000), next_attempt_at: null })).toMatchObject({
+        status: 'failed',
+        finished_at: T0 + 1005,
+      });
+      const logs = await store.logs(
+        { organization_id: ORG, mode: 'sandbox', entity_id: d.entity_id, webhook_id: d.webhook_id },
+        { limit: 10 },
+      );
       expect(logs.items.map((l) => [l.attempt, l.status])).toEqual([
         [2, 'failed'],
         [1, 'failed'],
@@ -230,11 +275,22 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       await store.schedule(d);
       await store.claim(d.id, T0, LEASE);
       await store.claim(d.id, T0 + LEASE, LEASE);
-      expect(await store.record({ log: attemptLog(d, 1, 'failed', T0 + LEASE + 1), next_attempt_at: T0 + 1 })).toMatchObject({ status: 'pending', attempts: 2, due_at: T0 + 2 * LEASE });
-      expect(await store.record({ log: attemptLog(d, 1, 'succeeded', T0 + LEASE + 2), next_attempt_at: null })).toMatchObject({ status: 'pending' });
-      expect(await store.record({ log: attemptLog(d, 2, 'succeeded', T0 + LEASE + 3), next_attempt_at: null })).toMatchObject({ status: 'succeeded' });
+      expect(
+        await store.record({ log: attemptLog(d, 1, 'failed', T0 + LEASE + 1), next_attempt_at: T0 + 1 }),
+      ).toMatchObject({ status: 'pending', attempts: 2, due_at: T0 + 2 * LEASE });
+      expect(
+        await store.record({ log: attemptLog(d, 1, 'succeeded', T0 + LEASE + 2), next_attempt_at: null }),
+      ).toMatchObject({ status: 'pending' });
+      expect(
+        await store.record({ log: attemptLog(d, 2, 'succeeded', T0 + LEASE + 3), next_attempt_at: null }),
+      ).toMatchObject({ status: 'succeeded' });
       expect(await store.claim(d.id, T0 * 2, LEASE)).toBeNull();
-      expect((await store.stats([d.webhook_id])).get(d.webhook_id)).toMatchObject({ deliveries_total: 2, deliveries_succeeded: 1, deliveries_failed: 1, last_response_status: 200 });
+      expect((await store.stats([d.webhook_id])).get(d.webhook_id)).toMatchObject({
+        deliveries_total: 2,
+        deliveries_succeeded: 1,
+        deliveries_failed: 1,
+        last_response_status: 200,
+      });
     });
 
     it('lists logs newest first within one organization, mode and entity, by webhook, event and status, a page at a time', async () => {
@@ -242,22 +298,36 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       const [h1, h2] = [webhook(), webhook()];
       const written: AttemptLog[] = [];
       for (let i = 0; i < 6; i++) {
-        const d = delivery(i % 2 ? h2 : h1, { entity_id: entity, event: i < 3 ? 'accounts.created' : 'inflows.completed' });
+        const d = delivery(i % 2 ? h2 : h1, {
+          entity_id: entity,
+          event: i < 3 ? 'accounts.created' : 'inflows.completed',
+        });
         await store.schedule(d);
         await store.claim(d.id, T0, LEASE);
         const log = attemptLog(d, 1, i % 3 === 0 ? 'failed' : 'succeeded', T0 + i);
         written.push(log);
         await store.record({ log, next_attempt_at: T0 + 1000 });
       }
-      await store.restoreAttempt({ ...attemptLog({ ...delivery(h1), entity_id: entity }, 1, 'failed', T0), mode: 'live' });
-      await store.restoreAttempt({ ...attemptLog({ ...delivery(h1), entity_id: entity }, 1, 'failed', T0), organization_id: 'org_other' });
+      await store.restoreAttempt({
+        ...attemptLog({ ...delivery(h1), entity_id: entity }, 1, 'failed', T0),
+        mode: 'live',
+      });
+      await store.restoreAttempt({
+        ...attemptLog({ ...delivery(h1), entity_id: entity }, 1, 'failed', T0),
+        organization_id: 'org_other',
+      });
       const scope = { organization_id: ORG, mode: 'sandbox' as const, entity_id: entity };
-      const ids = async (filter: object, page = { limit: 100 }) => (await store.logs({ ...scope, ...filter }, page)).items.map((l) => l.id);
+      const ids = async (filter: object, page = { limit: 100 }) =>
+        (await store.logs({ ...scope, ...filter }, page)).items.map((l) => l.id);
       const newestFirst = [...written].reverse();
       expect(await ids({})).toEqual(newestFirst.map((l) => l.id));
       expect(await ids({ webhook_id: h2 })).toEqual(newestFirst.filter((l) => l.webhook_id === h2).map((l) => l.id));
-      expect(await ids({ event: 'inflows.completed' })).toEqual(newestFirst.filter((l) => l.event === 'inflows.completed').map((l) => l.id));
-      expect(await ids({ status: 'failed', webhook_id: h1 })).toEqual(newestFirst.filter((l) => l.status === 'failed' && l.webhook_id === h1).map((l) => l.id));
+      expect(await ids({ event: 'inflows.completed' })).toEqual(
+        newestFirst.filter((l) => l.event === 'inflows.completed').map((l) => l.id),
+      );
+      expect(await ids({ status: 'failed', webhook_id: h1 })).toEqual(
+        newestFirst.filter((l) => l.status === 'failed' && l.webhook_id === h1).map((l) => l.id),
+      );
       const first = await store.logs(scope, { limit: 4 });
       expect([first.items.length, first.hasMore]).toEqual([4, true]);
       const second = await store.logs(scope, { limit: 4, before: first.items[3].id });
@@ -269,11 +339,22 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       const d = delivery(hook);
       await store.restoreAttempt(attemptLog(d, 2, 'succeeded', T0 + 50));
       await store.restoreAttempt(attemptLog(d, 1, 'failed', T0));
-      await store.restoreAttempt({ ...attemptLog(d, 3, 'failed', T0 + 100), response: null, error: 'connect ECONNREFUSED' });
+      await store.restoreAttempt({
+        ...attemptLog(d, 3, 'failed', T0 + 100),
+        response: null,
+        error: 'connect ECONNREFUSED',
+      });
       const stats = await store.stats([hook, webhook()]);
       expect([...stats.keys()]).toEqual([hook]);
       // The latest attempt failed: failing since the last success.
-      expect(stats.get(hook)).toEqual({ deliveries_total: 3, deliveries_succeeded: 1, deliveries_failed: 2, last_delivery_at: T0 + 105, last_response_status: null, failing_since: T0 + 55 });
+      expect(stats.get(hook)).toEqual({
+        deliveries_total: 3,
+        deliveries_succeeded: 1,
+        deliveries_failed: 2,
+        last_delivery_at: T0 + 105,
+        last_response_status: null,
+        failing_since: T0 + 55,
+      });
       await store.restoreAttempt(attemptLog(d, 4, 'succeeded', T0 + 200));
       expect((await store.stats([hook])).get(hook)).toMatchObject({ failing_since: null });
       expect(await store.stats([])).toEqual(new Map());
@@ -281,9 +362,29 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
 
     it('restores what an older log recorded once, with pending queues headed in order', async () => {
       const hook = webhook();
-      const base = { ...delivery(hook), status: 'pending' as const, attempts: 0, head: false, finished_at: null, cancel_reason: null };
-      const done: Delivery = { ...base, id: nextId('whd'), ...queued('account-r', 1), status: 'succeeded', attempts: 1, finished_at: T0 };
-      const retrying: Delivery = { ...base, id: nextId('whd'), ...queued('account-r', 2), attempts: 1, due_at: T0 + 500 };
+      const base = {
+        ...delivery(hook),
+        status: 'pending' as const,
+        attempts: 0,
+        head: false,
+        finished_at: null,
+        cancel_reason: null,
+      };
+      const done: Delivery = {
+        ...base,
+        id: nextId('whd'),
+        ...queued('account-r', 1),
+        status: 'succeeded',
+        attempts: 1,
+        finished_at: T0,
+      };
+      const retrying: Delivery = {
+        ...base,
+        id: nextId('whd'),
+        ...queued('account-r', 2),
+        attempts: 1,
+        due_at: T0 + 500,
+      };
       const behind: Delivery = { ...base, id: nextId('whd'), ...queued('account-r', 3) };
       const test: Delivery = { ...base, id: nextId('whd'), test: true };
       for (const d of [done, retrying, behind, test]) expect(await store.restore(d)).toBe(true);
@@ -324,7 +425,17 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       const [r1, r2] = [nextId('whd'), nextId('whd')];
       const first = await store.resend(d.id, r1, T0 + 100);
       expect(first).toEqual({
-        resend: expect.objectContaining({ id: r1, resend_of: d.id, event_id: d.event_id, payload: d.payload, queue: null, head: true, status: 'pending', attempts: 1, due_at: T0 + 100 }),
+        resend: expect.objectContaining({
+          id: r1,
+          resend_of: d.id,
+          event_id: d.event_id,
+          payload: d.payload,
+          queue: null,
+          head: true,
+          status: 'pending',
+          attempts: 1,
+          due_at: T0 + 100,
+        }),
       });
       // A second resend before the first was attempted still takes the number after it.
       await store.resend(d.id, r2, T0 + 101);
@@ -355,7 +466,14 @@ export function describeDeliveryStoreContract(name: string, open: () => Promise<
       await store.claim(r, T0, LEASE);
       await store.record({ log: attemptLog({ ...resent, id: r }, 3, 'succeeded', T0), next_attempt_at: null });
       expect(await store.recover(hook, T0, T0 + 10, T0 + 20)).toBe(2);
-      expect(await store.get(a.id)).toMatchObject({ status: 'pending', head: true, attempts: 2, retry_base: 2, due_at: T0 + 20, finished_at: null });
+      expect(await store.get(a.id)).toMatchObject({
+        status: 'pending',
+        head: true,
+        attempts: 2,
+        retry_base: 2,
+        due_at: T0 + 20,
+        finished_at: null,
+      });
       expect(await store.get(b.id)).toMatchObject({ status: 'pending', head: false });
       for (const d of [early, resent, late]) expect((await store.get(d.id))?.status).toBe('failed');
       expect(await due([a.id, b.id], T0 + 20)).toEqual([a.id]);

@@ -8,7 +8,13 @@ import { DELIVERY_STORE, type DeliveryStore } from './delivery-store.port';
  * queries (log list, statistics). One instance per application, closed with it.
  */
 @Module({
-  providers: [{ provide: DELIVERY_STORE, inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => createDeliveryStore(config) }],
+  providers: [
+    {
+      provide: DELIVERY_STORE,
+      inject: [PLATFORM_CONFIG],
+      useFactory: (config: PlatformConfig) => createDeliveryStore(config),
+    },
+  ],
   exports: [DELIVERY_STORE],
 })
 export class DeliveryStoreModule implements OnApplicationShutdown {

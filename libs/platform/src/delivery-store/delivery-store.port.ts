@@ -95,10 +95,18 @@ export interface AttemptLog {
   readonly attempt: number;
   readonly status: 'succeeded' | 'failed';
   /** Headers with signature and authorization values already reading `***`. */
-  readonly request: { readonly method: 'POST'; readonly headers: Readonly<Record<string, string>>; readonly body: string };
+  readonly request: {
+    readonly method: 'POST';
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+  };
   readonly query_params: Readonly<Record<string, string>>;
   /** Null when no response came (network error, timeout, refused destination). */
-  readonly response: { readonly status_code: number; readonly headers: Readonly<Record<string, string>>; readonly body: string } | null;
+  readonly response: {
+    readonly status_code: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+  } | null;
   readonly error: string | null;
   readonly duration_ms: number;
   readonly created: number;
@@ -142,7 +150,14 @@ export interface DeliveryStats {
   readonly failing_since: number | null;
 }
 
-export const NO_DELIVERY_STATS: DeliveryStats = { deliveries_total: 0, deliveries_succeeded: 0, deliveries_failed: 0, last_delivery_at: null, last_response_status: null, failing_since: null };
+export const NO_DELIVERY_STATS: DeliveryStats = {
+  deliveries_total: 0,
+  deliveries_succeeded: 0,
+  deliveries_failed: 0,
+  last_delivery_at: null,
+  last_response_status: null,
+  failing_since: null,
+};
 
 /** What `resend` answers: the new delivery, or why there is none. */
 export type ResendOutcome = { readonly resend: Delivery } | { readonly refused: 'unknown' | 'pending' };

@@ -15,7 +15,12 @@ import {
   type ResendOutcome,
 } from './delivery-store.port';
 
-type DeliveryDocument = Omit<Delivery, 'id' | 'queue'> & { _id: string; resource: string | null; position: number | null; seq: number | null };
+type DeliveryDocument = Omit<Delivery, 'id' | 'queue'> & {
+  _id: string;
+  resource: string | null;
+  position: number | null;
+  seq: number | null;
+};
 
 /** The entry as JSON (header and query names may hold dots or `$`), beside the fields lists filter on. */
 interface LogDocument {
@@ -46,7 +51,13 @@ const isDuplicate = (error: unknown) => error instanceof MongoServerError && err
 
 const toDocument = (d: Delivery): DeliveryDocument => {
   const { id, queue, ...rest } = d;
-  return { ...rest, _id: id, resource: queue?.resource ?? null, position: queue?.position ?? null, seq: queue?.seq ?? null };
+  return {
+    ...rest,
+    _id: id,
+    resource: queue?.resource ?? null,
+    position: queue?.position ?? null,
+    seq: queue?.seq ?? null,
+  };
 };
 
 const toDelivery = (doc: DeliveryDocument): Delivery => {
@@ -102,8 +113,13 @@ export class MongoDeliveryStore implements DeliveryStore {
 
   /** The first pending delivery of the queue becomes its head (if it is not already); returns it. */
   private async promote(webhookId: string, resource: string): Promise<string | null> {
-    const first = await this.deliveries.find({ webhook_id: webhookId, resource, status: 'pending' }).sort({ position: 1, seq: 1 }).limit(1).next();
-    if (first && !first.head) await this.deliveries.updateOne({ _id: first._id, status: 'pending' }, { $set: { head: true } });
+    const first = await this.deliveries
+      .find({ webhook_id: webhookId, resource, status: 'pending' })
+      .sort({ position: 1, seq: 1 })
+      .limit(1)
+      .next();
+    if (first && !first.head)
+      await this.deliveries.updateOne({ _id: first._id, status: 'pending' }, { $set: { head: true } });
     return first?._id ?? null;
   }
 
@@ -120,7 +136,16 @@ export class MongoDeliveryStore implements DeliveryStore {
   }
 
   schedule(delivery: NewDelivery): Promise<boolean> {
-    return this.insert(toDocument({ ...delivery, status: 'pending', attempts: 0, head: delivery.queue === null, finished_at: null, cancel_reason: null }));
+    return this.insert(
+      toDocument({
+        ...delivery,
+        status: 'pending',
+        attempts: 0,
+        head: delivery.queue === null,
+        finished_at: null,
+        cancel_reason: null,
+      }),
+    );
   }
 
   /** One after the other: a queue's head is decided by each insert's promotion, which must see the earlier ones. */
@@ -159,14 +184,29 @@ export class MongoDeliveryStore implements DeliveryStore {
     await this.ready();
     const { id, delivery_id, attempt, organization_id, mode, entity_id, webhook_id, event, status } = log;
     try {
-      await this.attempts.insertOne({ _id: id, delivery_id, attempt, organization_id, mode, entity_id, webhook_id, event, status, entry: JSON.stringify(log) });
+      await this.attempts.insertOne({
+        _id: id,
+        delivery_id,
+        attempt,
+        organization_id,
+        mode,
+        entity_id,
+        webhook_id,
+        event,
+        status,
+        entry: JSON.stringify(log),
+      });
     } catch (error) {
       if (isDuplicate(error)) return false;
       throw error;
     }
     // Two single-document updates: a worker dying between the insert and these undercounts by one.
     const ok = status === 'succeeded' ? 1 : 0;
-    await this.counters.updateOne({ _id: webhook_id }, { $inc: { total: 1, succeeded: ok, failed: 1 - ok } }, { upsert: true });
+    await this.counters.updateOne(
+      { _id: webhook_id },
+      { $inc: { total: 1, succeeded: ok, failed: 1 - ok } },
+      { upsert: true },
+    );
     const at = log.completed_at;
     await this.counters.updateOne(
       { _id: webhook_id, $or: [{ last_delivery_at: null }, { last_delivery_at: { $lte: at } }] },
@@ -178,10 +218,17 @@ export class MongoDeliveryStore implements DeliveryStore {
 
   /** What disabling measures from (decisions §15): cleared by a success, else the last success or this first failure. */
   private async countFailing(webhookId: string, ok: boolean, at: number): Promise<void> {
-    if (ok) return void (await this.counters.updateOne({ _id: webhookId }, { $set: { failing_since: null }, $max: { last_success_at: at } }));
+    if (ok)
+      return void (await this.counters.updateOne(
+        { _id: webhookId },
+        { $set: { failing_since: null }, $max: { last_success_at: at } },
+      ));
     const counter = await this.counters.findOne({ _id: webhookId });
     if (counter?.failing_since == null) {
-      await this.counters.updateOne({ _id: webhookId, failing_since: null }, { $set: { failing_since: counter?.last_success_at ?? at } });
+      await this.counters.updateOne(
+        { _id: webhookId, failing_since: null },
+        { $set: { failing_since: counter?.last_success_at ?? at } },
+      );
     }
   }
 
@@ -189,17 +236,28 @@ export class MongoDeliveryStore implements DeliveryStore {
     if (await this.insertLog(log)) {
       const at = log.completed_at;
       const finished = { finished_at: at, due_at: at + HANDOFF_GRACE_MS };
-      if (log.status === 'succeeded') await this.deliveries.updateOne({ _id: log.delivery_id, status: 'pending' }, { $set: { status: 'succeeded', ...finished } });
+      if (log.status === 'succeeded')
+        await this.deliveries.updateOne(
+          { _id: log.delivery_id, status: 'pending' },
+          { $set: { status: 'succeeded', ...finished } },
+        );
       else {
-        const moved = next_attempt_at === null ? { status: 'failed' as const, ...finished } : { due_at: next_attempt_at };
-        await this.deliveries.updateOne({ _id: log.delivery_id, status: 'pending', attempts: log.attempt }, { $set: moved });
+        const moved =
+          next_attempt_at === null ? { status: 'failed' as const, ...finished } : { due_at: next_attempt_at };
+        await this.deliveries.updateOne(
+          { _id: log.delivery_id, status: 'pending', attempts: log.attempt },
+          { $set: moved },
+        );
       }
     }
     return this.get(log.delivery_id);
   }
 
   async cancel(id: string, reason: CancelReason, now: number): Promise<boolean> {
-    const done = await this.deliveries.updateOne({ _id: id, status: 'pending' }, { $set: { status: 'cancelled', cancel_reason: reason, finished_at: now, due_at: now + HANDOFF_GRACE_MS } });
+    const done = await this.deliveries.updateOne(
+      { _id: id, status: 'pending' },
+      { $set: { status: 'cancelled', cancel_reason: reason, finished_at: now, due_at: now + HANDOFF_GRACE_MS } },
+    );
     return done.modifiedCount === 1;
   }
 
@@ -213,12 +271,20 @@ export class MongoDeliveryStore implements DeliveryStore {
   }
 
   async pause(id: string): Promise<boolean> {
-    return (await this.deliveries.updateOne({ _id: id, status: 'pending' }, { $set: { due_at: PAUSED } })).modifiedCount === 1;
+    return (
+      (await this.deliveries.updateOne({ _id: id, status: 'pending' }, { $set: { due_at: PAUSED } })).modifiedCount ===
+      1
+    );
   }
 
   async resume(webhookId: string, now: number): Promise<number> {
     await this.ready();
-    return (await this.deliveries.updateMany({ webhook_id: webhookId, status: 'pending', due_at: PAUSED }, { $set: { due_at: now } })).modifiedCount;
+    return (
+      await this.deliveries.updateMany(
+        { webhook_id: webhookId, status: 'pending', due_at: PAUSED },
+        { $set: { due_at: now } },
+      )
+    ).modifiedCount;
   }
 
   /** Attempts numbered so far for a delivery: its own and those of its resends; and its latest resend. */
@@ -257,7 +323,12 @@ export class MongoDeliveryStore implements DeliveryStore {
   async recover(webhookId: string, since: number, until: number, now: number): Promise<number> {
     await this.ready();
     const failed = await this.deliveries
-      .find({ webhook_id: webhookId, status: 'failed', resend_of: null as never, scheduled: { $gte: since, $lt: until } })
+      .find({
+        webhook_id: webhookId,
+        status: 'failed',
+        resend_of: null as never,
+        scheduled: { $gte: since, $lt: until },
+      })
       .sort({ position: 1, seq: 1 })
       .toArray();
     const queues = new Set<string>();
@@ -265,20 +336,38 @@ export class MongoDeliveryStore implements DeliveryStore {
     for (const doc of failed) {
       const { count, latest } = await this.attemptsSoFar(doc);
       if (latest && latest.status !== 'failed') continue;
-      const set = { status: 'pending' as const, finished_at: null, cancel_reason: null, due_at: now, attempts: count, retry_base: count, head: doc.resource === null };
+      const set = {
+        status: 'pending' as const,
+        finished_at: null,
+        cancel_reason: null,
+        due_at: now,
+        attempts: count,
+        retry_base: count,
+        head: doc.resource === null,
+      };
       reopened += (await this.deliveries.updateOne({ _id: doc._id, status: 'failed' }, { $set: set })).modifiedCount;
       if (doc.resource !== null) queues.add(doc.resource);
     }
     for (const resource of queues) {
       const first = await this.promote(webhookId, resource);
-      await this.deliveries.updateMany({ webhook_id: webhookId, resource, status: 'pending', head: true, _id: { $ne: first ?? '' } }, { $set: { head: false } });
+      await this.deliveries.updateMany(
+        { webhook_id: webhookId, resource, status: 'pending', head: true, _id: { $ne: first ?? '' } },
+        { $set: { head: false } },
+      );
     }
     return reopened;
   }
 
-  async logs(filter: AttemptLogFilter, page: { readonly limit: number; readonly before?: string }): Promise<AttemptLogPage> {
+  async logs(
+    filter: AttemptLogFilter,
+    page: { readonly limit: number; readonly before?: string },
+  ): Promise<AttemptLogPage> {
     await this.ready();
-    const query: Filter<LogDocument> = { organization_id: filter.organization_id, mode: filter.mode, entity_id: filter.entity_id };
+    const query: Filter<LogDocument> = {
+      organization_id: filter.organization_id,
+      mode: filter.mode,
+      entity_id: filter.entity_id,
+    };
     if (filter.webhook_id !== undefined) query.webhook_id = filter.webhook_id;
     if (filter.event !== undefined) query.event = filter.event;
     if (filter.status !== undefined) query.status = filter.status;
@@ -288,7 +377,10 @@ export class MongoDeliveryStore implements DeliveryStore {
       .sort({ _id: -1 })
       .limit(page.limit + 1)
       .toArray();
-    return { items: found.slice(0, page.limit).map((d) => JSON.parse(d.entry) as AttemptLog), hasMore: found.length > page.limit };
+    return {
+      items: found.slice(0, page.limit).map((d) => JSON.parse(d.entry) as AttemptLog),
+      hasMore: found.length > page.limit,
+    };
   }
 
   async stats(webhookIds: readonly string[]): Promise<ReadonlyMap<string, DeliveryStats>> {

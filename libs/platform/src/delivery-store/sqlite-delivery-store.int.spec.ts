@@ -23,7 +23,9 @@ describe('SqliteDeliveryStore on a file from before traces', () => {
       event_id TEXT NOT NULL, event TEXT NOT NULL, test INTEGER NOT NULL, payload TEXT NOT NULL, resource TEXT, position INTEGER, seq INTEGER,
       scheduled INTEGER NOT NULL, due_at INTEGER NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL, head INTEGER NOT NULL, finished_at INTEGER, cancel_reason TEXT)`);
     old
-      .prepare(`INSERT INTO deliveries VALUES ('whd_old', 'org_1', 'sandbox', 'ent_1', 'whk_1', 'evt_old', 'accounts.created', 0, '{}', NULL, NULL, NULL, ${T0}, ${T0}, 'pending', 0, 1, NULL, NULL)`)
+      .prepare(
+        `INSERT INTO deliveries VALUES ('whd_old', 'org_1', 'sandbox', 'ent_1', 'whk_1', 'evt_old', 'accounts.created', 0, '{}', NULL, NULL, NULL, ${T0}, ${T0}, 'pending', 0, 1, NULL, NULL)`,
+      )
       .run();
     old.close();
     // The first connection adds the column; the second finds it there.
@@ -41,7 +43,9 @@ describe('SqliteDeliveryStore across processes', () => {
     const file = join(dir, 'shared.db');
     const [a, b] = [new SqliteDeliveryStore(file), new SqliteDeliveryStore(file)];
     for (let i = 0; i < 20; i++) await a.schedule(newDelivery(`whd_${i}`));
-    const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => [a.claim(`whd_${i}`, T0, 1000), b.claim(`whd_${i}`, T0, 1000)]).flat());
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => [a.claim(`whd_${i}`, T0, 1000), b.claim(`whd_${i}`, T0, 1000)]).flat(),
+    );
     expect(claims.filter(Boolean)).toHaveLength(20);
     await Promise.all([a.close(), b.close()]);
   });
@@ -49,7 +53,16 @@ describe('SqliteDeliveryStore across processes', () => {
   it('refuses to change or remove a log entry', async () => {
     const file = join(dir, 'immutable.db');
     const store = new SqliteDeliveryStore(file);
-    const log = { id: 'whl_1', delivery_id: 'whd_1', organization_id: 'org_1', mode: 'sandbox' as const, entity_id: 'ent_1', webhook_id: 'whk_1', event_id: 'evt_1', event: 'accounts.created' };
+    const log = {
+      id: 'whl_1',
+      delivery_id: 'whd_1',
+      organization_id: 'org_1',
+      mode: 'sandbox' as const,
+      entity_id: 'ent_1',
+      webhook_id: 'whk_1',
+      event_id: 'evt_1',
+      event: 'accounts.created',
+    };
     await store.restoreAttempt({
       ...log,
       url: 'https://h/',
@@ -75,9 +88,16 @@ describe('SqliteDeliveryStore across processes', () => {
     const file = join(dir, 'plans.db');
     new SqliteDeliveryStore(file).close();
     const db = new Database(file, { readonly: true });
-    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join('; ');
-    expect(plan('SELECT id FROM deliveries WHERE head = 1 AND due_at <= 1 ORDER BY due_at LIMIT 100')).toMatch(/USING INDEX deliveries_due/);
-    expect(plan("SELECT id, head FROM deliveries WHERE webhook_id = 'w' AND resource = 'r' AND status = 'pending' ORDER BY position, seq LIMIT 1")).toMatch(/USING INDEX deliveries_queue/);
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join('; ');
+    expect(plan('SELECT id FROM deliveries WHERE head = 1 AND due_at <= 1 ORDER BY due_at LIMIT 100')).toMatch(
+      /USING INDEX deliveries_due/,
+    );
+    expect(
+      plan(
+        "SELECT id, head FROM deliveries WHERE webhook_id = 'w' AND resource = 'r' AND status = 'pending' ORDER BY position, seq LIMIT 1",
+      ),
+    ).toMatch(/USING INDEX deliveries_queue/);
     const scope = "organization_id = 'o' AND mode = 'sandbox' AND entity_id = 'e'";
     for (const [extra, index] of [
       ['', 'attempt_logs_entity'],
@@ -85,7 +105,9 @@ describe('SqliteDeliveryStore across processes', () => {
       [" AND event = 'x'", 'attempt_logs_event'],
       [" AND status = 'failed'", 'attempt_logs_status'],
     ]) {
-      const detail = plan(`SELECT entry FROM attempt_logs WHERE ${scope}${extra} AND id < 'z' ORDER BY id DESC LIMIT 21`);
+      const detail = plan(
+        `SELECT entry FROM attempt_logs WHERE ${scope}${extra} AND id < 'z' ORDER BY id DESC LIMIT 21`,
+      );
       expect(detail).toMatch(new RegExp(`USING INDEX ${index}`));
       expect(detail).not.toMatch(/TEMP B-TREE/);
     }

@@ -176,7 +176,9 @@ export class SqliteDeliveryStore implements DeliveryStore {
         "SELECT id, head FROM deliveries WHERE webhook_id = ? AND resource = ? AND status = 'pending' ORDER BY position, seq LIMIT 1",
       ),
       makeHead: db.prepare<[string]>('UPDATE deliveries SET head = 1 WHERE id = ?'),
-      due: db.prepare<[number, number], { id: string }>('SELECT id FROM deliveries WHERE head = 1 AND due_at <= ? ORDER BY due_at LIMIT ?'),
+      due: db.prepare<[number, number], { id: string }>(
+        'SELECT id FROM deliveries WHERE head = 1 AND due_at <= ? ORDER BY due_at LIMIT ?',
+      ),
       claim: db.prepare<{ id: string; now: number; until: number }, DeliveryRow>(
         "UPDATE deliveries SET attempts = attempts + 1, due_at = @until WHERE id = @id AND status = 'pending' AND head = 1 AND due_at <= @now RETURNING *",
       ),
@@ -203,15 +205,21 @@ export class SqliteDeliveryStore implements DeliveryStore {
       ),
       endTurn: db.prepare<[string]>("UPDATE deliveries SET head = 0 WHERE id = ? AND status != 'pending'"),
       pause: db.prepare<[number, string]>("UPDATE deliveries SET due_at = ? WHERE id = ? AND status = 'pending'"),
-      resume: db.prepare<[number, string, number]>("UPDATE deliveries SET due_at = ? WHERE webhook_id = ? AND status = 'pending' AND due_at = ?"),
-      lastResend: db.prepare<[string], { retry_base: number; status: Delivery['status'] }>('SELECT retry_base, status FROM deliveries WHERE resend_of = ? ORDER BY retry_base DESC LIMIT 1'),
+      resume: db.prepare<[number, string, number]>(
+        "UPDATE deliveries SET due_at = ? WHERE webhook_id = ? AND status = 'pending' AND due_at = ?",
+      ),
+      lastResend: db.prepare<[string], { retry_base: number; status: Delivery['status'] }>(
+        'SELECT retry_base, status FROM deliveries WHERE resend_of = ? ORDER BY retry_base DESC LIMIT 1',
+      ),
       failedIn: db.prepare<[string, number, number], DeliveryRow>(
         "SELECT * FROM deliveries WHERE webhook_id = ? AND status = 'failed' AND resend_of IS NULL AND scheduled >= ? AND scheduled < ? ORDER BY position, seq",
       ),
       reopen: db.prepare<{ id: string; now: number; attempts: number; head: number }>(
         "UPDATE deliveries SET status = 'pending', finished_at = NULL, cancel_reason = NULL, due_at = @now, attempts = @attempts, retry_base = @attempts, head = @head WHERE id = @id AND status = 'failed'",
       ),
-      pendingHeads: db.prepare<[string, string], { id: string }>("SELECT id FROM deliveries WHERE webhook_id = ? AND resource = ? AND status = 'pending' AND head = 1"),
+      pendingHeads: db.prepare<[string, string], { id: string }>(
+        "SELECT id FROM deliveries WHERE webhook_id = ? AND resource = ? AND status = 'pending' AND head = 1",
+      ),
       dropHead: db.prepare<[string]>('UPDATE deliveries SET head = 0 WHERE id = ?'),
       stats: db.prepare<
         [string],
@@ -226,16 +234,34 @@ export class SqliteDeliveryStore implements DeliveryStore {
         }
       >('SELECT * FROM webhook_stats WHERE webhook_id IN (SELECT value FROM json_each(?))'),
       marker: db.prepare<[string], { value: string }>('SELECT value FROM markers WHERE name = ?'),
-      setMarker: db.prepare<[string, string]>('INSERT INTO markers (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
+      setMarker: db.prepare<[string, string]>(
+        'INSERT INTO markers (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+      ),
     };
     this.tx = {
       schedule: db.transaction((row: DeliveryRow) => this.insertScheduled(row)),
-      scheduleMany: db.transaction((rows: readonly DeliveryRow[]) => rows.filter((row) => this.insertScheduled(row)).length),
+      scheduleMany: db.transaction(
+        (rows: readonly DeliveryRow[]) => rows.filter((row) => this.insertScheduled(row)).length,
+      ),
       record: db.transaction(({ log, next_attempt_at }: AttemptOutcome) => {
         if (!this.insertLog(log)) return;
         const at = log.completed_at;
-        if (log.status === 'succeeded') this.stmts.finish.run({ id: log.delivery_id, status: 'succeeded', at, due: at + HANDOFF_GRACE_MS, reason: null });
-        else this.stmts.failInFlight.run({ id: log.delivery_id, attempt: log.attempt, at, due: at + HANDOFF_GRACE_MS, next: next_attempt_at });
+        if (log.status === 'succeeded')
+          this.stmts.finish.run({
+            id: log.delivery_id,
+            status: 'succeeded',
+            at,
+            due: at + HANDOFF_GRACE_MS,
+            reason: null,
+          });
+        else
+          this.stmts.failInFlight.run({
+            id: log.delivery_id,
+            attempt: log.attempt,
+            at,
+            due: at + HANDOFF_GRACE_MS,
+            next: next_attempt_at,
+          });
       }),
       restoreAttempt: db.transaction((log: AttemptLog) => this.insertLog(log)),
       resend: db.transaction((id: string, resendId: string, now: number): ResendOutcome => {
@@ -269,7 +295,12 @@ export class SqliteDeliveryStore implements DeliveryStore {
           // Its latest attempt is its latest resend's, when it has one: a resend that succeeded is not recovered.
           const latest = this.stmts.lastResend.get(row.id);
           if (latest && latest.status !== 'failed') continue;
-          reopened += this.stmts.reopen.run({ id: row.id, now, attempts: this.attemptsSoFar(row), head: row.resource === null ? 1 : 0 }).changes;
+          reopened += this.stmts.reopen.run({
+            id: row.id,
+            now,
+            attempts: this.attemptsSoFar(row),
+            head: row.resource === null ? 1 : 0,
+          }).changes;
           if (row.resource !== null) queues.add(row.resource);
         }
         for (const resource of queues) this.rehead(webhookId, resource);
@@ -295,8 +326,27 @@ export class SqliteDeliveryStore implements DeliveryStore {
   /** Inserts the entry unless the attempt is logged already, and counts it when it was not. */
   private insertLog(log: AttemptLog): boolean {
     const { id, delivery_id, attempt, organization_id, mode, entity_id, webhook_id, event, status } = log;
-    if (this.stmts.log.run(id, delivery_id, attempt, organization_id, mode, entity_id, webhook_id, event, status, JSON.stringify(log)).changes === 0) return false;
-    this.stmts.count.run({ webhook_id, ok: status === 'succeeded' ? 1 : 0, completed_at: log.completed_at, status_code: log.response?.status_code ?? null });
+    if (
+      this.stmts.log.run(
+        id,
+        delivery_id,
+        attempt,
+        organization_id,
+        mode,
+        entity_id,
+        webhook_id,
+        event,
+        status,
+        JSON.stringify(log),
+      ).changes === 0
+    )
+      return false;
+    this.stmts.count.run({
+      webhook_id,
+      ok: status === 'succeeded' ? 1 : 0,
+      completed_at: log.completed_at,
+      status_code: log.response?.status_code ?? null,
+    });
     return true;
   }
 
@@ -313,7 +363,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
    */
   private rehead(webhookId: string, resource: string): void {
     const first = this.promote(webhookId, resource);
-    for (const { id } of this.stmts.pendingHeads.all(webhookId, resource)) if (id !== first) this.stmts.dropHead.run(id);
+    for (const { id } of this.stmts.pendingHeads.all(webhookId, resource))
+      if (id !== first) this.stmts.dropHead.run(id);
   }
 
   /** The first pending delivery of the queue becomes its head (if it is not already); returns it. */
@@ -332,7 +383,9 @@ export class SqliteDeliveryStore implements DeliveryStore {
    * first await at once), so a scheduler woken right after finds them; resolves once on disk.
    */
   async scheduleMany(deliveries: readonly NewDelivery[]): Promise<number> {
-    const rows = deliveries.map((d) => toRow({ ...d, status: 'pending', attempts: 0, head: d.queue === null, finished_at: null, cancel_reason: null }));
+    const rows = deliveries.map((d) =>
+      toRow({ ...d, status: 'pending', attempts: 0, head: d.queue === null, finished_at: null, cancel_reason: null }),
+    );
     return this.durable(this.tx.scheduleMany.immediate(rows));
   }
 
@@ -367,7 +420,9 @@ export class SqliteDeliveryStore implements DeliveryStore {
   }
 
   async cancel(id: string, reason: CancelReason, now: number): Promise<boolean> {
-    return this.durable(this.stmts.finish.run({ id, status: 'cancelled', at: now, due: now + HANDOFF_GRACE_MS, reason }).changes === 1);
+    return this.durable(
+      this.stmts.finish.run({ id, status: 'cancelled', at: now, due: now + HANDOFF_GRACE_MS, reason }).changes === 1,
+    );
   }
 
   async handOff(id: string): Promise<string | null> {
@@ -390,7 +445,10 @@ export class SqliteDeliveryStore implements DeliveryStore {
     return this.durable(this.tx.recover.immediate(webhookId, since, until, now));
   }
 
-  async logs(filter: AttemptLogFilter, page: { readonly limit: number; readonly before?: string }): Promise<AttemptLogPage> {
+  async logs(
+    filter: AttemptLogFilter,
+    page: { readonly limit: number; readonly before?: string },
+  ): Promise<AttemptLogPage> {
     const where = ['organization_id = ?', 'mode = ?', 'entity_id = ?'];
     const params: Array<string | number> = [filter.organization_id, filter.mode, filter.entity_id];
     for (const field of ['webhook_id', 'event', 'status'] as const) {
@@ -407,7 +465,10 @@ export class SqliteDeliveryStore implements DeliveryStore {
     const sql = `SELECT entry FROM attempt_logs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`;
     const statement = this.listings.get(sql) ?? this.listings.set(sql, this.db.prepare(sql)).get(sql)!;
     const rows = statement.all(...params, page.limit + 1) as { entry: string }[];
-    return { items: rows.slice(0, page.limit).map((r) => JSON.parse(r.entry) as AttemptLog), hasMore: rows.length > page.limit };
+    return {
+      items: rows.slice(0, page.limit).map((r) => JSON.parse(r.entry) as AttemptLog),
+      hasMore: rows.length > page.limit,
+    };
   }
 
   async stats(webhookIds: readonly string[]): Promise<ReadonlyMap<string, DeliveryStats>> {
@@ -436,7 +497,11 @@ export class SqliteDeliveryStore implements DeliveryStore {
   }
 
   async restore(delivery: Delivery): Promise<boolean> {
-    return this.durable(this.tx.schedule.immediate(toRow({ ...delivery, head: delivery.status === 'pending' && delivery.queue === null })));
+    return this.durable(
+      this.tx.schedule.immediate(
+        toRow({ ...delivery, head: delivery.status === 'pending' && delivery.queue === null }),
+      ),
+    );
   }
 
   async restoreAttempt(log: AttemptLog): Promise<boolean> {

@@ -7,7 +7,9 @@ if (url) {
   describeEventStoreContract('eventstoredb', async () => new EsdbEventStore(url), 60_000);
 } else {
   describe('EventStore contract: eventstoredb', () => {
-    console.warn('EventStore contract: eventstoredb skipped: EVENTSTORE_URL is not set (e.g. esdb://localhost:2113?tls=false)');
+    console.warn(
+      'EventStore contract: eventstoredb skipped: EVENTSTORE_URL is not set (e.g. esdb://localhost:2113?tls=false)',
+    );
     it.skip('skipped: set EVENTSTORE_URL to run', () => undefined);
   });
 }
@@ -24,7 +26,12 @@ describe('toUuid', () => {
 
 describe('readStreamPosition (the global position of an event read from its stream)', () => {
   const NO_POSITION = 2n ** 64n - 1n;
-  const recorded = (commit?: bigint) => ({ streamId: 's-1', revision: 3n, position: commit === undefined ? undefined : { commit, prepare: commit } }) as never;
+  const recorded = (commit?: bigint) =>
+    ({
+      streamId: 's-1',
+      revision: 3n,
+      position: commit === undefined ? undefined : { commit, prepare: commit },
+    }) as never;
 
   it("takes the recorded event's commit position, else the resolved event's", () => {
     expect(readStreamPosition({ event: recorded(4242n), commitPosition: 4242n })).toBe(4242);
@@ -33,7 +40,9 @@ describe('readStreamPosition (the global position of an event read from its stre
   });
 
   it('refuses a server that gives none (before EventStoreDB 22.6), never reading it as position 0', () => {
-    expect(() => readStreamPosition({ event: recorded(NO_POSITION) })).toThrow('EventStoreDB gave no commit position for s-1@3 on a stream read');
+    expect(() => readStreamPosition({ event: recorded(NO_POSITION) })).toThrow(
+      'EventStoreDB gave no commit position for s-1@3 on a stream read',
+    );
     expect(() => readStreamPosition({ event: recorded(), commitPosition: NO_POSITION })).toThrow('no commit position');
   });
 });

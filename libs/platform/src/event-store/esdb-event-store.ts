@@ -46,14 +46,28 @@ export class EsdbEventStore implements EventStore {
 
   async append(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const data = events.map((e) => jsonEvent({ id: toUuid(e.metadata.event_id), type: e.type, data: e.data as never, metadata: e.metadata as never }));
+    const data = events.map((e) =>
+      jsonEvent({
+        id: toUuid(e.metadata.event_id),
+        type: e.type,
+        data: e.data as never,
+        metadata: e.metadata as never,
+      }),
+    );
     try {
       const result = await this.client.appendToStream(streamId, data, { expectedRevision: toEsdbRevision(expected) });
-      return { nextExpectedRevision: Number(result.nextExpectedRevision), position: Number(result.position?.commit ?? 0n) };
+      return {
+        nextExpectedRevision: Number(result.nextExpectedRevision),
+        position: Number(result.position?.commit ?? 0n),
+      };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
         const actual = error.actualVersion;
-        throw new WrongExpectedRevisionError(streamId, expected, typeof actual === 'bigint' ? Number(actual) : 'no_stream');
+        throw new WrongExpectedRevisionError(
+          streamId,
+          expected,
+          typeof actual === 'bigint' ? Number(actual) : 'no_stream',
+        );
       }
       throw error;
     }
@@ -69,7 +83,11 @@ export class EsdbEventStore implements EventStore {
     const point = pointInTime();
     try {
       const maxCount = options.maxCount === undefined ? undefined : BigInt(options.maxCount);
-      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision, ...(maxCount === undefined ? {} : { maxCount }) })) {
+      for await (const resolved of this.client.readStream(streamId, {
+        direction: FORWARDS,
+        fromRevision,
+        ...(maxCount === undefined ? {} : { maxCount }),
+      })) {
         if (!isOurs(resolved)) continue;
         const event = toRecorded(resolved, readStreamPosition(resolved))!;
         // Inside an `as_of` read the stream ends at the point: nothing after it is read.
@@ -127,7 +145,10 @@ export class EsdbEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription {
     const after = options.after ?? 0;
-    const subscription = this.client.subscribeToAll({ fromPosition: fromPosition(after), filter: excludeSystemEvents() });
+    const subscription = this.client.subscribeToAll({
+      fromPosition: fromPosition(after),
+      filter: excludeSystemEvents(),
+    });
     let stopped = false;
     const loop = (async () => {
       // Async iteration pulls one event at a time, so the handler never runs concurrently.
@@ -189,7 +210,9 @@ export function readStreamPosition(resolved: Pick<ResolvedEvent, 'event' | 'comm
   const position = commitOf(resolved.event?.position?.commit) ?? commitOf(resolved.commitPosition);
   if (position === null) {
     const where = resolved.event ? `${resolved.event.streamId}@${resolved.event.revision}` : 'an event';
-    throw new Error(`EventStoreDB gave no commit position for ${where} on a stream read: the event store's contract needs one (EventStoreDB 22.6 or later over gRPC)`);
+    throw new Error(
+      `EventStoreDB gave no commit position for ${where} on a stream read: the event store's contract needs one (EventStoreDB 22.6 or later over gRPC)`,
+    );
   }
   return position;
 }

@@ -8,7 +8,10 @@ export type Mode = 'sandbox' | 'live';
  * rewritten; every reader of a mode asks this function (stream owners are read from their first
  * event, so a legacy live key or account stays live).
  */
-export function modeOf(metadata: { readonly mode?: unknown } | null | undefined, data?: { readonly mode?: unknown }): Mode {
+export function modeOf(
+  metadata: { readonly mode?: unknown } | null | undefined,
+  data?: { readonly mode?: unknown },
+): Mode {
   const recorded = metadata?.mode ?? data?.mode;
   return recorded === 'live' ? 'live' : 'sandbox';
 }

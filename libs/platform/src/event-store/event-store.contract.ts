@@ -45,7 +45,9 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
         expect(error).toMatchObject({ actual: 'no_stream' });
         expect(await store.readStream(stream)).toEqual([]);
         await store.append(stream, [anEvent('Opened')], 'no_stream');
-        await expect(store.append(stream, [anEvent('Changed')], 'stream_exists')).resolves.toMatchObject({ nextExpectedRevision: 1 });
+        await expect(store.append(stream, [anEvent('Changed')], 'stream_exists')).resolves.toMatchObject({
+          nextExpectedRevision: 1,
+        });
       });
 
       it('any appends whether or not the stream exists', async () => {
@@ -108,7 +110,9 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       const stream = streamName();
       await store.append(stream, [anEvent('A'), anEvent('B'), anEvent('C'), anEvent('D')], 'no_stream');
       expect((await store.readStream(stream, { maxCount: 2 })).map((e) => e.type)).toEqual(['A', 'B']);
-      expect((await store.readStream(stream, { fromRevision: 1, maxCount: 2 })).map((e) => [e.type, e.revision])).toEqual([
+      expect(
+        (await store.readStream(stream, { fromRevision: 1, maxCount: 2 })).map((e) => [e.type, e.revision]),
+      ).toEqual([
         ['B', 1],
         ['C', 2],
       ]);

@@ -11,7 +11,10 @@ import { useEmbeddedStores } from '../testing/embedded-stores';
  * the channel carries is the same structured-clone of plain objects either way.
  */
 function channelTo(serve: (request: AppendRequest) => Promise<unknown>) {
-  const channel = new EventEmitter() as EventEmitter & { connected: boolean; send: (m: AppendRequest, ...rest: unknown[]) => boolean };
+  const channel = new EventEmitter() as EventEmitter & {
+    connected: boolean;
+    send: (m: AppendRequest, ...rest: unknown[]) => boolean;
+  };
   channel.connected = true;
   channel.send = (message) => {
     void serve(structuredClone(message)).then((reply) => channel.emit('message', structuredClone(reply)));
@@ -27,7 +30,11 @@ describe('ParentProcessWriter: the worker commits through the API process', () =
     const channel = channelTo(serve);
     const committed = jest.fn();
     return {
-      store: new SqliteEventStore(join(stores.dir, 'events.db'), 20, (onCommitted) => new ParentProcessWriter(() => (committed(), onCommitted()), channel as never, maxInFlight)),
+      store: new SqliteEventStore(
+        join(stores.dir, 'events.db'),
+        20,
+        (onCommitted) => new ParentProcessWriter(() => (committed(), onCommitted()), channel as never, maxInFlight),
+      ),
       committed,
       channel,
     };
@@ -39,12 +46,19 @@ describe('ParentProcessWriter: the worker commits through the API process', () =
     const first = await store.append(stream, [anEvent('Opened'), anEvent('Credited')], 'no_stream');
     expect(first.nextExpectedRevision).toBe(1);
     await stores.store.append(stream, [anEvent('Debited')], 1);
-    await expect(store.append(stream, [anEvent('Late')], 1)).rejects.toEqual(new WrongExpectedRevisionError(stream, 1, 2));
+    await expect(store.append(stream, [anEvent('Late')], 1)).rejects.toEqual(
+      new WrongExpectedRevisionError(stream, 1, 2),
+    );
     expect((await stores.store.readStream(stream)).map((e) => e.type)).toEqual(['Opened', 'Credited', 'Debited']);
     // Its own subscribers are told of what it committed, as with its own writer.
     expect(committed).toHaveBeenCalledTimes(1);
     const read: string[] = [];
-    for (let page = await store.readAll(); page.length; page = await store.readAll({ after: page[page.length - 1].position })) read.push(...page.map((e) => e.type));
+    for (
+      let page = await store.readAll();
+      page.length;
+      page = await store.readAll({ after: page[page.length - 1].position })
+    )
+      read.push(...page.map((e) => e.type));
     expect(read).toEqual(['Opened', 'Credited', 'Debited']);
     await store.close();
   });
@@ -61,7 +75,9 @@ describe('ParentProcessWriter: the worker commits through the API process', () =
 
   it('waits on close for appends the API has accepted', async () => {
     let release: () => void = () => undefined;
-    const { store } = readersStore((request) => new Promise((resolve) => (release = () => resolve(answerAppend(stores.store, request)))));
+    const { store } = readersStore(
+      (request) => new Promise((resolve) => (release = () => resolve(answerAppend(stores.store, request)))),
+    );
     const stream = streamName();
     const appended = store.append(stream, [anEvent('Opened')], 'no_stream');
     const closed = store.close();
@@ -73,7 +89,10 @@ describe('ParentProcessWriter: the worker commits through the API process', () =
 
   it('has at most its bound of appends with the API at once; the rest wait in the worker, in order', async () => {
     const held: Array<() => void> = [];
-    const { store } = readersStore((request) => new Promise((resolve) => held.push(() => resolve(answerAppend(stores.store, request)))), 2);
+    const { store } = readersStore(
+      (request) => new Promise((resolve) => held.push(() => resolve(answerAppend(stores.store, request)))),
+      2,
+    );
     const streams = Array.from({ length: 5 }, () => streamName());
     const appends = streams.map((s) => store.append(s, [anEvent('Opened')], 'no_stream'));
     // The bound reached (waited for, not slept on: issue 32), then a few turns in which a third would show.
@@ -98,7 +117,15 @@ describe('ParentProcessWriter: the worker commits through the API process', () =
     const own = [0, 1, 2].map(() => stores.store.append(streamName(), [anEvent('Api')], 'no_stream'));
     expect(stores.store.pendingAppends).toEqual({ own: 4, behind: 3 });
     await Promise.all([first, ...behind, ...own]);
-    expect((await stores.store.readAll()).map((e) => e.type)).toEqual(['First', 'Api', 'Api', 'Api', 'Worker', 'Worker', 'Worker']);
+    expect((await stores.store.readAll()).map((e) => e.type)).toEqual([
+      'First',
+      'Api',
+      'Api',
+      'Api',
+      'Worker',
+      'Worker',
+      'Worker',
+    ]);
     expect(stores.store.pendingAppends).toEqual({ own: 0, behind: 0 });
   });
 });

@@ -1,9 +1,20 @@
-import { WrongExpectedRevisionError, type AppendResult, type EventStore, type EventToAppend, type ExpectedRevision } from './event-store.port';
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+} from './event-store.port';
 import type { AppendLane } from './sqlite-event-writer';
 
 /** How the SQLite event store commits: its own writer thread, or another process's. */
 export interface EventWriter {
-  write(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision, lane?: AppendLane): Promise<AppendResult>;
+  write(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+    lane?: AppendLane,
+  ): Promise<AppendResult>;
   /** Appends accepted and not committed yet, per lane. */
   readonly pending?: Record<AppendLane, number>;
   /** Settles what was accepted, then lets go. */
@@ -67,14 +78,21 @@ export class ParentProcessWriter implements EventWriter {
   }
 
   write(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (!this.channel.connected || !this.channel.send) return Promise.reject(new Error('no API process to commit the log through'));
+    if (!this.channel.connected || !this.channel.send)
+      return Promise.reject(new Error('no API process to commit the log through'));
     const send = () =>
       new Promise<AppendResult>((resolve, reject) => {
-        if (!this.channel.connected || !this.channel.send) return reject(new Error('no API process to commit the log through'));
+        if (!this.channel.connected || !this.channel.send)
+          return reject(new Error('no API process to commit the log through'));
         const id = ++this.nextId;
         this.awaiting.set(id, { streamId, expected, resolve, reject });
         const request: AppendRequest = { type: 'append', id, streamId, expected, events };
-        this.channel.send(request, undefined, undefined, (err) => err && this.settle({ type: 'append-result', id, error: err.message }));
+        this.channel.send(
+          request,
+          undefined,
+          undefined,
+          (err) => err && this.settle({ type: 'append-result', id, error: err.message }),
+        );
       });
     // Sent at once while under the bound; otherwise when an earlier append has its answer.
     const written = this.sent < this.maxInFlight ? (this.sent++, send()) : this.slot().then(send);
@@ -113,7 +131,8 @@ export class ParentProcessWriter implements EventWriter {
     if (reply.result) {
       pending.resolve(reply.result);
       this.onCommitted();
-    } else if (reply.conflict) pending.reject(new WrongExpectedRevisionError(pending.streamId, pending.expected, reply.conflict.actual));
+    } else if (reply.conflict)
+      pending.reject(new WrongExpectedRevisionError(pending.streamId, pending.expected, reply.conflict.actual));
     else pending.reject(new Error(reply.error ?? 'append failed'));
   }
 
@@ -141,10 +160,13 @@ export const STORED_EVENT_STORE = Symbol('STORED_EVENT_STORE');
 export async function answerAppend(store: EventStore, request: AppendRequest): Promise<AppendReply> {
   try {
     const behind = (store as Partial<AppendsBehind>).appendBehind;
-    const result = behind ? await behind.call(store, request.streamId, request.events, request.expected) : await store.append(request.streamId, request.events, request.expected);
+    const result = behind
+      ? await behind.call(store, request.streamId, request.events, request.expected)
+      : await store.append(request.streamId, request.events, request.expected);
     return { type: 'append-result', id: request.id, result };
   } catch (error) {
-    if (error instanceof WrongExpectedRevisionError) return { type: 'append-result', id: request.id, conflict: { actual: error.actual } };
+    if (error instanceof WrongExpectedRevisionError)
+      return { type: 'append-result', id: request.id, conflict: { actual: error.actual } };
     return { type: 'append-result', id: request.id, error: error instanceof Error ? error.message : String(error) };
   }
 }

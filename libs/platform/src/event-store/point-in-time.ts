@@ -20,7 +20,8 @@ export function pointInTime(): PointInTime | undefined {
 }
 
 /** Whether the event is at or before the point. */
-export const withinPoint = (e: RecordedEvent, point: PointInTime): boolean => ('position' in point ? e.position <= point.position : e.metadata.occurred_at <= point.time);
+export const withinPoint = (e: RecordedEvent, point: PointInTime): boolean =>
+  'position' in point ? e.position <= point.position : e.metadata.occurred_at <= point.time;
 
 /** A stream's events up to the point (a stream is in log and time order, so it is a prefix). */
 export function upToPoint(events: RecordedEvent[], point: PointInTime | undefined = pointInTime()): RecordedEvent[] {

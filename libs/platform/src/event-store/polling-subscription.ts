@@ -14,7 +14,9 @@ interface PollingOptions<T extends { position: number }> {
  * Catch-up subscription over anything readable by position: reads batches until empty, then
  * sleeps until woken by an append or the poll interval. Handlers run one at a time, in order.
  */
-export function pollingSubscription<T extends { position: number } = RecordedEvent>(options: PollingOptions<T>): Subscription {
+export function pollingSubscription<T extends { position: number } = RecordedEvent>(
+  options: PollingOptions<T>,
+): Subscription {
   let stopped = false;
   let wake: (() => void) | null = null;
   // Set by every append signal, so one that arrives while a batch is being read is not slept through.

@@ -4,9 +4,13 @@ import type { RecordedEvent } from './event-store.port';
 const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 
 /** About what an event holds: its data and metadata as JSON (their lengths, when the caller read them as text), and its ids. */
-export const eventBytes = (event: Pick<RecordedEvent, 'streamId' | 'type'>, dataJsonLength: number, metadataJsonLength: number): number =>
-  dataJsonLength + metadataJsonLength + event.streamId.length + event.type.length + 64;
-const weigh = (event: RecordedEvent): number => eventBytes(event, JSON.stringify(event.data).length, JSON.stringify(event.metadata).length);
+export const eventBytes = (
+  event: Pick<RecordedEvent, 'streamId' | 'type'>,
+  dataJsonLength: number,
+  metadataJsonLength: number,
+): number => dataJsonLength + metadataJsonLength + event.streamId.length + event.type.length + 64;
+const weigh = (event: RecordedEvent): number =>
+  eventBytes(event, JSON.stringify(event.data).length, JSON.stringify(event.metadata).length);
 
 /**
  * The tail of the log, by position: what this process appended, and what it read at the head

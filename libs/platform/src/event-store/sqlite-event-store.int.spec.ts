@@ -27,7 +27,11 @@ describe('SqliteEventStore', () => {
     await expect(late).resolves.toMatchObject({ nextExpectedRevision: 2 });
 
     const reopened = new SqliteEventStore(file);
-    expect((reopened as unknown as { db: { pragma(s: string, o: object): unknown } }).db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(
+      (reopened as unknown as { db: { pragma(s: string, o: object): unknown } }).db.pragma('synchronous', {
+        simple: true,
+      }),
+    ).toBe(2);
     expect((await reopened.readStream(stream)).map((e) => e.type)).toEqual(['Opened', 'Credited', 'Debited']);
     expect(await reopened.headPosition()).toBe(3);
     await reopened.append(stream, [anEvent('Closed')], 2);
@@ -77,13 +81,26 @@ describe('SqliteEventStore', () => {
     await other.append(streams[1], [anEvent('Y')], 0);
     await mine.append(streams[0], [anEvent('D')], 2);
     const uncached = new SqliteEventStore(file);
-    const strip = (events: RecordedEvent[]) => events.map(({ id, streamId, type, revision, position, data, metadata }) => ({ id, streamId, type, revision, position, data, metadata }));
+    const strip = (events: RecordedEvent[]) =>
+      events.map(({ id, streamId, type, revision, position, data, metadata }) => ({
+        id,
+        streamId,
+        type,
+        revision,
+        position,
+        data,
+        metadata,
+      }));
     const expected = strip(await uncached.readAll());
     expect(expected.map((e) => e.type)).toEqual(['A', 'B', 'X', 'C', 'Y', 'D']);
     // Every starting point, including ones where the tail has a hole the other store filled.
     for (const start of [0, ...expected.map((e) => e.position)]) {
       const read: RecordedEvent[] = [];
-      for (let after = start, page = await mine.readAll({ after, limit: 2 }); page.length; page = await mine.readAll({ after, limit: 2 })) {
+      for (
+        let after = start, page = await mine.readAll({ after, limit: 2 });
+        page.length;
+        page = await mine.readAll({ after, limit: 2 })
+      ) {
         read.push(...page);
         after = page[page.length - 1].position;
       }
@@ -96,7 +113,10 @@ describe('SqliteEventStore', () => {
     const file = tempFile();
     const [writer, reader] = [new SqliteEventStore(file), new SqliteEventStore(file)];
     await writer.append(streamName(), [anEvent('A'), anEvent('B'), anEvent('C')], 'no_stream');
-    const queries = jest.spyOn((reader as unknown as { stmts: { readAll: { all: (...a: unknown[]) => unknown } } }).stmts.readAll, 'all');
+    const queries = jest.spyOn(
+      (reader as unknown as { stmts: { readAll: { all: (...a: unknown[]) => unknown } } }).stmts.readAll,
+      'all',
+    );
 
     // A full page is a reader catching up: nobody else needs it next, so it is not kept.
     expect((await reader.readAll({ after: 0, limit: 2 })).map((e) => e.type)).toEqual(['A', 'B']);

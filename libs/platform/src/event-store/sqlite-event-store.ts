@@ -1,6 +1,15 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../sqlite/open-sqlite';
-import { AppendResult, EventStore, EventToAppend, ExpectedRevision, ReadStreamOptions, RecordedEvent, Subscription, SubscribeOptions } from './event-store.port';
+import {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  ReadStreamOptions,
+  RecordedEvent,
+  Subscription,
+  SubscribeOptions,
+} from './event-store.port';
 import { processSignals } from '../log-reader/process-signals';
 import type { EventWriter } from './parent-process-writer';
 import { pointInTime, withinPoint } from './point-in-time';
@@ -67,8 +76,12 @@ export class SqliteEventStore implements EventStore {
     // A sibling process on the same file (npm start's API, to its worker) says it appended.
     this.offSibling = processSignals.siblingAppended.on(wakeSubscriptions);
     this.stmts = {
-      readStream: this.db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?'),
-      readAll: this.db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      readStream: this.db.prepare<[string, number, number], EventRow>(
+        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
+      ),
+      readAll: this.db.prepare<[number, number], EventRow>(
+        'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
+      ),
       head: this.db.prepare<[], { p: number | null }>('SELECT MAX(position) AS p FROM events'),
     };
   }
@@ -87,7 +100,12 @@ export class SqliteEventStore implements EventStore {
     return this.writer.pending ?? { own: 0, behind: 0 };
   }
 
-  private appendIn(lane: AppendLane, streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+  private appendIn(
+    lane: AppendLane,
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
     return this.writer.write(streamId, events, expected, lane).then((result) => {

@@ -1,7 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type { EventWriter } from './parent-process-writer';
 import { PAGE_CACHE_KIB } from '../sqlite/open-sqlite';
-import { WrongExpectedRevisionError, type AppendResult, type EventToAppend, type ExpectedRevision } from './event-store.port';
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventToAppend,
+  type ExpectedRevision,
+} from './event-store.port';
 
 /** `own`: this process's appends; `behind`: a sibling's (npm start's worker), committed after them. */
 export type AppendLane = 'own' | 'behind';
@@ -92,13 +97,21 @@ export class SqliteEventWriter implements EventWriter {
     file: string,
     private readonly onCommitted: () => void,
   ) {
-    this.worker = new Worker(WRITER_SOURCE, { eval: true, workerData: { file, driver: require.resolve('better-sqlite3') } });
+    this.worker = new Worker(WRITER_SOURCE, {
+      eval: true,
+      workerData: { file, driver: require.resolve('better-sqlite3') },
+    });
     this.worker.on('message', (msg) => this.onMessage(msg));
     this.worker.on('error', (error) => this.fail(error));
     this.worker.unref();
   }
 
-  write(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision, lane: AppendLane = 'own'): Promise<AppendResult> {
+  write(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+    lane: AppendLane = 'own',
+  ): Promise<AppendResult> {
     if (this.broken) return Promise.reject(this.broken);
     return new Promise((resolve, reject) => {
       this.queues[lane].push({ lane, streamId, events, expected, resolve, reject });
@@ -119,7 +132,10 @@ export class SqliteEventWriter implements EventWriter {
 
   private send(): void {
     const { own, behind } = this.queues;
-    const behindTaken = Math.min(behind.length, Math.max(MAX_BATCH - own.length, behind.length ? Math.ceil(MAX_BATCH / BEHIND_SHARE) : 0));
+    const behindTaken = Math.min(
+      behind.length,
+      Math.max(MAX_BATCH - own.length, behind.length ? Math.ceil(MAX_BATCH / BEHIND_SHARE) : 0),
+    );
     const ownTaken = Math.min(own.length, MAX_BATCH - behindTaken);
     const batch = [...own.splice(0, ownTaken), ...behind.splice(0, behindTaken)];
     this.inFlight = batch;
@@ -129,7 +145,12 @@ export class SqliteEventWriter implements EventWriter {
       appends: batch.map((a) => ({
         streamId: a.streamId,
         expected: a.expected,
-        events: a.events.map((e) => ({ id: e.metadata.event_id, type: e.type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata) })),
+        events: a.events.map((e) => ({
+          id: e.metadata.event_id,
+          type: e.type,
+          data: JSON.stringify(e.data),
+          metadata: JSON.stringify(e.metadata),
+        })),
       })),
     });
   }
@@ -143,7 +164,14 @@ export class SqliteEventWriter implements EventWriter {
       batch.forEach((p, i) => {
         const outcome = msg.outcomes![i];
         if ('error' in outcome) p.reject(new Error(outcome.error));
-        else if ('conflict' in outcome) p.reject(new WrongExpectedRevisionError(p.streamId, p.expected, outcome.actual === -1 ? 'no_stream' : outcome.actual));
+        else if ('conflict' in outcome)
+          p.reject(
+            new WrongExpectedRevisionError(
+              p.streamId,
+              p.expected,
+              outcome.actual === -1 ? 'no_stream' : outcome.actual,
+            ),
+          );
         else p.resolve(outcome);
       });
     if (msg.outcomes?.some((o) => !('error' in o) && !('conflict' in o))) this.onCommitted();

@@ -15,7 +15,11 @@ export interface Upcaster {
 
 export const UPCASTERS: readonly Upcaster[] = [
   // Events older than modes carry no `metadata.mode`: `modeOf` decides (a creation event's data, else sandbox).
-  { type: '*', schemaVersion: 1, upcast: (e) => (e.metadata.mode ? e : { ...e, metadata: { ...e.metadata, mode: modeOf(e.metadata, e.data) } }) },
+  {
+    type: '*',
+    schemaVersion: 1,
+    upcast: (e) => (e.metadata.mode ? e : { ...e, metadata: { ...e.metadata, mode: modeOf(e.metadata, e.data) } }),
+  },
 ];
 
 /** The event in today's shape, by the product's registry. */
@@ -35,7 +39,8 @@ export function upcastWith(registry: ReadonlyMap<string, Upcaster[]>, event: Rec
 
 export function registryOf(upcasters: readonly Upcaster[]): Map<string, Upcaster[]> {
   const map = new Map<string, Upcaster[]>();
-  for (const u of upcasters) map.set(`${u.type}@${u.schemaVersion}`, [...(map.get(`${u.type}@${u.schemaVersion}`) ?? []), u]);
+  for (const u of upcasters)
+    map.set(`${u.type}@${u.schemaVersion}`, [...(map.get(`${u.type}@${u.schemaVersion}`) ?? []), u]);
   return map;
 }
 

@@ -6,7 +6,15 @@ const event = (type: string, data: Record<string, unknown>, metadata: Record<str
   streamId: 's',
   type,
   data,
-  metadata: { event_id: 'e', organization_id: 'org', correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: 1, ...metadata },
+  metadata: {
+    event_id: 'e',
+    organization_id: 'org',
+    correlation_id: 'c',
+    causation_id: 'c',
+    schema_version: 1,
+    occurred_at: 1,
+    ...metadata,
+  },
   revision: 0,
   position: 1,
 });
@@ -21,8 +29,16 @@ describe('upcaster registry', () => {
 
   it('chains versions by type: v1 → v2 → v3, then the normalizers of each version', () => {
     const registry = registryOf([
-      { type: 'Renamed', schemaVersion: 1, upcast: (e) => ({ ...e, data: { new_name: e.data.old_name }, metadata: { ...e.metadata, schema_version: 2 } }) },
-      { type: 'Renamed', schemaVersion: 2, upcast: (e) => ({ ...e, data: { ...e.data, added: 0 }, metadata: { ...e.metadata, schema_version: 3 } }) },
+      {
+        type: 'Renamed',
+        schemaVersion: 1,
+        upcast: (e) => ({ ...e, data: { new_name: e.data.old_name }, metadata: { ...e.metadata, schema_version: 2 } }),
+      },
+      {
+        type: 'Renamed',
+        schemaVersion: 2,
+        upcast: (e) => ({ ...e, data: { ...e.data, added: 0 }, metadata: { ...e.metadata, schema_version: 3 } }),
+      },
       { type: '*', schemaVersion: 3, upcast: (e) => ({ ...e, data: { ...e.data, seen: true } }) },
     ]);
     const out = upcastWith(registry, event('Renamed', { old_name: 'x' }));

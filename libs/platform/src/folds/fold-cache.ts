@@ -41,7 +41,12 @@ export class FoldCache<V extends { readonly state: unknown; readonly revision: n
     const bytes = remeasure ? this.measure(value.state) : current.bytes;
     this.drop(key);
     if (bytes > this.maxBytes) return;
-    this.entries.set(key, { value, revision: value.revision, bytes, measuredAt: remeasure ? value.revision : current.measuredAt });
+    this.entries.set(key, {
+      value,
+      revision: value.revision,
+      bytes,
+      measuredAt: remeasure ? value.revision : current.measuredAt,
+    });
     this.total += bytes;
     for (const oldest of this.entries.keys()) {
       if (this.total <= this.maxBytes) break;

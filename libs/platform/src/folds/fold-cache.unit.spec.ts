@@ -16,7 +16,12 @@ describe('FoldCache: bounded by bytes, least recently used out first', () => {
     expect(cache.size).toBe(3);
     cache.get('a'); // a is now the most recently used: b goes first
     cache.remember('d', folded(0, kb));
-    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.get('d')].map(Boolean)).toEqual([true, false, true, true]);
+    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.get('d')].map(Boolean)).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
     expect(cache.bytes).toBeLessThanOrEqual(size(kb) * 3);
   });
 
@@ -28,7 +33,18 @@ describe('FoldCache: bounded by bytes, least recently used out first', () => {
     cache.remember('large', folded(0, 'y'.repeat(5000)));
     expect(cache.get('large')).toBeDefined();
     // The five oldest small ones made room; the five newest stay.
-    expect([...Array(10).keys()].map((i) => Boolean(cache.get(`small-${i}`)))).toEqual([false, false, false, false, false, true, true, true, true, true]);
+    expect([...Array(10).keys()].map((i) => Boolean(cache.get(`small-${i}`)))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(cache.bytes).toBeLessThanOrEqual(budget);
   });
 
@@ -57,7 +73,8 @@ describe('FoldCache: bounded by bytes, least recently used out first', () => {
   });
 
   it('reads FOLD_CACHE_MAX_BYTES, with a default and a refusal of nonsense', () => {
-    const config = (env: Record<string, string>) => loadConfig({ DATA_DIR: tmpdir(), PAYMENTS_MASTER_KEY: Buffer.alloc(32).toString('base64'), ...env });
+    const config = (env: Record<string, string>) =>
+      loadConfig({ DATA_DIR: tmpdir(), PAYMENTS_MASTER_KEY: Buffer.alloc(32).toString('base64'), ...env });
     expect(config({}).foldCacheMaxBytes).toBe(16 * 1024 * 1024);
     expect(config({ FOLD_CACHE_MAX_BYTES: '1048576' }).foldCacheMaxBytes).toBe(1048576);
     expect(() => config({ FOLD_CACHE_MAX_BYTES: '64MB' })).toThrow('FOLD_CACHE_MAX_BYTES');

@@ -75,8 +75,11 @@ export class StreamFolds {
  */
 export function withFolds<T extends EventStore>(store: T, folds: StreamFolds): T & { readonly folds: StreamFolds } {
   // Configurable, so a test's Proxy of the store (testing/another-process.ts) may answer with folds of its own.
-  return Object.defineProperty(store, 'folds', { value: folds, enumerable: false, configurable: true }) as T & { readonly folds: StreamFolds };
+  return Object.defineProperty(store, 'folds', { value: folds, enumerable: false, configurable: true }) as T & {
+    readonly folds: StreamFolds;
+  };
 }
 
 /** A process's folds with the default budget and no snapshots: a test's, or a tool's that folds without a platform module. */
-export const processFolds = (options: Partial<StreamFoldsOptions> = {}) => new StreamFolds({ maxBytes: 16 * 1024 * 1024, ...options });
+export const processFolds = (options: Partial<StreamFoldsOptions> = {}) =>
+  new StreamFolds({ maxBytes: 16 * 1024 * 1024, ...options });

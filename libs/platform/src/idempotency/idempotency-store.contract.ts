@@ -6,7 +6,11 @@ import type { IdempotencyClaim, IdempotencyStore, StoredAnswer } from './idempot
  * What every idempotency store must do (decisions §13), run against each adapter with a clock the
  * test moves. `open` is called more than once: each call is another process on the same storage.
  */
-export function describeIdempotencyStoreContract(name: string, open: (clock: Clock) => Promise<IdempotencyStore>, timeout = 10_000) {
+export function describeIdempotencyStoreContract(
+  name: string,
+  open: (clock: Clock) => Promise<IdempotencyStore>,
+  timeout = 10_000,
+) {
   describe(`IdempotencyStore contract: ${name}`, () => {
     let now = 1_700_000_000_000;
     const clock = clockReading(() => now);
@@ -15,9 +19,21 @@ export function describeIdempotencyStoreContract(name: string, open: (clock: Clo
     const LEASE = 30_000;
     const TTL = 86_400_000;
     const scope = () => `org_${randomUUID()}:sandbox`;
-    const claimOf = (over: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({ scope: 'unset', key: 'k-1', fingerprint: 'fp-a', owner: randomUUID(), leaseMs: LEASE, ttlMs: TTL, ...over });
+    const claimOf = (over: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({
+      scope: 'unset',
+      key: 'k-1',
+      fingerprint: 'fp-a',
+      owner: randomUUID(),
+      leaseMs: LEASE,
+      ttlMs: TTL,
+      ...over,
+    });
     // Bytes that are not UTF-8 too: an answer is replayed byte for byte.
-    const answer: StoredAnswer = { status: 201, headers: { 'content-type': 'application/json; charset=utf-8', location: '/accounts/acc_1' }, body: Buffer.from([0x7b, 0x7d, 0x00, 0xff, 0xfe]) };
+    const answer: StoredAnswer = {
+      status: 201,
+      headers: { 'content-type': 'application/json; charset=utf-8', location: '/accounts/acc_1' },
+      body: Buffer.from([0x7b, 0x7d, 0x00, 0xff, 0xfe]),
+    };
 
     beforeAll(async () => {
       store = await open(clock);
@@ -63,7 +79,10 @@ export function describeIdempotencyStoreContract(name: string, open: (clock: Clo
       await other.release(s, first.key, 'not-the-owner');
       expect(await store.claim(claimOf({ scope: s }))).toEqual({ outcome: 'in_use' });
       await store.release(s, first.key, first.owner);
-      expect(await other.claim(claimOf({ scope: s, fingerprint: 'fp-b' }))).toEqual({ outcome: 'claimed', takenOver: false });
+      expect(await other.claim(claimOf({ scope: s, fingerprint: 'fp-b' }))).toEqual({
+        outcome: 'claimed',
+        takenOver: false,
+      });
     });
 
     it('keeps keys apart per scope', async () => {
@@ -113,12 +132,17 @@ export function describeIdempotencyStoreContract(name: string, open: (clock: Clo
       now += 4_999;
       expect((await other.claim(claimOf({ scope: s, ttlMs: 5_000 }))).outcome).toBe('replay');
       now += 1;
-      expect(await other.claim(claimOf({ scope: s, fingerprint: 'fp-b', ttlMs: 5_000 }))).toEqual({ outcome: 'claimed', takenOver: false });
+      expect(await other.claim(claimOf({ scope: s, fingerprint: 'fp-b', ttlMs: 5_000 }))).toEqual({
+        outcome: 'claimed',
+        takenOver: false,
+      });
     });
 
     it('lets exactly one of many concurrent requests, across processes, claim a key', async () => {
       const s = scope();
-      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? store : other).claim(claimOf({ scope: s }))));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? store : other).claim(claimOf({ scope: s }))),
+      );
       expect(outcomes.filter((o) => o.outcome === 'claimed')).toHaveLength(1);
       expect(outcomes.filter((o) => o.outcome === 'in_use')).toHaveLength(19);
     });
@@ -127,7 +151,9 @@ export function describeIdempotencyStoreContract(name: string, open: (clock: Clo
       const s = scope();
       await store.claim(claimOf({ scope: s, leaseMs: 10 }));
       now += 10;
-      const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).claim(claimOf({ scope: s }))));
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).claim(claimOf({ scope: s }))),
+      );
       expect(outcomes.filter((o) => o.outcome === 'claimed')).toEqual([{ outcome: 'claimed', takenOver: true }]);
     });
   });

@@ -19,7 +19,10 @@ if (url) {
       try {
         const indexes = await client.db(database).collection('idempotency_keys').indexes();
         expect(indexes.find((i) => i.name === 'scope_key')).toMatchObject({ key: { scope: 1, key: 1 }, unique: true });
-        expect(indexes.find((i) => i.name === 'expiry_ttl')).toMatchObject({ key: { expires_at: 1 }, expireAfterSeconds: 0 });
+        expect(indexes.find((i) => i.name === 'expiry_ttl')).toMatchObject({
+          key: { expires_at: 1 },
+          expireAfterSeconds: 0,
+        });
       } finally {
         await client.close();
       }

@@ -59,7 +59,15 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const now = this.clock.now();
       const lease = now + claim.leaseMs;
-      const fresh = { fingerprint: claim.fingerprint, owner: claim.owner, lease_until: lease, expires_at: new Date(Math.max(lease, now + claim.ttlMs)), status: null, headers: null, body: null };
+      const fresh = {
+        fingerprint: claim.fingerprint,
+        owner: claim.owner,
+        lease_until: lease,
+        expires_at: new Date(Math.max(lease, now + claim.ttlMs)),
+        status: null,
+        headers: null,
+        body: null,
+      };
       try {
         await this.keys.insertOne({ scope, key, ...fresh });
         return { outcome: 'claimed', takenOver: false };
@@ -72,7 +80,10 @@ export class MongoIdempotencyStore implements IdempotencyStore {
       const stale = current.status === null && current.lease_until <= now && current.fingerprint === claim.fingerprint;
       if (expired || stale) {
         // Compare-and-set on what was read: another replica claiming it meanwhile changes the owner.
-        const taken = await this.keys.updateOne({ scope, key, owner: current.owner, status: current.status }, { $set: fresh });
+        const taken = await this.keys.updateOne(
+          { scope, key, owner: current.owner, status: current.status },
+          { $set: fresh },
+        );
         if (taken.matchedCount === 1) return { outcome: 'claimed', takenOver: !expired };
         continue;
       }
@@ -84,13 +95,19 @@ export class MongoIdempotencyStore implements IdempotencyStore {
   async renew(scope: string, key: string, owner: string, leaseMs: number): Promise<boolean> {
     await this.ready();
     const lease = this.clock.now() + leaseMs;
-    const result = await this.keys.updateOne({ scope, key, owner, status: null }, { $set: { lease_until: lease }, $max: { expires_at: new Date(lease) } });
+    const result = await this.keys.updateOne(
+      { scope, key, owner, status: null },
+      { $set: { lease_until: lease }, $max: { expires_at: new Date(lease) } },
+    );
     return result.matchedCount === 1;
   }
 
   async complete(scope: string, key: string, owner: string, answer: StoredAnswer): Promise<boolean> {
     await this.ready();
-    const result = await this.keys.updateOne({ scope, key, owner, status: null }, { $set: { status: answer.status, headers: { ...answer.headers }, body: new Binary(answer.body) } });
+    const result = await this.keys.updateOne(
+      { scope, key, owner, status: null },
+      { $set: { status: answer.status, headers: { ...answer.headers }, body: new Binary(answer.body) } },
+    );
     return result.matchedCount === 1;
   }
 

@@ -11,7 +11,10 @@ const dir = mkdtempSync(join(tmpdir(), 'idempotency-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Every instance opens one file, as the API processes on one DATA_DIR do.
-describeIdempotencyStoreContract('sqlite', async (clock) => new SqliteIdempotencyStore(join(dir, 'idempotency.db'), clock));
+describeIdempotencyStoreContract(
+  'sqlite',
+  async (clock) => new SqliteIdempotencyStore(join(dir, 'idempotency.db'), clock),
+);
 
 const count = (file: string) => {
   const db = new Database(file, { readonly: true });
@@ -30,10 +33,15 @@ describe('SqliteIdempotencyStore housekeeping', () => {
       file,
       clockReading(() => now),
     );
-    const claim = (key: string, over = {}) => store.claim({ scope: 's', key, fingerprint: 'f', owner: key, leaseMs: 1_000, ttlMs: 10_000, ...over });
+    const claim = (key: string, over = {}) =>
+      store.claim({ scope: 's', key, fingerprint: 'f', owner: key, leaseMs: 1_000, ttlMs: 10_000, ...over });
     for (let i = 0; i < 100; i++) {
       await claim(`answered-${i}`);
-      await store.complete('s', `answered-${i}`, `answered-${i}`, { status: 201, headers: {}, body: Buffer.from('{}') });
+      await store.complete('s', `answered-${i}`, `answered-${i}`, {
+        status: 201,
+        headers: {},
+        body: Buffer.from('{}'),
+      });
     }
     await claim('abandoned');
     await claim('running', { ttlMs: 1_000 });

@@ -57,7 +57,15 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       ) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at);
     `);
-    const upsert = this.db.prepare<{ scope: string; key: string; fingerprint: string; owner: string; lease: number; expires: number; now: number }>(`
+    const upsert = this.db.prepare<{
+      scope: string;
+      key: string;
+      fingerprint: string;
+      owner: string;
+      lease: number;
+      expires: number;
+      now: number;
+    }>(`
       INSERT INTO idempotency_keys (scope, key, fingerprint, owner, lease_until, expires_at, status, headers, body)
       VALUES (@scope, @key, @fingerprint, @owner, @lease, @expires, NULL, NULL, NULL)
       ON CONFLICT (scope, key) DO UPDATE SET
@@ -66,7 +74,9 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       WHERE idempotency_keys.expires_at <= @now
          OR (idempotency_keys.status IS NULL AND idempotency_keys.lease_until <= @now AND idempotency_keys.fingerprint = excluded.fingerprint)
     `);
-    const read = this.db.prepare<[string, string], Row>('SELECT fingerprint, owner, lease_until, expires_at, status, headers, body FROM idempotency_keys WHERE scope = ? AND key = ?');
+    const read = this.db.prepare<[string, string], Row>(
+      'SELECT fingerprint, owner, lease_until, expires_at, status, headers, body FROM idempotency_keys WHERE scope = ? AND key = ?',
+    );
     this.sweepStmt = this.db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
     const claimTx = this.db.transaction((claim: IdempotencyClaim, now: number): ClaimOutcome => {
       if (now - this.lastSweep >= SWEEP_EVERY_MS) {
@@ -75,14 +85,28 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       }
       const before = read.get(claim.scope, claim.key);
       const lease = now + claim.leaseMs;
-      const { changes } = upsert.run({ scope: claim.scope, key: claim.key, fingerprint: claim.fingerprint, owner: claim.owner, lease, expires: Math.max(lease, now + claim.ttlMs), now });
+      const { changes } = upsert.run({
+        scope: claim.scope,
+        key: claim.key,
+        fingerprint: claim.fingerprint,
+        owner: claim.owner,
+        lease,
+        expires: Math.max(lease, now + claim.ttlMs),
+        now,
+      });
       if (changes === 1) return { outcome: 'claimed', takenOver: before !== undefined && before.expires_at > now };
       return classify(before!, claim.fingerprint);
     });
     this.claimTx = (claim, now) => claimTx.immediate(claim, now);
-    this.renewStmt = this.db.prepare('UPDATE idempotency_keys SET lease_until = ?, expires_at = MAX(expires_at, ?) WHERE scope = ? AND key = ? AND owner = ? AND status IS NULL');
-    this.completeStmt = this.db.prepare('UPDATE idempotency_keys SET status = ?, headers = ?, body = ? WHERE scope = ? AND key = ? AND owner = ? AND status IS NULL');
-    this.releaseStmt = this.db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND owner = ? AND status IS NULL');
+    this.renewStmt = this.db.prepare(
+      'UPDATE idempotency_keys SET lease_until = ?, expires_at = MAX(expires_at, ?) WHERE scope = ? AND key = ? AND owner = ? AND status IS NULL',
+    );
+    this.completeStmt = this.db.prepare(
+      'UPDATE idempotency_keys SET status = ?, headers = ?, body = ? WHERE scope = ? AND key = ? AND owner = ? AND status IS NULL',
+    );
+    this.releaseStmt = this.db.prepare(
+      'DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND owner = ? AND status IS NULL',
+    );
   }
 
   async claim(claim: IdempotencyClaim): Promise<ClaimOutcome> {
@@ -95,7 +119,9 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   async complete(scope: string, key: string, owner: string, answer: StoredAnswer): Promise<boolean> {
-    return this.completeStmt.run(answer.status, JSON.stringify(answer.headers), answer.body, scope, key, owner).changes === 1;
+    return (
+      this.completeStmt.run(answer.status, JSON.stringify(answer.headers), answer.body, scope, key, owner).changes === 1
+    );
   }
 
   async release(scope: string, key: string, owner: string): Promise<void> {
@@ -118,5 +144,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 function classify(row: Row, fingerprint: string): ClaimOutcome {
   if (row.fingerprint !== fingerprint) return { outcome: 'reused' };
   if (row.status === null) return { outcome: 'in_use' };
-  return { outcome: 'replay', answer: { status: row.status, headers: JSON.parse(row.headers ?? '{}'), body: row.body ?? Buffer.alloc(0) } };
+  return {
+    outcome: 'replay',
+    answer: { status: row.status, headers: JSON.parse(row.headers ?? '{}'), body: row.body ?? Buffer.alloc(0) },
+  };
 }

@@ -48,9 +48,13 @@ export class CheckpointedReader {
   async start(): Promise<void> {
     const p = this.processor;
     const owned = !isEventProcessor(p) && p.checkpoint === 'owned';
-    this.saved = this.position = owned ? await p.resumeAfter!() : await this.checkpoints.getCheckpoint(this.checkpointName);
+    this.saved = this.position = owned
+      ? await p.resumeAfter!()
+      : await this.checkpoints.getCheckpoint(this.checkpointName);
     // One closure per reader, none per event: the hot path is the processor's own.
-    const handler = isEventProcessor(p) ? (event: RecordedEvent) => p.handleEvent(event, this.progressed) : (event: RecordedEvent) => this.add(p, event);
+    const handler = isEventProcessor(p)
+      ? (event: RecordedEvent) => p.handleEvent(event, this.progressed)
+      : (event: RecordedEvent) => this.add(p, event);
     this.subscription = this.store.subscribeToAll({ after: this.position, onError: this.options.onError }, handler);
   }
 

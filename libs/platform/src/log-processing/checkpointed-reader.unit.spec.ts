@@ -3,17 +3,32 @@ import type { EventStore, RecordedEvent } from '../event-store/event-store.port'
 import { CheckpointedReader } from './checkpointed-reader';
 import type { BatchProcessor, EventProcessor } from './log-processor';
 
-const event = (position: number): RecordedEvent => ({ id: `evt_${position}`, streamId: 's', type: 'Tested', data: {}, metadata: {} as RecordedEvent['metadata'], revision: 0, position });
+const event = (position: number): RecordedEvent => ({
+  id: `evt_${position}`,
+  streamId: 's',
+  type: 'Tested',
+  data: {},
+  metadata: {} as RecordedEvent['metadata'],
+  revision: 0,
+  position,
+});
 
 /** A log whose subscriber the test feeds, and checkpoints in memory that record every save. */
 function harness(stored = 0) {
   let deliver!: (event: RecordedEvent) => Promise<void>;
   let after = -1;
   const store = {
-    subscribeToAll: (options: { after: number }, handler: typeof deliver) => ((after = options.after), (deliver = handler), { stop: async () => undefined }),
+    subscribeToAll: (options: { after: number }, handler: typeof deliver) => (
+      (after = options.after),
+      (deliver = handler),
+      { stop: async () => undefined }
+    ),
   } as unknown as EventStore;
   const saves: number[] = [];
-  const checkpoints: CheckpointStore = { getCheckpoint: async () => stored, saveCheckpoint: async (_name, position) => void saves.push(position) };
+  const checkpoints: CheckpointStore = {
+    getCheckpoint: async () => stored,
+    saveCheckpoint: async (_name, position) => void saves.push(position),
+  };
   return { store, checkpoints, saves, deliver: (e: RecordedEvent) => deliver(e), subscribedAfter: () => after };
 }
 

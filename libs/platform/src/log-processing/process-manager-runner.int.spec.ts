@@ -12,7 +12,14 @@ import { sleep } from './sleep';
 const event = (type: string, n: number) => ({
   type,
   data: { n },
-  metadata: { event_id: `evt_${type}_${n}`, organization_id: 'org_1', correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: 0 },
+  metadata: {
+    event_id: `evt_${type}_${n}`,
+    organization_id: 'org_1',
+    correlation_id: 'c',
+    causation_id: 'c',
+    schema_version: 1,
+    occurred_at: 0,
+  },
 });
 
 const until = async (check: () => boolean, ms = 45_000) => {
@@ -179,12 +186,16 @@ describe('ProcessManagerRunner', () => {
     const coordination = connect();
     let reachable = true;
     const flakyLeases = {
-      acquire: (name: string, holder: string, ttl: number) => (reachable ? coordination.acquire(name, holder, ttl) : Promise.reject(new Error('unreachable'))),
+      acquire: (name: string, holder: string, ttl: number) =>
+        reachable ? coordination.acquire(name, holder, ttl) : Promise.reject(new Error('unreachable')),
       release: (name: string, holder: string) => coordination.release(name, holder),
     };
     // The holder gives up between one and two renewal intervals before expiry.
     const expiring: RunnerOptions = { leaseTtlMs: 1_000, leaseRenewMs: 200 };
-    const a = new ProcessManagerRunner({ store, checkpoints: coordination, leases: flakyLeases }, manager, { ...expiring, onCoordinationError: () => undefined });
+    const a = new ProcessManagerRunner({ store, checkpoints: coordination, leases: flakyLeases }, manager, {
+      ...expiring,
+      onCoordinationError: () => undefined,
+    });
     await a.start();
     const b = runnerFor(manager, expiring);
     await b.start();

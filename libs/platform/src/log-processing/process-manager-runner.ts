@@ -74,7 +74,11 @@ export class ProcessManagerRunner {
   }
 
   get status(): RunnerStatus {
-    return { name: this.manager.name, holding: this.work !== null, handled: this.handledBefore + (this.work?.manager.handled ?? 0) };
+    return {
+      name: this.manager.name,
+      holding: this.work !== null,
+      handled: this.handledBefore + (this.work?.manager.handled ?? 0),
+    };
   }
 
   /** Where a new holder would resume, while this one works (0 otherwise). */
@@ -122,7 +126,10 @@ export class ProcessManagerRunner {
 
   private async begin(): Promise<void> {
     const manager = new ProcessManagerWork(this.manager, this.options);
-    const reader = new CheckpointedReader(this.ports.store, this.ports.checkpoints, manager, { checkpointName: this.name, onCheckpointError: this.options.onCoordinationError });
+    const reader = new CheckpointedReader(this.ports.store, this.ports.checkpoints, manager, {
+      checkpointName: this.name,
+      onCheckpointError: this.options.onCoordinationError,
+    });
     try {
       await reader.start();
       this.work = { reader, manager };

@@ -39,7 +39,12 @@ export class ProcessManagerRunners implements OnModuleDestroy {
       labelNames: ['manager'],
       read: async () => {
         const head = await this.store.headPosition();
-        return Promise.all(this.runners.map(async (r) => ({ labels: { manager: r.status.name }, value: Math.max(0, head - (await this.checkpoints.getCheckpoint(r.name))) })));
+        return Promise.all(
+          this.runners.map(async (r) => ({
+            labels: { manager: r.status.name },
+            value: Math.max(0, head - (await this.checkpoints.getCheckpoint(r.name))),
+          })),
+        );
       },
     });
     metrics.gauge({
@@ -58,11 +63,16 @@ export class ProcessManagerRunners implements OnModuleDestroy {
 
   /** Runs `manager` here, under its lease. Only a worker with the process-managers role has runners. */
   async start(manager: ProcessManager, options: RunnerOptions = {}): Promise<void> {
-    const runner = new ProcessManagerRunner({ store: this.store, checkpoints: this.checkpoints, leases: this.leases }, manager, {
-      onCoordinationError: (err) => logger.warn({ err, manager: manager.name }, 'process manager lease or checkpoint unavailable; retrying'),
-      clock: this.clock,
-      ...options,
-    });
+    const runner = new ProcessManagerRunner(
+      { store: this.store, checkpoints: this.checkpoints, leases: this.leases },
+      manager,
+      {
+        onCoordinationError: (err) =>
+          logger.warn({ err, manager: manager.name }, 'process manager lease or checkpoint unavailable; retrying'),
+        clock: this.clock,
+        ...options,
+      },
+    );
     this.runners.push(runner);
     await runner.start();
   }

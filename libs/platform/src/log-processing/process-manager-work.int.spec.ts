@@ -12,7 +12,8 @@ const SLOTS = 100;
 const EVENTS = 600;
 
 const until = async (check: () => boolean, what: string) => {
-  for (const end = Date.now() + 30_000; !check(); await new Promise((r) => setTimeout(r, 5))) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  for (const end = Date.now() + 30_000; !check(); await new Promise((r) => setTimeout(r, 5)))
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
 };
 
 describe('A process manager at its concurrency', () => {
@@ -48,7 +49,12 @@ describe('A process manager at its concurrency', () => {
       { concurrency: SLOTS },
     );
     const work = new CheckpointedReader(store, checkpoints, manager);
-    for (let i = 0; i < EVENTS; i++) await store.append(`work-${i}`, [{ type: 'Work', data: { i }, metadata: { event_id: `evt_${i}` } as RecordedEvent['metadata'] }], 'no_stream');
+    for (let i = 0; i < EVENTS; i++)
+      await store.append(
+        `work-${i}`,
+        [{ type: 'Work', data: { i }, metadata: { event_id: `evt_${i}` } as RecordedEvent['metadata'] }],
+        'no_stream',
+      );
     await work.start();
     await until(() => gates.length === SLOTS, 'the slots to fill');
 

@@ -15,7 +15,10 @@ function tempFile(): string {
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 // Whatever sits on top of an adapter must still keep the port's promises.
-describeEventStoreContract('shared tail over sqlite', async () => new SharedTailEventStore(new SqliteEventStore(tempFile(), 20)));
+describeEventStoreContract(
+  'shared tail over sqlite',
+  async () => new SharedTailEventStore(new SqliteEventStore(tempFile(), 20)),
+);
 
 const until = async (check: () => boolean, what: string, timeoutMs = 45_000) => {
   for (const deadline = Date.now() + timeoutMs; !check(); await new Promise((r) => setTimeout(r, 5))) {
@@ -37,7 +40,11 @@ describe('SharedTailEventStore', () => {
   let inner: SqliteEventStore;
   let store: SharedTailEventStore;
   const subscriptions: Subscription[] = [];
-  const subscribe = (after: number, handler: (e: RecordedEvent) => Promise<void> | void, onError?: (e: unknown) => void) => {
+  const subscribe = (
+    after: number,
+    handler: (e: RecordedEvent) => Promise<void> | void,
+    onError?: (e: unknown) => void,
+  ) => {
     const seen: number[] = [];
     subscriptions.push(
       store.subscribeToAll({ after, onError }, async (e) => {

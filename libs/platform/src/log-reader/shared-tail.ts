@@ -1,4 +1,13 @@
-import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from '../event-store/event-store.port';
+import type {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store/event-store.port';
 import { logger } from '../logging/logger';
 
 export interface SharedTailOptions {
@@ -86,7 +95,12 @@ export class SharedTailEventStore implements EventStore {
   }
 
   get stats(): TailStats {
-    return { tails: this.tails, catchUpPages: this.catchUpPages, following: this.followers.size, subscribers: this.subscribers.size };
+    return {
+      tails: this.tails,
+      catchUpPages: this.catchUpPages,
+      following: this.followers.size,
+      subscribers: this.subscribers.size,
+    };
   }
 
   /**
@@ -127,7 +141,10 @@ export class SharedTailEventStore implements EventStore {
         after: from,
         onError: (error) => {
           // The followers go on reading by themselves (and meet the error there, or not if it passed).
-          logger.warn({ err: error, component: 'log-tail' }, 'the shared log tail stopped; subscribers read on their own');
+          logger.warn(
+            { err: error, component: 'log-tail' },
+            'the shared log tail stopped; subscribers read on their own',
+          );
           if (this.tail === tail) this.tail = null;
           for (const follower of [...this.followers]) follower.detach();
           this.followers.clear();
@@ -142,7 +159,8 @@ export class SharedTailEventStore implements EventStore {
     if (event.position <= this.cursor) return;
     this.cursor = event.position;
     this.kept.push(event);
-    if (this.kept.length > this.keep) this.keptAfter = this.kept.splice(0, this.kept.length - this.keep).pop()!.position;
+    if (this.kept.length > this.keep)
+      this.keptAfter = this.kept.splice(0, this.kept.length - this.keep).pop()!.position;
     for (const follower of this.followers) {
       if (!follower.offer(event, this.maxQueue)) this.followers.delete(follower);
     }

@@ -33,7 +33,11 @@ export interface WorkerReport {
  * the worker's series), a heartbeat, an append's outcome.
  */
 export type ToWorker =
-  { readonly type: 'appended' } | { readonly type: 'status'; readonly id: number } | { readonly type: 'metrics'; readonly id: number } | { readonly type: 'ping'; readonly id: number } | AppendReply;
+  | { readonly type: 'appended' }
+  | { readonly type: 'status'; readonly id: number }
+  | { readonly type: 'metrics'; readonly id: number }
+  | { readonly type: 'ping'; readonly id: number }
+  | AppendReply;
 
 /** Worker → API: started, projected a batch, a status, its metrics, a heartbeat's answer, an append to commit. */
 export type FromWorker =

@@ -118,7 +118,10 @@ export function assignRequestLog(fields: Record<string, unknown>): void {
  * Tests: every line logged until `stop()` goes to `onLine` instead of stdout, at `level` meanwhile.
  * Start it before building the app: the request logger takes the root's level when it is made.
  */
-export function captureLogLines(onLine: (line: string) => void, level: pino.LevelWithSilent = 'info'): { stop(): void } {
+export function captureLogLines(
+  onLine: (line: string) => void,
+  level: pino.LevelWithSilent = 'info',
+): { stop(): void } {
   const previous = rootLogger.level;
   rootLogger.level = level;
   capture = onLine;

@@ -50,6 +50,13 @@ export function newSpanId(): string {
 }
 
 /** The `traceparent` of an event read from the log: the trace of its correlation id, the event as the parent span. */
-export function traceparentOfEvent(event: { readonly id: string; readonly metadata: { readonly correlation_id: string } }): string {
-  return formatTraceparent({ traceId: traceIdOf(event.metadata.correlation_id), spanId: spanIdOf(event.id), sampled: true });
+export function traceparentOfEvent(event: {
+  readonly id: string;
+  readonly metadata: { readonly correlation_id: string };
+}): string {
+  return formatTraceparent({
+    traceId: traceIdOf(event.metadata.correlation_id),
+    spanId: spanIdOf(event.id),
+    sampled: true,
+  });
 }

@@ -11,7 +11,9 @@ describe('W3C trace context', () => {
     expect(formatTraceparent(parsed!)).toBe(valid);
     expect(parseTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00')?.sampled).toBe(false);
     // A later version may carry more fields; what version 00 defines is read.
-    expect(parseTraceparent('01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra')?.traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(parseTraceparent('01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra')?.traceId).toBe(
+      '4bf92f3577b34da6a3ce929d0e0e4736',
+    );
   });
 
   it.each([
@@ -35,8 +37,20 @@ describe('W3C trace context', () => {
   });
 
   it('puts the trace of the causing request on every bus message', () => {
-    const event = { id: 'evt_1', streamId: 'account-1', type: 'AccountOpened', data: {}, revision: 0, position: 1, metadata: { correlation_id: 'req_1' } } as unknown as RecordedEvent;
-    expect(toBusMessage(event).headers).toEqual({ 'event-type': 'AccountOpened', 'event-id': 'evt_1', traceparent: `00-${traceIdOf('req_1')}-${spanIdOf('evt_1')}-01` });
+    const event = {
+      id: 'evt_1',
+      streamId: 'account-1',
+      type: 'AccountOpened',
+      data: {},
+      revision: 0,
+      position: 1,
+      metadata: { correlation_id: 'req_1' },
+    } as unknown as RecordedEvent;
+    expect(toBusMessage(event).headers).toEqual({
+      'event-type': 'AccountOpened',
+      'event-id': 'evt_1',
+      traceparent: `00-${traceIdOf('req_1')}-${spanIdOf('evt_1')}-01`,
+    });
     expect(traceparentOfEvent(event)).toBe(toBusMessage(event).headers!.traceparent);
   });
 });

@@ -1,4 +1,13 @@
-import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import {
+  AggregatorRegistry,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from 'prom-client';
 import { logger } from '../logging/logger';
 
 /**
@@ -134,7 +143,9 @@ export class AppMetrics {
   /** The Prometheus text exposition: this process, this application, and the extra sources. */
   async text(): Promise<string> {
     const own = await this.json();
-    const others = (await Promise.all(this.sources.map((s) => s().catch(() => null)))).filter((m): m is MetricsJson => m !== null && m.length > 0);
+    const others = (await Promise.all(this.sources.map((s) => s().catch(() => null)))).filter(
+      (m): m is MetricsJson => m !== null && m.length > 0,
+    );
     if (!others.length) return Registry.merge([processRegistry, this.registry]).metrics();
     return AggregatorRegistry.aggregate([own, ...others]).metrics();
   }
@@ -177,7 +188,11 @@ export function defineLogGauges(metrics: AppMetrics, read: () => Promise<LogPosi
     labelNames: ['reader'],
     read: async () => {
       const p = await once();
-      return [{ labels: { reader: 'head' }, value: p.head }, ...known('projected', p.projected), ...known('published', p.published)];
+      return [
+        { labels: { reader: 'head' }, value: p.head },
+        ...known('projected', p.projected),
+        ...known('published', p.published),
+      ];
     },
   });
   metrics.gauge({
@@ -186,9 +201,13 @@ export function defineLogGauges(metrics: AppMetrics, read: () => Promise<LogPosi
     labelNames: ['reader'],
     read: async () => {
       const p = await once();
-      return [...known('projector', p.projected === null ? null : Math.max(0, p.head - p.projected)), ...known('publisher', p.published === null ? null : Math.max(0, p.head - p.published))];
+      return [
+        ...known('projector', p.projected === null ? null : Math.max(0, p.head - p.projected)),
+        ...known('publisher', p.published === null ? null : Math.max(0, p.head - p.published)),
+      ];
     },
   });
 }
 
-const known = (reader: string, value: number | null): GaugeSample[] => (value === null ? [] : [{ labels: { reader }, value }]);
+const known = (reader: string, value: number | null): GaugeSample[] =>
+  value === null ? [] : [{ labels: { reader }, value }];

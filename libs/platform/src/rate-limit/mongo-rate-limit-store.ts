@@ -41,13 +41,21 @@ export class MongoRateLimitStore implements RateLimitStore {
       const now = this.clock.now();
       // The latest the bucket can be full again after this take: a whole burst from now.
       const expires = new Date(now + bucket.capacity * step);
-      const idle = await this.buckets.updateOne({ _id: key, tat: { $lt: now } }, { $set: { tat: now + step, expires } });
+      const idle = await this.buckets.updateOne(
+        { _id: key, tat: { $lt: now } },
+        { $set: { tat: now + step, expires } },
+      );
       if (idle.matchedCount === 1) return allowedAt(bucket, now + step, now);
-      const busy = await this.buckets.findOneAndUpdate({ _id: key, tat: { $gte: now, $lte: now + tolerance(bucket) } }, { $inc: { tat: step }, $max: { expires } }, { returnDocument: 'after' });
+      const busy = await this.buckets.findOneAndUpdate(
+        { _id: key, tat: { $gte: now, $lte: now + tolerance(bucket) } },
+        { $inc: { tat: step }, $max: { expires } },
+        { returnDocument: 'after' },
+      );
       if (busy) return allowedAt(bucket, busy.tat, now);
       const current = await this.buckets.findOne({ _id: key });
       if (current && current.tat > now + tolerance(bucket)) return refused(bucket, current.tat, now);
-      if (!current && (await this.created({ _id: key, tat: now + step, expires }))) return allowedAt(bucket, now + step, now);
+      if (!current && (await this.created({ _id: key, tat: now + step, expires })))
+        return allowedAt(bucket, now + step, now);
       // Time or another replica moved the bucket between the steps: look again.
     }
     return { allowed: true, tokens: 0, retryAfterMs: 0 };

@@ -2,7 +2,11 @@ import { clockReading, type Clock } from '../clock';
 import type { RateLimitStore, TokenBucket } from './token-bucket';
 
 /** What every bucket store must do, run against each adapter with a clock the test moves. */
-export function describeRateLimitStoreContract(name: string, open: (clock: Clock) => Promise<RateLimitStore>, timeout = 10_000) {
+export function describeRateLimitStoreContract(
+  name: string,
+  open: (clock: Clock) => Promise<RateLimitStore>,
+  timeout = 10_000,
+) {
   describe(`RateLimitStore contract: ${name}`, () => {
     let now = 1_000_000;
     let store: RateLimitStore;

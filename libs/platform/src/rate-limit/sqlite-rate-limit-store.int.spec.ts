@@ -14,7 +14,10 @@ describeRateLimitStoreContract('sqlite', async (clock) => new SqliteRateLimitSto
 describe('SqliteRateLimitStore across processes', () => {
   it('shares the buckets of one file between two connections (two API processes on one DATA_DIR)', async () => {
     const now = clockReading(() => 5_000);
-    const [a, b] = [new SqliteRateLimitStore(join(dir, 'shared.db'), now), new SqliteRateLimitStore(join(dir, 'shared.db'), now)];
+    const [a, b] = [
+      new SqliteRateLimitStore(join(dir, 'shared.db'), now),
+      new SqliteRateLimitStore(join(dir, 'shared.db'), now),
+    ];
     const bucket = { capacity: 2, refillPerMs: 0.001 };
     const takes = [await a.take('k', bucket), await b.take('k', bucket), await a.take('k', bucket)];
     expect(takes.map((t) => t.allowed)).toEqual([true, true, false]);
@@ -36,7 +39,9 @@ describe('SqliteRateLimitStore housekeeping', () => {
       await store.take(`caller-${i}`, bucket);
       now += 1000;
     }
-    const rows = new Database(file, { readonly: true }).prepare('SELECT COUNT(*) AS n FROM rate_limits').get() as { n: number };
+    const rows = new Database(file, { readonly: true }).prepare('SELECT COUNT(*) AS n FROM rate_limits').get() as {
+      n: number;
+    };
     expect(rows.n).toBeLessThan(5);
     await store.close();
   });

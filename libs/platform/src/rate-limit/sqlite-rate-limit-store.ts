@@ -23,7 +23,9 @@ export class SqliteRateLimitStore implements RateLimitStore {
     this.db = openSqlite(file, 'rebuildable');
     this.db.exec('CREATE TABLE IF NOT EXISTS rate_limits (key TEXT PRIMARY KEY, tat REAL NOT NULL)');
     const read = this.db.prepare<[string], { tat: number }>('SELECT tat FROM rate_limits WHERE key = ?');
-    const write = this.db.prepare<[string, number]>('INSERT INTO rate_limits (key, tat) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET tat = excluded.tat');
+    const write = this.db.prepare<[string, number]>(
+      'INSERT INTO rate_limits (key, tat) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET tat = excluded.tat',
+    );
     // A bucket full again before now is as good as none: dropping it keeps the table to active callers.
     const sweep = this.db.prepare<[number]>('DELETE FROM rate_limits WHERE tat < ?');
     const consume = this.db.transaction((key: string, bucket: TokenBucket, now: number) => {

@@ -25,7 +25,11 @@ const EPSILON_MS = 1e-6;
 export const tolerance = (bucket: TokenBucket) => (bucket.capacity - 1) * interval(bucket) + EPSILON_MS;
 
 /** One request at `now` against a bucket full again at `tat` (undefined: a new, full bucket). */
-export function takeToken(bucket: TokenBucket, tat: number | undefined, now: number): BucketTake & { readonly tat: number } {
+export function takeToken(
+  bucket: TokenBucket,
+  tat: number | undefined,
+  now: number,
+): BucketTake & { readonly tat: number } {
   const start = Math.max(tat ?? now, now);
   if (start - now > tolerance(bucket)) return { ...refused(bucket, start, now), tat: start };
   return { ...allowedAt(bucket, start + interval(bucket), now), tat: start + interval(bucket) };
@@ -33,7 +37,11 @@ export function takeToken(bucket: TokenBucket, tat: number | undefined, now: num
 
 /** The outcome of a request that moved the bucket's full-again time to `tat`. */
 export function allowedAt(bucket: TokenBucket, tat: number, now: number): BucketTake {
-  return { allowed: true, tokens: Math.max(0, Math.floor(bucket.capacity - (tat - now) / interval(bucket) + EPSILON_MS)), retryAfterMs: 0 };
+  return {
+    allowed: true,
+    tokens: Math.max(0, Math.floor(bucket.capacity - (tat - now) / interval(bucket) + EPSILON_MS)),
+    retryAfterMs: 0,
+  };
 }
 
 /** The outcome of a request refused by a bucket full again at `tat`. */

@@ -16,9 +16,15 @@ export class BatchWrites {
 
   /** Adds the writes of one event for one projection (which handles it). */
   async add(projection: Projection, event: RecordedEvent): Promise<void> {
-    if (projection.plan) return this.plan(projection, await projection.plan(event, (id) => this.read(projection.collection, id)), event);
+    if (projection.plan)
+      return this.plan(projection, await projection.plan(event, (id) => this.read(projection.collection, id)), event);
     for (const id of projection.documentIds(event)) {
-      this.writes.push({ collection: projection.collection, id, position: event.position, evolve: (current) => projection.evolve(current as never, event) });
+      this.writes.push({
+        collection: projection.collection,
+        id,
+        position: event.position,
+        evolve: (current) => projection.evolve(current as never, event),
+      });
     }
   }
 

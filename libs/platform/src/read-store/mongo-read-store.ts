@@ -87,7 +87,8 @@ export class MongoReadStore implements ReadStore {
       staged.set(k, { collection: write.collection, read: entry ? entry.read : (known.get(k) ?? null), doc });
     }
     const byCollection = new Map<string, Array<{ read: StoredDocument | null; doc: StoredDocument; k: string }>>();
-    for (const [k, { collection, read, doc }] of staged) byCollection.set(collection, [...(byCollection.get(collection) ?? []), { read, doc, k }]);
+    for (const [k, { collection, read, doc }] of staged)
+      byCollection.set(collection, [...(byCollection.get(collection) ?? []), { read, doc, k }]);
     for (const [collection, docs] of byCollection) {
       if (await this.bulkCompareAndSet(collection, docs)) continue;
       // Someone else wrote one of these documents meanwhile: apply the batch's writes one by one.
@@ -98,14 +99,19 @@ export class MongoReadStore implements ReadStore {
     if (entries.length) {
       // $max: a checkpoint never moves back, whoever saves late (see the CheckpointStore port).
       await this.db.collection<StoredCheckpoint>(CHECKPOINTS).bulkWrite(
-        entries.map(([name, position]) => ({ updateOne: { filter: { _id: name }, update: { $max: { position } }, upsert: true } })),
+        entries.map(([name, position]) => ({
+          updateOne: { filter: { _id: name }, update: { $max: { position } }, upsert: true },
+        })),
         { ordered: false },
       );
     }
   }
 
   /** True when every document was written as read; false when one had moved (or was created) meanwhile. */
-  private async bulkCompareAndSet(collection: string, docs: ReadonlyArray<{ read: StoredDocument | null; doc: StoredDocument }>): Promise<boolean> {
+  private async bulkCompareAndSet(
+    collection: string,
+    docs: ReadonlyArray<{ read: StoredDocument | null; doc: StoredDocument }>,
+  ): Promise<boolean> {
     if (!docs.length) return true;
     const updates = docs.filter((d) => d.read).length;
     try {
@@ -120,7 +126,11 @@ export class MongoReadStore implements ReadStore {
       return result.matchedCount === updates;
     } catch (error) {
       // A duplicate key: a document this batch thought new was created by another writer.
-      if (error instanceof MongoServerError && (error.code === 11000 || (error as { writeErrors?: unknown }).writeErrors)) return false;
+      if (
+        error instanceof MongoServerError &&
+        (error.code === 11000 || (error as { writeErrors?: unknown }).writeErrors)
+      )
+        return false;
       if ((error as { name?: string }).name === 'MongoBulkWriteError') return false;
       throw error;
     }
@@ -130,7 +140,8 @@ export class MongoReadStore implements ReadStore {
   private async prefetch(writes: readonly ProjectionWrite[]): Promise<Map<string, StoredDocument | null>> {
     const known = new Map<string, StoredDocument | null>();
     const idsByCollection = new Map<string, Set<string>>();
-    for (const w of writes) idsByCollection.set(w.collection, (idsByCollection.get(w.collection) ?? new Set()).add(w.id));
+    for (const w of writes)
+      idsByCollection.set(w.collection, (idsByCollection.get(w.collection) ?? new Set()).add(w.id));
     for (const [collection, ids] of idsByCollection) {
       for (const id of ids) known.set(key(collection, id), null);
       const found = await this.collection(collection)
@@ -144,7 +155,9 @@ export class MongoReadStore implements ReadStore {
   private async applyOne(write: ProjectionWrite, known: Map<string, StoredDocument | null>): Promise<void> {
     const k = key(write.collection, write.id);
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const stored = known.has(k) ? (known.get(k) ?? null) : await this.collection(write.collection).findOne({ _id: write.id });
+      const stored = known.has(k)
+        ? (known.get(k) ?? null)
+        : await this.collection(write.collection).findOne({ _id: write.id });
       if (stored && stored.pos >= write.position) return;
       const current = stored && !stored.deleted ? stored.body : null;
       const next = write.evolve(current);
@@ -157,7 +170,9 @@ export class MongoReadStore implements ReadStore {
       // Another writer got there first: read again and let the guard decide.
       known.delete(k);
     }
-    throw new Error(`read model ${write.collection}/${write.id}: gave up after ${MAX_WRITE_ATTEMPTS} concurrent updates`);
+    throw new Error(
+      `read model ${write.collection}/${write.id}: gave up after ${MAX_WRITE_ATTEMPTS} concurrent updates`,
+    );
   }
 
   /** Writes `doc` only if the stored one is still what was read (absent, or at the same position). */
@@ -184,7 +199,8 @@ export class MongoReadStore implements ReadStore {
 
   async reset(collections: readonly string[], checkpoints: readonly string[]): Promise<void> {
     for (const c of collections) await this.collection(c).deleteMany({});
-    if (checkpoints.length) await this.db.collection<StoredCheckpoint>(CHECKPOINTS).deleteMany({ _id: { $in: [...checkpoints] } });
+    if (checkpoints.length)
+      await this.db.collection<StoredCheckpoint>(CHECKPOINTS).deleteMany({ _id: { $in: [...checkpoints] } });
   }
 
   async close(): Promise<void> {
@@ -231,9 +247,15 @@ function mongoFilter(query: PageQuery): MongoFilter<StoredDocument> {
   const range = query.range;
   if (range && (range.gte !== undefined || range.lte !== undefined)) {
     assertFieldName(range.field);
-    filter[`body.${range.field}`] = { ...(range.gte !== undefined && { $gte: range.gte }), ...(range.lte !== undefined && { $lte: range.lte }) };
+    filter[`body.${range.field}`] = {
+      ...(range.gte !== undefined && { $gte: range.gte }),
+      ...(range.lte !== undefined && { $lte: range.lte }),
+    };
   }
-  const id = { ...(query.before !== undefined && { $lt: query.before }), ...(query.after !== undefined && { $gt: query.after }) };
+  const id = {
+    ...(query.before !== undefined && { $lt: query.before }),
+    ...(query.after !== undefined && { $gt: query.after }),
+  };
   if (Object.keys(id).length) filter._id = id;
   return filter as MongoFilter<StoredDocument>;
 }

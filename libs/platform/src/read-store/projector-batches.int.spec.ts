@@ -3,7 +3,13 @@ import type { Projection } from './projection';
 import { Projector } from './projector';
 import { useEmbeddedStores } from '../testing/embedded-stores';
 
-const notes: Projection = { name: 'notes', collection: 'notes', handles: ['Noted'], documentIds: (event) => [event.id], evolve: (_, event) => ({ id: event.id }) };
+const notes: Projection = {
+  name: 'notes',
+  collection: 'notes',
+  handles: ['Noted'],
+  documentIds: (event) => [event.id],
+  evolve: (_, event) => ({ id: event.id }),
+};
 
 describe('projector batch listeners', () => {
   const stores = useEmbeddedStores('batches');
@@ -11,7 +17,9 @@ describe('projector batch listeners', () => {
   it('are told after each batch is stored (its documents readable), until they unsubscribe', async () => {
     const projector = new Projector(stores.store, stores.readStore, [notes]);
     const seen: number[] = [];
-    const off = projector.onBatch(() => void stores.readStore.find('notes', { limit: 100 }).then((p) => seen.push(p.items.length)));
+    const off = projector.onBatch(
+      () => void stores.readStore.find('notes', { limit: 100 }).then((p) => seen.push(p.items.length)),
+    );
     await projector.start();
     await stores.store.append(streamName(), [anEvent('Noted'), anEvent('Noted')], 'no_stream');
     await projector.waitFor();

@@ -20,7 +20,11 @@ describe('projector: tombstone purge', () => {
   const tombstones = () => {
     const db = new Database(join(stores.dir, 'read-models.db'), { readonly: true });
     try {
-      return (db.prepare("SELECT count(*) AS n FROM documents WHERE collection = 'doors' AND deleted = 1").get() as { n: number }).n;
+      return (
+        db.prepare("SELECT count(*) AS n FROM documents WHERE collection = 'doors' AND deleted = 1").get() as {
+          n: number;
+        }
+      ).n;
     } finally {
       db.close();
     }

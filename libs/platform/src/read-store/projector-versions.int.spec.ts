@@ -26,8 +26,14 @@ describe('projection versions', () => {
 
   it('rebuilds a collection once when its projection version rises, so older documents gain the new field', async () => {
     await stores.store.append(streamName(), [anEvent('Noted'), anEvent('Noted')], 'no_stream');
-    expect(await project(notes())).toEqual([expect.not.objectContaining({ tagged: 1 }), expect.not.objectContaining({ tagged: 1 })]);
-    expect(await project(notes(1))).toEqual([expect.objectContaining({ tagged: 1 }), expect.objectContaining({ tagged: 1 })]);
+    expect(await project(notes())).toEqual([
+      expect.not.objectContaining({ tagged: 1 }),
+      expect.not.objectContaining({ tagged: 1 }),
+    ]);
+    expect(await project(notes(1))).toEqual([
+      expect.objectContaining({ tagged: 1 }),
+      expect.objectContaining({ tagged: 1 }),
+    ]);
 
     // Same version again: nothing is reset, the checkpoint holds, new events are projected on.
     await stores.store.append(streamName(), [anEvent('Noted')], 'no_stream');

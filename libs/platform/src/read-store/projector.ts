@@ -33,7 +33,12 @@ export class Projector implements BatchProcessor {
     private readonly store: EventStore,
     private readonly readStore: ReadStore,
     private readonly projections: readonly Projection[],
-    private readonly options: { batchSize?: number; onError?: (e: unknown) => void; purgeEveryMs?: number; commitIntervalMs?: number } = {},
+    private readonly options: {
+      batchSize?: number;
+      onError?: (e: unknown) => void;
+      purgeEveryMs?: number;
+      commitIntervalMs?: number;
+    } = {},
   ) {
     this.batch = { maxEvents: options.batchSize ?? 500, window: () => this.batchWindow() };
     const onError = (e: unknown) => {
@@ -64,7 +69,8 @@ export class Projector implements BatchProcessor {
    */
   private async rebuildOutdated(): Promise<void> {
     const outdated: Projection[] = [];
-    for (const p of this.projections) if ((await this.readStore.getCheckpoint(versionKey(p))) < (p.version ?? 0)) outdated.push(p);
+    for (const p of this.projections)
+      if ((await this.readStore.getCheckpoint(versionKey(p))) < (p.version ?? 0)) outdated.push(p);
     if (!outdated.length) return;
     const collections = new Set(outdated.map((p) => p.collection));
     const sharing = this.projections.filter((p) => collections.has(p.collection));
@@ -117,7 +123,8 @@ export class Projector implements BatchProcessor {
     if (performance.now() < this.nextPurge) return;
     this.nextPurge = performance.now() + (this.options.purgeEveryMs ?? 60_000);
     const writers = new Map<string, number>();
-    for (const p of this.projections) writers.set(p.collection, Math.min(writers.get(p.collection) ?? Infinity, this.checkpoints[p.name]));
+    for (const p of this.projections)
+      writers.set(p.collection, Math.min(writers.get(p.collection) ?? Infinity, this.checkpoints[p.name]));
     for (const [collection, upTo] of writers) await this.readStore.purgeTombstones(collection, upTo);
   }
 
@@ -153,4 +160,5 @@ export class Projector implements BatchProcessor {
 const versionKey = (projection: Projection) => `version:${projection.name}`;
 
 /** `*` reads every event (the audit index). */
-export const handlesEvent = (projection: Projection, event: RecordedEvent) => projection.handles.includes(event.type) || projection.handles.includes('*');
+export const handlesEvent = (projection: Projection, event: RecordedEvent) =>
+  projection.handles.includes(event.type) || projection.handles.includes('*');

@@ -24,7 +24,13 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
 
     it('get returns a written document, and null for one never written', async () => {
       await seed([{ id: 'acc_1', status: 'open', balance: 10, tags: ['x'], owner: { name: 'Ada' } }]);
-      expect(await store.get(col, 'acc_1')).toEqual({ id: 'acc_1', status: 'open', balance: 10, tags: ['x'], owner: { name: 'Ada' } });
+      expect(await store.get(col, 'acc_1')).toEqual({
+        id: 'acc_1',
+        status: 'open',
+        balance: 10,
+        tags: ['x'],
+        owner: { name: 'Ada' },
+      });
       expect(await store.get(col, 'acc_2')).toBeNull();
       expect(await store.get(`${col}_other`, 'acc_1')).toBeNull();
     });
@@ -35,7 +41,8 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
         { id: 'b', status: 'open', currency: 'EUR', live: false, closed_at: null, tier: 2 },
         { id: 'c', status: 'closed', currency: 'GBP', live: true, closed_at: 5, tier: 1 },
       ]);
-      const ids = async (filter: Record<string, string | number | boolean | null | undefined>) => (await store.find(col, { filter, limit: 10 })).items.map((d) => d.id);
+      const ids = async (filter: Record<string, string | number | boolean | null | undefined>) =>
+        (await store.find(col, { filter, limit: 10 })).items.map((d) => d.id);
       expect(await ids({})).toEqual(['c', 'b', 'a']);
       expect(await ids({ status: 'open' })).toEqual(['b', 'a']);
       expect(await ids({ status: 'open', currency: 'GBP' })).toEqual(['a']);
@@ -48,7 +55,8 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
 
     it('range bounds are inclusive and combine with the filter', async () => {
       await seed([10, 20, 30, 40].map((created, i) => ({ id: `d${i}`, created, kind: i % 2 ? 'odd' : 'even' })));
-      const ids = async (range: { field: string; gte?: number; lte?: number }, filter = {}) => (await store.find(col, { range, filter, limit: 10 })).items.map((d) => d.id);
+      const ids = async (range: { field: string; gte?: number; lte?: number }, filter = {}) =>
+        (await store.find(col, { range, filter, limit: 10 })).items.map((d) => d.id);
       expect(await ids({ field: 'created', gte: 20, lte: 30 })).toEqual(['d2', 'd1']);
       expect(await ids({ field: 'created', gte: 30 })).toEqual(['d3', 'd2']);
       expect(await ids({ field: 'created', lte: 10 })).toEqual(['d0']);
@@ -81,7 +89,10 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
       });
 
       it('applies writes of one batch in order, each seeing the one before', async () => {
-        await store.apply([put(col, { id: 'x', steps: ['a'] }, 1), append(col, 'x', 'b', 2), append(col, 'x', 'c', 3)], {});
+        await store.apply(
+          [put(col, { id: 'x', steps: ['a'] }, 1), append(col, 'x', 'b', 2), append(col, 'x', 'c', 3)],
+          {},
+        );
         expect(await store.get(col, 'x')).toEqual({ id: 'x', steps: ['a', 'b', 'c'] });
       });
 
@@ -122,10 +133,17 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
       await store.ensureIndexes(declared);
       await store.ensureIndexes(declared);
       await seed([1, 2, 3].map((n) => ({ id: `d${n}`, org: 'o', status: n % 2 ? 'odd' : 'even', created: n })));
-      const page = await store.find(col, { filter: { org: 'o', status: 'odd' }, range: { field: 'created', gte: 2 }, limit: 5 });
+      const page = await store.find(col, {
+        filter: { org: 'o', status: 'odd' },
+        range: { field: 'created', gte: 2 },
+        limit: 5,
+      });
       expect(page.items.map((d) => d.id)).toEqual(['d3']);
       await store.ensureIndexes([{ collection: col, indexes: [['org']] }]);
-      expect((await store.find(col, { filter: { org: 'o' }, before: 'd3', limit: 5 })).items.map((d) => d.id)).toEqual(['d2', 'd1']);
+      expect((await store.find(col, { filter: { org: 'o' }, before: 'd3', limit: 5 })).items.map((d) => d.id)).toEqual([
+        'd2',
+        'd1',
+      ]);
     });
 
     it('filters the same through declared indexes, for documents written before and after the declaration', async () => {
@@ -135,16 +153,23 @@ export function describeReadStoreContract(name: string, open: () => Promise<Read
         { id: 'c', status: 'closed', live: true, closed_at: 5, tier: 1, owner: { country: 'GB' } },
       ];
       await seed(docs.slice(0, 2));
-      await store.ensureIndexes([{ collection: col, indexes: [['status', 'live'], ['closed_at'], ['tier'], ['owner.country'], ['tags']] }]);
+      await store.ensureIndexes([
+        { collection: col, indexes: [['status', 'live'], ['closed_at'], ['tier'], ['owner.country'], ['tags']] },
+      ]);
       await seed(docs.slice(2), 100);
-      const ids = async (filter: Record<string, string | number | boolean | null>) => (await store.find(col, { filter, limit: 10 })).items.map((d) => d.id);
+      const ids = async (filter: Record<string, string | number | boolean | null>) =>
+        (await store.find(col, { filter, limit: 10 })).items.map((d) => d.id);
       expect(await ids({ status: 'open', live: true })).toEqual(['a']);
       expect(await ids({ status: 'closed', live: true })).toEqual(['c']);
       expect(await ids({ closed_at: null })).toEqual(['b', 'a']);
       expect(await ids({ closed_at: 5 })).toEqual(['c']);
       expect(await ids({ tier: 1 })).toEqual(['c', 'a']);
       expect(await ids({ 'owner.country': 'GB' })).toEqual(['c', 'a']);
-      expect((await store.find(col, { filter: { status: 'open' }, range: { field: 'tier', gte: 2 }, limit: 10 })).items.map((d) => d.id)).toEqual(['b']);
+      expect(
+        (await store.find(col, { filter: { status: 'open' }, range: { field: 'tier', gte: 2 }, limit: 10 })).items.map(
+          (d) => d.id,
+        ),
+      ).toEqual(['b']);
     });
 
     it('records checkpoints, 0 before the first, and moves them with apply', async () => {
@@ -194,5 +219,10 @@ function increment(collection: string, id: string, position: number): Projection
 }
 
 function append(collection: string, id: string, step: string, position: number): ProjectionWrite {
-  return { collection, id, position, evolve: (c) => ({ id, steps: [...((c?.steps as string[] | undefined) ?? []), step] }) };
+  return {
+    collection,
+    id,
+    position,
+    evolve: (c) => ({ id, steps: [...((c?.steps as string[] | undefined) ?? []), step] }),
+  };
 }

@@ -34,7 +34,12 @@ export class DocumentRows {
     const row = this.statement(sql, true).get(collection, id) as unknown[] | undefined;
     if (!row) return null;
     const [body, position, deleted, ...values] = row;
-    return { body: !deleted && body ? (JSON.parse(body as string) as ReadDocument) : null, position: position as number, deleted: Boolean(deleted), values };
+    return {
+      body: !deleted && body ? (JSON.parse(body as string) as ReadDocument) : null,
+      position: position as number,
+      deleted: Boolean(deleted),
+      values,
+    };
   }
 
   write(collection: string, id: string, position: number, body: ReadDocument | null, stored: StoredRow | null): void {
@@ -44,7 +49,14 @@ export class DocumentRows {
     const deleted = body ? 0 : 1;
     if (!stored) {
       const names = ['collection', 'id', 'position', 'deleted', 'body', ...fields.map(fieldColumn)];
-      this.statement(`INSERT INTO documents (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(collection, id, position, deleted, text, ...values);
+      this.statement(`INSERT INTO documents (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(
+        collection,
+        id,
+        position,
+        deleted,
+        text,
+        ...values,
+      );
       return;
     }
     const set = ['position', 'body'];
@@ -57,7 +69,11 @@ export class DocumentRows {
     fields.forEach((f, i) => {
       if (values[i] !== stored.values[i]) change(fieldColumn(f), values[i]);
     });
-    this.statement(`UPDATE documents SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE collection = ? AND id = ?`).run(...params, collection, id);
+    this.statement(`UPDATE documents SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE collection = ? AND id = ?`).run(
+      ...params,
+      collection,
+      id,
+    );
   }
 
   /** Each shape is prepared once (a collection's columns, a set of changed ones): preparing costs more than running. */

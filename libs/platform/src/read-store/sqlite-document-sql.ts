@@ -6,7 +6,8 @@ import { fieldColumn } from './sqlite-field-columns';
 const jsonField = (field: string): string => `json_extract(body, '$.${field}')`;
 
 /** `cx:`: over field columns (sqlite-field-columns.ts); earlier `ix:` indexes were over JSON expressions. */
-export const indexName = (collection: string, fields: readonly string[]): string => `cx:${collection}:${fields.join(',')}`;
+export const indexName = (collection: string, fields: readonly string[]): string =>
+  `cx:${collection}:${fields.join(',')}`;
 
 /**
  * An index over one collection's live documents. Partial (`collection = '<name>' AND deleted = 0`),
@@ -34,14 +35,22 @@ export interface FindSql {
  * the rows the index yields, newest first, so a page stops at its limit without sorting anything.
  */
 export function chooseIndex(indexes: readonly (readonly string[])[], query: PageQuery): readonly string[] | undefined {
-  const filtered = new Set(Object.entries(query.filter ?? {}).flatMap(([field, value]) => (value === undefined ? [] : [field])));
+  const filtered = new Set(
+    Object.entries(query.filter ?? {}).flatMap(([field, value]) => (value === undefined ? [] : [field])),
+  );
   let best: readonly string[] | undefined;
-  for (const fields of indexes) if (fields.every((f) => filtered.has(f)) && fields.length > (best?.length ?? 0)) best = fields;
+  for (const fields of indexes)
+    if (fields.every((f) => filtered.has(f)) && fields.length > (best?.length ?? 0)) best = fields;
   return best;
 }
 
 /** `isColumn`: whether a field has its own column (a declared index field), else it is read from the body. */
-export function findSql(collection: string, query: PageQuery, indexes: readonly (readonly string[])[] = [], isColumn: (field: string) => boolean = () => false): FindSql {
+export function findSql(
+  collection: string,
+  query: PageQuery,
+  indexes: readonly (readonly string[])[] = [],
+  isColumn: (field: string) => boolean = () => false,
+): FindSql {
   assertCollectionName(collection);
   const index = chooseIndex(indexes, query);
   const fieldSql = (field: string) => (isColumn(field) ? fieldColumn(field) : jsonField(field));

@@ -24,9 +24,13 @@ export function createDocumentsTable(db: Database.Database): void {
   db.pragma('busy_timeout = 600000');
   try {
     db.transaction(() => {
-      const table = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'documents'").get();
+      const table = db
+        .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'documents'")
+        .get();
       if (table && /WITHOUT\s+ROWID/i.test(table.sql)) moveToRowidTable(db);
-      db.exec(`${create('documents')}; CREATE INDEX IF NOT EXISTS tombstones ON documents (collection, position) WHERE deleted = 1;`);
+      db.exec(
+        `${create('documents')}; CREATE INDEX IF NOT EXISTS tombstones ON documents (collection, position) WHERE deleted = 1;`,
+      );
     }).immediate();
   } finally {
     db.pragma(`busy_timeout = ${busyTimeout}`);
@@ -45,6 +49,8 @@ function moveToRowidTable(db: Database.Database): void {
     .map((c) => `"${c.name}"`);
   const fields = columns.filter((c) => c.startsWith('"f:'));
   db.exec(create('documents_rowid', fields));
-  db.exec(`INSERT INTO documents_rowid (${columns.join(', ')}) SELECT ${columns.join(', ')} FROM documents ORDER BY collection, id`);
+  db.exec(
+    `INSERT INTO documents_rowid (${columns.join(', ')}) SELECT ${columns.join(', ')} FROM documents ORDER BY collection, id`,
+  );
   db.exec('DROP TABLE documents; ALTER TABLE documents_rowid RENAME TO documents;');
 }

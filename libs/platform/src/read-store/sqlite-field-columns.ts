@@ -14,7 +14,8 @@ export const fieldColumn = (field: string): string => `"${PREFIX}${field}"`;
  */
 export function fieldValue(document: ReadDocument, field: string): unknown {
   let value: unknown = document;
-  for (const key of field.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of field.split('.'))
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
   if (value === undefined || value === null) return null;
   if (typeof value === 'boolean') return Number(value);
   return typeof value === 'object' ? JSON.stringify(value) : value;
@@ -71,7 +72,11 @@ export class FieldColumns {
         this.db.exec(`ALTER TABLE documents ADD COLUMN ${fieldColumn(field)}`);
         this.fields.push(field);
       }
-      this.db.prepare(`UPDATE documents SET ${fieldColumn(field)} = json_extract(body, '$.${field}') WHERE collection = ? AND body IS NOT NULL`).run(collection);
+      this.db
+        .prepare(
+          `UPDATE documents SET ${fieldColumn(field)} = json_extract(body, '$.${field}') WHERE collection = ? AND body IS NOT NULL`,
+        )
+        .run(collection);
     }
   }
 
@@ -85,7 +90,11 @@ export class FieldColumns {
 
 /** `cx:<collection>:<field>,<field>` (sqlite-document-sql.ts names them so) → fields per collection. */
 function indexedFields(db: Database.Database): Map<string, Set<string>> {
-  const names = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND name LIKE 'cx:%'").all();
+  const names = db
+    .prepare<[], { name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND name LIKE 'cx:%'",
+    )
+    .all();
   const byCollection = new Map<string, Set<string>>();
   for (const { name } of names) {
     const [, collection, fields] = name.split(':');

@@ -20,8 +20,14 @@ describe('SqliteReadStore field columns', () => {
     dirs.push(dir);
     return join(dir, 'read-models.db');
   };
-  const put = (id: string, body: Record<string, unknown>, position: number) => ({ collection: 'things', id, position, evolve: () => ({ id, ...body }) });
-  const plan = (store: SqliteReadStore) => store.explainFind('things', { filter: { org: 'o', status: 'open' }, limit: 5 }).join(' | ');
+  const put = (id: string, body: Record<string, unknown>, position: number) => ({
+    collection: 'things',
+    id,
+    position,
+    evolve: () => ({ id, ...body }),
+  });
+  const plan = (store: SqliteReadStore) =>
+    store.explainFind('things', { filter: { org: 'o', status: 'open' }, limit: 5 }).join(' | ');
 
   it('moves a database of the expression-index layout onto columns: old indexes dropped, columns filled from the bodies', async () => {
     const file = fresh();
@@ -29,7 +35,9 @@ describe('SqliteReadStore field columns', () => {
     await before.apply([put('a', { org: 'o', status: 'open' }, 1), put('b', { org: 'o', status: 'done' }, 2)], {});
     // What the previous version created: an index over JSON expressions.
     const raw = new Database(file);
-    raw.exec(`CREATE INDEX "ix:things:org,status" ON documents (json_extract(body, '$.org'), json_extract(body, '$.status'), id DESC) WHERE collection = 'things' AND deleted = 0`);
+    raw.exec(
+      `CREATE INDEX "ix:things:org,status" ON documents (json_extract(body, '$.org'), json_extract(body, '$.status'), id DESC) WHERE collection = 'things' AND deleted = 0`,
+    );
     raw.close();
     await before.close();
 
@@ -37,7 +45,9 @@ describe('SqliteReadStore field columns', () => {
     await store.ensureIndexes([{ collection: 'things', indexes: [['org', 'status']] }]);
     expect(indexNames(file)).toEqual(['cx:things:org,status']);
     expect(plan(store)).toMatch(/SEARCH documents USING INDEX cx:things:org,status \(f:org=\? AND f:status=\?\)/);
-    expect((await store.find('things', { filter: { org: 'o', status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['a']);
+    expect(
+      (await store.find('things', { filter: { org: 'o', status: 'open' }, limit: 5 })).items.map((d) => d.id),
+    ).toEqual(['a']);
     await store.close();
   });
 
@@ -47,7 +57,9 @@ describe('SqliteReadStore field columns', () => {
     const newer = new SqliteReadStore(file);
     await newer.ensureIndexes([{ collection: 'things', indexes: [['org', 'status']] }]);
     await older.apply([put('a', { org: 'o', status: 'open' }, 1)], {});
-    expect((await newer.find('things', { filter: { org: 'o', status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['a']);
+    expect(
+      (await newer.find('things', { filter: { org: 'o', status: 'open' }, limit: 5 })).items.map((d) => d.id),
+    ).toEqual(['a']);
     await Promise.all([older.close(), newer.close()]);
   });
 });
@@ -58,17 +70,26 @@ describe('SqliteReadStore field columns across collections', () => {
     dirs.push(dir);
     const store = new SqliteReadStore(join(dir, 'read-models.db'));
     await store.ensureIndexes([{ collection: 'indexed', indexes: [['status']] }]);
-    const put = (collection: string, id: string, status: string) => ({ collection, id, position: 1, evolve: () => ({ id, status }) });
+    const put = (collection: string, id: string, status: string) => ({
+      collection,
+      id,
+      position: 1,
+      evolve: () => ({ id, status }),
+    });
     await store.apply([put('indexed', 'a', 'open'), put('plain', 'b', 'open'), put('plain', 'c', 'done')], {});
     expect((await store.find('plain', { filter: { status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['b']);
-    expect((await store.find('indexed', { filter: { status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['a']);
+    expect((await store.find('indexed', { filter: { status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual([
+      'a',
+    ]);
 
     // Declared later for the second collection too: its stored documents fill the column first.
     await store.ensureIndexes([
       { collection: 'indexed', indexes: [['status']] },
       { collection: 'plain', indexes: [['status']] },
     ]);
-    expect(store.explainFind('plain', { filter: { status: 'open' }, limit: 5 }).join(' ')).toMatch(/USING INDEX cx:plain:status/);
+    expect(store.explainFind('plain', { filter: { status: 'open' }, limit: 5 }).join(' ')).toMatch(
+      /USING INDEX cx:plain:status/,
+    );
     expect((await store.find('plain', { filter: { status: 'open' }, limit: 5 })).items.map((d) => d.id)).toEqual(['b']);
     await store.close();
   });
@@ -79,7 +100,12 @@ describe('SqliteReadStore batches', () => {
     const dir = mkdtempSync(join(tmpdir(), 'read-store-'));
     dirs.push(dir);
     const store = new SqliteReadStore(join(dir, 'read-models.db'));
-    const add = (position: number) => ({ collection: 'tallies', id: 't', position, evolve: (d: Record<string, any> | null) => ({ id: 't', n: (d?.n ?? 0) + position }) });
+    const add = (position: number) => ({
+      collection: 'tallies',
+      id: 't',
+      position,
+      evolve: (d: Record<string, any> | null) => ({ id: 't', n: (d?.n ?? 0) + position }),
+    });
     const write = jest.spyOn((store as unknown as { rows: { write: (...a: unknown[]) => unknown } }).rows, 'write');
     await store.apply([add(1), add(2), add(3), add(2)], {});
     expect(write).toHaveBeenCalledTimes(1);
@@ -112,7 +138,9 @@ describe('SqliteReadStore rows', () => {
     await store.ensureIndexes([{ collection: 'things', indexes: [['org']] }]);
     expect(tableSql(file)).not.toMatch(/WITHOUT ROWID/i);
     expect(indexNames(file)).toEqual(['cx:things:org']);
-    expect(store.explainFind('things', { filter: { org: 'o' }, limit: 5 }).join(' ')).toMatch(/USING INDEX cx:things:org/);
+    expect(store.explainFind('things', { filter: { org: 'o' }, limit: 5 }).join(' ')).toMatch(
+      /USING INDEX cx:things:org/,
+    );
     expect((await store.find('things', { filter: { org: 'o' }, limit: 5 })).items).toEqual([{ id: 'a', org: 'o' }]);
     // The tombstone's position still guards it, and the live document's its own.
     await store.apply(
@@ -135,8 +163,14 @@ describe('SqliteReadStore rows', () => {
   it('updates only the field columns a write changed, and a document that leaves a filter leaves its index', async () => {
     const store = new SqliteReadStore(fresh());
     await store.ensureIndexes([{ collection: 'things', indexes: [['org', 'status']] }]);
-    const put = (id: string, position: number, body: Record<string, unknown> | null) => ({ collection: 'things', id, position, evolve: () => (body ? { id, ...body } : null) });
-    const ids = async (status: string) => (await store.find('things', { filter: { org: 'o', status }, limit: 5 })).items.map((d) => d.id);
+    const put = (id: string, position: number, body: Record<string, unknown> | null) => ({
+      collection: 'things',
+      id,
+      position,
+      evolve: () => (body ? { id, ...body } : null),
+    });
+    const ids = async (status: string) =>
+      (await store.find('things', { filter: { org: 'o', status }, limit: 5 })).items.map((d) => d.id);
     await store.apply([put('a', 1, { org: 'o', status: 'open', n: 1 }), put('b', 2, { org: 'o', status: 'open' })], {});
     await store.apply([put('a', 3, { org: 'o', status: 'open', n: 2 }), put('b', 4, { org: 'o', status: 'done' })], {});
     expect(await ids('open')).toEqual(['a']);
@@ -153,14 +187,20 @@ describe('SqliteReadStore rows', () => {
 
 function tableSql(file: string): string {
   const db = new Database(file, { readonly: true });
-  const { sql } = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'documents'").get() as { sql: string };
+  const { sql } = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'documents'").get() as {
+    sql: string;
+  };
   db.close();
   return sql;
 }
 
 function indexNames(file: string): string[] {
   const db = new Database(file, { readonly: true });
-  const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL AND name != 'tombstones'").all() as { name: string }[];
+  const names = db
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL AND name != 'tombstones'",
+    )
+    .all() as { name: string }[];
   db.close();
   return names.map((n) => n.name);
 }

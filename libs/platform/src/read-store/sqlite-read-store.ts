@@ -41,11 +41,15 @@ export class SqliteReadStore implements ReadStore {
     createDocumentsTable(this.db);
     this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
     this.stmts = {
-      get: this.db.prepare<[string, string], { body: string | null; position: number; deleted: number }>('SELECT body, position, deleted FROM documents WHERE collection = ? AND id = ?'),
+      get: this.db.prepare<[string, string], { body: string | null; position: number; deleted: number }>(
+        'SELECT body, position, deleted FROM documents WHERE collection = ? AND id = ?',
+      ),
       purge: this.db.prepare('DELETE FROM documents WHERE collection = ? AND deleted = 1 AND position <= ?'),
       getCheckpoint: this.db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?'),
       // MAX: a checkpoint never moves back, whoever saves late (see the CheckpointStore port).
-      setCheckpoint: this.db.prepare('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)'),
+      setCheckpoint: this.db.prepare(
+        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = MAX(position, excluded.position)',
+      ),
     };
     this.columns = new FieldColumns(this.db);
     this.rows = new DocumentRows(this.db, this.columns);
@@ -63,7 +67,9 @@ export class SqliteReadStore implements ReadStore {
 
   async find<T extends ReadDocument>(collection: string, query: PageQuery): Promise<Page<T>> {
     this.followSchema();
-    const { sql, params, towardsNewer } = findSql(collection, query, this.declared.get(collection), (field) => this.columns.filled(collection, field));
+    const { sql, params, towardsNewer } = findSql(collection, query, this.declared.get(collection), (field) =>
+      this.columns.filled(collection, field),
+    );
     const rows = this.statement(sql).all(...params) as { body: string }[];
     const hasMore = rows.length > query.limit;
     const items = rows.slice(0, query.limit).map((r) => JSON.parse(r.body) as T);
@@ -72,7 +78,9 @@ export class SqliteReadStore implements ReadStore {
 
   /** SQLite's plan for a `find` (one line per step), for the tests that prove lists never scan. */
   explainFind(collection: string, query: PageQuery): string[] {
-    const { sql, params } = findSql(collection, query, this.declared.get(collection), (field) => this.columns.filled(collection, field));
+    const { sql, params } = findSql(collection, query, this.declared.get(collection), (field) =>
+      this.columns.filled(collection, field),
+    );
     return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
   }
 
@@ -83,12 +91,17 @@ export class SqliteReadStore implements ReadStore {
    */
   async ensureIndexes(declared: readonly CollectionIndexes[]): Promise<void> {
     const wanted = new Map<string, { collection: string; fields: readonly string[] }>();
-    for (const { collection, indexes } of declared) for (const fields of indexes) wanted.set(indexName(collection, fields), { collection, fields });
+    for (const { collection, indexes } of declared)
+      for (const fields of indexes) wanted.set(indexName(collection, fields), { collection, fields });
     // Immediate: two processes starting together must not both decide from the same old schema.
     this.db
       .transaction(() => {
         this.columns.refresh();
-        const existing = this.db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL AND name != 'tombstones'").all();
+        const existing = this.db
+          .prepare<[], { name: string }>(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND sql IS NOT NULL AND name != 'tombstones'",
+          )
+          .all();
         for (const { name } of existing) if (!wanted.has(name)) this.db.exec(`DROP INDEX "${name}"`);
         const have = new Set(existing.map((e) => e.name));
         for (const [name, { collection, fields }] of wanted) {
@@ -133,7 +146,8 @@ export class SqliteReadStore implements ReadStore {
         if (next === doc.body) continue;
         Object.assign(doc, { body: next, position: write.position, changed: true });
       }
-      for (const doc of staged.values()) if (doc.changed) this.rows.write(doc.collection, doc.id, doc.position, doc.body, doc.stored);
+      for (const doc of staged.values())
+        if (doc.changed) this.rows.write(doc.collection, doc.id, doc.position, doc.body, doc.stored);
       for (const [name, position] of Object.entries(checkpoints)) this.stmts.setCheckpoint.run(name, position);
     })();
   }

@@ -18,9 +18,11 @@ export function randomToken(length = 32): string {
  */
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 
-export const newApiKey = (mode: 'sandbox' | 'live'): string => `sk_${mode === 'sandbox' ? 'test' : 'live'}_${randomToken(32)}`;
+export const newApiKey = (mode: 'sandbox' | 'live'): string =>
+  `sk_${mode === 'sandbox' ? 'test' : 'live'}_${randomToken(32)}`;
 
-export const modeOfKey = (key: string): 'sandbox' | 'live' | null => (key.startsWith('sk_test_') ? 'sandbox' : key.startsWith('sk_live_') ? 'live' : null);
+export const modeOfKey = (key: string): 'sandbox' | 'live' | null =>
+  key.startsWith('sk_test_') ? 'sandbox' : key.startsWith('sk_live_') ? 'live' : null;
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 

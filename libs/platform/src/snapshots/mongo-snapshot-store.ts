@@ -45,12 +45,22 @@ export class MongoSnapshotStore implements SnapshotStore {
     try {
       await this.db
         .collection<SnapshotDocument>(SNAPSHOTS)
-        .updateOne({ _id: id(s.streamId, s.key), revision: { $lt: s.revision } }, { $set: { revision: s.revision, state: s.state } }, { upsert: true });
+        .updateOne(
+          { _id: id(s.streamId, s.key), revision: { $lt: s.revision } },
+          { $set: { revision: s.revision, state: s.state } },
+          { upsert: true },
+        );
     } catch (error) {
       if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
     }
     try {
-      await this.db.collection<KeptSnapshot>(SNAPSHOT_HISTORY).insertOne({ _id: keptId(s.streamId, s.key, s.revision), stream_id: s.streamId, key: s.key, revision: s.revision, state: s.state });
+      await this.db.collection<KeptSnapshot>(SNAPSHOT_HISTORY).insertOne({
+        _id: keptId(s.streamId, s.key, s.revision),
+        stream_id: s.streamId,
+        key: s.key,
+        revision: s.revision,
+        state: s.state,
+      });
     } catch (error) {
       if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
     }
@@ -68,7 +78,9 @@ export class MongoSnapshotStore implements SnapshotStore {
   }
 
   async loadAt(streamId: string, key: string, revision: number): Promise<StoredSnapshot | null> {
-    const found = await this.db.collection<KeptSnapshot>(SNAPSHOT_HISTORY).findOne({ _id: keptId(streamId, key, revision) });
+    const found = await this.db
+      .collection<KeptSnapshot>(SNAPSHOT_HISTORY)
+      .findOne({ _id: keptId(streamId, key, revision) });
     return found ? { streamId, key, revision, state: found.state } : null;
   }
 
@@ -79,4 +91,5 @@ export class MongoSnapshotStore implements SnapshotStore {
 
 const id = (streamId: string, key: string) => `${key}\u0000${streamId}`;
 /** Revisions zero-padded, so _id order is revision order. */
-const keptId = (streamId: string, key: string, revision: number) => `${id(streamId, key)}\u0000${String(revision).padStart(12, '0')}`;
+const keptId = (streamId: string, key: string, revision: number) =>
+  `${id(streamId, key)}\u0000${String(revision).padStart(12, '0')}`;

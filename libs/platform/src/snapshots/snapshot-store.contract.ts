@@ -16,8 +16,18 @@ export function describeSnapshotStoreContract(name: string, open: () => Promise<
       expect(await store.load(stream, 'account:v1')).toBeNull();
       await store.save({ streamId: stream, key: 'account:v1', revision: 99, state: '{"a":1}' });
       await store.save({ streamId: stream, key: 'account:v2', revision: 5, state: '{"b":2}' });
-      expect(await store.load(stream, 'account:v1')).toEqual({ streamId: stream, key: 'account:v1', revision: 99, state: '{"a":1}' });
-      expect(await store.load(stream, 'account:v2')).toEqual({ streamId: stream, key: 'account:v2', revision: 5, state: '{"b":2}' });
+      expect(await store.load(stream, 'account:v1')).toEqual({
+        streamId: stream,
+        key: 'account:v1',
+        revision: 99,
+        state: '{"a":1}',
+      });
+      expect(await store.load(stream, 'account:v2')).toEqual({
+        streamId: stream,
+        key: 'account:v2',
+        revision: 5,
+        state: '{"b":2}',
+      });
       expect(await store.load(`${stream}-other`, 'account:v1')).toBeNull();
     });
 
@@ -32,12 +42,23 @@ export function describeSnapshotStoreContract(name: string, open: () => Promise<
 
     it('keeps every snapshot saved, by revision (as_of folds from the nearest before its point)', async () => {
       expect(await store.revisions(stream, 'k')).toEqual([]);
-      for (const revision of [1000, 9, 499, 1000]) await store.save({ streamId: stream, key: 'k', revision, state: `at ${revision}` });
+      for (const revision of [1000, 9, 499, 1000])
+        await store.save({ streamId: stream, key: 'k', revision, state: `at ${revision}` });
       await store.save({ streamId: `${stream}-other`, key: 'k', revision: 5, state: 'other' });
       await store.save({ streamId: stream, key: 'k2', revision: 7, state: 'other key' });
       expect(await store.revisions(stream, 'k')).toEqual([9, 499, 1000]);
-      expect(await store.loadAt(stream, 'k', 499)).toEqual({ streamId: stream, key: 'k', revision: 499, state: 'at 499' });
-      expect(await store.loadAt(stream, 'k', 1000)).toEqual({ streamId: stream, key: 'k', revision: 1000, state: 'at 1000' });
+      expect(await store.loadAt(stream, 'k', 499)).toEqual({
+        streamId: stream,
+        key: 'k',
+        revision: 499,
+        state: 'at 499',
+      });
+      expect(await store.loadAt(stream, 'k', 1000)).toEqual({
+        streamId: stream,
+        key: 'k',
+        revision: 1000,
+        state: 'at 1000',
+      });
       expect(await store.loadAt(stream, 'k', 500)).toBeNull();
       expect((await store.load(stream, 'k'))?.revision).toBe(1000);
     });

@@ -23,14 +23,22 @@ export class SqliteSnapshotStore implements SnapshotStore {
       PRIMARY KEY (stream_id, key, revision)
     ) WITHOUT ROWID`);
     this.stmts = {
-      load: this.db.prepare<[string, string], { revision: number; state: string }>('SELECT revision, state FROM snapshots WHERE stream_id = ? AND key = ?'),
+      load: this.db.prepare<[string, string], { revision: number; state: string }>(
+        'SELECT revision, state FROM snapshots WHERE stream_id = ? AND key = ?',
+      ),
       save: this.db.prepare(
         `INSERT INTO snapshots (stream_id, key, revision, state) VALUES (?, ?, ?, ?)
          ON CONFLICT (stream_id, key) DO UPDATE SET revision = excluded.revision, state = excluded.state WHERE excluded.revision > snapshots.revision`,
       ),
-      keep: this.db.prepare('INSERT OR IGNORE INTO snapshot_history (stream_id, key, revision, state) VALUES (?, ?, ?, ?)'),
-      revisions: this.db.prepare<[string, string], { revision: number }>('SELECT revision FROM snapshot_history WHERE stream_id = ? AND key = ? ORDER BY revision'),
-      loadAt: this.db.prepare<[string, string, number], { state: string }>('SELECT state FROM snapshot_history WHERE stream_id = ? AND key = ? AND revision = ?'),
+      keep: this.db.prepare(
+        'INSERT OR IGNORE INTO snapshot_history (stream_id, key, revision, state) VALUES (?, ?, ?, ?)',
+      ),
+      revisions: this.db.prepare<[string, string], { revision: number }>(
+        'SELECT revision FROM snapshot_history WHERE stream_id = ? AND key = ? ORDER BY revision',
+      ),
+      loadAt: this.db.prepare<[string, string, number], { state: string }>(
+        'SELECT state FROM snapshot_history WHERE stream_id = ? AND key = ? AND revision = ?',
+      ),
     };
   }
 

@@ -60,7 +60,11 @@ const users = new Map<string, number>();
  * `wal_autocheckpoint` would checkpoint the whole WAL the others let grow, on its own commit.
  * Returns the release, to call before closing `db`.
  */
-export function checkpointInBackground(db: Database.Database, file: string, options: BackgroundCheckpointOptions = {}): () => Promise<void> {
+export function checkpointInBackground(
+  db: Database.Database,
+  file: string,
+  options: BackgroundCheckpointOptions = {},
+): () => Promise<void> {
   db.pragma(`wal_autocheckpoint = ${options.autocheckpointPages ?? 10_000}`);
   const key = resolve(file);
   thread ??= new CheckpointThread(options.intervalMs ?? 200);
@@ -88,7 +92,10 @@ class CheckpointThread {
   private exited = false;
 
   constructor(intervalMs: number) {
-    this.worker = new Worker(CHECKPOINTER_SOURCE, { eval: true, workerData: { intervalMs, driver: require.resolve('better-sqlite3') } });
+    this.worker = new Worker(CHECKPOINTER_SOURCE, {
+      eval: true,
+      workerData: { intervalMs, driver: require.resolve('better-sqlite3') },
+    });
     // A checkpoint that fails is retried at the next tick; the backstop bounds the WAL meanwhile.
     this.worker.on('error', () => undefined);
     this.worker.on('exit', () => {

@@ -17,7 +17,9 @@ export class SqliteScratchMap<T> {
     this.db.exec('CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
     this.stmts = {
       get: this.db.prepare<[string], { value: string }>('SELECT value FROM entries WHERE key = ?'),
-      set: this.db.prepare('INSERT INTO entries (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      set: this.db.prepare(
+        'INSERT INTO entries (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
       delete: this.db.prepare('DELETE FROM entries WHERE key = ?'),
     };
   }

@@ -54,7 +54,10 @@ describe('WalSync: durable commits with the fsync off the event loop, shared', (
   });
 
   it('a failed fsync fails the writes waiting on it, and the next ones try again', async () => {
-    jest.spyOn(fs, 'fsync').mockImplementationOnce(((_fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => cb(Object.assign(new Error('EIO'), { code: 'EIO' }))) as typeof fs.fsync);
+    jest
+      .spyOn(fs, 'fsync')
+      .mockImplementationOnce(((_fd: number, cb: (err: NodeJS.ErrnoException | null) => void) =>
+        cb(Object.assign(new Error('EIO'), { code: 'EIO' }))) as typeof fs.fsync);
     db.prepare('INSERT INTO t VALUES (?)').run('a');
     await expect(wal.synced()).rejects.toThrow('EIO');
     await expect(wal.synced()).resolves.toBeUndefined();

@@ -29,7 +29,8 @@ export class WalSync {
     private readonly db: Database.Database,
     private readonly file: string,
   ) {
-    if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') throw new Error(`${file}: WalSync needs journal_mode=WAL`);
+    if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal')
+      throw new Error(`${file}: WalSync needs journal_mode=WAL`);
     db.pragma('synchronous = NORMAL');
   }
 

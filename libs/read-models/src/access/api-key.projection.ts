@@ -39,7 +39,14 @@ export const apiKeyProjection: Projection<ApiKeyDocument> = {
           updated: event.data.created,
         };
       case 'ApiKeyRotated':
-        return current && { ...current, key_last4: event.data.key_last4, encryption_public_key: event.data.encryption_public_key, updated: event.data.rotated };
+        return (
+          current && {
+            ...current,
+            key_last4: event.data.key_last4,
+            encryption_public_key: event.data.encryption_public_key,
+            updated: event.data.rotated,
+          }
+        );
       case 'ApiKeyRevoked':
         return current && { ...current, status: 'revoked', updated: event.data.revoked };
       default:

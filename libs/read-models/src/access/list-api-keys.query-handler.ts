@@ -11,6 +11,10 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery> {
   execute({ organizationId, modes, page }: ListApiKeysQuery): Promise<Page<ApiKeyDocument>> {
     // Keys are the two worlds' only shared list: both modes, or just the one the caller manages.
     const mode = modes.length === 1 ? modes[0] : undefined;
-    return this.readStore.find<ApiKeyDocument>('api_keys', { filter: { organization_id: organizationId, mode }, limit: page.limit, before: page.before });
+    return this.readStore.find<ApiKeyDocument>('api_keys', {
+      filter: { organization_id: organizationId, mode },
+      limit: page.limit,
+      before: page.before,
+    });
   }
 }

@@ -23,7 +23,17 @@ export const accountProjection: Projection<AccountDocument> = {
   // 1: documents record their mode. 2: collections and refunds move the listed balance (they were
   // missed, so GET /accounts showed the balance before them). Older read models are rebuilt once.
   version: 2,
-  handles: ['AccountOpened', 'AccountFunded', 'FundsHeld', 'HoldReleased', 'HoldSettled', 'HoldReversed', 'BookTransferReceived', 'CollectionCredited', 'CollectionRefunded'],
+  handles: [
+    'AccountOpened',
+    'AccountFunded',
+    'FundsHeld',
+    'HoldReleased',
+    'HoldSettled',
+    'HoldReversed',
+    'BookTransferReceived',
+    'CollectionCredited',
+    'CollectionRefunded',
+  ],
   documentIds: (event) => [String(event.data.account_id)],
   evolve(current, recorded: RecordedEvent) {
     const event = recorded as unknown as AccountEvent;

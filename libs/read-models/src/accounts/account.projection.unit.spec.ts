@@ -1,4 +1,11 @@
-import { accountDecider, balanceOf, newServiceBan, type AccountCommand, type AccountEvent, type AccountState } from '@app/domain/accounts';
+import {
+  accountDecider,
+  balanceOf,
+  newServiceBan,
+  type AccountCommand,
+  type AccountEvent,
+  type AccountState,
+} from '@app/domain/accounts';
 import { isDomainError } from '@app/domain';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { accountProjection, type AccountDocument } from './account.projection';
@@ -10,7 +17,15 @@ const recorded = (event: AccountEvent, position: number): RecordedEvent =>
     streamId: `account-${ACC}`,
     type: event.type,
     data: event.data,
-    metadata: { event_id: `e${position}`, organization_id: 'org_1', entity_id: 'ent_1', correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: position },
+    metadata: {
+      event_id: `e${position}`,
+      organization_id: 'org_1',
+      entity_id: 'ent_1',
+      correlation_id: 'c',
+      causation_id: 'c',
+      schema_version: 1,
+      occurred_at: position,
+    },
     revision: position - 1,
     position,
   }) as unknown as RecordedEvent;
@@ -45,7 +60,12 @@ describe('account list projection', () => {
         state = accountDecider.evolve(state, event);
         doc = accountProjection.evolve(doc, recorded(event, ++position));
         if (state.status !== 'open') throw new Error('not open');
-        expect(doc).toMatchObject({ id: ACC, organization_id: 'org_1', balance: balanceOf(state), updated: state.updated });
+        expect(doc).toMatchObject({
+          id: ACC,
+          organization_id: 'org_1',
+          balance: balanceOf(state),
+          updated: state.updated,
+        });
       }
     }
     expect(doc!.balance).toEqual({ available: 6_950, current: 6_950 });
@@ -54,7 +74,16 @@ describe('account list projection', () => {
   it('ignores money events for an account it has not seen opened', () => {
     const funded: AccountEvent = {
       type: 'AccountFunded',
-      data: { account_id: ACC, entity_id: 'ent_1', transaction_id: 'txn_1', amount: 5, currency: 'USD', source: 'sandbox', balance_after: { available: 5, current: 5 }, funded: 2 },
+      data: {
+        account_id: ACC,
+        entity_id: 'ent_1',
+        transaction_id: 'txn_1',
+        amount: 5,
+        currency: 'USD',
+        source: 'sandbox',
+        balance_after: { available: 5, current: 5 },
+        funded: 2,
+      },
     };
     expect(accountProjection.evolve(null, recorded(funded, 1))).toBeNull();
   });

@@ -31,7 +31,16 @@ export const accountDetailsSchema = obj({
 });
 
 export const sandboxTransactionSchema = obj(
-  { id: str('txn_…'), object: constant('transaction'), type: constant('credit'), account_id: str(), amount: amount(), currency: currency(), status: constant('settled'), created_at: isoDateTime() },
+  {
+    id: str('txn_…'),
+    object: constant('transaction'),
+    type: constant('credit'),
+    account_id: str(),
+    amount: amount(),
+    currency: currency(),
+    status: constant('settled'),
+    created_at: isoDateTime(),
+  },
   { description: 'Sandbox funding: the account was credited' },
 );
 

@@ -7,7 +7,10 @@ import { presentStatementEntry, statementEntryId, type StatementEntry } from './
  * `AccountFunded` event projects to, built from the same revision, so the 201 (or the 409's first
  * transaction) and the statement show one and the same entry.
  */
-export function presentInflowTransaction(t: RecordedInflow, owner: { readonly organization_id: string; readonly mode: Mode }) {
+export function presentInflowTransaction(
+  t: RecordedInflow,
+  owner: { readonly organization_id: string; readonly mode: Mode },
+) {
   const entry: StatementEntry = {
     id: statementEntryId(t.account_id, t.revision),
     organization_id: owner.organization_id,

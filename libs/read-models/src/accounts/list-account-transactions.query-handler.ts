@@ -22,6 +22,10 @@ export class ListAccountTransactionsHandler implements IQueryHandler<ListAccount
     const seen = account ? visibility(account, actor) : 'not_found';
     if (seen === 'forbidden') throw forbidden();
     if (seen === 'not_found') throw new DomainException(notFound('account', accountId));
-    return this.readStore.find<StatementEntry>('account_transactions', { filter: { account_id: accountId, mode: actor.mode }, limit: page.limit, before: page.before });
+    return this.readStore.find<StatementEntry>('account_transactions', {
+      filter: { account_id: accountId, mode: actor.mode },
+      limit: page.limit,
+      before: page.before,
+    });
   }
 }

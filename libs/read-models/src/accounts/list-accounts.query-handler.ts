@@ -9,6 +9,10 @@ export class ListAccountsHandler implements IQueryHandler<ListAccountsQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   execute({ filter, page }: ListAccountsQuery): Promise<Page<AccountDocument>> {
-    return this.readStore.find<AccountDocument>('accounts', { filter: { ...filter }, limit: page.limit, before: page.before });
+    return this.readStore.find<AccountDocument>('accounts', {
+      filter: { ...filter },
+      limit: page.limit,
+      before: page.before,
+    });
   }
 }

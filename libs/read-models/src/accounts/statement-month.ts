@@ -42,13 +42,22 @@ export type StatementLine = ReturnType<typeof presentLine>;
 const PAGE = 500;
 
 /** The find of one page of a month, after an entry id ('' for the first): statement-plans.int.spec.ts checks its plan. */
-export const monthPage = (accountId: string, mode: Mode, month: string, after: string, limit = PAGE): PageQuery => ({ filter: { account_id: accountId, mode, month }, limit, after });
+export const monthPage = (accountId: string, mode: Mode, month: string, after: string, limit = PAGE): PageQuery => ({
+  filter: { account_id: accountId, mode, month },
+  limit,
+  after,
+});
 
 /**
  * The month's entries of an account, oldest first, a page at a time: each page one index range of
  * at most PAGE documents, so a month of any length costs a page of memory and never the history.
  */
-export async function* monthEntries(store: ReadStore, accountId: string, mode: Mode, month: string): AsyncGenerator<StatementEntry[]> {
+export async function* monthEntries(
+  store: ReadStore,
+  accountId: string,
+  mode: Mode,
+  month: string,
+): AsyncGenerator<StatementEntry[]> {
   for (let after = ''; ;) {
     const page = await store.find<StatementEntry>('account_transactions', monthPage(accountId, mode, month, after));
     // Read towards newer ids: the page comes back newest first, like every page (read-store.port.ts).
@@ -65,7 +74,13 @@ export async function* monthEntries(store: ReadStore, accountId: string, mode: M
  * the time, then the account's row at or before it, two index seeks. For a month without entries,
  * whose opening and closing balances no entry of the month carries.
  */
-export async function currentBalanceAt(store: ReadStore, organizationId: string, mode: Mode, accountId: string, at: number): Promise<number> {
+export async function currentBalanceAt(
+  store: ReadStore,
+  organizationId: string,
+  mode: Mode,
+  accountId: string,
+  at: number,
+): Promise<number> {
   const book = bookOf(organizationId, mode);
   const tick = await latestTick(store, book, at);
   if (!tick) return 0;

@@ -35,7 +35,11 @@ export async function writeStatementPdf(source: StatementSource, out: Writable):
   // Required on the first PDF, not imported: pdfkit and its fonts are about 11 MB of the API's memory (issue 26), for a rare request.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const PDFDocument = require('pdfkit') as typeof import('pdfkit');
-  const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: `Statement ${head.account_id} ${iso(head.period.from).slice(0, 7)}` } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 40,
+    info: { Title: `Statement ${head.account_id} ${iso(head.period.from).slice(0, 7)}` },
+  });
   const ended = once(out, 'finish');
   doc.pipe(out);
   doc.font('Helvetica-Bold').fontSize(16).text('Account statement');
@@ -43,7 +47,9 @@ export async function writeStatementPdf(source: StatementSource, out: Writable):
   doc.text(`Account: ${head.account_id} (${head.currency})`);
   doc.text(`Period: ${iso(head.period.from)} to ${iso(head.period.to)} (UTC, end exclusive)`);
   doc.moveDown().font('Courier').fontSize(7.5);
-  doc.text(['Date (UTC)'.padEnd(19), 'Type    ', 'Amount'.padStart(16), 'Balance after'.padStart(16), ' Reference'].join('  '));
+  doc.text(
+    ['Date (UTC)'.padEnd(19), 'Type    ', 'Amount'.padStart(16), 'Balance after'.padStart(16), ' Reference'].join('  '),
+  );
   for await (const lines of source.pages()) {
     for (const l of lines) doc.text(lineText(l, head.currency));
     if (out.writableNeedDrain) await once(out, 'drain');
@@ -58,10 +64,19 @@ export async function writeStatementPdf(source: StatementSource, out: Writable):
   doc.font('Helvetica').moveDown();
   doc.text(`Log positions: ${s.positions.first ?? '-'} to ${s.positions.last ?? '-'}`);
   if (s.checkpoint) {
-    doc.text(`Signed checkpoint: tree size ${s.checkpoint.tree_size}, up to position ${s.checkpoint.last_position}, signed ${iso(s.checkpoint.timestamp)}`);
-    doc.font('Courier').fontSize(8).text(`Root hash: ${s.checkpoint.root_hash}`).text(`Signature (Ed25519): ${s.checkpoint.signature}`).text(`Key id: ${s.checkpoint.key_id}`);
+    doc.text(
+      `Signed checkpoint: tree size ${s.checkpoint.tree_size}, up to position ${s.checkpoint.last_position}, signed ${iso(s.checkpoint.timestamp)}`,
+    );
+    doc
+      .font('Courier')
+      .fontSize(8)
+      .text(`Root hash: ${s.checkpoint.root_hash}`)
+      .text(`Signature (Ed25519): ${s.checkpoint.signature}`)
+      .text(`Key id: ${s.checkpoint.key_id}`);
   } else {
-    doc.text('Signed checkpoint: none covers the last line yet (one is signed shortly after each write); fetch the statement again for its proof.');
+    doc.text(
+      'Signed checkpoint: none covers the last line yet (one is signed shortly after each write); fetch the statement again for its proof.',
+    );
   }
   doc.end();
   await ended;

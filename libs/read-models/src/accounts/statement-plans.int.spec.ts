@@ -25,7 +25,10 @@ describe('statement query plans (SQLite)', () => {
   });
 
   const account = 'acc_01J00000000000000000000000';
-  const finds = [monthPage(account, 'sandbox', '2026-11', ''), monthPage(account, 'live', '2026-02', 'ste_01J000000000000000000000000000000012')];
+  const finds = [
+    monthPage(account, 'sandbox', '2026-11', ''),
+    monthPage(account, 'live', '2026-02', 'ste_01J000000000000000000000000000000012'),
+  ];
   const planOf = (query: (typeof finds)[number]) => store.explainFind('account_transactions', query).join(' | ');
 
   it('each page searches the month index and neither scans nor sorts', () => {
@@ -37,7 +40,13 @@ describe('statement query plans (SQLite)', () => {
   });
 
   it('the check fails without the month index (so the test can fail)', async () => {
-    await store.ensureIndexes(indexesOf(READ_MODELS.map((p) => (p.collection === 'account_transactions' ? { ...p, indexes: [['account_id', 'mode']] } : p))));
+    await store.ensureIndexes(
+      indexesOf(
+        READ_MODELS.map((p) =>
+          p.collection === 'account_transactions' ? { ...p, indexes: [['account_id', 'mode']] } : p,
+        ),
+      ),
+    );
     expect(planOf(finds[0])).not.toMatch(/INDEX cx:account_transactions:account_id,mode,month/);
     await store.ensureIndexes(indexesOf(READ_MODELS));
   });

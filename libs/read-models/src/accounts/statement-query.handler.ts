@@ -47,8 +47,15 @@ export class GetStatementHandler implements IQueryHandler<GetStatementQuery> {
     };
   }
 
-  private async summary(actor: Actor, accountId: string, period: StatementPeriod, totals: StatementTotals): Promise<StatementSummary> {
-    const balances = await totals.balances(() => currentBalanceAt(this.store, actor.organizationId, actor.mode, accountId, period.to - 1));
+  private async summary(
+    actor: Actor,
+    accountId: string,
+    period: StatementPeriod,
+    totals: StatementTotals,
+  ): Promise<StatementSummary> {
+    const balances = await totals.balances(() =>
+      currentBalanceAt(this.store, actor.organizationId, actor.mode, accountId, period.to - 1),
+    );
     const proof = totals.lastEventId ? await this.proof(actor, `evt_${totals.lastEventId}`) : null;
     return {
       ...balances,

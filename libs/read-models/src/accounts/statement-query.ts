@@ -42,8 +42,19 @@ export type Statement = StatementHead & StatementSummary & { readonly lines: Sta
 export async function readStatement(source: StatementSource): Promise<Statement> {
   const lines: StatementLine[] = [];
   for await (const page of source.pages()) lines.push(...page);
-  const { opening_balance, closing_balance, credits_total, debits_total, positions, checkpoint, proof } = await source.summary();
-  return { ...source.head, opening_balance, closing_balance, credits_total, debits_total, lines, positions, checkpoint, proof };
+  const { opening_balance, closing_balance, credits_total, debits_total, positions, checkpoint, proof } =
+    await source.summary();
+  return {
+    ...source.head,
+    opening_balance,
+    closing_balance,
+    credits_total,
+    debits_total,
+    lines,
+    positions,
+    checkpoint,
+    proof,
+  };
 }
 
 /**

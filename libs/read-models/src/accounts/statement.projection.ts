@@ -32,32 +32,86 @@ export interface StatementEntry {
  * Entry ids sort in stream order within an account (the read store orders by id): the account's
  * ULID, then the event's revision in the account stream, zero-padded.
  */
-export const statementEntryId = (accountId: string, revision: number) => `ste_${accountId.slice(4)}${String(revision).padStart(10, '0')}`;
+export const statementEntryId = (accountId: string, revision: number) =>
+  `ste_${accountId.slice(4)}${String(revision).padStart(10, '0')}`;
 export const STATEMENT_CURSOR = /^ste_[0-9A-HJKMNP-TV-Z]{26}\d{10}$/;
 
 type Money = Exclude<AccountEvent, { type: 'AccountOpened' | 'AccountDetailsIssued' }>;
 
-type EntryFields = Pick<StatementEntry, 'type' | 'amount' | 'fee' | 'transfer_id' | 'transaction_id' | 'payment_intent_id' | 'created'>;
+type EntryFields = Pick<
+  StatementEntry,
+  'type' | 'amount' | 'fee' | 'transfer_id' | 'transaction_id' | 'payment_intent_id' | 'created'
+>;
 
 function entry(event: Money): EntryFields {
   const none = { fee: null, transfer_id: null, transaction_id: null };
   switch (event.type) {
     case 'AccountFunded':
-      return { ...none, type: 'credit', amount: event.data.amount, transaction_id: event.data.transaction_id, created: event.data.funded };
+      return {
+        ...none,
+        type: 'credit',
+        amount: event.data.amount,
+        transaction_id: event.data.transaction_id,
+        created: event.data.funded,
+      };
     case 'BookTransferReceived':
-      return { ...none, type: 'credit', amount: event.data.amount, transfer_id: event.data.transfer_id, created: event.data.received };
+      return {
+        ...none,
+        type: 'credit',
+        amount: event.data.amount,
+        transfer_id: event.data.transfer_id,
+        created: event.data.received,
+      };
     case 'FundsHeld':
-      return { ...none, type: 'hold', amount: event.data.amount + event.data.fee, fee: event.data.fee, transfer_id: event.data.hold_id, created: event.data.held };
+      return {
+        ...none,
+        type: 'hold',
+        amount: event.data.amount + event.data.fee,
+        fee: event.data.fee,
+        transfer_id: event.data.hold_id,
+        created: event.data.held,
+      };
     case 'HoldSettled':
-      return { ...none, type: 'debit', amount: event.data.total, transfer_id: event.data.hold_id, created: event.data.settled };
+      return {
+        ...none,
+        type: 'debit',
+        amount: event.data.total,
+        transfer_id: event.data.hold_id,
+        created: event.data.settled,
+      };
     case 'HoldReleased':
-      return { ...none, type: 'release', amount: event.data.total, transfer_id: event.data.hold_id, created: event.data.released };
+      return {
+        ...none,
+        type: 'release',
+        amount: event.data.total,
+        transfer_id: event.data.hold_id,
+        created: event.data.released,
+      };
     case 'HoldReversed':
-      return { ...none, type: 'reversal', amount: event.data.total, transfer_id: event.data.hold_id, created: event.data.reversed };
+      return {
+        ...none,
+        type: 'reversal',
+        amount: event.data.total,
+        transfer_id: event.data.hold_id,
+        created: event.data.reversed,
+      };
     case 'CollectionCredited':
-      return { ...none, type: 'credit', amount: event.data.net, fee: event.data.fee, payment_intent_id: event.data.payment_intent_id, created: event.data.credited };
+      return {
+        ...none,
+        type: 'credit',
+        amount: event.data.net,
+        fee: event.data.fee,
+        payment_intent_id: event.data.payment_intent_id,
+        created: event.data.credited,
+      };
     case 'CollectionRefunded':
-      return { ...none, type: 'debit', amount: event.data.amount, payment_intent_id: event.data.payment_intent_id, created: event.data.refunded };
+      return {
+        ...none,
+        type: 'debit',
+        amount: event.data.amount,
+        payment_intent_id: event.data.payment_intent_id,
+        created: event.data.refunded,
+      };
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -76,7 +130,16 @@ export const statementProjection: Projection<StatementEntry> = {
   ],
   // 1: documents record their mode; 2: their position, event id and month (statements). Older read models are rebuilt once.
   version: 2,
-  handles: ['AccountFunded', 'BookTransferReceived', 'FundsHeld', 'HoldSettled', 'HoldReleased', 'HoldReversed', 'CollectionCredited', 'CollectionRefunded'],
+  handles: [
+    'AccountFunded',
+    'BookTransferReceived',
+    'FundsHeld',
+    'HoldSettled',
+    'HoldReleased',
+    'HoldReversed',
+    'CollectionCredited',
+    'CollectionRefunded',
+  ],
   documentIds: (event) => [statementEntryId(String(event.data.account_id), event.revision)],
   evolve(current, recorded: RecordedEvent) {
     if (current) return current;

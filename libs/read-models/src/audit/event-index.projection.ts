@@ -54,4 +54,7 @@ export const eventIndexProjection: Projection<EventIndexDocument> = {
 };
 
 /** Redacted again on the way out: the second guard holds even for documents indexed before a field was added. */
-export const shownEvent = (event: PublicEvent): PublicEvent => ({ ...event, data: redact(event.data) as Record<string, unknown> });
+export const shownEvent = (event: PublicEvent): PublicEvent => ({
+  ...event,
+  data: redact(event.data) as Record<string, unknown>,
+});

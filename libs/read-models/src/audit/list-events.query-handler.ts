@@ -10,8 +10,16 @@ export class ListEventsHandler implements IQueryHandler<ListEventsQuery> {
 
   /** Reading "after" an id walks towards newer documents: the oldest ones past the cursor, returned newest first. */
   async execute({ filter, page }: ListEventsQuery): Promise<EventsPage> {
-    const range = page.createdFrom !== undefined || page.createdTo !== undefined ? { field: 'created', gte: page.createdFrom, lte: page.createdTo } : undefined;
-    const found = await this.readStore.find<EventIndexDocument>('events', { filter: { ...filter }, limit: page.limit, after: eventIndexId(page.afterPosition), range });
+    const range =
+      page.createdFrom !== undefined || page.createdTo !== undefined
+        ? { field: 'created', gte: page.createdFrom, lte: page.createdTo }
+        : undefined;
+    const found = await this.readStore.find<EventIndexDocument>('events', {
+      filter: { ...filter },
+      limit: page.limit,
+      after: eventIndexId(page.afterPosition),
+      range,
+    });
     return { items: found.items.reverse().map((d) => shownEvent(d.event)), hasMore: found.hasMore };
   }
 }

@@ -20,7 +20,12 @@ export interface EventsPage {
 export class ListEventsQuery extends Query<EventsPage> {
   constructor(
     readonly filter: EventFilter,
-    readonly page: { readonly afterPosition: number; readonly limit: number; readonly createdFrom?: number; readonly createdTo?: number },
+    readonly page: {
+      readonly afterPosition: number;
+      readonly limit: number;
+      readonly createdFrom?: number;
+      readonly createdTo?: number;
+    },
   ) {
     super();
   }

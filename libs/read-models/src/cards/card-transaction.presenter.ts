@@ -21,7 +21,10 @@ export function presentCardTransaction(t: CardTransactionRecord): CardTransactio
     payment_type: 'card',
     applicable_fee: 0,
     initiator: { type: 'card', id: t.card_id, name: t.card_name, card_id: t.card_id },
-    recipient: { name: m.name, address: { city: m.city, state: m.state, postal_code: m.postal_code, country: m.country } },
+    recipient: {
+      name: m.name,
+      address: { city: m.city, state: m.state, postal_code: m.postal_code, country: m.country },
+    },
     meta: { provider_code: 'sandbox', mcc: m.mcc },
     fx: t.fx,
     // Decisions §16: who decided; records older than it read as the platform's.

@@ -24,7 +24,11 @@ function controls(state: IssuedCardState, usage: Usage | null) {
  * The card as the API shows it. `credentials` only for the creation answer and GET /card-details
  * (decisions §8); `usage` only on card details, at the top level of `data`.
  */
-export function presentCard(state: IssuedCardState, credentials: { number: string; cvv: string } | null = null, usage: Usage | null = null) {
+export function presentCard(
+  state: IssuedCardState,
+  credentials: { number: string; cvv: string } | null = null,
+  usage: Usage | null = null,
+) {
   const c = state.card;
   return {
     id: c.card_id,
@@ -57,7 +61,15 @@ export function presentCard(state: IssuedCardState, credentials: { number: strin
   };
 }
 
-export const presentCardSummary = (d: { id: string; name: string; status: string; type: string; last_four: string; account_id: string; created: number }) => ({
+export const presentCardSummary = (d: {
+  id: string;
+  name: string;
+  status: string;
+  type: string;
+  last_four: string;
+  account_id: string;
+  created: number;
+}) => ({
   id: d.id,
   name: d.name,
   status: d.status,

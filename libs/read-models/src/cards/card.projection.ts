@@ -24,7 +24,8 @@ export interface CardDocument {
   readonly updated: number;
 }
 
-const statusOf = (d: Pick<CardDocument, 'frozen' | 'fraud' | 'used_up' | 'deleted'>): CardStatus => (d.fraud ? 'fraud' : d.frozen || d.used_up || d.deleted ? 'blocked' : 'active');
+const statusOf = (d: Pick<CardDocument, 'frozen' | 'fraud' | 'used_up' | 'deleted'>): CardStatus =>
+  d.fraud ? 'fraud' : d.frozen || d.used_up || d.deleted ? 'blocked' : 'active';
 
 function apply(current: CardDocument, event: Exclude<CardEvent, { type: 'CardIssued' }>): CardDocument {
   const flags: { -readonly [K in keyof CardDocument]?: CardDocument[K] } = {};
@@ -46,11 +47,20 @@ export const cardProjection: Projection<CardDocument> = {
     ['organization_id', 'mode', 'deleted', 'entity_id'],
     ['organization_id', 'mode', 'deleted', 'account_id'],
   ],
-  handles: ['CardIssued', 'CardFrozen', 'CardUnfrozen', 'CardMarkedFraud', 'CardDeleted', 'CardUsedUp', 'CardReassigned'],
+  handles: [
+    'CardIssued',
+    'CardFrozen',
+    'CardUnfrozen',
+    'CardMarkedFraud',
+    'CardDeleted',
+    'CardUsedUp',
+    'CardReassigned',
+  ],
   documentIds: (event) => [String(event.data.card_id)],
   evolve(current, recorded: RecordedEvent) {
     const event = recorded as unknown as CardEvent;
-    if (event.type !== 'CardIssued') return current ? apply(current, event as Exclude<CardEvent, { type: 'CardIssued' }>) : current;
+    if (event.type !== 'CardIssued')
+      return current ? apply(current, event as Exclude<CardEvent, { type: 'CardIssued' }>) : current;
     const c = event.data;
     const base = { frozen: false, fraud: false, used_up: false, deleted: false };
     return {

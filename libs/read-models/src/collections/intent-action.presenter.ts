@@ -5,7 +5,9 @@ import type { IntentActionBody } from './intent-action.schema';
  * The intent action as the API shows it (spec). `payment_type_data` holds only the card summary:
  * it is built field by field, so nothing else an action might carry can ever reach a response.
  */
-export const presentIntentAction = (a: IntentActionRecord & { readonly refunded_amount: number }): IntentActionBody => ({
+export const presentIntentAction = (
+  a: IntentActionRecord & { readonly refunded_amount: number },
+): IntentActionBody => ({
   id: a.id,
   object: 'intent_action',
   payment_intent_id: a.payment_intent_id,

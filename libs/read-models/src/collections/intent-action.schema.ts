@@ -1,5 +1,17 @@
 import { AUTH_MODELS, COLLECTION_PAYMENT_TYPES, INTENT_ACTION_STATUSES } from '@app/domain/collections';
-import { amount, bool, constant, country2, currency, ms, nullable, obj, oneOfValues, str, type Infer } from '../schema-dsl';
+import {
+  amount,
+  bool,
+  constant,
+  country2,
+  currency,
+  ms,
+  nullable,
+  obj,
+  oneOfValues,
+  str,
+  type Infer,
+} from '../schema-dsl';
 
 /** The intent action: the OpenAPI component `IntentAction`, and the type its presenter returns. */
 export const intentActionSchema = obj({

@@ -33,7 +33,19 @@ export const presentCounterparty = (c: CounterpartyView): CounterpartyBody => ({
 /** Decisions §5: `{id, object, counterparty_id, entity_id, payment_method, currency, country, <block>, status, created, updated}`. */
 export function presentAddedPaymentDetail(d: PaymentDetailData) {
   const { payment_detail_id, counterparty_id, entity_id, payment_method, currency, country, added, ...block } = d;
-  return { id: payment_detail_id, object: 'payment_detail', counterparty_id, entity_id, payment_method, currency, country, ...block, status: 'active', created: added, updated: added };
+  return {
+    id: payment_detail_id,
+    object: 'payment_detail',
+    counterparty_id,
+    entity_id,
+    payment_method,
+    currency,
+    country,
+    ...block,
+    status: 'active',
+    created: added,
+    updated: added,
+  };
 }
 
 export const presentPaymentDetail = (d: PaymentDetailDocument) => ({
@@ -50,4 +62,8 @@ export const presentPaymentDetail = (d: PaymentDetailDocument) => ({
   updated: d.updated,
 });
 
-export const presentLookup = (r: LookupResult) => ({ status: 'success', message: 'Account details are valid', data: r });
+export const presentLookup = (r: LookupResult) => ({
+  status: 'success',
+  message: 'Account details are valid',
+  data: r,
+});

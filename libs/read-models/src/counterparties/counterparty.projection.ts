@@ -26,7 +26,17 @@ export const counterpartyProjection: Projection<CounterpartyDocument> = {
     switch (event.type) {
       case 'CounterpartyCreated': {
         const { counterparty_id, created, ...rest } = event.data;
-        return current ?? { ...rest, id: counterparty_id, organization_id: String(recorded.metadata.organization_id), mode: modeOf(recorded.metadata), status: 'active', created, updated: created };
+        return (
+          current ?? {
+            ...rest,
+            id: counterparty_id,
+            organization_id: String(recorded.metadata.organization_id),
+            mode: modeOf(recorded.metadata),
+            status: 'active',
+            created,
+            updated: created,
+          }
+        );
       }
       case 'CounterpartyUpdated': {
         const { entity_id, nickname, profile, meta, updated } = event.data;

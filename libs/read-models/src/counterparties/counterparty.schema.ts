@@ -1,12 +1,37 @@
-import { arrayOf, constant, country2, ms, nullable, obj, oneOf, oneOfValues, str, stringMap, type Infer } from '../schema-dsl';
+import {
+  arrayOf,
+  constant,
+  country2,
+  ms,
+  nullable,
+  obj,
+  oneOf,
+  oneOfValues,
+  str,
+  stringMap,
+  type Infer,
+} from '../schema-dsl';
 
-const address = obj({ line1: str(), line2: nullable(str()), city: str(), state_or_province: nullable(str()), postal_code: nullable(str()), country: country2() });
+const address = obj({
+  line1: str(),
+  line2: nullable(str()),
+  city: str(),
+  state_or_province: nullable(str()),
+  postal_code: nullable(str()),
+  country: country2(),
+});
 const profileBase = {
   relationship: nullable(str()),
   email: nullable(str()),
   address: nullable(address),
   identification: arrayOf(obj({ type: oneOfValues(['P', 'D', 'N', 'L']), number: str(), issuing_country: country2() })),
-  phone: nullable(obj({ number: str('E.164'), type: oneOfValues(['mobile', 'work', 'home', 'other']), country: nullable(country2()) })),
+  phone: nullable(
+    obj({
+      number: str('E.164'),
+      type: oneOfValues(['mobile', 'work', 'home', 'other']),
+      country: nullable(country2()),
+    }),
+  ),
 };
 
 /** The counterparty as the API shows it: the OpenAPI component `Counterparty`, and the type its presenter returns. */

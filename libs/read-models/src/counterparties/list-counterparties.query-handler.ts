@@ -9,6 +9,10 @@ export class ListCounterpartiesHandler implements IQueryHandler<ListCounterparti
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   execute({ filter, page }: ListCounterpartiesQuery): Promise<Page<CounterpartyDocument>> {
-    return this.readStore.find<CounterpartyDocument>('counterparties', { limit: page.limit, before: page.before, filter });
+    return this.readStore.find<CounterpartyDocument>('counterparties', {
+      limit: page.limit,
+      before: page.before,
+      filter,
+    });
   }
 }

@@ -8,8 +8,17 @@ import { PAYMENT_DETAILS, type PaymentDetailDocument } from './payment-detail.pr
 export class ListPaymentDetailsHandler implements IQueryHandler<ListPaymentDetailsQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  execute({ organizationId, mode, counterpartyId, page }: ListPaymentDetailsQuery): Promise<Page<PaymentDetailDocument>> {
+  execute({
+    organizationId,
+    mode,
+    counterpartyId,
+    page,
+  }: ListPaymentDetailsQuery): Promise<Page<PaymentDetailDocument>> {
     const filter = { organization_id: organizationId, mode, counterparty_id: counterpartyId };
-    return this.readStore.find<PaymentDetailDocument>(PAYMENT_DETAILS, { limit: page.limit, before: page.before, filter });
+    return this.readStore.find<PaymentDetailDocument>(PAYMENT_DETAILS, {
+      limit: page.limit,
+      before: page.before,
+      filter,
+    });
   }
 }

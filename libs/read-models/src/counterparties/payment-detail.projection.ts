@@ -62,7 +62,8 @@ export const paymentDetailProjection: Projection<PaymentDetailDocument> = {
   documentIds(recorded) {
     const event = recorded as unknown as CounterpartyEvent;
     if (event.type === 'PaymentDetailAdded') return [event.data.payment_detail_id];
-    if (event.type === 'CounterpartyDeactivated' || event.type === 'CounterpartyUpdated') return event.data.payment_detail_ids;
+    if (event.type === 'CounterpartyDeactivated' || event.type === 'CounterpartyUpdated')
+      return event.data.payment_detail_ids;
     return [];
   },
   evolve(current, recorded: RecordedEvent) {
@@ -71,9 +72,18 @@ export const paymentDetailProjection: Projection<PaymentDetailDocument> = {
       case 'PaymentDetailAdded':
         return current ?? added(event.data, String(recorded.metadata.organization_id), modeOf(recorded.metadata));
       case 'CounterpartyDeactivated':
-        return current && { ...current, counterparty_status: 'inactive', status: 'inactive', updated: event.data.deactivated };
+        return (
+          current && {
+            ...current,
+            counterparty_status: 'inactive',
+            status: 'inactive',
+            updated: event.data.deactivated,
+          }
+        );
       case 'CounterpartyUpdated':
-        return current && current.entity_id !== event.data.entity_id ? { ...current, entity_id: event.data.entity_id, updated: event.data.updated } : current;
+        return current && current.entity_id !== event.data.entity_id
+          ? { ...current, entity_id: event.data.entity_id, updated: event.data.updated }
+          : current;
       default:
         return current;
     }

@@ -18,7 +18,9 @@ export interface LedgerView {
   /** The log position the figures are as of: the ledger projection's at the read, or the `as_of` point (0 before any money). */
   readonly position: number;
   readonly currencies: ReadonlyArray<{ readonly currency: string } & LedgerFigures>;
-  readonly accounts: ReadonlyArray<{ readonly id: string; readonly kind: LedgerAccountKind; readonly currency: string } & LedgerFigures>;
+  readonly accounts: ReadonlyArray<
+    { readonly id: string; readonly kind: LedgerAccountKind; readonly currency: string } & LedgerFigures
+  >;
 }
 
 /** One organization and mode's books, at the log head or as of a point (`GET /ledger`, `GET /admin/organizations/{id}/ledger`). */

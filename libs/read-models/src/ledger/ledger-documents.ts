@@ -1,4 +1,10 @@
-import { LEDGER_FIGURES, type LedgerAccountKind, type LedgerBalances, type LedgerLine, type MovementFact } from '@app/domain/ledger';
+import {
+  LEDGER_FIGURES,
+  type LedgerAccountKind,
+  type LedgerBalances,
+  type LedgerLine,
+  type MovementFact,
+} from '@app/domain/ledger';
 import type { Mode } from '@app/platform/event-store/event-mode';
 
 /**
@@ -81,7 +87,8 @@ export const SUMS = '*';
 /** A series of rows is named by the document whose figures it records. */
 export const rowId = (series: string, position: number) => `row:${series}@${pad(position, 16)}`;
 export const tickSeries = (book: string) => `tick:${book}`;
-export const tickId = (book: string, at: number, position: number) => `${tickSeries(book)}@${pad(at, 15)}@${pad(position, 16)}`;
+export const tickId = (book: string, at: number, position: number) =>
+  `${tickSeries(book)}@${pad(at, 15)}@${pad(position, 16)}`;
 /** Below every tick of the book at `at` or later. */
 export const ticksBefore = (book: string, at: number) => `${tickSeries(book)}@${pad(at, 15)}`;
 

@@ -49,14 +49,18 @@ export class LedgerMetrics {
       read: async () =>
         (await this.sums()).map((doc) => {
           const t = toBalances(doc);
-          return { labels: { currency: doc.currency, mode: doc.mode ?? '' }, value: Number(t.debits_posted - t.credits_posted) };
+          return {
+            labels: { currency: doc.currency, mode: doc.mode ?? '' },
+            value: Number(t.debits_posted - t.credits_posted),
+          };
         }),
     });
   }
 
   /** One read per scrape, shared by both gauges (500 ms measured with performance.now(): a duration, not the time of day). */
   private sums(): Promise<CurrencyDocument[]> {
-    if (!this.last || performance.now() - this.last.at > 500) this.last = { at: performance.now(), sums: allOf<CurrencyDocument>(this.store, { book: SUMS, type: 'sum' }) };
+    if (!this.last || performance.now() - this.last.at > 500)
+      this.last = { at: performance.now(), sums: allOf<CurrencyDocument>(this.store, { book: SUMS, type: 'sum' }) };
     return this.last.sums;
   }
 }

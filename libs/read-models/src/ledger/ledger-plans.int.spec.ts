@@ -42,7 +42,8 @@ describe('ledger query plans (SQLite)', () => {
     for (const query of finds) {
       const plan = store.explainFind(LEDGER, query);
       const searchesIndex = plan.some((step) => step.startsWith(`SEARCH documents USING INDEX cx:${LEDGER}:`));
-      if (!searchesIndex || plan.some((step) => /^SCAN|TEMP B-TREE|PRIMARY KEY/.test(step))) bad.push(`${JSON.stringify(query)}: ${plan.join(' | ')}`);
+      if (!searchesIndex || plan.some((step) => /^SCAN|TEMP B-TREE|PRIMARY KEY/.test(step)))
+        bad.push(`${JSON.stringify(query)}: ${plan.join(' | ')}`);
     }
     expect(bad).toEqual([]);
   });

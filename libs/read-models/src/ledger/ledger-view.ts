@@ -1,7 +1,17 @@
 import type { LedgerView } from './get-ledger.query';
 import type { PointInTime } from '@app/platform/event-store/point-in-time';
 import type { PageQuery, ReadDocument, ReadStore } from '@app/platform/read-store/read-store.port';
-import { LEDGER, rowId, ticksBefore, tickSeries, toBalances, type AccountDocument, type CurrencyDocument, type RowDocument, type TickDocument } from './ledger-documents';
+import {
+  LEDGER,
+  rowId,
+  ticksBefore,
+  tickSeries,
+  toBalances,
+  type AccountDocument,
+  type CurrencyDocument,
+  type RowDocument,
+  type TickDocument,
+} from './ledger-documents';
 
 const PAGE = 100;
 
@@ -21,12 +31,21 @@ export async function ledgerAt(store: ReadStore, book: string, position: number)
   const accounts = await figuresAt<AccountDocument>(store, book, 'account', position);
   return {
     position,
-    currencies: currencies.sort((a, b) => byCode(a.doc.currency, b.doc.currency)).map(({ doc, figures }) => ({ currency: doc.currency, ...figures })),
-    accounts: accounts.sort((a, b) => byCode(a.doc.account, b.doc.account)).map(({ doc, figures }) => ({ id: doc.account, kind: doc.kind, currency: doc.currency, ...figures })),
+    currencies: currencies
+      .sort((a, b) => byCode(a.doc.currency, b.doc.currency))
+      .map(({ doc, figures }) => ({ currency: doc.currency, ...figures })),
+    accounts: accounts
+      .sort((a, b) => byCode(a.doc.account, b.doc.account))
+      .map(({ doc, figures }) => ({ id: doc.account, kind: doc.kind, currency: doc.currency, ...figures })),
   };
 }
 
-async function figuresAt<D extends AccountDocument | CurrencyDocument>(store: ReadStore, book: string, type: D['type'], position: number) {
+async function figuresAt<D extends AccountDocument | CurrencyDocument>(
+  store: ReadStore,
+  book: string,
+  type: D['type'],
+  position: number,
+) {
   const found: { doc: D; figures: ReturnType<typeof toBalances> }[] = [];
   for (const doc of await allOf<D>(store, { book, type })) {
     const at = doc.position <= position ? doc : await latestRow(store, doc.id, position);
@@ -40,13 +59,24 @@ export const ledgerFinds = {
   /** A page of a book's accounts or currencies, or of the sums (`book: '*'`). */
   listed: (filter: { book: string; type: string }, before?: string): PageQuery => ({ filter, limit: PAGE, before }),
   /** The latest row of a series at or before a position. */
-  row: (series: string, position: number): PageQuery => ({ filter: { series }, before: rowId(series, position + 1), limit: 1 }),
+  row: (series: string, position: number): PageQuery => ({
+    filter: { series },
+    before: rowId(series, position + 1),
+    limit: 1,
+  }),
   /** The latest tick of a book, at or before a time when one is given. */
-  tick: (book: string, at?: number): PageQuery => ({ filter: { series: tickSeries(book) }, before: at === undefined ? undefined : ticksBefore(book, Math.floor(at) + 1), limit: 1 }),
+  tick: (book: string, at?: number): PageQuery => ({
+    filter: { series: tickSeries(book) },
+    before: at === undefined ? undefined : ticksBefore(book, Math.floor(at) + 1),
+    limit: 1,
+  }),
 };
 
 /** Every document of a filter, a page at a time (a book's accounts: bounded by its accounts, not its history). */
-export async function allOf<D extends ReadDocument>(store: ReadStore, filter: { book: string; type: string }): Promise<D[]> {
+export async function allOf<D extends ReadDocument>(
+  store: ReadStore,
+  filter: { book: string; type: string },
+): Promise<D[]> {
   const all: D[] = [];
   for (let before: string | undefined; ;) {
     const page = await store.find<D>(LEDGER, ledgerFinds.listed(filter, before));

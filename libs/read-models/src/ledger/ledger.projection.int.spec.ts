@@ -31,7 +31,12 @@ const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A book of the in-memory fold as GET /ledger shows it. */
 function foldView(book: LedgerBook | undefined, position: number): LedgerView {
-  const figures = (b: { debits_posted: bigint; credits_posted: bigint; debits_pending: bigint; credits_pending: bigint }) => ({
+  const figures = (b: {
+    debits_posted: bigint;
+    credits_posted: bigint;
+    debits_pending: bigint;
+    credits_pending: bigint;
+  }) => ({
     debits_posted: b.debits_posted,
     credits_posted: b.credits_posted,
     debits_pending: b.debits_pending,
@@ -39,8 +44,12 @@ function foldView(book: LedgerBook | undefined, position: number): LedgerView {
   });
   return {
     position,
-    currencies: [...(book?.currencies ?? [])].sort(([a], [b]) => byCode(a, b)).map(([currency, t]) => ({ currency, ...figures(t) })),
-    accounts: [...(book?.accounts.values() ?? [])].sort((a, b) => byCode(a.id, b.id)).map((a) => ({ id: a.id, kind: a.kind, currency: a.currency, ...figures(a) })),
+    currencies: [...(book?.currencies ?? [])]
+      .sort(([a], [b]) => byCode(a, b))
+      .map(([currency, t]) => ({ currency, ...figures(t) })),
+    accounts: [...(book?.accounts.values() ?? [])]
+      .sort((a, b) => byCode(a.id, b.id))
+      .map((a) => ({ id: a.id, kind: a.kind, currency: a.currency, ...figures(a) })),
   };
 }
 
@@ -48,8 +57,11 @@ function foldView(book: LedgerBook | undefined, position: number): LedgerView {
 async function project(store: ReadStore, events: readonly RecordedEvent[], batchSize: number): Promise<void> {
   for (let i = 0; i < events.length; i += batchSize) {
     const batch = new BatchWrites(store);
-    for (const event of events.slice(i, i + batchSize)) if (handlesEvent(ledgerProjection, event)) await batch.add(ledgerProjection, event);
-    await store.apply(batch.writes, { [ledgerProjection.name]: events[Math.min(i + batchSize, events.length) - 1].position });
+    for (const event of events.slice(i, i + batchSize))
+      if (handlesEvent(ledgerProjection, event)) await batch.add(ledgerProjection, event);
+    await store.apply(batch.writes, {
+      [ledgerProjection.name]: events[Math.min(i + batchSize, events.length) - 1].position,
+    });
   }
 }
 
@@ -64,7 +76,10 @@ async function everyPositionAsFolded(store: ReadStore): Promise<void> {
   for (const event of events) {
     const key = bookKey(event.metadata.organization_id, modeOf(event.metadata, event.data));
     expect(foldLedgerEvent(ledgers, key, event as unknown as MoneyEvent)).toBeNull();
-    expected.push({ position: event.position, views: new Map(books.map((b) => [b, foldView(ledgers.books.get(b), event.position)])) });
+    expected.push({
+      position: event.position,
+      views: new Map(books.map((b) => [b, foldView(ledgers.books.get(b), event.position)])),
+    });
   }
   // Batches of 7: a hold and its settlement meet within a batch and across batches.
   await project(store, events, 7);
@@ -72,7 +87,11 @@ async function everyPositionAsFolded(store: ReadStore): Promise<void> {
   for (const { position, views } of expected) {
     for (const [key, view] of views) {
       const [organization, mode] = key.split('/');
-      expect({ position, key, view: await ledgerAt(store, bookOf(organization, mode), position) }).toEqual({ position, key, view });
+      expect({ position, key, view: await ledgerAt(store, bookOf(organization, mode), position) }).toEqual({
+        position,
+        key,
+        view,
+      });
     }
   }
 }
@@ -81,7 +100,8 @@ describe('the ledger projection', () => {
   const stores = useEmbeddedStores('ledger-projection');
   beforeEach(() => stores.readStore.ensureIndexes(indexesOf([ledgerProjection])));
 
-  it('answers, at every position of a log with every money shape, what the fold of the log up to there gives', () => everyPositionAsFolded(stores.readStore));
+  it('answers, at every position of a log with every money shape, what the fold of the log up to there gives', () =>
+    everyPositionAsFolded(stores.readStore));
 
   it('changes nothing when a batch is applied again (every write is position-guarded)', async () => {
     const events = log();
@@ -130,12 +150,25 @@ describe('the ledger projection', () => {
     await project(stores.readStore, events, 3);
     const view = await ledgerAt(stores.readStore, bookOf('org_A', 'sandbox'), 9);
     expect(view.accounts.find((a) => a.id === 'funding:USD')?.debits_posted).toBe(10_000_000_000_000_005n);
-    expect(view.currencies).toEqual([{ currency: 'USD', debits_posted: 10_000_000_000_000_005n, credits_posted: 10_000_000_000_000_005n, debits_pending: 0n, credits_pending: 0n }]);
-    expect(await stores.readStore.get(LEDGER, sumId('sandbox', 'USD'))).toMatchObject({ debits_posted: '10000000000000005', credits_posted: '10000000000000005' });
+    expect(view.currencies).toEqual([
+      {
+        currency: 'USD',
+        debits_posted: 10_000_000_000_000_005n,
+        credits_posted: 10_000_000_000_000_005n,
+        debits_pending: 0n,
+        credits_pending: 0n,
+      },
+    ]);
+    expect(await stores.readStore.get(LEDGER, sumId('sandbox', 'USD'))).toMatchObject({
+      debits_posted: '10000000000000005',
+      credits_posted: '10000000000000005',
+    });
     // as_of a time: the book's last move at or before it.
     expect(await positionOf(stores.readStore, bookOf('org_A', 'sandbox'), { time: 1_006 }, 9)).toBe(6);
     expect(await positionOf(stores.readStore, bookOf('org_A', 'sandbox'), { time: 1_002 }, 9)).toBe(0);
-    expect((await ledgerAt(stores.readStore, bookOf('org_A', 'sandbox'), 6)).currencies[0].debits_posted).toBe(10_000_000_000_000_002n);
+    expect((await ledgerAt(stores.readStore, bookOf('org_A', 'sandbox'), 6)).currencies[0].debits_posted).toBe(
+      10_000_000_000_000_002n,
+    );
   });
 });
 
@@ -149,6 +182,7 @@ if (mongoUrl) {
     });
     afterAll(() => store.close());
 
-    it('answers, at every position, what the fold gives: its documents and finds as on SQLite', () => everyPositionAsFolded(store));
+    it('answers, at every position, what the fold gives: its documents and finds as on SQLite', () =>
+      everyPositionAsFolded(store));
   });
 }

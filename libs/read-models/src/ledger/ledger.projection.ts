@@ -66,9 +66,17 @@ async function planLedger(recorded: RecordedEvent, read: PlanRead): Promise<Plan
   const context = new RecordedFacts();
   for (const key of movementKeysOf(event)) context.load(key, ((await read(factId(key))) as FactDocument | null)?.fact);
   const before = await partialBook(event, book, context.facts, read);
-  const after: LedgerBook = { accounts: copies(before.accounts), currencies: copies(before.currencies), pending: new Map(before.pending) };
+  const after: LedgerBook = {
+    accounts: copies(before.accounts),
+    currencies: copies(before.currencies),
+    pending: new Map(before.pending),
+  };
   foldIntoBook(context, () => after, event);
-  return [...context.writes(), ...pendingWrites(recorded, book, before, after), ...(await moneyWrites(recorded, book, before, after, read))];
+  return [
+    ...context.writes(),
+    ...pendingWrites(recorded, book, before, after),
+    ...(await moneyWrites(recorded, book, before, after, read)),
+  ];
 }
 
 /**
@@ -76,7 +84,12 @@ async function planLedger(recorded: RecordedEvent, read: PlanRead): Promise<Plan
  * facts names the pending transactions it opens, posts or voids, then their lines and its own
  * name the accounts and currencies (bookEntriesOf).
  */
-async function partialBook(event: MoneyEvent, book: string, facts: ReadonlyMap<string, MovementFact>, read: PlanRead): Promise<LedgerBook> {
+async function partialBook(
+  event: MoneyEvent,
+  book: string,
+  facts: ReadonlyMap<string, MovementFact>,
+  read: PlanRead,
+): Promise<LedgerBook> {
   const dry = ledgerChangesOf(new Map(facts), event);
   const changes = 'message' in dry ? [] : dry;
   const partial: LedgerBook = { accounts: new Map(), currencies: new Map(), pending: new Map() };
@@ -96,7 +109,8 @@ async function partialBook(event: MoneyEvent, book: string, facts: ReadonlyMap<s
   return partial;
 }
 
-const copies = <T extends object>(map: ReadonlyMap<string, T>): Map<string, T> => new Map([...map].map(([k, v]) => [k, { ...v }]));
+const copies = <T extends object>(map: ReadonlyMap<string, T>): Map<string, T> =>
+  new Map([...map].map(([k, v]) => [k, { ...v }]));
 
 /** The facts an event reads, and which of them it set or dropped (those are written back). */
 class RecordedFacts implements MovementContext {
@@ -128,46 +142,115 @@ class RecordedFacts implements MovementContext {
 function pendingWrites(recorded: RecordedEvent, book: string, before: LedgerBook, after: LedgerBook): PlannedWrite[] {
   const writes: PlannedWrite[] = [];
   const organization_id = recorded.metadata.organization_id;
-  for (const id of before.pending.keys()) if (!after.pending.has(id)) writes.push({ id: pendingId(book, id), doc: null });
+  for (const id of before.pending.keys())
+    if (!after.pending.has(id)) writes.push({ id: pendingId(book, id), doc: null });
   for (const [id, lines] of after.pending) {
-    if (!before.pending.has(id)) writes.push({ id: pendingId(book, id), doc: { id: pendingId(book, id), type: 'pending', organization_id, lines } satisfies PendingDocument });
+    if (!before.pending.has(id))
+      writes.push({
+        id: pendingId(book, id),
+        doc: { id: pendingId(book, id), type: 'pending', organization_id, lines } satisfies PendingDocument,
+      });
   }
   return writes;
 }
 
 /** Every account and currency the event moved: its totals now, a row of them at this position, the mode's sums, and a tick. */
-async function moneyWrites(recorded: RecordedEvent, book: string, before: LedgerBook, after: LedgerBook, read: PlanRead): Promise<PlannedWrite[]> {
+async function moneyWrites(
+  recorded: RecordedEvent,
+  book: string,
+  before: LedgerBook,
+  after: LedgerBook,
+  read: PlanRead,
+): Promise<PlannedWrite[]> {
   const position = recorded.position;
   // Every document of a book names its organization, as other read models do: `replay --organization` compares by it.
   const organization_id = recorded.metadata.organization_id;
   const writes: PlannedWrite[] = [];
-  const moved = <T extends LedgerBalances>(map: Map<string, T>, was: ReadonlyMap<string, LedgerBalances>) => [...map].filter(([k, v]) => !was.has(k) || !sameFigures(v, was.get(k)!));
+  const moved = <T extends LedgerBalances>(map: Map<string, T>, was: ReadonlyMap<string, LedgerBalances>) =>
+    [...map].filter(([k, v]) => !was.has(k) || !sameFigures(v, was.get(k)!));
   for (const [id, account] of moved(after.accounts, before.accounts)) {
     const doc = accountId(book, id);
     const { kind, currency } = account as LedgerAccount;
-    writes.push({ id: doc, doc: { id: doc, type: 'account', book, organization_id, account: id, kind, currency, position, ...toFigures(account) } satisfies AccountDocument });
-    writes.push({ id: rowId(doc, position), doc: { id: rowId(doc, position), type: 'row', organization_id, series: doc, position, ...toFigures(account) } });
+    writes.push({
+      id: doc,
+      doc: {
+        id: doc,
+        type: 'account',
+        book,
+        organization_id,
+        account: id,
+        kind,
+        currency,
+        position,
+        ...toFigures(account),
+      } satisfies AccountDocument,
+    });
+    writes.push({
+      id: rowId(doc, position),
+      doc: { id: rowId(doc, position), type: 'row', organization_id, series: doc, position, ...toFigures(account) },
+    });
   }
   const mode = modeOf(recorded.metadata, recorded.data);
   for (const [currency, totals] of moved(after.currencies, before.currencies)) {
     const doc = currencyId(book, currency);
-    writes.push({ id: doc, doc: { id: doc, type: 'currency', book, organization_id, currency, position, ...toFigures(totals) } satisfies CurrencyDocument });
-    writes.push({ id: rowId(doc, position), doc: { id: rowId(doc, position), type: 'row', organization_id, series: doc, position, ...toFigures(totals) } });
+    writes.push({
+      id: doc,
+      doc: {
+        id: doc,
+        type: 'currency',
+        book,
+        organization_id,
+        currency,
+        position,
+        ...toFigures(totals),
+      } satisfies CurrencyDocument,
+    });
+    writes.push({
+      id: rowId(doc, position),
+      doc: { id: rowId(doc, position), type: 'row', organization_id, series: doc, position, ...toFigures(totals) },
+    });
     writes.push(await sumWrite(mode, currency, totals, before.currencies.get(currency), position, read));
   }
   if (writes.length)
     writes.push({
       id: tickId(book, recorded.metadata.occurred_at, position),
-      doc: { id: tickId(book, recorded.metadata.occurred_at, position), type: 'tick', organization_id, series: tickSeries(book), position, at: recorded.metadata.occurred_at },
+      doc: {
+        id: tickId(book, recorded.metadata.occurred_at, position),
+        type: 'tick',
+        organization_id,
+        series: tickSeries(book),
+        position,
+        at: recorded.metadata.occurred_at,
+      },
     });
   return writes;
 }
 
 /** The mode's totals of a currency over every organization move by what this book's moved. */
-async function sumWrite(mode: string, currency: string, now: LedgerBalances, was: LedgerBalances | undefined, position: number, read: PlanRead): Promise<PlannedWrite> {
+async function sumWrite(
+  mode: string,
+  currency: string,
+  now: LedgerBalances,
+  was: LedgerBalances | undefined,
+  position: number,
+  read: PlanRead,
+): Promise<PlannedWrite> {
   const id = sumId(mode, currency);
   const stored = (await read(id)) as CurrencyDocument | null;
-  const sum = stored ? toBalances(stored) : { debits_posted: 0n, credits_posted: 0n, debits_pending: 0n, credits_pending: 0n };
+  const sum = stored
+    ? toBalances(stored)
+    : { debits_posted: 0n, credits_posted: 0n, debits_pending: 0n, credits_pending: 0n };
   for (const k of LEDGER_FIGURES) sum[k] += now[k] - (was?.[k] ?? 0n);
-  return { id, doc: { id, type: 'sum', book: SUMS, mode: mode as CurrencyDocument['mode'], currency, position, ...toFigures(sum) } satisfies CurrencyDocument };
+  return {
+    id,
+    doc: {
+      id,
+      type: 'sum',
+      book: SUMS,
+      mode: mode as CurrencyDocument['mode'],
+      currency,
+      position,
+      ...toFigures(sum),
+    } satisfies CurrencyDocument,
+  };
 }

@@ -4,10 +4,19 @@ type Individual = Extract<ExistingEntity, { type: 'individual' }>;
 type Business = Extract<ExistingEntity, { type: 'business' }>;
 
 const INDIVIDUAL_GROUPS = ['entity_fields', 'person_fields', 'address_fields', 'identification_fields'];
-const BUSINESS_GROUPS = ['meta_fields', 'entity_fields', 'address_fields', 'officers_added', 'business_fields', 'officers_removed', 'officers_updated'];
+const BUSINESS_GROUPS = [
+  'meta_fields',
+  'entity_fields',
+  'address_fields',
+  'officers_added',
+  'business_fields',
+  'officers_removed',
+  'officers_updated',
+];
 
 /** Every group is always present, empty when nothing in it changed (or nothing changed at all). */
-const groups = (names: string[], applied: ChangesApplied | null) => Object.fromEntries(names.map((g) => [g, applied?.[g] ?? []]));
+const groups = (names: string[], applied: ChangesApplied | null) =>
+  Object.fromEntries(names.map((g) => [g, applied?.[g] ?? []]));
 
 const envelope = (applied: ChangesApplied | null, data: object) => ({
   message: applied ? 'Entity updated' : 'No changes: the entity already had these values',
@@ -67,7 +76,12 @@ export function presentBusinessUpdate(entity: Business, applied: ChangesApplied 
     address: entity.address,
     operating_address: entity.operating_address,
     entity: summary(entity),
-    business: { ...rest, trade_name: trading_name, type: business_type, incorporation_meta: { ...incorporation_meta, country: country_of_incorporation } },
+    business: {
+      ...rest,
+      trade_name: trading_name,
+      type: business_type,
+      incorporation_meta: { ...incorporation_meta, country: country_of_incorporation },
+    },
     business_meta: entity.meta,
     business_officers: entity.officers,
   });

@@ -13,7 +13,12 @@ export function presentEntity(entity: ExistingEntity) {
     meta: entity.meta,
     name: entity.name,
     parent_entity: entity.parent_entity,
-    documents: entity.documents.map((d) => ({ id: d.document_id, key: d.key, status: 'uploaded', created: d.uploaded })),
+    documents: entity.documents.map((d) => ({
+      id: d.document_id,
+      key: d.key,
+      status: 'uploaded',
+      created: d.uploaded,
+    })),
     submitted: entity.submitted,
     created: entity.created,
     updated: entity.updated,
@@ -21,7 +26,12 @@ export function presentEntity(entity: ExistingEntity) {
   if (entity.type === 'individual') {
     return { ...common, person_id: entity.person_id, profile: entity.profile, address: entity.address, ...tail };
   }
-  return { ...common, profile: { ...entity.profile, registered_address: entity.address }, operating_address: entity.operating_address, ...tail };
+  return {
+    ...common,
+    profile: { ...entity.profile, registered_address: entity.address },
+    operating_address: entity.operating_address,
+    ...tail,
+  };
 }
 
 /**

@@ -1,4 +1,10 @@
-import { ENTITY_EVENT_TYPES, evolveEntity, initialEntityState, type EntityEvent, type ExistingEntity } from '@app/domain/onboarding';
+import {
+  ENTITY_EVENT_TYPES,
+  evolveEntity,
+  initialEntityState,
+  type EntityEvent,
+  type ExistingEntity,
+} from '@app/domain/onboarding';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';

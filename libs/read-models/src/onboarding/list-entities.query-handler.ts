@@ -9,6 +9,10 @@ export class ListEntitiesHandler implements IQueryHandler<ListEntitiesQuery> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   execute({ filter, page }: ListEntitiesQuery): Promise<Page<EntityDocument>> {
-    return this.readStore.find<EntityDocument>('entities', { filter: { ...filter }, limit: page.limit, before: page.before });
+    return this.readStore.find<EntityDocument>('entities', {
+      filter: { ...filter },
+      limit: page.limit,
+      before: page.before,
+    });
   }
 }

@@ -45,12 +45,22 @@ const NO_STATS = { stats: async () => new Map() } as unknown as DeliveryStore;
 const ID = 'x_01J0000000000000000000000';
 const ACTOR = { kind: 'api_key', organizationId: ORG, mode: 'sandbox', id: 'key_plan' } as const;
 const A_PAGES: Page[] = [{ limit: 20 }, { limit: 20, before: ID }];
-const CREATED = [undefined, { field: 'created', gte: 1 }, { field: 'created', lte: 2 }, { field: 'created', gte: 1, lte: 2 }];
-const B_PAGES: Page[] = A_PAGES.concat({ limit: 20, after: ID }).flatMap((p) => CREATED.map((range) => ({ ...p, range })));
+const CREATED = [
+  undefined,
+  { field: 'created', gte: 1 },
+  { field: 'created', lte: 2 },
+  { field: 'created', gte: 1, lte: 2 },
+];
+const B_PAGES: Page[] = A_PAGES.concat({ limit: 20, after: ID }).flatMap((p) =>
+  CREATED.map((range) => ({ ...p, range })),
+);
 
 /** Every subset of the optional filters, each set to a value (what a client may combine). */
 function subsets(optional: readonly string[]): Record<string, string>[] {
-  return optional.reduce<Record<string, string>[]>((all, field) => all.concat(all.map((s) => ({ ...s, [field]: `v_${field}` }))), [{}]);
+  return optional.reduce<Record<string, string>[]>(
+    (all, field) => all.concat(all.map((s) => ({ ...s, [field]: `v_${field}` }))),
+    [{}],
+  );
 }
 
 /**
@@ -61,16 +71,67 @@ function subsets(optional: readonly string[]): Record<string, string>[] {
  */
 export function listQueries(): { list: string; handler: (store: ReadStore) => Handler; queries: IQuery[] }[] {
   const base = { organization_id: ORG, mode: 'sandbox' as const };
-  const each = <T>(pages: Page[], optional: readonly string[], make: (filter: Record<string, string>, page: Page) => T): T[] => subsets(optional).flatMap((f) => pages.map((p) => make(f, p)));
+  const each = <T>(
+    pages: Page[],
+    optional: readonly string[],
+    make: (filter: Record<string, string>, page: Page) => T,
+  ): T[] => subsets(optional).flatMap((f) => pages.map((p) => make(f, p)));
   return [
-    { list: 'api keys', handler: (s) => new ListApiKeysHandler(s), queries: A_PAGES.flatMap((p) => [new ListApiKeysQuery(ORG, ['sandbox'], p), new ListApiKeysQuery(ORG, ['sandbox', 'live'], p)]) },
-    { list: 'accounts', handler: (s) => new ListAccountsHandler(s), queries: each(A_PAGES, ['entity_id', 'currency'], (f, p) => new ListAccountsQuery({ ...base, ...f }, p)) },
-    { list: 'statement', handler: (s) => new ListAccountTransactionsHandler(s), queries: A_PAGES.map((p) => new ListAccountTransactionsQuery(ACTOR, ID, p)) },
-    { list: 'entities', handler: (s) => new ListEntitiesHandler(s), queries: each(A_PAGES, ['entity_id', 'type', 'status'], (f, p) => new ListEntitiesQuery({ ...base, ...f } as never, p)) },
-    { list: 'counterparties', handler: (s) => new ListCounterpartiesHandler(s), queries: each(A_PAGES, ['entity_id', 'type', 'status'], (f, p) => new ListCounterpartiesQuery({ ...base, ...f }, p)) },
-    { list: 'payment details', handler: (s) => new ListPaymentDetailsHandler(s), queries: A_PAGES.map((p) => new ListPaymentDetailsQuery(ORG, 'sandbox', ID, p)) },
-    { list: 'transfers', handler: (s) => new ListTransfersHandler(s), queries: each(A_PAGES, ['account_id', 'status'], (f, p) => new ListTransfersQuery({ ...base, entity_id: ID, ...f }, p)) },
-    { list: 'webhooks', handler: (s) => new ListWebhooksHandler(s, NO_STATS, systemClock), queries: A_PAGES.map((p) => new ListWebhooksQuery(ORG, 'sandbox', ID, p)) },
+    {
+      list: 'api keys',
+      handler: (s) => new ListApiKeysHandler(s),
+      queries: A_PAGES.flatMap((p) => [
+        new ListApiKeysQuery(ORG, ['sandbox'], p),
+        new ListApiKeysQuery(ORG, ['sandbox', 'live'], p),
+      ]),
+    },
+    {
+      list: 'accounts',
+      handler: (s) => new ListAccountsHandler(s),
+      queries: each(A_PAGES, ['entity_id', 'currency'], (f, p) => new ListAccountsQuery({ ...base, ...f }, p)),
+    },
+    {
+      list: 'statement',
+      handler: (s) => new ListAccountTransactionsHandler(s),
+      queries: A_PAGES.map((p) => new ListAccountTransactionsQuery(ACTOR, ID, p)),
+    },
+    {
+      list: 'entities',
+      handler: (s) => new ListEntitiesHandler(s),
+      queries: each(
+        A_PAGES,
+        ['entity_id', 'type', 'status'],
+        (f, p) => new ListEntitiesQuery({ ...base, ...f } as never, p),
+      ),
+    },
+    {
+      list: 'counterparties',
+      handler: (s) => new ListCounterpartiesHandler(s),
+      queries: each(
+        A_PAGES,
+        ['entity_id', 'type', 'status'],
+        (f, p) => new ListCounterpartiesQuery({ ...base, ...f }, p),
+      ),
+    },
+    {
+      list: 'payment details',
+      handler: (s) => new ListPaymentDetailsHandler(s),
+      queries: A_PAGES.map((p) => new ListPaymentDetailsQuery(ORG, 'sandbox', ID, p)),
+    },
+    {
+      list: 'transfers',
+      handler: (s) => new ListTransfersHandler(s),
+      queries: each(
+        A_PAGES,
+        ['account_id', 'status'],
+        (f, p) => new ListTransfersQuery({ ...base, entity_id: ID, ...f }, p),
+      ),
+    },
+    {
+      list: 'webhooks',
+      handler: (s) => new ListWebhooksHandler(s, NO_STATS, systemClock),
+      queries: A_PAGES.map((p) => new ListWebhooksQuery(ORG, 'sandbox', ID, p)),
+    },
     {
       list: 'cards',
       handler: (s) => new ListCardsHandler(s),
@@ -81,16 +142,28 @@ export function listQueries(): { list: string; handler: (store: ReadStore) => Ha
         (f, p) => (Object.keys(f).length ? new ListCardsQuery({ ...base, deleted: false, ...f }, p) : null),
       ).filter((q) => q !== null),
     },
-    { list: 'card transactions', handler: (s) => new ListCardTransactionsHandler(s), queries: B_PAGES.filter((p) => !p.range).map((p) => new ListCardTransactionsQuery({ ...base, card_id: ID }, p)) },
+    {
+      list: 'card transactions',
+      handler: (s) => new ListCardTransactionsHandler(s),
+      queries: B_PAGES.filter((p) => !p.range).map((p) => new ListCardTransactionsQuery({ ...base, card_id: ID }, p)),
+    },
     {
       list: 'payment intents',
       handler: (s) => new ListPaymentIntentsHandler(s),
-      queries: each(B_PAGES, ['entity_id', 'status', 'reference', 'currency', 'account_id'], (f, p) => new ListPaymentIntentsQuery({ ...base, ...f }, p)),
+      queries: each(
+        B_PAGES,
+        ['entity_id', 'status', 'reference', 'currency', 'account_id'],
+        (f, p) => new ListPaymentIntentsQuery({ ...base, ...f }, p),
+      ),
     },
     {
       list: 'intent actions',
       handler: (s) => new ListIntentActionsHandler(s),
-      queries: each(B_PAGES, ['entity_id', 'currency', 'reference', 'payment_type', 'status', 'payment_intent_id', 'account_id'], (f, p) => new ListIntentActionsQuery({ ...base, ...f }, p)),
+      queries: each(
+        B_PAGES,
+        ['entity_id', 'currency', 'reference', 'payment_type', 'status', 'payment_intent_id', 'account_id'],
+        (f, p) => new ListIntentActionsQuery({ ...base, ...f }, p),
+      ),
     },
     {
       list: 'events',
@@ -98,7 +171,11 @@ export function listQueries(): { list: string; handler: (store: ReadStore) => Ha
       queries: each(
         CREATED.map((r) => ({ limit: 20, range: r })),
         ['type', 'resource_type', 'resource_id', 'entity_id'],
-        (f, p) => new ListEventsQuery({ ...base, ...f }, { afterPosition: 7, limit: p.limit, createdFrom: p.range?.gte, createdTo: p.range?.lte }),
+        (f, p) =>
+          new ListEventsQuery(
+            { ...base, ...f },
+            { afterPosition: 7, limit: p.limit, createdFrom: p.range?.gte, createdTo: p.range?.lte },
+          ),
       ),
     },
   ];

@@ -105,13 +105,20 @@ if (mongoUrl) {
         const bad: string[] = [];
         for (const { list, collection, query } of await issuedFinds()) {
           const stages = planStages(await store.explainFind(collection, query));
-          const ok = stages.some((s) => s.stage === 'IXSCAN' && String(s.indexName).startsWith('ix:')) && !stages.some((s) => s.stage === 'COLLSCAN');
-          if (!ok) bad.push(`${list} ${JSON.stringify(query)}: ${stages.map((s) => `${s.stage}(${s.indexName ?? ''})`).join(' ')}`);
+          const ok =
+            stages.some((s) => s.stage === 'IXSCAN' && String(s.indexName).startsWith('ix:')) &&
+            !stages.some((s) => s.stage === 'COLLSCAN');
+          if (!ok)
+            bad.push(
+              `${list} ${JSON.stringify(query)}: ${stages.map((s) => `${s.stage}(${s.indexName ?? ''})`).join(' ')}`,
+            );
         }
         expect(bad).toEqual([]);
       });
     } else {
-      console.warn('list query plans (MongoDB): the explain check needs a real MongoDB; mongo-java-server has no explain command. Index creation is still checked.');
+      console.warn(
+        'list query plans (MongoDB): the explain check needs a real MongoDB; mongo-java-server has no explain command. Index creation is still checked.',
+      );
     }
   });
 } else {

@@ -1,6 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { DELIVERY_STORE, NO_DELIVERY_STATS, type DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
+import {
+  DELIVERY_STORE,
+  NO_DELIVERY_STATS,
+  type DeliveryStore,
+} from '@app/platform/delivery-store/delivery-store.port';
 import { GetWebhookStatsQuery } from './get-webhook-stats.query';
 import type { WebhookStats } from './webhook.presenter';
 

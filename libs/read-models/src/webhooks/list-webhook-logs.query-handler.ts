@@ -1,6 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { DELIVERY_STORE, type AttemptLogPage, type DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
+import {
+  DELIVERY_STORE,
+  type AttemptLogPage,
+  type DeliveryStore,
+} from '@app/platform/delivery-store/delivery-store.port';
 import { ListWebhookLogsQuery } from './list-webhook-logs.query';
 
 /**
@@ -13,7 +17,14 @@ export class ListWebhookLogsHandler implements IQueryHandler<ListWebhookLogsQuer
   constructor(@Inject(DELIVERY_STORE) private readonly deliveries: DeliveryStore) {}
 
   execute({ filter: f, page }: ListWebhookLogsQuery): Promise<AttemptLogPage> {
-    const filter = { organization_id: f.organizationId, mode: f.mode, entity_id: f.entityId, webhook_id: f.webhookId, event: f.event, status: f.status };
+    const filter = {
+      organization_id: f.organizationId,
+      mode: f.mode,
+      entity_id: f.entityId,
+      webhook_id: f.webhookId,
+      event: f.event,
+      status: f.status,
+    };
     return this.deliveries.logs(filter, { limit: page.limit, before: page.before });
   }
 }

@@ -11,7 +11,11 @@ export const webhookLogSchema = obj({
   url: str(),
   attempt: int('1-based'),
   status: oneOfValues(['succeeded', 'failed']),
-  request: obj({ method: constant('POST'), headers: stringMap('Signature and authorization values read ***'), body: str() }),
+  request: obj({
+    method: constant('POST'),
+    headers: stringMap('Signature and authorization values read ***'),
+    body: str(),
+  }),
   query_params: stringMap(),
   response: nullable(obj({ status_code: int(), headers: stringMap(), body: str() })),
   error: nullable(str()),

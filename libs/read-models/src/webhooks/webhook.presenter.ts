@@ -9,7 +9,13 @@ export interface WebhookStats {
 }
 
 /** A webhook nothing was attempted for yet. */
-export const NO_DELIVERIES: WebhookStats = { deliveries_total: 0, deliveries_succeeded: 0, deliveries_failed: 0, last_delivery_at: null, last_response_status: null };
+export const NO_DELIVERIES: WebhookStats = {
+  deliveries_total: 0,
+  deliveries_succeeded: 0,
+  deliveries_failed: 0,
+  last_delivery_at: null,
+  last_response_status: null,
+};
 
 export type WebhookView = Omit<ExistingWebhook, 'signing_key'> & { readonly stats: WebhookStats };
 

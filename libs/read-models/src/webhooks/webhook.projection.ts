@@ -30,7 +30,14 @@ export const webhookProjection: Projection<WebhookDocument> = {
     switch (event.type) {
       case 'WebhookCreated': {
         const { webhook_id, signing_key: _sealed, created, ...settings } = event.data;
-        return { ...settings, id: webhook_id, organization_id: recorded.metadata.organization_id, mode: modeOf(recorded.metadata), created, updated: created };
+        return {
+          ...settings,
+          id: webhook_id,
+          organization_id: recorded.metadata.organization_id,
+          mode: modeOf(recorded.metadata),
+          created,
+          updated: created,
+        };
       }
       case 'WebhookUpdated': {
         const { signing_key: _sealed, ...changes } = event.data.changes;
@@ -41,7 +48,14 @@ export const webhookProjection: Projection<WebhookDocument> = {
       case 'WebhookSecretRotated':
         return current && { ...current, updated: event.data.rotated };
       case 'WebhookDisabled':
-        return current && { ...current, status: 'inactive', disabled_reason: event.data.reason, updated: event.data.disabled };
+        return (
+          current && {
+            ...current,
+            status: 'inactive',
+            disabled_reason: event.data.reason,
+            updated: event.data.disabled,
+          }
+        );
       case 'WebhookDeleted':
         return null;
       default:

@@ -58,11 +58,21 @@ export class HttpsAuthorizationCaller implements AuthorizationEndpointCaller {
     const eventId = `evt_${ulid()}`;
     const created = this.clock.now();
     const data = presentCardTransaction(transaction);
-    const payload = JSON.stringify({ id: eventId, event: CARD_AUTHORIZATION_REQUEST, created, entity_id: webhook.entity_id, data });
+    const payload = JSON.stringify({
+      id: eventId,
+      event: CARD_AUTHORIZATION_REQUEST,
+      created,
+      entity_id: webhook.entity_id,
+      data,
+    });
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'payments-webhooks/1.0',
-      traceparent: formatTraceparent({ traceId: request.trace_id ?? traceIdOf(eventId), spanId: newSpanId(), sampled: true }),
+      traceparent: formatTraceparent({
+        traceId: request.trace_id ?? traceIdOf(eventId),
+        spanId: newSpanId(),
+        sampled: true,
+      }),
       ...signatureHeaders(
         signingKeysAt(webhook, created).map((sealed) => this.box.open(sealed)),
         eventId,
@@ -74,21 +84,53 @@ export class HttpsAuthorizationCaller implements AuthorizationEndpointCaller {
     // A sandbox `npm run listen` session relays the request to its local endpoint instead (relays.ts), signing it with its own key.
     const result = this.relays?.relays(request.organization_id, request.mode)
       ? await this.relays.ask(request.organization_id, { id: eventId, payload }, this.settings.timeoutMs)
-      : await postOnce(url, payload, headers, { timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate, clock: this.clock });
-    await this.log(request, { eventId, payload, headers, url, result }).catch((err) => logger.error({ err, webhook_id: webhook.id }, 'card authorization request not logged'));
+      : await postOnce(url, payload, headers, {
+          timeoutMs: this.settings.timeoutMs,
+          allowPrivate: this.settings.allowPrivate,
+          clock: this.clock,
+        });
+    await this.log(request, { eventId, payload, headers, url, result }).catch((err) =>
+      logger.error({ err, webhook_id: webhook.id }, 'card authorization request not logged'),
+    );
     const status = result.response?.status_code ?? null;
-    return { status, body: result.response?.body ?? null, latency_ms: result.completed_at - result.sent_at, limited: false };
+    return {
+      status,
+      body: result.response?.body ?? null,
+      latency_ms: result.completed_at - result.sent_at,
+      limited: false,
+    };
   }
 
-  private async log(request: AuthorizationRequest, call: { eventId: string; payload: string; headers: Record<string, string>; url: URL; result: PostResult }) {
+  private async log(
+    request: AuthorizationRequest,
+    call: { eventId: string; payload: string; headers: Record<string, string>; url: URL; result: PostResult },
+  ) {
     const { webhook } = request;
     const { result } = call;
     const id = `dlv_${ulid()}`;
-    const common = { organization_id: request.organization_id, mode: request.mode, entity_id: webhook.entity_id, webhook_id: webhook.id, event_id: call.eventId, event: CARD_AUTHORIZATION_REQUEST };
+    const common = {
+      organization_id: request.organization_id,
+      mode: request.mode,
+      entity_id: webhook.entity_id,
+      webhook_id: webhook.id,
+      event_id: call.eventId,
+      event: CARD_AUTHORIZATION_REQUEST,
+    };
     // Never due (PAUSED) and in no queue: only this call claims it, once, and records its one attempt.
-    await this.deliveries.schedule({ id, ...common, test: false, payload: call.payload, queue: null, scheduled: result.sent_at, due_at: PAUSED });
+    await this.deliveries.schedule({
+      id,
+      ...common,
+      test: false,
+      payload: call.payload,
+      queue: null,
+      scheduled: result.sent_at,
+      due_at: PAUSED,
+    });
     await this.deliveries.claim(id, PAUSED, 0);
-    const log = attemptLogOf({ delivery_id: id, ...common, attempt: 1 }, { url: webhook.url, target: call.url, headers: call.headers, body: call.payload, result });
+    const log = attemptLogOf(
+      { delivery_id: id, ...common, attempt: 1 },
+      { url: webhook.url, target: call.url, headers: call.headers, body: call.payload, result },
+    );
     await this.deliveries.record({ log, next_attempt_at: null });
   }
 }

@@ -68,8 +68,21 @@ export class AuthorizationRelays {
       await session.send(request);
       const answer = await answered;
       const completed_at = this.clock.now();
-      if (!answer) return { response: null, error: session.waiting.has(request.id) ? `timeout after ${timeoutMs} ms (listen relay)` : 'the listen session ended', sent_at, completed_at };
-      return { response: { status_code: answer.status, headers: {}, body: answer.body }, error: null, sent_at, completed_at };
+      if (!answer)
+        return {
+          response: null,
+          error: session.waiting.has(request.id)
+            ? `timeout after ${timeoutMs} ms (listen relay)`
+            : 'the listen session ended',
+          sent_at,
+          completed_at,
+        };
+      return {
+        response: { status_code: answer.status, headers: {}, body: answer.body },
+        error: null,
+        sent_at,
+        completed_at,
+      };
     } finally {
       clearTimeout(timer);
       session.waiting.delete(request.id);

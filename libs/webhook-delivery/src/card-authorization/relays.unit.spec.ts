@@ -7,7 +7,11 @@ describe('AuthorizationRelays (npm run listen, decisions §16)', () => {
   it('relays sandbox requests of an organization with an open session, never live ones', () => {
     const relays = new AuthorizationRelays(systemClock);
     const close = relays.open('org_1', async () => undefined);
-    expect([relays.relays('org_1', 'sandbox'), relays.relays('org_1', 'live'), relays.relays('org_2', 'sandbox')]).toEqual([true, false, false]);
+    expect([
+      relays.relays('org_1', 'sandbox'),
+      relays.relays('org_1', 'live'),
+      relays.relays('org_2', 'sandbox'),
+    ]).toEqual([true, false, false]);
     close();
     expect(relays.relays('org_1', 'sandbox')).toBe(false);
   });

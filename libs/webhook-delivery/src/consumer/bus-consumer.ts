@@ -1,4 +1,9 @@
-import { DOMAIN_EVENTS_TOPIC, type BusSubscription, type ConsumedMessage, type MessageBus } from '@app/platform/bus/message-bus.port';
+import {
+  DOMAIN_EVENTS_TOPIC,
+  type BusSubscription,
+  type ConsumedMessage,
+  type MessageBus,
+} from '@app/platform/bus/message-bus.port';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 
@@ -43,13 +48,22 @@ export class BusConsumer {
   }
 
   private async join(): Promise<void> {
-    this.subscription = await this.bus.subscribeBatches(DOMAIN_EVENTS_TOPIC, this.groupId, (messages) => this.handle(messages), {
-      onError: (err) => {
-        logger.warn({ err, component: 'webhooks' }, 'routing an event failed; rejoining the consumer group');
-        void this.subscription?.stop();
-        if (!this.stopped) this.retry = setTimeout(() => void this.start().catch((e) => logger.error({ err: e }, 'rejoin failed')), 1000);
+    this.subscription = await this.bus.subscribeBatches(
+      DOMAIN_EVENTS_TOPIC,
+      this.groupId,
+      (messages) => this.handle(messages),
+      {
+        onError: (err) => {
+          logger.warn({ err, component: 'webhooks' }, 'routing an event failed; rejoining the consumer group');
+          void this.subscription?.stop();
+          if (!this.stopped)
+            this.retry = setTimeout(
+              () => void this.start().catch((e) => logger.error({ err: e }, 'rejoin failed')),
+              1000,
+            );
+        },
       },
-    });
+    );
   }
 
   private async handle(messages: readonly ConsumedMessage[]): Promise<void> {

@@ -74,14 +74,26 @@ export class EventRouter {
     const timelines = await this.directory.timelinesOf(entityId, recorded.position);
     if (!timelines.length) return [];
     const planned: NewDelivery[] = [];
-    const at = { position: recorded.position, organizationId: recorded.metadata.organization_id, mode: modeOf(recorded.metadata), occurredAt: recorded.metadata.occurred_at };
-    const stateAt: StateAt = async (decider) => (await foldStreamAt(this.store, recorded.streamId, decider, recorded.revision)).state;
+    const at = {
+      position: recorded.position,
+      organizationId: recorded.metadata.organization_id,
+      mode: modeOf(recorded.metadata),
+      occurredAt: recorded.metadata.occurred_at,
+    };
+    const stateAt: StateAt = async (decider) =>
+      (await foldStreamAt(this.store, recorded.streamId, decider, recorded.revision)).state;
     const excluded = rule.excludes?.(recorded) ?? [];
     for (const [seq, name] of rule.events.entries()) {
       const targets = targetsAt(timelines, at, name).filter((w) => !excluded.includes(w.id));
       if (!targets.length) continue;
       const id = `evt_${derivedUlid(recorded.id, name)}`;
-      const event: PublicEvent = { id, event: name, created: recorded.metadata.occurred_at, entity_id: entityId, data: await rule.data(name, recorded, stateAt) };
+      const event: PublicEvent = {
+        id,
+        event: name,
+        created: recorded.metadata.occurred_at,
+        entity_id: entityId,
+        data: await rule.data(name, recorded, stateAt),
+      };
       for (const webhook of targets) planned.push(this.delivery(recorded, webhook.id, event, seq));
     }
     return planned;
@@ -90,7 +102,12 @@ export class EventRouter {
   /** A test goes to the one webhook it names, whatever that webhook subscribes to, and waits on nothing. */
   private testDelivery(recorded: RecordedEvent): NewDelivery {
     const d = (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookTestRequested' }>).data;
-    return this.delivery(recorded, d.webhook_id, { id: d.event_id, event: d.event, created: d.requested, entity_id: d.entity_id, test: true, data: d.data }, null);
+    return this.delivery(
+      recorded,
+      d.webhook_id,
+      { id: d.event_id, event: d.event, created: d.requested, entity_id: d.entity_id, test: true, data: d.data },
+      null,
+    );
   }
 
   /**

@@ -12,12 +12,31 @@ import { WebhookDirectory } from './webhook-directory';
 describe('webhook index backfill', () => {
   let dir: string;
   let store: SqliteEventStore;
-  const context: CommandContext = { actor: systemActor('org_a', 'test', 'sandbox'), correlationId: 'c', causationId: 'c' };
-  const settings = { url: 'https://hooks.example.com/in', expires_in: null, enabled_events: { all: true }, signing_key: 'sealed', description: null, tags: [], status: 'active' as const };
+  const context: CommandContext = {
+    actor: systemActor('org_a', 'test', 'sandbox'),
+    correlationId: 'c',
+    causationId: 'c',
+  };
+  const settings = {
+    url: 'https://hooks.example.com/in',
+    expires_in: null,
+    enabled_events: { all: true },
+    signing_key: 'sealed',
+    description: null,
+    tags: [],
+    status: 'active' as const,
+  };
 
   /** As the API wrote webhooks before the index: the webhook stream alone. */
   const legacyWebhook = (webhook_id: string, entity_id: string) =>
-    handleCommand(store, webhookStream(webhook_id), webhookDecider, { type: 'CreateWebhook', webhook_id, entity_id, settings, now: 1 }, context, { entityId: entity_id });
+    handleCommand(
+      store,
+      webhookStream(webhook_id),
+      webhookDecider,
+      { type: 'CreateWebhook', webhook_id, entity_id, settings, now: 1 },
+      context,
+      { entityId: entity_id },
+    );
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'webhook-backfill-'));
@@ -36,7 +55,8 @@ describe('webhook index backfill', () => {
     expect(await new WebhookDirectory(store).timelinesOf('ent_1', head + 1)).toEqual([]);
 
     await backfillWebhookIndex(store);
-    const ids = async (entity: string) => (await store.readStream(webhookIndexStream(entity))).map((e) => e.data.webhook_id);
+    const ids = async (entity: string) =>
+      (await store.readStream(webhookIndexStream(entity))).map((e) => e.data.webhook_id);
     expect(await ids('ent_1')).toEqual(['whk_1', 'whk_3']);
     expect(await ids('ent_2')).toEqual(['whk_2']);
     expect((await new WebhookDirectory(store).timelinesOf('ent_1', head + 1)).length).toBe(2);

@@ -33,9 +33,17 @@ export async function backfillWebhookIndex(store: EventStore): Promise<void> {
 }
 
 async function markDone(store: EventStore, through: number): Promise<void> {
-  const context = { actor: systemActor('platform', 'webhook-index-backfill', 'sandbox'), correlationId: WEBHOOK_INDEX_BACKFILL_STREAM, causationId: WEBHOOK_INDEX_BACKFILL_STREAM };
+  const context = {
+    actor: systemActor('platform', 'webhook-index-backfill', 'sandbox'),
+    correlationId: WEBHOOK_INDEX_BACKFILL_STREAM,
+    causationId: WEBHOOK_INDEX_BACKFILL_STREAM,
+  };
   try {
-    await store.append(WEBHOOK_INDEX_BACKFILL_STREAM, [toAppend({ type: 'WebhookIndexBackfilled', data: { through } }, context, null)], 'no_stream');
+    await store.append(
+      WEBHOOK_INDEX_BACKFILL_STREAM,
+      [toAppend({ type: 'WebhookIndexBackfilled', data: { through } }, context, null)],
+      'no_stream',
+    );
   } catch (error) {
     if (!(error instanceof WrongExpectedRevisionError)) throw error;
   }

@@ -31,7 +31,11 @@ export class WebhookDirectory {
   }
 
   private async index(entityId: string, position: number): Promise<IndexEntry> {
-    const entry = touch(this.indexes, entityId, () => ({ state: webhookIndexDecider.initialState, revision: -1, coveredBefore: 0 }));
+    const entry = touch(this.indexes, entityId, () => ({
+      state: webhookIndexDecider.initialState,
+      revision: -1,
+      coveredBefore: 0,
+    }));
     if (entry.coveredBefore > position) return entry;
     const events = await this.store.readStream(webhookIndexStream(entityId), { fromRevision: entry.revision + 1 });
     for (const event of events) {

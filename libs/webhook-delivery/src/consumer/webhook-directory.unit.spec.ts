@@ -11,7 +11,15 @@ class FakeLog {
   append(streamId: string, type: string, data: Record<string, unknown>): number {
     const events = this.streams.get(streamId) ?? [];
     const position = (this.position += 10);
-    events.push({ id: `e${position}`, streamId, type, data, revision: events.length, position, metadata: { organization_id: 'org_1' } } as unknown as RecordedEvent);
+    events.push({
+      id: `e${position}`,
+      streamId,
+      type,
+      data,
+      revision: events.length,
+      position,
+      metadata: { organization_id: 'org_1' },
+    } as unknown as RecordedEvent);
     this.streams.set(streamId, events);
     return position;
   }
@@ -26,7 +34,16 @@ class FakeLog {
   }
 }
 
-const settings = { url: 'https://hooks.example.com', expires_in: null, expires_at: null, signing_key: 's', description: null, tags: [], status: 'active', enabled_events: { all: true } };
+const settings = {
+  url: 'https://hooks.example.com',
+  expires_in: null,
+  expires_at: null,
+  signing_key: 's',
+  description: null,
+  tags: [],
+  status: 'active',
+  enabled_events: { all: true },
+};
 
 function createWebhook(log: FakeLog, id: string): number {
   log.append('webhook-index-ent_1', 'WebhookIndexed', { webhook_id: id, entity_id: 'ent_1' });
@@ -34,7 +51,11 @@ function createWebhook(log: FakeLog, id: string): number {
 }
 
 const routedTo = async (directory: WebhookDirectory, position: number) =>
-  targetsAt(await directory.timelinesOf('ent_1', position), { position, organizationId: 'org_1', mode: 'sandbox', occurredAt: 0 }, 'accounts.created').map((w) => w.id);
+  targetsAt(
+    await directory.timelinesOf('ent_1', position),
+    { position, organizationId: 'org_1', mode: 'sandbox', occurredAt: 0 },
+    'accounts.created',
+  ).map((w) => w.id);
 
 describe('webhook directory (index stream + webhook streams, no read model)', () => {
   it('finds a webhook created just before an event, and not one deleted just before', async () => {

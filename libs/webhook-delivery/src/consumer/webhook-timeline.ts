@@ -1,4 +1,13 @@
-import { evolveWebhook, initialWebhookState, isExistingWebhook, subscribesTo, webhookStatusAt, type ExistingWebhook, type WebhookEvent, type WebhookState } from '@app/domain';
+import {
+  evolveWebhook,
+  initialWebhookState,
+  isExistingWebhook,
+  subscribesTo,
+  webhookStatusAt,
+  type ExistingWebhook,
+  type WebhookEvent,
+  type WebhookState,
+} from '@app/domain';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 
@@ -31,7 +40,8 @@ export class WebhookTimeline {
 
   /** The webhook as of the log just before `position`: only events strictly before it count. */
   before(position: number): WebhookState {
-    for (let i = this.states.length - 1; i >= 0; i--) if (this.states[i].position < position) return this.states[i].state;
+    for (let i = this.states.length - 1; i >= 0; i--)
+      if (this.states[i].position < position) return this.states[i].state;
     return initialWebhookState;
   }
 

@@ -6,27 +6,70 @@ const T0 = 1_700_000_000_000;
 const ORG = 'org_1';
 
 /** A webhook stream: each event with the global position it was written at. */
-function timeline(id: string, events: Array<[number, WebhookEvent]>, organizationId = ORG, mode?: 'live'): WebhookTimeline {
+function timeline(
+  id: string,
+  events: Array<[number, WebhookEvent]>,
+  organizationId = ORG,
+  mode?: 'live',
+): WebhookTimeline {
   const t = new WebhookTimeline();
   t.extend(
     events.map(
-      ([position, e], revision) => ({ ...e, id: `e${position}`, streamId: `webhook-${id}`, revision, position, metadata: { organization_id: organizationId, mode } }) as unknown as RecordedEvent,
+      ([position, e], revision) =>
+        ({
+          ...e,
+          id: `e${position}`,
+          streamId: `webhook-${id}`,
+          revision,
+          position,
+          metadata: { organization_id: organizationId, mode },
+        }) as unknown as RecordedEvent,
     ),
   );
   return t;
 }
 
-const settings = { url: 'https://hooks.example.com', expires_in: null, expires_at: null, signing_key: 'sealed', description: null, tags: [], status: 'active' as const };
+const settings = {
+  url: 'https://hooks.example.com',
+  expires_in: null,
+  expires_at: null,
+  signing_key: 'sealed',
+  description: null,
+  tags: [],
+  status: 'active' as const,
+};
 const created = (id: string, enabled_events: Record<string, unknown> = { all: true }, extra = {}): WebhookEvent => ({
   type: 'WebhookCreated',
-  data: { ...settings, enabled_events: enabled_events as never, ...extra, webhook_id: id, entity_id: 'ent_1', created: T0 },
+  data: {
+    ...settings,
+    enabled_events: enabled_events as never,
+    ...extra,
+    webhook_id: id,
+    entity_id: 'ent_1',
+    created: T0,
+  },
 });
-const updated = (id: string, changes: Record<string, unknown>): WebhookEvent => ({ type: 'WebhookUpdated', data: { webhook_id: id, changes: changes as never, updated: T0 } });
-const deleted = (id: string): WebhookEvent => ({ type: 'WebhookDeleted', data: { webhook_id: id, entity_id: 'ent_1', deleted: T0 } });
-const tested = (id: string): WebhookEvent => ({ type: 'WebhookTestRequested', data: { webhook_id: id, entity_id: 'ent_1', event_id: 'evt_1', event: 'accounts.created', data: {}, requested: T0 } });
+const updated = (id: string, changes: Record<string, unknown>): WebhookEvent => ({
+  type: 'WebhookUpdated',
+  data: { webhook_id: id, changes: changes as never, updated: T0 },
+});
+const deleted = (id: string): WebhookEvent => ({
+  type: 'WebhookDeleted',
+  data: { webhook_id: id, entity_id: 'ent_1', deleted: T0 },
+});
+const tested = (id: string): WebhookEvent => ({
+  type: 'WebhookTestRequested',
+  data: { webhook_id: id, entity_id: 'ent_1', event_id: 'evt_1', event: 'accounts.created', data: {}, requested: T0 },
+});
 
-const at = (position: number, occurredAt = T0, mode: RoutedEvent['mode'] = 'sandbox'): RoutedEvent => ({ position, organizationId: ORG, mode, occurredAt });
-const ids = (timelines: WebhookTimeline[], event: RoutedEvent, name = 'accounts.created') => targetsAt(timelines, event, name).map((w) => w.id);
+const at = (position: number, occurredAt = T0, mode: RoutedEvent['mode'] = 'sandbox'): RoutedEvent => ({
+  position,
+  organizationId: ORG,
+  mode,
+  occurredAt,
+});
+const ids = (timelines: WebhookTimeline[], event: RoutedEvent, name = 'accounts.created') =>
+  targetsAt(timelines, event, name).map((w) => w.id);
 
 describe('routing at the event position', () => {
   it('sends an event to a webhook created before its position, not to one created after', () => {
@@ -37,7 +80,10 @@ describe('routing at the event position', () => {
   });
 
   it('sends a webhook only the events of its own mode (a webhook written before modes is sandbox)', () => {
-    const hooks = [timeline('whk_s', [[10, created('whk_s')]]), timeline('whk_l', [[11, created('whk_l')]], ORG, 'live')];
+    const hooks = [
+      timeline('whk_s', [[10, created('whk_s')]]),
+      timeline('whk_l', [[11, created('whk_l')]], ORG, 'live'),
+    ];
     expect(ids(hooks, at(20))).toEqual(['whk_s']);
     expect(ids(hooks, at(20, T0, 'live'))).toEqual(['whk_l']);
   });

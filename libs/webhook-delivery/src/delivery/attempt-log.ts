@@ -4,7 +4,10 @@ import type { PostResult } from './https-post';
 import { queryParams, redact } from './redact';
 
 /** Who an attempt was for: the delivery and the event it carried. */
-export type AttemptOf = Pick<AttemptLog, 'delivery_id' | 'organization_id' | 'mode' | 'entity_id' | 'webhook_id' | 'event_id' | 'event' | 'attempt'>;
+export type AttemptOf = Pick<
+  AttemptLog,
+  'delivery_id' | 'organization_id' | 'mode' | 'entity_id' | 'webhook_id' | 'event_id' | 'event' | 'attempt'
+>;
 
 /**
  * The log entry of one POST (decisions §9), for deliveries and card authorization requests alike:
@@ -12,7 +15,13 @@ export type AttemptOf = Pick<AttemptLog, 'delivery_id' | 'organization_id' | 'mo
  */
 export function attemptLogOf(
   of: AttemptOf,
-  call: { readonly url: string; readonly target: URL; readonly headers: Record<string, string>; readonly body: string; readonly result: PostResult },
+  call: {
+    readonly url: string;
+    readonly target: URL;
+    readonly headers: Record<string, string>;
+    readonly body: string;
+    readonly result: PostResult;
+  },
 ): AttemptLog {
   const { result } = call;
   const status_code = result.response?.status_code ?? 0;

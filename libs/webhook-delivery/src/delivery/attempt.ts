@@ -1,4 +1,12 @@
-import { isExistingWebhook, signingKeysAt, subscribesTo, webhookDecider, webhookStatusAt, type ExistingWebhook, type WebhookState } from '@app/domain';
+import {
+  isExistingWebhook,
+  signingKeysAt,
+  subscribesTo,
+  webhookDecider,
+  webhookStatusAt,
+  type ExistingWebhook,
+  type WebhookState,
+} from '@app/domain';
 import { foldStream } from '@app/application/command-handling';
 import { webhookStream } from '@app/application/webhooks';
 import type { CancelReason, Delivery, DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
@@ -36,14 +44,20 @@ export interface AttemptDeps {
  * `paused` while it is inactive (decisions §15: kept, and resumed when it is active again). A test
  * and a resend are asked for by name, so they go whatever the webhook subscribes to now.
  */
-export function refusal(webhook: WebhookState, delivery: Pick<Delivery, 'test' | 'event' | 'resend_of'>, now: number): CancelReason | 'paused' | null {
+export function refusal(
+  webhook: WebhookState,
+  delivery: Pick<Delivery, 'test' | 'event' | 'resend_of'>,
+  now: number,
+): CancelReason | 'paused' | null {
   if (!isExistingWebhook(webhook)) return 'webhook_deleted';
   if (webhookStatusAt(webhook, now) !== 'active') return 'paused';
-  if (!delivery.test && !delivery.resend_of && !subscribesTo(webhook.enabled_events, delivery.event)) return 'webhook_unsubscribed';
+  if (!delivery.test && !delivery.resend_of && !subscribesTo(webhook.enabled_events, delivery.event))
+    return 'webhook_unsubscribed';
   return null;
 }
 
-const webhookNow = async (deps: AttemptDeps, webhookId: string) => (await foldStream(deps.events, webhookStream(webhookId), webhookDecider)).state;
+const webhookNow = async (deps: AttemptDeps, webhookId: string) =>
+  (await foldStream(deps.events, webhookStream(webhookId), webhookDecider)).state;
 
 /**
  * One attempt of one delivery: check the webhook, claim the attempt, sign, POST (then `answered`),
@@ -52,7 +66,12 @@ const webhookNow = async (deps: AttemptDeps, webhookId: string) => (await foldSt
  * pause; a 2xx ends the delivery for good. A delivery that ends hands its queue on; the delivery
  * that becomes the head is returned, so the scheduler can attempt it at once.
  */
-export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, settings: AttemptSettings, answered: () => void = () => undefined): Promise<string | null> {
+export async function attemptDelivery(
+  deps: AttemptDeps,
+  deliveryId: string,
+  settings: AttemptSettings,
+  answered: () => void = () => undefined,
+): Promise<string | null> {
   const delivery = await deps.deliveries.get(deliveryId);
   if (!delivery) return null;
   // Finished but still the head: the worker that finished it stopped before handing off.
@@ -79,12 +98,19 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, set
  */
 async function pause(deps: AttemptDeps, delivery: Delivery): Promise<null> {
   await deps.deliveries.pause(delivery.id);
-  if (refusal(await webhookNow(deps, delivery.webhook_id), delivery, deps.clock.now()) !== 'paused') await deps.deliveries.resume(delivery.webhook_id, deps.clock.now());
+  if (refusal(await webhookNow(deps, delivery.webhook_id), delivery, deps.clock.now()) !== 'paused')
+    await deps.deliveries.resume(delivery.webhook_id, deps.clock.now());
   return null;
 }
 
 /** Signs and POSTs the claimed attempt and logs its outcome; returns the delivery after it. */
-async function send(deps: AttemptDeps, webhook: ExistingWebhook, delivery: Delivery, settings: AttemptSettings, answered: () => void): Promise<Delivery | null> {
+async function send(
+  deps: AttemptDeps,
+  webhook: ExistingWebhook,
+  delivery: Delivery,
+  settings: AttemptSettings,
+  answered: () => void,
+): Promise<Delivery | null> {
   const { deliveries, box } = deps;
   const url = new URL(webhook.url);
   const sentAt = deps.clock.now();
@@ -92,7 +118,11 @@ async function send(deps: AttemptDeps, webhook: ExistingWebhook, delivery: Deliv
     'content-type': 'application/json',
     'user-agent': 'payments-webhooks/1.0',
     // W3C trace context: the trace of the request behind the event, this attempt as its span.
-    traceparent: formatTraceparent({ traceId: delivery.trace_id ?? traceIdOf(delivery.id), spanId: newSpanId(), sampled: true }),
+    traceparent: formatTraceparent({
+      traceId: delivery.trace_id ?? traceIdOf(delivery.id),
+      spanId: newSpanId(),
+      sampled: true,
+    }),
     // During a rotation's overlap, the new key's signature first, then the previous one's (decisions §15).
     ...signatureHeaders(
       signingKeysAt(webhook, sentAt).map((sealed) => box.open(sealed)),
@@ -121,7 +151,9 @@ async function send(deps: AttemptDeps, webhook: ExistingWebhook, delivery: Deliv
   webhookAttempts.inc({ outcome });
   webhookAttemptDuration.observe({ outcome }, (result.completed_at - result.sent_at) / 1000);
   // A resend is one attempt, never retried; a recovered delivery counts its retries afresh (decisions §15).
-  const retry = delivery.resend_of ? null : nextAttemptAt(settings.retryScheduleMs, delivery.attempts - (delivery.retry_base ?? 0), result.completed_at);
+  const retry = delivery.resend_of
+    ? null
+    : nextAttemptAt(settings.retryScheduleMs, delivery.attempts - (delivery.retry_base ?? 0), result.completed_at);
   const after = await deliveries.record({ log, next_attempt_at: retry });
   if (status === 'failed') await afterFailure(deps, webhook, log, retry, settings.disableAfterMs);
   return after;

@@ -30,12 +30,22 @@ export async function afterFailure(
       error: log.error,
       next_attempt_at: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(),
     },
-    nextAttemptAt === null ? 'webhook delivery attempt failed; no retry left' : 'webhook delivery attempt failed; retrying',
+    nextAttemptAt === null
+      ? 'webhook delivery attempt failed; no retry left'
+      : 'webhook delivery attempt failed; retrying',
   );
   const failingSince = (await deps.deliveries.stats([log.webhook_id])).get(log.webhook_id)?.failing_since ?? null;
   if (failingSince === null || log.completed_at - failingSince < disableAfterMs) return;
   const target = { id: webhook.id, organizationId: log.organization_id, mode: log.mode };
-  if (await disableFailingWebhook(deps.events, target, failingSince, deps.clock.now(), { correlationId: log.delivery_id, causationId: log.id })) {
-    logger.warn({ component: 'webhooks', webhook_id: webhook.id, failing_since: new Date(failingSince).toISOString() }, 'webhook disabled: every attempt failed for WEBHOOK_DISABLE_AFTER_MS');
+  if (
+    await disableFailingWebhook(deps.events, target, failingSince, deps.clock.now(), {
+      correlationId: log.delivery_id,
+      causationId: log.id,
+    })
+  ) {
+    logger.warn(
+      { component: 'webhooks', webhook_id: webhook.id, failing_since: new Date(failingSince).toISOString() },
+      'webhook disabled: every attempt failed for WEBHOOK_DISABLE_AFTER_MS',
+    );
   }
 }

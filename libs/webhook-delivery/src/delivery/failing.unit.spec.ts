@@ -1,5 +1,9 @@
 import type { ExistingWebhook } from '@app/domain';
-import { NO_DELIVERY_STATS, type AttemptLog, type DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
+import {
+  NO_DELIVERY_STATS,
+  type AttemptLog,
+  type DeliveryStore,
+} from '@app/platform/delivery-store/delivery-store.port';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 import { systemClock } from '@app/platform/clock';
@@ -22,7 +26,9 @@ const log = {
 
 /** A store whose only answer is the webhook's counter row; an event store that must not be written. */
 const deps = (failing_since: number | null) => ({
-  deliveries: { stats: async () => new Map([['whk_1', { ...NO_DELIVERY_STATS, failing_since }]]) } as unknown as DeliveryStore,
+  deliveries: {
+    stats: async () => new Map([['whk_1', { ...NO_DELIVERY_STATS, failing_since }]]),
+  } as unknown as DeliveryStore,
   events: {
     read: () => {
       throw new Error('nothing may be read or appended while the webhook is within the bound');

@@ -5,7 +5,9 @@ export const REDACTED = '***';
 
 /** A copy safe to keep in a log: the names stay, credential values read `***`. */
 export function redact(values: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, SENSITIVE.test(name) ? REDACTED : value]));
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [name, SENSITIVE.test(name) ? REDACTED : value]),
+  );
 }
 
 export function queryParams(url: URL): Record<string, string> {

@@ -59,7 +59,10 @@ describe('DeliveryScheduler', () => {
 
   it('looks at once when woken, instead of at the next interval', async () => {
     const attempted: string[] = [];
-    scheduler = new DeliveryScheduler(store, async (id) => (attempted.push(id), null), { intervalMs: 60_000, clock: systemClock });
+    scheduler = new DeliveryScheduler(store, async (id) => (attempted.push(id), null), {
+      intervalMs: 60_000,
+      clock: systemClock,
+    });
     scheduler.start();
     await store.schedule(delivery('whd_01', Date.now() - 1));
     // The first look is a minute away (start only schedules it): nothing until woken.
@@ -76,7 +79,10 @@ describe('DeliveryScheduler', () => {
 
   it('looks again after a look that was running when woken', async () => {
     const attempted: string[] = [];
-    scheduler = new DeliveryScheduler(store, async (id) => (attempted.push(id), null), { intervalMs: 60_000, clock: systemClock });
+    scheduler = new DeliveryScheduler(store, async (id) => (attempted.push(id), null), {
+      intervalMs: 60_000,
+      clock: systemClock,
+    });
     scheduler.start();
     scheduler.wake();
     await store.schedule(delivery('whd_01', Date.now() - 1));

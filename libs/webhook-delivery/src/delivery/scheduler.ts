@@ -89,7 +89,9 @@ export class DeliveryScheduler {
       .then((next) => {
         if (next && !this.stopped && !this.running.has(next)) queueMicrotask(() => this.run(next));
       })
-      .catch((err) => logger.warn({ err, delivery_id: deliveryId, component: 'webhooks' }, 'delivery attempt failed; it stays due'))
+      .catch((err) =>
+        logger.warn({ err, delivery_id: deliveryId, component: 'webhooks' }, 'delivery attempt failed; it stays due'),
+      )
       .finally(() => {
         this.running.delete(deliveryId);
         answered();

@@ -7,8 +7,15 @@ import { createHmac } from 'node:crypto';
  * keys (a rotation's overlap, decisions §15) give one signature each, space-separated, in the
  * order given (the new key first): a receiver holding any of the secrets verifies.
  */
-export function signatureHeaders(keys: Buffer | readonly Buffer[], id: string, body: string, nowMs: number): Record<string, string> {
+export function signatureHeaders(
+  keys: Buffer | readonly Buffer[],
+  id: string,
+  body: string,
+  nowMs: number,
+): Record<string, string> {
   const timestamp = String(Math.floor(nowMs / 1000));
-  const signatures = (Buffer.isBuffer(keys) ? [keys] : keys).map((key) => `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`);
+  const signatures = (Buffer.isBuffer(keys) ? [keys] : keys).map(
+    (key) => `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
+  );
   return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signatures.join(' ') };
 }

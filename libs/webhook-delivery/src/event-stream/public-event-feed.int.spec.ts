@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accountDecider, balanceOf, type OpenAccountState } from '@app/domain/accounts';
-import type { EventMetadata, EventStore, EventToAppend, RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type {
+  EventMetadata,
+  EventStore,
+  EventToAppend,
+  RecordedEvent,
+} from '@app/platform/event-store/event-store.port';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { ulid } from '@app/platform/ids/ulid';
 import { PUBLIC_EVENTS } from '../mapping/public-events';
@@ -14,7 +19,16 @@ const ACCOUNTS = 10;
 /** Small enough that ten accounts with their open holds do not fit, as 4 MiB did not with thousands pending each. */
 const BUDGET = 64 * 1024;
 
-const meta = (): EventMetadata => ({ event_id: ulid(), organization_id: ORG, entity_id: ENTITY, correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: 1, mode: 'sandbox' });
+const meta = (): EventMetadata => ({
+  event_id: ulid(),
+  organization_id: ORG,
+  entity_id: ENTITY,
+  correlation_id: 'c',
+  causation_id: 'c',
+  schema_version: 1,
+  occurred_at: 1,
+  mode: 'sandbox',
+});
 const event = (type: string, data: Record<string, unknown>): EventToAppend => ({ type, data, metadata: meta() });
 
 /**
@@ -29,7 +43,17 @@ async function writeHistory(store: EventStore, holds: number): Promise<void> {
       store.append(
         `account-${id}`,
         [
-          event('AccountOpened', { account_id: id, entity_id: ENTITY, mode: 'sandbox', type: 'checking', currency: 'USD', minor_units: 2, display_name: 'Feed', service_ban: '00000000', opened: 1 }),
+          event('AccountOpened', {
+            account_id: id,
+            entity_id: ENTITY,
+            mode: 'sandbox',
+            type: 'checking',
+            currency: 'USD',
+            minor_units: 2,
+            display_name: 'Feed',
+            service_ban: '00000000',
+            opened: 1,
+          }),
           event('AccountFunded', {
             account_id: id,
             entity_id: ENTITY,
@@ -48,8 +72,24 @@ async function writeHistory(store: EventStore, holds: number): Promise<void> {
   for (let n = 1; n <= holds; n++) {
     await Promise.all(
       ids.map((id) => {
-        const transfer = { id: `tr_${id}_${n}`, account_id: id, payment_type: 'ach', currency: 'USD', amount: 10, fee: 0, unique_reference: `reference-of-a-payout-${id}-${n}` };
-        const data = { account_id: id, hold_id: transfer.id, amount: 10, fee: 0, transfer, balance_after: { available: funded - 10 * n, current: funded }, held: n };
+        const transfer = {
+          id: `tr_${id}_${n}`,
+          account_id: id,
+          payment_type: 'ach',
+          currency: 'USD',
+          amount: 10,
+          fee: 0,
+          unique_reference: `reference-of-a-payout-${id}-${n}`,
+        };
+        const data = {
+          account_id: id,
+          hold_id: transfer.id,
+          amount: 10,
+          fee: 0,
+          transfer,
+          balance_after: { available: funded - 10 * n, current: funded },
+          held: n,
+        };
         return store.append(`account-${id}`, [event('FundsHeld', data)], n);
       }),
     );
@@ -79,27 +119,43 @@ describe('PublicEventFeed: what an event stream reads to build the bodies it han
     };
     const feed = new PublicEventFeed(store, PUBLIC_EVENTS, BUDGET);
     const bodies: DeliveryBody[] = [];
-    for (let page: RecordedEvent[]; (page = await sqlite.readAll({ after, limit: 500 })).length; after = page[page.length - 1].position) {
-      for (const recorded of page) bodies.push(...(await feed.bodiesOf(recorded, { organizationId: ORG, mode: 'sandbox' })));
+    for (
+      let page: RecordedEvent[];
+      (page = await sqlite.readAll({ after, limit: 500 })).length;
+      after = page[page.length - 1].position
+    ) {
+      for (const recorded of page)
+        bodies.push(...(await feed.bodiesOf(recorded, { organizationId: ORG, mode: 'sandbox' })));
     }
     return { reads, bodies };
   }
 
-  it.each([100, 300])('folds nothing from the start of the log, and each account at most once from the middle, with %i holds open per account', async (holds) => {
-    await writeHistory(sqlite, holds);
-    const whole = await streamFrom(0);
-    // Every resource starts at its revision 0 in this stream: its state is evolved event by event, never read.
-    expect(whole.reads).toBe(0);
-    expect(whole.bodies).toHaveLength(ACCOUNTS * (holds + 3));
-    // Resumed half way: each account is folded once (its first event in the stream), whatever the history or the holds open.
-    const middle = (await sqlite.headPosition()) - (ACCOUNTS * holds) / 2;
-    expect((await streamFrom(middle)).reads).toBe(ACCOUNTS);
+  it.each([100, 300])(
+    'folds nothing from the start of the log, and each account at most once from the middle, with %i holds open per account',
+    async (holds) => {
+      await writeHistory(sqlite, holds);
+      const whole = await streamFrom(0);
+      // Every resource starts at its revision 0 in this stream: its state is evolved event by event, never read.
+      expect(whole.reads).toBe(0);
+      expect(whole.bodies).toHaveLength(ACCOUNTS * (holds + 3));
+      // Resumed half way: each account is folded once (its first event in the stream), whatever the history or the holds open.
+      const middle = (await sqlite.headPosition()) - (ACCOUNTS * holds) / 2;
+      expect((await streamFrom(middle)).reads).toBe(ACCOUNTS);
 
-    // The bodies are the account as the API shows it: the last one of each account is its fold's balance.
-    for (let i = 0; i < ACCOUNTS; i++) {
-      const state = (await sqlite.readStream(`account-acc_${i}`)).reduce((s, e) => accountDecider.evolve(s, e as never), accountDecider.initialState) as OpenAccountState;
-      const last = whole.bodies.filter((b) => b.event === 'accounts.updated' && b.data.id === `acc_${i}`).pop();
-      expect(last?.data).toMatchObject({ id: `acc_${i}`, object: 'account', display_name: 'Feed', balance: balanceOf(state) });
-    }
-  });
+      // The bodies are the account as the API shows it: the last one of each account is its fold's balance.
+      for (let i = 0; i < ACCOUNTS; i++) {
+        const state = (await sqlite.readStream(`account-acc_${i}`)).reduce(
+          (s, e) => accountDecider.evolve(s, e as never),
+          accountDecider.initialState,
+        ) as OpenAccountState;
+        const last = whole.bodies.filter((b) => b.event === 'accounts.updated' && b.data.id === `acc_${i}`).pop();
+        expect(last?.data).toMatchObject({
+          id: `acc_${i}`,
+          object: 'account',
+          display_name: 'Feed',
+          balance: balanceOf(state),
+        });
+      }
+    },
+  );
 });

@@ -79,7 +79,13 @@ export class PublicEventFeed {
     const stateAt = ((decider: Foldable) => this.stateAt(recorded, decider)) as StateAt;
     const bodies: DeliveryBody[] = [];
     for (const name of rule.events) {
-      bodies.push({ id: publicEventId(recorded, name), event: name, created: recorded.metadata.occurred_at, entity_id: recorded.metadata.entity_id!, data: await rule.data(name, recorded, stateAt) });
+      bodies.push({
+        id: publicEventId(recorded, name),
+        event: name,
+        created: recorded.metadata.occurred_at,
+        entity_id: recorded.metadata.entity_id!,
+        data: await rule.data(name, recorded, stateAt),
+      });
     }
     return bodies;
   }
@@ -96,7 +102,11 @@ export class PublicEventFeed {
         ? evolve(known.state, recorded)
         : recorded.revision === 0
           ? evolve(decider.initialState, recorded)
-          : (await atPointInTime({ position: recorded.position }, () => foldStream(this.store, recorded.streamId, decider))).state;
+          : (
+              await atPointInTime({ position: recorded.position }, () =>
+                foldStream(this.store, recorded.streamId, decider),
+              )
+            ).state;
     this.states.remember(key, { state, revision: recorded.revision });
     return state;
   }

@@ -1,6 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '@app/platform/event-store/event-store.port';
+import {
+  EVENT_STORE,
+  type EventStore,
+  type RecordedEvent,
+  type Subscription,
+} from '@app/platform/event-store/event-store.port';
 import { PUBLIC_EVENTS } from '../mapping/public-events';
 import { nextTurn } from './loop-turns';
 import { PublicEventFeed, type FeedScope } from './public-event-feed';
@@ -47,9 +52,12 @@ export class StreamEventsHandler implements IQueryHandler<StreamEventsQuery> {
       await subscription.stop();
       settle.resolve();
     };
-    const subscription: Subscription = this.store.subscribeToAll({ after, onError: (error) => settle.reject(error) }, async (recorded) => {
-      if (!(await reader.handOn([recorded]))) void stop();
-    });
+    const subscription: Subscription = this.store.subscribeToAll(
+      { after, onError: (error) => settle.reject(error) },
+      async (recorded) => {
+        if (!(await reader.handOn([recorded]))) void stop();
+      },
+    );
     return { ended, stop };
   }
 
@@ -100,7 +108,8 @@ class StreamReader {
     let batch: StreamedEvent[] = [];
     for (const recorded of events) {
       const bodies = await this.feed.bodiesOf(recorded, this.scope);
-      for (const [i, body] of bodies.entries()) batch.push({ body, position: recorded.position, last: i === bodies.length - 1 });
+      for (const [i, body] of bodies.entries())
+        batch.push({ body, position: recorded.position, last: i === bodies.length - 1 });
       if (performance.now() - this.sliceStarted < SLICE_MS) continue;
       if (batch.length && !(await this.sink.events(batch))) return false;
       this.sink.progress(recorded.position);

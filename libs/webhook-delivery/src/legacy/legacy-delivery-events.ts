@@ -19,9 +19,17 @@ interface LegacyAttempt {
   readonly attempt: number;
   readonly url: string;
   readonly status: 'succeeded' | 'failed';
-  readonly request: { readonly method: 'POST'; readonly headers: Readonly<Record<string, string>>; readonly body: string };
+  readonly request: {
+    readonly method: 'POST';
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+  };
   readonly query_params: Readonly<Record<string, string>>;
-  readonly response: { readonly status_code: number; readonly headers: Readonly<Record<string, string>>; readonly body: string } | null;
+  readonly response: {
+    readonly status_code: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+  } | null;
   readonly error: string | null;
   readonly duration_ms: number;
   readonly sent_at: number;
@@ -32,16 +40,54 @@ export type LegacyDeliveryEvent =
   | {
       readonly type: 'WebhookDeliveryScheduled';
       /** `resource` is absent on deliveries scheduled before queues existed, null on tests. */
-      readonly data: LegacyRef & { readonly test: boolean; readonly payload: string; readonly resource?: string | null; readonly scheduled: number; readonly due_at: number };
+      readonly data: LegacyRef & {
+        readonly test: boolean;
+        readonly payload: string;
+        readonly resource?: string | null;
+        readonly scheduled: number;
+        readonly due_at: number;
+      };
     }
-  | { readonly type: 'WebhookDeliveryAttemptStarted'; readonly data: { readonly delivery_id: string; readonly attempt: number; readonly started: number; readonly lease_until: number } }
-  | { readonly type: 'WebhookDeliveryAttempted'; readonly data: LegacyRef & LegacyAttempt & { readonly next_attempt_at: number | null } }
-  | { readonly type: 'WebhookDeliveryCancelled'; readonly data: LegacyRef & { readonly reason: 'webhook_deleted' | 'webhook_inactive' | 'webhook_unsubscribed'; readonly cancelled: number } }
+  | {
+      readonly type: 'WebhookDeliveryAttemptStarted';
+      readonly data: {
+        readonly delivery_id: string;
+        readonly attempt: number;
+        readonly started: number;
+        readonly lease_until: number;
+      };
+    }
+  | {
+      readonly type: 'WebhookDeliveryAttempted';
+      readonly data: LegacyRef & LegacyAttempt & { readonly next_attempt_at: number | null };
+    }
+  | {
+      readonly type: 'WebhookDeliveryCancelled';
+      readonly data: LegacyRef & {
+        readonly reason: 'webhook_deleted' | 'webhook_inactive' | 'webhook_unsubscribed';
+        readonly cancelled: number;
+      };
+    }
   | {
       readonly type: 'WebhookDeliveryEnqueued';
-      readonly data: { readonly webhook_id: string; readonly resource: string; readonly delivery_id: string; readonly position: number; readonly seq: number; readonly head: boolean };
+      readonly data: {
+        readonly webhook_id: string;
+        readonly resource: string;
+        readonly delivery_id: string;
+        readonly position: number;
+        readonly seq: number;
+        readonly head: boolean;
+      };
     }
-  | { readonly type: 'WebhookDeliveryDequeued'; readonly data: { readonly webhook_id: string; readonly resource: string; readonly delivery_id: string; readonly next_head: string | null } };
+  | {
+      readonly type: 'WebhookDeliveryDequeued';
+      readonly data: {
+        readonly webhook_id: string;
+        readonly resource: string;
+        readonly delivery_id: string;
+        readonly next_head: string | null;
+      };
+    };
 
 export const LEGACY_DELIVERY_EVENT_TYPES: ReadonlySet<string> = new Set<LegacyDeliveryEvent['type']>([
   'WebhookDeliveryScheduled',

@@ -32,20 +32,26 @@ export interface LegacyImportResult {
  * before it routes or attempts anything; a marker in the store records it ran. Every write is
  * insert-if-absent, so a run cut short, or two workers running it at once, store each thing once.
  */
-export async function importLegacyDeliveries(events: EventStore, store: DeliveryStore, clock: Clock): Promise<LegacyImportResult | null> {
+export async function importLegacyDeliveries(
+  events: EventStore,
+  store: DeliveryStore,
+  clock: Clock,
+): Promise<LegacyImportResult | null> {
   if (await store.marker(LEGACY_IMPORT_MARKER)) return null;
   const head = await events.headPosition();
   const importer = new LegacyImporter(store);
   for (let after = 0; after < head;) {
     const page = await events.readAll({ after, limit: PAGE });
     if (!page.length) break;
-    for (const event of page) if (event.position <= head && LEGACY_DELIVERY_EVENT_TYPES.has(event.type)) await importer.apply(event);
+    for (const event of page)
+      if (event.position <= head && LEGACY_DELIVERY_EVENT_TYPES.has(event.type)) await importer.apply(event);
     await importer.flushFinished();
     after = page[page.length - 1].position;
   }
   const result = { through: head, ...(await importer.finish()) };
   await store.setMarker(LEGACY_IMPORT_MARKER, JSON.stringify({ ...result, at: clock.now() }));
-  if (result.deliveries || result.attempts) logger.info({ ...result, component: 'webhooks' }, 'delivery events of the log imported into the delivery store');
+  if (result.deliveries || result.attempts)
+    logger.info({ ...result, component: 'webhooks' }, 'delivery events of the log imported into the delivery store');
   return result;
 }
 
@@ -62,7 +68,11 @@ class LegacyImporter {
     const event = recorded as unknown as LegacyDeliveryEvent;
     switch (event.type) {
       case 'WebhookDeliveryEnqueued':
-        this.places.set(event.data.delivery_id, { resource: event.data.resource, position: event.data.position, seq: event.data.seq });
+        this.places.set(event.data.delivery_id, {
+          resource: event.data.resource,
+          position: event.data.position,
+          seq: event.data.seq,
+        });
         return;
       case 'WebhookDeliveryScheduled':
         return this.scheduled(recorded, event.data);
@@ -79,7 +89,12 @@ class LegacyImporter {
       case 'WebhookDeliveryCancelled': {
         const open = this.open.get(event.data.delivery_id);
         if (open?.delivery.status === 'pending')
-          Object.assign(open.delivery, { status: 'cancelled', cancel_reason: event.data.reason, finished_at: event.data.cancelled, due_at: event.data.cancelled });
+          Object.assign(open.delivery, {
+            status: 'cancelled',
+            cancel_reason: event.data.reason,
+            finished_at: event.data.cancelled,
+            due_at: event.data.cancelled,
+          });
         return;
       }
       default:
@@ -112,7 +127,13 @@ class LegacyImporter {
   /** Logged whatever the delivery's state (a late attempt too); only the attempt in flight moves it. */
   private async attempted(recorded: RecordedEvent, d: Legacy<'WebhookDeliveryAttempted'>['data']): Promise<void> {
     const { log_id, next_attempt_at, ...entry } = d;
-    const log: AttemptLog = { ...entry, id: log_id, organization_id: recorded.metadata.organization_id, mode: modeOf(recorded.metadata), created: d.completed_at };
+    const log: AttemptLog = {
+      ...entry,
+      id: log_id,
+      organization_id: recorded.metadata.organization_id,
+      mode: modeOf(recorded.metadata),
+      created: d.completed_at,
+    };
     if (await this.store.restoreAttempt(log)) this.attempts++;
     const open = this.open.get(d.delivery_id);
     if (!open || open.delivery.status !== 'pending') return;
@@ -140,7 +161,9 @@ class LegacyImporter {
   async finish(): Promise<{ deliveries: number; attempts: number }> {
     await this.flushFinished();
     const place = (d: Delivery) => [d.queue?.position ?? 0, d.queue?.seq ?? 0];
-    const pending = [...this.open.values()].map((o) => o.delivery).sort((a, b) => place(a)[0] - place(b)[0] || place(a)[1] - place(b)[1]);
+    const pending = [...this.open.values()]
+      .map((o) => o.delivery)
+      .sort((a, b) => place(a)[0] - place(b)[0] || place(a)[1] - place(b)[1]);
     for (const delivery of pending) if (await this.store.restore(delivery)) this.deliveries++;
     return { deliveries: this.deliveries, attempts: this.attempts };
   }

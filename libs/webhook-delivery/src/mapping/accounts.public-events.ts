@@ -1,5 +1,11 @@
 import { snapshotDecider } from '@app/application/command-handling/snapshots/fold-snapshots';
-import { evolveAccount, type AccountEvent, type AccountState, type Balance, type OpenAccountState } from '@app/domain/accounts';
+import {
+  evolveAccount,
+  type AccountEvent,
+  type AccountState,
+  type Balance,
+  type OpenAccountState,
+} from '@app/domain/accounts';
 import { emptyMap } from '@app/domain/shared/persistent-map';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { presentAccount, presentAccountDetails, presentCredit } from '@app/read-models/accounts/account.presenter';
@@ -20,7 +26,8 @@ type PublicAccountState = { readonly status: 'none' } | PublicAccount;
 export const publicAccountDecider = {
   initialState: { status: 'none' } as PublicAccountState,
   evolve(state: PublicAccountState, event: AccountEvent): PublicAccountState {
-    const whole: AccountState = state.status === 'open' ? { ...state, held: 0, holds: emptyMap(), references: emptyMap() } : state;
+    const whole: AccountState =
+      state.status === 'open' ? { ...state, held: 0, holds: emptyMap(), references: emptyMap() } : state;
     const next = evolveAccount(whole, event);
     if (next.status !== 'open') return next;
     const { held: _held, holds: _holds, references: _references, ...rest } = next;
@@ -32,11 +39,16 @@ snapshotDecider(publicAccountDecider.evolve, 'public-account:1');
 const accountAt = async (stateAt: StateAt) => (await stateAt(publicAccountDecider)) as PublicAccount;
 
 /** The balance after the event: its own `balance_after`, or none moved yet (an opening). */
-const balanceAfter = (recorded: RecordedEvent): Balance => (recorded.data as { balance_after?: Balance }).balance_after ?? { available: 0, current: 0 };
+const balanceAfter = (recorded: RecordedEvent): Balance =>
+  (recorded.data as { balance_after?: Balance }).balance_after ?? { available: 0, current: 0 };
 
-const account = async (recorded: RecordedEvent, stateAt: StateAt) => presentAccount({ ...(await accountAt(stateAt)), balance: balanceAfter(recorded) });
+const account = async (recorded: RecordedEvent, stateAt: StateAt) =>
+  presentAccount({ ...(await accountAt(stateAt)), balance: balanceAfter(recorded) });
 
-const balanceChange: PublicEventRule = { events: ['accounts.updated'], data: (_n, recorded, stateAt) => account(recorded, stateAt) };
+const balanceChange: PublicEventRule = {
+  events: ['accounts.updated'],
+  data: (_n, recorded, stateAt) => account(recorded, stateAt),
+};
 
 /** docs/decisions/accounts.md: opening, coordinates, sandbox credits and every balance change. */
 export const ACCOUNT_PUBLIC_EVENTS: PublicEventTable = {
@@ -55,7 +67,13 @@ export const ACCOUNT_PUBLIC_EVENTS: PublicEventTable = {
     data: async (name, recorded, stateAt) => {
       if (name === 'accounts.updated') return account(recorded, stateAt);
       const d = (recorded as unknown as Extract<AccountEvent, { type: 'AccountFunded' }>).data;
-      return presentCredit({ transaction_id: d.transaction_id, account_id: d.account_id, amount: d.amount, currency: d.currency, funded: d.funded });
+      return presentCredit({
+        transaction_id: d.transaction_id,
+        account_id: d.account_id,
+        amount: d.amount,
+        currency: d.currency,
+        funded: d.funded,
+      });
     },
   },
   FundsHeld: balanceChange,

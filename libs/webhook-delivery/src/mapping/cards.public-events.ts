@@ -11,7 +11,8 @@ const card = (name: string): PublicEventRule => ({
 
 const transaction = (name: string): PublicEventRule => ({
   events: [name],
-  data: async (_n, recorded) => presentCardTransaction((recorded.data as { transaction: CardTransactionRecord }).transaction),
+  data: async (_n, recorded) =>
+    presentCardTransaction((recorded.data as { transaction: CardTransactionRecord }).transaction),
 });
 
 /** Decisions §8: cards.created|updated|deleted and card_transactions.created|updated. */

@@ -10,7 +10,8 @@ describe('payment intent public events (spec Events, decisions §7)', () => {
     expect(names('PaymentIntentCancelled')).toEqual(['payment_intent.cancelled']);
     expect(names('PaymentIntentRefunded')).toEqual(['payment_intent.refunded']);
     expect(names('PaymentIntentCreated')).toBeUndefined();
-    for (const rule of Object.values(COLLECTION_PUBLIC_EVENTS)) for (const name of rule.events) expect(ALL_WEBHOOK_EVENTS).toContain(name);
+    for (const rule of Object.values(COLLECTION_PUBLIC_EVENTS))
+      for (const name of rule.events) expect(ALL_WEBHOOK_EVENTS).toContain(name);
   });
 
   it('counts a collection credit and a refund as balance changes (accounts.updated)', () => {

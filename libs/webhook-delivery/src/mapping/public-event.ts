@@ -1,7 +1,10 @@
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 
 /** The event's stream folded with a decider up to and including the event (never from the start each time). */
-export type StateAt = <S>(decider: { readonly evolve: (state: S, event: never) => S; readonly initialState: S }) => Promise<S>;
+export type StateAt = <S>(decider: {
+  readonly evolve: (state: S, event: never) => S;
+  readonly initialState: S;
+}) => Promise<S>;
 
 /**
  * How one domain event becomes public events: the names it fires, in order, and for each the

@@ -4,7 +4,8 @@ import { presentWebhook } from '@app/read-models/webhooks/webhook.presenter';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { PublicEventTable } from './public-event';
 
-const disabledId = (recorded: RecordedEvent) => (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookDisabled' }>).data.webhook_id;
+const disabledId = (recorded: RecordedEvent) =>
+  (recorded as unknown as Extract<WebhookEvent, { type: 'WebhookDisabled' }>).data.webhook_id;
 
 /**
  * Decisions §15: a webhook disabled for failing is told to the entity's other webhooks as

@@ -5,7 +5,12 @@ import { IsIn, IsOptional, Matches } from 'class-validator';
 import type { Response } from 'express';
 import { domainError } from '@app/domain';
 import { DomainException, type CommandContext } from '@app/application/command-handling';
-import { StreamEventsQuery, type EventStream, type EventStreamSink, type StreamStart } from '@app/webhook-delivery/event-stream/stream-events.query';
+import {
+  StreamEventsQuery,
+  type EventStream,
+  type EventStreamSink,
+  type StreamStart,
+} from '@app/webhook-delivery/event-stream/stream-events.query';
 import { ApiKeyOnly, Ctx } from '../../http/auth/auth.decorators';
 import { EventStreamSettings, OpenEventStreams } from './open-event-streams';
 import { SseResponse } from '../../http/sse-response';
@@ -19,7 +24,11 @@ export class EventStreamDto {
   @IsOptional()
   @Matches(POSITION, { message: 'after_position must be a non-negative integer' })
   after_position?: string;
-  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'true', description: 'false: end at the head of the log as it was when the stream opened' })
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    default: 'true',
+    description: 'false: end at the head of the log as it was when the stream opened',
+  })
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'follow must be true or false' })
   follow?: string;
@@ -46,15 +55,32 @@ export class EventStreamController {
   ) {}
 
   @Get('stream')
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this log position (the id of the last event received)', schema: { type: 'string', pattern: '^\\d{1,16}$' } })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'Resume after this log position (the id of the last event received)',
+    schema: { type: 'string', pattern: '^\\d{1,16}$' },
+  })
   @ApiRoute({
     id: 'streamEvents',
     summary: 'The organization’s events as they happen (Server-Sent Events)',
-    description: 'Each event’s data is the webhook delivery body and its id a log position; resumable with Last-Event-ID.',
+    description:
+      'Each event’s data is the webhook delivery body and its id a log position; resumable with Last-Event-ID.',
     ok: { status: 200, mediaType: 'text/event-stream', description: 'The stream' },
-    errors: { 429: { description: 'Over EVENT_STREAMS_PER_KEY open streams of the key (rate_limited, limit_type event_streams), with Retry-After', schema: 'RateLimitError' } },
+    errors: {
+      429: {
+        description:
+          'Over EVENT_STREAMS_PER_KEY open streams of the key (rate_limited, limit_type event_streams), with Retry-After',
+        schema: 'RateLimitError',
+      },
+    },
   })
-  async stream(@Ctx() { actor }: CommandContext, @Query() q: EventStreamDto, @Headers('last-event-id') lastEventId: string | undefined, @Res() res: Response): Promise<void> {
+  async stream(
+    @Ctx() { actor }: CommandContext,
+    @Query() q: EventStreamDto,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
     const start = startOf(lastEventId, q.after_position);
     const follow = q.follow !== 'false';
     const client = new SseResponse(res);
@@ -78,11 +104,24 @@ export class EventStreamController {
     const lost = new Promise<void>((resolve) => (keyLost = resolve));
     const sink: EventStreamSink = {
       opened: (after: number) =>
-        client.open(after, { object: 'event_stream', organization_id: actor.organizationId, mode: actor.mode, after_position: after, follow, heartbeat_ms: heartbeatMs }, heartbeatMs),
+        client.open(
+          after,
+          {
+            object: 'event_stream',
+            organization_id: actor.organizationId,
+            mode: actor.mode,
+            after_position: after,
+            follow,
+            heartbeat_ms: heartbeatMs,
+          },
+          heartbeatMs,
+        ),
       // The key is asked once per batch and the batch written without awaiting in between, so nothing is sent once it is gone.
       events: async (batch) => {
         if (!(await key.valid())) return (keyLost(), false);
-        await client.messages(batch.map(({ body, position, last }) => ({ id: last ? position : undefined, event: body.event, data: body })));
+        await client.messages(
+          batch.map(({ body, position, last }) => ({ id: last ? position : undefined, event: body.event, data: body })),
+        );
         return true;
       },
       progress: (position: number) => client.progress(position),
@@ -98,7 +137,8 @@ export class EventStreamController {
       key.poll(this.settings.keyCheckMs, keyLost);
       await Promise.race([stream.ended, client.closed, lost]);
       // A revoked or rotated key's stream just ends: nothing more is sent on it, not even why.
-      if (!follow && !client.gone && (await key.valid())) await client.message({ event: 'end', data: { object: 'event_stream', reason: 'caught_up' } });
+      if (!follow && !client.gone && (await key.valid()))
+        await client.message({ event: 'end', data: { object: 'event_stream', reason: 'caught_up' } });
     } catch (error) {
       await this.failed(client, actor.organizationId, error);
     } finally {
@@ -110,7 +150,15 @@ export class EventStreamController {
   /** The status line is gone: the stream says it failed, in the envelope's shape, and ends (the client resumes). */
   private async failed(client: SseResponse, organizationId: string, error: unknown): Promise<void> {
     this.log.warn(`event stream of ${organizationId} failed: ${(error as Error).message}`);
-    await client.message({ event: 'error', data: { status: 'error', code: 'stream_failed', message: 'The event stream stopped; reconnect with Last-Event-ID to resume', errors: [] } });
+    await client.message({
+      event: 'error',
+      data: {
+        status: 'error',
+        code: 'stream_failed',
+        message: 'The event stream stopped; reconnect with Last-Event-ID to resume',
+        errors: [],
+      },
+    });
     client.end();
   }
 }
@@ -120,7 +168,9 @@ function startOf(lastEventId: string | undefined, afterPosition: string | undefi
   if (lastEventId !== undefined) {
     if (!POSITION.test(lastEventId)) {
       const message = 'Last-Event-ID must be the id of an event of this stream (a log position)';
-      throw new DomainException(domainError('validation', 'validation_error', message, { errors: [{ field: 'Last-Event-ID', message }] }));
+      throw new DomainException(
+        domainError('validation', 'validation_error', message, { errors: [{ field: 'Last-Event-ID', message }] }),
+      );
     }
     return { after: Number(lastEventId) };
   }

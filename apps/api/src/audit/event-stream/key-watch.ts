@@ -43,4 +43,5 @@ export class KeyWatch {
 }
 
 /** The credential of an `Authorization: Bearer …` header (the scheme is case-insensitive, RFC 9110 §11.1). */
-export const bearerCredential = (header: string | undefined): string => /^bearer +(\S+)$/i.exec(header ?? '')?.[1] ?? '';
+export const bearerCredential = (header: string | undefined): string =>
+  /^bearer +(\S+)$/i.exec(header ?? '')?.[1] ?? '';

@@ -21,7 +21,8 @@ export class EventStreamSettings {
 
 function streamsPerKey(value: string | undefined): number {
   if (value === undefined || value === '') return 10;
-  if (!/^\d{1,6}$/.test(value) || Number(value) < 1) throw new Error('EVENT_STREAMS_PER_KEY must be a positive integer');
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1)
+    throw new Error('EVENT_STREAMS_PER_KEY must be a positive integer');
   return Number(value);
 }
 
@@ -62,7 +63,11 @@ export class OpenEventStreams implements BeforeApplicationShutdown {
     const limit = this.settings.perKey;
     if (ends.size >= limit) {
       const message = `Too many open event streams: at most ${limit} per API key; close one or retry after ${RETRY_AFTER_SECONDS} s`;
-      throw new DomainException(domainError('rate_limited', 'rate_limited', message, { details: { retry_after: RETRY_AFTER_SECONDS, limit_type: 'event_streams', current_count: ends.size, limit } }));
+      throw new DomainException(
+        domainError('rate_limited', 'rate_limited', message, {
+          details: { retry_after: RETRY_AFTER_SECONDS, limit_type: 'event_streams', current_count: ends.size, limit },
+        }),
+      );
     }
     ends.add(end);
     this.open.set(keyId, ends);

@@ -24,12 +24,15 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const flag = (key: string) => this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]);
+    const flag = (key: string) =>
+      this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]);
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     // Node keeps the first of two Authorization headers and drops the other: a proxy reading the
     // last one would disagree about who is calling, so two are refused (decisions §2), public routes included.
     if (authorizationHeaders(req.rawHeaders) > 1) {
-      throw new DomainException(domainError('validation', 'invalid_request', 'The request has more than one Authorization header; send one'));
+      throw new DomainException(
+        domainError('validation', 'invalid_request', 'The request has more than one Authorization header; send one'),
+      );
     }
     if (flag(PUBLIC_ROUTE)) return true;
     const actor = await this.authenticate(req.headers.authorization);
@@ -40,10 +43,14 @@ export class AuthGuard implements CanActivate {
     echoKeyVersion(req, context.switchToHttp().getResponse());
     await this.rateLimit.canActivate(context);
     if (flag(API_KEY_ONLY) && actor.kind !== 'api_key') {
-      throw new DomainException(domainError('forbidden', 'forbidden', 'This operation needs an API key, not an entity token'));
+      throw new DomainException(
+        domainError('forbidden', 'forbidden', 'This operation needs an API key, not an entity token'),
+      );
     }
     if (flag(SANDBOX_ONLY) && actor.mode !== 'sandbox') {
-      throw new DomainException(domainError('forbidden', 'sandbox_only', 'This operation needs a sandbox (sk_test_) key'));
+      throw new DomainException(
+        domainError('forbidden', 'sandbox_only', 'This operation needs a sandbox (sk_test_) key'),
+      );
     }
     return true;
   }
@@ -51,7 +58,10 @@ export class AuthGuard implements CanActivate {
   private async authenticate(header: string | undefined): Promise<Actor> {
     // The scheme is case-insensitive and followed by one or more spaces (RFC 9110 §11.1, §11.4).
     const match = /^Bearer +([A-Za-z0-9_]{8,200})$/i.exec(header ?? '');
-    if (!match) throw unauthorized(header ? 'The Authorization header must be "Bearer <API key>"' : 'Missing Authorization header');
+    if (!match)
+      throw unauthorized(
+        header ? 'The Authorization header must be "Bearer <API key>"' : 'Missing Authorization header',
+      );
     const credential = match[1];
     if (credential.startsWith('etk_')) {
       const actor = await this.tokens.resolve(credential);

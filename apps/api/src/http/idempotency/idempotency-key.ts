@@ -18,9 +18,16 @@ const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 export function parseIdempotencyKey(value: string | string[]): string | DomainError {
   const key = Array.isArray(value) ? value.join(', ') : value;
   if (VALID_KEY.test(key)) return key;
-  const why = key.length === 0 ? 'is empty' : key.length > 255 ? `has ${key.length} characters` : 'has a character that is not visible ASCII';
+  const why =
+    key.length === 0
+      ? 'is empty'
+      : key.length > 255
+        ? `has ${key.length} characters`
+        : 'has a character that is not visible ASCII';
   const message = `Idempotency-Key must be 1-255 visible ASCII characters; this one ${why}`;
-  return domainError('validation', 'invalid_idempotency_key', message, { errors: [{ field: 'Idempotency-Key', message }] });
+  return domainError('validation', 'invalid_idempotency_key', message, {
+    errors: [{ field: 'Idempotency-Key', message }],
+  });
 }
 
 /**
@@ -59,10 +66,17 @@ export interface FingerprintedRequest {
  */
 export function fingerprintOf(request: FingerprintedRequest): string {
   const file = request.file
-    ? { field: request.file.fieldname, name: request.file.originalname, type: request.file.mimetype, sha256: createHash('sha256').update(request.file.buffer).digest('hex') }
+    ? {
+        field: request.file.fieldname,
+        name: request.file.originalname,
+        type: request.file.mimetype,
+        sha256: createHash('sha256').update(request.file.buffer).digest('hex'),
+      }
     : null;
   return createHash('sha256')
-    .update(`${request.method.toUpperCase()}\n${request.url}\n${canonicalJson(request.body ?? null)}\n${canonicalJson(file)}`)
+    .update(
+      `${request.method.toUpperCase()}\n${request.url}\n${canonicalJson(request.body ?? null)}\n${canonicalJson(file)}`,
+    )
     .digest('base64url');
 }
 
@@ -79,7 +93,9 @@ export function canonicalJson(value: unknown): string {
     const v = item.value;
     if (Array.isArray(v)) {
       const parts: Array<{ value: unknown } | { text: string }> = [{ text: '[' }];
-      v.forEach((element, i) => parts.push(...(i ? [{ text: ',' }] : []), { value: element === undefined ? null : element }));
+      v.forEach((element, i) =>
+        parts.push(...(i ? [{ text: ',' }] : []), { value: element === undefined ? null : element }),
+      );
       parts.push({ text: ']' });
       stack.push(...parts.reverse());
     } else if (v !== null && typeof v === 'object') {
@@ -87,7 +103,9 @@ export function canonicalJson(value: unknown): string {
         .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
         .sort();
       const parts: Array<{ value: unknown } | { text: string }> = [{ text: '{' }];
-      keys.forEach((k, i) => parts.push({ text: `${i ? ',' : ''}${JSON.stringify(k)}:` }, { value: (v as Record<string, unknown>)[k] }));
+      keys.forEach((k, i) =>
+        parts.push({ text: `${i ? ',' : ''}${JSON.stringify(k)}:` }, { value: (v as Record<string, unknown>)[k] }),
+      );
       parts.push({ text: '}' });
       stack.push(...parts.reverse());
     } else {

@@ -6,11 +6,22 @@ import { catchError, finalize, from, of, switchMap, throwError, type Observable 
 import { domainError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
-import { IDEMPOTENCY_STORE, type IdempotencyStore, type StoredAnswer } from '@app/platform/idempotency/idempotency-store.port';
+import {
+  IDEMPOTENCY_STORE,
+  type IdempotencyStore,
+  type StoredAnswer,
+} from '@app/platform/idempotency/idempotency-store.port';
 import { logger } from '@app/platform/logging/logger';
 import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
 import type { AuthenticatedRequest } from '../auth/auth.decorators';
-import { fingerprintOf, IDEMPOTENCY_HEADER, IDEMPOTENT_METHODS, parseIdempotencyKey, scopeOf, type UploadedPart } from './idempotency-key';
+import {
+  fingerprintOf,
+  IDEMPOTENCY_HEADER,
+  IDEMPOTENT_METHODS,
+  parseIdempotencyKey,
+  scopeOf,
+  type UploadedPart,
+} from './idempotency-key';
 import { holdEnd, sendStored } from './response-capture';
 
 /** Set on a request whose route runs this interceptor itself, after parsing its own body. */
@@ -65,27 +76,53 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(this.run(req, res, key, next)).pipe(switchMap((result) => result));
   }
 
-  private async run(req: IdempotentRequest, res: Response, key: string, next: CallHandler): Promise<Observable<unknown>> {
+  private async run(
+    req: IdempotentRequest,
+    res: Response,
+    key: string,
+    next: CallHandler,
+  ): Promise<Observable<unknown>> {
     const scope = scopeOf(req.actor!);
     const owner = randomUUID();
     const fingerprint = fingerprintOf({ method: req.method, url: req.originalUrl, body: req.body, file: req.file });
     const claim = await this.store.claim({ scope, key, fingerprint, owner, leaseMs: this.leaseMs, ttlMs: this.ttlMs });
     switch (claim.outcome) {
       case 'reused':
-        throw new DomainException(domainError('rule', 'idempotency_key_reused', 'This Idempotency-Key was used with another request (method, path or body); use a new key for a new request'));
+        throw new DomainException(
+          domainError(
+            'rule',
+            'idempotency_key_reused',
+            'This Idempotency-Key was used with another request (method, path or body); use a new key for a new request',
+          ),
+        );
       case 'in_use':
         res.setHeader('Retry-After', '1');
-        throw new DomainException(domainError('conflict', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry once it has answered'));
+        throw new DomainException(
+          domainError(
+            'conflict',
+            'idempotency_key_in_use',
+            'A request with this Idempotency-Key is still running; retry once it has answered',
+          ),
+        );
       case 'replay':
         sendStored(res, { ...claim.answer, body: this.box.open(claim.answer.body.toString('utf8')) });
         return of(undefined);
       case 'claimed':
-        if (claim.takenOver) logger.warn({ request_id: req.headers['x-request-id'], scope }, 'idempotency key taken over after its lease ran out');
+        if (claim.takenOver)
+          logger.warn(
+            { request_id: req.headers['x-request-id'], scope },
+            'idempotency key taken over after its lease ran out',
+          );
         return this.runClaimed(req, res, { scope, key, owner }, next);
     }
   }
 
-  private runClaimed(req: IdempotentRequest, res: Response, claim: { scope: string; key: string; owner: string }, next: CallHandler): Observable<unknown> {
+  private runClaimed(
+    req: IdempotentRequest,
+    res: Response,
+    claim: { scope: string; key: string; owner: string },
+    next: CallHandler,
+  ): Observable<unknown> {
     const { scope, key, owner } = claim;
     let failure: unknown;
     let answered = false;
@@ -96,7 +133,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
           (held) => {
             if (held || answered) return;
             clearInterval(renewal);
-            logger.warn({ request_id: req.headers['x-request-id'], scope }, 'idempotency key lost while its request ran (its lease ran out)');
+            logger.warn(
+              { request_id: req.headers['x-request-id'], scope },
+              'idempotency key lost while its request ran (its lease ran out)',
+            );
           },
           (err) => logger.error({ err, scope }, 'idempotency lease renewal failed'),
         );
@@ -113,7 +153,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
           // Sealed: an answer may carry a card number and CVV, a new API key or a webhook secret.
           const sealed = { ...answer, body: Buffer.from(this.box.seal(answer.body), 'utf8') };
           if (!(await this.store.complete(scope, key, owner, sealed))) {
-            logger.warn({ request_id: req.headers['x-request-id'], scope }, 'idempotency answer not stored: the key was taken over meanwhile');
+            logger.warn(
+              { request_id: req.headers['x-request-id'], scope },
+              'idempotency answer not stored: the key was taken over meanwhile',
+            );
           }
         } else {
           await this.store.release(scope, key, owner);
@@ -126,7 +169,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     holdEnd(res, settle);
     // A response that ends without an answer (its connection gone, nothing written) frees the key.
     const abandon = () => {
-      if (handled && !answered && (res.destroyed || res.writableFinished)) void settle({ status: 499, headers: {}, body: Buffer.alloc(0) });
+      if (handled && !answered && (res.destroyed || res.writableFinished))
+        void settle({ status: 499, headers: {}, body: Buffer.alloc(0) });
     };
     res.once('close', abandon);
     return next.handle().pipe(
@@ -150,7 +194,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
  */
 export function isStored(status: number, failure: unknown): boolean {
   if (status >= 500 || [400, 401, 403, 404, 413, 429, 499].includes(status)) return false;
-  if (failure instanceof DomainException && (failure.error.kind === 'validation' || failure.error.code === 'validation_error' || failure.error.code === 'idempotency_key_in_use')) {
+  if (
+    failure instanceof DomainException &&
+    (failure.error.kind === 'validation' ||
+      failure.error.code === 'validation_error' ||
+      failure.error.code === 'idempotency_key_in_use')
+  ) {
     return false;
   }
   return true;

@@ -13,7 +13,14 @@ import { IdempotencyInterceptor } from './idempotency.interceptor';
  */
 @Global()
 @Module({
-  providers: [{ provide: IDEMPOTENCY_STORE, inject: [PLATFORM_CONFIG, CLOCK], useFactory: (config: PlatformConfig, clock: Clock) => createIdempotencyStore(config, clock) }, IdempotencyInterceptor],
+  providers: [
+    {
+      provide: IDEMPOTENCY_STORE,
+      inject: [PLATFORM_CONFIG, CLOCK],
+      useFactory: (config: PlatformConfig, clock: Clock) => createIdempotencyStore(config, clock),
+    },
+    IdempotencyInterceptor,
+  ],
   exports: [IDEMPOTENCY_STORE, IdempotencyInterceptor],
 })
 export class IdempotencyModule implements OnApplicationShutdown {

@@ -1,6 +1,12 @@
 import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, type ThrottlerModuleOptions, type ThrottlerStorage } from '@nestjs/throttler';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  type ThrottlerModuleOptions,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
 import type { ThrottlerLimitDetail, ThrottlerRequest } from '@nestjs/throttler/dist/throttler.guard.interface';
 import { domainError } from '@app/domain';
 import { DomainException, type Actor } from '@app/application/command-handling';
@@ -55,7 +61,14 @@ export class ApiRateLimitGuard extends ThrottlerGuard {
    * to the burst, so `r` is capped at `q`: it never promises more than the policy says (more may
    * pass). `t` is the seconds until `r` is `q` again (on a 429, Retry-After). No X-RateLimit-*.
    */
-  protected async handleRequest({ context, limit, ttl, throttler, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
+  protected async handleRequest({
+    context,
+    limit,
+    ttl,
+    throttler,
+    getTracker,
+    generateKey,
+  }: ThrottlerRequest): Promise<boolean> {
     const { req, res } = this.getRequestResponse(context);
     const key = generateKey(context, await getTracker(req, context), throttler.name ?? 'default');
     const take = await this.storageService.increment(key, ttl, limit, 0, throttler.name ?? 'default');
@@ -67,7 +80,16 @@ export class ApiRateLimitGuard extends ThrottlerGuard {
     res.header('RateLimit', `${POLICY};r=${remaining};t=${reset}`);
     if (take.isBlocked) {
       res.header('Retry-After', String(reset));
-      await this.throwThrottlingException(context, { limit, ttl, key, tracker: key, totalHits: take.totalHits, timeToExpire: take.timeToExpire, isBlocked: true, timeToBlockExpire: reset });
+      await this.throwThrottlingException(context, {
+        limit,
+        ttl,
+        key,
+        tracker: key,
+        totalHits: take.totalHits,
+        timeToExpire: take.timeToExpire,
+        isBlocked: true,
+        timeToBlockExpire: reset,
+      });
     }
     return true;
   }
@@ -75,9 +97,19 @@ export class ApiRateLimitGuard extends ThrottlerGuard {
   protected async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     const retryAfter = Math.max(1, detail.timeToBlockExpire);
     throw new DomainException(
-      domainError('rate_limited', 'rate_limited', `Too many requests: ${this.config.rateLimitPerSecond} per second, bursts of ${detail.limit}; retry after ${retryAfter} s`, {
-        details: { retry_after: retryAfter, limit_type: 'requests_per_second', current_count: detail.totalHits, limit: this.config.rateLimitPerSecond },
-      }),
+      domainError(
+        'rate_limited',
+        'rate_limited',
+        `Too many requests: ${this.config.rateLimitPerSecond} per second, bursts of ${detail.limit}; retry after ${retryAfter} s`,
+        {
+          details: {
+            retry_after: retryAfter,
+            limit_type: 'requests_per_second',
+            current_count: detail.totalHits,
+            limit: this.config.rateLimitPerSecond,
+          },
+        },
+      ),
     );
   }
 }

@@ -22,7 +22,11 @@ export function throttlerOptions(config: PlatformConfig): ThrottlerModuleOptions
     { provide: getOptionsToken(), inject: [PLATFORM_CONFIG], useFactory: throttlerOptions },
     // The machine's clock, not the app's: buckets meter requests as they really arrive, and a test that
     // moves the app's time (cards' cycles, expiries) must neither fill nor empty them.
-    { provide: getStorageToken(), inject: [PLATFORM_CONFIG], useFactory: (config: PlatformConfig) => new TokenBucketStorage(createRateLimitStore(config, systemClock)) },
+    {
+      provide: getStorageToken(),
+      inject: [PLATFORM_CONFIG],
+      useFactory: (config: PlatformConfig) => new TokenBucketStorage(createRateLimitStore(config, systemClock)),
+    },
     ApiRateLimitGuard,
   ],
   // The storage too: the readiness probe checks its store (apps/api/src/health/readiness.ts).

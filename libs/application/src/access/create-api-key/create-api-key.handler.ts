@@ -23,7 +23,9 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
 
   async execute({ context, input }: CreateApiKeyCommand): Promise<IssuedApiKey> {
     if (!managedKeyModes(context.actor).includes(input.mode)) {
-      throw new DomainException(domainError('forbidden', 'forbidden_mode', 'A sandbox key can only create sandbox keys'));
+      throw new DomainException(
+        domainError('forbidden', 'forbidden_mode', 'A sandbox key can only create sandbox keys'),
+      );
     }
     const id = `key_${ulid()}`;
     const key = input.key ?? newApiKey(input.mode);

@@ -16,9 +16,13 @@ export class IssueEntityTokenHandler implements ICommandHandler<IssueEntityToken
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ context, input: { entityId, expiresInSeconds } }: IssueEntityTokenCommand): Promise<IssuedEntityToken> {
+  async execute({
+    context,
+    input: { entityId, expiresInSeconds },
+  }: IssueEntityTokenCommand): Promise<IssuedEntityToken> {
     const entity = await loadAggregate(this.store, entityStream(entityId), entityDecider, context);
-    if (!entity) throw new DomainException(domainError('not_found', 'entity_not_found', `No entity with id ${entityId}`));
+    if (!entity)
+      throw new DomainException(domainError('not_found', 'entity_not_found', `No entity with id ${entityId}`));
     const token = `etk_${randomToken(40)}`;
     const now = this.clock.now();
     const data: EntityTokenEvent['data'] = {
@@ -30,7 +34,14 @@ export class IssueEntityTokenHandler implements ICommandHandler<IssueEntityToken
       expires_at: now + expiresInSeconds * 1000,
       created: now,
     };
-    await handleCommand(this.store, entityTokenStream(data.token_hash), entityTokenDecider, { type: 'IssueEntityToken', data }, context, { entityId });
+    await handleCommand(
+      this.store,
+      entityTokenStream(data.token_hash),
+      entityTokenDecider,
+      { type: 'IssueEntityToken', data },
+      context,
+      { entityId },
+    );
     return { token, entity_id: entityId, expires_at: data.expires_at };
   }
 }

@@ -21,10 +21,15 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     if (!managed) throw new DomainException(notFound('api_key', apiKeyId));
     // Revoking the key in hand would lock the caller out mid-request; another key must do it.
     if (context.actor.kind === 'api_key' && context.actor.id === apiKeyId) {
-      throw new DomainException(conflict('cannot_revoke_self', 'A key cannot revoke itself; revoke it with another key'));
+      throw new DomainException(
+        conflict('cannot_revoke_self', 'A key cannot revoke itself; revoke it with another key'),
+      );
     }
     const command = { type: 'RevokeApiKey' as const, api_key_id: apiKeyId, now: this.clock.now() };
-    const { state } = await handleCommand(this.store, apiKeyStream(apiKeyId), apiKeyDecider, command, { ...context, actor: managed.actor });
+    const { state } = await handleCommand(this.store, apiKeyStream(apiKeyId), apiKeyDecider, command, {
+      ...context,
+      actor: managed.actor,
+    });
     return state as ActiveApiKey;
   }
 }

@@ -20,12 +20,18 @@ export class FundSandboxAccountHandler implements ICommandHandler<FundSandboxAcc
   ) {}
 
   /** The transaction id is drawn once, so a retried append keeps it. */
-  async execute({ context, accountId, input: { amount, currency } }: FundSandboxAccountCommand): Promise<SandboxCredit> {
+  async execute({
+    context,
+    accountId,
+    input: { amount, currency },
+  }: FundSandboxAccountCommand): Promise<SandboxCredit> {
     if (!isAccountId(accountId)) throw new DomainException(notFound('account', accountId));
     const transaction_id = `txn_${ulid()}`;
     const now = this.clock.now();
     const command = { type: 'FundAccount' as const, account_id: accountId, transaction_id, amount, currency, now };
-    await handleCommand(this.store, accountStream(accountId), accountDecider, command, context, { maxAttempts: MONEY_ATTEMPTS });
+    await handleCommand(this.store, accountStream(accountId), accountDecider, command, context, {
+      maxAttempts: MONEY_ATTEMPTS,
+    });
     return { transaction_id, account_id: accountId, amount, currency, funded: now };
   }
 }

@@ -1,6 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { accountDecider, defaultRail, RAILS, refuseAccountDetails, type OpenAccountState, type RandomSource, type Rail } from '@app/domain/accounts';
+import {
+  accountDecider,
+  defaultRail,
+  RAILS,
+  refuseAccountDetails,
+  type OpenAccountState,
+  type RandomSource,
+  type Rail,
+} from '@app/domain/accounts';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { CLOCK, type Clock } from '@app/platform/clock';
@@ -35,13 +43,31 @@ export class IssueAccountDetailsHandler implements ICommandHandler<IssueAccountD
       () => RAILS[chosen].newNumber(this.random),
       (n) => ({
         stream: accountNumberStream(chosen, n),
-        event: { type: 'AccountNumberReserved', data: { rail: chosen, account_number: n, account_id: account.id, account_details_id } },
+        event: {
+          type: 'AccountNumberReserved',
+          data: { rail: chosen, account_number: n, account_id: account.id, account_details_id },
+        },
       }),
     );
     // A concurrent request may have issued this rail meanwhile: the decider then appends nothing
     // and the record already on the account is the answer (the number reserved here stays unused).
-    const command = { type: 'IssueAccountDetails' as const, account_id: account.id, account_details_id, asset_type: input.asset_type, rail: chosen, account_number, now: this.clock.now() };
-    const { state, newEvents } = await handleCommand(this.store, accountStream(account.id), accountDecider, command, context, { maxAttempts: 200 });
+    const command = {
+      type: 'IssueAccountDetails' as const,
+      account_id: account.id,
+      account_details_id,
+      asset_type: input.asset_type,
+      rail: chosen,
+      account_number,
+      now: this.clock.now(),
+    };
+    const { state, newEvents } = await handleCommand(
+      this.store,
+      accountStream(account.id),
+      accountDecider,
+      command,
+      context,
+      { maxAttempts: 200 },
+    );
     return { details: (state as OpenAccountState).details[chosen]!, created: newEvents.length > 0 };
   }
 }

@@ -1,7 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFound } from '@app/domain';
-import { accountDecider, newServiceBan, refuseOpenAccount, type OpenAccountState, type RandomSource } from '@app/domain/accounts';
+import {
+  accountDecider,
+  newServiceBan,
+  refuseOpenAccount,
+  type OpenAccountState,
+  type RandomSource,
+} from '@app/domain/accounts';
 import { entityDecider } from '@app/domain/onboarding';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
@@ -47,7 +53,14 @@ export class OpenAccountHandler implements ICommandHandler<OpenAccountCommand> {
         event: { type: 'ServiceBanReserved', data: { service_ban: ban, account_id } },
       }),
     );
-    const opened = await handleCommand(this.store, accountStream(account_id), accountDecider, { ...command, service_ban }, context, { entityId: input.entity_id });
+    const opened = await handleCommand(
+      this.store,
+      accountStream(account_id),
+      accountDecider,
+      { ...command, service_ban },
+      context,
+      { entityId: input.entity_id },
+    );
     return opened.state as OpenAccountState;
   }
 }

@@ -15,7 +15,12 @@ export interface LandedCredit {
  * stopped, so a retry after a conflict reads only the new events. The account state keeps no
  * inflow ids (it would grow with history); this read is bounded by the events since the reservation.
  */
-export function inflowCreditReader(store: EventStore, accountId: string, transactionId: string, fromRevision: number): () => Promise<LandedCredit | null> {
+export function inflowCreditReader(
+  store: EventStore,
+  accountId: string,
+  transactionId: string,
+  fromRevision: number,
+): () => Promise<LandedCredit | null> {
   let next = fromRevision;
   let found: LandedCredit | null = null;
   return async () => {

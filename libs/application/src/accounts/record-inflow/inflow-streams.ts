@@ -5,4 +5,5 @@ import { createHash } from 'node:crypto';
  * text, and a stream name must not depend on what a caller may type. Not `account-…`: that prefix
  * is the account's own stream (and the event history's `account` resource).
  */
-export const inflowReferenceStream = (accountId: string, reference: string) => `inflow-reference-${accountId}-${createHash('sha256').update(reference, 'utf8').digest('hex')}`;
+export const inflowReferenceStream = (accountId: string, reference: string) =>
+  `inflow-reference-${accountId}-${createHash('sha256').update(reference, 'utf8').digest('hex')}`;

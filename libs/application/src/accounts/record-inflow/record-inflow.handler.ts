@@ -29,22 +29,43 @@ export class RecordInflowHandler implements ICommandHandler<RecordInflowCommand>
     if (!isAccountId(accountId)) throw new DomainException(notFound('account', accountId));
     const account = await foldStream(this.store, accountStream(accountId), accountDecider);
     if (!account.owner || account.state.status !== 'open') throw new DomainException(notFound('account', accountId));
-    const actor = { kind: 'operator' as const, organizationId: account.owner.organization_id, mode: modeOf(account.owner), id: 'operator' };
+    const actor = {
+      kind: 'operator' as const,
+      organizationId: account.owner.organization_id,
+      mode: modeOf(account.owner),
+      id: 'operator',
+    };
     const context: CommandContext = { actor, correlationId: requestId, causationId: requestId };
     const outcome = { organization_id: actor.organizationId, mode: actor.mode };
 
     // A repeat is answered with the first inflow before any other check, as a transfer's reference is.
     const reference = inflowReferenceStream(accountId, input.reference);
     const earlier = await loadAggregate(this.store, reference, inflowReferenceDecider, context);
-    if (earlier && earlier.state.status !== 'free') return { ...outcome, transaction: await finishInflow(this.store, context, earlier.state, this.clock.now()), created: false };
+    if (earlier && earlier.state.status !== 'free')
+      return {
+        ...outcome,
+        transaction: await finishInflow(this.store, context, earlier.state, this.clock.now()),
+        created: false,
+      };
 
     // Every refusal before the reservation, so a refused inflow writes nothing and burns no reference.
     const refused = refuseInflow(account.state, { account_id: accountId, ...input });
     if (refused) throw new DomainException(refused);
     const inflow: Inflow = { transaction_id: `txn_${ulid()}`, account_id: accountId, ...input };
-    const reserve = { type: 'ReserveInflowReference' as const, inflow, account_revision: account.revision, now: this.clock.now() };
-    const { state, newEvents } = await handleCommand(this.store, reference, inflowReferenceDecider, reserve, context, { entityId: account.state.entity_id });
+    const reserve = {
+      type: 'ReserveInflowReference' as const,
+      inflow,
+      account_revision: account.revision,
+      now: this.clock.now(),
+    };
+    const { state, newEvents } = await handleCommand(this.store, reference, inflowReferenceDecider, reserve, context, {
+      entityId: account.state.entity_id,
+    });
     if (state.status === 'free') throw new Error(`inflow reference ${input.reference} not reserved`);
-    return { ...outcome, transaction: await finishInflow(this.store, context, state, this.clock.now()), created: newEvents.length > 0 };
+    return {
+      ...outcome,
+      transaction: await finishInflow(this.store, context, state, this.clock.now()),
+      created: newEvents.length > 0,
+    };
   }
 }

@@ -26,7 +26,8 @@ export class ListOrganizationEventsHandler implements IQueryHandler<ListOrganiza
       if (!batch.length) return { items, hasMore: false, nextPosition: null };
       for (const recorded of batch) {
         const event = ofOrganization(recorded, organizationId);
-        if (event && items.length === page.limit) return { items, hasMore: true, nextPosition: items[items.length - 1].position };
+        if (event && items.length === page.limit)
+          return { items, hasMore: true, nextPosition: items[items.length - 1].position };
         if (event) items.push(event);
         after = recorded.position;
       }

@@ -6,7 +6,15 @@ const recorded = (streamId: string, data: Record<string, unknown>): RecordedEven
   streamId,
   type: 'Something',
   data,
-  metadata: { event_id: '01J', organization_id: 'org_1', correlation_id: 'req_1', causation_id: 'req_1', schema_version: 1, occurred_at: 5, actor: 'api_key:key_1' },
+  metadata: {
+    event_id: '01J',
+    organization_id: 'org_1',
+    correlation_id: 'req_1',
+    causation_id: 'req_1',
+    schema_version: 1,
+    occurred_at: 5,
+    actor: 'api_key:key_1',
+  },
   revision: 0,
   position: 7,
 });
@@ -20,18 +28,33 @@ describe('the redaction guard', () => {
       document: { content: 'JVBERi0=', bytes: 'AAAA', document_bytes: 'BBBB', sha256: 'abc' },
       encrypted_data: 'opaque',
     };
-    expect(redact(data)).toEqual({ amount: 100, card: { last4: '4242' }, list: [{ kept: 1 }], document: { sha256: 'abc' } });
+    expect(redact(data)).toEqual({
+      amount: 100,
+      card: { last4: '4242' },
+      list: [{ kept: 1 }],
+      document: { sha256: 'abc' },
+    });
     expect(publicEvent(recorded('card-crd_01ABC', data))!.data).toEqual(redact(data));
   });
 });
 
 describe('the resource table', () => {
   it('names every decided resource and leaves the platform streams out', () => {
-    expect(resourceOf('payment-intent-pi_01ABC')).toMatchObject({ resource: { type: 'payment_intent', collection: 'payment-intents' }, id: 'pi_01ABC' });
+    expect(resourceOf('payment-intent-pi_01ABC')).toMatchObject({
+      resource: { type: 'payment_intent', collection: 'payment-intents' },
+      id: 'pi_01ABC',
+    });
     expect(resourceOf('intent-action-ia_01ABC')?.resource.type).toBe('intent_action');
     expect(resourceOf('card-crd_01ABC')?.resource.type).toBe('card');
     expect(resourceOf('webhook-whk_01ABC')?.resource.collection).toBe('entity-webhooks');
-    for (const platform of ['api-key-hash-abc', 'card-number-abc', 'webhook-queue-whk_1-x', 'webhook-delivery-whd_01', 'card-transaction-ctx_01', 'payment-intent-reference-acc_1-abc']) {
+    for (const platform of [
+      'api-key-hash-abc',
+      'card-number-abc',
+      'webhook-queue-whk_1-x',
+      'webhook-delivery-whd_01',
+      'card-transaction-ctx_01',
+      'payment-intent-reference-acc_1-abc',
+    ]) {
       expect(resourceOf(platform)).toBeNull();
     }
   });

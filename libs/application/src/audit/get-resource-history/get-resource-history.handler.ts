@@ -19,7 +19,8 @@ export class GetResourceHistoryHandler implements IQueryHandler<GetResourceHisto
 
   async execute({ actor, resource, id, page }: GetResourceHistoryQuery): Promise<HistoryPage> {
     const streamId = resourceStreamOf(resource, id);
-    if (!streamId || resourceOf(streamId)?.resource !== resource) throw new DomainException(notFound(resource.type, id));
+    if (!streamId || resourceOf(streamId)?.resource !== resource)
+      throw new DomainException(notFound(resource.type, id));
     const fromRevision = page.afterRevision + 1;
     const read = await this.store.readStream(streamId, { fromRevision, maxCount: page.limit + 1 });
     const first = fromRevision === 0 ? read.slice(0, 1) : await this.store.readStream(streamId, { maxCount: 1 });
@@ -29,7 +30,8 @@ export class GetResourceHistoryHandler implements IQueryHandler<GetResourceHisto
       .slice(0, page.limit)
       .map((e) => publicEvent(e)!)
       .filter((e) => e.resource_id === id);
-    if (!items.length && (fromRevision === 0 || publicEvent(first[0])?.resource_id !== id)) throw new DomainException(notFound(resource.type, id));
+    if (!items.length && (fromRevision === 0 || publicEvent(first[0])?.resource_id !== id))
+      throw new DomainException(notFound(resource.type, id));
     return { items, hasMore: read.length > page.limit };
   }
 }

@@ -19,7 +19,18 @@ export class GetCardHandler implements IQueryHandler<GetCardQuery> {
 
   async execute({ actor, cardId }: GetCardQuery): Promise<CardDetails> {
     const card = await loadCard(this.store, actor, cardId);
-    const usage = cardUsage({ amount: card.card.amount, controls: card.card.controls, usage: card.usage, groups: this.datasets.mccGroups, now: this.clock.now() });
-    return { card, number: this.box.open(card.card.pan).toString('utf8'), cvv: this.box.open(card.card.cvv).toString('utf8'), usage };
+    const usage = cardUsage({
+      amount: card.card.amount,
+      controls: card.card.controls,
+      usage: card.usage,
+      groups: this.datasets.mccGroups,
+      now: this.clock.now(),
+    });
+    return {
+      card,
+      number: this.box.open(card.card.pan).toString('utf8'),
+      cvv: this.box.open(card.card.cvv).toString('utf8'),
+      usage,
+    };
   }
 }

@@ -15,10 +15,22 @@ const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).joi
  * digest; a number already taken is drawn again. Reserved under the platform (not the caller's
  * organization), since numbers are unique across every organization.
  */
-export async function reserveCardNumber(store: EventStore, settings: CardSettings, context: CommandContext, cardId: string, now: number): Promise<string> {
+export async function reserveCardNumber(
+  store: EventStore,
+  settings: CardSettings,
+  context: CommandContext,
+  cardId: string,
+  now: number,
+): Promise<string> {
   const claim = async () => {
     const number = cardNumber(digits(9));
-    await handleCommand(store, cardNumberStream(settings.numberDigest(number)), cardNumberDecider, { card_id: cardId, now }, context);
+    await handleCommand(
+      store,
+      cardNumberStream(settings.numberDigest(number)),
+      cardNumberDecider,
+      { card_id: cardId, now },
+      context,
+    );
     return number;
   };
   return retry(claim, { attempts: ATTEMPTS, retryOn: taken }).catch((error: unknown) => {
@@ -30,6 +42,8 @@ export async function reserveCardNumber(store: EventStore, settings: CardSetting
  * Another organization's reservation is invisible to this caller (tenancy), so its append meets a
  * stream that exists: the store refuses it, which means the same as our own refusal.
  */
-const taken = (error: unknown) => error instanceof WrongExpectedRevisionError || (error instanceof DomainException && isDomainError(error.error) && error.error.code === 'card_number_taken');
+const taken = (error: unknown) =>
+  error instanceof WrongExpectedRevisionError ||
+  (error instanceof DomainException && isDomainError(error.error) && error.error.code === 'card_number_taken');
 
 export const newCvv = () => digits(3);

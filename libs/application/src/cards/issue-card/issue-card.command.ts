@@ -1,5 +1,12 @@
 import { Command } from '@nestjs/cqrs';
-import type { Address, AuthorizationFallback, Cardholder, CardType, ControlsInput, IssuedCardState } from '@app/domain/cards';
+import type {
+  Address,
+  AuthorizationFallback,
+  Cardholder,
+  CardType,
+  ControlsInput,
+  IssuedCardState,
+} from '@app/domain/cards';
 import type { CommandContext } from '../../command-handling';
 
 export interface IssueCardInput extends ControlsInput {

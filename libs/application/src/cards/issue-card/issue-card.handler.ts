@@ -1,7 +1,16 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { invalid, isDomainError } from '@app/domain';
-import { cardCreationCounterDecider, cardDecider, isFutureExpiry, lastFour, parseControls, virtualExpiry, type CardControls, type IssuedCard } from '@app/domain/cards';
+import {
+  cardCreationCounterDecider,
+  cardDecider,
+  isFutureExpiry,
+  lastFour,
+  parseControls,
+  virtualExpiry,
+  type CardControls,
+  type IssuedCard,
+} from '@app/domain/cards';
 import { currencyInfo, type OpenAccountState } from '@app/domain/accounts';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
@@ -29,7 +38,8 @@ export class IssueCardHandler implements ICommandHandler<IssueCardCommand> {
   ) {}
 
   async execute({ context, input }: IssueCardCommand): Promise<IssuedCardWithCredentials> {
-    if (!currencyInfo(input.currency)) throw new DomainException(invalid('currency', 'currency must be an ISO 4217 code, USC or UST'));
+    if (!currencyInfo(input.currency))
+      throw new DomainException(invalid('currency', 'currency must be an ISO 4217 code, USC or UST'));
     const now = this.clock.now();
     const controls = this.controls(input);
     const expiry = this.expiry(input, now);
@@ -41,7 +51,14 @@ export class IssueCardHandler implements ICommandHandler<IssueCardCommand> {
     const number = await reserveCardNumber(this.store, this.settings, context, cardId, now);
     const cvv = newCvv();
     const card = this.card(input, account, { cardId, number, cvv, controls, expiry, now });
-    const { state } = await handleCommand(this.store, cardStream(cardId), cardDecider, { type: 'IssueCard', card }, context, { entityId: account.entity_id });
+    const { state } = await handleCommand(
+      this.store,
+      cardStream(cardId),
+      cardDecider,
+      { type: 'IssueCard', card },
+      context,
+      { entityId: account.entity_id },
+    );
     if (state.status !== 'issued') throw new Error(`card ${cardId} was not issued`);
     return { card: state, number, cvv };
   }
@@ -56,7 +73,8 @@ export class IssueCardHandler implements ICommandHandler<IssueCardCommand> {
   private expiry(input: IssueCardInput, now: number): { month: string; year: string } {
     if (input.type === 'virtual') return virtualExpiry(now);
     const [month, year] = [input.expiration_month ?? '', input.expiration_year ?? ''];
-    if (!isFutureExpiry(month, year, now)) throw new DomainException(invalid('expiration_year', 'the expiry (MM, YY) must be this month or later'));
+    if (!isFutureExpiry(month, year, now))
+      throw new DomainException(invalid('expiration_year', 'the expiry (MM, YY) must be this month or later'));
     return { month, year };
   }
 
@@ -66,13 +84,22 @@ export class IssueCardHandler implements ICommandHandler<IssueCardCommand> {
     if (limit === 0) return;
     const hour = Math.floor(now / HOUR) * HOUR;
     const command = { card_id: cardId, limit, now, window_end: hour + HOUR };
-    await handleCommand(this.store, cardCreationsStream(entityId, hour), cardCreationCounterDecider, command, context, { entityId });
+    await handleCommand(this.store, cardCreationsStream(entityId, hour), cardCreationCounterDecider, command, context, {
+      entityId,
+    });
   }
 
   private card(
     input: IssueCardInput,
     account: OpenAccountState,
-    made: { cardId: string; number: string; cvv: string; controls: CardControls; expiry: { month: string; year: string }; now: number },
+    made: {
+      cardId: string;
+      number: string;
+      cvv: string;
+      controls: CardControls;
+      expiry: { month: string; year: string };
+      now: number;
+    },
   ): IssuedCard {
     return {
       card_id: made.cardId,

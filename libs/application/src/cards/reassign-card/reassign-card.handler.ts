@@ -28,7 +28,9 @@ export class ReassignCardHandler implements ICommandHandler<ReassignCardCommand>
     const account = await loadAccount(this.store, context.actor, accountId);
     if (account.entity_id !== card.card.entity_id) {
       throw new DomainException(
-        rule('entity_mismatch', `Account ${accountId} belongs to another entity than card ${cardId}`, [{ field: 'account_id', message: "must be an account of the card's entity" }]),
+        rule('entity_mismatch', `Account ${accountId} belongs to another entity than card ${cardId}`, [
+          { field: 'account_id', message: "must be an account of the card's entity" },
+        ]),
       );
     }
     fxQuote(this.datasets.fx, card.card.currency, account.currency, 1);

@@ -25,7 +25,13 @@ export class RecoverCardAuthorizationHandler implements ICommandHandler<RecoverC
   async execute({ context, cardId, transactionId }: RecoverCardAuthorizationCommand): Promise<void> {
     // The fallback is the card's, fixed at its issue: read before the decision, which the card stream makes.
     const card = await loadCard(this.store, context.actor, cardId);
-    const decide = { type: 'DecideCardAuthorization' as const, card_id: cardId, transaction_id: transactionId, ...fallbackVerdict(card, 'no_outcome'), now: this.clock.now() };
+    const decide = {
+      type: 'DecideCardAuthorization' as const,
+      card_id: cardId,
+      transaction_id: transactionId,
+      ...fallbackVerdict(card, 'no_outcome'),
+      now: this.clock.now(),
+    };
     await handleCommand(this.store, cardStream(cardId), cardDecider, decide, context);
   }
 }

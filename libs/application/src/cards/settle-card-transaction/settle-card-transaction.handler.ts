@@ -19,7 +19,9 @@ export class SettleCardTransactionHandler implements ICommandHandler<SettleCardT
   ) {}
 
   async execute({ context, transactionId, how }: SettleCardTransactionCommand): Promise<CardTransactionRecord> {
-    const index = isCardTransactionId(transactionId) ? await loadAggregate(this.store, cardTransactionStream(transactionId), cardTransactionIndexDecider, context) : null;
+    const index = isCardTransactionId(transactionId)
+      ? await loadAggregate(this.store, cardTransactionStream(transactionId), cardTransactionIndexDecider, context)
+      : null;
     const cardId = index?.state.card_id;
     if (!cardId) throw new DomainException(notFound('card_transaction', transactionId));
     // The index says the transaction exists; the card keeps it while pending, and refuses a finished one.

@@ -20,10 +20,24 @@ export class AuthenticateIntentActionHandler implements ICommandHandler<Authenti
 
   async execute({ context, intentActionId: id, result }: AuthenticateIntentActionCommand) {
     // The simulator never moves a live resource (decisions §1).
-    if (context.actor.mode !== 'sandbox') throw new DomainException(domainError('forbidden', 'sandbox_only', 'Only sandbox intent actions are authenticated here'));
+    if (context.actor.mode !== 'sandbox')
+      throw new DomainException(
+        domainError('forbidden', 'sandbox_only', 'Only sandbox intent actions are authenticated here'),
+      );
     await loadAction(this.store, context.actor, id);
-    const authenticate = { type: 'AuthenticateIntentAction' as const, intent_action_id: id, result, now: this.clock.now() };
-    const { state } = await handleCommand(this.store, intentActionStream(id), intentActionDecider, authenticate, context);
+    const authenticate = {
+      type: 'AuthenticateIntentAction' as const,
+      intent_action_id: id,
+      result,
+      now: this.clock.now(),
+    };
+    const { state } = await handleCommand(
+      this.store,
+      intentActionStream(id),
+      intentActionDecider,
+      authenticate,
+      context,
+    );
     if (state.status === 'none') throw new DomainException(notFound('intent_action', id));
     return this.commands.execute(new AuthorizeIntentActionCommand(context, id));
   }

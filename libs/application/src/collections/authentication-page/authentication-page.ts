@@ -33,7 +33,8 @@ export async function pageSubject(store: EventStore, id: string, requestId: stri
 
 function pageState(action: IntentActionRecord, expires: number | null, mode: string, now: number): PageState {
   if (mode !== 'sandbox') return 'unavailable';
-  if (action.status !== 'pending_user_action') return action.status_reason === 'authentication_expired' ? 'expired' : 'used';
+  if (action.status !== 'pending_user_action')
+    return action.status_reason === 'authentication_expired' ? 'expired' : 'used';
   return expires !== null && now > expires ? 'expired' : 'open';
 }
 

@@ -17,7 +17,8 @@ export class SubmitAuthenticationPageHandler implements ICommandHandler<SubmitAu
 
   async execute({ intentActionId: id, result, requestId }: SubmitAuthenticationPageCommand): Promise<PageOutcome> {
     const subject = await pageSubject(this.store, id, requestId, this.clock.now());
-    if (subject.state !== 'open' || !subject.context) return { state: subject.state, action: subject.action, redirect: null };
+    if (subject.state !== 'open' || !subject.context)
+      return { state: subject.state, action: subject.action, redirect: null };
     try {
       const action = await this.commands.execute(new AuthenticateIntentActionCommand(subject.context, id, result));
       return { state: 'used', action, redirect: returnUrlFor(action) };

@@ -1,6 +1,12 @@
 import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { intentActionDecider, isIntentAction, type AuthorizationClaim, type ExistingIntentAction, type IntentActionRecord } from '@app/domain/collections';
+import {
+  intentActionDecider,
+  isIntentAction,
+  type AuthorizationClaim,
+  type ExistingIntentAction,
+  type IntentActionRecord,
+} from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { CLOCK, type Clock } from '@app/platform/clock';
 import { handleCommand, type CommandContext } from '../../command-handling';
@@ -45,7 +51,11 @@ export class AuthorizeIntentActionHandler implements ICommandHandler<AuthorizeIn
   }
 
   /** Only the action its intent was confirmed with is sent to the acquirer. */
-  private async authorize(context: CommandContext, state: ExistingIntentAction, backstop: AuthorizationBackstop | null): Promise<IntentActionRecord> {
+  private async authorize(
+    context: CommandContext,
+    state: ExistingIntentAction,
+    backstop: AuthorizationBackstop | null,
+  ): Promise<IntentActionRecord> {
     const intent = await loadIntent(this.store, context.actor, state.action.payment_intent_id);
     if (intent.intent.intent_action_id !== state.action.id) return state.action;
     for (;;) {
@@ -53,7 +63,12 @@ export class AuthorizeIntentActionHandler implements ICommandHandler<AuthorizeIn
       if ('won' in claim) return this.call(context, claim.won, claim.claim);
       const now = claim.current;
       if (now.status !== 'pending' || !now.authorization) return now.action;
-      const outcome = await this.awaitOutcome(context, now.action.id, now.authorization.started + (backstop?.takeOverAfterMs ?? this.deadlineMs), backstop?.signal ?? NEVER);
+      const outcome = await this.awaitOutcome(
+        context,
+        now.action.id,
+        now.authorization.started + (backstop?.takeOverAfterMs ?? this.deadlineMs),
+        backstop?.signal ?? NEVER,
+      );
       // A request leaves a claim that outlived its deadline to the backstop.
       if (outcome.status !== 'pending' || !backstop) return outcome.action;
       state = outcome;
@@ -65,13 +80,31 @@ export class AuthorizeIntentActionHandler implements ICommandHandler<AuthorizeIn
     id: string,
     backstop: AuthorizationBackstop | null,
   ): Promise<{ won: ExistingIntentAction; claim: AuthorizationClaim } | { current: ExistingIntentAction }> {
-    const start = { type: 'StartAuthorization' as const, intent_action_id: id, idempotency_key: authorizationKey(id), take_over_after_ms: backstop?.takeOverAfterMs ?? null, now: this.clock.now() };
-    const { state, newEvents } = await handleCommand(this.store, intentActionStream(id), intentActionDecider, start, context);
+    const start = {
+      type: 'StartAuthorization' as const,
+      intent_action_id: id,
+      idempotency_key: authorizationKey(id),
+      take_over_after_ms: backstop?.takeOverAfterMs ?? null,
+      now: this.clock.now(),
+    };
+    const { state, newEvents } = await handleCommand(
+      this.store,
+      intentActionStream(id),
+      intentActionDecider,
+      start,
+      context,
+    );
     if (!isIntentAction(state)) return { current: await loadAction(this.store, context.actor, id) };
-    return newEvents.length > 0 && state.authorization ? { won: state, claim: state.authorization } : { current: state };
+    return newEvents.length > 0 && state.authorization
+      ? { won: state, claim: state.authorization }
+      : { current: state };
   }
 
-  private async call(context: CommandContext, state: ExistingIntentAction, claim: AuthorizationClaim): Promise<IntentActionRecord> {
+  private async call(
+    context: CommandContext,
+    state: ExistingIntentAction,
+    claim: AuthorizationClaim,
+  ): Promise<IntentActionRecord> {
     const { action } = state;
     const answer = await this.acquirer.authorize({
       idempotency_key: claim.idempotency_key,
@@ -81,13 +114,26 @@ export class AuthorizeIntentActionHandler implements ICommandHandler<AuthorizeIn
       mode: context.actor.mode,
     });
     const base = { intent_action_id: action.id, now: this.clock.now() };
-    const command = answer.approved ? { ...base, type: 'CompleteIntentAction' as const } : { ...base, type: 'FailIntentAction' as const, status_reason: answer.reason };
-    const { state: after } = await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, command, context);
+    const command = answer.approved
+      ? { ...base, type: 'CompleteIntentAction' as const }
+      : { ...base, type: 'FailIntentAction' as const, status_reason: answer.reason };
+    const { state: after } = await handleCommand(
+      this.store,
+      intentActionStream(action.id),
+      intentActionDecider,
+      command,
+      context,
+    );
     return after.status === 'none' ? action : after.action;
   }
 
   /** Polls the action until it is decided or `until` passes (the claim's deadline). */
-  private async awaitOutcome(context: CommandContext, id: string, until: number, signal: AbortSignal): Promise<ExistingIntentAction> {
+  private async awaitOutcome(
+    context: CommandContext,
+    id: string,
+    until: number,
+    signal: AbortSignal,
+  ): Promise<ExistingIntentAction> {
     let delay = POLL_FIRST_MS;
     for (;;) {
       const state = await loadAction(this.store, context.actor, id);

@@ -18,11 +18,14 @@ export function refuseActionInput(input: IntentActionInput, mode: Mode): DomainE
   if (!card && data.data !== undefined) return invalid(`${P}.data`, 'data is not accepted for walletpay-acq');
   if (card) {
     for (const field of ['address_line_one', 'city', 'state'] as const) {
-      if (!data.billing_address[field]) return invalid(`${P}.billing_address.${field}`, `${field} is required for card-acq`);
+      if (!data.billing_address[field])
+        return invalid(`${P}.billing_address.${field}`, `${field} is required for card-acq`);
     }
   }
   const model: AuthModel = data.auth_model ?? '3ds_required';
-  if (model === '3ds_required' && data.browser_info === undefined) return invalid(`${P}.browser_info`, 'browser_info is required unless auth_model is 3ds_disabled');
-  if (model === '3ds_required' && input.return_url === undefined) return invalid('intent_action.return_url', 'return_url is required unless auth_model is 3ds_disabled');
+  if (model === '3ds_required' && data.browser_info === undefined)
+    return invalid(`${P}.browser_info`, 'browser_info is required unless auth_model is 3ds_disabled');
+  if (model === '3ds_required' && input.return_url === undefined)
+    return invalid('intent_action.return_url', 'return_url is required unless auth_model is 3ds_disabled');
   return input.return_url === undefined ? null : refuseReturnUrl(input.return_url, mode);
 }

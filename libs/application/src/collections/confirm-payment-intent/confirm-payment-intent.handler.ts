@@ -1,6 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { intentActionDecider, invalidState, paymentIntentDecider, summarizeCard, type CardSummary, type CollectionFeeSchedule, type IntentActionRecord } from '@app/domain/collections';
+import {
+  intentActionDecider,
+  invalidState,
+  paymentIntentDecider,
+  summarizeCard,
+  type CardSummary,
+  type CollectionFeeSchedule,
+  type IntentActionRecord,
+} from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { accountDecider } from '@app/domain/accounts';
 import { CLOCK, type Clock } from '@app/platform/clock';
@@ -40,28 +48,59 @@ export class ConfirmPaymentIntentHandler implements ICommandHandler<ConfirmPayme
     const failure = 'declined' in tokenization ? tokenization.declined : null;
     const token = 'token' in tokenization ? tokenization.token : null;
     const expires = action.status === 'pending_user_action' ? action.created + AUTHENTICATION_TTL_MS : null;
-    const create = { type: 'CreateIntentAction' as const, action, acquirer_token: token, authentication_expires: expires, failure };
-    await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, create, context, { entityId: action.entity_id });
+    const create = {
+      type: 'CreateIntentAction' as const,
+      action,
+      acquirer_token: token,
+      authentication_expires: expires,
+      failure,
+    };
+    await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, create, context, {
+      entityId: action.entity_id,
+    });
     await this.pointIntentAt(context, action);
     // Waiting for 3-D Secure: returned as is; otherwise decided (and settled) before the answer.
     return this.commands.execute(new AuthorizeIntentActionCommand(context, action.id));
   }
 
   /** The card exists only inside this call: validated, summarized, handed to the acquirer. */
-  private async cardStep(context: CommandContext, input: IntentActionInput): Promise<{ summary: CardSummary | null; tokenization: Tokenization }> {
+  private async cardStep(
+    context: CommandContext,
+    input: IntentActionInput,
+  ): Promise<{ summary: CardSummary | null; tokenization: Tokenization }> {
     const card = await readCard(this.decryption, context.actor, input, this.clock.date());
-    return { summary: card ? summarizeCard(card) : null, tokenization: await this.acquirer.tokenize(card, context.actor.mode) };
+    return {
+      summary: card ? summarizeCard(card) : null,
+      tokenization: await this.acquirer.tokenize(card, context.actor.mode),
+    };
   }
 
   /** Another confirmation may have won the intent meanwhile: this action then fails, and the caller gets the 409. */
   private async pointIntentAt(context: CommandContext, action: IntentActionRecord): Promise<void> {
     // The account's revision now: the intent's credit and refunds come after it, so their checks read its log from there.
     const { revision } = await foldStream(this.store, accountStream(action.account_id), accountDecider);
-    const confirm = { type: 'ConfirmPaymentIntent' as const, payment_intent_id: action.payment_intent_id, intent_action_id: action.id, now: this.clock.now(), account_revision: revision };
+    const confirm = {
+      type: 'ConfirmPaymentIntent' as const,
+      payment_intent_id: action.payment_intent_id,
+      intent_action_id: action.id,
+      now: this.clock.now(),
+      account_revision: revision,
+    };
     try {
-      await handleCommand(this.store, paymentIntentStream(action.payment_intent_id), paymentIntentDecider, confirm, context);
+      await handleCommand(
+        this.store,
+        paymentIntentStream(action.payment_intent_id),
+        paymentIntentDecider,
+        confirm,
+        context,
+      );
     } catch (error) {
-      const fail = { type: 'FailIntentAction' as const, intent_action_id: action.id, status_reason: 'intent_not_confirmable', now: this.clock.now() };
+      const fail = {
+        type: 'FailIntentAction' as const,
+        intent_action_id: action.id,
+        status_reason: 'intent_not_confirmable',
+        now: this.clock.now(),
+      };
       await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, fail, context);
       throw error;
     }

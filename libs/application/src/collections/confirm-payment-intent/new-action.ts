@@ -1,9 +1,22 @@
-import { collectionFee, type CardSummary, type CollectionFeeSchedule, type IntentActionRecord, type PaymentIntentRecord } from '@app/domain/collections';
+import {
+  collectionFee,
+  type CardSummary,
+  type CollectionFeeSchedule,
+  type IntentActionRecord,
+  type PaymentIntentRecord,
+} from '@app/domain/collections';
 import { ulid } from '@app/platform/ids/ulid';
 import type { IntentActionInput } from './confirm-payment-intent.command';
 
 /** The action as first recorded at `now`: waiting for the customer (3-D Secure) or for the acquirer. */
-export function newAction(intent: PaymentIntentRecord, input: IntentActionInput, card: CardSummary | null, fees: CollectionFeeSchedule, baseUrl: string, now: number): IntentActionRecord {
+export function newAction(
+  intent: PaymentIntentRecord,
+  input: IntentActionInput,
+  card: CardSummary | null,
+  fees: CollectionFeeSchedule,
+  baseUrl: string,
+  now: number,
+): IntentActionRecord {
   const id = `ia_${ulid()}`;
   const data = input.payment_type_data;
   const auth_model = data.auth_model ?? '3ds_required';
@@ -28,7 +41,11 @@ export function newAction(intent: PaymentIntentRecord, input: IntentActionInput,
       card_brand: card?.card_brand ?? null,
       card_type: card?.card_type ?? null,
     },
-    customer: { first_name: input.customer.first_name, last_name: input.customer.last_name, email: input.customer.email },
+    customer: {
+      first_name: input.customer.first_name,
+      last_name: input.customer.last_name,
+      email: input.customer.email,
+    },
     return_url: input.return_url ?? null,
     status: challenge ? 'pending_user_action' : 'pending',
     status_reason: null,

@@ -9,7 +9,12 @@ import type { IntentActionInput } from './confirm-payment-intent.command';
  * Every check of an action's input, the card decrypted and validated field by field: null for a
  * wallet; expiry is checked against `today`. The card returned must stay in the caller's memory only.
  */
-export async function readCard(decryption: CardDecryption, actor: Actor, input: IntentActionInput, today: Date): Promise<CardData | null> {
+export async function readCard(
+  decryption: CardDecryption,
+  actor: Actor,
+  input: IntentActionInput,
+  today: Date,
+): Promise<CardData | null> {
   const refused = refuseActionInput(input, actor.mode);
   if (refused) throw new DomainException(refused);
   if (input.payment_type !== 'card-acq') return null;

@@ -25,12 +25,18 @@ type HostKind = 'public' | 'loopback' | 'private';
 export function refuseReturnUrl(value: string, mode: Mode): DomainError | null {
   if (!URL.canParse(value)) return invalid(FIELD, 'return_url must be an http or https URL');
   const url = new URL(value);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return invalid(FIELD, 'return_url must be an http or https URL');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return invalid(FIELD, 'return_url must be an http or https URL');
   if (url.username || url.password) return invalid(FIELD, 'return_url must not carry a user name or password');
   const kind = hostKind(url.hostname);
   if (mode === 'sandbox' && kind === 'loopback') return null;
   if (url.protocol !== 'https:') {
-    return invalid(FIELD, mode === 'sandbox' ? 'return_url must be an https URL (http only for localhost or a loopback address in sandbox)' : 'return_url must be an https URL');
+    return invalid(
+      FIELD,
+      mode === 'sandbox'
+        ? 'return_url must be an https URL (http only for localhost or a loopback address in sandbox)'
+        : 'return_url must be an https URL',
+    );
   }
   if (kind !== 'public') {
     return invalid(

@@ -1,7 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { rule } from '@app/domain';
-import { intentReferenceDecider, isPaymentIntent, paymentIntentDecider, refuseNewIntent, type NewPaymentIntent, type PaymentIntentRecord } from '@app/domain/collections';
+import {
+  intentReferenceDecider,
+  isPaymentIntent,
+  paymentIntentDecider,
+  refuseNewIntent,
+  type NewPaymentIntent,
+  type PaymentIntentRecord,
+} from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { CLOCK, type Clock } from '@app/platform/clock';
@@ -12,7 +19,11 @@ import { readCard } from '../confirm-payment-intent/read-card';
 import { ConfirmPaymentIntentCommand } from '../confirm-payment-intent/confirm-payment-intent.command';
 import { loadIntent, viewOf } from '../load';
 import { intentReferenceStream, paymentIntentStream } from '../streams';
-import { CreatePaymentIntentCommand, type CreatedPaymentIntent, type CreatePaymentIntentInput } from './create-payment-intent.command';
+import {
+  CreatePaymentIntentCommand,
+  type CreatedPaymentIntent,
+  type CreatePaymentIntentInput,
+} from './create-payment-intent.command';
 
 /** Reserve the reference (carrying the whole intent), create the intent, and confirm it when asked to. */
 @CommandHandler(CreatePaymentIntentCommand)
@@ -29,7 +40,14 @@ export class CreatePaymentIntentHandler implements ICommandHandler<CreatePayment
     // Create-and-confirm checks the whole action first, so a bad card writes nothing.
     if (input.intent_action) await readCard(this.decryption, context.actor, input.intent_action, this.clock.date());
     const reserve = { type: 'ReserveIntentReference' as const, intent, now: this.clock.now() };
-    const { state } = await handleCommand(this.store, intentReferenceStream(intent.account_id, intent.reference), intentReferenceDecider, reserve, context, { entityId: intent.entity_id });
+    const { state } = await handleCommand(
+      this.store,
+      intentReferenceStream(intent.account_id, intent.reference),
+      intentReferenceDecider,
+      reserve,
+      context,
+      { entityId: intent.entity_id },
+    );
     if (state.status !== 'reserved') throw new Error('intent reference not reserved');
     // The reserving request may have died before creating its intent: whoever comes next creates it.
     const created = await this.create(context, state.intent);
@@ -37,7 +55,9 @@ export class CreatePaymentIntentHandler implements ICommandHandler<CreatePayment
     // its key's lease ran out): the answer names it, so the caller can fetch it instead of guessing.
     if (state.intent.id !== intent.id) return { intent: created, intent_action: null, created: false };
     if (!input.intent_action) return { intent: created, intent_action: null, created: true };
-    const action = await this.commands.execute(new ConfirmPaymentIntentCommand(context, intent.id, input.intent_action));
+    const action = await this.commands.execute(
+      new ConfirmPaymentIntentCommand(context, intent.id, input.intent_action),
+    );
     const after = await loadIntent(this.store, context.actor, intent.id);
     return { intent: after.intent, intent_action: await viewOf(this.store, context.actor, action), created: true };
   }
@@ -57,12 +77,23 @@ export class CreatePaymentIntentHandler implements ICommandHandler<CreatePayment
     const refused = refuseNewIntent(intent);
     if (refused) throw new DomainException(refused);
     if (input.currency !== account.currency)
-      throw new DomainException(rule('currency_mismatch', `The account holds ${account.currency}, not ${input.currency}`, [{ field: 'currency', message: `must be ${account.currency}` }]));
+      throw new DomainException(
+        rule('currency_mismatch', `The account holds ${account.currency}, not ${input.currency}`, [
+          { field: 'currency', message: `must be ${account.currency}` },
+        ]),
+      );
     return intent;
   }
 
   private async create(context: CommandContext, intent: NewPaymentIntent): Promise<PaymentIntentRecord> {
-    const { state } = await handleCommand(this.store, paymentIntentStream(intent.id), paymentIntentDecider, { type: 'CreatePaymentIntent', intent }, context, { entityId: intent.entity_id });
+    const { state } = await handleCommand(
+      this.store,
+      paymentIntentStream(intent.id),
+      paymentIntentDecider,
+      { type: 'CreatePaymentIntent', intent },
+      context,
+      { entityId: intent.entity_id },
+    );
     if (!isPaymentIntent(state)) throw new Error(`payment intent ${intent.id} not created`);
     return state.intent;
   }

@@ -19,7 +19,12 @@ export class FinishRefundHandler implements ICommandHandler<FinishRefundCommand>
       await finishRefund(this.store, this.clock, requested, context);
     } catch (error) {
       // Refused for the balance: the intent freed the amount; nothing is left to do.
-      if (!(error instanceof DomainException && isDomainError(error.error) && error.error.code === 'insufficient_funds')) throw error;
+      if (!(
+        error instanceof DomainException &&
+        isDomainError(error.error) &&
+        error.error.code === 'insufficient_funds'
+      ))
+        throw error;
     }
   }
 }

@@ -10,7 +10,9 @@ export class ListRefundsHandler implements IQueryHandler<ListRefundsQuery> {
 
   async execute({ actor, paymentIntentId, page }: ListRefundsQuery): Promise<RefundPage> {
     const { refunds } = await loadIntent(this.store, actor, paymentIntentId);
-    const newestFirst = [...refunds].sort((a, b) => (a.id < b.id ? 1 : -1)).filter((r) => !page.before || r.id < page.before);
+    const newestFirst = [...refunds]
+      .sort((a, b) => (a.id < b.id ? 1 : -1))
+      .filter((r) => !page.before || r.id < page.before);
     return { items: newestFirst.slice(0, page.limit), hasMore: newestFirst.length > page.limit };
   }
 }

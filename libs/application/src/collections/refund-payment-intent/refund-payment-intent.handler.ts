@@ -2,7 +2,13 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { rule } from '@app/domain';
 import { accountDecider } from '@app/domain/accounts';
-import { invalidState, paymentIntentDecider, refundableOf, type RefundRecord, type RequestedRefund } from '@app/domain/collections';
+import {
+  invalidState,
+  paymentIntentDecider,
+  refundableOf,
+  type RefundRecord,
+  type RequestedRefund,
+} from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { CLOCK, type Clock } from '@app/platform/clock';
@@ -14,7 +20,11 @@ import { paymentIntentStream } from '../streams';
 import { RefundPaymentIntentCommand } from './refund-payment-intent.command';
 
 const exceeds = (left: number) =>
-  new DomainException(rule('refund_exceeds_charge', `At most ${left} can still be refunded`, [{ field: 'amount', message: 'exceeds the charge less earlier refunds' }]));
+  new DomainException(
+    rule('refund_exceeds_charge', `At most ${left} can still be refunded`, [
+      { field: 'amount', message: 'exceeds the charge less earlier refunds' },
+    ]),
+  );
 
 /**
  * The intent sets the refund aside (the charge left, decided on its own stream, so concurrent
@@ -38,11 +48,30 @@ export class RefundPaymentIntentHandler implements ICommandHandler<RefundPayment
     if (value < 1 || value > left) throw exceeds(left);
     // Read before the request is appended, so the debit lands after this revision.
     const { revision } = await foldStream(this.store, accountStream(intent.intent.account_id), accountDecider);
-    const request = { type: 'RequestRefund' as const, payment_intent_id: paymentIntentId, refund_id: `rfd_${ulid()}`, amount: value, reason, account_revision: revision, now: this.clock.now() };
-    const { newEvents } = await handleCommand(this.store, paymentIntentStream(paymentIntentId), paymentIntentDecider, request, context);
+    const request = {
+      type: 'RequestRefund' as const,
+      payment_intent_id: paymentIntentId,
+      refund_id: `rfd_${ulid()}`,
+      amount: value,
+      reason,
+      account_revision: revision,
+      now: this.clock.now(),
+    };
+    const { newEvents } = await handleCommand(
+      this.store,
+      paymentIntentStream(paymentIntentId),
+      paymentIntentDecider,
+      request,
+      context,
+    );
     const requested = newEvents.find((e) => e.type === 'PaymentIntentRefundRequested');
     if (!requested) throw new Error(`refund ${request.refund_id} was not set aside`);
-    const refund = await finishRefund(this.store, this.clock, (requested.data as { refund: RequestedRefund }).refund, context);
+    const refund = await finishRefund(
+      this.store,
+      this.clock,
+      (requested.data as { refund: RequestedRefund }).refund,
+      context,
+    );
     if (!refund) throw new Error(`refund ${request.refund_id} was refused by another driver`);
     return refund;
   }

@@ -26,14 +26,25 @@ export class VerifyIntentActionHandler implements ICommandHandler<VerifyIntentAc
   }
 
   private async expireIfLate(context: CommandContext, id: string): Promise<void> {
-    await handleCommand(this.store, intentActionStream(id), intentActionDecider, { type: 'ExpireAuthentication', intent_action_id: id, now: this.clock.now() }, context);
+    await handleCommand(
+      this.store,
+      intentActionStream(id),
+      intentActionDecider,
+      { type: 'ExpireAuthentication', intent_action_id: id, now: this.clock.now() },
+      context,
+    );
   }
 
   /** An action whose intent was confirmed by another one will never be authorized: it fails. */
   private async failIfOrphan(context: CommandContext, action: IntentActionRecord): Promise<void> {
     const intent = await loadIntent(this.store, context.actor, action.payment_intent_id);
     if (intent.intent.intent_action_id === action.id) return;
-    const fail = { type: 'FailIntentAction' as const, intent_action_id: action.id, status_reason: 'intent_not_confirmable', now: this.clock.now() };
+    const fail = {
+      type: 'FailIntentAction' as const,
+      intent_action_id: action.id,
+      status_reason: 'intent_not_confirmable',
+      now: this.clock.now(),
+    };
     await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, fail, context);
   }
 }

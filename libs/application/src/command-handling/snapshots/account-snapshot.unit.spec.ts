@@ -6,19 +6,55 @@ const ACC = 'acc_01J00000000000000000000000';
 const balance = { available: 0, current: 0 };
 const opened: AccountEvent = {
   type: 'AccountOpened',
-  data: { account_id: ACC, entity_id: 'ent_1', mode: 'live', type: 'checking', currency: 'USD', minor_units: 2, display_name: 'A', service_ban: 'x', opened: 1 },
+  data: {
+    account_id: ACC,
+    entity_id: 'ent_1',
+    mode: 'live',
+    type: 'checking',
+    currency: 'USD',
+    minor_units: 2,
+    display_name: 'A',
+    service_ban: 'x',
+    opened: 1,
+  },
 };
 const funded: AccountEvent = {
   type: 'AccountFunded',
-  data: { account_id: ACC, entity_id: 'ent_1', transaction_id: 'txn_1', amount: 1e12, currency: 'USD', source: 'inflow', balance_after: balance, funded: 1 },
+  data: {
+    account_id: ACC,
+    entity_id: 'ent_1',
+    transaction_id: 'txn_1',
+    amount: 1e12,
+    currency: 'USD',
+    source: 'inflow',
+    balance_after: balance,
+    funded: 1,
+  },
 };
 const payout = (i: number): AccountEvent => {
   const id = `trf_${i}`;
-  const transfer = { id, account_id: ACC, payment_type: 'bank-transfer', currency: 'USD', amount: 100 + i, fee: 1, unique_reference: `ref-${i}` };
-  return { type: 'FundsHeld', data: { account_id: ACC, hold_id: id, amount: 100 + i, fee: 1, transfer, balance_after: balance, held: 2 } };
+  const transfer = {
+    id,
+    account_id: ACC,
+    payment_type: 'bank-transfer',
+    currency: 'USD',
+    amount: 100 + i,
+    fee: 1,
+    unique_reference: `ref-${i}`,
+  };
+  return {
+    type: 'FundsHeld',
+    data: { account_id: ACC, hold_id: id, amount: 100 + i, fee: 1, transfer, balance_after: balance, held: 2 },
+  };
 };
-const cardHold = (i: number): AccountEvent => ({ type: 'FundsHeld', data: { account_id: ACC, hold_id: `ctxn_${i}`, amount: 7, fee: 0, balance_after: balance, held: 2 } });
-const settle = (i: number): AccountEvent => ({ type: 'HoldSettled', data: { account_id: ACC, hold_id: `trf_${i}`, total: 101 + i, balance_after: balance, settled: 3 } });
+const cardHold = (i: number): AccountEvent => ({
+  type: 'FundsHeld',
+  data: { account_id: ACC, hold_id: `ctxn_${i}`, amount: 7, fee: 0, balance_after: balance, held: 2 },
+});
+const settle = (i: number): AccountEvent => ({
+  type: 'HoldSettled',
+  data: { account_id: ACC, hold_id: `trf_${i}`, total: 101 + i, balance_after: balance, settled: 3 },
+});
 
 /**
  * Issue 26: an account with many open holds snapshots without recursion, in a number of rows that
@@ -36,7 +72,10 @@ describe('an account snapshot with 20,000 open holds', () => {
     const after = [settle(1), settle(2), payout(OPEN + 1)];
     expect(after.reduce(accountDecider.evolve, decoded)).toEqual(after.reduce(accountDecider.evolve, state));
     if (decoded.status !== 'open') throw new Error('not open');
-    expect(openHold(decoded, 'trf_5')).toEqual({ total: 106, transfer: expect.objectContaining({ unique_reference: 'ref-5' }) });
+    expect(openHold(decoded, 'trf_5')).toEqual({
+      total: 106,
+      transfer: expect.objectContaining({ unique_reference: 'ref-5' }),
+    });
     expect(openHold(decoded, 'ctxn_4')).toEqual({ total: 7 });
   });
 

@@ -49,10 +49,18 @@ export async function loadSnapshot(folds: StreamFolds, streamId: string, evolve:
 }
 
 /** Saves the fold when the stream has crossed a multiple of SNAPSHOT_EVERY events since `previousRevision`. */
-export function snapshotIfDue(folds: StreamFolds, streamId: string, evolve: object, previousRevision: number, folded: Folded): void {
+export function snapshotIfDue(
+  folds: StreamFolds,
+  streamId: string,
+  evolve: object,
+  previousRevision: number,
+  folded: Folded,
+): void {
   const { snapshots, snapshotEvery: every } = folds;
   const key = every && snapshots ? snapshotKey(evolve) : undefined;
   if (!key || Math.floor((previousRevision + 1) / every) === Math.floor((folded.revision + 1) / every)) return;
   const state = encodeState({ state: folded.state, owner: folded.owner });
-  snapshots!.save({ streamId, key, revision: folded.revision, state }).catch((err) => logger.warn({ err, streamId }, 'snapshot: could not save'));
+  snapshots!
+    .save({ streamId, key, revision: folded.revision, state })
+    .catch((err) => logger.warn({ err, streamId }, 'snapshot: could not save'));
 }

@@ -18,7 +18,11 @@ interface State {
   readonly history: History;
   readonly tags: readonly (string | null)[];
 }
-type Event = { type: 'Add'; n: number } | { type: 'Hold'; id: string; n: number } | { type: 'Release'; id: string } | { type: 'Note'; note?: string; tag: string | null };
+type Event =
+  | { type: 'Add'; n: number }
+  | { type: 'Hold'; id: string; n: number }
+  | { type: 'Release'; id: string }
+  | { type: 'Note'; note?: string; tag: string | null };
 
 function evolve(state: State, event: RecordedEvent<Event>): State {
   const e = event.data;
@@ -42,7 +46,11 @@ const anEvent: fc.Arbitrary<Event> = fc.oneof(
   fc.record({ type: fc.constant('Add' as const), n: fc.integer({ min: -1000, max: 1000 }) }),
   fc.record({ type: fc.constant('Hold' as const), id: fc.constantFrom('h1', 'h2', 'h3'), n: fc.nat(500) }),
   fc.record({ type: fc.constant('Release' as const), id: fc.constantFrom('h1', 'h2', 'h3', 'h4') }),
-  fc.record({ type: fc.constant('Note' as const), note: fc.option(fc.string(), { nil: undefined }), tag: fc.option(fc.string(), { nil: null }) }),
+  fc.record({
+    type: fc.constant('Note' as const),
+    note: fc.option(fc.string(), { nil: undefined }),
+    tag: fc.option(fc.string(), { nil: null }),
+  }),
 );
 
 /** A process's view of one log: a fresh object has a cold fold cache, as after a restart. */
@@ -60,31 +68,45 @@ const record = (data: Event, revision: number): RecordedEvent<Event> => ({
   data,
   revision,
   position: revision + 1,
-  metadata: { event_id: `evt_${revision}`, organization_id: 'org', correlation_id: 'c', causation_id: 'c', schema_version: 1, occurred_at: 0, mode: 'sandbox' },
+  metadata: {
+    event_id: `evt_${revision}`,
+    organization_id: 'org',
+    correlation_id: 'c',
+    causation_id: 'c',
+    schema_version: 1,
+    occurred_at: 0,
+    mode: 'sandbox',
+  },
 });
 
 describe('snapshots: a fold from a snapshot equals the full fold', () => {
   it('for random streams read by processes that start cold at random points', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(anEvent, { maxLength: 120 }), fc.array(fc.nat(120), { maxLength: 6 }), async (events, restarts) => {
-        const snapshots = new MemorySnapshots();
-        const log: RecordedEvent[] = [];
-        let store = processOf(log, snapshots);
-        for (const [i, data] of events.entries()) {
-          log.push(record(data, i) as RecordedEvent);
-          if (restarts.includes(i)) store = processOf(log, snapshots);
-          const folded = await foldStream(store, 's', decider);
-          const full = log.slice(0, i + 1).reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState);
-          expect(folded.revision).toBe(i);
-          expect(folded.state).toEqual(full);
-          expect(folded.owner).toEqual(log[0].metadata);
-        }
-        // Snapshots were written every 7 events and a cold process folds from the latest one.
-        const latest = snapshots.saved.get(`${snapshotKey(evolve)}/s`);
-        if (events.length >= 7) expect(latest?.revision).toBe(Math.floor(events.length / 7) * 7 - 1);
-        const cold = await foldStream(processOf(log, snapshots), 's', decider);
-        expect(cold.state).toEqual(log.reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState));
-      }),
+      fc.asyncProperty(
+        fc.array(anEvent, { maxLength: 120 }),
+        fc.array(fc.nat(120), { maxLength: 6 }),
+        async (events, restarts) => {
+          const snapshots = new MemorySnapshots();
+          const log: RecordedEvent[] = [];
+          let store = processOf(log, snapshots);
+          for (const [i, data] of events.entries()) {
+            log.push(record(data, i) as RecordedEvent);
+            if (restarts.includes(i)) store = processOf(log, snapshots);
+            const folded = await foldStream(store, 's', decider);
+            const full = log
+              .slice(0, i + 1)
+              .reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState);
+            expect(folded.revision).toBe(i);
+            expect(folded.state).toEqual(full);
+            expect(folded.owner).toEqual(log[0].metadata);
+          }
+          // Snapshots were written every 7 events and a cold process folds from the latest one.
+          const latest = snapshots.saved.get(`${snapshotKey(evolve)}/s`);
+          if (events.length >= 7) expect(latest?.revision).toBe(Math.floor(events.length / 7) * 7 - 1);
+          const cold = await foldStream(processOf(log, snapshots), 's', decider);
+          expect(cold.state).toEqual(log.reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState));
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -93,10 +115,25 @@ describe('snapshots: a fold from a snapshot equals the full fold', () => {
     const snapshots = new MemorySnapshots();
     const log = Array.from({ length: 30 }, (_, i) => record({ type: 'Add', n: i }, i) as RecordedEvent);
     const warm = processOf(log, snapshots);
-    rememberFold(warm, 's', evolve, { state: log.reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState), revision: 29, owner: log[0].metadata }, -1);
+    rememberFold(
+      warm,
+      's',
+      evolve,
+      {
+        state: log.reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState),
+        revision: 29,
+        owner: log[0].metadata,
+      },
+      -1,
+    );
     const read: number[] = [];
     const cold = withFolds(
-      { readStream: async (_: string, o?: { fromRevision?: number }) => (read.push(o?.fromRevision ?? 0), log.slice(o?.fromRevision ?? 0)) } as unknown as EventStore,
+      {
+        readStream: async (_: string, o?: { fromRevision?: number }) => (
+          read.push(o?.fromRevision ?? 0),
+          log.slice(o?.fromRevision ?? 0)
+        ),
+      } as unknown as EventStore,
       foldsOf(snapshots),
     );
     expect((await foldStream(cold, 's', decider)).state.total).toBe(435);
@@ -108,7 +145,17 @@ describe('snapshots: a fold from a snapshot equals the full fold', () => {
     const log = Array.from({ length: 30 }, (_, i) => record({ type: 'Add', n: i }, i) as RecordedEvent);
     // A process whose cache holds nothing of the stream (evicted, as a large state is): 28 -> 29 crosses no multiple of 7.
     const evicted = processOf(log, snapshots);
-    rememberFold(evicted, 's', evolve, { state: log.reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState), revision: 29, owner: log[0].metadata }, 28);
+    rememberFold(
+      evicted,
+      's',
+      evolve,
+      {
+        state: log.reduce((s, e) => evolve(s, e as RecordedEvent<Event>), decider.initialState),
+        revision: 29,
+        owner: log[0].metadata,
+      },
+      28,
+    );
     expect(snapshots.saved.size).toBe(0);
   });
 

@@ -64,7 +64,8 @@ export function decodeState(text: string): unknown {
   if (!parsed.rows) return parsed.value;
   const rows = parsed.rows;
   const nodes = rows.map((row) => (row[0] === 'a' ? [] : {})) as Record<string, unknown>[];
-  const value = (v: unknown) => (v !== null && typeof v === 'object' ? ('j' in v ? v.j : nodes[(v as { r: number }).r]) : v);
+  const value = (v: unknown) =>
+    v !== null && typeof v === 'object' ? ('j' in v ? v.j : nodes[(v as { r: number }).r]) : v;
   rows.forEach((row, i) => {
     const node = nodes[i];
     if (row[0] === 'a') row[1].forEach((item, j) => (node[j] = value(item)));

@@ -19,7 +19,15 @@ export class AddPaymentDetailHandler implements ICommandHandler<AddPaymentDetail
   async execute({ context, counterpartyId, detail }: AddPaymentDetailCommand): Promise<PaymentDetailData> {
     const book = detail.book ? await bookDestination(this.store, context, detail.book.account_id) : null;
     const payment_detail_id = `pmd_${ulid()}`;
-    const command = { type: 'AddPaymentDetail' as const, counterparty_id: counterpartyId, scope: scopeOf(context.actor), payment_detail_id, detail, book, now: this.clock.now() };
+    const command = {
+      type: 'AddPaymentDetail' as const,
+      counterparty_id: counterpartyId,
+      scope: scopeOf(context.actor),
+      payment_detail_id,
+      detail,
+      book,
+      now: this.clock.now(),
+    };
     const state = await onCounterparty(this.store, context, counterpartyId, command);
     // Before answering, so a payout naming the new id finds it at once.
     await indexPaymentDetail(this.store, context, payment_detail_id, counterpartyId);

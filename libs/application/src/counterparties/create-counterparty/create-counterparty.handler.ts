@@ -20,9 +20,25 @@ export class CreateCounterpartyHandler implements ICommandHandler<CreateCounterp
     await requireEntity(this.store, context, input.entity_id);
     const counterparty_id = `cpt_${ulid()}`;
     const { entity_id, type: counterparty_type, nickname, profile, meta } = input;
-    const command = { type: 'CreateCounterparty' as const, counterparty_id, entity_id, counterparty_type, nickname, profile, meta, now: this.clock.now() };
+    const command = {
+      type: 'CreateCounterparty' as const,
+      counterparty_id,
+      entity_id,
+      counterparty_type,
+      nickname,
+      profile,
+      meta,
+      now: this.clock.now(),
+    };
     // No entity in the stream's metadata: the owner lives in the events and may change.
-    const { state } = await handleCommand(this.store, counterpartyStream(counterparty_id), counterpartyDecider, command, orgOnly(context), { entityId: null });
+    const { state } = await handleCommand(
+      this.store,
+      counterpartyStream(counterparty_id),
+      counterpartyDecider,
+      command,
+      orgOnly(context),
+      { entityId: null },
+    );
     return state as CounterpartyRecord;
   }
 }

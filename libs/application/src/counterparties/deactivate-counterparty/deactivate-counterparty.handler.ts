@@ -15,7 +15,12 @@ export class DeactivateCounterpartyHandler implements ICommandHandler<Deactivate
   ) {}
 
   execute({ context, counterpartyId, entityId }: DeactivateCounterpartyCommand): Promise<CounterpartyRecord> {
-    const command = { type: 'DeactivateCounterparty' as const, counterparty_id: counterpartyId, scope: scopeOf(context.actor, entityId), now: this.clock.now() };
+    const command = {
+      type: 'DeactivateCounterparty' as const,
+      counterparty_id: counterpartyId,
+      scope: scopeOf(context.actor, entityId),
+      now: this.clock.now(),
+    };
     return onCounterparty(this.store, context, counterpartyId, command);
   }
 }

@@ -12,10 +12,15 @@ export class GetCounterpartyHandler implements IQueryHandler<GetCounterpartyQuer
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async execute({ actor, counterpartyId: id, entityId }: GetCounterpartyQuery): Promise<CounterpartyRecord> {
-    const loaded = isCounterpartyId(id) ? await loadAggregate(this.store, counterpartyStream(id), counterpartyDecider, { actor: { ...actor, entityId: undefined } }) : null;
+    const loaded = isCounterpartyId(id)
+      ? await loadAggregate(this.store, counterpartyStream(id), counterpartyDecider, {
+          actor: { ...actor, entityId: undefined },
+        })
+      : null;
     if (!loaded || loaded.state.status === 'none') throw new DomainException(notFound('counterparty', id));
     const scope = scopeOf(actor, entityId);
-    if (scope && scope.entity_id !== loaded.state.entity_id) throw scope.kind === 'token' ? forbidden() : new DomainException(notFound('counterparty', id));
+    if (scope && scope.entity_id !== loaded.state.entity_id)
+      throw scope.kind === 'token' ? forbidden() : new DomainException(notFound('counterparty', id));
     return loaded.state;
   }
 }

@@ -14,10 +14,22 @@ export class LookupCounterpartyHandler implements IQueryHandler<LookupCounterpar
   /** Validates coordinates against their scheme and names the bank when the dataset knows its code. */
   async execute({ input }: LookupCounterpartyQuery): Promise<LookupResult> {
     const alpha2 = countries.alpha3ToAlpha2(input.country) ?? '';
-    const checked = checkBankCoordinates({ scheme: input.issuer.scheme, code: input.issuer.code, account_number: input.account_number, country: alpha2 });
+    const checked = checkBankCoordinates({
+      scheme: input.issuer.scheme,
+      code: input.issuer.code,
+      account_number: input.account_number,
+      country: alpha2,
+    });
     if (Array.isArray(checked)) {
       const errors = checked.map((e) => ({ field: FIELD[e.field] ?? e.field, message: e.message }));
-      throw new DomainException(domainError('rule', 'invalid_account_details', `The account details fail the ${input.issuer.scheme} checks: ${errors[0].message}`, { errors }));
+      throw new DomainException(
+        domainError(
+          'rule',
+          'invalid_account_details',
+          `The account details fail the ${input.issuer.scheme} checks: ${errors[0].message}`,
+          { errors },
+        ),
+      );
     }
     const bank = bankOf(checked);
     return {

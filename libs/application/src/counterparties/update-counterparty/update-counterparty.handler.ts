@@ -18,7 +18,16 @@ export class UpdateCounterpartyHandler implements ICommandHandler<UpdateCounterp
     const reassignTo = context.actor.entityId ? null : (change.entity_id ?? null);
     if (reassignTo) await requireEntity(this.store, context, reassignTo);
     const { nickname, profile, meta } = change;
-    const command = { type: 'UpdateCounterparty' as const, counterparty_id: counterpartyId, scope: scopeOf(context.actor), reassign_to: reassignTo, nickname, profile, meta, now: this.clock.now() };
+    const command = {
+      type: 'UpdateCounterparty' as const,
+      counterparty_id: counterpartyId,
+      scope: scopeOf(context.actor),
+      reassign_to: reassignTo,
+      nickname,
+      profile,
+      meta,
+      now: this.clock.now(),
+    };
     return onCounterparty(this.store, context, counterpartyId, command);
   }
 }

@@ -15,6 +15,12 @@ export class CompleteAutomaticReviewHandler implements ICommandHandler<CompleteA
   ) {}
 
   async execute({ context, entityId }: CompleteAutomaticReviewCommand): Promise<void> {
-    await handleCommand(this.store, entityStream(entityId), entityDecider, { type: 'CompleteAutomaticReview', entity_id: entityId, now: this.clock.now() }, context);
+    await handleCommand(
+      this.store,
+      entityStream(entityId),
+      entityDecider,
+      { type: 'CompleteAutomaticReview', entity_id: entityId, now: this.clock.now() },
+      context,
+    );
   }
 }

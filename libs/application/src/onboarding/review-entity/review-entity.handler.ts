@@ -16,7 +16,14 @@ export class ReviewEntityHandler implements ICommandHandler<ReviewEntityCommand>
 
   async execute({ context, input: { entityId, decision, reason } }: ReviewEntityCommand): Promise<ExistingEntity> {
     const reviewer = context.actor.kind === 'operator' ? ('operator' as const) : ('sandbox_review' as const);
-    const command = { type: 'ReviewEntity' as const, entity_id: entityId, decision, reason, reviewer, now: this.clock.now() };
+    const command = {
+      type: 'ReviewEntity' as const,
+      entity_id: entityId,
+      decision,
+      reason,
+      reviewer,
+      now: this.clock.now(),
+    };
     const { state } = await handleCommand(this.store, entityStreamOf(entityId), entityDecider, command, context);
     return state as ExistingEntity;
   }

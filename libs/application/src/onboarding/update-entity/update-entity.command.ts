@@ -2,7 +2,9 @@ import { Command } from '@nestjs/cqrs';
 import type { BusinessPatch, ChangesApplied, ExistingEntity, IndividualPatch } from '@app/domain';
 import type { CommandContext } from '../../command-handling';
 
-export type EntityUpdate = { readonly type: 'individual'; readonly patch: IndividualPatch } | { readonly type: 'business'; readonly patch: BusinessPatch };
+export type EntityUpdate =
+  | { readonly type: 'individual'; readonly patch: IndividualPatch }
+  | { readonly type: 'business'; readonly patch: BusinessPatch };
 
 export interface UpdatedEntity {
   readonly state: ExistingEntity;

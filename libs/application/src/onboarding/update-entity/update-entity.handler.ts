@@ -20,14 +20,24 @@ export class UpdateEntityHandler implements ICommandHandler<UpdateEntityCommand>
   async execute({ context, entityId, update }: UpdateEntityCommand): Promise<UpdatedEntity> {
     const stream = entityStreamOf(entityId);
     await checkEntityReferences(this.store, context, update);
-    const { state, newEvents } = await handleCommand(this.store, stream, entityDecider, updateCommand(entityId, update, this.clock.now()), context);
+    const { state, newEvents } = await handleCommand(
+      this.store,
+      stream,
+      entityDecider,
+      updateCommand(entityId, update, this.clock.now()),
+      context,
+    );
     const updated = newEvents.find((e) => e.type === 'EntityUpdated');
-    return { state: state as ExistingEntity, applied: updated?.type === 'EntityUpdated' ? updated.data.changes_applied : null };
+    return {
+      state: state as ExistingEntity,
+      applied: updated?.type === 'EntityUpdated' ? updated.data.changes_applied : null,
+    };
   }
 }
 
 function updateCommand(entityId: string, update: EntityUpdate, now: number): EntityCommand {
-  if (update.type === 'individual') return { type: 'UpdateIndividualEntity', entity_id: entityId, patch: update.patch, now };
+  if (update.type === 'individual')
+    return { type: 'UpdateIndividualEntity', entity_id: entityId, patch: update.patch, now };
   const new_officer_ids = (update.patch.business_officers ?? []).map(() => `off_${ulid()}`);
   return { type: 'UpdateBusinessEntity', entity_id: entityId, patch: update.patch, new_officer_ids, now };
 }

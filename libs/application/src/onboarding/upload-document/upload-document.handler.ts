@@ -1,6 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { domainError, entityDecider, invalid, isDomainError, type DocumentRecord, type EntityCommand } from '@app/domain';
+import {
+  domainError,
+  entityDecider,
+  invalid,
+  isDomainError,
+  type DocumentRecord,
+  type EntityCommand,
+} from '@app/domain';
 import { BLOB_STORE, type BlobStore } from '@app/platform/blob-store';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
@@ -26,13 +33,28 @@ export class UploadDocumentHandler implements ICommandHandler<UploadDocumentComm
   async execute({ context, upload }: UploadDocumentCommand): Promise<DocumentRecord> {
     const { personId, entityId } = documentPerson(context.actor, upload.personId);
     const content_type = sniffDocumentType(upload.bytes);
-    if (!content_type) throw new DomainException(invalid('file', 'the file must be a PDF, JPEG or PNG (judged by its content)'));
+    if (!content_type)
+      throw new DomainException(invalid('file', 'the file must be a PDF, JPEG or PNG (judged by its content)'));
     const loaded = await loadAggregate(this.store, entityStream(entityId), entityDecider, context);
-    if (!loaded) throw new DomainException(domainError('not_found', 'person_not_found', `No person with id ${personId}`));
+    if (!loaded)
+      throw new DomainException(domainError('not_found', 'person_not_found', `No person with id ${personId}`));
     const document_id = `doc_${ulid()}`;
     const uploaded = this.clock.now();
-    const record = (sha256: string): DocumentRecord => ({ document_id, key: upload.key, person_id: personId, content_type, size: upload.bytes.length, sha256, filename: upload.filename, uploaded });
-    const command = (sha256: string): EntityCommand => ({ type: 'UploadDocument', entity_id: entityId, document: record(sha256) });
+    const record = (sha256: string): DocumentRecord => ({
+      document_id,
+      key: upload.key,
+      person_id: personId,
+      content_type,
+      size: upload.bytes.length,
+      sha256,
+      filename: upload.filename,
+      uploaded,
+    });
+    const command = (sha256: string): EntityCommand => ({
+      type: 'UploadDocument',
+      entity_id: entityId,
+      document: record(sha256),
+    });
     const refused = entityDecider.decide(command(''), loaded.state);
     if (isDomainError(refused)) throw new DomainException(refused);
     const blob = await this.blobs.put(`${context.actor.organizationId}/${document_id}`, upload.bytes);

@@ -13,7 +13,9 @@ export class AdvanceTransferHandler implements ICommandHandler<AdvanceTransferCo
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async execute({ context, transferId, to, statusReason }: AdvanceTransferCommand): Promise<TransferRecord> {
-    const transfer = isTransferId(transferId) ? await advanceTransfer(this.store, transferId, to, statusReason, context) : null;
+    const transfer = isTransferId(transferId)
+      ? await advanceTransfer(this.store, transferId, to, statusReason, context)
+      : null;
     if (!transfer) throw new DomainException(notFound('transfer', transferId));
     return transfer;
   }

@@ -11,6 +11,7 @@ export class ApplyTransferMoneyHandler implements ICommandHandler<ApplyTransferM
   async execute({ context, event }: ApplyTransferMoneyCommand): Promise<void> {
     if (event.type !== 'TransferCreated') return applyMoney(this.store, event, context);
     // A book transfer's request settles it; if that request died, this does.
-    if (event.data.destination_account_id !== null) await settleBookTransfer(this.store, event.data.transfer.id, context);
+    if (event.data.destination_account_id !== null)
+      await settleBookTransfer(this.store, event.data.transfer.id, context);
   }
 }

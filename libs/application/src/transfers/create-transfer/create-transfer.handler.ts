@@ -2,7 +2,13 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFound } from '@app/domain';
 import { accountDecider, heldTransferFor, type OpenAccountState } from '@app/domain/accounts';
-import { isTransfer, transferDecider, type FeeSchedule, type TransferIntent, type TransferRecord } from '@app/domain/transfers';
+import {
+  isTransfer,
+  transferDecider,
+  type FeeSchedule,
+  type TransferIntent,
+  type TransferRecord,
+} from '@app/domain/transfers';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { DomainException, loadAggregate, type CommandContext } from '../../command-handling';
 import { accountStream, isAccountId } from '../../accounts/streams';
@@ -34,8 +40,18 @@ export class CreateTransferHandler implements ICommandHandler<CreateTransferComm
     // not turn a duplicate into a different error.
     // One read answers every earlier transfer of the reference, an older log's too (its reference
     // was moved to this stream at start: legacy-migration.ts).
-    const earlier = await loadAggregate(this.store, transferStreamFor(account.id, input.unique_reference), transferDecider, context);
-    const found = earlier?.state.status === 'elsewhere' ? await transferById(this.store, earlier.state.transfer_id) : earlier && isTransfer(earlier.state) ? earlier.state.transfer : null;
+    const earlier = await loadAggregate(
+      this.store,
+      transferStreamFor(account.id, input.unique_reference),
+      transferDecider,
+      context,
+    );
+    const found =
+      earlier?.state.status === 'elsewhere'
+        ? await transferById(this.store, earlier.state.transfer_id)
+        : earlier && isTransfer(earlier.state)
+          ? earlier.state.transfer
+          : null;
     if (found) return this.answer(context, ofReference(found, account.id, input.unique_reference), false);
     // Held but not yet created (its request is between the two steps, or died there).
     const open = heldTransferFor(account, input.unique_reference) as TransferIntent | undefined;
@@ -47,7 +63,9 @@ export class CreateTransferHandler implements ICommandHandler<CreateTransferComm
 
   /** The source account as the caller may see it: 404 when absent or another organization's, 403 another entity's. */
   private async sourceAccount(context: CommandContext, accountId: string): Promise<OpenAccountState> {
-    const loaded = isAccountId(accountId) ? await loadAggregate(this.store, accountStream(accountId), accountDecider, context) : null;
+    const loaded = isAccountId(accountId)
+      ? await loadAggregate(this.store, accountStream(accountId), accountDecider, context)
+      : null;
     if (!loaded || loaded.state.status !== 'open') throw new DomainException(notFound('account', accountId));
     return loaded.state;
   }

@@ -1,8 +1,21 @@
 import { domainError, rule, type DomainError } from '@app/domain';
 import { accountDecider, balanceOf, type OpenAccountState } from '@app/domain/accounts';
-import { STABLECOIN_CURRENCIES, transferFee, type FeeSchedule, type PaymentType, type TransferIntent } from '@app/domain/transfers';
+import {
+  STABLECOIN_CURRENCIES,
+  transferFee,
+  type FeeSchedule,
+  type PaymentType,
+  type TransferIntent,
+} from '@app/domain/transfers';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
-import { clockOf, DomainException, loadAggregate, systemActor, type Actor, type CommandContext } from '../../command-handling';
+import {
+  clockOf,
+  DomainException,
+  loadAggregate,
+  systemActor,
+  type Actor,
+  type CommandContext,
+} from '../../command-handling';
 import { findPaymentDetail } from '../../counterparties/payment-detail-index';
 import { accountStream, isAccountId } from '../../accounts/streams';
 import type { TransferablePaymentDetail } from '../payment-detail-lookup';
@@ -10,11 +23,18 @@ import { newTransferId } from '../streams';
 import type { CreateTransferInput } from './create-transfer.command';
 
 /** Every check that can refuse runs here, on folded streams, before anything is written (the source account's: create-transfer.handler.ts). */
-export async function transferIntent(store: EventStore, fees: FeeSchedule, context: CommandContext, account: OpenAccountState, input: CreateTransferInput): Promise<TransferIntent> {
+export async function transferIntent(
+  store: EventStore,
+  fees: FeeSchedule,
+  context: CommandContext,
+  account: OpenAccountState,
+  input: CreateTransferInput,
+): Promise<TransferIntent> {
   const detail = await findPaymentDetail(store, context.actor, input.payment_detail_id);
   if (!detail) throw paymentDetailNotFound(input.payment_detail_id);
   checkRoute(account, input.payment_type, detail);
-  const destination = input.payment_type === 'book-transfer' ? await bookDestination(store, context.actor, account, detail) : null;
+  const destination =
+    input.payment_type === 'book-transfer' ? await bookDestination(store, context.actor, account, detail) : null;
   const fee = transferFee(fees, input.payment_type, input.amount);
   checkFunds(account, input.amount, fee);
   return {
@@ -44,9 +64,11 @@ const fail = (error: DomainError): never => {
 function checkRoute(account: OpenAccountState, paymentType: PaymentType, detail: TransferablePaymentDetail): void {
   if (detail.payment_method !== paymentType) {
     fail(
-      rule('payment_method_mismatch', `Payment detail ${detail.id} is for ${detail.payment_method}, not ${paymentType}`, [
-        { field: 'payment_type', message: `must be ${detail.payment_method} for this payment detail` },
-      ]),
+      rule(
+        'payment_method_mismatch',
+        `Payment detail ${detail.id} is for ${detail.payment_method}, not ${paymentType}`,
+        [{ field: 'payment_type', message: `must be ${detail.payment_method} for this payment detail` }],
+      ),
     );
   }
   if (detail.entity_id !== account.entity_id) {
@@ -58,20 +80,36 @@ function checkRoute(account: OpenAccountState, paymentType: PaymentType, detail:
   }
   const stablecoin = STABLECOIN_CURRENCIES.includes(account.currency);
   if (paymentType === 'stablecoin-transfer' && !stablecoin) {
-    fail(rule('currency_mismatch', `Stablecoin transfers need a USC or UST account; ${account.id} holds ${account.currency}`, [{ field: 'account_id', message: 'must hold USC or UST' }]));
+    fail(
+      rule(
+        'currency_mismatch',
+        `Stablecoin transfers need a USC or UST account; ${account.id} holds ${account.currency}`,
+        [{ field: 'account_id', message: 'must hold USC or UST' }],
+      ),
+    );
   }
   if ((paymentType === 'bank-transfer' || paymentType === 'momo-transfer') && stablecoin) {
-    fail(rule('currency_mismatch', `A ${account.currency} account pays out by stablecoin-transfer or book-transfer`, [{ field: 'payment_type', message: `not available for ${account.currency}` }]));
-  }
-  if (detail.currency !== account.currency) {
     fail(
-      rule('currency_mismatch', `Account ${account.id} holds ${account.currency}; payment detail ${detail.id} takes ${detail.currency}`, [
-        { field: 'payment_detail_id', message: `must take ${account.currency}` },
+      rule('currency_mismatch', `A ${account.currency} account pays out by stablecoin-transfer or book-transfer`, [
+        { field: 'payment_type', message: `not available for ${account.currency}` },
       ]),
     );
   }
+  if (detail.currency !== account.currency) {
+    fail(
+      rule(
+        'currency_mismatch',
+        `Account ${account.id} holds ${account.currency}; payment detail ${detail.id} takes ${detail.currency}`,
+        [{ field: 'payment_detail_id', message: `must take ${account.currency}` }],
+      ),
+    );
+  }
   if (detail.counterparty_status !== 'active') {
-    fail(rule('counterparty_inactive', `Counterparty ${detail.counterparty_id} is inactive and cannot receive transfers`, [{ field: 'payment_detail_id', message: 'the counterparty is inactive' }]));
+    fail(
+      rule('counterparty_inactive', `Counterparty ${detail.counterparty_id} is inactive and cannot receive transfers`, [
+        { field: 'payment_detail_id', message: 'the counterparty is inactive' },
+      ]),
+    );
   }
 }
 
@@ -79,11 +117,19 @@ function checkRoute(account: OpenAccountState, paymentType: PaymentType, detail:
  * A book transfer's destination: an open account of the same organization (read as the
  * organization, since it may belong to another of its entities), currency and mode, not the source.
  */
-async function bookDestination(store: EventStore, actor: Actor, source: OpenAccountState, detail: TransferablePaymentDetail): Promise<{ id: string; revision: number }> {
+async function bookDestination(
+  store: EventStore,
+  actor: Actor,
+  source: OpenAccountState,
+  detail: TransferablePaymentDetail,
+): Promise<{ id: string; revision: number }> {
   const id = detail.book_account_id;
-  const refuse = (message: string) => fail(rule('invalid_destination_account', message, [{ field: 'payment_detail_id', message }]));
+  const refuse = (message: string) =>
+    fail(rule('invalid_destination_account', message, [{ field: 'payment_detail_id', message }]));
   if (!id || !isAccountId(id)) return refuse('the payment detail names no account');
-  const loaded = await loadAggregate(store, accountStream(id), accountDecider, { actor: systemActor(actor.organizationId, 'transfers', actor.mode) });
+  const loaded = await loadAggregate(store, accountStream(id), accountDecider, {
+    actor: systemActor(actor.organizationId, 'transfers', actor.mode),
+  });
   if (!loaded || loaded.state.status !== 'open') return refuse(`account ${id} does not exist in this organization`);
   if (id === source.id) return refuse('a book transfer cannot pay the account it is drawn from');
   if (loaded.state.currency !== source.currency) {
@@ -94,14 +140,22 @@ async function bookDestination(store: EventStore, actor: Actor, source: OpenAcco
     );
   }
   // Sandbox money never enters a live balance, nor the other way round.
-  if (loaded.state.mode !== source.mode) return refuse(`the destination is a ${loaded.state.mode} account, the source ${source.mode}`);
+  if (loaded.state.mode !== source.mode)
+    return refuse(`the destination is a ${loaded.state.mode} account, the source ${source.mode}`);
   return { id, revision: loaded.revision };
 }
 
 /** Checked before anything is written, so the usual refusal records nothing; the hold re-checks atomically. */
 function checkFunds(account: OpenAccountState, amount: number, fee: number): void {
   const { available } = balanceOf(account);
-  if (amount + fee > available) fail(rule('insufficient_funds', `Available balance ${available} is below ${amount + fee} (amount ${amount} + fee ${fee})`));
+  if (amount + fee > available)
+    fail(
+      rule(
+        'insufficient_funds',
+        `Available balance ${available} is below ${amount + fee} (amount ${amount} + fee ${fee})`,
+      ),
+    );
 }
 
-const paymentDetailNotFound = (id: string) => new DomainException(domainError('not_found', 'payment_detail_not_found', `No payment detail with id ${id}`));
+const paymentDetailNotFound = (id: string) =>
+  new DomainException(domainError('not_found', 'payment_detail_not_found', `No payment detail with id ${id}`));

@@ -12,9 +12,17 @@ export class GetTransferHandler implements IQueryHandler<GetTransferQuery> {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async execute({ actor, transferId: id, entityId }: GetTransferQuery): Promise<TransferRecord> {
-    const loaded = isTransferId(id) ? await loadAggregate(this.store, transferStream(id), transferDecider, { actor }) : null;
+    const loaded = isTransferId(id)
+      ? await loadAggregate(this.store, transferStream(id), transferDecider, { actor })
+      : null;
     // A keyed stream answers for its reference's transfer only: another time part is another id.
-    if (!loaded || !isTransfer(loaded.state) || loaded.state.transfer.id !== id || loaded.state.transfer.entity_id !== entityId) throw new DomainException(notFound('transfer', id));
+    if (
+      !loaded ||
+      !isTransfer(loaded.state) ||
+      loaded.state.transfer.id !== id ||
+      loaded.state.transfer.entity_id !== entityId
+    )
+      throw new DomainException(notFound('transfer', id));
     return loaded.state.transfer;
   }
 }

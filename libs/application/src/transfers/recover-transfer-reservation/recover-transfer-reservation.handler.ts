@@ -17,7 +17,10 @@ export class RecoverTransferReservationHandler implements ICommandHandler<Recove
       // Only an older version's reservation is held here, and its funds are gone: it stays bound to
       // its reference, and a retry of the request finishes it once the account is funded.
       if (!isInsufficientFunds(error)) throw error;
-      logger.warn({ transfer_id: intent.id }, 'transfer recovery: the reserved transfer cannot be held (insufficient funds); left for a retry');
+      logger.warn(
+        { transfer_id: intent.id },
+        'transfer recovery: the reserved transfer cannot be held (insufficient funds); left for a retry',
+      );
     }
   }
 }

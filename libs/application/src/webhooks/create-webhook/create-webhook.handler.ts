@@ -1,6 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { checkWebhookSettings, isDomainError, webhookDecider, type ExistingWebhook, type WebhookSettings } from '@app/domain';
+import {
+  checkWebhookSettings,
+  isDomainError,
+  webhookDecider,
+  type ExistingWebhook,
+  type WebhookSettings,
+} from '@app/domain';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
@@ -33,13 +39,31 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     const { secret: given, ...settings } = input;
     const secret = given ?? generateWebhookSecret();
     const webhook_id = `whk_${ulid()}`;
-    const command = { type: 'CreateWebhook' as const, webhook_id, entity_id: entityId, settings: { ...settings, signing_key: sealSigningKey(this.box, secret) }, now: this.clock.now() };
+    const command = {
+      type: 'CreateWebhook' as const,
+      webhook_id,
+      entity_id: entityId,
+      settings: { ...settings, signing_key: sealSigningKey(this.box, secret) },
+      now: this.clock.now(),
+    };
     // Refused settings must not leave an index entry behind (the decider checks them again).
     const checked = checkWebhookSettings(command.settings, command.now);
     if (isDomainError(checked)) throw new DomainException(checked);
     // Indexed, and claimed as the entity's authorization endpoint when it would be one (decisions §16), in one append.
-    await claimAuthorizationEndpoint(this.store, context, { entityId, webhookId: webhook_id, creating: true }, checked as WebhookSettings, command.now);
-    const { state } = await handleCommand(this.store, webhookStream(webhook_id), webhookDecider, command, context, { entityId });
-    return { webhook: webhookAt(state as ExistingWebhook, command.now), generatedSecret: given === undefined ? secret : null, signingSecret: standardWebhooksSecret(secret) };
+    await claimAuthorizationEndpoint(
+      this.store,
+      context,
+      { entityId, webhookId: webhook_id, creating: true },
+      checked as WebhookSettings,
+      command.now,
+    );
+    const { state } = await handleCommand(this.store, webhookStream(webhook_id), webhookDecider, command, context, {
+      entityId,
+    });
+    return {
+      webhook: webhookAt(state as ExistingWebhook, command.now),
+      generatedSecret: given === undefined ? secret : null,
+      signingSecret: standardWebhooksSecret(secret),
+    };
   }
 }

@@ -18,6 +18,12 @@ export class DeleteWebhookHandler implements ICommandHandler<DeleteWebhookComman
 
   async execute({ context, entityId, webhookId }: DeleteWebhookCommand): Promise<void> {
     await loadWebhook(this.store, context.actor, entityId, webhookId);
-    await handleCommand(this.store, webhookStream(webhookId), webhookDecider, { type: 'DeleteWebhook', webhook_id: webhookId, now: this.clock.now() }, context);
+    await handleCommand(
+      this.store,
+      webhookStream(webhookId),
+      webhookDecider,
+      { type: 'DeleteWebhook', webhook_id: webhookId, now: this.clock.now() },
+      context,
+    );
   }
 }

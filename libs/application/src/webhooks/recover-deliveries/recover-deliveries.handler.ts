@@ -24,7 +24,11 @@ export class RecoverDeliveriesHandler implements ICommandHandler<RecoverDeliveri
     const now = this.clock.now();
     const to = until ?? now;
     if (to < since)
-      throw new DomainException(domainError('validation', 'validation_error', 'until must not be before since', { errors: [{ field: 'until', message: 'until must not be before since' }] }));
+      throw new DomainException(
+        domainError('validation', 'validation_error', 'until must not be before since', {
+          errors: [{ field: 'until', message: 'until must not be before since' }],
+        }),
+      );
     await loadWebhook(this.store, context.actor, entityId, webhookId);
     return { scheduled: await this.deliveries.recover(webhookId, since, to + 1, now) };
   }

@@ -27,16 +27,31 @@ export class ResendDeliveryHandler implements ICommandHandler<ResendDeliveryComm
     const webhook = await loadWebhook(this.store, context.actor, entityId, webhookId);
     const original = await this.deliveries.get(`whd_${derivedUlid(eventId, webhookId)}`);
     const { organizationId, mode } = context.actor;
-    if (!original || original.organization_id !== organizationId || original.mode !== mode || original.entity_id !== entityId) {
-      throw new DomainException(domainError('not_found', 'event_not_found', `Event ${eventId} was never due to webhook ${webhookId}`));
+    if (
+      !original ||
+      original.organization_id !== organizationId ||
+      original.mode !== mode ||
+      original.entity_id !== entityId
+    ) {
+      throw new DomainException(
+        domainError('not_found', 'event_not_found', `Event ${eventId} was never due to webhook ${webhookId}`),
+      );
     }
     // As for test events: an inactive webhook would only pause it.
     if (webhookStatusAt(webhook, this.clock.now()) !== 'active') {
-      throw new DomainException(domainError('rule', 'webhook_inactive', `Webhook ${webhookId} is inactive; activate it to resend`));
+      throw new DomainException(
+        domainError('rule', 'webhook_inactive', `Webhook ${webhookId} is inactive; activate it to resend`),
+      );
     }
     const outcome = await this.deliveries.resend(original.id, `whd_${ulid()}`, this.clock.now());
     if ('refused' in outcome) {
-      throw new DomainException(domainError('conflict', 'delivery_pending', `The delivery of ${eventId} to ${webhookId} is still being retried; resend it once it has ended`));
+      throw new DomainException(
+        domainError(
+          'conflict',
+          'delivery_pending',
+          `The delivery of ${eventId} to ${webhookId} is still being retried; resend it once it has ended`,
+        ),
+      );
     }
     return { webhook_id: webhookId, event_id: eventId };
   }

@@ -19,10 +19,22 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ context, entityId, webhookId, secret: given, expirePreviousIn }: RotateWebhookSecretCommand): Promise<RotatedWebhook> {
+  async execute({
+    context,
+    entityId,
+    webhookId,
+    secret: given,
+    expirePreviousIn,
+  }: RotateWebhookSecretCommand): Promise<RotatedWebhook> {
     await loadWebhook(this.store, context.actor, entityId, webhookId);
     const secret = given ?? generateWebhookSecret();
-    const command = { type: 'RotateWebhookSecret' as const, webhook_id: webhookId, signing_key: sealSigningKey(this.box, secret), expire_previous_in: expirePreviousIn, now: this.clock.now() };
+    const command = {
+      type: 'RotateWebhookSecret' as const,
+      webhook_id: webhookId,
+      signing_key: sealSigningKey(this.box, secret),
+      expire_previous_in: expirePreviousIn,
+      now: this.clock.now(),
+    };
     const { state } = await handleCommand(this.store, webhookStream(webhookId), webhookDecider, command, context);
     return { webhook: webhookAt(state as ExistingWebhook, command.now), signingSecret: standardWebhooksSecret(secret) };
   }

@@ -26,10 +26,22 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     if (changes.url !== undefined) await checkWebhookUrl(changes.url, this.config.webhookAllowPrivateNetworks);
     const { secret, ...rest } = changes;
     const sealed = secret === undefined ? {} : { signing_key: sealSigningKey(this.box, secret) };
-    const command = { type: 'UpdateWebhook' as const, webhook_id: webhookId, changes: { ...rest, ...sealed }, now: this.clock.now() };
+    const command = {
+      type: 'UpdateWebhook' as const,
+      webhook_id: webhookId,
+      changes: { ...rest, ...sealed },
+      now: this.clock.now(),
+    };
     // Decisions §16: subscribing (or setting active again) must not make a second authorization endpoint.
     const checked = checkWebhookSettings(command.changes, command.now);
-    if (!isDomainError(checked)) await claimAuthorizationEndpoint(this.store, context, { entityId, webhookId, creating: false }, { ...current, ...checked }, command.now);
+    if (!isDomainError(checked))
+      await claimAuthorizationEndpoint(
+        this.store,
+        context,
+        { entityId, webhookId, creating: false },
+        { ...current, ...checked },
+        command.now,
+      );
     const { state } = await handleCommand(this.store, webhookStream(webhookId), webhookDecider, command, context);
     return webhookAt(state as ExistingWebhook, command.now);
   }

@@ -27,7 +27,9 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): Decisi
     case 'RotateApiKey':
       if (state.status === 'none') return notFound('api_key', command.api_key_id);
       if (state.status === 'revoked') return conflict('api_key_revoked', 'A revoked key cannot be rotated');
-      return [{ type: 'ApiKeyRotated', data: { api_key_id: command.api_key_id, ...command.material, rotated: command.now } }];
+      return [
+        { type: 'ApiKeyRotated', data: { api_key_id: command.api_key_id, ...command.material, rotated: command.now } },
+      ];
     case 'RevokeApiKey':
       if (state.status === 'none') return notFound('api_key', command.api_key_id);
       if (state.status === 'revoked') return conflict('api_key_revoked', 'This API key is already revoked');

@@ -21,7 +21,10 @@ export type ApiKeyEvent =
         readonly created: number;
       };
     }
-  | { readonly type: 'ApiKeyRotated'; readonly data: KeyMaterial & { readonly api_key_id: string; readonly rotated: number } }
+  | {
+      readonly type: 'ApiKeyRotated';
+      readonly data: KeyMaterial & { readonly api_key_id: string; readonly rotated: number };
+    }
   | { readonly type: 'ApiKeyRevoked'; readonly data: { readonly api_key_id: string; readonly revoked: number } };
 
 /** The lookup stream `api-key-hash-<sha256>` holds one of these, pointing a credential at its key. */

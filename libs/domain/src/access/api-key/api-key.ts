@@ -21,7 +21,14 @@ export function evolveApiKey(state: ApiKeyState, event: ApiKeyEvent): ApiKeyStat
     case 'ApiKeyCreated': {
       const { api_key_id, bootstrap: _bootstrap, created, api_version, ...rest } = event.data;
       // Upcast: a key created before versions existed is on the first one.
-      return { ...rest, api_version: api_version ?? FIRST_API_VERSION, status: 'active', id: api_key_id, created, updated: created };
+      return {
+        ...rest,
+        api_version: api_version ?? FIRST_API_VERSION,
+        status: 'active',
+        id: api_key_id,
+        created,
+        updated: created,
+      };
     }
     case 'ApiKeyRotated': {
       if (state.status === 'none') return state;

@@ -14,7 +14,8 @@ export type EntityTokenEvent = {
   };
 };
 
-export type EntityTokenState = { readonly status: 'none' } | { readonly status: 'issued'; readonly data: EntityTokenEvent['data'] };
+export type EntityTokenState =
+  { readonly status: 'none' } | { readonly status: 'issued'; readonly data: EntityTokenEvent['data'] };
 
 export type EntityTokenCommand = { readonly type: 'IssueEntityToken'; readonly data: EntityTokenEvent['data'] };
 

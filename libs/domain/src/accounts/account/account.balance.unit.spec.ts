@@ -12,15 +12,32 @@ const holdIds = ['trf_a', 'trf_b', 'trf_c', 'trf_d', 'trf_e'];
 
 const command = fc.oneof(
   fc.record({ type: fc.constant('FundAccount' as const), amount: fc.integer({ min: 1, max: 1_000_000 }) }),
-  fc.record({ type: fc.constant('ReceiveBookTransfer' as const), id: fc.constantFrom(...holdIds), amount: fc.integer({ min: 1, max: 500_000 }) }),
-  fc.record({ type: fc.constant('PlaceHold' as const), hold_id: fc.constantFrom(...holdIds), amount: fc.integer({ min: 1, max: 1_500_000 }), fee: fc.integer({ min: 0, max: 5_000 }) }),
-  fc.record({ type: fc.constantFrom('ReleaseHold' as const, 'SettleHold' as const, 'ReverseSettledHold' as const), hold_id: fc.constantFrom(...holdIds) }),
+  fc.record({
+    type: fc.constant('ReceiveBookTransfer' as const),
+    id: fc.constantFrom(...holdIds),
+    amount: fc.integer({ min: 1, max: 500_000 }),
+  }),
+  fc.record({
+    type: fc.constant('PlaceHold' as const),
+    hold_id: fc.constantFrom(...holdIds),
+    amount: fc.integer({ min: 1, max: 1_500_000 }),
+    fee: fc.integer({ min: 0, max: 5_000 }),
+  }),
+  fc.record({
+    type: fc.constantFrom('ReleaseHold' as const, 'SettleHold' as const, 'ReverseSettledHold' as const),
+    hold_id: fc.constantFrom(...holdIds),
+  }),
 );
 
 type Step = typeof command extends fc.Arbitrary<infer T> ? T : never;
 
-const closedIn = (log: readonly AccountEvent[], holdId: string, type: AccountEvent['type']) => log.some((e) => e.type === type && 'hold_id' in e.data && e.data.hold_id === holdId);
-const heldTotalIn = (log: readonly AccountEvent[], holdId: string) => log.reduce((total, e) => (e.type === 'FundsHeld' && e.data.hold_id === holdId ? e.data.amount + e.data.fee : total), 0);
+const closedIn = (log: readonly AccountEvent[], holdId: string, type: AccountEvent['type']) =>
+  log.some((e) => e.type === type && 'hold_id' in e.data && e.data.hold_id === holdId);
+const heldTotalIn = (log: readonly AccountEvent[], holdId: string) =>
+  log.reduce(
+    (total, e) => (e.type === 'FundsHeld' && e.data.hold_id === holdId ? e.data.amount + e.data.fee : total),
+    0,
+  );
 
 /**
  * What the application passes in (here read from the whole log; the application reads the movement's
@@ -55,9 +72,19 @@ function toCommand(step: Step, i: number, log: readonly AccountEvent[]): Account
       };
     case 'ReverseSettledHold': {
       if (closedIn(log, step.hold_id, 'HoldSettled')) {
-        return { ...base, type: step.type, hold_id: step.hold_id, total: heldTotalIn(log, step.hold_id), already_reversed: closedIn(log, step.hold_id, 'HoldReversed') };
+        return {
+          ...base,
+          type: step.type,
+          hold_id: step.hold_id,
+          total: heldTotalIn(log, step.hold_id),
+          already_reversed: closedIn(log, step.hold_id, 'HoldReversed'),
+        };
       }
-      return { ...base, type: closedIn(log, step.hold_id, 'HoldReleased') ? 'ReleaseHold' : 'SettleHold', hold_id: step.hold_id };
+      return {
+        ...base,
+        type: closedIn(log, step.hold_id, 'HoldReleased') ? 'ReleaseHold' : 'SettleHold',
+        hold_id: step.hold_id,
+      };
     }
     default:
       return { ...base, type: step.type, hold_id: step.hold_id };

@@ -79,30 +79,66 @@ type State = OpenAccountState;
 export function creditCollection(command: Cmd<'CreditCollection'>, state: State): Decision<CollectionEvent> {
   if (command.already_credited) return [];
   if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
-  if (!Number.isSafeInteger(command.fee) || command.fee < 0 || command.fee > command.amount) return invalid('fee', 'fee must be 0 to the amount');
-  if (command.currency !== state.currency) return rule('currency_mismatch', `The account holds ${state.currency}, not ${command.currency}`);
+  if (!Number.isSafeInteger(command.fee) || command.fee < 0 || command.fee > command.amount)
+    return invalid('fee', 'fee must be 0 to the amount');
+  if (command.currency !== state.currency)
+    return rule('currency_mismatch', `The account holds ${state.currency}, not ${command.currency}`);
   const net = command.amount - command.fee;
-  if (state.current + net > Number.MAX_SAFE_INTEGER) return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');
+  if (state.current + net > Number.MAX_SAFE_INTEGER)
+    return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');
   const { available, current } = balanceOf(state);
   const { account_id, payment_intent_id, amount, fee, currency, now } = command;
   const balance_after = { available: available + net, current: current + net };
-  return [{ type: 'CollectionCredited', data: { account_id, entity_id: state.entity_id, payment_intent_id, amount, fee, net, currency, balance_after, credited: now } }];
+  return [
+    {
+      type: 'CollectionCredited',
+      data: {
+        account_id,
+        entity_id: state.entity_id,
+        payment_intent_id,
+        amount,
+        fee,
+        net,
+        currency,
+        balance_after,
+        credited: now,
+      },
+    },
+  ];
 }
 
 /** The intent set the amount aside (the charge left); this debits it if the available balance allows, once. */
 export function refundCollection(command: Cmd<'RefundCollection'>, state: State): Decision<CollectionEvent> {
   if (command.already_refunded) return [];
   if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
-  if (command.currency !== state.currency) return rule('currency_mismatch', `The account holds ${state.currency}, not ${command.currency}`);
+  if (command.currency !== state.currency)
+    return rule('currency_mismatch', `The account holds ${state.currency}, not ${command.currency}`);
   const { available, current } = balanceOf(state);
-  if (command.amount > available) return rule('insufficient_funds', `Available balance ${available} is below the refund of ${command.amount}`);
+  if (command.amount > available)
+    return rule('insufficient_funds', `Available balance ${available} is below the refund of ${command.amount}`);
   const { account_id, payment_intent_id, refund_id, amount, currency, reason, now } = command;
   const balance_after = { available: available - amount, current: current - amount };
-  return [{ type: 'CollectionRefunded', data: { account_id, entity_id: state.entity_id, payment_intent_id, refund_id, amount, currency, reason, balance_after, refunded: now } }];
+  return [
+    {
+      type: 'CollectionRefunded',
+      data: {
+        account_id,
+        entity_id: state.entity_id,
+        payment_intent_id,
+        refund_id,
+        amount,
+        currency,
+        reason,
+        balance_after,
+        refunded: now,
+      },
+    },
+  ];
 }
 
 /** Money only: which collections and refunds were applied is the intents' to know. */
 export function evolveCollections<S extends State>(state: S, event: CollectionEvent): S {
-  if (event.type === 'CollectionCredited') return { ...state, current: state.current + event.data.net, updated: event.data.credited };
+  if (event.type === 'CollectionCredited')
+    return { ...state, current: state.current + event.data.net, updated: event.data.credited };
   return { ...state, current: state.current - event.data.amount, updated: event.data.refunded };
 }

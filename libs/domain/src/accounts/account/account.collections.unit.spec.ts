@@ -3,7 +3,11 @@ import { isDomainError } from '../../shared';
 import { newServiceBan } from '../account-numbers';
 import { seededRandom } from '../testing/fixed-random';
 import type { AccountEvent } from './account.events';
-import { paymentIntentDecider, type PaymentIntentEvent, type PaymentIntentState } from '../../collections/payment-intent';
+import {
+  paymentIntentDecider,
+  type PaymentIntentEvent,
+  type PaymentIntentState,
+} from '../../collections/payment-intent';
 import { balanceOf, type AccountState } from './account';
 import { accountDecider, type AccountCommand } from './account.decide';
 
@@ -11,8 +15,18 @@ const ACC = 'acc_01J00000000000000000000000';
 const intents = ['pi_a', 'pi_b', 'pi_c', 'pi_d'];
 
 const step = fc.oneof(
-  fc.record({ type: fc.constant('CreditCollection' as const), intent: fc.constantFrom(...intents), amount: fc.integer({ min: 1, max: 1_000_000 }), fee: fc.integer({ min: 0, max: 40_000 }) }),
-  fc.record({ type: fc.constant('RefundCollection' as const), intent: fc.constantFrom(...intents), refund: fc.integer({ min: 0, max: 30 }), amount: fc.integer({ min: 1, max: 800_000 }) }),
+  fc.record({
+    type: fc.constant('CreditCollection' as const),
+    intent: fc.constantFrom(...intents),
+    amount: fc.integer({ min: 1, max: 1_000_000 }),
+    fee: fc.integer({ min: 0, max: 40_000 }),
+  }),
+  fc.record({
+    type: fc.constant('RefundCollection' as const),
+    intent: fc.constantFrom(...intents),
+    refund: fc.integer({ min: 0, max: 30 }),
+    amount: fc.integer({ min: 1, max: 800_000 }),
+  }),
 );
 
 const opened = () =>
@@ -34,7 +48,9 @@ const opened = () =>
   ).reduce(accountDecider.evolve, accountDecider.initialState);
 
 const landed = (log: readonly AccountEvent[], type: 'CollectionCredited' | 'CollectionRefunded', key: string) =>
-  log.some((e) => e.type === type && (e.type === 'CollectionCredited' ? e.data.payment_intent_id : e.data.refund_id) === key);
+  log.some(
+    (e) => e.type === type && (e.type === 'CollectionCredited' ? e.data.payment_intent_id : e.data.refund_id) === key,
+  );
 
 /** Given these events, when the command: the events decided (a domain error throws). */
 function when(given: readonly AccountEvent[], command: AccountCommand): AccountEvent[] {
@@ -72,7 +88,10 @@ class World {
   readonly log: AccountEvent[] = [];
   readonly intents = new Map<string, PaymentIntentState>();
 
-  private intent(id: string, command: Parameters<typeof paymentIntentDecider.decide>[0]): PaymentIntentEvent[] | string {
+  private intent(
+    id: string,
+    command: Parameters<typeof paymentIntentDecider.decide>[0],
+  ): PaymentIntentEvent[] | string {
     const state = this.intents.get(id) ?? paymentIntentDecider.initialState;
     const decided = paymentIntentDecider.decide(command, state);
     if (isDomainError(decided)) return decided.code;
@@ -92,24 +111,54 @@ class World {
 
   /** Settlement: the account is credited, then the intent completed (created and confirmed first). */
   complete(id: string, amount: number, fee: number): void {
-    const intent = { id, currency: 'USD', amount, reference: id, description: null, entity_id: 'ent_1', account_id: ACC, created: 0 };
+    const intent = {
+      id,
+      currency: 'USD',
+      amount,
+      reference: id,
+      description: null,
+      entity_id: 'ent_1',
+      account_id: ACC,
+      created: 0,
+    };
     this.intent(id, { type: 'CreatePaymentIntent', intent });
     this.intent(id, { type: 'ConfirmPaymentIntent', payment_intent_id: id, intent_action_id: `ia_${id}`, now: 0 });
     const credited = this.onAccount(credit(this.log, id, amount, Math.min(fee, amount)));
-    if (typeof credited !== 'string') this.intent(id, { type: 'CompletePaymentIntent', payment_intent_id: id, intent_action_id: `ia_${id}`, now: 0 });
+    if (typeof credited !== 'string')
+      this.intent(id, { type: 'CompletePaymentIntent', payment_intent_id: id, intent_action_id: `ia_${id}`, now: 0 });
   }
 
   /** A refund: set aside on the intent, debited on the account, then recorded or freed. */
   refund(id: string, refundId: string, amount: number): string | null {
-    const asked = this.intent(id, { type: 'RequestRefund', payment_intent_id: id, refund_id: refundId, amount, reason: null, account_revision: 0, now: 0 });
+    const asked = this.intent(id, {
+      type: 'RequestRefund',
+      payment_intent_id: id,
+      refund_id: refundId,
+      amount,
+      reason: null,
+      account_revision: 0,
+      now: 0,
+    });
     if (typeof asked === 'string') return asked;
     const debited = this.onAccount(refund(this.log, refundId, amount, id));
     if (typeof debited === 'string') {
       this.intent(id, { type: 'FailRefund', payment_intent_id: id, refund_id: refundId, reason: debited, now: 0 });
       return debited;
     }
-    const data = this.log.find((e) => e.type === 'CollectionRefunded' && e.data.refund_id === refundId)!.data as { amount: number; reason: null };
-    const record = { id: refundId, payment_intent_id: id, account_id: ACC, amount: data.amount, currency: 'USD', reason: data.reason, status: 'succeeded' as const, created: 0 };
+    const data = this.log.find((e) => e.type === 'CollectionRefunded' && e.data.refund_id === refundId)!.data as {
+      amount: number;
+      reason: null;
+    };
+    const record = {
+      id: refundId,
+      payment_intent_id: id,
+      account_id: ACC,
+      amount: data.amount,
+      currency: 'USD',
+      reason: data.reason,
+      status: 'succeeded' as const,
+      created: 0,
+    };
     this.intent(id, { type: 'RecordRefund', payment_intent_id: id, refund: record, now: 0 });
     return null;
   }
@@ -124,7 +173,13 @@ describe('collections on the account stream (decisions §7)', () => {
           if (s.type === 'CreditCollection') world.complete(s.intent, s.amount, s.fee);
           else {
             const refused = world.refund(s.intent, `rfd_${s.intent}_${s.refund}`, s.amount);
-            if (refused) expect(['refund_exceeds_charge', 'insufficient_funds', 'invalid_state', 'payment_intent_not_found']).toContain(refused);
+            if (refused)
+              expect([
+                'refund_exceeds_charge',
+                'insufficient_funds',
+                'invalid_state',
+                'payment_intent_not_found',
+              ]).toContain(refused);
           }
         }
         const charged = new Map<string, number>();
@@ -134,7 +189,8 @@ describe('collections on the account stream (decisions §7)', () => {
             expect(charged.has(e.data.payment_intent_id)).toBe(false);
             charged.set(e.data.payment_intent_id, e.data.amount);
           }
-          if (e.type === 'CollectionRefunded') refunded.set(e.data.payment_intent_id, (refunded.get(e.data.payment_intent_id) ?? 0) + e.data.amount);
+          if (e.type === 'CollectionRefunded')
+            refunded.set(e.data.payment_intent_id, (refunded.get(e.data.payment_intent_id) ?? 0) + e.data.amount);
         }
         const credits = world.log.reduce((n, e) => n + (e.type === 'CollectionCredited' ? e.data.net : 0), 0);
         const refunds = [...refunded.values()].reduce((a, b) => a + b, 0);
@@ -180,11 +236,14 @@ describe('collections on the account stream (decisions §7)', () => {
   });
 
   it('the state does not grow with collections and refunds: 600 of each fold to the size of one', () => {
-    const size = (log: readonly AccountEvent[]) => JSON.stringify({ ...log.reduce(accountDecider.evolve, opened()), current: 0, updated: 0 }).length; // the figures aside
+    const size = (log: readonly AccountEvent[]) =>
+      JSON.stringify({ ...log.reduce(accountDecider.evolve, opened()), current: 0, updated: 0 }).length; // the figures aside
     const log: AccountEvent[] = [];
     for (let i = 0; i < 600; i++) {
       log.push(...when(log, credit([], `pi_${i}`, 1000, 0)));
-      log.push(...when(log, refund(log.filter((e) => e.type !== 'AccountOpened').slice(-1), `rfd_${i}`, 400, `pi_${i}`)));
+      log.push(
+        ...when(log, refund(log.filter((e) => e.type !== 'AccountOpened').slice(-1), `rfd_${i}`, 400, `pi_${i}`)),
+      );
       if (i === 0) expect(log).toHaveLength(2);
     }
     expect(size(log)).toBe(size(log.slice(0, 2)));

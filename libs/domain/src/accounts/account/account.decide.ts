@@ -1,4 +1,13 @@
-import { conflict, domainError, invalid, notFound, rule, type Decider, type Decision, type DomainError } from '../../shared';
+import {
+  conflict,
+  domainError,
+  invalid,
+  notFound,
+  rule,
+  type Decider,
+  type Decision,
+  type DomainError,
+} from '../../shared';
 import { isValidServiceBan } from '../account-numbers';
 import { currencyInfo, isValidAmount } from '../currency';
 import { assetTypeOf, isRail, RAILS, railsFor, type AssetType, type Rail } from '../rails';
@@ -24,7 +33,14 @@ export type AccountCommand =
       readonly service_ban: string;
       readonly now: number;
     }
-  | { readonly type: 'FundAccount'; readonly account_id: string; readonly transaction_id: string; readonly amount: number; readonly currency: string; readonly now: number }
+  | {
+      readonly type: 'FundAccount';
+      readonly account_id: string;
+      readonly transaction_id: string;
+      readonly amount: number;
+      readonly currency: string;
+      readonly now: number;
+    }
   | {
       readonly type: 'IssueAccountDetails';
       readonly account_id: string;
@@ -91,15 +107,24 @@ export function refuseOpenAccount(command: Omit<Open, 'service_ban'>): DomainErr
   if (command.account_type !== 'checking') return invalid('type', 'type must be "checking"');
   if (!currencyInfo(command.currency)) return invalid('currency', 'currency must be an ISO 4217 code, USC or UST');
   const name = command.display_name;
-  if (name.trim().length === 0 || name.length > DISPLAY_NAME_MAX) return invalid('display_name', `display_name must be 1-${DISPLAY_NAME_MAX} characters`);
+  if (name.trim().length === 0 || name.length > DISPLAY_NAME_MAX)
+    return invalid('display_name', `display_name must be 1-${DISPLAY_NAME_MAX} characters`);
   if (command.entity.status !== 'approved') {
-    return rule('entity_not_approved', `Entity ${command.entity.id} is ${command.entity.status}; accounts need an approved entity`, [{ field: 'entity_id', message: 'the entity must be approved' }]);
+    return rule(
+      'entity_not_approved',
+      `Entity ${command.entity.id} is ${command.entity.status}; accounts need an approved entity`,
+      [{ field: 'entity_id', message: 'the entity must be approved' }],
+    );
   }
   return null;
 }
 
 /** Whether this account can have coordinates on this rail, checkable before a number is reserved. */
-export function refuseAccountDetails(state: OpenAccountState, assetType: AssetType, rail: Rail | null): DomainError | null {
+export function refuseAccountDetails(
+  state: OpenAccountState,
+  assetType: AssetType,
+  rail: Rail | null,
+): DomainError | null {
   if (assetTypeOf(state.currency) !== assetType) {
     return rule('asset_type_mismatch', `A ${state.currency} account takes asset_type ${assetTypeOf(state.currency)}`, [
       { field: 'asset_type', message: `must be ${assetTypeOf(state.currency)} for ${state.currency}` },
@@ -108,7 +133,11 @@ export function refuseAccountDetails(state: OpenAccountState, assetType: AssetTy
   const offered = railsFor(state.currency);
   if (!rail || !offered.includes(rail)) {
     const which = offered.length ? `one of ${offered.join(', ')}` : 'none yet';
-    return rule('rail_not_supported', `${state.currency} is not carried on ${rail ?? 'any rail'} here; rails: ${which}`, [{ field: 'rail', message: `not available for ${state.currency}` }]);
+    return rule(
+      'rail_not_supported',
+      `${state.currency} is not carried on ${rail ?? 'any rail'} here; rails: ${which}`,
+      [{ field: 'rail', message: `not available for ${state.currency}` }],
+    );
   }
   return null;
 }
@@ -117,39 +146,90 @@ function open(command: Open, state: AccountState): Decision<AccountEvent> {
   if (state.status !== 'none') return conflict('account_exists', `Account ${command.account_id} already exists`);
   const refused = refuseOpenAccount(command);
   if (refused) return refused;
-  if (!isValidServiceBan(command.service_ban)) return domainError('validation', 'invalid_service_ban', 'The service BAN fails its check digit');
+  if (!isValidServiceBan(command.service_ban))
+    return domainError('validation', 'invalid_service_ban', 'The service BAN fails its check digit');
   const { account_id, entity, mode, currency, display_name, service_ban, now } = command;
   const minor_units = currencyInfo(currency)!.minor_units;
-  return [{ type: 'AccountOpened', data: { account_id, entity_id: entity.id, mode, type: 'checking', currency, minor_units, display_name, service_ban, opened: now } }];
+  return [
+    {
+      type: 'AccountOpened',
+      data: {
+        account_id,
+        entity_id: entity.id,
+        mode,
+        type: 'checking',
+        currency,
+        minor_units,
+        display_name,
+        service_ban,
+        opened: now,
+      },
+    },
+  ];
 }
 
-function fund(command: Extract<AccountCommand, { type: 'FundAccount' }>, state: OpenAccountState): Decision<AccountEvent> {
+function fund(
+  command: Extract<AccountCommand, { type: 'FundAccount' }>,
+  state: OpenAccountState,
+): Decision<AccountEvent> {
   // Sandbox money is test money; a live account's balance must only ever hold real funds.
-  if (state.mode !== 'sandbox') return domainError('forbidden', 'sandbox_only', 'Live accounts cannot be funded from the sandbox');
+  if (state.mode !== 'sandbox')
+    return domainError('forbidden', 'sandbox_only', 'Live accounts cannot be funded from the sandbox');
   if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
   if (command.currency !== state.currency) {
-    return rule('currency_mismatch', `The account holds ${state.currency}, not ${command.currency}`, [{ field: 'currency', message: `must be ${state.currency}` }]);
+    return rule('currency_mismatch', `The account holds ${state.currency}, not ${command.currency}`, [
+      { field: 'currency', message: `must be ${state.currency}` },
+    ]);
   }
-  if (state.current + command.amount > Number.MAX_SAFE_INTEGER) return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');
+  if (state.current + command.amount > Number.MAX_SAFE_INTEGER)
+    return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');
   const current = state.current + command.amount;
   const balance_after = { current, available: balanceOf(state).available + command.amount };
   const { account_id, transaction_id, amount, currency, now } = command;
-  return [{ type: 'AccountFunded', data: { account_id, entity_id: state.entity_id, transaction_id, amount, currency, source: 'sandbox', balance_after, funded: now } }];
+  return [
+    {
+      type: 'AccountFunded',
+      data: {
+        account_id,
+        entity_id: state.entity_id,
+        transaction_id,
+        amount,
+        currency,
+        source: 'sandbox',
+        balance_after,
+        funded: now,
+      },
+    },
+  ];
 }
 
-function issueDetails(command: Extract<AccountCommand, { type: 'IssueAccountDetails' }>, state: OpenAccountState): Decision<AccountEvent> {
+function issueDetails(
+  command: Extract<AccountCommand, { type: 'IssueAccountDetails' }>,
+  state: OpenAccountState,
+): Decision<AccountEvent> {
   if (!isRail(command.rail)) return invalid('rail', 'unknown rail');
   const refused = refuseAccountDetails(state, command.asset_type, command.rail);
   if (refused) return refused;
   // Coordinates are issued once per rail; asking again is answered with the existing record.
   if (state.details[command.rail]) return [];
   const spec = RAILS[command.rail];
-  if (!spec.isValidNumber(command.account_number)) return invalid('account_number', `not a valid ${command.rail} account number`);
+  if (!spec.isValidNumber(command.account_number))
+    return invalid('account_number', `not a valid ${command.rail} account number`);
   const { account_id, account_details_id, asset_type, rail, account_number, now } = command;
   return [
     {
       type: 'AccountDetailsIssued',
-      data: { account_id, entity_id: state.entity_id, account_details_id, asset_type, rail, currency: state.currency, account_number, issuer: spec.issuer, issued: now },
+      data: {
+        account_id,
+        entity_id: state.entity_id,
+        account_details_id,
+        asset_type,
+        rail,
+        currency: state.currency,
+        account_number,
+        issuer: spec.issuer,
+        issued: now,
+      },
     },
   ];
 }

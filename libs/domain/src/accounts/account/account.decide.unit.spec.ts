@@ -27,16 +27,51 @@ const openCmd = (over: Partial<Extract<AccountCommand, { type: 'OpenAccount' }>>
 
 const opened = (over: Partial<Extract<AccountEvent, { type: 'AccountOpened' }>['data']> = {}): AccountEvent => ({
   type: 'AccountOpened',
-  data: { account_id: ACC, entity_id: ENT, mode: 'sandbox', type: 'checking', currency: 'USD', minor_units: 2, display_name: 'Operating', service_ban: BAN, opened: T0, ...over },
+  data: {
+    account_id: ACC,
+    entity_id: ENT,
+    mode: 'sandbox',
+    type: 'checking',
+    currency: 'USD',
+    minor_units: 2,
+    display_name: 'Operating',
+    service_ban: BAN,
+    opened: T0,
+    ...over,
+  },
 });
 
 const funded = (amount: number, current: number, transaction_id = 'txn_1'): AccountEvent => ({
   type: 'AccountFunded',
-  data: { account_id: ACC, entity_id: ENT, transaction_id, amount, currency: 'USD', source: 'sandbox', balance_after: { available: current, current }, funded: T0 + 1 },
+  data: {
+    account_id: ACC,
+    entity_id: ENT,
+    transaction_id,
+    amount,
+    currency: 'USD',
+    source: 'sandbox',
+    balance_after: { available: current, current },
+    funded: T0 + 1,
+  },
 });
 
-const fund = (amount: number, currency = 'USD', transaction_id = 'txn_1'): AccountCommand => ({ type: 'FundAccount', account_id: ACC, transaction_id, amount, currency, now: T0 + 1 });
-const hold = (hold_id: string, amount: number, fee = 0): AccountCommand => ({ type: 'PlaceHold', account_id: ACC, hold_id, amount, fee, origin_done: false, now: T0 + 2 });
+const fund = (amount: number, currency = 'USD', transaction_id = 'txn_1'): AccountCommand => ({
+  type: 'FundAccount',
+  account_id: ACC,
+  transaction_id,
+  amount,
+  currency,
+  now: T0 + 1,
+});
+const hold = (hold_id: string, amount: number, fee = 0): AccountCommand => ({
+  type: 'PlaceHold',
+  account_id: ACC,
+  hold_id,
+  amount,
+  fee,
+  origin_done: false,
+  now: T0 + 2,
+});
 const achNumber = RAILS.ach.newNumber(seededRandom(4));
 const issue = (over: Partial<Extract<AccountCommand, { type: 'IssueAccountDetails' }>> = {}): AccountCommand => ({
   type: 'IssueAccountDetails',
@@ -92,9 +127,12 @@ describe('account decider', () => {
         .thenError('invalid_service_ban');
     });
 
-    it.each([fund(100), hold('trf_1', 100), issue(), { type: 'SettleHold', account_id: ACC, hold_id: 'h', now: T0 } as AccountCommand])('answers not found to %p', (command) =>
-      spec([]).when(command).thenError('account_not_found'),
-    );
+    it.each([
+      fund(100),
+      hold('trf_1', 100),
+      issue(),
+      { type: 'SettleHold', account_id: ACC, hold_id: 'h', now: T0 } as AccountCommand,
+    ])('answers not found to %p', (command) => spec([]).when(command).thenError('account_not_found'));
   });
 
   describe('open account', () => {
@@ -179,7 +217,10 @@ describe('account decider', () => {
       spec([opened(), funded(1000, 1000)])
         .when(hold('trf_1', 900, 100))
         .thenState((s, events) => {
-          expect(events[0]).toMatchObject({ type: 'FundsHeld', data: { balance_after: { available: 0, current: 1000 } } });
+          expect(events[0]).toMatchObject({
+            type: 'FundsHeld',
+            data: { balance_after: { available: 0, current: 1000 } },
+          });
           expect([s, openHolds(s)]).toMatchObject([{ current: 1000, held: 1000 }, { trf_1: 1000 }]);
         });
       spec([opened(), funded(1000, 1000)])
@@ -214,7 +255,17 @@ describe('account decider', () => {
     const given = [
       opened(),
       funded(1000, 1000),
-      { type: 'FundsHeld', data: { account_id: ACC, hold_id: 'trf_1', amount: 600, fee: 50, balance_after: { available: 350, current: 1000 }, held: T0 } } as AccountEvent,
+      {
+        type: 'FundsHeld',
+        data: {
+          account_id: ACC,
+          hold_id: 'trf_1',
+          amount: 600,
+          fee: 50,
+          balance_after: { available: 350, current: 1000 },
+          held: T0,
+        },
+      } as AccountEvent,
     ];
 
     it('leaves only the rest available for a second hold', () => {
@@ -237,13 +288,35 @@ describe('account decider', () => {
     it('settles by debiting current and dropping the hold', () => {
       spec(given)
         .when({ type: 'SettleHold', account_id: ACC, hold_id: 'trf_1', now: T0 + 9 })
-        .then([{ type: 'HoldSettled', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 350, current: 350 }, settled: T0 + 9 } }]);
+        .then([
+          {
+            type: 'HoldSettled',
+            data: {
+              account_id: ACC,
+              hold_id: 'trf_1',
+              total: 650,
+              balance_after: { available: 350, current: 350 },
+              settled: T0 + 9,
+            },
+          },
+        ]);
     });
 
     it('releases by giving the held total back to available', () => {
       spec(given)
         .when({ type: 'ReleaseHold', account_id: ACC, hold_id: 'trf_1', now: T0 + 9 })
-        .then([{ type: 'HoldReleased', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, released: T0 + 9 } }]);
+        .then([
+          {
+            type: 'HoldReleased',
+            data: {
+              account_id: ACC,
+              hold_id: 'trf_1',
+              total: 650,
+              balance_after: { available: 1000, current: 1000 },
+              released: T0 + 9,
+            },
+          },
+        ]);
     });
 
     it('ignores closing a hold that is not open', () => {

@@ -94,17 +94,35 @@ export type AccountEvent =
   | {
       /** The payment failed: the hold is dropped and `available` comes back. */
       readonly type: 'HoldReleased';
-      readonly data: { readonly account_id: string; readonly hold_id: string; readonly total: number; readonly balance_after: Balance; readonly released: number };
+      readonly data: {
+        readonly account_id: string;
+        readonly hold_id: string;
+        readonly total: number;
+        readonly balance_after: Balance;
+        readonly released: number;
+      };
     }
   | {
       /** The payment succeeded: `current` is debited by the held total and the hold is dropped. */
       readonly type: 'HoldSettled';
-      readonly data: { readonly account_id: string; readonly hold_id: string; readonly total: number; readonly balance_after: Balance; readonly settled: number };
+      readonly data: {
+        readonly account_id: string;
+        readonly hold_id: string;
+        readonly total: number;
+        readonly balance_after: Balance;
+        readonly settled: number;
+      };
     }
   | {
       /** A settled payment came back (transfer reversed): the settled total is credited again. */
       readonly type: 'HoldReversed';
-      readonly data: { readonly account_id: string; readonly hold_id: string; readonly total: number; readonly balance_after: Balance; readonly reversed: number };
+      readonly data: {
+        readonly account_id: string;
+        readonly hold_id: string;
+        readonly total: number;
+        readonly balance_after: Balance;
+        readonly reversed: number;
+      };
     }
   | {
       /** A book transfer from another account of the organization arrived (transfer_id is the sender's). */

@@ -13,7 +13,8 @@ import { balanceOf, type OpenAccountState } from './account';
  */
 export const INFLOW_RAILS = ['bank-transfer', 'momo-transfer', 'stablecoin-transfer'] as const;
 export type InflowRail = (typeof INFLOW_RAILS)[number];
-export const isInflowRail = (value: unknown): value is InflowRail => typeof value === 'string' && (INFLOW_RAILS as readonly string[]).includes(value);
+export const isInflowRail = (value: unknown): value is InflowRail =>
+  typeof value === 'string' && (INFLOW_RAILS as readonly string[]).includes(value);
 
 /** The sender's reference: unique per account; as a transfer's `unique_reference`. */
 export const INFLOW_REFERENCE_MAX = 64;
@@ -47,18 +48,25 @@ export type InflowCommand = {
 export function refuseInflow(state: OpenAccountState, inflow: Omit<Inflow, 'transaction_id'>): DomainError | null {
   if (!isValidAmount(inflow.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
   if (!isInflowRail(inflow.rail)) return invalid('rail', `rail must be one of ${INFLOW_RAILS.join(', ')}`);
-  if (inflow.reference.trim().length === 0 || inflow.reference.length > INFLOW_REFERENCE_MAX) return invalid('reference', `reference must be 1-${INFLOW_REFERENCE_MAX} characters`);
-  if (inflow.sender !== null && (inflow.sender.trim().length === 0 || inflow.sender.length > INFLOW_SENDER_MAX)) return invalid('sender', `sender must be 1-${INFLOW_SENDER_MAX} characters`);
+  if (inflow.reference.trim().length === 0 || inflow.reference.length > INFLOW_REFERENCE_MAX)
+    return invalid('reference', `reference must be 1-${INFLOW_REFERENCE_MAX} characters`);
+  if (inflow.sender !== null && (inflow.sender.trim().length === 0 || inflow.sender.length > INFLOW_SENDER_MAX))
+    return invalid('sender', `sender must be 1-${INFLOW_SENDER_MAX} characters`);
   if (inflow.currency !== state.currency) {
-    return rule('currency_mismatch', `The account holds ${state.currency}, not ${inflow.currency}`, [{ field: 'currency', message: `must be ${state.currency}` }]);
+    return rule('currency_mismatch', `The account holds ${state.currency}, not ${inflow.currency}`, [
+      { field: 'currency', message: `must be ${state.currency}` },
+    ]);
   }
   // As payouts: stablecoins move on stablecoin-transfer only, fiat on bank or mobile money.
   const crypto = assetTypeOf(state.currency) === 'crypto';
   if (crypto !== (inflow.rail === 'stablecoin-transfer')) {
     const fits = crypto ? 'stablecoin-transfer' : 'bank-transfer or momo-transfer';
-    return rule('rail_not_supported', `A ${state.currency} account receives on ${fits}, not ${inflow.rail}`, [{ field: 'rail', message: `not available for ${state.currency}` }]);
+    return rule('rail_not_supported', `A ${state.currency} account receives on ${fits}, not ${inflow.rail}`, [
+      { field: 'rail', message: `not available for ${state.currency}` },
+    ]);
   }
-  if (state.current + inflow.amount > Number.MAX_SAFE_INTEGER) return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');
+  if (state.current + inflow.amount > Number.MAX_SAFE_INTEGER)
+    return rule('balance_limit_exceeded', 'The balance would exceed the largest representable amount');
   return null;
 }
 
@@ -73,7 +81,19 @@ export function recordInflow(command: InflowCommand, state: OpenAccountState): D
   return [
     {
       type: 'AccountFunded',
-      data: { account_id, entity_id: state.entity_id, transaction_id, amount, currency, source: 'inflow', rail, reference, sender, balance_after, funded: now },
+      data: {
+        account_id,
+        entity_id: state.entity_id,
+        transaction_id,
+        amount,
+        currency,
+        source: 'inflow',
+        rail,
+        reference,
+        sender,
+        balance_after,
+        funded: now,
+      },
     },
   ];
 }

@@ -10,7 +10,18 @@ const ENT = 'ent_01J00000000000000000000000';
 
 const opened = (over: Partial<Extract<AccountEvent, { type: 'AccountOpened' }>['data']> = {}): AccountEvent => ({
   type: 'AccountOpened',
-  data: { account_id: ACC, entity_id: ENT, mode: 'live', type: 'checking', currency: 'USD', minor_units: 2, display_name: 'Operating', service_ban: '1000000009', opened: T0, ...over },
+  data: {
+    account_id: ACC,
+    entity_id: ENT,
+    mode: 'live',
+    type: 'checking',
+    currency: 'USD',
+    minor_units: 2,
+    display_name: 'Operating',
+    service_ban: '1000000009',
+    opened: T0,
+    ...over,
+  },
 });
 
 const inflow = (over: Partial<InflowCommand> = {}): AccountCommand => ({
@@ -27,7 +38,11 @@ const inflow = (over: Partial<InflowCommand> = {}): AccountCommand => ({
   ...over,
 });
 
-const credited = (amount: number, balance: { available: number; current: number }, over: Record<string, unknown> = {}): AccountEvent =>
+const credited = (
+  amount: number,
+  balance: { available: number; current: number },
+  over: Record<string, unknown> = {},
+): AccountEvent =>
   ({
     type: 'AccountFunded',
     data: {
@@ -74,7 +89,11 @@ describe('account decider: RecordInflow (decisions §11)', () => {
   });
 
   it('adds to both figures, holds staying held', () => {
-    const given = [opened(), credited(1000, { available: 1000, current: 1000 }, { transaction_id: 'txn_0' }), held(400, 600, 1000)];
+    const given = [
+      opened(),
+      credited(1000, { available: 1000, current: 1000 }, { transaction_id: 'txn_0' }),
+      held(400, 600, 1000),
+    ];
     spec(given)
       .when(inflow({ amount: 50 }))
       .then([credited(50, { available: 650, current: 1050 })]);
@@ -136,7 +155,14 @@ describe('account decider: RecordInflow (decisions §11)', () => {
   });
 
   it('refuses a credit that would leave the safe integer range', () => {
-    spec([opened(), credited(Number.MAX_SAFE_INTEGER, { available: Number.MAX_SAFE_INTEGER, current: Number.MAX_SAFE_INTEGER }, { transaction_id: 'txn_0' })])
+    spec([
+      opened(),
+      credited(
+        Number.MAX_SAFE_INTEGER,
+        { available: Number.MAX_SAFE_INTEGER, current: Number.MAX_SAFE_INTEGER },
+        { transaction_id: 'txn_0' },
+      ),
+    ])
       .when(inflow({ amount: 1 }))
       .thenError('balance_limit_exceeded');
   });

@@ -14,18 +14,72 @@ const T = 1_700_000_000_000;
 
 const opened: AccountEvent = {
   type: 'AccountOpened',
-  data: { account_id: ACC, entity_id: ENT, mode: 'sandbox', type: 'checking', currency: 'USD', minor_units: 2, display_name: 'Ops', service_ban: newServiceBan(seededRandom(1)), opened: T },
+  data: {
+    account_id: ACC,
+    entity_id: ENT,
+    mode: 'sandbox',
+    type: 'checking',
+    currency: 'USD',
+    minor_units: 2,
+    display_name: 'Ops',
+    service_ban: newServiceBan(seededRandom(1)),
+    opened: T,
+  },
 };
 const funded: AccountEvent = {
   type: 'AccountFunded',
-  data: { account_id: ACC, entity_id: ENT, transaction_id: 'txn_1', amount: 1000, currency: 'USD', source: 'sandbox', balance_after: { available: 1000, current: 1000 }, funded: T },
+  data: {
+    account_id: ACC,
+    entity_id: ENT,
+    transaction_id: 'txn_1',
+    amount: 1000,
+    currency: 'USD',
+    source: 'sandbox',
+    balance_after: { available: 1000, current: 1000 },
+    funded: T,
+  },
 };
-const held: AccountEvent = { type: 'FundsHeld', data: { account_id: ACC, hold_id: 'trf_1', amount: 600, fee: 50, balance_after: { available: 350, current: 1000 }, held: T } };
-const settled: AccountEvent = { type: 'HoldSettled', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 350, current: 350 }, settled: T } };
-const released: AccountEvent = { type: 'HoldReleased', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, released: T } };
+const held: AccountEvent = {
+  type: 'FundsHeld',
+  data: {
+    account_id: ACC,
+    hold_id: 'trf_1',
+    amount: 600,
+    fee: 50,
+    balance_after: { available: 350, current: 1000 },
+    held: T,
+  },
+};
+const settled: AccountEvent = {
+  type: 'HoldSettled',
+  data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 350, current: 350 }, settled: T },
+};
+const released: AccountEvent = {
+  type: 'HoldReleased',
+  data: {
+    account_id: ACC,
+    hold_id: 'trf_1',
+    total: 650,
+    balance_after: { available: 1000, current: 1000 },
+    released: T,
+  },
+};
 
-const hold = (origin_done = false, now = T + 5): AccountCommand => ({ type: 'PlaceHold', account_id: ACC, hold_id: 'trf_1', amount: 600, fee: 50, origin_done, now });
-const close = (type: 'SettleHold' | 'ReleaseHold', now = T + 5): AccountCommand => ({ type, account_id: ACC, hold_id: 'trf_1', now });
+const hold = (origin_done = false, now = T + 5): AccountCommand => ({
+  type: 'PlaceHold',
+  account_id: ACC,
+  hold_id: 'trf_1',
+  amount: 600,
+  fee: 50,
+  origin_done,
+  now,
+});
+const close = (type: 'SettleHold' | 'ReleaseHold', now = T + 5): AccountCommand => ({
+  type,
+  account_id: ACC,
+  hold_id: 'trf_1',
+  now,
+});
 /**
  * A reversal as its caller builds it: the total from the transfer, and whether the log since the
  * reversal was decided (here: the given events) already holds its credit.
@@ -51,7 +105,16 @@ const receive = (over: Partial<Extract<AccountCommand, { type: 'ReceiveBookTrans
 });
 
 describe('account money commands keyed by transfer id', () => {
-  const reversed: AccountEvent = { type: 'HoldReversed', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, reversed: T } };
+  const reversed: AccountEvent = {
+    type: 'HoldReversed',
+    data: {
+      account_id: ACC,
+      hold_id: 'trf_1',
+      total: 650,
+      balance_after: { available: 1000, current: 1000 },
+      reversed: T,
+    },
+  };
 
   describe('a settled hold', () => {
     const given = [opened, funded, held, settled];
@@ -59,7 +122,18 @@ describe('account money commands keyed by transfer id', () => {
     it('is credited back in full (amount + fee) by a reversal', () => {
       spec(given)
         .when(reverse(given))
-        .then([{ type: 'HoldReversed', data: { account_id: ACC, hold_id: 'trf_1', total: 650, balance_after: { available: 1000, current: 1000 }, reversed: T + 5 } }]);
+        .then([
+          {
+            type: 'HoldReversed',
+            data: {
+              account_id: ACC,
+              hold_id: 'trf_1',
+              total: 650,
+              balance_after: { available: 1000, current: 1000 },
+              reversed: T + 5,
+            },
+          },
+        ]);
     });
 
     it('is reversed only once', () =>
@@ -67,10 +141,14 @@ describe('account money commands keyed by transfer id', () => {
         .when(reverse([...given, reversed]))
         .then([]));
 
-    it('is not held again when the hold is repeated (a retried creation): its origin has moved on', () => spec(given).when(hold(true)).then([]));
+    it('is not held again when the hold is repeated (a retried creation): its origin has moved on', () =>
+      spec(given).when(hold(true)).then([]));
 
     it('has left the state: only the origin tells a repeated hold from a new one', () => {
-      const refunded: AccountEvent = { type: 'AccountFunded', data: { ...funded.data, transaction_id: 'txn_2', balance_after: { available: 1350, current: 1350 } } } as AccountEvent;
+      const refunded: AccountEvent = {
+        type: 'AccountFunded',
+        data: { ...funded.data, transaction_id: 'txn_2', balance_after: { available: 1350, current: 1350 } },
+      } as AccountEvent;
       spec([...given, refunded])
         .when(hold(false))
         .thenState((s) => expect([openHolds(s), s]).toMatchObject([{ trf_1: 650 }, { held: 650 }]));
@@ -105,16 +183,62 @@ describe('account money commands keyed by transfer id', () => {
     const cycle = (i: number): AccountEvent[] => {
       const id = `trf_${i}`;
       const after = { available: 1000, current: 1000 };
-      const heldI: AccountEvent = { type: 'FundsHeld', data: { account_id: ACC, hold_id: id, amount: 600, fee: 50, balance_after: { available: 350, current: 1000 }, held: T + i } };
-      if (i % 3 === 0) return [heldI, { type: 'HoldReleased', data: { account_id: ACC, hold_id: id, total: 650, balance_after: after, released: T + i } }];
-      const settledI: AccountEvent = { type: 'HoldSettled', data: { account_id: ACC, hold_id: id, total: 650, balance_after: { available: 350, current: 350 }, settled: T + i } };
-      if (i % 3 === 1) return [heldI, settledI, { type: 'AccountFunded', data: { ...funded.data, transaction_id: `txn_${i}`, amount: 650, balance_after: after, funded: T + i } } as AccountEvent];
-      return [heldI, settledI, { type: 'HoldReversed', data: { account_id: ACC, hold_id: id, total: 650, balance_after: after, reversed: T + i } }];
+      const heldI: AccountEvent = {
+        type: 'FundsHeld',
+        data: {
+          account_id: ACC,
+          hold_id: id,
+          amount: 600,
+          fee: 50,
+          balance_after: { available: 350, current: 1000 },
+          held: T + i,
+        },
+      };
+      if (i % 3 === 0)
+        return [
+          heldI,
+          {
+            type: 'HoldReleased',
+            data: { account_id: ACC, hold_id: id, total: 650, balance_after: after, released: T + i },
+          },
+        ];
+      const settledI: AccountEvent = {
+        type: 'HoldSettled',
+        data: {
+          account_id: ACC,
+          hold_id: id,
+          total: 650,
+          balance_after: { available: 350, current: 350 },
+          settled: T + i,
+        },
+      };
+      if (i % 3 === 1)
+        return [
+          heldI,
+          settledI,
+          {
+            type: 'AccountFunded',
+            data: { ...funded.data, transaction_id: `txn_${i}`, amount: 650, balance_after: after, funded: T + i },
+          } as AccountEvent,
+        ];
+      return [
+        heldI,
+        settledI,
+        {
+          type: 'HoldReversed',
+          data: { account_id: ACC, hold_id: id, total: 650, balance_after: after, reversed: T + i },
+        },
+      ];
     };
     /** Every hold placed and then settled, released, or settled and reversed, in turn. */
-    const after = (cycles: number) => [opened, funded, ...Array.from({ length: cycles }, (_, i) => cycle(i)).flat()].reduce(accountDecider.evolve, accountDecider.initialState);
+    const after = (cycles: number) =>
+      [opened, funded, ...Array.from({ length: cycles }, (_, i) => cycle(i)).flat()].reduce(
+        accountDecider.evolve,
+        accountDecider.initialState,
+      );
     /** The state with every number set to 0: what is left is its shape, which must not depend on history. */
-    const shape = (state: unknown) => JSON.stringify(state, (_key, value: unknown) => (typeof value === 'number' ? 0 : value));
+    const shape = (state: unknown) =>
+      JSON.stringify(state, (_key, value: unknown) => (typeof value === 'number' ? 0 : value));
 
     it('after 3 or 600 cycles of place then settle, release, or settle and reverse: no open hold, same shape, same size', () => {
       const few = after(3);
@@ -127,7 +251,15 @@ describe('account money commands keyed by transfer id', () => {
   });
 
   describe('a transfer held with its movement (the hold carries the transfer)', () => {
-    const payout = (id: string, unique_reference = 'inv-1') => ({ id, account_id: ACC, payment_type: 'bank-transfer', currency: 'USD', amount: 600, fee: 50, unique_reference });
+    const payout = (id: string, unique_reference = 'inv-1') => ({
+      id,
+      account_id: ACC,
+      payment_type: 'bank-transfer',
+      currency: 'USD',
+      amount: 600,
+      fee: 50,
+      unique_reference,
+    });
     const holdTransfer = (id: string, ref?: string): AccountCommand => ({
       type: 'PlaceHold',
       account_id: ACC,
@@ -143,7 +275,20 @@ describe('account money commands keyed by transfer id', () => {
     it('records the transfer on the hold, the one append that decides its money', () =>
       spec([opened, funded])
         .when(holdTransfer('trf_1'))
-        .then([{ type: 'FundsHeld', data: { account_id: ACC, hold_id: 'trf_1', amount: 600, fee: 50, transfer: payout('trf_1'), balance_after: { available: 350, current: 1000 }, held: T + 5 } }]));
+        .then([
+          {
+            type: 'FundsHeld',
+            data: {
+              account_id: ACC,
+              hold_id: 'trf_1',
+              amount: 600,
+              fee: 50,
+              transfer: payout('trf_1'),
+              balance_after: { available: 350, current: 1000 },
+              held: T + 5,
+            },
+          },
+        ]));
 
     it('while open, makes another transfer with the same reference a no-op that finds the original', () =>
       spec([opened, funded, heldTransfer])
@@ -153,13 +298,16 @@ describe('account money commands keyed by transfer id', () => {
           expect(s.status === 'open' && heldTransferFor(s, 'inv-1')?.id).toBe('trf_1');
         }));
 
-    it('holds another reference beside it', () => spec([opened, funded, heldTransfer]).when(holdTransfer('trf_2', 'inv-2')).thenError('insufficient_funds'));
+    it('holds another reference beside it', () =>
+      spec([opened, funded, heldTransfer]).when(holdTransfer('trf_2', 'inv-2')).thenError('insufficient_funds'));
 
     it('leaves the state with its transfer once settled or released', () => {
       for (const ending of [settled, released]) {
         spec([opened, funded, heldTransfer, ending])
           .when(close('ReleaseHold'))
-          .thenState((s) => expect([openHolds(s), s.status === 'open' && heldTransferFor(s, 'inv-1')]).toEqual([{}, undefined]));
+          .thenState((s) =>
+            expect([openHolds(s), s.status === 'open' && heldTransferFor(s, 'inv-1')]).toEqual([{}, undefined]),
+          );
       }
     });
 
@@ -191,7 +339,10 @@ describe('account money commands keyed by transfer id', () => {
     });
 
     it('is credited once per sending transfer: the log already holding its credit makes a repeat a no-op', () => {
-      const events = accountDecider.decide(receive(), [opened, funded].reduce(accountDecider.evolve, accountDecider.initialState)) as AccountEvent[];
+      const events = accountDecider.decide(
+        receive(),
+        [opened, funded].reduce(accountDecider.evolve, accountDecider.initialState),
+      ) as AccountEvent[];
       const given = [opened, funded, ...events];
       spec(given)
         .when(receive({ already_received: bookTransferReceivedIn(given, 'trf_9') }))
@@ -201,9 +352,22 @@ describe('account money commands keyed by transfer id', () => {
     it('leaves no trace in the state: 600 receipts fold to the shape of one', () => {
       const credit = (i: number): AccountEvent => ({
         type: 'BookTransferReceived',
-        data: { account_id: ACC, entity_id: ENT, transfer_id: `trf_${i}`, from_account_id: 'acc_src', amount: 1, currency: 'USD', balance_after: { available: i + 1, current: i + 1 }, received: T },
+        data: {
+          account_id: ACC,
+          entity_id: ENT,
+          transfer_id: `trf_${i}`,
+          from_account_id: 'acc_src',
+          amount: 1,
+          currency: 'USD',
+          balance_after: { available: i + 1, current: i + 1 },
+          received: T,
+        },
       });
-      const fold = (n: number) => [opened, ...Array.from({ length: n }, (_, i) => credit(i))].reduce(accountDecider.evolve, accountDecider.initialState);
+      const fold = (n: number) =>
+        [opened, ...Array.from({ length: n }, (_, i) => credit(i))].reduce(
+          accountDecider.evolve,
+          accountDecider.initialState,
+        );
       expect(JSON.stringify(fold(600)).length - JSON.stringify(fold(1)).length).toBeLessThan(10);
     });
 
@@ -214,6 +378,16 @@ describe('account money commands keyed by transfer id', () => {
   });
 
   it('refuses a hold whose total is not a safe integer as insufficient funds', () => {
-    spec([opened, funded]).when({ type: 'PlaceHold', account_id: ACC, hold_id: 'trf_2', amount: Number.MAX_SAFE_INTEGER, fee: 10, origin_done: false, now: T }).thenError('insufficient_funds');
+    spec([opened, funded])
+      .when({
+        type: 'PlaceHold',
+        account_id: ACC,
+        hold_id: 'trf_2',
+        amount: Number.MAX_SAFE_INTEGER,
+        fee: 10,
+        origin_done: false,
+        now: T,
+      })
+      .thenError('insufficient_funds');
   });
 });

@@ -65,7 +65,10 @@ export type AccountState = { readonly status: 'none' } | OpenAccountState;
 
 export const initialAccountState: AccountState = { status: 'none' };
 
-export const balanceOf = (state: OpenAccountState): Balance => ({ available: state.current - state.held, current: state.current });
+export const balanceOf = (state: OpenAccountState): Balance => ({
+  available: state.current - state.held,
+  current: state.current,
+});
 
 /** The open hold with this id, if it is open. */
 export function openHold(state: OpenAccountState, holdId: string): OpenHold | undefined {
@@ -83,7 +86,18 @@ export function heldTransferFor(state: OpenAccountState, uniqueReference: string
 export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
   if (event.type === 'AccountOpened') {
     const { account_id, opened, ...rest } = event.data;
-    return { ...rest, status: 'open', id: account_id, current: 0, held: 0, holds: emptyMap(), references: emptyMap(), details: {}, created: opened, updated: opened };
+    return {
+      ...rest,
+      status: 'open',
+      id: account_id,
+      current: 0,
+      held: 0,
+      holds: emptyMap(),
+      references: emptyMap(),
+      details: {},
+      created: opened,
+      updated: opened,
+    };
   }
   if (state.status !== 'open') return state;
   switch (event.type) {
@@ -112,7 +126,11 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
     case 'HoldReleased':
       return { ...closed(state, event.data.hold_id), updated: event.data.released };
     case 'HoldSettled':
-      return { ...closed(state, event.data.hold_id), current: state.current - event.data.total, updated: event.data.settled };
+      return {
+        ...closed(state, event.data.hold_id),
+        current: state.current - event.data.total,
+        updated: event.data.settled,
+      };
     case 'HoldReversed':
       return { ...state, current: state.current + event.data.total, updated: event.data.reversed };
     case 'BookTransferReceived':
@@ -132,7 +150,8 @@ function held(state: OpenAccountState, data: Extract<AccountEvent, { type: 'Fund
   const hold: HeldValue = transfer && transfer.amount + transfer.fee === total ? transfer : total;
   // The decider never holds an open id twice; were it in a log, the total still stays the map's sum.
   const before = openHold(state, hold_id)?.total ?? 0;
-  const references = typeof hold === 'object' ? set(state.references, hold.unique_reference, hold_id) : state.references;
+  const references =
+    typeof hold === 'object' ? set(state.references, hold.unique_reference, hold_id) : state.references;
   return { ...state, held: state.held - before + total, holds: set(state.holds, hold_id, hold), references };
 }
 
@@ -141,6 +160,9 @@ function closed(state: OpenAccountState, holdId: string): OpenAccountState {
   const hold = openHold(state, holdId);
   if (!hold) return state;
   const reference = hold.transfer?.unique_reference;
-  const references = reference !== undefined && get(state.references, reference) === holdId ? remove(state.references, reference) : state.references;
+  const references =
+    reference !== undefined && get(state.references, reference) === holdId
+      ? remove(state.references, reference)
+      : state.references;
   return { ...state, held: state.held - hold.total, holds: remove(state.holds, holdId), references };
 }

@@ -48,11 +48,27 @@ export interface RecordedInflow extends Inflow {
 export type InflowReferenceState =
   | { readonly status: 'free' }
   | { readonly status: 'reserved'; readonly inflow: Inflow; readonly account_revision: number }
-  | { readonly status: 'recorded'; readonly inflow: Inflow; readonly account_revision: number; readonly recorded: RecordedInflow };
+  | {
+      readonly status: 'recorded';
+      readonly inflow: Inflow;
+      readonly account_revision: number;
+      readonly recorded: RecordedInflow;
+    };
 
 export type InflowReferenceCommand =
-  | { readonly type: 'ReserveInflowReference'; readonly inflow: Inflow; readonly account_revision: number; readonly now: number }
-  | { readonly type: 'MarkInflowRecorded'; readonly transaction_id: string; readonly revision: number; readonly balance_after: Balance; readonly funded: number };
+  | {
+      readonly type: 'ReserveInflowReference';
+      readonly inflow: Inflow;
+      readonly account_revision: number;
+      readonly now: number;
+    }
+  | {
+      readonly type: 'MarkInflowRecorded';
+      readonly transaction_id: string;
+      readonly revision: number;
+      readonly balance_after: Balance;
+      readonly funded: number;
+    };
 
 function decide(command: InflowReferenceCommand, state: InflowReferenceState): Decision<InflowReferenceEvent> {
   switch (command.type) {
@@ -63,7 +79,14 @@ function decide(command: InflowReferenceCommand, state: InflowReferenceState): D
       return [
         {
           type: 'InflowReferenceReserved',
-          data: { account_id: inflow.account_id, reference: inflow.reference, transaction_id: inflow.transaction_id, inflow, account_revision, reserved: now },
+          data: {
+            account_id: inflow.account_id,
+            reference: inflow.reference,
+            transaction_id: inflow.transaction_id,
+            inflow,
+            account_revision,
+            reserved: now,
+          },
         },
       ];
     }
@@ -72,7 +95,9 @@ function decide(command: InflowReferenceCommand, state: InflowReferenceState): D
       if (state.status !== 'reserved' || state.inflow.transaction_id !== command.transaction_id) return [];
       const { account_id, reference } = state.inflow;
       const { transaction_id, revision, balance_after, funded } = command;
-      return [{ type: 'InflowRecorded', data: { account_id, reference, transaction_id, revision, balance_after, funded } }];
+      return [
+        { type: 'InflowRecorded', data: { account_id, reference, transaction_id, revision, balance_after, funded } },
+      ];
     }
     default: {
       const _exhaustive: never = command;
@@ -88,7 +113,12 @@ function evolve(state: InflowReferenceState, event: InflowReferenceEvent): Inflo
     case 'InflowRecorded': {
       if (state.status === 'free') return state;
       const { revision, balance_after, funded } = event.data;
-      return { status: 'recorded', inflow: state.inflow, account_revision: state.account_revision, recorded: { ...state.inflow, revision, balance_after, funded } };
+      return {
+        status: 'recorded',
+        inflow: state.inflow,
+        account_revision: state.account_revision,
+        recorded: { ...state.inflow, revision, balance_after, funded },
+      };
     }
     default:
       return state;

@@ -6,16 +6,49 @@ const spec = specFor(inflowReferenceDecider);
 const T0 = 1_700_000_000_000;
 const ACC = 'acc_01J00000000000000000000000';
 
-const inflow = (transaction_id = 'txn_1'): Inflow => ({ transaction_id, account_id: ACC, amount: 100, currency: 'USD', rail: 'bank-transfer', reference: 'wire-1', sender: null });
-const reserve = (transaction_id = 'txn_1') => ({ type: 'ReserveInflowReference' as const, inflow: inflow(transaction_id), account_revision: 3, now: T0 });
+const inflow = (transaction_id = 'txn_1'): Inflow => ({
+  transaction_id,
+  account_id: ACC,
+  amount: 100,
+  currency: 'USD',
+  rail: 'bank-transfer',
+  reference: 'wire-1',
+  sender: null,
+});
+const reserve = (transaction_id = 'txn_1') => ({
+  type: 'ReserveInflowReference' as const,
+  inflow: inflow(transaction_id),
+  account_revision: 3,
+  now: T0,
+});
 const reserved = (transaction_id = 'txn_1'): InflowReferenceEvent => ({
   type: 'InflowReferenceReserved',
-  data: { account_id: ACC, reference: 'wire-1', transaction_id, inflow: inflow(transaction_id), account_revision: 3, reserved: T0 },
+  data: {
+    account_id: ACC,
+    reference: 'wire-1',
+    transaction_id,
+    inflow: inflow(transaction_id),
+    account_revision: 3,
+    reserved: T0,
+  },
 });
-const mark = (transaction_id = 'txn_1') => ({ type: 'MarkInflowRecorded' as const, transaction_id, revision: 4, balance_after: { available: 100, current: 100 }, funded: T0 + 1 });
+const mark = (transaction_id = 'txn_1') => ({
+  type: 'MarkInflowRecorded' as const,
+  transaction_id,
+  revision: 4,
+  balance_after: { available: 100, current: 100 },
+  funded: T0 + 1,
+});
 const recorded: InflowReferenceEvent = {
   type: 'InflowRecorded',
-  data: { account_id: ACC, reference: 'wire-1', transaction_id: 'txn_1', revision: 4, balance_after: { available: 100, current: 100 }, funded: T0 + 1 },
+  data: {
+    account_id: ACC,
+    reference: 'wire-1',
+    transaction_id: 'txn_1',
+    revision: 4,
+    balance_after: { available: 100, current: 100 },
+    funded: T0 + 1,
+  },
 };
 
 describe('inflow reference reservation', () => {

@@ -1,5 +1,12 @@
 import { type Decider, type Decision } from '../../shared';
-import { balanceOf, evolveAccount, initialAccountState, openHold, type AccountEvent, type AccountState } from '../../accounts/account';
+import {
+  balanceOf,
+  evolveAccount,
+  initialAccountState,
+  openHold,
+  type AccountEvent,
+  type AccountState,
+} from '../../accounts/account';
 import { closeHold, placeHold } from '../../accounts/account/account.money';
 
 /**
@@ -10,16 +17,38 @@ import { closeHold, placeHold } from '../../accounts/account/account.money';
  * folded), so once it is captured or released nothing re-opens it, and a capture finds no open hold.
  */
 export type CardMoneyCommand =
-  | { readonly type: 'PlaceCardHold'; readonly account_id: string; readonly hold_id: string; readonly amount: number; readonly origin_done: boolean; readonly now: number }
+  | {
+      readonly type: 'PlaceCardHold';
+      readonly account_id: string;
+      readonly hold_id: string;
+      readonly amount: number;
+      readonly origin_done: boolean;
+      readonly now: number;
+    }
   | { readonly type: 'ReleaseCardHold'; readonly account_id: string; readonly hold_id: string; readonly now: number }
   /** Decisions §16: a partial approval holds only what was approved (same hold id: release, then hold again). */
-  | { readonly type: 'ReduceCardHold'; readonly account_id: string; readonly hold_id: string; readonly amount: number; readonly now: number }
-  | { readonly type: 'CaptureCardHold'; readonly account_id: string; readonly hold_id: string; readonly amount: number; readonly now: number };
+  | {
+      readonly type: 'ReduceCardHold';
+      readonly account_id: string;
+      readonly hold_id: string;
+      readonly amount: number;
+      readonly now: number;
+    }
+  | {
+      readonly type: 'CaptureCardHold';
+      readonly account_id: string;
+      readonly hold_id: string;
+      readonly amount: number;
+      readonly now: number;
+    };
 
 /** The part of a partial capture that is debited: its own hold id, so the statement reads hold, release, hold, debit. */
 export const captureHoldId = (holdId: string) => `${holdId}.capture`;
 
-function capture(command: Extract<CardMoneyCommand, { type: 'CaptureCardHold' }>, state: Extract<AccountState, { status: 'open' }>): Decision<AccountEvent> {
+function capture(
+  command: Extract<CardMoneyCommand, { type: 'CaptureCardHold' }>,
+  state: Extract<AccountState, { status: 'open' }>,
+): Decision<AccountEvent> {
   const held = openHold(state, command.hold_id)?.total;
   if (held === undefined) return [];
   const { account_id, hold_id, now } = command;
@@ -31,20 +60,54 @@ function capture(command: Extract<CardMoneyCommand, { type: 'CaptureCardHold' }>
   const afterHold = { available: afterRelease.available - command.amount, current };
   return [
     { type: 'HoldReleased', data: { account_id, hold_id, total: held, balance_after: afterRelease, released: now } },
-    { type: 'FundsHeld', data: { account_id, hold_id: id, amount: command.amount, fee: 0, balance_after: afterHold, held: now } },
-    { type: 'HoldSettled', data: { account_id, hold_id: id, total: command.amount, balance_after: { available: afterHold.available, current: current - command.amount }, settled: now } },
+    {
+      type: 'FundsHeld',
+      data: { account_id, hold_id: id, amount: command.amount, fee: 0, balance_after: afterHold, held: now },
+    },
+    {
+      type: 'HoldSettled',
+      data: {
+        account_id,
+        hold_id: id,
+        total: command.amount,
+        balance_after: { available: afterHold.available, current: current - command.amount },
+        settled: now,
+      },
+    },
   ];
 }
 
-function reduce(command: Extract<CardMoneyCommand, { type: 'ReduceCardHold' }>, state: Extract<AccountState, { status: 'open' }>): Decision<AccountEvent> {
+function reduce(
+  command: Extract<CardMoneyCommand, { type: 'ReduceCardHold' }>,
+  state: Extract<AccountState, { status: 'open' }>,
+): Decision<AccountEvent> {
   const held = openHold(state, command.hold_id)?.total;
   // Reduced already (or closed): a repeat changes nothing.
   if (held === undefined || command.amount >= held) return [];
   const { account_id, hold_id, now } = command;
   const { available, current } = balanceOf(state);
   return [
-    { type: 'HoldReleased', data: { account_id, hold_id, total: held, balance_after: { available: available + held, current }, released: now } },
-    { type: 'FundsHeld', data: { account_id, hold_id, amount: command.amount, fee: 0, balance_after: { available: available + held - command.amount, current }, held: now } },
+    {
+      type: 'HoldReleased',
+      data: {
+        account_id,
+        hold_id,
+        total: held,
+        balance_after: { available: available + held, current },
+        released: now,
+      },
+    },
+    {
+      type: 'FundsHeld',
+      data: {
+        account_id,
+        hold_id,
+        amount: command.amount,
+        fee: 0,
+        balance_after: { available: available + held - command.amount, current },
+        held: now,
+      },
+    },
   ];
 }
 

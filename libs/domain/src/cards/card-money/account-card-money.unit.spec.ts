@@ -9,18 +9,63 @@ const T = 1_700_000_000_000;
 
 const opened: AccountEvent = {
   type: 'AccountOpened',
-  data: { account_id: ACC, entity_id: 'ent_1', mode: 'sandbox', type: 'checking', currency: 'USD', minor_units: 2, display_name: 'Ops', service_ban: '1234567897', opened: T },
+  data: {
+    account_id: ACC,
+    entity_id: 'ent_1',
+    mode: 'sandbox',
+    type: 'checking',
+    currency: 'USD',
+    minor_units: 2,
+    display_name: 'Ops',
+    service_ban: '1234567897',
+    opened: T,
+  },
 };
 const funded: AccountEvent = {
   type: 'AccountFunded',
-  data: { account_id: ACC, entity_id: 'ent_1', transaction_id: 'txn_1', amount: 1000, currency: 'USD', source: 'sandbox', balance_after: { available: 1000, current: 1000 }, funded: T },
+  data: {
+    account_id: ACC,
+    entity_id: 'ent_1',
+    transaction_id: 'txn_1',
+    amount: 1000,
+    currency: 'USD',
+    source: 'sandbox',
+    balance_after: { available: 1000, current: 1000 },
+    funded: T,
+  },
 };
-const held: AccountEvent = { type: 'FundsHeld', data: { account_id: ACC, hold_id: 'ctxn_1', amount: 400, fee: 0, balance_after: { available: 600, current: 1000 }, held: T } };
-const hold = (origin_done: boolean): CardMoneyCommand => ({ type: 'PlaceCardHold', account_id: ACC, hold_id: 'ctxn_1', amount: 400, origin_done, now: T + 1 });
-const capture = (amount: number): CardMoneyCommand => ({ type: 'CaptureCardHold', account_id: ACC, hold_id: 'ctxn_1', amount, now: T + 2 });
+const held: AccountEvent = {
+  type: 'FundsHeld',
+  data: {
+    account_id: ACC,
+    hold_id: 'ctxn_1',
+    amount: 400,
+    fee: 0,
+    balance_after: { available: 600, current: 1000 },
+    held: T,
+  },
+};
+const hold = (origin_done: boolean): CardMoneyCommand => ({
+  type: 'PlaceCardHold',
+  account_id: ACC,
+  hold_id: 'ctxn_1',
+  amount: 400,
+  origin_done,
+  now: T + 1,
+});
+const capture = (amount: number): CardMoneyCommand => ({
+  type: 'CaptureCardHold',
+  account_id: ACC,
+  hold_id: 'ctxn_1',
+  amount,
+  now: T + 2,
+});
 
 describe('card money on the account stream, with closed holds gone from the state', () => {
-  const partly = accountCardMoneyDecider.decide(capture(150), [opened, funded, held].reduce(accountCardMoneyDecider.evolve, accountCardMoneyDecider.initialState)) as AccountEvent[];
+  const partly = accountCardMoneyDecider.decide(
+    capture(150),
+    [opened, funded, held].reduce(accountCardMoneyDecider.evolve, accountCardMoneyDecider.initialState),
+  ) as AccountEvent[];
 
   it('a partial capture releases the authorization hold and debits the captured part under its own id', () => {
     expect(partly.map((e) => [e.type, (e.data as { hold_id: string }).hold_id])).toEqual([

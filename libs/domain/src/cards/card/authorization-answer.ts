@@ -23,7 +23,17 @@ export function parseEndpointAnswer(body: string, requested: number): EndpointAn
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const { approved, amount, reason } = value as Record<string, unknown>;
   if (typeof approved !== 'boolean') return null;
-  if (amount !== undefined && amount !== null && (!Number.isSafeInteger(amount) || (amount as number) < 1 || (amount as number) > requested)) return null;
-  if (reason !== undefined && reason !== null && (typeof reason !== 'string' || reason.length > ENDPOINT_REASON_MAX)) return null;
-  return { approved, amount: approved && typeof amount === 'number' ? amount : null, reason: typeof reason === 'string' ? reason : null };
+  if (
+    amount !== undefined &&
+    amount !== null &&
+    (!Number.isSafeInteger(amount) || (amount as number) < 1 || (amount as number) > requested)
+  )
+    return null;
+  if (reason !== undefined && reason !== null && (typeof reason !== 'string' || reason.length > ENDPOINT_REASON_MAX))
+    return null;
+  return {
+    approved,
+    amount: approved && typeof amount === 'number' ? amount : null,
+    reason: typeof reason === 'string' ? reason : null,
+  };
 }

@@ -1,7 +1,8 @@
 import type { FxQuote } from '../fx/fx';
 
 export type CardTransactionStatus = 'pending' | 'successful' | 'declined' | 'reversed';
-export type DeclineReason = 'card_blocked' | 'insufficient_funds' | 'limit_exceeded' | 'mcc_blocked' | 'declined_by_endpoint';
+export type DeclineReason =
+  'card_blocked' | 'insufficient_funds' | 'limit_exceeded' | 'mcc_blocked' | 'declined_by_endpoint';
 
 /** Who decided an authorization (decisions §16): the platform alone, the entity's endpoint, or the card's fallback. */
 export interface AuthorizationDecision {
@@ -13,10 +14,16 @@ export interface AuthorizationDecision {
 }
 
 /** What events written before decisions §16 mean: the platform decided alone. */
-export const PLATFORM_DECISION: AuthorizationDecision = { source: 'platform', endpoint_status: null, latency_ms: null, reason: null };
+export const PLATFORM_DECISION: AuthorizationDecision = {
+  source: 'platform',
+  endpoint_status: null,
+  latency_ms: null,
+  reason: null,
+};
 
 /** Upcast: a record from an event older than §16 carries no `authorization` block. */
-export const authorizationOf = (record: { readonly authorization?: AuthorizationDecision }): AuthorizationDecision => record.authorization ?? PLATFORM_DECISION;
+export const authorizationOf = (record: { readonly authorization?: AuthorizationDecision }): AuthorizationDecision =>
+  record.authorization ?? PLATFORM_DECISION;
 
 export interface Merchant {
   readonly name: string;

@@ -3,7 +3,13 @@ import { currencyInfo } from '../../accounts/currency';
 import type { MccGroups } from '../controls/controls';
 import { mccBlocked, withinLimits } from '../controls/usage';
 import { convert, type FxQuote } from '../fx/fx';
-import { PLATFORM_DECISION, type AuthorizationDecision, type CardTransactionRecord, type DeclineReason, type Merchant } from './card-transaction';
+import {
+  PLATFORM_DECISION,
+  type AuthorizationDecision,
+  type CardTransactionRecord,
+  type DeclineReason,
+  type Merchant,
+} from './card-transaction';
 import type { CardEvent } from './card.events';
 import { cardStatus, pendingTransaction, wasAsked, type IssuedCardState } from './card';
 
@@ -78,7 +84,11 @@ export function authorize(command: AuthorizeCard, state: IssuedCardState): Decis
   // The id is drawn per request and indexed before this decision; a repeat while pending is a no-op.
   if (pendingTransaction(state, command.transaction_id)) return [];
   // Converted and held for the account read before deciding: a reassignment in between re-runs it.
-  if (command.account_id !== state.card.account_id) return conflict('card_reassigned', `Card ${command.card_id} moved to another account during the authorization; retry`);
+  if (command.account_id !== state.card.account_id)
+    return conflict(
+      'card_reassigned',
+      `Card ${command.card_id} moved to another account during the authorization; retry`,
+    );
   const reason = refusal(command, state);
   const { card } = state;
   const transaction: CardTransactionRecord = {
@@ -98,7 +108,12 @@ export function authorize(command: AuthorizeCard, state: IssuedCardState): Decis
     created: command.now,
     updated: command.now,
   };
-  return [{ type: reason ? 'CardAuthorizationDeclined' : 'CardAuthorizationHeld', data: { card_id: card.card_id, transaction } }];
+  return [
+    {
+      type: reason ? 'CardAuthorizationDeclined' : 'CardAuthorizationHeld',
+      data: { card_id: card.card_id, transaction },
+    },
+  ];
 }
 
 /**
@@ -106,7 +121,10 @@ export function authorize(command: AuthorizeCard, state: IssuedCardState): Decis
  * it exists), and one that is not pending here was finished (captured, reversed or declined).
  */
 function pending(state: IssuedCardState, id: string): CardTransactionRecord | ReturnType<typeof conflict> {
-  return pendingTransaction(state, id) ?? conflict('card_transaction_not_pending', `Card transaction ${id} is no longer pending`);
+  return (
+    pendingTransaction(state, id) ??
+    conflict('card_transaction_not_pending', `Card transaction ${id} is no longer pending`)
+  );
 }
 
 /** The account refused the hold (its available balance): the card's usage lets go of it. */
@@ -125,7 +143,12 @@ export function declineHeld(command: DeclineHeldAuthorization, state: IssuedCard
 export function requestAuthorization(command: RequestCardAuthorization, state: IssuedCardState): Decision<CardEvent> {
   const transaction = pendingTransaction(state, command.transaction_id);
   if (!transaction || wasAsked(state, command.transaction_id)) return [];
-  return [{ type: 'CardAuthorizationRequested', data: { card_id: command.card_id, transaction_id: command.transaction_id, at: command.now } }];
+  return [
+    {
+      type: 'CardAuthorizationRequested',
+      data: { card_id: command.card_id, transaction_id: command.transaction_id, at: command.now },
+    },
+  ];
 }
 
 /**
@@ -137,13 +160,24 @@ export function decideAuthorization(command: DecideCardAuthorization, state: Iss
   if (!transaction || (transaction.authorization && transaction.authorization.source !== 'platform')) return [];
   const { authorization, now, card_id } = command;
   if (!command.approved) {
-    const declined = { ...transaction, status: 'declined' as const, status_reason: 'declined_by_endpoint' as const, authorization, updated: now };
+    const declined = {
+      ...transaction,
+      status: 'declined' as const,
+      status_reason: 'declined_by_endpoint' as const,
+      authorization,
+      updated: now,
+    };
     return [{ type: 'CardHoldDeclined', data: { card_id, transaction: declined } }];
   }
   const amount = command.amount === null ? transaction.amount : Math.min(command.amount, transaction.amount);
   const account_amount = accountAmountFor(transaction, amount);
   const fx = transaction.fx ? { ...transaction.fx, account_amount } : null;
-  return [{ type: 'CardAuthorizationApproved', data: { card_id, transaction: { ...transaction, amount, account_amount, fx, authorization, updated: now } } }];
+  return [
+    {
+      type: 'CardAuthorizationApproved',
+      data: { card_id, transaction: { ...transaction, amount, account_amount, fx, authorization, updated: now } },
+    },
+  ];
 }
 
 /** What `amount` of the card's currency is in the account's, at the authorization's rate. */
@@ -160,15 +194,22 @@ export function captureTransaction(command: CaptureCardTransaction, state: Issue
   if ('kind' in found) return found;
   const amount = command.amount ?? found.amount;
   if (!Number.isSafeInteger(amount) || amount < 1)
-    return domainError('validation', 'validation_error', 'amount must be a positive integer', { errors: [{ field: 'amount', message: 'must be a positive integer' }] });
+    return domainError('validation', 'validation_error', 'amount must be a positive integer', {
+      errors: [{ field: 'amount', message: 'must be a positive integer' }],
+    });
   if (amount > found.amount)
-    return domainError('rule', 'amount_exceeds_hold', `Capture of ${amount} exceeds the held ${found.amount}`, { errors: [{ field: 'amount', message: `at most ${found.amount}` }] });
+    return domainError('rule', 'amount_exceeds_hold', `Capture of ${amount} exceeds the held ${found.amount}`, {
+      errors: [{ field: 'amount', message: `at most ${found.amount}` }],
+    });
   const account_amount = accountAmountFor(found, amount);
   const fx = found.fx ? { ...found.fx, account_amount } : null;
   const captured = { ...found, amount, account_amount, fx, status: 'successful' as const, updated: command.now };
-  const events: CardEvent[] = [{ type: 'CardTransactionCaptured', data: { card_id: command.card_id, transaction: captured } }];
+  const events: CardEvent[] = [
+    { type: 'CardTransactionCaptured', data: { card_id: command.card_id, transaction: captured } },
+  ];
   // A disposable card is spent by its first success, whenever the capture comes.
-  if (state.card.type === 'disposable' && !state.used_up) events.push({ type: 'CardUsedUp', data: { card_id: command.card_id, at: command.now } });
+  if (state.card.type === 'disposable' && !state.used_up)
+    events.push({ type: 'CardUsedUp', data: { card_id: command.card_id, at: command.now } });
   return events;
 }
 

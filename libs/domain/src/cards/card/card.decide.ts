@@ -18,7 +18,11 @@ import {
 
 export type CardCommand =
   | { readonly type: 'IssueCard'; readonly card: IssuedCard }
-  | { readonly type: 'FreezeCard' | 'UnfreezeCard' | 'MarkCardFraud' | 'DeleteCard'; readonly card_id: string; readonly now: number }
+  | {
+      readonly type: 'FreezeCard' | 'UnfreezeCard' | 'MarkCardFraud' | 'DeleteCard';
+      readonly card_id: string;
+      readonly now: number;
+    }
   | { readonly type: 'ReassignCard'; readonly card_id: string; readonly account_id: string; readonly now: number }
   | AuthorizeCard
   | DeclineHeldAuthorization
@@ -39,14 +43,27 @@ function freeze(command: Lifecycle, state: IssuedCardState): Decision<CardEvent>
 
 function unfreeze(command: Lifecycle, state: IssuedCardState): Decision<CardEvent> {
   if (state.deleted !== null) return conflict('card_deleted', `Card ${command.card_id} is deleted`);
-  if (state.fraud) return conflict('card_fraud', `Card ${command.card_id} is marked fraud; there is no way out of fraud`);
+  if (state.fraud)
+    return conflict('card_fraud', `Card ${command.card_id} is marked fraud; there is no way out of fraud`);
   if (state.used_up) return conflict('card_used', `Disposable card ${command.card_id} was used and stays blocked`);
   return state.frozen ? [{ type: 'CardUnfrozen', data: at(command) }] : [];
 }
 
-function reassign(command: Extract<CardCommand, { type: 'ReassignCard' }>, state: IssuedCardState): Decision<CardEvent> {
-  if (state.card.account_id === command.account_id) return conflict('card_already_assigned', `Card ${command.card_id} is already assigned to account ${command.account_id}`);
-  return [{ type: 'CardReassigned', data: { ...at(command), from_account_id: state.card.account_id, account_id: command.account_id } }];
+function reassign(
+  command: Extract<CardCommand, { type: 'ReassignCard' }>,
+  state: IssuedCardState,
+): Decision<CardEvent> {
+  if (state.card.account_id === command.account_id)
+    return conflict(
+      'card_already_assigned',
+      `Card ${command.card_id} is already assigned to account ${command.account_id}`,
+    );
+  return [
+    {
+      type: 'CardReassigned',
+      data: { ...at(command), from_account_id: state.card.account_id, account_id: command.account_id },
+    },
+  ];
 }
 
 function lifecycle(command: Exclude<CardCommand, { type: 'IssueCard' }>, state: IssuedCardState): Decision<CardEvent> {

@@ -44,7 +44,10 @@ const auth = (id: string, amount = 1_000, account_id = 'acc_1'): CardCommand => 
 /** The transaction as the decision recorded it (a finished one is no longer in the state). */
 const recorded = (events: readonly CardEvent[], id: string): CardTransactionRecord | undefined =>
   events.flatMap((e) => ('transaction' in e.data && e.data.transaction.id === id ? [e.data.transaction] : [])).pop();
-const at = (type: 'CardFrozen' | 'CardDeleted' | 'CardMarkedFraud'): CardEvent => ({ type, data: { card_id: 'crd_1', at: T } });
+const at = (type: 'CardFrozen' | 'CardDeleted' | 'CardMarkedFraud'): CardEvent => ({
+  type,
+  data: { card_id: 'crd_1', at: T },
+});
 
 describe('card decider', () => {
   it('holds an authorization that fits, once per transaction id', () => {
@@ -79,7 +82,10 @@ describe('card decider', () => {
       authorization: decision,
       now: T,
     });
-    const asked: CardEvent = { type: 'CardAuthorizationRequested', data: { card_id: 'crd_1', transaction_id: 't1', at: T } };
+    const asked: CardEvent = {
+      type: 'CardAuthorizationRequested',
+      data: { card_id: 'crd_1', transaction_id: 't1', at: T },
+    };
 
     it('records the asking once: a transaction already asked is never asked again', () => {
       spec(held()).when(request).then([asked]);
@@ -92,7 +98,11 @@ describe('card decider', () => {
       spec([...held(), asked])
         .when(decide(true, 1_500))
         .thenState((state) => {
-          expect(pendingTransaction(state as IssuedCardState, 't1')).toMatchObject({ amount: 1_500, account_amount: 1_500, authorization: decision });
+          expect(pendingTransaction(state as IssuedCardState, 't1')).toMatchObject({
+            amount: 1_500,
+            account_amount: 1_500,
+            authorization: decision,
+          });
           // As if 1,500 had been authorized: the usage holds what was approved, nothing of the rest.
           spec([issued()])
             .when(auth('t1', 1_500))
@@ -106,7 +116,11 @@ describe('card decider', () => {
         .when(decide(false, null))
         .thenState((state, events) => {
           first.push(...events);
-          expect(recorded(events, 't1')).toMatchObject({ status: 'declined', status_reason: 'declined_by_endpoint', authorization: decision });
+          expect(recorded(events, 't1')).toMatchObject({
+            status: 'declined',
+            status_reason: 'declined_by_endpoint',
+            authorization: decision,
+          });
           expect((state as IssuedCardState).pending.size).toBe(0);
         });
       spec([...held(), asked, ...first])
@@ -154,7 +168,9 @@ describe('card decider', () => {
     spec(events)
       .when(auth('t1', 4_000))
       .thenState((_s, e) => events.push(...e));
-    spec(events).when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: 4_001, now: T }).thenError('amount_exceeds_hold');
+    spec(events)
+      .when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: 4_001, now: T })
+      .thenError('amount_exceeds_hold');
     spec(events)
       .when({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: 't1', amount: 2_500, now: T })
       .thenState((s, e) => {
@@ -163,8 +179,18 @@ describe('card decider', () => {
         expect((s as IssuedCardState).pending.size).toBe(0);
         events.push(...e);
       });
-    spec(events).when({ type: 'ReverseCardTransaction', card_id: 'crd_1', transaction_id: 't1', now: T }).thenError('card_transaction_not_pending');
-    spec(events).when({ type: 'DeclineHeldAuthorization', card_id: 'crd_1', transaction_id: 't1', reason: 'insufficient_funds', now: T }).then([]);
+    spec(events)
+      .when({ type: 'ReverseCardTransaction', card_id: 'crd_1', transaction_id: 't1', now: T })
+      .thenError('card_transaction_not_pending');
+    spec(events)
+      .when({
+        type: 'DeclineHeldAuthorization',
+        card_id: 'crd_1',
+        transaction_id: 't1',
+        reason: 'insufficient_funds',
+        now: T,
+      })
+      .then([]);
   });
 
   it('uses up a disposable card on its first capture', () => {
@@ -195,9 +221,19 @@ describe('card reservations', () => {
   });
 
   it('the hourly counter refuses past the limit with the 429 details', () => {
-    const given = [1, 2].map((n) => ({ type: 'CardCreationCounted' as const, data: { card_id: `crd_${n}`, counted: T } }));
+    const given = [1, 2].map((n) => ({
+      type: 'CardCreationCounted' as const,
+      data: { card_id: `crd_${n}`, counted: T },
+    }));
     specFor(cardCreationCounterDecider)(given)
       .when({ card_id: 'crd_3', limit: 2, now: T, window_end: T + 90_500 })
-      .thenError('rate_limited', (e) => expect(e.details).toEqual({ retry_after: 91, limit_type: 'card_creation_per_hour', current_count: 2, limit: 2 }));
+      .thenError('rate_limited', (e) =>
+        expect(e.details).toEqual({
+          retry_after: 91,
+          limit_type: 'card_creation_per_hour',
+          current_count: 2,
+          limit: 2,
+        }),
+      );
   });
 });

@@ -55,7 +55,10 @@ export type CardEvent =
   | { readonly type: 'CardDeleted'; readonly data: At }
   /** A disposable card blocking itself after its first success. */
   | { readonly type: 'CardUsedUp'; readonly data: At }
-  | { readonly type: 'CardReassigned'; readonly data: At & { readonly from_account_id: string; readonly account_id: string } }
+  | {
+      readonly type: 'CardReassigned';
+      readonly data: At & { readonly from_account_id: string; readonly account_id: string };
+    }
   /** Approved by the card: its usage carries the hold; the account hold follows. */
   | { readonly type: 'CardAuthorizationHeld'; readonly data: WithTransaction }
   /** Declined by the card: a new transaction that never held anything. */

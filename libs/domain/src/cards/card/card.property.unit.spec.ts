@@ -24,14 +24,52 @@ const MCCS = ['5311', '5311', '5812', '5814', '5942', '7995'];
 const FUNDS: Record<string, number> = { acc_usd: 6_000, acc_eur: 4_000 };
 const RATES: Record<string, number> = { acc_usd: 1, acc_eur: 0.92 };
 const CONTROLS: CardControls = {
-  individual: { billing_cycle: 'Weekly', billing_cycle_day: 'Sunday', cycle_transaction_count: 12, daily_amount_limit: 9_000, daily_transaction_count: 5, transaction_amount_limit: 4_000 },
-  mcc: [{ mcc: '5942', open: true, cumulative_amount_limit: 6_000, cycle_transaction_count: 4, daily_amount_limit: 3_000, daily_transaction_count: 2, transaction_amount_limit: 2_500 }],
+  individual: {
+    billing_cycle: 'Weekly',
+    billing_cycle_day: 'Sunday',
+    cycle_transaction_count: 12,
+    daily_amount_limit: 9_000,
+    daily_transaction_count: 5,
+    transaction_amount_limit: 4_000,
+  },
+  mcc: [
+    {
+      mcc: '5942',
+      open: true,
+      cumulative_amount_limit: 6_000,
+      cycle_transaction_count: 4,
+      daily_amount_limit: 3_000,
+      daily_transaction_count: 2,
+      transaction_amount_limit: 2_500,
+    },
+  ],
   groups: [
-    { group_name: 'restaurants', open: true, cumulative_amount_limit: null, cycle_transaction_count: null, daily_amount_limit: 2_000, daily_transaction_count: 3, transaction_amount_limit: null },
-    { group_name: 'gambling', open: false, cumulative_amount_limit: null, cycle_transaction_count: null, daily_amount_limit: null, daily_transaction_count: null, transaction_amount_limit: null },
+    {
+      group_name: 'restaurants',
+      open: true,
+      cumulative_amount_limit: null,
+      cycle_transaction_count: null,
+      daily_amount_limit: 2_000,
+      daily_transaction_count: 3,
+      transaction_amount_limit: null,
+    },
+    {
+      group_name: 'gambling',
+      open: false,
+      cumulative_amount_limit: null,
+      cycle_transaction_count: null,
+      daily_amount_limit: null,
+      daily_transaction_count: null,
+      transaction_amount_limit: null,
+    },
   ],
 };
-const LIMITS: Record<string, number | null> = { amount: 25_000, daily_transaction_count: 5, daily_amount_limit: 9_000, cycle_transaction_count: 12 };
+const LIMITS: Record<string, number | null> = {
+  amount: 25_000,
+  daily_transaction_count: 5,
+  daily_amount_limit: 9_000,
+  cycle_transaction_count: 12,
+};
 
 type Action =
   | { kind: 'authorize'; amount: number; mcc: string; capture: boolean }
@@ -40,10 +78,33 @@ type Action =
   | { kind: 'freeze' | 'unfreeze' | 'reassign' | 'day' | 'hours' };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('authorize' as const), amount: fc.integer({ min: 1, max: 5_000 }), mcc: fc.constantFrom(...MCCS), capture: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('capture' as const), pick: fc.nat(), fraction: fc.double({ min: 0.01, max: 1, noNaN: true }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('authorize' as const),
+      amount: fc.integer({ min: 1, max: 5_000 }),
+      mcc: fc.constantFrom(...MCCS),
+      capture: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('capture' as const),
+      pick: fc.nat(),
+      fraction: fc.double({ min: 0.01, max: 1, noNaN: true }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('reverse' as const), pick: fc.nat() }) },
-  fc.record({ kind: fc.constantFrom('freeze' as const, 'unfreeze' as const, 'reassign' as const, 'day' as const, 'hours' as const) }),
+  fc.record({
+    kind: fc.constantFrom(
+      'freeze' as const,
+      'unfreeze' as const,
+      'reassign' as const,
+      'day' as const,
+      'hours' as const,
+    ),
+  }),
 );
 
 const byId = (a: CardTransactionRecord, b: CardTransactionRecord) => (a.id < b.id ? -1 : 1);
@@ -112,7 +173,8 @@ class World {
     if (isDomainError(decided)) return decided;
     this.card = (decided as CardEvent[]).reduce(cardDecider.evolve, this.card);
     // The card state keeps pending transactions only; the model keeps every one as its events said.
-    for (const e of decided as CardEvent[]) if ('transaction' in e.data) this.transactions.set(e.data.transaction.id, e.data.transaction);
+    for (const e of decided as CardEvent[])
+      if ('transaction' in e.data) this.transactions.set(e.data.transaction.id, e.data.transaction);
     return null;
   }
 
@@ -141,7 +203,12 @@ class World {
       case 'reverse': {
         const t = this.pending(a.pick);
         if (t && !this.onCard({ type: 'ReverseCardTransaction', card_id, transaction_id: t.id, now: this.now }))
-          this.onAccount(t.account_id, { type: 'ReleaseCardHold', account_id: t.account_id, hold_id: t.id, now: this.now });
+          this.onAccount(t.account_id, {
+            type: 'ReleaseCardHold',
+            account_id: t.account_id,
+            hold_id: t.id,
+            now: this.now,
+          });
         return;
       }
       case 'freeze':
@@ -149,7 +216,12 @@ class World {
         this.onCard({ type: a.kind === 'freeze' ? 'FreezeCard' : 'UnfreezeCard', card_id, now: this.now });
         return;
       case 'reassign':
-        this.onCard({ type: 'ReassignCard', card_id, account_id: this.issued.card.account_id === 'acc_usd' ? 'acc_eur' : 'acc_usd', now: this.now });
+        this.onCard({
+          type: 'ReassignCard',
+          card_id,
+          account_id: this.issued.card.account_id === 'acc_usd' ? 'acc_eur' : 'acc_usd',
+          now: this.now,
+        });
         return;
       case 'day':
         this.now += DAY;
@@ -165,31 +237,72 @@ class World {
     const fx = rate === 1 ? null : { rate, account_currency: 'EUR', account_amount: convert(amount, rate, 2, 2) };
     const merchant = { name: 'm', mcc, city: 'c', state: 's', postal_code: 'p', country: 'NG' };
     const id = `ctxn_${++this.seq}`;
-    this.onCard({ type: 'AuthorizeCard', card_id: 'crd_1', transaction_id: id, amount, merchant, account_id, fx, groups: GROUPS, now: this.now });
+    this.onCard({
+      type: 'AuthorizeCard',
+      card_id: 'crd_1',
+      transaction_id: id,
+      amount,
+      merchant,
+      account_id,
+      fx,
+      groups: GROUPS,
+      now: this.now,
+    });
     const t = this.transactions.get(id)!;
     if (t.status !== 'pending') return;
-    if (this.onAccount(account_id, { type: 'PlaceCardHold', account_id, hold_id: id, amount: t.account_amount, origin_done: !pendingTransaction(this.issued, id), now: this.now })) {
-      this.onCard({ type: 'DeclineHeldAuthorization', card_id: 'crd_1', transaction_id: id, reason: 'insufficient_funds', now: this.now });
+    if (
+      this.onAccount(account_id, {
+        type: 'PlaceCardHold',
+        account_id,
+        hold_id: id,
+        amount: t.account_amount,
+        origin_done: !pendingTransaction(this.issued, id),
+        now: this.now,
+      })
+    ) {
+      this.onCard({
+        type: 'DeclineHeldAuthorization',
+        card_id: 'crd_1',
+        transaction_id: id,
+        reason: 'insufficient_funds',
+        now: this.now,
+      });
       return;
     }
     if (capture) this.settle(id, null);
   }
 
   private settle(id: string, amount: number | null): void {
-    if (this.onCard({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: id, amount, now: this.now })) return;
+    if (this.onCard({ type: 'CaptureCardTransaction', card_id: 'crd_1', transaction_id: id, amount, now: this.now }))
+      return;
     const t = this.transactions.get(id)!;
-    this.onAccount(t.account_id, { type: 'CaptureCardHold', account_id: t.account_id, hold_id: id, amount: t.account_amount, now: this.now });
+    this.onAccount(t.account_id, {
+      type: 'CaptureCardHold',
+      account_id: t.account_id,
+      hold_id: id,
+      amount: t.account_amount,
+      now: this.now,
+    });
   }
 
   check(): void {
-    const usage = cardUsage({ amount: LIMITS.amount!, controls: CONTROLS, usage: this.issued.usage, groups: GROUPS, now: this.now });
+    const usage = cardUsage({
+      amount: LIMITS.amount!,
+      controls: CONTROLS,
+      usage: this.issued.usage,
+      groups: GROUPS,
+      now: this.now,
+    });
     for (const [prefix, limit] of Object.entries(LIMITS)) {
       const used = usage.card[`${prefix}_used`];
       const hold = usage.card[`${prefix}_hold`];
       expect(used + hold).toBeLessThanOrEqual(limit!);
       expect(usage.card[`${prefix}_balance`]).toBe(limit! - used - hold);
     }
-    const entries = [...usage.mcc.map((u, i) => [u, CONTROLS.mcc[i]] as const), ...usage.groups.map((u, i) => [u, CONTROLS.groups[i]] as const)];
+    const entries = [
+      ...usage.mcc.map((u, i) => [u, CONTROLS.mcc[i]] as const),
+      ...usage.groups.map((u, i) => [u, CONTROLS.groups[i]] as const),
+    ];
     for (const [u, e] of entries) {
       for (const [prefix, limit] of [
         ['cumulative_amount', e.cumulative_amount_limit],
@@ -231,11 +344,20 @@ describe('cards: property over interleavings', () => {
           world.run(a);
           world.check();
         }
-        for (const t of world.transactions.values()) seen.set(t.status_reason ?? t.status, (seen.get(t.status_reason ?? t.status) ?? 0) + 1);
+        for (const t of world.transactions.values())
+          seen.set(t.status_reason ?? t.status, (seen.get(t.status_reason ?? t.status) ?? 0) + 1);
       }),
       { numRuns: 200 },
     );
     // The interleavings reached every outcome, so the checks above were not vacuous.
-    expect([...seen.keys()].sort()).toEqual(['card_blocked', 'insufficient_funds', 'limit_exceeded', 'mcc_blocked', 'pending', 'reversed', 'successful']);
+    expect([...seen.keys()].sort()).toEqual([
+      'card_blocked',
+      'insufficient_funds',
+      'limit_exceeded',
+      'mcc_blocked',
+      'pending',
+      'reversed',
+      'successful',
+    ]);
   });
 });

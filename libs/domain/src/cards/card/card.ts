@@ -40,12 +40,17 @@ export function cardStatus(state: IssuedCardState): CardStatus {
 }
 
 /** Whether the entity's endpoint was asked about this pending transaction (decisions §16). */
-export const wasAsked = (state: IssuedCardState, id: string): boolean => get(state.asked ?? emptyMap(), id) !== undefined;
+export const wasAsked = (state: IssuedCardState, id: string): boolean =>
+  get(state.asked ?? emptyMap(), id) !== undefined;
 
 /** The card transaction while it is pending; a finished one is no longer in the state. */
-export const pendingTransaction = (state: IssuedCardState, id: string): CardTransactionRecord | undefined => get(state.pending, id);
+export const pendingTransaction = (state: IssuedCardState, id: string): CardTransactionRecord | undefined =>
+  get(state.pending, id);
 
-const closing = (state: IssuedCardState, t: CardTransactionRecord) => ({ pending: remove(state.pending, t.id), asked: remove(state.asked ?? emptyMap(), t.id) });
+const closing = (state: IssuedCardState, t: CardTransactionRecord) => ({
+  pending: remove(state.pending, t.id),
+  asked: remove(state.asked ?? emptyMap(), t.id),
+});
 
 type TransactionEvent = Extract<CardEvent, { data: { transaction: CardTransactionRecord } }>;
 
@@ -56,23 +61,55 @@ function evolveTransaction(state: IssuedCardState, event: TransactionEvent): Iss
   const mcc = t.merchant.mcc;
   switch (event.type) {
     case 'CardAuthorizationHeld':
-      return { ...state, pending: set(state.pending, t.id, t), usage: holdUsage(state.usage, t.created, mcc, t.amount), updated };
+      return {
+        ...state,
+        pending: set(state.pending, t.id, t),
+        usage: holdUsage(state.usage, t.created, mcc, t.amount),
+        updated,
+      };
     case 'CardAuthorizationDeclined':
       return { ...state, updated };
     case 'CardAuthorizationApproved':
       // A partial approval: the usage lets go of the whole hold and holds what was approved.
-      return held ? { ...state, pending: set(state.pending, t.id, t), usage: holdUsage(releaseUsage(state.usage, t.created, mcc, held.amount), t.created, mcc, t.amount), updated } : state;
+      return held
+        ? {
+            ...state,
+            pending: set(state.pending, t.id, t),
+            usage: holdUsage(releaseUsage(state.usage, t.created, mcc, held.amount), t.created, mcc, t.amount),
+            updated,
+          }
+        : state;
     case 'CardTransactionCaptured':
-      return held ? { ...state, ...closing(state, t), usage: captureUsage(state.usage, t.created, mcc, held.amount, t.amount), updated } : state;
+      return held
+        ? {
+            ...state,
+            ...closing(state, t),
+            usage: captureUsage(state.usage, t.created, mcc, held.amount, t.amount),
+            updated,
+          }
+        : state;
     case 'CardHoldDeclined':
     case 'CardTransactionReversed':
-      return held ? { ...state, ...closing(state, t), usage: releaseUsage(state.usage, t.created, mcc, held.amount), updated } : state;
+      return held
+        ? { ...state, ...closing(state, t), usage: releaseUsage(state.usage, t.created, mcc, held.amount), updated }
+        : state;
   }
 }
 
 export function evolveCard(state: CardState, event: CardEvent): CardState {
   if (event.type === 'CardIssued') {
-    return { status: 'issued', card: event.data, frozen: false, fraud: false, used_up: false, deleted: null, pending: emptyMap(), asked: emptyMap(), usage: EMPTY_LEDGER, updated: event.data.issued };
+    return {
+      status: 'issued',
+      card: event.data,
+      frozen: false,
+      fraud: false,
+      used_up: false,
+      deleted: null,
+      pending: emptyMap(),
+      asked: emptyMap(),
+      usage: EMPTY_LEDGER,
+      updated: event.data.issued,
+    };
   }
   if (state.status !== 'issued') return state;
   switch (event.type) {

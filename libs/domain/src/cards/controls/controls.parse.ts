@@ -1,5 +1,14 @@
 import { invalid, type DomainError } from '../../shared';
-import { BILLING_CYCLES, DEFAULT_CYCLE, WEEKDAYS, type BillingCycle, type CardControls, type EntryLimits, type IndividualControls, type MccGroups } from './controls';
+import {
+  BILLING_CYCLES,
+  DEFAULT_CYCLE,
+  WEEKDAYS,
+  type BillingCycle,
+  type CardControls,
+  type EntryLimits,
+  type IndividualControls,
+  type MccGroups,
+} from './controls';
 
 export interface ControlsInput {
   readonly individual_controls?: Record<string, unknown> | null;
@@ -7,8 +16,19 @@ export interface ControlsInput {
   readonly mcc_group_controls?: readonly Record<string, unknown>[] | null;
 }
 
-const LIMIT_FIELDS = ['cumulative_amount_limit', 'cycle_transaction_count', 'daily_amount_limit', 'daily_transaction_count', 'transaction_amount_limit'] as const;
-const INDIVIDUAL_LIMITS = ['cycle_transaction_count', 'daily_amount_limit', 'daily_transaction_count', 'transaction_amount_limit'] as const;
+const LIMIT_FIELDS = [
+  'cumulative_amount_limit',
+  'cycle_transaction_count',
+  'daily_amount_limit',
+  'daily_transaction_count',
+  'transaction_amount_limit',
+] as const;
+const INDIVIDUAL_LIMITS = [
+  'cycle_transaction_count',
+  'daily_amount_limit',
+  'daily_transaction_count',
+  'transaction_amount_limit',
+] as const;
 
 class Refused {
   constructor(readonly error: DomainError) {}
@@ -19,7 +39,8 @@ const refuse = (field: string, message: string): never => {
 
 function limit(value: unknown, field: string): number | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) refuse(field, `${field} must be a non-negative integer`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    refuse(field, `${field} must be a non-negative integer`);
   return value as number;
 }
 
@@ -30,9 +51,12 @@ function onlyKnown(object: Record<string, unknown>, known: readonly string[], pa
 function cycleDay(cycle: BillingCycle, day: unknown, path: string): string {
   if (day === undefined || day === null) return cycle === 'Weekly' ? 'Sunday' : cycle === 'Yearly' ? '01-01' : '1';
   const text = String(day);
-  if (cycle === 'Weekly' && !WEEKDAYS.includes(text as never)) refuse(path, `must be a weekday name (${WEEKDAYS.join(', ')})`);
-  if (cycle === 'Monthly' && !(/^\d{1,2}$/.test(text) && Number(text) >= 1 && Number(text) <= 28)) refuse(path, 'must be a day of the month, 1-28');
-  if (cycle === 'Yearly' && !/^(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])$/.test(text)) refuse(path, 'must be MM-DD (day 01-28)');
+  if (cycle === 'Weekly' && !WEEKDAYS.includes(text as never))
+    refuse(path, `must be a weekday name (${WEEKDAYS.join(', ')})`);
+  if (cycle === 'Monthly' && !(/^\d{1,2}$/.test(text) && Number(text) >= 1 && Number(text) <= 28))
+    refuse(path, 'must be a day of the month, 1-28');
+  if (cycle === 'Yearly' && !/^(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])$/.test(text))
+    refuse(path, 'must be MM-DD (day 01-28)');
   return cycle === 'Monthly' ? String(Number(text)) : text;
 }
 
@@ -43,7 +67,11 @@ function individual(input: Record<string, unknown> | null | undefined): Individu
   const cycle = (raw.billing_cycle ?? DEFAULT_CYCLE.billing_cycle) as BillingCycle;
   if (!BILLING_CYCLES.includes(cycle)) refuse(`${path}.billing_cycle`, `must be one of ${BILLING_CYCLES.join(', ')}`);
   const limits = Object.fromEntries(INDIVIDUAL_LIMITS.map((f) => [f, limit(raw[f], `${path}.${f}`)]));
-  return { billing_cycle: cycle, billing_cycle_day: cycleDay(cycle, raw.billing_cycle_day, `${path}.billing_cycle_day`), ...limits } as unknown as IndividualControls;
+  return {
+    billing_cycle: cycle,
+    billing_cycle_day: cycleDay(cycle, raw.billing_cycle_day, `${path}.billing_cycle_day`),
+    ...limits,
+  } as unknown as IndividualControls;
 }
 
 function entryLimits(raw: Record<string, unknown>, path: string): EntryLimits {
@@ -70,7 +98,8 @@ function groupEntries(list: readonly Record<string, unknown>[], groups: MccGroup
     const path = `mcc_group_controls[${i}]`;
     onlyKnown(raw, ['group_name', 'open', ...LIMIT_FIELDS], path);
     const name = raw.group_name;
-    if (typeof name !== 'string' || !groups[name]) refuse(`${path}.group_name`, `group_name must be one of ${Object.keys(groups).join(', ')}`);
+    if (typeof name !== 'string' || !groups[name])
+      refuse(`${path}.group_name`, `group_name must be one of ${Object.keys(groups).join(', ')}`);
     if (seen.has(name as string)) refuse(`${path}.group_name`, 'each group may appear once');
     seen.add(name as string);
     return { group_name: name as string, ...entryLimits(raw, path) };

@@ -43,7 +43,10 @@ export interface CardControls {
 }
 
 /** Virtual cards without a stated cycle reset on the first of each month (UTC). */
-export const DEFAULT_CYCLE: Pick<IndividualControls, 'billing_cycle' | 'billing_cycle_day'> = { billing_cycle: 'Monthly', billing_cycle_day: '1' };
+export const DEFAULT_CYCLE: Pick<IndividualControls, 'billing_cycle' | 'billing_cycle_day'> = {
+  billing_cycle: 'Monthly',
+  billing_cycle_day: '1',
+};
 
 /** Named groups of MCCs (datasets/mcc-groups.json): group name → its codes. */
 export type MccGroups = Readonly<Record<string, readonly string[]>>;

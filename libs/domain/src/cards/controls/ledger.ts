@@ -38,12 +38,17 @@ const add = (t: Tally | undefined, change: Change): Tally => {
 function apply(ledger: UsageLedger, at: number, mcc: string, change: Change): UsageLedger {
   const key = dayKey(at);
   const day = ledger.days[key] ?? {};
-  const days: Record<number, Readonly<Record<string, Tally>>> = { ...ledger.days, [key]: { ...day, [mcc]: add(day[mcc], change) } };
+  const days: Record<number, Readonly<Record<string, Tally>>> = {
+    ...ledger.days,
+    [key]: { ...day, [mcc]: add(day[mcc], change) },
+  };
   for (const old of Object.keys(days)) if (Number(old) < key - KEPT_DAYS) delete days[Number(old)];
   return { days, lifetime: { ...ledger.lifetime, [mcc]: add(ledger.lifetime[mcc], change) } };
 }
 
-export const holdUsage = (l: UsageLedger, at: number, mcc: string, amount: number) => apply(l, at, mcc, { hold_amount: amount, hold_count: 1 });
-export const releaseUsage = (l: UsageLedger, at: number, mcc: string, amount: number) => apply(l, at, mcc, { hold_amount: -amount, hold_count: -1 });
+export const holdUsage = (l: UsageLedger, at: number, mcc: string, amount: number) =>
+  apply(l, at, mcc, { hold_amount: amount, hold_count: 1 });
+export const releaseUsage = (l: UsageLedger, at: number, mcc: string, amount: number) =>
+  apply(l, at, mcc, { hold_amount: -amount, hold_count: -1 });
 export const captureUsage = (l: UsageLedger, at: number, mcc: string, held: number, captured: number) =>
   apply(l, at, mcc, { hold_amount: -held, hold_count: -1, used_amount: captured, used_count: 1 });

@@ -77,7 +77,11 @@ function fields(ctx: UsageContext, meters: Meter[], inScope: InScope): Record<st
   const out: Record<string, number> = {};
   for (const m of meters) {
     const { used, hold } = measure(ctx, m, inScope);
-    Object.assign(out, { [`${m.prefix}_used`]: used, [`${m.prefix}_hold`]: hold, [`${m.prefix}_balance`]: m.limit === null ? 0 : m.limit - used - hold });
+    Object.assign(out, {
+      [`${m.prefix}_used`]: used,
+      [`${m.prefix}_hold`]: hold,
+      [`${m.prefix}_balance`]: m.limit === null ? 0 : m.limit - used - hold,
+    });
   }
   return out;
 }
@@ -101,7 +105,13 @@ export function cardUsage(ctx: UsageContext) {
   };
 }
 
-function fits(ctx: UsageContext, meters: Meter[], inScope: InScope, amount: number, perTransaction: number | null): boolean {
+function fits(
+  ctx: UsageContext,
+  meters: Meter[],
+  inScope: InScope,
+  amount: number,
+  perTransaction: number | null,
+): boolean {
   if (perTransaction !== null && amount > perTransaction) return false;
   return meters.every((m) => {
     if (m.limit === null) return true;
@@ -113,8 +123,19 @@ function fits(ctx: UsageContext, meters: Meter[], inScope: InScope, amount: numb
 /** Whether a new authorization of `amount` at `mcc` fits every limit that applies to it. */
 export function withinLimits(ctx: UsageContext, amount: number, mcc: string): boolean {
   const { controls } = ctx;
-  if (!fits(ctx, individualMeters(ctx.amount, controls.individual), any, amount, controls.individual?.transaction_amount_limit ?? null)) return false;
-  const mccOk = controls.mcc.filter((e) => e.mcc === mcc).every((e) => fits(ctx, entryMeters(e), isMcc(e.mcc), amount, e.transaction_amount_limit));
+  if (
+    !fits(
+      ctx,
+      individualMeters(ctx.amount, controls.individual),
+      any,
+      amount,
+      controls.individual?.transaction_amount_limit ?? null,
+    )
+  )
+    return false;
+  const mccOk = controls.mcc
+    .filter((e) => e.mcc === mcc)
+    .every((e) => fits(ctx, entryMeters(e), isMcc(e.mcc), amount, e.transaction_amount_limit));
   const groupsOk = controls.groups
     .filter((g) => (ctx.groups[g.group_name] ?? []).includes(mcc))
     .every((g) => fits(ctx, entryMeters(g), inGroup(ctx, g.group_name), amount, g.transaction_amount_limit));

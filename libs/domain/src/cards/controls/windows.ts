@@ -9,7 +9,10 @@ export const dayKey = (at: number): number => Math.floor(at / DAY);
  * The start (ms, UTC) of the billing cycle containing `at`: cycle limits and `amount` reset there.
  * A card without a cycle (disposable) has one cycle for its whole life.
  */
-export function cycleStart(controls: Pick<IndividualControls, 'billing_cycle' | 'billing_cycle_day'> | null, at: number): number {
+export function cycleStart(
+  controls: Pick<IndividualControls, 'billing_cycle' | 'billing_cycle_day'> | null,
+  at: number,
+): number {
   if (!controls) return 0;
   const date = new Date(dayKey(at) * DAY);
   switch (controls.billing_cycle) {

@@ -15,7 +15,8 @@ export function luhnCheckDigit(payload: string): number {
   return (10 - (sum % 10)) % 10;
 }
 
-export const isLuhnValid = (number: string): boolean => /^\d{13,19}$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === Number(number.slice(-1));
+export const isLuhnValid = (number: string): boolean =>
+  /^\d{13,19}$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === Number(number.slice(-1));
 
 /** `accountDigits`: nine random digits drawn by the caller (the domain draws nothing itself). */
 export function cardNumber(accountDigits: string): string {
@@ -29,7 +30,10 @@ export const lastFour = (number: string) => number.slice(-4);
 /** Virtual cards expire three years after issue, at the end of that month (UTC). */
 export function virtualExpiry(now: number): { month: string; year: string } {
   const date = new Date(now);
-  return { month: String(date.getUTCMonth() + 1).padStart(2, '0'), year: String((date.getUTCFullYear() + 3) % 100).padStart(2, '0') };
+  return {
+    month: String(date.getUTCMonth() + 1).padStart(2, '0'),
+    year: String((date.getUTCFullYear() + 3) % 100).padStart(2, '0'),
+  };
 }
 
 /** A requested expiry (MM, YY) must be the current month or later. */

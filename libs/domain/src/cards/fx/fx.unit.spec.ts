@@ -1,6 +1,11 @@
 import { convert, fxRate, type FxTable } from './fx';
 
-const TABLE: FxTable = { date: '2026-11-20', base: 'USD', source: 'test', rates: { USD: 1, EUR: 0.92, JPY: 154.5, USC: 1 } };
+const TABLE: FxTable = {
+  date: '2026-11-20',
+  base: 'USD',
+  source: 'test',
+  rates: { USD: 1, EUR: 0.92, JPY: 154.5, USC: 1 },
+};
 
 describe('sandbox FX', () => {
   it('derives cross rates from the base, rounded to 8 decimals', () => {

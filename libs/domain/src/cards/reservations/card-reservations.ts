@@ -4,7 +4,10 @@ import { conflict, domainError, type Decider, type Decision } from '../../shared
  * `card-number-<digest>`: a card number belongs to one card platform-wide. The first
  * reservation wins; another card asking for the same digits is refused and draws again.
  */
-type NumberEvent = { readonly type: 'CardNumberReserved'; readonly data: { readonly card_id: string; readonly reserved: number } };
+type NumberEvent = {
+  readonly type: 'CardNumberReserved';
+  readonly data: { readonly card_id: string; readonly reserved: number };
+};
 type NumberState = { readonly card_id: string | null };
 type ReserveNumber = { readonly card_id: string; readonly now: number };
 
@@ -22,7 +25,10 @@ export const cardNumberDecider: Decider<ReserveNumber, NumberEvent, NumberState>
  * `card-transaction-<id>`: points a card transaction at its card, written before the card decides,
  * so capture and reverse go from the transaction id to the card's stream.
  */
-type IndexEvent = { readonly type: 'CardTransactionIndexed'; readonly data: { readonly transaction_id: string; readonly card_id: string } };
+type IndexEvent = {
+  readonly type: 'CardTransactionIndexed';
+  readonly data: { readonly transaction_id: string; readonly card_id: string };
+};
 type IndexState = { readonly card_id: string | null };
 
 export const cardTransactionIndexDecider: Decider<IndexEvent['data'], IndexEvent, IndexState> = {
@@ -35,9 +41,17 @@ export const cardTransactionIndexDecider: Decider<IndexEvent['data'], IndexEvent
  * `card-creations-<entity>-<hour>`: the card-creation limit per entity and clock hour (decisions §2),
  * counted on a stream so every API replica counts against the same number.
  */
-type CountEvent = { readonly type: 'CardCreationCounted'; readonly data: { readonly card_id: string; readonly counted: number } };
+type CountEvent = {
+  readonly type: 'CardCreationCounted';
+  readonly data: { readonly card_id: string; readonly counted: number };
+};
 type CountState = { readonly count: number; readonly cards: readonly string[] };
-type CountCreation = { readonly card_id: string; readonly limit: number; readonly now: number; readonly window_end: number };
+type CountCreation = {
+  readonly card_id: string;
+  readonly limit: number;
+  readonly now: number;
+  readonly window_end: number;
+};
 
 export const cardCreationCounterDecider: Decider<CountCreation, CountEvent, CountState> = {
   initialState: { count: 0, cards: [] },
@@ -45,9 +59,19 @@ export const cardCreationCounterDecider: Decider<CountCreation, CountEvent, Coun
     if (state.cards.includes(command.card_id)) return [];
     if (state.count >= command.limit) {
       const retry_after = Math.max(1, Math.ceil((command.window_end - command.now) / 1000));
-      return domainError('rate_limited', 'rate_limited', `At most ${command.limit} cards may be created per entity per hour`, {
-        details: { retry_after, limit_type: 'card_creation_per_hour', current_count: state.count, limit: command.limit },
-      });
+      return domainError(
+        'rate_limited',
+        'rate_limited',
+        `At most ${command.limit} cards may be created per entity per hour`,
+        {
+          details: {
+            retry_after,
+            limit_type: 'card_creation_per_hour',
+            current_count: state.count,
+            limit: command.limit,
+          },
+        },
+      );
     }
     return [{ type: 'CardCreationCounted', data: { card_id: command.card_id, counted: command.now } }];
   },

@@ -33,7 +33,8 @@ function text(value: Record<string, unknown>, field: string, required: boolean):
 
 /** Checks every field the spec's table names, in its order; the first bad one is named. */
 export function parseCardData(value: unknown, now: Date): CardData | DomainError {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return invalid(CARD_FIELD_PREFIX, 'the decrypted card data must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return invalid(CARD_FIELD_PREFIX, 'the decrypted card data must be a JSON object');
   const record = value as Record<string, unknown>;
   const unknown = Object.keys(record).find((k) => !FIELDS.includes(k));
   if (unknown) return bad(unknown, `${unknown} is not an accepted field`);
@@ -42,16 +43,26 @@ export function parseCardData(value: unknown, now: Date): CardData | DomainError
   return checkFields(num as string, month as string, year as string, cvv as string, holder as string | null, now);
 }
 
-function checkFields(rawNumber: string, month: string, year: string, cvv: string, holder: string | null, now: Date): CardData | DomainError {
+function checkFields(
+  rawNumber: string,
+  month: string,
+  year: string,
+  cvv: string,
+  holder: string | null,
+  now: Date,
+): CardData | DomainError {
   const number = rawNumber.replace(/ /g, '');
   if (!/^\d{13,19}$/.test(number)) return bad('card_number', 'card_number must be 13-19 digits');
   if (!luhn10(number)) return bad('card_number', 'card_number fails the Luhn check');
   if (!/^(0?[1-9]|1[0-2])$/.test(month)) return bad('expiration_month', 'expiration_month must be 1-12 or 01-12');
   if (!/^\d{4}$/.test(year)) return bad('expiration_year', 'expiration_year must be four digits');
-  const expired = Number(year) < now.getUTCFullYear() || (Number(year) === now.getUTCFullYear() && Number(month) < now.getUTCMonth() + 1);
+  const expired =
+    Number(year) < now.getUTCFullYear() ||
+    (Number(year) === now.getUTCFullYear() && Number(month) < now.getUTCMonth() + 1);
   if (expired) return bad('expiration_year', 'the card has expired');
   if (!/^\d{3,4}$/.test(cvv)) return bad('cvv', 'cvv must be 3 or 4 digits');
-  if (holder !== null && holder.length > 100) return bad('card_holder_name', 'card_holder_name must be at most 100 characters');
+  if (holder !== null && holder.length > 100)
+    return bad('card_holder_name', 'card_holder_name must be at most 100 characters');
   return { number, expiration_month: Number(month), expiration_year: Number(year), cvv, card_holder_name: holder };
 }
 

@@ -9,7 +9,13 @@ describe('card data (spec card-data table)', () => {
   it('accepts the spec fields, spaces ignored, and keeps only the summary for storage', () => {
     const card = parseCardData({ ...valid, card_holder_name: 'Ada' }, NOW);
     if (isDomainError(card)) throw new Error(card.message);
-    expect(card).toEqual({ number: '4242424242424242', expiration_month: 6, expiration_year: 2026, cvv: '123', card_holder_name: 'Ada' });
+    expect(card).toEqual({
+      number: '4242424242424242',
+      expiration_month: 6,
+      expiration_year: 2026,
+      cvv: '123',
+      card_holder_name: 'Ada',
+    });
     expect(summarizeCard(card)).toEqual({ last_four_digits: '4242', card_brand: 'visa', card_type: 'credit' });
     expect(summarizeCard({ ...card, number: '5555555555554444' }).card_brand).toBe('mastercard');
   });

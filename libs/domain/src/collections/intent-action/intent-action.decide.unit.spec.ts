@@ -18,7 +18,13 @@ const action: IntentActionRecord = {
   action: 'confirm',
   category: 'collections',
   payment_type: 'card-acq',
-  payment_type_data: { auth_model: '3ds_required', payment_country: 'GB', last_four_digits: '4242', card_brand: 'visa', card_type: 'credit' },
+  payment_type_data: {
+    auth_model: '3ds_required',
+    payment_country: 'GB',
+    last_four_digits: '4242',
+    card_brand: 'visa',
+    card_type: 'credit',
+  },
   customer: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
   return_url: 'https://merchant.example/return',
   status: 'pending_user_action',
@@ -28,7 +34,11 @@ const action: IntentActionRecord = {
   created: T,
   updated: T,
 };
-const after = (status: IntentActionRecord['status'], status_reason: string | null = null, now = T + 5): IntentActionRecord => ({
+const after = (
+  status: IntentActionRecord['status'],
+  status_reason: string | null = null,
+  now = T + 5,
+): IntentActionRecord => ({
   ...action,
   status,
   status_reason,
@@ -36,20 +46,42 @@ const after = (status: IntentActionRecord['status'], status_reason: string | nul
   next_action: null,
   updated: now,
 });
-const created: IntentActionEvent = { type: 'IntentActionCreated', data: { action, acquirer_token: 'tok', authentication_expires: T + 1000 } };
+const created: IntentActionEvent = {
+  type: 'IntentActionCreated',
+  data: { action, acquirer_token: 'tok', authentication_expires: T + 1000 },
+};
 const authenticated: IntentActionEvent = { type: 'IntentActionAuthenticated', data: { action: after('pending') } };
-const authenticate = (result: 'success' | 'failure', now = T + 5): IntentActionCommand => ({ type: 'AuthenticateIntentAction', intent_action_id: IA, result, now });
+const authenticate = (result: 'success' | 'failure', now = T + 5): IntentActionCommand => ({
+  type: 'AuthenticateIntentAction',
+  intent_action_id: IA,
+  result,
+  now,
+});
 const complete: IntentActionCommand = { type: 'CompleteIntentAction', intent_action_id: IA, now: T + 5 };
-const fail: IntentActionCommand = { type: 'FailIntentAction', intent_action_id: IA, status_reason: 'card_declined', now: T + 5 };
+const fail: IntentActionCommand = {
+  type: 'FailIntentAction',
+  intent_action_id: IA,
+  status_reason: 'card_declined',
+  now: T + 5,
+};
 
 describe('intent action decider (spec state table, decisions §7)', () => {
   it('is created once; an acquirer refusal fails it at once', () => {
-    const create: IntentActionCommand = { type: 'CreateIntentAction', action, acquirer_token: 'tok', authentication_expires: T + 1000, failure: null };
+    const create: IntentActionCommand = {
+      type: 'CreateIntentAction',
+      action,
+      acquirer_token: 'tok',
+      authentication_expires: T + 1000,
+      failure: null,
+    };
     spec([]).when(create).then([created]);
     spec([created]).when(create).then([]);
     spec([])
       .when({ ...create, failure: 'acquirer_unavailable' })
-      .then([created, { type: 'IntentActionFailed', data: { action: { ...after('failed', 'acquirer_unavailable', T) } } }]);
+      .then([
+        created,
+        { type: 'IntentActionFailed', data: { action: { ...after('failed', 'acquirer_unavailable', T) } } },
+      ]);
   });
 
   it('pending_user_action: success → pending, failure → failed (authentication_failed)', () => {
@@ -90,14 +122,21 @@ describe('intent action decider (spec state table, decisions §7)', () => {
   });
 
   describe('claiming the acquirer call (one call per step)', () => {
-    const start = (now: number, take_over_after_ms: number | null = null, idempotency_key = IA): IntentActionCommand => ({
+    const start = (
+      now: number,
+      take_over_after_ms: number | null = null,
+      idempotency_key = IA,
+    ): IntentActionCommand => ({
       type: 'StartAuthorization',
       intent_action_id: IA,
       idempotency_key,
       take_over_after_ms,
       now,
     });
-    const started = (at: number, key = IA): IntentActionEvent => ({ type: 'IntentActionAuthorizationStarted', data: { intent_action_id: IA, idempotency_key: key, started: at } });
+    const started = (at: number, key = IA): IntentActionEvent => ({
+      type: 'IntentActionAuthorizationStarted',
+      data: { intent_action_id: IA, idempotency_key: key, started: at },
+    });
 
     it('a pending action is claimed once: a second claimant (a request or the backstop before the deadline) gets nothing', () => {
       spec([created, authenticated])

@@ -1,5 +1,10 @@
 export type IntentActionStatus = 'pending' | 'pending_user_action' | 'completed' | 'failed';
-export const INTENT_ACTION_STATUSES: readonly IntentActionStatus[] = ['pending', 'pending_user_action', 'completed', 'failed'];
+export const INTENT_ACTION_STATUSES: readonly IntentActionStatus[] = [
+  'pending',
+  'pending_user_action',
+  'completed',
+  'failed',
+];
 
 export const COLLECTION_PAYMENT_TYPES = ['card-acq', 'walletpay-acq'] as const;
 export type CollectionPaymentType = (typeof COLLECTION_PAYMENT_TYPES)[number];

@@ -1,12 +1,26 @@
 import { specFor } from '../../shared/testing/given-when-then';
-import type { PaymentIntentEvent, PaymentIntentRecord, PaymentIntentStatus, RefundRecord } from './payment-intent.events';
+import type {
+  PaymentIntentEvent,
+  PaymentIntentRecord,
+  PaymentIntentStatus,
+  RefundRecord,
+} from './payment-intent.events';
 import { paymentIntentDecider, type NewPaymentIntent, type PaymentIntentCommand } from './payment-intent.decide';
 
 const spec = specFor(paymentIntentDecider);
 const T = 1_700_000_000_000;
 const PI = 'pi_01J00000000000000000000000';
 const IA = 'ia_01J00000000000000000000000';
-const fresh: NewPaymentIntent = { id: PI, currency: 'USD', amount: 10_000, reference: 'order-1', description: null, entity_id: 'ent_1', account_id: 'acc_1', created: T };
+const fresh: NewPaymentIntent = {
+  id: PI,
+  currency: 'USD',
+  amount: 10_000,
+  reference: 'order-1',
+  description: null,
+  entity_id: 'ent_1',
+  account_id: 'acc_1',
+  created: T,
+};
 const record = (status: PaymentIntentStatus, over: Partial<PaymentIntentRecord> = {}): PaymentIntentRecord => ({
   ...fresh,
   status,
@@ -18,15 +32,53 @@ const record = (status: PaymentIntentStatus, over: Partial<PaymentIntentRecord> 
 const created: PaymentIntentEvent = { type: 'PaymentIntentCreated', data: { intent: record('requires_action') } };
 const confirmed: PaymentIntentEvent = { type: 'PaymentIntentConfirmed', data: { intent: record('processing') } };
 const completed: PaymentIntentEvent = { type: 'PaymentIntentCompleted', data: { intent: record('completed') } };
-const failed: PaymentIntentEvent = { type: 'PaymentIntentFailed', data: { intent: record('failed', { status_reason: 'card_declined' }) } };
+const failed: PaymentIntentEvent = {
+  type: 'PaymentIntentFailed',
+  data: { intent: record('failed', { status_reason: 'card_declined' }) },
+};
 const cancelled: PaymentIntentEvent = { type: 'PaymentIntentCancelled', data: { intent: record('cancelled') } };
 
-const confirm: PaymentIntentCommand = { type: 'ConfirmPaymentIntent', payment_intent_id: PI, intent_action_id: IA, now: T };
-const cancel = (reason: string | null = null): PaymentIntentCommand => ({ type: 'CancelPaymentIntent', payment_intent_id: PI, reason, now: T });
-const complete: PaymentIntentCommand = { type: 'CompletePaymentIntent', payment_intent_id: PI, intent_action_id: IA, now: T };
-const fail: PaymentIntentCommand = { type: 'FailPaymentIntent', payment_intent_id: PI, intent_action_id: IA, status_reason: 'card_declined', now: T };
-const refund = (id: string, amount: number): RefundRecord => ({ id, payment_intent_id: PI, account_id: 'acc_1', amount, currency: 'USD', reason: null, status: 'succeeded', created: T });
-const record_ = (id: string, amount: number): PaymentIntentCommand => ({ type: 'RecordRefund', payment_intent_id: PI, refund: refund(id, amount), now: T });
+const confirm: PaymentIntentCommand = {
+  type: 'ConfirmPaymentIntent',
+  payment_intent_id: PI,
+  intent_action_id: IA,
+  now: T,
+};
+const cancel = (reason: string | null = null): PaymentIntentCommand => ({
+  type: 'CancelPaymentIntent',
+  payment_intent_id: PI,
+  reason,
+  now: T,
+});
+const complete: PaymentIntentCommand = {
+  type: 'CompletePaymentIntent',
+  payment_intent_id: PI,
+  intent_action_id: IA,
+  now: T,
+};
+const fail: PaymentIntentCommand = {
+  type: 'FailPaymentIntent',
+  payment_intent_id: PI,
+  intent_action_id: IA,
+  status_reason: 'card_declined',
+  now: T,
+};
+const refund = (id: string, amount: number): RefundRecord => ({
+  id,
+  payment_intent_id: PI,
+  account_id: 'acc_1',
+  amount,
+  currency: 'USD',
+  reason: null,
+  status: 'succeeded',
+  created: T,
+});
+const record_ = (id: string, amount: number): PaymentIntentCommand => ({
+  type: 'RecordRefund',
+  payment_intent_id: PI,
+  refund: refund(id, amount),
+  now: T,
+});
 
 describe('payment intent decider (spec state table, decisions §2 and §7)', () => {
   it('is created in requires_action; creating the same id again is done', () => {
@@ -49,7 +101,9 @@ describe('payment intent decider (spec state table, decisions §2 and §7)', () 
     spec([created]).when(confirm).then([confirmed]);
     spec([created])
       .when(cancel('customer left'))
-      .then([{ type: 'PaymentIntentCancelled', data: { intent: record('cancelled', { status_reason: 'customer left' }) } }]);
+      .then([
+        { type: 'PaymentIntentCancelled', data: { intent: record('cancelled', { status_reason: 'customer left' }) } },
+      ]);
   });
 
   it.each([
@@ -85,17 +139,31 @@ describe('payment intent decider (spec state table, decisions §2 and §7)', () 
     spec([created, confirmed, completed])
       .when(record_('rfd_1', 4000))
       .then([{ type: 'PaymentIntentRefunded', data: { intent: record('completed'), refund: refund('rfd_1', 4000) } }]);
-    const first: PaymentIntentEvent = { type: 'PaymentIntentRefunded', data: { intent: record('completed'), refund: refund('rfd_1', 4000) } };
+    const first: PaymentIntentEvent = {
+      type: 'PaymentIntentRefunded',
+      data: { intent: record('completed'), refund: refund('rfd_1', 4000) },
+    };
     spec([created, confirmed, completed, first]).when(record_('rfd_1', 4000)).then([]);
     spec([created, confirmed, completed, first]).when(record_('rfd_2', 6001)).thenError('refund_exceeds_charge');
     spec([created, confirmed]).when(record_('rfd_1', 1)).thenError('invalid_state');
   });
 
   describe('a refund set aside before the account is debited (issue 26)', () => {
-    const ask = (refund_id: string, amount: number): PaymentIntentCommand => ({ type: 'RequestRefund', payment_intent_id: PI, refund_id, amount, reason: null, account_revision: 7, now: T });
+    const ask = (refund_id: string, amount: number): PaymentIntentCommand => ({
+      type: 'RequestRefund',
+      payment_intent_id: PI,
+      refund_id,
+      amount,
+      reason: null,
+      account_revision: 7,
+      now: T,
+    });
     const asked = (refund_id: string, amount: number): PaymentIntentEvent => ({
       type: 'PaymentIntentRefundRequested',
-      data: { intent: record('completed'), refund: { payment_intent_id: PI, refund_id, amount, reason: null, account_revision: 7, requested: T } },
+      data: {
+        intent: record('completed'),
+        refund: { payment_intent_id: PI, refund_id, amount, reason: null, account_revision: 7, requested: T },
+      },
     });
     const done = [created, confirmed, completed];
 
@@ -122,8 +190,17 @@ describe('payment intent decider (spec state table, decisions §2 and §7)', () 
     });
 
     it('refused by the account, frees what it set aside, once', () => {
-      const refused: PaymentIntentEvent = { type: 'PaymentIntentRefundFailed', data: { intent: record('completed'), refund_id: 'rfd_1', reason: 'insufficient_funds', failed: T } };
-      const failRefund: PaymentIntentCommand = { type: 'FailRefund', payment_intent_id: PI, refund_id: 'rfd_1', reason: 'insufficient_funds', now: T };
+      const refused: PaymentIntentEvent = {
+        type: 'PaymentIntentRefundFailed',
+        data: { intent: record('completed'), refund_id: 'rfd_1', reason: 'insufficient_funds', failed: T },
+      };
+      const failRefund: PaymentIntentCommand = {
+        type: 'FailRefund',
+        payment_intent_id: PI,
+        refund_id: 'rfd_1',
+        reason: 'insufficient_funds',
+        now: T,
+      };
       spec([...done, asked('rfd_1', 10_000)])
         .when(failRefund)
         .then([refused]);

@@ -1,5 +1,11 @@
 export type PaymentIntentStatus = 'requires_action' | 'processing' | 'completed' | 'cancelled' | 'failed';
-export const PAYMENT_INTENT_STATUSES: readonly PaymentIntentStatus[] = ['requires_action', 'processing', 'completed', 'cancelled', 'failed'];
+export const PAYMENT_INTENT_STATUSES: readonly PaymentIntentStatus[] = [
+  'requires_action',
+  'processing',
+  'completed',
+  'cancelled',
+  'failed',
+];
 
 /** The payment intent as the API shows it (spec "Payment intent"). */
 export interface PaymentIntentRecord {
@@ -48,7 +54,10 @@ export type PaymentIntentEvent =
   | { readonly type: 'PaymentIntentCompleted'; readonly data: { readonly intent: PaymentIntentRecord } }
   | { readonly type: 'PaymentIntentFailed'; readonly data: { readonly intent: PaymentIntentRecord } }
   | { readonly type: 'PaymentIntentCancelled'; readonly data: { readonly intent: PaymentIntentRecord } }
-  | { readonly type: 'PaymentIntentRefunded'; readonly data: { readonly intent: PaymentIntentRecord; readonly refund: RefundRecord } }
+  | {
+      readonly type: 'PaymentIntentRefunded';
+      readonly data: { readonly intent: PaymentIntentRecord; readonly refund: RefundRecord };
+    }
   | {
       /**
        * A refund's amount set aside on the intent before its account is debited (issue 26): the
@@ -63,7 +72,12 @@ export type PaymentIntentEvent =
   | {
       /** The account refused the debit (its available balance): what was set aside is refundable again. Internal. */
       readonly type: 'PaymentIntentRefundFailed';
-      readonly data: { readonly intent: PaymentIntentRecord; readonly refund_id: string; readonly reason: string; readonly failed: number };
+      readonly data: {
+        readonly intent: PaymentIntentRecord;
+        readonly refund_id: string;
+        readonly reason: string;
+        readonly failed: number;
+      };
     };
 
 /** A refund set aside on its intent, not yet debited and recorded (or refused). */

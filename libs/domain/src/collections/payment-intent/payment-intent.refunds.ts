@@ -20,26 +20,55 @@ export type RefundCommand =
       readonly account_revision: number;
       readonly now: number;
     }
-  | { readonly type: 'RecordRefund'; readonly payment_intent_id: string; readonly refund: RefundRecord; readonly now: number }
-  | { readonly type: 'FailRefund'; readonly payment_intent_id: string; readonly refund_id: string; readonly reason: string; readonly now: number };
+  | {
+      readonly type: 'RecordRefund';
+      readonly payment_intent_id: string;
+      readonly refund: RefundRecord;
+      readonly now: number;
+    }
+  | {
+      readonly type: 'FailRefund';
+      readonly payment_intent_id: string;
+      readonly refund_id: string;
+      readonly reason: string;
+      readonly now: number;
+    };
 
 type Cmd<T extends RefundCommand['type']> = Extract<RefundCommand, { type: T }>;
 
-const known = (state: ExistingPaymentIntent, refundId: string) => state.requested[refundId] !== undefined || state.refunds.some((r) => r.id === refundId);
+const known = (state: ExistingPaymentIntent, refundId: string) =>
+  state.requested[refundId] !== undefined || state.refunds.some((r) => r.id === refundId);
 
-const exceeds = (left: number): DomainError => rule('refund_exceeds_charge', `At most ${left} can still be refunded`, [{ field: 'amount', message: 'exceeds the charge less earlier refunds' }]);
+const exceeds = (left: number): DomainError =>
+  rule('refund_exceeds_charge', `At most ${left} can still be refunded`, [
+    { field: 'amount', message: 'exceeds the charge less earlier refunds' },
+  ]);
 
-export function requestRefund(command: Cmd<'RequestRefund'>, state: ExistingPaymentIntent): Decision<PaymentIntentEvent> {
+export function requestRefund(
+  command: Cmd<'RequestRefund'>,
+  state: ExistingPaymentIntent,
+): Decision<PaymentIntentEvent> {
   if (known(state, command.refund_id)) return [];
   if (state.status !== 'completed') return invalidState(state, 'refunded');
   if (!isValidAmount(command.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
   if (command.amount > refundableOf(state)) return exceeds(refundableOf(state));
   const { payment_intent_id, refund_id, amount, reason, account_revision, now } = command;
-  return [{ type: 'PaymentIntentRefundRequested', data: { intent: state.intent, refund: { payment_intent_id, refund_id, amount, reason, account_revision, requested: now } } }];
+  return [
+    {
+      type: 'PaymentIntentRefundRequested',
+      data: {
+        intent: state.intent,
+        refund: { payment_intent_id, refund_id, amount, reason, account_revision, requested: now },
+      },
+    },
+  ];
 }
 
 /** A debited refund, recorded once. One set aside was checked when requested; an older log's (debited first) is checked here. */
-export function recordRefund({ refund, now }: Cmd<'RecordRefund'>, state: ExistingPaymentIntent): Decision<PaymentIntentEvent> {
+export function recordRefund(
+  { refund, now }: Cmd<'RecordRefund'>,
+  state: ExistingPaymentIntent,
+): Decision<PaymentIntentEvent> {
   if (state.refunds.some((r) => r.id === refund.id)) return [];
   if (!state.requested[refund.id]) {
     if (state.status !== 'completed') return invalidState(state, 'refunded');

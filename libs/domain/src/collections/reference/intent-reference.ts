@@ -9,17 +9,39 @@ import type { NewPaymentIntent } from '../payment-intent/payment-intent.decide';
  */
 export type IntentReferenceEvent = {
   readonly type: 'IntentReferenceReserved';
-  readonly data: { readonly account_id: string; readonly reference: string; readonly payment_intent_id: string; readonly intent: NewPaymentIntent; readonly reserved: number };
+  readonly data: {
+    readonly account_id: string;
+    readonly reference: string;
+    readonly payment_intent_id: string;
+    readonly intent: NewPaymentIntent;
+    readonly reserved: number;
+  };
 };
 
-export type IntentReferenceState = { readonly status: 'free' } | { readonly status: 'reserved'; readonly intent: NewPaymentIntent };
+export type IntentReferenceState =
+  { readonly status: 'free' } | { readonly status: 'reserved'; readonly intent: NewPaymentIntent };
 
-export type IntentReferenceCommand = { readonly type: 'ReserveIntentReference'; readonly intent: NewPaymentIntent; readonly now: number };
+export type IntentReferenceCommand = {
+  readonly type: 'ReserveIntentReference';
+  readonly intent: NewPaymentIntent;
+  readonly now: number;
+};
 
 function decide({ intent, now }: IntentReferenceCommand, state: IntentReferenceState): Decision<IntentReferenceEvent> {
   // Taken: nothing to append; the caller compares the reserved id with its own.
   if (state.status === 'reserved') return [];
-  return [{ type: 'IntentReferenceReserved', data: { account_id: intent.account_id, reference: intent.reference, payment_intent_id: intent.id, intent, reserved: now } }];
+  return [
+    {
+      type: 'IntentReferenceReserved',
+      data: {
+        account_id: intent.account_id,
+        reference: intent.reference,
+        payment_intent_id: intent.id,
+        intent,
+        reserved: now,
+      },
+    },
+  ];
 }
 
 export const intentReferenceDecider: Decider<IntentReferenceCommand, IntentReferenceEvent, IntentReferenceState> = {

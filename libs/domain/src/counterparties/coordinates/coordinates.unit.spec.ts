@@ -1,8 +1,12 @@
 import { checkBankCoordinates } from './bank-schemes';
 import { isEvmAddress, isSolanaAddress, phoneProblem } from './wallets';
 
-const ok = (scheme: Parameters<typeof checkBankCoordinates>[0]['scheme'], code: string, account_number: string | null, country: string) =>
-  checkBankCoordinates({ scheme, code, account_number, country });
+const ok = (
+  scheme: Parameters<typeof checkBankCoordinates>[0]['scheme'],
+  code: string,
+  account_number: string | null,
+  country: string,
+) => checkBankCoordinates({ scheme, code, account_number, country });
 
 describe('bank schemes', () => {
   it.each([
@@ -39,7 +43,10 @@ describe('bank schemes', () => {
   });
 
   it('normalizes an IBAN and returns it as the account number when none is given', () => {
-    expect(ok('iban', 'gb82 west 1234 5698 7654 32', null, 'GB')).toMatchObject({ code: 'GB82WEST12345698765432', account_number: 'GB82WEST12345698765432' });
+    expect(ok('iban', 'gb82 west 1234 5698 7654 32', null, 'GB')).toMatchObject({
+      code: 'GB82WEST12345698765432',
+      account_number: 'GB82WEST12345698765432',
+    });
   });
 });
 

@@ -9,7 +9,9 @@ export type Chain = (typeof CHAINS)[number];
 export function isEip55Checksummed(address: string): boolean {
   const hex = address.slice(2);
   const hash = Buffer.from(keccak_256(hex.toLowerCase())).toString('hex');
-  return [...hex].every((ch, i) => (/[0-9]/.test(ch) ? true : parseInt(hash[i], 16) >= 8 === (ch === ch.toUpperCase())));
+  return [...hex].every((ch, i) =>
+    /[0-9]/.test(ch) ? true : parseInt(hash[i], 16) >= 8 === (ch === ch.toUpperCase()),
+  );
 }
 
 /** All-lower or all-upper hex carries no checksum; mixed case must pass EIP-55. */
@@ -30,7 +32,8 @@ export function isSolanaAddress(address: string): boolean {
   }
 }
 
-export const isWalletAddress = (chain: Chain, address: string) => (chain === 'solana' ? isSolanaAddress(address) : isEvmAddress(address));
+export const isWalletAddress = (chain: Chain, address: string) =>
+  chain === 'solana' ? isSolanaAddress(address) : isEvmAddress(address);
 
 /** E.164 (`+` and up to 15 digits) that libphonenumber knows as a valid number of `country`. */
 export function phoneProblem(number: string, country: string | null): string | null {

@@ -7,9 +7,19 @@ const T0 = 1_700_000_000_000;
 const CPT = 'cpt_01J00000000000000000000000';
 const ENT = 'ent_01J00000000000000000000000';
 const ENT2 = 'ent_01J00000000000000000000001';
-const PROFILE = { first_name: 'Grace', last_name: 'Hopper', relationship: null, email: null, address: null, identification: [], phone: null };
+const PROFILE = {
+  first_name: 'Grace',
+  last_name: 'Hopper',
+  relationship: null,
+  email: null,
+  address: null,
+  identification: [],
+  phone: null,
+};
 
-const create = (over: Partial<Extract<CounterpartyCommand, { type: 'CreateCounterparty' }>> = {}): CounterpartyCommand => ({
+const create = (
+  over: Partial<Extract<CounterpartyCommand, { type: 'CreateCounterparty' }>> = {},
+): CounterpartyCommand => ({
   type: 'CreateCounterparty',
   counterparty_id: CPT,
   entity_id: ENT,
@@ -22,7 +32,15 @@ const create = (over: Partial<Extract<CounterpartyCommand, { type: 'CreateCounte
 });
 const created: CounterpartyEvent = {
   type: 'CounterpartyCreated',
-  data: { counterparty_id: CPT, entity_id: ENT, type: 'individual', nickname: 'Grace Hopper', profile: PROFILE, meta: {}, created: T0 },
+  data: {
+    counterparty_id: CPT,
+    entity_id: ENT,
+    type: 'individual',
+    nickname: 'Grace Hopper',
+    profile: PROFILE,
+    meta: {},
+    created: T0,
+  },
 };
 const detailAdded: CounterpartyEvent = {
   type: 'PaymentDetailAdded',
@@ -37,8 +55,16 @@ const detailAdded: CounterpartyEvent = {
     added: T0 + 1,
   },
 };
-const deactivated: CounterpartyEvent = { type: 'CounterpartyDeactivated', data: { counterparty_id: CPT, entity_id: ENT, payment_detail_ids: [], deactivated: T0 + 2 } };
-const deactivate = (scope: { entity_id: string; kind: 'token' | 'confirm' } | null = null): CounterpartyCommand => ({ type: 'DeactivateCounterparty', counterparty_id: CPT, scope, now: T0 + 2 });
+const deactivated: CounterpartyEvent = {
+  type: 'CounterpartyDeactivated',
+  data: { counterparty_id: CPT, entity_id: ENT, payment_detail_ids: [], deactivated: T0 + 2 },
+};
+const deactivate = (scope: { entity_id: string; kind: 'token' | 'confirm' } | null = null): CounterpartyCommand => ({
+  type: 'DeactivateCounterparty',
+  counterparty_id: CPT,
+  scope,
+  now: T0 + 2,
+});
 const addMomo = (phone = '+254712345678'): CounterpartyCommand => ({
   type: 'AddPaymentDetail',
   counterparty_id: CPT,
@@ -46,7 +72,12 @@ const addMomo = (phone = '+254712345678'): CounterpartyCommand => ({
   payment_detail_id: 'pmd_1',
   book: null,
   now: T0 + 1,
-  detail: { payment_method: 'momo-transfer', currency: 'KES', country: 'KE', momo: { phone_number: phone, provider: 'mpesa' } },
+  detail: {
+    payment_method: 'momo-transfer',
+    currency: 'KES',
+    country: 'KE',
+    momo: { phone_number: phone, provider: 'mpesa' },
+  },
 });
 
 describe('counterparty decider', () => {
@@ -84,7 +115,12 @@ describe('counterparty decider', () => {
     it('deactivates, naming its payment details', () => {
       spec([created, detailAdded])
         .when(deactivate())
-        .then([{ type: 'CounterpartyDeactivated', data: { counterparty_id: CPT, entity_id: ENT, payment_detail_ids: ['pmd_1'], deactivated: T0 + 2 } }]);
+        .then([
+          {
+            type: 'CounterpartyDeactivated',
+            data: { counterparty_id: CPT, entity_id: ENT, payment_detail_ids: ['pmd_1'], deactivated: T0 + 2 },
+          },
+        ]);
     });
     it('refuses another entity: 403 for its token, 404 for an API key naming it', () => {
       spec([created])
@@ -101,7 +137,14 @@ describe('counterparty decider', () => {
         .thenError('validation_error', (e) => expect(e.errors![0].field).toBe('momo.phone_number'));
     });
     it('merges a profile patch and records nothing when nothing changes', () => {
-      const update = (over: object): CounterpartyCommand => ({ type: 'UpdateCounterparty', counterparty_id: CPT, scope: null, reassign_to: null, now: T0 + 3, ...over });
+      const update = (over: object): CounterpartyCommand => ({
+        type: 'UpdateCounterparty',
+        counterparty_id: CPT,
+        scope: null,
+        reassign_to: null,
+        now: T0 + 3,
+        ...over,
+      });
       spec([created])
         .when(update({ profile: { email: 'g@example.com' } }))
         .thenState((s) => expect(s).toMatchObject({ profile: { first_name: 'Grace', email: 'g@example.com' } }));
@@ -110,10 +153,21 @@ describe('counterparty decider', () => {
         .then([]);
     });
     it('refuses a profile patch of the other type (an individual has no legal_name, no L identification)', () => {
-      const update = (profile: Readonly<Record<string, unknown>>): CounterpartyCommand => ({ type: 'UpdateCounterparty', counterparty_id: CPT, scope: null, reassign_to: null, now: T0 + 3, profile });
+      const update = (profile: Readonly<Record<string, unknown>>): CounterpartyCommand => ({
+        type: 'UpdateCounterparty',
+        counterparty_id: CPT,
+        scope: null,
+        reassign_to: null,
+        now: T0 + 3,
+        profile,
+      });
       spec([created])
         .when(update({ legal_name: 'Acme' }))
-        .thenError('validation_error', (e) => expect(e.errors).toEqual([{ field: 'profile.legal_name', message: 'profile.legal_name is not an accepted field' }]));
+        .thenError('validation_error', (e) =>
+          expect(e.errors).toEqual([
+            { field: 'profile.legal_name', message: 'profile.legal_name is not an accepted field' },
+          ]),
+        );
       spec([created])
         .when(update({ identification: [{ type: 'L', number: '1', issuing_country: 'GB' }] }))
         .thenError('validation_error', (e) => expect(e.errors![0].field).toBe('profile.identification[0].type'));
@@ -122,7 +176,10 @@ describe('counterparty decider', () => {
       spec([created, detailAdded])
         .when({ type: 'UpdateCounterparty', counterparty_id: CPT, scope: null, reassign_to: ENT2, now: T0 + 3 })
         .thenState((s, events) => {
-          expect(events[0]).toMatchObject({ type: 'CounterpartyUpdated', data: { entity_id: ENT2, previous_entity_id: ENT, changed: ['entity_id'], payment_detail_ids: ['pmd_1'] } });
+          expect(events[0]).toMatchObject({
+            type: 'CounterpartyUpdated',
+            data: { entity_id: ENT2, previous_entity_id: ENT, changed: ['entity_id'], payment_detail_ids: ['pmd_1'] },
+          });
           expect(s).toMatchObject({ entity_id: ENT2, payment_details: [{ entity_id: ENT2 }] });
         });
     });

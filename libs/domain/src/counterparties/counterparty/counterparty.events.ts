@@ -78,9 +78,19 @@ export type CounterpartyEvent =
   | {
       readonly type: 'CounterpartyDeactivated';
       /** Names its payment details: the transfer-ready read model marks each one without reading the stream. */
-      readonly data: { readonly counterparty_id: string; readonly entity_id: string; readonly payment_detail_ids: readonly string[]; readonly deactivated: number };
+      readonly data: {
+        readonly counterparty_id: string;
+        readonly entity_id: string;
+        readonly payment_detail_ids: readonly string[];
+        readonly deactivated: number;
+      };
     }
   | { readonly type: 'PaymentDetailAdded'; readonly data: PaymentDetailData };
 
 export type CounterpartyEventType = CounterpartyEvent['type'];
-export const COUNTERPARTY_EVENT_TYPES: readonly CounterpartyEventType[] = ['CounterpartyCreated', 'CounterpartyUpdated', 'CounterpartyDeactivated', 'PaymentDetailAdded'];
+export const COUNTERPARTY_EVENT_TYPES: readonly CounterpartyEventType[] = [
+  'CounterpartyCreated',
+  'CounterpartyUpdated',
+  'CounterpartyDeactivated',
+  'PaymentDetailAdded',
+];

@@ -54,19 +54,35 @@ const REQUIRED_ADDRESS: readonly (keyof CounterpartyAddress)[] = ['line1', 'city
 const ADDRESS_DEFAULTS = { line2: null, state_or_province: null, postal_code: null };
 
 /** The fields and identification types only one type of profile has: the other's may not be set. */
-const OWN: Record<CounterpartyType, { readonly fields: readonly string[]; readonly identification: readonly string[]; readonly message: string }> = {
-  individual: { fields: ['first_name', 'last_name'], identification: ['P', 'D', 'N'], message: 'must be P (passport), D (driving licence) or N (national ID)' },
-  business: { fields: ['legal_name', 'trading_name'], identification: ['L'], message: 'must be L (registration or tax number)' },
+const OWN: Record<
+  CounterpartyType,
+  { readonly fields: readonly string[]; readonly identification: readonly string[]; readonly message: string }
+> = {
+  individual: {
+    fields: ['first_name', 'last_name'],
+    identification: ['P', 'D', 'N'],
+    message: 'must be P (passport), D (driving licence) or N (national ID)',
+  },
+  business: {
+    fields: ['legal_name', 'trading_name'],
+    identification: ['L'],
+    message: 'must be L (registration or tax number)',
+  },
 };
 
 /** A patch is of one type's shape (a PATCH body does not say which type it is for): the other type's fields are refused. */
 function otherTypesFields(type: CounterpartyType, patch: ProfilePatch): FieldError[] {
   const other = OWN[type === 'individual' ? 'business' : 'individual'];
-  const errors = other.fields.filter((name) => name in patch).map((name) => ({ field: `profile.${name}`, message: `profile.${name} is not an accepted field` }));
-  const items = Array.isArray(patch.identification) ? (patch.identification as readonly { readonly type?: unknown }[]) : [];
+  const errors = other.fields
+    .filter((name) => name in patch)
+    .map((name) => ({ field: `profile.${name}`, message: `profile.${name} is not an accepted field` }));
+  const items = Array.isArray(patch.identification)
+    ? (patch.identification as readonly { readonly type?: unknown }[])
+    : [];
   for (const [index, item] of items.entries()) {
     const field = `profile.identification[${index}].type`;
-    if (!OWN[type].identification.includes(String(item?.type))) errors.push({ field, message: `${field} ${OWN[type].message}` });
+    if (!OWN[type].identification.includes(String(item?.type)))
+      errors.push({ field, message: `${field} ${OWN[type].message}` });
   }
   return errors;
 }
@@ -76,20 +92,35 @@ function otherTypesFields(type: CounterpartyType, patch: ProfilePatch): FieldErr
  * tell: the fields are of its type, the names are present, and an address has its line1, city
  * and country once merged.
  */
-export function applyProfile(type: CounterpartyType, current: CounterpartyProfile | null, patch: ProfilePatch): CounterpartyProfile | FieldError[] {
+export function applyProfile(
+  type: CounterpartyType,
+  current: CounterpartyProfile | null,
+  patch: ProfilePatch,
+): CounterpartyProfile | FieldError[] {
   const foreign = otherTypesFields(type, patch);
   if (foreign.length) return foreign;
-  const base: Record<string, unknown> = { ...EMPTY_BASE, ...(type === 'business' ? { trading_name: null } : {}), ...(current ?? {}) };
+  const base: Record<string, unknown> = {
+    ...EMPTY_BASE,
+    ...(type === 'business' ? { trading_name: null } : {}),
+    ...(current ?? {}),
+  };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    base[key] = NESTED.has(key) && value !== null ? { ...((base[key] as object | null) ?? {}), ...defined(value as object) } : value;
+    base[key] =
+      NESTED.has(key) && value !== null
+        ? { ...((base[key] as object | null) ?? {}), ...defined(value as object) }
+        : value;
   }
   const errors: FieldError[] = [];
   const names = type === 'individual' ? ['first_name', 'last_name'] : ['legal_name'];
-  for (const name of names) if (typeof base[name] !== 'string' || !(base[name] as string).trim()) errors.push({ field: `profile.${name}`, message: `${name} is required` });
+  for (const name of names)
+    if (typeof base[name] !== 'string' || !(base[name] as string).trim())
+      errors.push({ field: `profile.${name}`, message: `${name} is required` });
   if (base.address) {
     const address = { ...ADDRESS_DEFAULTS, ...(base.address as object) } as Record<string, unknown>;
-    for (const key of REQUIRED_ADDRESS) if (!address[key]) errors.push({ field: `profile.address.${key}`, message: `address.${key} is required in an address` });
+    for (const key of REQUIRED_ADDRESS)
+      if (!address[key])
+        errors.push({ field: `profile.address.${key}`, message: `address.${key} is required in an address` });
     base.address = address;
   }
   if (base.phone) {
@@ -102,6 +133,8 @@ export function applyProfile(type: CounterpartyType, current: CounterpartyProfil
 
 /** The spec's default nickname: first and last name, or the legal name. */
 export const defaultNickname = (type: CounterpartyType, profile: CounterpartyProfile): string =>
-  type === 'individual' ? `${(profile as IndividualCounterpartyProfile).first_name} ${(profile as IndividualCounterpartyProfile).last_name}` : (profile as BusinessCounterpartyProfile).legal_name;
+  type === 'individual'
+    ? `${(profile as IndividualCounterpartyProfile).first_name} ${(profile as IndividualCounterpartyProfile).last_name}`
+    : (profile as BusinessCounterpartyProfile).legal_name;
 
 export const NICKNAME_MAX = 255;

@@ -10,15 +10,29 @@ export type PaymentDetailIndexEvent = {
   readonly data: { readonly payment_detail_id: string; readonly counterparty_id: string };
 };
 
-export type PaymentDetailIndexState = { readonly status: 'none' } | { readonly status: 'indexed'; readonly counterparty_id: string };
+export type PaymentDetailIndexState =
+  { readonly status: 'none' } | { readonly status: 'indexed'; readonly counterparty_id: string };
 
-export type PaymentDetailIndexCommand = { readonly type: 'IndexPaymentDetail'; readonly payment_detail_id: string; readonly counterparty_id: string };
+export type PaymentDetailIndexCommand = {
+  readonly type: 'IndexPaymentDetail';
+  readonly payment_detail_id: string;
+  readonly counterparty_id: string;
+};
 
 function decide(command: PaymentDetailIndexCommand, state: PaymentDetailIndexState): Decision<PaymentDetailIndexEvent> {
-  if (state.status === 'none') return [{ type: 'PaymentDetailIndexed', data: { payment_detail_id: command.payment_detail_id, counterparty_id: command.counterparty_id } }];
+  if (state.status === 'none')
+    return [
+      {
+        type: 'PaymentDetailIndexed',
+        data: { payment_detail_id: command.payment_detail_id, counterparty_id: command.counterparty_id },
+      },
+    ];
   // Indexing again (a retry, the backfill) is a no-op; an id never moves to another counterparty.
   if (state.counterparty_id === command.counterparty_id) return [];
-  return conflict('payment_detail_indexed', `Payment detail ${command.payment_detail_id} already belongs to ${state.counterparty_id}`);
+  return conflict(
+    'payment_detail_indexed',
+    `Payment detail ${command.payment_detail_id} already belongs to ${state.counterparty_id}`,
+  );
 }
 
 function evolve(state: PaymentDetailIndexState, event: PaymentDetailIndexEvent): PaymentDetailIndexState {
@@ -30,7 +44,11 @@ function evolve(state: PaymentDetailIndexState, event: PaymentDetailIndexEvent):
   }
 }
 
-export const paymentDetailIndexDecider: Decider<PaymentDetailIndexCommand, PaymentDetailIndexEvent, PaymentDetailIndexState> = {
+export const paymentDetailIndexDecider: Decider<
+  PaymentDetailIndexCommand,
+  PaymentDetailIndexEvent,
+  PaymentDetailIndexState
+> = {
   initialState: { status: 'none' },
   decide,
   evolve,

@@ -13,7 +13,13 @@ const individual = (last_name = 'Okafor'): EntityEvent => ({
     entity_id: ID,
     type: 'individual',
     person_id: PERSON,
-    profile: { first_name: 'Ada', last_name, email: 'ada@example.com', date_of_birth: '1990-01-31', country_of_residence: 'NG' },
+    profile: {
+      first_name: 'Ada',
+      last_name,
+      email: 'ada@example.com',
+      date_of_birth: '1990-01-31',
+      country_of_residence: 'NG',
+    },
     address: null,
     meta: {},
     mode: 'sandbox',
@@ -28,7 +34,13 @@ const business = (legal_name = 'Acme Ltd'): EntityEvent => ({
     entity_id: ID,
     type: 'business',
     person_id: null,
-    profile: { legal_name, trading_name: null, email: 'ops@acme.test', business_type: 'llc', country_of_incorporation: 'GB' },
+    profile: {
+      legal_name,
+      trading_name: null,
+      email: 'ops@acme.test',
+      business_type: 'llc',
+      country_of_incorporation: 'GB',
+    },
     address: { line_1: '1 High St', city: 'London', state: 'LDN', postal_code: 'N1', country_code: 'GB' },
     meta: { tax_id: 'T1' },
     mode: 'sandbox',
@@ -47,14 +59,21 @@ const doc = (key: 'identity' | 'address', n = 1): DocumentRecord => ({
   filename: `${key}.png`,
   uploaded: T0 + 10,
 });
-const uploaded = (key: 'identity' | 'address'): EntityEvent => ({ type: 'DocumentUploaded', data: { ...doc(key), entity_id: ID } });
+const uploaded = (key: 'identity' | 'address'): EntityEvent => ({
+  type: 'DocumentUploaded',
+  data: { ...doc(key), entity_id: ID },
+});
 const submitted: EntityEvent = { type: 'OnboardingSubmitted', data: { entity_id: ID, submitted: T0 + 100 } };
 const ready = [individual(), uploaded('identity'), uploaded('address')];
 const underReview = [...ready, submitted];
 
 const submit: EntityCommand = { type: 'SubmitOnboarding', entity_id: ID, now: T0 + 100 };
 const autoReview: EntityCommand = { type: 'CompleteAutomaticReview', entity_id: ID, now: T0 + 1100 };
-const review = (decision: 'approved' | 'rejected', reason: string | null = null, reviewer: 'sandbox_review' | 'operator' = 'sandbox_review'): EntityCommand => ({
+const review = (
+  decision: 'approved' | 'rejected',
+  reason: string | null = null,
+  reviewer: 'sandbox_review' | 'operator' = 'sandbox_review',
+): EntityCommand => ({
   type: 'ReviewEntity',
   entity_id: ID,
   decision,
@@ -85,9 +104,11 @@ describe('entity with no stream', () => {
       .when(create({ creation_context: 'quick_start', mode: 'live' }))
       .thenState((state) => expect(state.status).toBe('pending')));
 
-  it.each([submit, review('approved'), { type: 'UploadDocument', entity_id: ID, document: doc('identity') } as EntityCommand])('answers not found to %s', (command) =>
-    spec([]).when(command).thenError('entity_not_found'),
-  );
+  it.each([
+    submit,
+    review('approved'),
+    { type: 'UploadDocument', entity_id: ID, document: doc('identity') } as EntityCommand,
+  ])('answers not found to %s', (command) => spec([]).when(command).thenError('entity_not_found'));
 
   it('decides nothing on an automatic review trigger', () => spec([]).when(autoReview).then([]));
 });
@@ -131,22 +152,39 @@ describe('pending entity being prepared', () => {
       .when({ type: 'UploadDocument', entity_id: ID, document: doc('identity') })
       .thenError('validation_error'));
 
-  it('refuses a review before submission', () => spec(ready).when(review('approved')).thenError('entity_not_under_review'));
+  it('refuses a review before submission', () =>
+    spec(ready).when(review('approved')).thenError('entity_not_under_review'));
 
   it('updates only what changed and reports it', () =>
     spec([individual()])
       .when({
         type: 'UpdateIndividualEntity',
         entity_id: ID,
-        patch: { name: 'Ada O.', person: { first_name: 'Ada', email: 'new@example.com' }, address: { line_1: '2 Road', city: 'Lagos', country_code: 'NG' } },
+        patch: {
+          name: 'Ada O.',
+          person: { first_name: 'Ada', email: 'new@example.com' },
+          address: { line_1: '2 Road', city: 'Lagos', country_code: 'NG' },
+        },
         now: T0 + 5,
       })
       .thenState((state, events) => {
         expect(events[0]).toMatchObject({
           type: 'EntityUpdated',
-          data: { changes_applied: { entity_fields: ['name'], person_fields: ['email'], address_fields: ['address.line_1', 'address.city', 'address.country_code'], identification_fields: [] } },
+          data: {
+            changes_applied: {
+              entity_fields: ['name'],
+              person_fields: ['email'],
+              address_fields: ['address.line_1', 'address.city', 'address.country_code'],
+              identification_fields: [],
+            },
+          },
         });
-        expect(state).toMatchObject({ name: 'Ada O.', profile: { first_name: 'Ada', email: 'new@example.com' }, address: { city: 'Lagos' }, updated: T0 + 5 });
+        expect(state).toMatchObject({
+          name: 'Ada O.',
+          profile: { first_name: 'Ada', email: 'new@example.com' },
+          address: { city: 'Lagos' },
+          updated: T0 + 5,
+        });
       }));
 
   it('decides nothing when an update repeats the current values', () =>
@@ -156,12 +194,22 @@ describe('pending entity being prepared', () => {
 
   it('refuses a first address without a city', () =>
     spec([individual()])
-      .when({ type: 'UpdateIndividualEntity', entity_id: ID, patch: { address: { line_1: 'x', country_code: 'NG' } }, now: 1 })
+      .when({
+        type: 'UpdateIndividualEntity',
+        entity_id: ID,
+        patch: { address: { line_1: 'x', country_code: 'NG' } },
+        now: 1,
+      })
       .thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe('address.city')));
 
   it('refuses identification pointing at a document it does not have', () =>
     spec([individual(), uploaded('address')])
-      .when({ type: 'UpdateIndividualEntity', entity_id: ID, patch: { identification: { proof_of_address: { type: 'utility', document_id: doc('identity').document_id } } }, now: 1 })
+      .when({
+        type: 'UpdateIndividualEntity',
+        entity_id: ID,
+        patch: { identification: { proof_of_address: { type: 'utility', document_id: doc('identity').document_id } } },
+        now: 1,
+      })
       .thenError('validation_error'));
 
   it('answers not found when updating an individual as a business', () =>
@@ -170,7 +218,10 @@ describe('pending entity being prepared', () => {
       .thenError('entity_not_found'));
 
   describe('business officers', () => {
-    const officerUpdate = (patch: Extract<EntityCommand, { type: 'UpdateBusinessEntity' }>['patch'], ids: string[] = []): EntityCommand => ({
+    const officerUpdate = (
+      patch: Extract<EntityCommand, { type: 'UpdateBusinessEntity' }>['patch'],
+      ids: string[] = [],
+    ): EntityCommand => ({
       type: 'UpdateBusinessEntity',
       entity_id: ID,
       patch,
@@ -180,7 +231,16 @@ describe('pending entity being prepared', () => {
     const withOfficer = (): EntityEvent[] => {
       const events: EntityEvent[] = [business()];
       spec(events)
-        .when(officerUpdate({ business_officers: [{ person_id: PERSON, job_title: 'CEO', is_beneficial_owner: true, ownership_percentage: 60 }] }, ['off_1']))
+        .when(
+          officerUpdate(
+            {
+              business_officers: [
+                { person_id: PERSON, job_title: 'CEO', is_beneficial_owner: true, ownership_percentage: 60 },
+              ],
+            },
+            ['off_1'],
+          ),
+        )
         .thenState((_s, e) => events.push(...e));
       return events;
     };
@@ -192,7 +252,11 @@ describe('pending entity being prepared', () => {
             {
               business: { trade_name: 'Acme', type: 'corporation' },
               meta: { tax_id: '', annual_turnover: '1000' },
-              business_officers: [{ id: 'off_1', job_title: 'Chair' }, { person: { first_name: 'B', last_name: 'C' } }, { id: 'off_1', action: 'remove' }],
+              business_officers: [
+                { id: 'off_1', job_title: 'Chair' },
+                { person: { first_name: 'B', last_name: 'C' } },
+                { id: 'off_1', action: 'remove' },
+              ],
             },
             ['', 'off_2', ''],
           ),
@@ -209,7 +273,11 @@ describe('pending entity being prepared', () => {
               },
             },
           });
-          expect(state).toMatchObject({ profile: { trading_name: 'Acme', business_type: 'corporation' }, meta: { annual_turnover: '1000' }, officers: [{ id: 'off_2', person_id: null }] });
+          expect(state).toMatchObject({
+            profile: { trading_name: 'Acme', business_type: 'corporation' },
+            meta: { annual_turnover: '1000' },
+            officers: [{ id: 'off_2', person_id: null }],
+          });
         }));
 
     it('refuses an update of an unknown officer', () =>
@@ -224,7 +292,16 @@ describe('pending entity being prepared', () => {
 
     it('refuses beneficial ownership above 100%', () =>
       spec(withOfficer())
-        .when(officerUpdate({ business_officers: [{ person: { first_name: 'B', last_name: 'C' }, is_beneficial_owner: true, ownership_percentage: 41 }] }, ['off_4']))
+        .when(
+          officerUpdate(
+            {
+              business_officers: [
+                { person: { first_name: 'B', last_name: 'C' }, is_beneficial_owner: true, ownership_percentage: 41 },
+              ],
+            },
+            ['off_4'],
+          ),
+        )
         .thenError('ownership_exceeds_total'));
   });
 });
@@ -242,16 +319,28 @@ describe('pending entity under review', () => {
   it('is approved by a sandbox review', () =>
     spec(underReview)
       .when(review('approved'))
-      .then([{ type: 'EntityApproved', data: { entity_id: ID, reviewer: 'sandbox_review', reason: null, approved: T0 + 500 } }]));
+      .then([
+        {
+          type: 'EntityApproved',
+          data: { entity_id: ID, reviewer: 'sandbox_review', reason: null, approved: T0 + 500 },
+        },
+      ]));
   it('is rejected with a reason', () =>
     spec(underReview)
       .when(review('rejected'))
-      .thenState((state) => expect(state).toMatchObject({ status: 'rejected', status_reason: 'Rejected in sandbox review' })));
+      .thenState((state) =>
+        expect(state).toMatchObject({ status: 'rejected', status_reason: 'Rejected in sandbox review' }),
+      ));
 
   it('records the operator as the reviewer of an operator decision', () =>
     spec(underReview)
       .when(review('approved', 'documents verified', 'operator'))
-      .then([{ type: 'EntityApproved', data: { entity_id: ID, reviewer: 'operator', reason: 'documents verified', approved: T0 + 500 } }]));
+      .then([
+        {
+          type: 'EntityApproved',
+          data: { entity_id: ID, reviewer: 'operator', reason: 'documents verified', approved: T0 + 500 },
+        },
+      ]));
   it('is approved automatically for an ordinary name', () =>
     spec(underReview)
       .when(autoReview)
@@ -270,7 +359,13 @@ describe('pending entity under review', () => {
 });
 
 describe('approved entity', () => {
-  const approved = [...underReview, { type: 'EntityApproved', data: { entity_id: ID, reviewer: 'auto_review', reason: null, approved: T0 + 1100 } } as EntityEvent];
+  const approved = [
+    ...underReview,
+    {
+      type: 'EntityApproved',
+      data: { entity_id: ID, reviewer: 'auto_review', reason: null, approved: T0 + 1100 },
+    } as EntityEvent,
+  ];
   it('refuses submission and review', () => {
     spec(approved).when(submit).thenError('entity_already_decided');
     spec(approved).when(review('rejected')).thenError('entity_not_under_review');
@@ -278,12 +373,23 @@ describe('approved entity', () => {
   it('ignores a replayed automatic review', () => spec(approved).when(autoReview).then([]));
   it('still accepts profile updates', () =>
     spec(approved)
-      .when({ type: 'UpdateIndividualEntity', entity_id: ID, patch: { person: { phonenumber: '+2348000000000' } }, now: 1 })
+      .when({
+        type: 'UpdateIndividualEntity',
+        entity_id: ID,
+        patch: { person: { phonenumber: '+2348000000000' } },
+        now: 1,
+      })
       .thenState((s) => expect(s.status).toBe('approved')));
 });
 
 describe('rejected entity', () => {
-  const rejected = [...underReview, { type: 'EntityRejected', data: { entity_id: ID, reviewer: 'sandbox_review', reason: 'no', rejected: T0 + 1 } } as EntityEvent];
+  const rejected = [
+    ...underReview,
+    {
+      type: 'EntityRejected',
+      data: { entity_id: ID, reviewer: 'sandbox_review', reason: 'no', rejected: T0 + 1 },
+    } as EntityEvent,
+  ];
   it('cannot proceed', () => {
     spec(rejected).when(submit).thenError('entity_already_decided');
     spec(rejected)

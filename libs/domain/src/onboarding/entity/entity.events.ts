@@ -132,17 +132,39 @@ export type EntityEvent =
     }
   | {
       readonly type: 'EntityUpdated';
-      readonly data: { readonly entity_id: string; readonly changes: EntityChanges; readonly changes_applied: ChangesApplied; readonly updated: number };
+      readonly data: {
+        readonly entity_id: string;
+        readonly changes: EntityChanges;
+        readonly changes_applied: ChangesApplied;
+        readonly updated: number;
+      };
     }
   | { readonly type: 'DocumentUploaded'; readonly data: DocumentRecord & { readonly entity_id: string } }
   | { readonly type: 'OnboardingSubmitted'; readonly data: { readonly entity_id: string; readonly submitted: number } }
   | {
       readonly type: 'EntityApproved';
-      readonly data: { readonly entity_id: string; readonly reviewer: Reviewer; readonly reason: string | null; readonly approved: number };
+      readonly data: {
+        readonly entity_id: string;
+        readonly reviewer: Reviewer;
+        readonly reason: string | null;
+        readonly approved: number;
+      };
     }
   | {
       readonly type: 'EntityRejected';
-      readonly data: { readonly entity_id: string; readonly reviewer: Reviewer; readonly reason: string; readonly rejected: number };
+      readonly data: {
+        readonly entity_id: string;
+        readonly reviewer: Reviewer;
+        readonly reason: string;
+        readonly rejected: number;
+      };
     };
 
-export const ENTITY_EVENT_TYPES: readonly EntityEvent['type'][] = ['EntityCreated', 'EntityUpdated', 'DocumentUploaded', 'OnboardingSubmitted', 'EntityApproved', 'EntityRejected'];
+export const ENTITY_EVENT_TYPES: readonly EntityEvent['type'][] = [
+  'EntityCreated',
+  'EntityUpdated',
+  'DocumentUploaded',
+  'OnboardingSubmitted',
+  'EntityApproved',
+  'EntityRejected',
+];

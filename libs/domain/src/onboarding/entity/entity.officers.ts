@@ -25,7 +25,11 @@ export interface OfficerOutcome {
  * Applies the items in order. `newIds[i]` is the id for item i when it adds an officer (ids come
  * in on the command). Beneficial owners may not own more than 100% together.
  */
-export function applyOfficerChanges(current: readonly Officer[], items: readonly OfficerChange[], newIds: readonly string[]): OfficerOutcome | DomainError {
+export function applyOfficerChanges(
+  current: readonly Officer[],
+  items: readonly OfficerChange[],
+  newIds: readonly string[],
+): OfficerOutcome | DomainError {
   let officers = [...current];
   const outcome = { added: [] as string[], updated: [] as string[], removed: [] as string[] };
   for (const [i, item] of items.entries()) {
@@ -47,7 +51,10 @@ export function applyOfficerChanges(current: readonly Officer[], items: readonly
       continue;
     }
     if (item.person_id !== undefined && item.person_id !== officers[index].person_id) {
-      return invalid(`${field}.person_id`, 'the linked person of an officer cannot be changed; remove it and add another');
+      return invalid(
+        `${field}.person_id`,
+        'the linked person of an officer cannot be changed; remove it and add another',
+      );
     }
     const merged = mergeSection<Officer>(officers[index], { ...item, action: undefined, id: undefined }, '');
     if (merged.changed.length) {
@@ -56,11 +63,17 @@ export function applyOfficerChanges(current: readonly Officer[], items: readonly
     }
   }
   const owned = officers.reduce((sum, o) => sum + (o.is_beneficial_owner ? (o.ownership_percentage ?? 0) : 0), 0);
-  if (owned > 100) return rule('ownership_exceeds_total', `Beneficial owners would own ${owned}% together, more than 100%`);
+  if (owned > 100)
+    return rule('ownership_exceeds_total', `Beneficial owners would own ${owned}% together, more than 100%`);
   return { officers, ...outcome };
 }
 
-function newOfficer(item: OfficerChange, id: string | undefined, field: string, officers: readonly Officer[]): Officer | DomainError {
+function newOfficer(
+  item: OfficerChange,
+  id: string | undefined,
+  field: string,
+  officers: readonly Officer[],
+): Officer | DomainError {
   if (item.id) return invalid(`${field}.id`, 'id must be omitted when adding an officer');
   if (!id) return invalid(field, 'no id was allocated for this officer');
   if (!item.person_id && !(item.person?.first_name && item.person?.last_name)) {

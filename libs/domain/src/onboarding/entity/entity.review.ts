@@ -8,7 +8,8 @@ import type { ExistingEntity } from './entity';
 export function automaticReview(entity: ExistingEntity): { decision: ReviewDecision; reason: string } {
   const name = entity.type === 'individual' ? entity.profile.last_name : entity.profile.legal_name;
   const field = entity.type === 'individual' ? 'last_name' : 'legal_name';
-  if (/reject/i.test(name)) return { decision: 'rejected', reason: `Automatic review failed: ${field} matches the sandbox rejection rule` };
+  if (/reject/i.test(name))
+    return { decision: 'rejected', reason: `Automatic review failed: ${field} matches the sandbox rejection rule` };
   return { decision: 'approved', reason: 'Automatic review passed' };
 }
 

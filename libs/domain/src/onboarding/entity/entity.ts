@@ -1,4 +1,12 @@
-import type { Address, BusinessProfile, DocumentRecord, EntityEvent, Identification, IndividualProfile, Officer } from './entity.events';
+import type {
+  Address,
+  BusinessProfile,
+  DocumentRecord,
+  EntityEvent,
+  Identification,
+  IndividualProfile,
+  Officer,
+} from './entity.events';
 
 interface EntityBase {
   readonly id: string;
@@ -37,8 +45,18 @@ export type EntityRecord = IndividualEntity | BusinessEntity;
  */
 type Lifecycle =
   | { readonly status: 'pending'; readonly submitted: number | null; readonly status_reason: null }
-  | { readonly status: 'approved'; readonly submitted: number | null; readonly status_reason: null; readonly decided: number }
-  | { readonly status: 'rejected'; readonly submitted: number | null; readonly status_reason: string; readonly decided: number };
+  | {
+      readonly status: 'approved';
+      readonly submitted: number | null;
+      readonly status_reason: null;
+      readonly decided: number;
+    }
+  | {
+      readonly status: 'rejected';
+      readonly submitted: number | null;
+      readonly status_reason: string;
+      readonly decided: number;
+    };
 
 export type EntityState = { readonly status: 'none' } | (EntityRecord & Lifecycle);
 export type ExistingEntity = Exclude<EntityState, { status: 'none' }>;
@@ -64,11 +82,29 @@ export function evolveEntity(state: EntityState, event: EntityEvent): EntityStat
       return { ...state, documents: [...state.documents, document], updated: document.uploaded };
     }
     case 'OnboardingSubmitted':
-      return state.status === 'pending' ? { ...state, submitted: event.data.submitted, updated: event.data.submitted } : state;
+      return state.status === 'pending'
+        ? { ...state, submitted: event.data.submitted, updated: event.data.submitted }
+        : state;
     case 'EntityApproved':
-      return state.status === 'none' ? state : { ...state, status: 'approved', status_reason: null, decided: event.data.approved, updated: event.data.approved };
+      return state.status === 'none'
+        ? state
+        : {
+            ...state,
+            status: 'approved',
+            status_reason: null,
+            decided: event.data.approved,
+            updated: event.data.approved,
+          };
     case 'EntityRejected':
-      return state.status === 'none' ? state : { ...state, status: 'rejected', status_reason: event.data.reason, decided: event.data.rejected, updated: event.data.rejected };
+      return state.status === 'none'
+        ? state
+        : {
+            ...state,
+            status: 'rejected',
+            status_reason: event.data.reason,
+            decided: event.data.rejected,
+            updated: event.data.rejected,
+          };
     default:
       return state;
   }
@@ -92,7 +128,20 @@ function created(data: Extract<EntityEvent, { type: 'EntityCreated' }>['data']):
     status_reason: null,
   };
   if (data.type === 'individual') {
-    return { ...base, type: 'individual', person_id: data.person_id ?? '', profile: data.profile as IndividualProfile, identification: {} };
+    return {
+      ...base,
+      type: 'individual',
+      person_id: data.person_id ?? '',
+      profile: data.profile as IndividualProfile,
+      identification: {},
+    };
   }
-  return { ...base, type: 'business', person_id: null, profile: data.profile as BusinessProfile, operating_address: null, officers: [] };
+  return {
+    ...base,
+    type: 'business',
+    person_id: null,
+    profile: data.profile as BusinessProfile,
+    operating_address: null,
+    officers: [],
+  };
 }

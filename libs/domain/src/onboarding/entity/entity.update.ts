@@ -1,5 +1,13 @@
 import { invalid, type DomainError } from '../../shared';
-import type { Address, BusinessProfile, BusinessType, EntityChanges, Identification, IndividualProfile, OfficerPerson } from './entity.events';
+import type {
+  Address,
+  BusinessProfile,
+  BusinessType,
+  EntityChanges,
+  Identification,
+  IndividualProfile,
+  OfficerPerson,
+} from './entity.events';
 import type { BusinessEntity, EntityRecord, IndividualEntity } from './entity';
 import { mergeMeta, mergeSection } from './merge';
 import { applyOfficerChanges, type OfficerChange } from './entity.officers';
@@ -25,7 +33,12 @@ export interface BusinessFieldsPatch {
   readonly phonenumber?: string;
   readonly email?: string;
   readonly registration_number?: string;
-  readonly incorporation_meta?: { readonly year?: number; readonly month?: number; readonly country?: string; readonly state?: string };
+  readonly incorporation_meta?: {
+    readonly year?: number;
+    readonly month?: number;
+    readonly country?: string;
+    readonly state?: string;
+  };
 }
 
 export interface BusinessPatch extends EntityFieldsPatch {
@@ -43,7 +56,10 @@ interface Changes {
   applied: Record<string, string[]>;
 }
 
-export function individualChanges(state: IndividualEntity, patch: IndividualPatch): { changes: EntityChanges; applied: Record<string, string[]> } | DomainError {
+export function individualChanges(
+  state: IndividualEntity,
+  patch: IndividualPatch,
+): { changes: EntityChanges; applied: Record<string, string[]> } | DomainError {
   const out = entityFieldChanges(state, patch);
   if (!('changes' in out)) return out;
   const person = mergeSection<IndividualProfile>(state.profile, patch.person, '');
@@ -59,9 +75,16 @@ export function individualChanges(state: IndividualEntity, patch: IndividualPatc
   return out as { changes: EntityChanges; applied: Record<string, string[]> };
 }
 
-const RENAMED: Partial<Record<keyof BusinessFieldsPatch, keyof BusinessProfile>> = { trade_name: 'trading_name', type: 'business_type' };
+const RENAMED: Partial<Record<keyof BusinessFieldsPatch, keyof BusinessProfile>> = {
+  trade_name: 'trading_name',
+  type: 'business_type',
+};
 
-export function businessChanges(state: BusinessEntity, patch: BusinessPatch, newOfficerIds: readonly string[]): { changes: EntityChanges; applied: Record<string, string[]> } | DomainError {
+export function businessChanges(
+  state: BusinessEntity,
+  patch: BusinessPatch,
+  newOfficerIds: readonly string[],
+): { changes: EntityChanges; applied: Record<string, string[]> } | DomainError {
   const out = entityFieldChanges(state, patch);
   if (!('changes' in out)) return out;
   const profile: Record<string, unknown> = { ...state.profile };
@@ -84,15 +107,22 @@ export function businessChanges(state: BusinessEntity, patch: BusinessPatch, new
   fields.push(...meta.changed);
   if (fields.length) out.changes.profile = profile;
   out.applied.business_fields = fields;
-  const address = addressChanges(state.address, patch.address, 'address', out) ?? addressChanges(state.operating_address, patch.operating_address, 'operating_address', out);
+  const address =
+    addressChanges(state.address, patch.address, 'address', out) ??
+    addressChanges(state.operating_address, patch.operating_address, 'operating_address', out);
   if (address) return address;
   const metaChange = mergeMeta(state.meta, patch.meta);
   if (metaChange.changed.length) out.changes.meta = metaChange.value;
   out.applied.meta_fields = metaChange.changed;
   const officers = applyOfficerChanges(state.officers, patch.business_officers ?? [], newOfficerIds);
   if (!('officers' in officers)) return officers;
-  if (officers.added.length + officers.updated.length + officers.removed.length) out.changes.officers = officers.officers;
-  Object.assign(out.applied, { officers_added: officers.added, officers_updated: officers.updated, officers_removed: officers.removed });
+  if (officers.added.length + officers.updated.length + officers.removed.length)
+    out.changes.officers = officers.officers;
+  Object.assign(out.applied, {
+    officers_added: officers.added,
+    officers_updated: officers.updated,
+    officers_removed: officers.removed,
+  });
   return out as { changes: EntityChanges; applied: Record<string, string[]> };
 }
 
@@ -108,12 +138,21 @@ function entityFieldChanges(state: EntityRecord, patch: EntityFieldsPatch): Chan
 }
 
 /** An address is merged field by field; a first address must be complete enough to be one. */
-function addressChanges(current: Address | null, patch: Partial<Address> | undefined, section: 'address' | 'operating_address', out: Changes): DomainError | null {
+function addressChanges(
+  current: Address | null,
+  patch: Partial<Address> | undefined,
+  section: 'address' | 'operating_address',
+  out: Changes,
+): DomainError | null {
   const merged = mergeSection<Address>(current, patch, section);
   out.applied.address_fields = [...(out.applied.address_fields ?? []), ...merged.changed];
   if (!merged.changed.length) return null;
   for (const required of ['line_1', 'city', 'country_code'] as const) {
-    if (!merged.value[required]) return invalid(`${section}.${required}`, `${section}.${required} is required when the entity has no ${section.replace('_', ' ')} yet`);
+    if (!merged.value[required])
+      return invalid(
+        `${section}.${required}`,
+        `${section}.${required} is required when the entity has no ${section.replace('_', ' ')} yet`,
+      );
   }
   out.changes[section] = merged.value;
   return null;
@@ -123,7 +162,11 @@ function addressChanges(current: Address | null, patch: Partial<Address> | undef
 function checkDocumentRefs(state: IndividualEntity, identification: Identification): DomainError | null {
   const refs = [
     { field: 'identification.document.document_id', id: identification.document?.document_id, key: 'identity' },
-    { field: 'identification.proof_of_address.document_id', id: identification.proof_of_address?.document_id, key: 'address' },
+    {
+      field: 'identification.proof_of_address.document_id',
+      id: identification.proof_of_address?.document_id,
+      key: 'address',
+    },
   ];
   for (const ref of refs) {
     if (ref.id && !state.documents.some((d) => d.document_id === ref.id && d.key === ref.key)) {

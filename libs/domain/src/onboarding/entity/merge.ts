@@ -1,6 +1,7 @@
 type Plain = Record<string, unknown>;
 
-const isPlain = (value: unknown): value is Plain => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlain = (value: unknown): value is Plain =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
 
@@ -8,7 +9,11 @@ const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) =
  * Deep-merges a partial update into a section. Only leaves that really change are reported (as
  * dotted paths under `prefix`), so sending the current values again is a no-op, not an update.
  */
-export function mergeSection<T extends object>(current: T | null | undefined, patch: object | undefined, prefix: string): { value: T; changed: string[] } {
+export function mergeSection<T extends object>(
+  current: T | null | undefined,
+  patch: object | undefined,
+  prefix: string,
+): { value: T; changed: string[] } {
   const value: Plain = { ...((current ?? {}) as Plain) };
   const changed: string[] = [];
   for (const [key, next] of Object.entries(patch ?? {})) {
@@ -27,7 +32,10 @@ export function mergeSection<T extends object>(current: T | null | undefined, pa
 }
 
 /** `meta` maps are replaced key by key like any section, except that "" removes a key (as Stripe metadata does). */
-export function mergeMeta(current: Readonly<Record<string, string>>, patch: Readonly<Record<string, string>> | undefined): { value: Record<string, string>; changed: string[] } {
+export function mergeMeta(
+  current: Readonly<Record<string, string>>,
+  patch: Readonly<Record<string, string>> | undefined,
+): { value: Record<string, string>; changed: string[] } {
   const value = { ...current };
   const changed: string[] = [];
   for (const [key, next] of Object.entries(patch ?? {})) {

@@ -12,14 +12,32 @@ import type { TransferIntent } from '../transfer/transfer.events';
 export type TransferReferenceEvent =
   | {
       readonly type: 'TransferReferenceReserved';
-      readonly data: { readonly account_id: string; readonly unique_reference: string; readonly transfer_id: string; readonly intent: TransferIntent; readonly reserved: number };
+      readonly data: {
+        readonly account_id: string;
+        readonly unique_reference: string;
+        readonly transfer_id: string;
+        readonly intent: TransferIntent;
+        readonly reserved: number;
+      };
     }
   | {
       readonly type: 'TransferReferenceReleased';
-      readonly data: { readonly account_id: string; readonly unique_reference: string; readonly transfer_id: string; readonly released: number };
+      readonly data: {
+        readonly account_id: string;
+        readonly unique_reference: string;
+        readonly transfer_id: string;
+        readonly released: number;
+      };
     };
 
-export type TransferReferenceState = { readonly status: 'free' } | { readonly status: 'reserved'; readonly transfer_id: string; readonly intent: TransferIntent; readonly reserved: number };
+export type TransferReferenceState =
+  | { readonly status: 'free' }
+  | {
+      readonly status: 'reserved';
+      readonly transfer_id: string;
+      readonly intent: TransferIntent;
+      readonly reserved: number;
+    };
 
 export type TransferReferenceCommand =
   | { readonly type: 'ReserveTransferReference'; readonly intent: TransferIntent; readonly now: number }
@@ -31,13 +49,29 @@ function decide(command: TransferReferenceCommand, state: TransferReferenceState
       // Taken: nothing to append; the caller compares the reserved id with its own.
       if (state.status === 'reserved') return [];
       const { intent, now } = command;
-      return [{ type: 'TransferReferenceReserved', data: { account_id: intent.account_id, unique_reference: intent.unique_reference, transfer_id: intent.id, intent, reserved: now } }];
+      return [
+        {
+          type: 'TransferReferenceReserved',
+          data: {
+            account_id: intent.account_id,
+            unique_reference: intent.unique_reference,
+            transfer_id: intent.id,
+            intent,
+            reserved: now,
+          },
+        },
+      ];
     }
     case 'ReleaseTransferReference': {
       // Only the id it holds can be released; a stale release (the reference moved on) is a no-op.
       if (state.status !== 'reserved' || state.transfer_id !== command.transfer_id) return [];
       const { account_id, unique_reference } = state.intent;
-      return [{ type: 'TransferReferenceReleased', data: { account_id, unique_reference, transfer_id: command.transfer_id, released: command.now } }];
+      return [
+        {
+          type: 'TransferReferenceReleased',
+          data: { account_id, unique_reference, transfer_id: command.transfer_id, released: command.now },
+        },
+      ];
     }
     default: {
       const _exhaustive: never = command;
@@ -49,7 +83,12 @@ function decide(command: TransferReferenceCommand, state: TransferReferenceState
 function evolve(state: TransferReferenceState, event: TransferReferenceEvent): TransferReferenceState {
   switch (event.type) {
     case 'TransferReferenceReserved':
-      return { status: 'reserved', transfer_id: event.data.transfer_id, intent: event.data.intent, reserved: event.data.reserved };
+      return {
+        status: 'reserved',
+        transfer_id: event.data.transfer_id,
+        intent: event.data.intent,
+        reserved: event.data.reserved,
+      };
     case 'TransferReferenceReleased':
       return { status: 'free' };
     default:
@@ -57,7 +96,11 @@ function evolve(state: TransferReferenceState, event: TransferReferenceEvent): T
   }
 }
 
-export const transferReferenceDecider: Decider<TransferReferenceCommand, TransferReferenceEvent, TransferReferenceState> = {
+export const transferReferenceDecider: Decider<
+  TransferReferenceCommand,
+  TransferReferenceEvent,
+  TransferReferenceState
+> = {
   initialState: { status: 'free' },
   decide,
   evolve,

@@ -23,7 +23,10 @@ const reserved = (id: string): TransferReferenceEvent => ({
   type: 'TransferReferenceReserved',
   data: { account_id: 'acc_1', unique_reference: 'ref-1', transfer_id: id, intent: intent(id), reserved: 5 },
 });
-const released = (id: string): TransferReferenceEvent => ({ type: 'TransferReferenceReleased', data: { account_id: 'acc_1', unique_reference: 'ref-1', transfer_id: id, released: 6 } });
+const released = (id: string): TransferReferenceEvent => ({
+  type: 'TransferReferenceReleased',
+  data: { account_id: 'acc_1', unique_reference: 'ref-1', transfer_id: id, released: 6 },
+});
 
 describe('transfer reference reservation', () => {
   it('reserves a free reference for a transfer id, carrying the whole intent', () => {

@@ -1,7 +1,13 @@
 import { conflict, domainError, invalid, notFound, type Decider, type Decision, type DomainError } from '../../shared';
 import { isValidAmount } from '../../accounts/currency';
 import { isPaymentType } from '../payment-types';
-import { EVENT_FOR_STATUS, type TransferEvent, type TransferIntent, type TransferMigrationEvent, type TransferStatus } from './transfer.events';
+import {
+  EVENT_FOR_STATUS,
+  type TransferEvent,
+  type TransferIntent,
+  type TransferMigrationEvent,
+  type TransferStatus,
+} from './transfer.events';
 import { evolveTransfer, initialTransferState, isTransfer, type TransferState } from './transfer';
 
 export type AdvanceTarget = Exclude<TransferStatus, 'pending'>;
@@ -12,7 +18,13 @@ export const OPERATOR_ADVANCE_TARGETS: readonly AdvanceTarget[] = [...ADVANCE_TA
 
 export type TransferCommand =
   | { readonly type: 'CreateTransfer'; readonly intent: TransferIntent; readonly now: number }
-  | { readonly type: 'VoidTransfer'; readonly transfer_id: string; readonly account_id: string; readonly reason: string; readonly now: number }
+  | {
+      readonly type: 'VoidTransfer';
+      readonly transfer_id: string;
+      readonly account_id: string;
+      readonly reason: string;
+      readonly now: number;
+    }
   | {
       readonly type: 'AdvanceTransfer';
       readonly transfer_id: string;
@@ -55,39 +67,58 @@ export const CANCEL_REASON_MAX = 100;
 
 export function refuseIntent(intent: TransferIntent): DomainError | null {
   if (!isValidAmount(intent.amount)) return invalid('amount', 'amount must be a positive integer of minor units');
-  if (!Number.isSafeInteger(intent.fee) || intent.fee < 0) return invalid('fee', 'fee must be a non-negative integer of minor units');
+  if (!Number.isSafeInteger(intent.fee) || intent.fee < 0)
+    return invalid('fee', 'fee must be a non-negative integer of minor units');
   if (!isPaymentType(intent.payment_type)) return invalid('payment_type', 'unknown payment type');
-  if (intent.description !== null && intent.description.length > DESCRIPTION_MAX) return invalid('description', `at most ${DESCRIPTION_MAX} characters`);
+  if (intent.description !== null && intent.description.length > DESCRIPTION_MAX)
+    return invalid('description', `at most ${DESCRIPTION_MAX} characters`);
   const ref = intent.unique_reference;
-  if (ref.length < 1 || ref.length > UNIQUE_REFERENCE_MAX) return invalid('unique_reference', `1-${UNIQUE_REFERENCE_MAX} characters`);
-  if (Object.values(intent.metadata).some((v) => typeof v !== 'string')) return invalid('metadata', 'metadata values must be strings');
+  if (ref.length < 1 || ref.length > UNIQUE_REFERENCE_MAX)
+    return invalid('unique_reference', `1-${UNIQUE_REFERENCE_MAX} characters`);
+  if (Object.values(intent.metadata).some((v) => typeof v !== 'string'))
+    return invalid('metadata', 'metadata values must be strings');
   if ((intent.payment_type === 'book-transfer') !== (intent.destination_account_id !== null)) {
     return invalid('payment_detail_id', 'a book transfer, and only a book transfer, has a destination account');
   }
   return null;
 }
 
-function create(command: Extract<TransferCommand, { type: 'CreateTransfer' }>, state: TransferState): Decision<TransferEvent> {
+function create(
+  command: Extract<TransferCommand, { type: 'CreateTransfer' }>,
+  state: TransferState,
+): Decision<TransferEvent> {
   // The stream is taken (by this id: a retry, or by the reference's first transfer): nothing to
   // append; the caller compares the id in the state with its own.
   if (isTransfer(state) || state.status === 'elsewhere') return [];
-  if (state.status === 'voided') return conflict('transfer_voided', `Transfer ${state.id} was voided (${state.reason})`);
+  if (state.status === 'voided')
+    return conflict('transfer_voided', `Transfer ${state.id} was voided (${state.reason})`);
   const refused = refuseIntent(command.intent);
   if (refused) return refused;
   const { destination_account_id, destination_revision, ...fields } = command.intent;
   const transfer = { ...fields, status: 'pending' as const, status_reason: null, updated: fields.created };
-  return [{ type: 'TransferCreated', data: { transfer, destination_account_id, ...(destination_revision !== undefined && { destination_revision }) } }];
+  return [
+    {
+      type: 'TransferCreated',
+      data: { transfer, destination_account_id, ...(destination_revision !== undefined && { destination_revision }) },
+    },
+  ];
 }
 
 /** Kept for the folds and tests of older logs: no code path voids an id since issue 19. */
-function voidTransfer(command: Extract<TransferCommand, { type: 'VoidTransfer' }>, state: TransferState): Decision<TransferEvent> {
+function voidTransfer(
+  command: Extract<TransferCommand, { type: 'VoidTransfer' }>,
+  state: TransferState,
+): Decision<TransferEvent> {
   // Once created, a transfer is never voided; the caller reads the state and follows the transfer.
   if (state.status !== 'none') return [];
   const { transfer_id, account_id, reason, now } = command;
   return [{ type: 'TransferVoided', data: { transfer_id, account_id, reason, voided: now } }];
 }
 
-function advance(command: Extract<TransferCommand, { type: 'AdvanceTransfer' }>, state: TransferState): Decision<TransferEvent> {
+function advance(
+  command: Extract<TransferCommand, { type: 'AdvanceTransfer' }>,
+  state: TransferState,
+): Decision<TransferEvent> {
   // A keyed stream holds the transfer its reference went to; an id with another time part is not it.
   if (!isTransfer(state) || state.transfer.id !== command.transfer_id) return notFound('transfer', command.transfer_id);
   const { to } = command;
@@ -98,15 +129,23 @@ function advance(command: Extract<TransferCommand, { type: 'AdvanceTransfer' }>,
   }
   // The destination was credited from the same ledger; handing the source its money back too would create money.
   if (to === 'reversed' && state.destination_account_id !== null) {
-    return conflict('book_transfer_not_reversible', 'A book transfer settles between accounts of the organization and cannot be reversed');
+    return conflict(
+      'book_transfer_not_reversible',
+      'A book transfer settles between accounts of the organization and cannot be reversed',
+    );
   }
   // A book transfer is settled by the request that created it; a cancel could only race that request.
-  if (to === 'cancelled' && state.destination_account_id !== null) return conflict('book_transfer_not_cancellable', 'A book transfer settles at once and cannot be cancelled');
-  const reason = command.status_reason ?? (to === 'failed' ? DEFAULT_FAILURE_REASON : to === 'cancelled' ? DEFAULT_CANCEL_REASON : null);
-  if (reason !== null && !STATUS_REASON_PATTERN.test(reason)) return invalid('status_reason', 'status_reason must be snake_case, at most 64 characters');
+  if (to === 'cancelled' && state.destination_account_id !== null)
+    return conflict('book_transfer_not_cancellable', 'A book transfer settles at once and cannot be cancelled');
+  const reason =
+    command.status_reason ??
+    (to === 'failed' ? DEFAULT_FAILURE_REASON : to === 'cancelled' ? DEFAULT_CANCEL_REASON : null);
+  if (reason !== null && !STATUS_REASON_PATTERN.test(reason))
+    return invalid('status_reason', 'status_reason must be snake_case, at most 64 characters');
   const status_reason = to === 'processing' || to === 'successful' ? null : reason;
   const transfer = { ...state.transfer, status: to, status_reason, updated: command.now };
-  const revision = to === 'reversed' && command.account_revision !== undefined ? { account_revision: command.account_revision } : {};
+  const revision =
+    to === 'reversed' && command.account_revision !== undefined ? { account_revision: command.account_revision } : {};
   return [{ type: EVENT_FOR_STATUS[to], data: { transfer, ...revision } } as TransferEvent];
 }
 
@@ -115,15 +154,30 @@ function advance(command: Extract<TransferCommand, { type: 'AdvanceTransfer' }>,
  * ended, or for a book transfer (settled at once), the answer is `invalid_state` and nothing is
  * written. Another entity's transfer does not exist for the caller.
  */
-function cancel(command: Extract<TransferCommand, { type: 'CancelTransfer' }>, state: TransferState): Decision<TransferEvent> {
+function cancel(
+  command: Extract<TransferCommand, { type: 'CancelTransfer' }>,
+  state: TransferState,
+): Decision<TransferEvent> {
   const { transfer_id, entity_id, reason, now } = command;
-  if (!isTransfer(state) || state.transfer.id !== transfer_id || state.transfer.entity_id !== entity_id) return notFound('transfer', transfer_id);
+  if (!isTransfer(state) || state.transfer.id !== transfer_id || state.transfer.entity_id !== entity_id)
+    return notFound('transfer', transfer_id);
   if (state.status !== 'pending' || state.destination_account_id !== null) {
-    const why = state.destination_account_id !== null ? 'A book transfer settles at once' : `A ${state.status} transfer has left or ended`;
-    return domainError('conflict', 'invalid_state', `${why}: only a pending payout can be cancelled`, { details: { current_status: state.status } });
+    const why =
+      state.destination_account_id !== null
+        ? 'A book transfer settles at once'
+        : `A ${state.status} transfer has left or ended`;
+    return domainError('conflict', 'invalid_state', `${why}: only a pending payout can be cancelled`, {
+      details: { current_status: state.status },
+    });
   }
-  if (reason !== null && (reason.length < 1 || reason.length > CANCEL_REASON_MAX)) return invalid('reason', `reason must be 1-${CANCEL_REASON_MAX} characters`);
-  const transfer = { ...state.transfer, status: 'cancelled' as const, status_reason: reason ?? DEFAULT_CANCEL_REASON, updated: now };
+  if (reason !== null && (reason.length < 1 || reason.length > CANCEL_REASON_MAX))
+    return invalid('reason', `reason must be 1-${CANCEL_REASON_MAX} characters`);
+  const transfer = {
+    ...state.transfer,
+    status: 'cancelled' as const,
+    status_reason: reason ?? DEFAULT_CANCEL_REASON,
+    updated: now,
+  };
   return [{ type: 'TransferCancelled', data: { transfer } }];
 }
 
@@ -164,7 +218,9 @@ export interface MigrateTransferReference {
 export const transferMigrationDecider: Decider<MigrateTransferReference, TransferMigrationEvent, TransferState> = {
   initialState: initialTransferState,
   decide({ transfer_id, account_id, unique_reference, now }, state) {
-    return state.status === 'none' ? [{ type: 'TransferReferenceMigrated', data: { transfer_id, account_id, unique_reference, migrated: now } }] : [];
+    return state.status === 'none'
+      ? [{ type: 'TransferReferenceMigrated', data: { transfer_id, account_id, unique_reference, migrated: now } }]
+      : [];
   },
   evolve: evolveTransfer,
 };

@@ -24,17 +24,45 @@ const record = (status: TransferStatus, status_reason: string | null = null, upd
   const { destination_account_id: _d, ...fields } = intent;
   return { ...fields, status, status_reason, updated };
 };
-const created: TransferEvent = { type: 'TransferCreated', data: { transfer: record('pending'), destination_account_id: null } };
+const created: TransferEvent = {
+  type: 'TransferCreated',
+  data: { transfer: record('pending'), destination_account_id: null },
+};
 const processing: TransferEvent = { type: 'TransferProcessing', data: { transfer: record('processing') } };
 const succeeded: TransferEvent = { type: 'TransferSucceeded', data: { transfer: record('successful') } };
 const failed: TransferEvent = { type: 'TransferFailed', data: { transfer: record('failed', 'processing_error') } };
 const reversed: TransferEvent = { type: 'TransferReversed', data: { transfer: record('reversed') } };
 
-const create = (over: Partial<TransferIntent> = {}): TransferCommand => ({ type: 'CreateTransfer', intent: { ...intent, ...over }, now: T });
-const advance = (to: AdvanceTarget, status_reason?: string): TransferCommand => ({ type: 'AdvanceTransfer', transfer_id: intent.id, to, status_reason, now: T + 9 });
-const cancel = (reason: string | null = null, entity_id = intent.entity_id): TransferCommand => ({ type: 'CancelTransfer', transfer_id: intent.id, entity_id, reason, now: T + 9 });
-const cancelled: TransferEvent = { type: 'TransferCancelled', data: { transfer: record('cancelled', 'cancelled_by_request', T + 9) } };
-const voidIt: TransferCommand = { type: 'VoidTransfer', transfer_id: intent.id, account_id: intent.account_id, reason: 'insufficient_funds', now: T };
+const create = (over: Partial<TransferIntent> = {}): TransferCommand => ({
+  type: 'CreateTransfer',
+  intent: { ...intent, ...over },
+  now: T,
+});
+const advance = (to: AdvanceTarget, status_reason?: string): TransferCommand => ({
+  type: 'AdvanceTransfer',
+  transfer_id: intent.id,
+  to,
+  status_reason,
+  now: T + 9,
+});
+const cancel = (reason: string | null = null, entity_id = intent.entity_id): TransferCommand => ({
+  type: 'CancelTransfer',
+  transfer_id: intent.id,
+  entity_id,
+  reason,
+  now: T + 9,
+});
+const cancelled: TransferEvent = {
+  type: 'TransferCancelled',
+  data: { transfer: record('cancelled', 'cancelled_by_request', T + 9) },
+};
+const voidIt: TransferCommand = {
+  type: 'VoidTransfer',
+  transfer_id: intent.id,
+  account_id: intent.account_id,
+  reason: 'insufficient_funds',
+  now: T,
+};
 
 describe('transfer decider', () => {
   describe('no transfer yet', () => {
@@ -46,14 +74,23 @@ describe('transfer decider', () => {
         .then([
           {
             type: 'TransferCreated',
-            data: { transfer: { ...record('pending'), payment_type: 'book-transfer' }, destination_account_id: 'acc_dest', destination_revision: 7 },
+            data: {
+              transfer: { ...record('pending'), payment_type: 'book-transfer' },
+              destination_account_id: 'acc_dest',
+              destination_revision: 7,
+            },
           },
         ]));
 
     it('can be voided instead (its hold was refused)', () => {
       spec([])
         .when(voidIt)
-        .then([{ type: 'TransferVoided', data: { transfer_id: intent.id, account_id: intent.account_id, reason: 'insufficient_funds', voided: T } }]);
+        .then([
+          {
+            type: 'TransferVoided',
+            data: { transfer_id: intent.id, account_id: intent.account_id, reason: 'insufficient_funds', voided: T },
+          },
+        ]);
     });
 
     it.each<[Partial<TransferIntent>, string]>([
@@ -70,7 +107,8 @@ describe('transfer decider', () => {
         .thenError('validation_error', (e) => expect(e.errors?.[0].field).toBe(field));
     });
 
-    it('cannot be advanced: it does not exist', () => spec([]).when(advance('processing')).thenError('transfer_not_found'));
+    it('cannot be advanced: it does not exist', () =>
+      spec([]).when(advance('processing')).thenError('transfer_not_found'));
   });
 
   describe('pending', () => {
@@ -83,7 +121,9 @@ describe('transfer decider', () => {
       spec([created])
         .when(create({ id: 'trf_other', amount: 1 }))
         .then([]);
-      spec([created]).when({ type: 'AdvanceTransfer', transfer_id: 'trf_other', to: 'processing', now: T }).thenError('transfer_not_found');
+      spec([created])
+        .when({ type: 'AdvanceTransfer', transfer_id: 'trf_other', to: 'processing', now: T })
+        .thenError('transfer_not_found');
     });
 
     it('moves to processing', () =>
@@ -117,8 +157,11 @@ describe('transfer decider', () => {
         .when(advance('failed'))
         .then([{ type: 'TransferFailed', data: { transfer: record('failed', 'processing_error', T + 9) } }]);
     });
-    it('refuses a reason that is not snake_case', () => spec([created, processing]).when(advance('failed', 'Bad Reason')).thenError('validation_error'));
-    it.each<AdvanceTarget>(['processing', 'reversed'])('refuses %s', (to) => spec([created, processing]).when(advance(to)).thenError('invalid_transition'));
+    it('refuses a reason that is not snake_case', () =>
+      spec([created, processing]).when(advance('failed', 'Bad Reason')).thenError('validation_error'));
+    it.each<AdvanceTarget>(['processing', 'reversed'])('refuses %s', (to) =>
+      spec([created, processing]).when(advance(to)).thenError('invalid_transition'),
+    );
   });
 
   describe('successful', () => {
@@ -127,12 +170,17 @@ describe('transfer decider', () => {
         .when(advance('reversed', 'returned_by_bank'))
         .then([{ type: 'TransferReversed', data: { transfer: record('reversed', 'returned_by_bank', T + 9) } }]);
     });
-    it.each<AdvanceTarget>(['processing', 'successful', 'failed'])('refuses %s', (to) => spec([created, processing, succeeded]).when(advance(to)).thenError('invalid_transition'));
+    it.each<AdvanceTarget>(['processing', 'successful', 'failed'])('refuses %s', (to) =>
+      spec([created, processing, succeeded]).when(advance(to)).thenError('invalid_transition'),
+    );
   });
 
   describe('successful book transfer', () => {
     it('cannot be reversed: the destination already holds the money', () => {
-      const book: TransferEvent = { type: 'TransferCreated', data: { transfer: { ...record('pending'), payment_type: 'book-transfer' }, destination_account_id: 'acc_dest' } };
+      const book: TransferEvent = {
+        type: 'TransferCreated',
+        data: { transfer: { ...record('pending'), payment_type: 'book-transfer' }, destination_account_id: 'acc_dest' },
+      };
       spec([book, processing, succeeded])
         .when(advance('reversed'))
         .thenError('book_transfer_not_reversible', (e) => expect(e.kind).toBe('conflict'));
@@ -143,7 +191,9 @@ describe('transfer decider', () => {
     ['failed', [created, processing, failed]],
     ['reversed', [created, processing, succeeded, reversed]],
   ] as const)('%s (final)', (_, given) => {
-    it.each<AdvanceTarget>(['processing', 'successful', 'failed', 'reversed'])('refuses %s', (to) => spec(given).when(advance(to)).thenError('invalid_transition'));
+    it.each<AdvanceTarget>(['processing', 'successful', 'failed', 'reversed'])('refuses %s', (to) =>
+      spec(given).when(advance(to)).thenError('invalid_transition'),
+    );
   });
 
   describe('cancel (decisions §14)', () => {
@@ -180,7 +230,10 @@ describe('transfer decider', () => {
     });
 
     it('refuses a book transfer even while pending: it settles at once', () => {
-      const book: TransferEvent = { type: 'TransferCreated', data: { transfer: { ...record('pending'), payment_type: 'book-transfer' }, destination_account_id: 'acc_dest' } };
+      const book: TransferEvent = {
+        type: 'TransferCreated',
+        data: { transfer: { ...record('pending'), payment_type: 'book-transfer' }, destination_account_id: 'acc_dest' },
+      };
       spec([book]).when(cancel()).thenError('invalid_state');
       spec([book]).when(advance('cancelled')).thenError('book_transfer_not_cancellable');
     });
@@ -194,12 +247,18 @@ describe('transfer decider', () => {
 
     it('loses to the rail once it is processing, and the rail loses to it once cancelled (final)', () => {
       spec([created, processing]).when(advance('cancelled')).thenError('invalid_transition');
-      for (const to of ['processing', 'successful', 'failed', 'reversed'] as const) spec([created, cancelled]).when(advance(to)).thenError('invalid_transition');
+      for (const to of ['processing', 'successful', 'failed', 'reversed'] as const)
+        spec([created, cancelled]).when(advance(to)).thenError('invalid_transition');
     });
   });
 
   describe('voided', () => {
-    const given: TransferEvent[] = [{ type: 'TransferVoided', data: { transfer_id: intent.id, account_id: intent.account_id, reason: 'insufficient_funds', voided: T } }];
+    const given: TransferEvent[] = [
+      {
+        type: 'TransferVoided',
+        data: { transfer_id: intent.id, account_id: intent.account_id, reason: 'insufficient_funds', voided: T },
+      },
+    ];
     it('can never be created, and does not exist for the lifecycle', () => {
       spec(given).when(create()).thenError('transfer_voided');
       spec(given).when(advance('processing')).thenError('transfer_not_found');
@@ -208,7 +267,9 @@ describe('transfer decider', () => {
 });
 
 describe('fee schedule', () => {
-  const { transferFee, feeScheduleFrom, DEFAULT_FEE_SCHEDULE } = jest.requireActual('../payment-types') as typeof import('../payment-types');
+  const { transferFee, feeScheduleFrom, DEFAULT_FEE_SCHEDULE } = jest.requireActual(
+    '../payment-types',
+  ) as typeof import('../payment-types');
   it('charges basis points of the amount, rounded up to a whole minor unit', () => {
     const schedule = feeScheduleFrom({ 'bank-transfer': 25 });
     expect(transferFee(schedule, 'bank-transfer', 10_000)).toBe(25);

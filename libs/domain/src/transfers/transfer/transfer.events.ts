@@ -1,7 +1,14 @@
 import type { PaymentType } from '../payment-types';
 
 export type TransferStatus = 'pending' | 'processing' | 'successful' | 'failed' | 'reversed' | 'cancelled';
-export const TRANSFER_STATUSES: readonly TransferStatus[] = ['pending', 'processing', 'successful', 'failed', 'reversed', 'cancelled'];
+export const TRANSFER_STATUSES: readonly TransferStatus[] = [
+  'pending',
+  'processing',
+  'successful',
+  'failed',
+  'reversed',
+  'cancelled',
+];
 
 /** The transfer as the API shows it (decisions §6), minus the constant `object` and `direction`. */
 export interface TransferRecord {
@@ -41,7 +48,11 @@ export interface TransferIntent extends Omit<TransferRecord, 'status' | 'status_
 export type TransferEvent =
   | {
       readonly type: 'TransferCreated';
-      readonly data: { readonly transfer: TransferRecord; readonly destination_account_id: string | null; readonly destination_revision?: number };
+      readonly data: {
+        readonly transfer: TransferRecord;
+        readonly destination_account_id: string | null;
+        readonly destination_revision?: number;
+      };
     }
   | { readonly type: 'TransferProcessing'; readonly data: { readonly transfer: TransferRecord } }
   | { readonly type: 'TransferSucceeded'; readonly data: { readonly transfer: TransferRecord } }
@@ -67,7 +78,12 @@ export type TransferEvent =
        * with "no stream" expected, so exactly one of this and TransferCreated is its first event.
        */
       readonly type: 'TransferVoided';
-      readonly data: { readonly transfer_id: string; readonly account_id: string; readonly reason: string; readonly voided: number };
+      readonly data: {
+        readonly transfer_id: string;
+        readonly account_id: string;
+        readonly reason: string;
+        readonly voided: number;
+      };
     };
 
 /**
@@ -79,7 +95,12 @@ export type TransferEvent =
  */
 export type TransferMigrationEvent = {
   readonly type: 'TransferReferenceMigrated';
-  readonly data: { readonly transfer_id: string; readonly account_id: string; readonly unique_reference: string; readonly migrated: number };
+  readonly data: {
+    readonly transfer_id: string;
+    readonly account_id: string;
+    readonly unique_reference: string;
+    readonly migrated: number;
+  };
 };
 
 export type TransferEventType = TransferEvent['type'];

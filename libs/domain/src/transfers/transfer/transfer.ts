@@ -17,16 +17,27 @@ export type TransferState =
 
 export const initialTransferState: TransferState = { status: 'none' };
 
-export const isTransfer = (state: TransferState): state is ActiveTransferState => state.status !== 'none' && state.status !== 'voided' && state.status !== 'elsewhere';
+export const isTransfer = (state: TransferState): state is ActiveTransferState =>
+  state.status !== 'none' && state.status !== 'voided' && state.status !== 'elsewhere';
 
 export function evolveTransfer(state: TransferState, event: TransferEvent | TransferMigrationEvent): TransferState {
   switch (event.type) {
     case 'TransferCreated': {
       const { transfer, destination_account_id, destination_revision } = event.data;
-      return { status: 'pending', transfer, destination_account_id, ...(destination_revision !== undefined && { destination_revision }) };
+      return {
+        status: 'pending',
+        transfer,
+        destination_account_id,
+        ...(destination_revision !== undefined && { destination_revision }),
+      };
     }
     case 'TransferVoided':
-      return { status: 'voided', id: event.data.transfer_id, account_id: event.data.account_id, reason: event.data.reason };
+      return {
+        status: 'voided',
+        id: event.data.transfer_id,
+        account_id: event.data.account_id,
+        reason: event.data.reason,
+      };
     case 'TransferReferenceMigrated':
       return state.status === 'none' ? { status: 'elsewhere', transfer_id: event.data.transfer_id } : state;
     case 'TransferProcessing':

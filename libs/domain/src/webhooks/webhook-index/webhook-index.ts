@@ -15,7 +15,10 @@ export type WebhookIndexEvent =
    * only one passes; the loser checks again and sees this claim. `revision`: the webhook stream's
    * revision the change will follow (-1 for a creation), to tell a change still in flight.
    */
-  | { readonly type: 'AuthorizationEndpointClaimed'; readonly data: AuthorizationEndpointClaim & { readonly entity_id: string } };
+  | {
+      readonly type: 'AuthorizationEndpointClaimed';
+      readonly data: AuthorizationEndpointClaim & { readonly entity_id: string };
+    };
 
 export interface AuthorizationEndpointClaim {
   readonly webhook_id: string;
@@ -30,8 +33,17 @@ export interface WebhookIndexState {
 }
 
 export type WebhookIndexCommand =
-  | { readonly type: 'IndexWebhook'; readonly webhook_id: string; readonly entity_id: string; readonly claim?: AuthorizationEndpointClaim }
-  | { readonly type: 'ClaimAuthorizationEndpoint'; readonly entity_id: string; readonly claim: AuthorizationEndpointClaim };
+  | {
+      readonly type: 'IndexWebhook';
+      readonly webhook_id: string;
+      readonly entity_id: string;
+      readonly claim?: AuthorizationEndpointClaim;
+    }
+  | {
+      readonly type: 'ClaimAuthorizationEndpoint';
+      readonly entity_id: string;
+      readonly claim: AuthorizationEndpointClaim;
+    };
 
 /** How long a claim whose change has not reached its webhook's stream still holds (a request that died in between frees it then). */
 export const CLAIM_IN_FLIGHT_MS = 30_000;
@@ -41,7 +53,12 @@ export const CLAIM_IN_FLIGHT_MS = 30_000;
  * stream (`current`: that stream's revision now) and is recent. A landed change is judged on the
  * webhook's own stream instead.
  */
-export function claimInFlight(state: WebhookIndexState, webhookId: string | null, current: (id: string) => number, now: number): AuthorizationEndpointClaim | null {
+export function claimInFlight(
+  state: WebhookIndexState,
+  webhookId: string | null,
+  current: (id: string) => number,
+  now: number,
+): AuthorizationEndpointClaim | null {
   const claim = state.claim;
   if (!claim || claim.webhook_id === webhookId) return null;
   return current(claim.webhook_id) <= claim.revision && now - claim.at < CLAIM_IN_FLIGHT_MS ? claim : null;
@@ -49,9 +66,13 @@ export function claimInFlight(state: WebhookIndexState, webhookId: string | null
 
 /** Indexing again (a retried request, the backfill, the router seeing the creation) records nothing; a claim is recorded each time. */
 function decide(command: WebhookIndexCommand, state: WebhookIndexState): Decision<WebhookIndexEvent> {
-  const claimed = (claim: AuthorizationEndpointClaim): WebhookIndexEvent[] => [{ type: 'AuthorizationEndpointClaimed', data: { ...claim, entity_id: command.entity_id } }];
+  const claimed = (claim: AuthorizationEndpointClaim): WebhookIndexEvent[] => [
+    { type: 'AuthorizationEndpointClaimed', data: { ...claim, entity_id: command.entity_id } },
+  ];
   if (command.type === 'ClaimAuthorizationEndpoint') return claimed(command.claim);
-  const indexed: WebhookIndexEvent[] = state.webhook_ids.includes(command.webhook_id) ? [] : [{ type: 'WebhookIndexed', data: { webhook_id: command.webhook_id, entity_id: command.entity_id } }];
+  const indexed: WebhookIndexEvent[] = state.webhook_ids.includes(command.webhook_id)
+    ? []
+    : [{ type: 'WebhookIndexed', data: { webhook_id: command.webhook_id, entity_id: command.entity_id } }];
   return [...(command.claim ? claimed(command.claim) : []), ...indexed];
 }
 

@@ -2,20 +2,58 @@ import { domainError, notFound, type Decider, type Decision, type DomainError } 
 import { isDomainError } from '../../shared';
 import { parseEnabledEvents, refuseTestEvent } from '../catalogue';
 import type { WebhookEvent, WebhookSettings } from './webhook.events';
-import { evolveWebhook, initialWebhookState, isExistingWebhook, webhookStatusAt, type ExistingWebhook, type WebhookState } from './webhook';
-import { expiresAt, refuseDescription, refuseExpirePreviousIn, refuseExpiresIn, refuseTags, refuseWebhookUrl } from './webhook.rules';
+import {
+  evolveWebhook,
+  initialWebhookState,
+  isExistingWebhook,
+  webhookStatusAt,
+  type ExistingWebhook,
+  type WebhookState,
+} from './webhook';
+import {
+  expiresAt,
+  refuseDescription,
+  refuseExpirePreviousIn,
+  refuseExpiresIn,
+  refuseTags,
+  refuseWebhookUrl,
+} from './webhook.rules';
 
 /** Settings as asked for: `enabled_events` still unchecked, `expires_in` not yet turned into a time. */
-export type WebhookSettingsInput = Omit<WebhookSettings, 'enabled_events' | 'expires_at'> & { readonly enabled_events: unknown };
+export type WebhookSettingsInput = Omit<WebhookSettings, 'enabled_events' | 'expires_at'> & {
+  readonly enabled_events: unknown;
+};
 
 export type WebhookCommand =
-  | { readonly type: 'CreateWebhook'; readonly webhook_id: string; readonly entity_id: string; readonly settings: WebhookSettingsInput; readonly now: number }
-  | { readonly type: 'UpdateWebhook'; readonly webhook_id: string; readonly changes: Partial<WebhookSettingsInput>; readonly now: number }
+  | {
+      readonly type: 'CreateWebhook';
+      readonly webhook_id: string;
+      readonly entity_id: string;
+      readonly settings: WebhookSettingsInput;
+      readonly now: number;
+    }
+  | {
+      readonly type: 'UpdateWebhook';
+      readonly webhook_id: string;
+      readonly changes: Partial<WebhookSettingsInput>;
+      readonly now: number;
+    }
   | { readonly type: 'DeleteWebhook'; readonly webhook_id: string; readonly now: number }
   /** `signing_key` sealed; `expire_previous_in` seconds (0: the old key goes at once). */
-  | { readonly type: 'RotateWebhookSecret'; readonly webhook_id: string; readonly signing_key: string; readonly expire_previous_in: number; readonly now: number }
+  | {
+      readonly type: 'RotateWebhookSecret';
+      readonly webhook_id: string;
+      readonly signing_key: string;
+      readonly expire_previous_in: number;
+      readonly now: number;
+    }
   /** From the delivery worker: every attempt has failed since `failing_since`, for longer than allowed. */
-  | { readonly type: 'DisableWebhook'; readonly webhook_id: string; readonly failing_since: number; readonly now: number }
+  | {
+      readonly type: 'DisableWebhook';
+      readonly webhook_id: string;
+      readonly failing_since: number;
+      readonly now: number;
+    }
   | {
       readonly type: 'RequestWebhookTest';
       readonly webhook_id: string;
@@ -27,9 +65,14 @@ export type WebhookCommand =
     };
 
 /** Checks every field present and returns them normalised, with `expires_at` counted from `now`. */
-export function checkWebhookSettings(given: Partial<WebhookSettingsInput>, now: number): Partial<WebhookSettings> | DomainError {
+export function checkWebhookSettings(
+  given: Partial<WebhookSettingsInput>,
+  now: number,
+): Partial<WebhookSettings> | DomainError {
   // An omitted field may arrive as a present-but-undefined key; it must not overwrite anything.
-  const input = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<WebhookSettingsInput>;
+  const input = Object.fromEntries(
+    Object.entries(given).filter(([, v]) => v !== undefined),
+  ) as Partial<WebhookSettingsInput>;
   const refused =
     (input.url !== undefined ? refuseWebhookUrl(input.url) : null) ??
     (input.expires_in !== undefined ? refuseExpiresIn(input.expires_in) : null) ??
@@ -44,36 +87,68 @@ export function checkWebhookSettings(given: Partial<WebhookSettingsInput>, now: 
   return isDomainError(events) ? events : { ...checked, enabled_events: events };
 }
 
-function create(command: Extract<WebhookCommand, { type: 'CreateWebhook' }>, state: WebhookState): Decision<WebhookEvent> {
-  if (state.status !== 'none') return domainError('conflict', 'webhook_exists', `Webhook ${command.webhook_id} already exists`);
+function create(
+  command: Extract<WebhookCommand, { type: 'CreateWebhook' }>,
+  state: WebhookState,
+): Decision<WebhookEvent> {
+  if (state.status !== 'none')
+    return domainError('conflict', 'webhook_exists', `Webhook ${command.webhook_id} already exists`);
   const settings = checkWebhookSettings(command.settings, command.now);
   if (isDomainError(settings)) return settings;
   const { webhook_id, entity_id, now } = command;
   return [{ type: 'WebhookCreated', data: { ...(settings as WebhookSettings), webhook_id, entity_id, created: now } }];
 }
 
-function update(command: Extract<WebhookCommand, { type: 'UpdateWebhook' }>, state: ExistingWebhook): Decision<WebhookEvent> {
+function update(
+  command: Extract<WebhookCommand, { type: 'UpdateWebhook' }>,
+  state: ExistingWebhook,
+): Decision<WebhookEvent> {
   const checked = checkWebhookSettings(command.changes, command.now);
   if (isDomainError(checked)) return checked;
   // Only real changes are recorded; a secret is always new (its sealed form differs every time).
   const changes = Object.fromEntries(
-    Object.entries(checked).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify((state as unknown as Record<string, unknown>)[field])),
+    Object.entries(checked).filter(
+      ([field, value]) =>
+        JSON.stringify(value) !== JSON.stringify((state as unknown as Record<string, unknown>)[field]),
+    ),
   ) as Partial<WebhookSettings>;
   if (Object.keys(changes).length === 0) return [];
   return [{ type: 'WebhookUpdated', data: { webhook_id: state.id, changes, updated: command.now } }];
 }
 
-function requestTest(command: Extract<WebhookCommand, { type: 'RequestWebhookTest' }>, state: ExistingWebhook): Decision<WebhookEvent> {
+function requestTest(
+  command: Extract<WebhookCommand, { type: 'RequestWebhookTest' }>,
+  state: ExistingWebhook,
+): Decision<WebhookEvent> {
   const refused = refuseTestEvent(command.event_group, command.event_name);
   if (refused) return refused;
   if (webhookStatusAt(state, command.now) !== 'active') {
-    return domainError('rule', 'webhook_inactive', `Webhook ${state.id} is inactive; activate it to receive test events`);
+    return domainError(
+      'rule',
+      'webhook_inactive',
+      `Webhook ${state.id} is inactive; activate it to receive test events`,
+    );
   }
   const { webhook_id, event_id, data, now } = command;
-  return [{ type: 'WebhookTestRequested', data: { webhook_id, entity_id: state.entity_id, event_id, event: `${command.event_group}.${command.event_name}`, data, requested: now } }];
+  return [
+    {
+      type: 'WebhookTestRequested',
+      data: {
+        webhook_id,
+        entity_id: state.entity_id,
+        event_id,
+        event: `${command.event_group}.${command.event_name}`,
+        data,
+        requested: now,
+      },
+    },
+  ];
 }
 
-function rotate(command: Extract<WebhookCommand, { type: 'RotateWebhookSecret' }>, state: ExistingWebhook): Decision<WebhookEvent> {
+function rotate(
+  command: Extract<WebhookCommand, { type: 'RotateWebhookSecret' }>,
+  state: ExistingWebhook,
+): Decision<WebhookEvent> {
   const refused = refuseExpirePreviousIn(command.expire_previous_in);
   if (refused) return refused;
   // Only the current key is carried over: a key an earlier rotation kept is dropped, so at most two sign.
@@ -89,10 +164,18 @@ function rotate(command: Extract<WebhookCommand, { type: 'RotateWebhookSecret' }
 }
 
 /** Idempotent: a webhook already inactive (disabled, deactivated or expired) records nothing, so two workers disable it once. */
-function disable(command: Extract<WebhookCommand, { type: 'DisableWebhook' }>, state: ExistingWebhook): Decision<WebhookEvent> {
+function disable(
+  command: Extract<WebhookCommand, { type: 'DisableWebhook' }>,
+  state: ExistingWebhook,
+): Decision<WebhookEvent> {
   if (webhookStatusAt(state, command.now) !== 'active') return [];
   const { failing_since, now } = command;
-  return [{ type: 'WebhookDisabled', data: { webhook_id: state.id, entity_id: state.entity_id, reason: 'failing', failing_since, disabled: now } }];
+  return [
+    {
+      type: 'WebhookDisabled',
+      data: { webhook_id: state.id, entity_id: state.entity_id, reason: 'failing', failing_since, disabled: now },
+    },
+  ];
 }
 
 function decide(command: WebhookCommand, state: WebhookState): Decision<WebhookEvent> {
@@ -102,7 +185,9 @@ function decide(command: WebhookCommand, state: WebhookState): Decision<WebhookE
     case 'UpdateWebhook':
       return update(command, state);
     case 'DeleteWebhook':
-      return [{ type: 'WebhookDeleted', data: { webhook_id: state.id, entity_id: state.entity_id, deleted: command.now } }];
+      return [
+        { type: 'WebhookDeleted', data: { webhook_id: state.id, entity_id: state.entity_id, deleted: command.now } },
+      ];
     case 'RequestWebhookTest':
       return requestTest(command, state);
     case 'RotateWebhookSecret':

@@ -18,12 +18,31 @@ const settings = (over: Partial<WebhookSettingsInput> = {}): WebhookSettingsInpu
   status: 'active',
   ...over,
 });
-const create = (over: Partial<WebhookSettingsInput> = {}): WebhookCommand => ({ type: 'CreateWebhook', webhook_id: WHK, entity_id: ENT, settings: settings(over), now: T0 });
+const create = (over: Partial<WebhookSettingsInput> = {}): WebhookCommand => ({
+  type: 'CreateWebhook',
+  webhook_id: WHK,
+  entity_id: ENT,
+  settings: settings(over),
+  now: T0,
+});
 const created = (over: Record<string, unknown> = {}): WebhookEvent => ({
   type: 'WebhookCreated',
-  data: { ...settings(), enabled_events: { outflows: ['created'] }, expires_at: null, webhook_id: WHK, entity_id: ENT, created: T0, ...over } as never,
+  data: {
+    ...settings(),
+    enabled_events: { outflows: ['created'] },
+    expires_at: null,
+    webhook_id: WHK,
+    entity_id: ENT,
+    created: T0,
+    ...over,
+  } as never,
 });
-const update = (changes: Partial<WebhookSettingsInput>, now = T0 + 1000): WebhookCommand => ({ type: 'UpdateWebhook', webhook_id: WHK, changes, now });
+const update = (changes: Partial<WebhookSettingsInput>, now = T0 + 1000): WebhookCommand => ({
+  type: 'UpdateWebhook',
+  webhook_id: WHK,
+  changes,
+  now,
+});
 
 describe('webhook decider', () => {
   describe('no webhook yet', () => {
@@ -60,7 +79,12 @@ describe('webhook decider', () => {
     it('records only the fields that change, and recounts expiry from the update', () => {
       spec([created({ expires_in: 60, expires_at: T0 + 60_000 })])
         .when(update({ description: null, expires_in: 60, tags: ['a'] }))
-        .then([{ type: 'WebhookUpdated', data: { webhook_id: WHK, changes: { tags: ['a'], expires_at: T0 + 61_000 }, updated: T0 + 1000 } }]);
+        .then([
+          {
+            type: 'WebhookUpdated',
+            data: { webhook_id: WHK, changes: { tags: ['a'], expires_at: T0 + 61_000 }, updated: T0 + 1000 },
+          },
+        ]);
     });
 
     it('treats keys present with undefined as omitted', () => {
@@ -84,7 +108,15 @@ describe('webhook decider', () => {
         .when(update({}, T0))
         .thenState((s) => expect(webhookStatusAt(s as never, T0 + 1000)).toBe('inactive'));
       spec(given)
-        .when({ type: 'RequestWebhookTest', webhook_id: WHK, event_id: 'evt_1', event_group: 'outflows', event_name: 'created', data: {}, now: T0 + 1000 })
+        .when({
+          type: 'RequestWebhookTest',
+          webhook_id: WHK,
+          event_id: 'evt_1',
+          event_group: 'outflows',
+          event_name: 'created',
+          data: {},
+          now: T0 + 1000,
+        })
         .thenError('webhook_inactive');
     });
 
@@ -100,14 +132,28 @@ describe('webhook decider', () => {
       });
       spec([created()])
         .when(test('accounts', 'created'))
-        .then([{ type: 'WebhookTestRequested', data: { webhook_id: WHK, entity_id: ENT, event_id: 'evt_1', event: 'accounts.created', data: { id: 'x' }, requested: T0 } }]);
+        .then([
+          {
+            type: 'WebhookTestRequested',
+            data: {
+              webhook_id: WHK,
+              entity_id: ENT,
+              event_id: 'evt_1',
+              event: 'accounts.created',
+              data: { id: 'x' },
+              requested: T0,
+            },
+          },
+        ]);
       spec([created()]).when(test('funding_sessions', 'created')).thenError('invalid_event');
     });
 
     it('is gone once deleted', () => {
       const deleted: WebhookEvent = { type: 'WebhookDeleted', data: { webhook_id: WHK, entity_id: ENT, deleted: T0 } };
       spec([created()]).when({ type: 'DeleteWebhook', webhook_id: WHK, now: T0 }).then([deleted]);
-      spec([created(), deleted]).when({ type: 'DeleteWebhook', webhook_id: WHK, now: T0 }).thenError('webhook_not_found');
+      spec([created(), deleted])
+        .when({ type: 'DeleteWebhook', webhook_id: WHK, now: T0 })
+        .thenError('webhook_not_found');
       spec([created(), deleted])
         .when(update({ description: 'x' }))
         .thenError('webhook_not_found');
@@ -116,12 +162,29 @@ describe('webhook decider', () => {
 });
 
 describe('webhook operations (decisions §15)', () => {
-  const rotate = (expire_previous_in: number, now = T0 + 1000): WebhookCommand => ({ type: 'RotateWebhookSecret', webhook_id: WHK, signing_key: 'v1.new', expire_previous_in, now });
+  const rotate = (expire_previous_in: number, now = T0 + 1000): WebhookCommand => ({
+    type: 'RotateWebhookSecret',
+    webhook_id: WHK,
+    signing_key: 'v1.new',
+    expire_previous_in,
+    now,
+  });
 
   it('rotates, keeping the current key until the overlap ends; signs with the new one first, the old one while valid', () => {
     spec([created()])
       .when(rotate(60))
-      .then([{ type: 'WebhookSecretRotated', data: { webhook_id: WHK, signing_key: 'v1.new', previous_signing_key: 'v1.sealed', previous_expires_at: T0 + 61_000, rotated: T0 + 1000 } }]);
+      .then([
+        {
+          type: 'WebhookSecretRotated',
+          data: {
+            webhook_id: WHK,
+            signing_key: 'v1.new',
+            previous_signing_key: 'v1.sealed',
+            previous_expires_at: T0 + 61_000,
+            rotated: T0 + 1000,
+          },
+        },
+      ]);
     spec([created()])
       .when(rotate(60))
       .thenState((s) => {
@@ -140,7 +203,16 @@ describe('webhook operations (decisions §15)', () => {
   });
 
   it('a secret set by PATCH replaces both keys', () => {
-    const rotated: WebhookEvent = { type: 'WebhookSecretRotated', data: { webhook_id: WHK, signing_key: 'v1.new', previous_signing_key: 'v1.sealed', previous_expires_at: T0 + 61_000, rotated: T0 } };
+    const rotated: WebhookEvent = {
+      type: 'WebhookSecretRotated',
+      data: {
+        webhook_id: WHK,
+        signing_key: 'v1.new',
+        previous_signing_key: 'v1.sealed',
+        previous_expires_at: T0 + 61_000,
+        rotated: T0,
+      },
+    };
     spec([created(), rotated])
       .when(update({ signing_key: 'v1.patched' }))
       .thenState((s) => expect(signingKeysAt(s as ExistingWebhook, T0 + 1000)).toEqual(['v1.patched']));
@@ -148,7 +220,10 @@ describe('webhook operations (decisions §15)', () => {
 
   it('disables an active webhook once, with its reason, cleared when it is set active again', () => {
     const disable: WebhookCommand = { type: 'DisableWebhook', webhook_id: WHK, failing_since: T0, now: T0 + 5000 };
-    const disabled: WebhookEvent = { type: 'WebhookDisabled', data: { webhook_id: WHK, entity_id: ENT, reason: 'failing', failing_since: T0, disabled: T0 + 5000 } };
+    const disabled: WebhookEvent = {
+      type: 'WebhookDisabled',
+      data: { webhook_id: WHK, entity_id: ENT, reason: 'failing', failing_since: T0, disabled: T0 + 5000 },
+    };
     spec([created()]).when(disable).then([disabled]);
     spec([created(), disabled]).when(disable).then([]);
     spec([created(), disabled])

@@ -17,9 +17,26 @@ export interface WebhookSettings {
 export type WebhookDisabledReason = 'failing';
 
 export type WebhookEvent =
-  | { readonly type: 'WebhookCreated'; readonly data: WebhookSettings & { readonly webhook_id: string; readonly entity_id: string; readonly created: number } }
-  | { readonly type: 'WebhookUpdated'; readonly data: { readonly webhook_id: string; readonly changes: Partial<WebhookSettings>; readonly updated: number } }
-  | { readonly type: 'WebhookDeleted'; readonly data: { readonly webhook_id: string; readonly entity_id: string; readonly deleted: number } }
+  | {
+      readonly type: 'WebhookCreated';
+      readonly data: WebhookSettings & {
+        readonly webhook_id: string;
+        readonly entity_id: string;
+        readonly created: number;
+      };
+    }
+  | {
+      readonly type: 'WebhookUpdated';
+      readonly data: {
+        readonly webhook_id: string;
+        readonly changes: Partial<WebhookSettings>;
+        readonly updated: number;
+      };
+    }
+  | {
+      readonly type: 'WebhookDeleted';
+      readonly data: { readonly webhook_id: string; readonly entity_id: string; readonly deleted: number };
+    }
   | {
       /**
        * A new signing key (decisions §15); the one it replaces stays valid until `previous_expires_at`
@@ -37,7 +54,13 @@ export type WebhookEvent =
   | {
       /** Every attempt failed for WEBHOOK_DISABLE_AFTER_MS since `failing_since` (decisions §15): the webhook turns inactive. */
       readonly type: 'WebhookDisabled';
-      readonly data: { readonly webhook_id: string; readonly entity_id: string; readonly reason: WebhookDisabledReason; readonly failing_since: number; readonly disabled: number };
+      readonly data: {
+        readonly webhook_id: string;
+        readonly entity_id: string;
+        readonly reason: WebhookDisabledReason;
+        readonly failing_since: number;
+        readonly disabled: number;
+      };
     }
   | {
       /** A test delivery asked for: the worker delivers it to this webhook only, with `test: true`. */
@@ -53,4 +76,11 @@ export type WebhookEvent =
     };
 
 export type WebhookEventType = WebhookEvent['type'];
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['WebhookCreated', 'WebhookUpdated', 'WebhookSecretRotated', 'WebhookDisabled', 'WebhookDeleted', 'WebhookTestRequested'];
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
+  'WebhookCreated',
+  'WebhookUpdated',
+  'WebhookSecretRotated',
+  'WebhookDisabled',
+  'WebhookDeleted',
+  'WebhookTestRequested',
+];

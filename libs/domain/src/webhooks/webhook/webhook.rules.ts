@@ -36,19 +36,24 @@ export function refuseWebhookUrl(url: string): DomainError | null {
 export function refuseExpiresIn(value: number | null): DomainError | null {
   if (value === null) return null;
   if (!Number.isSafeInteger(value) || value < 1 || value > WEBHOOK_EXPIRES_IN_MAX) {
-    return invalid('expires_in', `expires_in must be an integer of seconds between 1 and ${WEBHOOK_EXPIRES_IN_MAX}, or null`);
+    return invalid(
+      'expires_in',
+      `expires_in must be an integer of seconds between 1 and ${WEBHOOK_EXPIRES_IN_MAX}, or null`,
+    );
   }
   return null;
 }
 
 export function refuseDescription(value: string | null): DomainError | null {
-  if (value !== null && value.length > WEBHOOK_DESCRIPTION_MAX) return invalid('description', `description must be at most ${WEBHOOK_DESCRIPTION_MAX} characters`);
+  if (value !== null && value.length > WEBHOOK_DESCRIPTION_MAX)
+    return invalid('description', `description must be at most ${WEBHOOK_DESCRIPTION_MAX} characters`);
   return null;
 }
 
 export function refuseTags(tags: readonly string[]): DomainError | null {
   if (tags.length > WEBHOOK_TAGS_MAX) return invalid('tags', `at most ${WEBHOOK_TAGS_MAX} tags`);
-  if (tags.some((t) => t.trim().length === 0 || t.length > WEBHOOK_TAG_MAX)) return invalid('tags', `each tag must be 1-${WEBHOOK_TAG_MAX} characters, not blank`);
+  if (tags.some((t) => t.trim().length === 0 || t.length > WEBHOOK_TAG_MAX))
+    return invalid('tags', `each tag must be 1-${WEBHOOK_TAG_MAX} characters, not blank`);
   return null;
 }
 
@@ -57,12 +62,16 @@ export const WEBHOOK_EXPIRE_PREVIOUS_MAX = 86_400;
 
 export function refuseExpirePreviousIn(value: number): DomainError | null {
   if (!Number.isSafeInteger(value) || value < 0 || value > WEBHOOK_EXPIRE_PREVIOUS_MAX) {
-    return invalid('expire_previous_in', `expire_previous_in must be an integer of seconds between 0 and ${WEBHOOK_EXPIRE_PREVIOUS_MAX}`);
+    return invalid(
+      'expire_previous_in',
+      `expire_previous_in must be an integer of seconds between 0 and ${WEBHOOK_EXPIRE_PREVIOUS_MAX}`,
+    );
   }
   return null;
 }
 
-export const expiresAt = (expiresIn: number | null, from: number): number | null => (expiresIn === null ? null : from + expiresIn * 1000);
+export const expiresAt = (expiresIn: number | null, from: number): number | null =>
+  expiresIn === null ? null : from + expiresIn * 1000;
 
 /**
  * Decisions §16: an entity has at most one active webhook subscribed to `card_authorizations.request`
@@ -74,7 +83,13 @@ export function refuseSecondAuthorizationEndpoint(
   others: readonly (Pick<WebhookSettings, 'enabled_events' | 'status' | 'expires_at'> & { readonly id: string })[],
   now: number,
 ): DomainError | null {
-  const isEndpoint = (w: Pick<WebhookSettings, 'enabled_events' | 'status' | 'expires_at'>) => webhookStatusAt(w, now) === 'active' && subscribesTo(w.enabled_events, CARD_AUTHORIZATION_REQUEST);
+  const isEndpoint = (w: Pick<WebhookSettings, 'enabled_events' | 'status' | 'expires_at'>) =>
+    webhookStatusAt(w, now) === 'active' && subscribesTo(w.enabled_events, CARD_AUTHORIZATION_REQUEST);
   const existing = isEndpoint(candidate) ? others.find(isEndpoint) : undefined;
-  return existing ? conflict('authorization_endpoint_exists', `Webhook ${existing.id} already decides this entity's card authorizations; disable or unsubscribe it first`) : null;
+  return existing
+    ? conflict(
+        'authorization_endpoint_exists',
+        `Webhook ${existing.id} already decides this entity's card authorizations; disable or unsubscribe it first`,
+      )
+    : null;
 }

@@ -12,21 +12,30 @@ export interface ExistingWebhook extends WebhookSettings {
   readonly previous_expires_at?: number | null;
 }
 
-export type WebhookState = { readonly status: 'none' } | { readonly status: 'deleted'; readonly id: string } | ExistingWebhook;
+export type WebhookState =
+  { readonly status: 'none' } | { readonly status: 'deleted'; readonly id: string } | ExistingWebhook;
 
 export const initialWebhookState: WebhookState = { status: 'none' };
 
-export const isExistingWebhook = (state: WebhookState): state is ExistingWebhook => state.status === 'active' || state.status === 'inactive';
+export const isExistingWebhook = (state: WebhookState): state is ExistingWebhook =>
+  state.status === 'active' || state.status === 'inactive';
 
 /** The status a reader sees: a webhook past `expires_at` reads `inactive` (decisions §9). */
-export function webhookStatusAt(webhook: Pick<WebhookSettings, 'status' | 'expires_at'>, now: number): 'active' | 'inactive' {
+export function webhookStatusAt(
+  webhook: Pick<WebhookSettings, 'status' | 'expires_at'>,
+  now: number,
+): 'active' | 'inactive' {
   if (webhook.expires_at !== null && now >= webhook.expires_at) return 'inactive';
   return webhook.status;
 }
 
 /** The sealed keys a delivery at `now` is signed with: the current one first, then the previous one while it is still valid. */
 export function signingKeysAt(webhook: ExistingWebhook, now: number): string[] {
-  const previous = webhook.previous_signing_key && webhook.previous_expires_at !== null && webhook.previous_expires_at !== undefined && now < webhook.previous_expires_at;
+  const previous =
+    webhook.previous_signing_key &&
+    webhook.previous_expires_at !== null &&
+    webhook.previous_expires_at !== undefined &&
+    now < webhook.previous_expires_at;
   return previous ? [webhook.signing_key, webhook.previous_signing_key!] : [webhook.signing_key];
 }
 
@@ -52,7 +61,9 @@ export function evolveWebhook(state: WebhookState, event: WebhookEvent): Webhook
       return { ...state, signing_key, previous_signing_key, previous_expires_at, updated: rotated };
     }
     case 'WebhookDisabled':
-      return isExistingWebhook(state) ? { ...state, status: 'inactive', disabled_reason: event.data.reason, updated: event.data.disabled } : state;
+      return isExistingWebhook(state)
+        ? { ...state, status: 'inactive', disabled_reason: event.data.reason, updated: event.data.disabled }
+        : state;
     case 'WebhookDeleted':
       return isExistingWebhook(state) ? { status: 'deleted', id: state.id } : state;
     default:

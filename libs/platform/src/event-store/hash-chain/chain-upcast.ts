@@ -52,7 +52,10 @@ export class ChainChecker {
     this.previous = stored ?? expected;
     if (stored !== undefined) this.chainStart ??= event.revision;
     if (missing !== null) return { streamId: this.streamId, revision: missing, reason: 'missing_revision' };
-    if (stored === undefined && this.chainStart !== null) return { streamId: this.streamId, revision: event.revision, reason: 'hash_missing', chainStart: this.chainStart };
-    return stored !== undefined && stored !== expected ? { streamId: this.streamId, revision: event.revision, reason: 'hash_mismatch' } : null;
+    if (stored === undefined && this.chainStart !== null)
+      return { streamId: this.streamId, revision: event.revision, reason: 'hash_missing', chainStart: this.chainStart };
+    return stored !== undefined && stored !== expected
+      ? { streamId: this.streamId, revision: event.revision, reason: 'hash_mismatch' }
+      : null;
   }
 }

@@ -30,7 +30,9 @@ const breaks = (events: RecordedEvent[]) => {
 
 describe('canonical serialization', () => {
   it('sorts keys at every depth, drops undefined and keeps arrays in order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it('hashes the previous hash, type, data and metadata without its own hash', () => {
@@ -64,10 +66,14 @@ describe('HashChainedEventStore', () => {
   it('appends with `any` or `stream_exists` made at once are chained one after the other (each conflict read again), and `stream_exists` on no stream fails', async () => {
     const stream = streamName();
     await store.append(stream, [anEvent('A')], 'no_stream');
-    await Promise.all(['B', 'C', 'D', 'E'].map((type, i) => store.append(stream, [anEvent(type)], i % 2 ? 'any' : 'stream_exists')));
+    await Promise.all(
+      ['B', 'C', 'D', 'E'].map((type, i) => store.append(stream, [anEvent(type)], i % 2 ? 'any' : 'stream_exists')),
+    );
     const events = await store.inner.readStream(stream);
     expect([events.length, breaks(events)]).toEqual([5, []]);
-    await expect(store.append(streamName(), [anEvent('A')], 'stream_exists')).rejects.toMatchObject({ actual: 'no_stream' });
+    await expect(store.append(streamName(), [anEvent('A')], 'stream_exists')).rejects.toMatchObject({
+      actual: 'no_stream',
+    });
   });
 
   it('a conflicting append fails and leaves the chain whole', async () => {
@@ -96,10 +102,14 @@ describe('HashChainedEventStore', () => {
     await store.append(stream, [anEvent('A'), anEvent('B', { amount: 1 }), anEvent('C')], 'no_stream');
     const db = new Database(file);
     db.prepare(`UPDATE events SET data = '{"amount":2}' WHERE stream_id = ? AND revision = 1`).run(stream);
-    expect(breaks(await store.inner.readStream(stream))).toEqual([{ streamId: stream, revision: 1, reason: 'hash_mismatch' }]);
+    expect(breaks(await store.inner.readStream(stream))).toEqual([
+      { streamId: stream, revision: 1, reason: 'hash_mismatch' },
+    ]);
     db.prepare('DELETE FROM events WHERE stream_id = ? AND revision = 1').run(stream);
     db.close();
-    expect(breaks(await store.inner.readStream(stream))).toEqual([{ streamId: stream, revision: 1, reason: 'missing_revision' }]);
+    expect(breaks(await store.inner.readStream(stream))).toEqual([
+      { streamId: stream, revision: 1, reason: 'missing_revision' },
+    ]);
   });
 });
 
@@ -108,10 +118,16 @@ describe("ChainChecker: an event without a hash after its stream's chain started
     const stream = streamName();
     await store.append(stream, [anEvent('A'), anEvent('B', { amount: 1 }), anEvent('C')], 'no_stream');
     const db = new Database(file);
-    db.prepare(`UPDATE events SET metadata = json_remove(metadata, '$.hash') WHERE stream_id = ? AND revision = 1`).run(stream);
-    expect(breaks(await store.inner.readStream(stream))).toEqual([{ streamId: stream, revision: 1, reason: 'hash_missing', chainStart: 0 }]);
+    db.prepare(`UPDATE events SET metadata = json_remove(metadata, '$.hash') WHERE stream_id = ? AND revision = 1`).run(
+      stream,
+    );
+    expect(breaks(await store.inner.readStream(stream))).toEqual([
+      { streamId: stream, revision: 1, reason: 'hash_missing', chainStart: 0 },
+    ]);
     // The last event altered with its hash removed: its upcast hash is recomputed from what it says, so only this rule sees it.
-    db.prepare(`UPDATE events SET data = '{"forged":true}', metadata = json_remove(metadata, '$.hash') WHERE stream_id = ? AND revision = 2`).run(stream);
+    db.prepare(
+      `UPDATE events SET data = '{"forged":true}', metadata = json_remove(metadata, '$.hash') WHERE stream_id = ? AND revision = 2`,
+    ).run(stream);
     db.close();
     expect(breaks(await store.inner.readStream(stream)).map((b) => b && [b.revision, b.reason])).toEqual([
       [1, 'hash_missing'],
@@ -139,9 +155,14 @@ function stripHash(event: RecordedEvent): RecordedEvent {
 describe('the tails cache', () => {
   it('stays within its byte budget however many streams are written, keeping the most recent', async () => {
     let position = 0;
-    const inner = { append: async () => ({ nextExpectedRevision: 0, position: ++position }) } as unknown as SqliteEventStore;
+    const inner = {
+      append: async () => ({ nextExpectedRevision: 0, position: ++position }),
+    } as unknown as SqliteEventStore;
     const chained = new HashChainedEventStore(inner);
-    const streams = Array.from({ length: 30_000 }, (_, i) => `transfer-acc_01M8E24PRB9SY2NFESYJNQCCTH-payout-reference-${i}`);
+    const streams = Array.from(
+      { length: 30_000 },
+      (_, i) => `transfer-acc_01M8E24PRB9SY2NFESYJNQCCTH-payout-reference-${i}`,
+    );
     for (const stream of streams) await chained.append(stream, [anEvent('Opened', {})], 'no_stream');
     const { tails, tailsBytes } = chained as unknown as { tails: Map<string, unknown>; tailsBytes: number };
     expect(tailsBytes).toBeLessThanOrEqual(4 * 1024 * 1024);

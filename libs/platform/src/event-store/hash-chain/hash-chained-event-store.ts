@@ -92,7 +92,11 @@ export class HashChainedEventStore implements EventStore {
     return this.inner.close();
   }
 
-  private async appendChained(streamId: string, events: readonly EventToAppend[], expected: number | 'no_stream'): Promise<AppendResult> {
+  private async appendChained(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: number | 'no_stream',
+  ): Promise<AppendResult> {
     let previous = expected === 'no_stream' ? GENESIS_HASH : await this.hashAt(streamId, expected);
     const chained = events.map((event) => {
       const metadata = { ...event.metadata, hash: (previous = eventHash(previous, event)) };
@@ -126,7 +130,8 @@ export class HashChainedEventStore implements EventStore {
   /** `any` and `stream_exists` become the exact revision read, so the hash is chained on it. */
   private async currentRevision(streamId: string, expected: 'any' | 'stream_exists'): Promise<number | 'no_stream'> {
     const events = await this.inner.readStream(streamId);
-    if (!events.length && expected === 'stream_exists') throw new WrongExpectedRevisionError(streamId, expected, 'no_stream');
+    if (!events.length && expected === 'stream_exists')
+      throw new WrongExpectedRevisionError(streamId, expected, 'no_stream');
     return events.length ? events[events.length - 1].revision : 'no_stream';
   }
 

@@ -52,7 +52,18 @@ export class ConsistentReadStore implements ReadStore {
 }
 
 /** The READ_STORE of a process: waits on its own projector when it runs one, else on stored checkpoints. */
-export function consistentReadStore(options: { raw: ReadStore; store: EventStore; projections: readonly Projection[]; projector: Projector | null; timeoutMs: number }): ReadStore {
-  const progress = options.projector ? new ProjectorProgress(options.projector) : new StoredCheckpointProgress(options.raw);
-  return new ConsistentReadStore(options.raw, new ReadYourWritesBarrier(options.store, progress, options.projections, options.timeoutMs));
+export function consistentReadStore(options: {
+  raw: ReadStore;
+  store: EventStore;
+  projections: readonly Projection[];
+  projector: Projector | null;
+  timeoutMs: number;
+}): ReadStore {
+  const progress = options.projector
+    ? new ProjectorProgress(options.projector)
+    : new StoredCheckpointProgress(options.raw);
+  return new ConsistentReadStore(
+    options.raw,
+    new ReadYourWritesBarrier(options.store, progress, options.projections, options.timeoutMs),
+  );
 }

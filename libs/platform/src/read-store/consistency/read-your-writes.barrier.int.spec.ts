@@ -19,7 +19,8 @@ const notes: Projection = {
 describe('read-your-writes barrier', () => {
   const stores = useEmbeddedStores('barrier');
 
-  const polling = (timeoutMs: number) => new ReadYourWritesBarrier(stores.store, new StoredCheckpointProgress(stores.readStore), [notes], timeoutMs);
+  const polling = (timeoutMs: number) =>
+    new ReadYourWritesBarrier(stores.store, new StoredCheckpointProgress(stores.readStore), [notes], timeoutMs);
   /**
    * Whether `promise` has settled once `looked` (the checkpoint reads) has been called `rounds`
    * more times, or, without `looked`, after a few turns of the event loop: what it does before
@@ -31,7 +32,9 @@ describe('read-your-writes barrier', () => {
       () => (settled = true),
       () => (settled = true),
     );
-    if (looked) for (const from = looked.mock.calls.length; looked.mock.calls.length < from + rounds && !settled;) await new Promise((r) => setTimeout(r, 1));
+    if (looked)
+      for (const from = looked.mock.calls.length; looked.mock.calls.length < from + rounds && !settled;)
+        await new Promise((r) => setTimeout(r, 1));
     for (let turn = 0; turn < 10; turn++) await new Promise((r) => setImmediate(r));
     return settled;
   };
@@ -62,7 +65,12 @@ describe('read-your-writes barrier', () => {
       const { position } = await stores.store.append(streamName(), [anEvent('Noted')], 'no_stream');
       await stores.readStore.apply([], { notes: position });
       const looked = jest.spyOn(stores.readStore, 'getCheckpoint');
-      const waiting = new ReadYourWritesBarrier(stores.store, new StoredCheckpointProgress(stores.readStore), [notes, second], 600_000).await('notes');
+      const waiting = new ReadYourWritesBarrier(
+        stores.store,
+        new StoredCheckpointProgress(stores.readStore),
+        [notes, second],
+        600_000,
+      ).await('notes');
       expect(await settledYet(waiting, looked)).toBe(false);
       await stores.readStore.apply([], { 'notes-by-author': position });
       await expect(waiting).resolves.toBeUndefined();
@@ -89,7 +97,13 @@ describe('read-your-writes barrier', () => {
   describe('the read stores.store queries see', () => {
     it('answers a list only once the projector running in this process includes the head', async () => {
       const projector = new Projector(stores.store, stores.readStore, [notes]);
-      const consistent = consistentReadStore({ raw: stores.readStore, store: stores.store, projections: [notes], projector, timeoutMs: 2000 });
+      const consistent = consistentReadStore({
+        raw: stores.readStore,
+        store: stores.store,
+        projections: [notes],
+        projector,
+        timeoutMs: 2000,
+      });
       await stores.store.append(streamName(), [anEvent('Noted'), anEvent('Noted')], 'no_stream');
       const list = consistent.find('notes', { limit: 10 });
       expect(await settledYet(list)).toBe(false);
@@ -99,7 +113,13 @@ describe('read-your-writes barrier', () => {
     });
 
     it('answers a list in another process once the stored checkpoint includes the head', async () => {
-      const consistent = consistentReadStore({ raw: stores.readStore, store: stores.store, projections: [notes], projector: null, timeoutMs: 600_000 });
+      const consistent = consistentReadStore({
+        raw: stores.readStore,
+        store: stores.store,
+        projections: [notes],
+        projector: null,
+        timeoutMs: 600_000,
+      });
       await stores.store.append(streamName(), [anEvent('Noted')], 'no_stream');
       const looked = jest.spyOn(stores.readStore, 'getCheckpoint');
       const get = consistent.get('notes', 'tally');
@@ -112,13 +132,28 @@ describe('read-your-writes barrier', () => {
 
     it('times out on a projector in this process that does not reach the head', async () => {
       const stopped = new Projector(stores.store, stores.readStore, [notes]);
-      const consistent = consistentReadStore({ raw: stores.readStore, store: stores.store, projections: [notes], projector: stopped, timeoutMs: 100 });
+      const consistent = consistentReadStore({
+        raw: stores.readStore,
+        store: stores.store,
+        projections: [notes],
+        projector: stopped,
+        timeoutMs: 100,
+      });
       await stores.store.append(streamName(), [anEvent('Noted')], 'no_stream');
-      await expect(consistent.find('notes', { limit: 10 })).rejects.toMatchObject({ code: 'read_model_lagging', collection: 'notes' });
+      await expect(consistent.find('notes', { limit: 10 })).rejects.toMatchObject({
+        code: 'read_model_lagging',
+        collection: 'notes',
+      });
     });
 
     it('never makes writers wait: checkpoints and applies go straight to the adapter', async () => {
-      const consistent = consistentReadStore({ raw: stores.readStore, store: stores.store, projections: [notes], projector: null, timeoutMs: 2000 });
+      const consistent = consistentReadStore({
+        raw: stores.readStore,
+        store: stores.store,
+        projections: [notes],
+        projector: null,
+        timeoutMs: 2000,
+      });
       await stores.store.append(streamName(), [anEvent('Noted')], 'no_stream');
       // A write that waited would wait for the bound (2 s) and then fail: it answers at once instead.
       expect(await settledYet(consistent.apply([], { other: 7 }))).toBe(true);

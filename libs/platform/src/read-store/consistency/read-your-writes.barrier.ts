@@ -17,7 +17,8 @@ export class ReadYourWritesBarrier {
     projections: readonly Projection[],
     private readonly timeoutMs: number,
   ) {
-    for (const p of projections) this.projectionsOf.set(p.collection, [...(this.projectionsOf.get(p.collection) ?? []), p.name]);
+    for (const p of projections)
+      this.projectionsOf.set(p.collection, [...(this.projectionsOf.get(p.collection) ?? []), p.name]);
   }
 
   /** Resolves once `collection` includes the current head; throws ReadModelLaggingError past the bound. */
