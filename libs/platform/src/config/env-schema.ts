@@ -97,7 +97,7 @@ const adminToken: Kind<string> = (value) => {
  * Every environment variable the apps read (here and anywhere else in apps/ and libs/), its kind,
  * default and meaning: the one list. loadConfig parses them all at start, so a bad value stops
  * the process naming the variable; `--help-env` prints the list; test/deploy checks that the
- * README's table, compose and Kubernetes agree with it.
+ * Configuration table of docs/operations.md, compose and Kubernetes agree with it.
  */
 export const ENV_SCHEMA = {
   PORT: variable(port, {
