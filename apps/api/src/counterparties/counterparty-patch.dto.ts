@@ -1,8 +1,9 @@
-import { ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiSchema, getSchemaPath, PartialType } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { Block, BlockList } from '../http/blocks';
-import { IsCountryCode, IsStringMap } from '../onboarding/validators';
+import { IsStringMap } from '../onboarding/validators';
 import {
+  AddressDto,
   BusinessIdentificationDto,
   IDENTIFICATION_ITEMS_MAX,
   IndividualIdentificationDto,
@@ -13,29 +14,7 @@ const ENTITY_ID = /^ent_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** Any subset of an address: merged into the current one, then checked whole by the domain. */
 @ApiSchema({ name: 'CounterpartyAddressPatch' })
-export class AddressPatchDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255 }) @IsOptional() @IsString() @Length(1, 255) line1?: string;
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255, type: 'string', nullable: true })
-  @IsOptional()
-  @IsString()
-  @Length(1, 255)
-  line2?: string | null;
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100 }) @IsOptional() @IsString() @Length(1, 100) city?: string;
-  @ApiPropertyOptional({ minLength: 0, maxLength: 100, type: 'string', nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  state_or_province?: string | null;
-  @ApiPropertyOptional({ minLength: 0, maxLength: 20, type: 'string', nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(20)
-  postal_code?: string | null;
-  @ApiPropertyOptional({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' })
-  @IsOptional()
-  @IsCountryCode()
-  country?: string;
-}
+export class AddressPatchDto extends PartialType(AddressDto) {}
 
 class ProfilePatchCommon {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100, type: 'string', nullable: true })
