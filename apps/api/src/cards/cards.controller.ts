@@ -20,6 +20,22 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** Spec part "Cards": creations answer `{status, data}`, everything else `{data}`. */
+/** The two creation routes answer alike. */
+const CREATE_CARD_ANSWERS = {
+  ok: { status: 201, schema: 'CardCreated', description: 'The card with its number and CVV (this response only)' },
+  errors: {
+    400: 'A field is missing or invalid, or a control is (validation_error)',
+    403: 'Another entity’s account (forbidden)',
+    404: 'No such account (account_not_found)',
+    422: 'A business rule (fx_not_supported, …)',
+    429: {
+      description:
+        'Over CARD_CREATION_LIMIT_PER_HOUR for the entity (rate_limited, limit_type card_creation_per_hour), with Retry-After',
+      schema: 'RateLimitError',
+    },
+  },
+} as const;
+
 @ApiTags('Cards')
 @Controller()
 export class CardsController {
@@ -33,18 +49,7 @@ export class CardsController {
     id: 'createDisposableCard',
     summary: 'Create a disposable card',
     description: 'Blocked after its first successful transaction.',
-    ok: { status: 201, schema: 'CardCreated', description: 'The card with its number and CVV (this response only)' },
-    errors: {
-      400: 'A field is missing or invalid, or a control is (validation_error)',
-      403: 'Another entity’s account (forbidden)',
-      404: 'No such account (account_not_found)',
-      422: 'A business rule (fx_not_supported, …)',
-      429: {
-        description:
-          'Over CARD_CREATION_LIMIT_PER_HOUR for the entity (rate_limited, limit_type card_creation_per_hour), with Retry-After',
-        schema: 'RateLimitError',
-      },
-    },
+    ...CREATE_CARD_ANSWERS,
   })
   createDisposable(
     @Ctx() ctx: CommandContext,
@@ -65,18 +70,7 @@ export class CardsController {
     id: 'createVirtualCard',
     summary: 'Create a virtual card',
     description: 'With optional spending controls: individual, per MCC and per MCC group.',
-    ok: { status: 201, schema: 'CardCreated', description: 'The card with its number and CVV (this response only)' },
-    errors: {
-      400: 'A field is missing or invalid, or a control is (validation_error)',
-      403: 'Another entity’s account (forbidden)',
-      404: 'No such account (account_not_found)',
-      422: 'A business rule (fx_not_supported, …)',
-      429: {
-        description:
-          'Over CARD_CREATION_LIMIT_PER_HOUR for the entity (rate_limited, limit_type card_creation_per_hour), with Retry-After',
-        schema: 'RateLimitError',
-      },
-    },
+    ...CREATE_CARD_ANSWERS,
   })
   createVirtual(
     @Ctx() ctx: CommandContext,

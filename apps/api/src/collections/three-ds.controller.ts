@@ -23,6 +23,22 @@ export class ThreeDsFormDto {
   csrf_token: string;
 }
 
+/** Both buttons of the page answer alike. */
+const BUTTON_ANSWERS = {
+  ok: [
+    {
+      status: 303,
+      description: 'Decided: to return_url with payment_intent_id, intent_action_id and status in the query',
+      headers: { Location: { description: 'return_url with the decided query', required: true } },
+    },
+    { status: 404, mediaType: 'text/html', description: 'No such action: the page says so' },
+    { status: 409, mediaType: 'text/html', description: 'Decided or expired: the page says so' },
+  ],
+  errors: {
+    403: 'Not the page’s own form: another origin or a wrong form token (cross_site_request, invalid_form_token)',
+  },
+};
+
 /** The page is the customer's, opened from `next_action.url` in a browser: no API key. */
 @ApiTags('Collections')
 @Controller('3ds')
@@ -61,18 +77,7 @@ export class ThreeDsController {
   @ApiRoute({
     id: 'approveThreeDs',
     summary: 'The 3-D Secure page’s “complete” button',
-    ok: [
-      {
-        status: 303,
-        description: 'Decided: to return_url with payment_intent_id, intent_action_id and status in the query',
-        headers: { Location: { description: 'return_url with the decided query', required: true } },
-      },
-      { status: 404, mediaType: 'text/html', description: 'No such action: the page says so' },
-      { status: 409, mediaType: 'text/html', description: 'Decided or expired: the page says so' },
-    ],
-    errors: {
-      403: 'Not the page’s own form: another origin or a wrong form token (cross_site_request, invalid_form_token)',
-    },
+    ...BUTTON_ANSWERS,
   })
   approve(
     @Param('id') id: string,
@@ -89,18 +94,7 @@ export class ThreeDsController {
   @ApiRoute({
     id: 'failThreeDs',
     summary: 'The 3-D Secure page’s “fail” button',
-    ok: [
-      {
-        status: 303,
-        description: 'Decided: to return_url with payment_intent_id, intent_action_id and status in the query',
-        headers: { Location: { description: 'return_url with the decided query', required: true } },
-      },
-      { status: 404, mediaType: 'text/html', description: 'No such action: the page says so' },
-      { status: 409, mediaType: 'text/html', description: 'Decided or expired: the page says so' },
-    ],
-    errors: {
-      403: 'Not the page’s own form: another origin or a wrong form token (cross_site_request, invalid_form_token)',
-    },
+    ...BUTTON_ANSWERS,
   })
   fail(
     @Param('id') id: string,

@@ -14,6 +14,21 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
 import { ref, styleAList } from '@app/read-models/schema-dsl';
 
+/** The two creation routes answer alike: one body, one set of answers. */
+const CREATE_TRANSFER_ANSWERS = {
+  ok: { status: 201, schema: 'Transfer', description: 'The transfer, pending' },
+  errors: {
+    403: 'Another entity’s account, with an entity token (forbidden)',
+    404: 'No such account or payment details (account_not_found, payment_detail_not_found)',
+    409: {
+      description:
+        'A transfer with this unique_reference exists for the account (duplicate_unique_reference): the original transfer',
+      schema: 'DuplicateTransferError',
+    },
+    422: 'A field is missing or invalid (validation_error: transfer creation answers 422, as the spec says), insufficient available balance (insufficient_funds), an inactive counterparty (counterparty_inactive), payment details of another method or currency (payment_method_mismatch, currency_mismatch)',
+  },
+} as const;
+
 @ApiTags('Transfers')
 @Controller()
 export class TransfersController {
@@ -29,17 +44,7 @@ export class TransfersController {
     summary: 'Create a transfer (payout)',
     description:
       'Bank and mobile-money transfers in the spec; every payment type here. Holds amount + fee at once; moves asynchronously (outflows.* webhooks).',
-    ok: { status: 201, schema: 'Transfer', description: 'The transfer, pending' },
-    errors: {
-      403: 'Another entity’s account, with an entity token (forbidden)',
-      404: 'No such account or payment details (account_not_found, payment_detail_not_found)',
-      409: {
-        description:
-          'A transfer with this unique_reference exists for the account (duplicate_unique_reference): the original transfer',
-        schema: 'DuplicateTransferError',
-      },
-      422: 'A field is missing or invalid (validation_error: transfer creation answers 422, as the spec says), insufficient available balance (insufficient_funds), an inactive counterparty (counterparty_inactive), payment details of another method or currency (payment_method_mismatch, currency_mismatch)',
-    },
+    ...CREATE_TRANSFER_ANSWERS,
   })
   createOne(@Ctx() ctx: CommandContext, @Body() body: CreateTransferDto) {
     return this.create(ctx, body);
@@ -51,17 +56,7 @@ export class TransfersController {
     id: 'createTransfers',
     summary: 'Create a transfer (stablecoin in the spec)',
     description: 'The same as POST /transfer: every payment type.',
-    ok: { status: 201, schema: 'Transfer', description: 'The transfer, pending' },
-    errors: {
-      403: 'Another entity’s account, with an entity token (forbidden)',
-      404: 'No such account or payment details (account_not_found, payment_detail_not_found)',
-      409: {
-        description:
-          'A transfer with this unique_reference exists for the account (duplicate_unique_reference): the original transfer',
-        schema: 'DuplicateTransferError',
-      },
-      422: 'A field is missing or invalid (validation_error: transfer creation answers 422, as the spec says), insufficient available balance (insufficient_funds), an inactive counterparty (counterparty_inactive), payment details of another method or currency (payment_method_mismatch, currency_mismatch)',
-    },
+    ...CREATE_TRANSFER_ANSWERS,
   })
   createMany(@Ctx() ctx: CommandContext, @Body() body: CreateTransferDto) {
     return this.create(ctx, body);
