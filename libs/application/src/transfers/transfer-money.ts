@@ -5,6 +5,7 @@ import {
   transferDecider,
   type ActiveTransferState,
   type AdvanceTarget,
+  type TransferCommand,
   type TransferEvent,
   type TransferRecord,
   type TransferState,
@@ -168,16 +169,7 @@ export async function advanceTransfer(
       }),
     now: clockOf(store).now(),
   });
-  const { state, newEvents } = await handleCommand(
-    store,
-    transferStream(transferId),
-    transferDecider,
-    command,
-    context,
-  );
-  const known = isTransfer(state) ? state : undefined;
-  for (const event of newEvents) await applyMoney(store, event, context, known);
-  return isTransfer(state) ? state.transfer : null;
+  return (await decideThenMove(store, transferId, command, context))?.transfer ?? null;
 }
 
 /**
@@ -200,6 +192,18 @@ export async function cancelTransfer(
     reason,
     now: clockOf(store).now(),
   });
+  const known = await decideThenMove(store, transferId, command, context);
+  if (!known) throw new Error(`transfer ${transferId} cancelled but not folded`);
+  return known.transfer;
+}
+
+/** Decides on the transfer's stream, then moves the money its new events call for, before answering. */
+async function decideThenMove(
+  store: EventStore,
+  transferId: string,
+  command: (state: TransferState) => TransferCommand | Promise<TransferCommand>,
+  context: CommandContext,
+): Promise<ActiveTransferState | undefined> {
   const { state, newEvents } = await handleCommand(
     store,
     transferStream(transferId),
@@ -207,9 +211,9 @@ export async function cancelTransfer(
     command,
     context,
   );
-  for (const event of newEvents) await applyMoney(store, event, context);
-  if (!isTransfer(state)) throw new Error(`transfer ${transferId} cancelled but not folded`);
-  return state.transfer;
+  const known = isTransfer(state) ? state : undefined;
+  for (const event of newEvents) await applyMoney(store, event, context, known);
+  return known;
 }
 
 /** A refused move means the transfer was moved on by someone else (a sandbox call, the network): nothing to do. */
