@@ -1,10 +1,11 @@
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Header, Param, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { IsIn, IsOptional, Matches } from 'class-validator';
+import { IsIn, Matches } from 'class-validator';
 import { GetLedgerQuery } from '@app/read-models/ledger';
+import type { PointInTime } from '@app/platform/event-store/point-in-time';
 import { Public } from '../http/auth/auth.decorators';
-import { parseAsOf } from '../audit/as-of.interceptor';
+import { AsOfField } from '../audit/as-of.interceptor';
 import { exactJson, JSON_CONTENT_TYPE } from '../ledger/exact-json';
 import { OperatorGuard } from './operator.guard';
 import { ApiRoute } from '../openapi/api-route.decorator';
@@ -31,8 +32,8 @@ export class OrganizationLedgerDto {
     type: 'string',
     description: 'An ISO 8601 date-time, a Unix ms integer, or position:N',
   })
-  @IsOptional()
-  as_of?: unknown;
+  @AsOfField()
+  as_of?: PointInTime;
 }
 
 /** `GET /admin/organizations/{id}/ledger?mode=` (decisions §12), behind the operator token as every /admin route. */
@@ -53,9 +54,7 @@ export class AdminLedgerController {
   @Header('Content-Type', JSON_CONTENT_TYPE)
   async ledger(@Param() params: OrganizationLedgerParams, @Query() q: OrganizationLedgerDto): Promise<string> {
     return exactJson({
-      data: await this.queries.execute(
-        new GetLedgerQuery(params.id, q.mode, q.as_of === undefined ? null : parseAsOf(q.as_of)),
-      ),
+      data: await this.queries.execute(new GetLedgerQuery(params.id, q.mode, q.as_of ?? null)),
     });
   }
 }

@@ -1,19 +1,19 @@
 import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { IsOptional } from 'class-validator';
 import type { CommandContext } from '@app/application/command-handling';
 import { GetLedgerQuery } from '@app/read-models/ledger';
+import type { PointInTime } from '@app/platform/event-store/point-in-time';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
-import { parseAsOf } from '../audit/as-of.interceptor';
+import { AsOfField } from '../audit/as-of.interceptor';
 import { exactJson, JSON_CONTENT_TYPE } from './exact-json';
 import { ApiRoute } from '../openapi/api-route.decorator';
 
-/** `as_of` is the only parameter; parseAsOf refuses anything but a string of decisions §10 (400). */
+/** `as_of` is the only parameter; AsOfField refuses anything but a string of decisions §10 (400). */
 export class LedgerQueryDto {
   @ApiPropertyOptional({ type: 'string', description: 'An ISO 8601 date-time, a Unix ms integer, or position:N' })
-  @IsOptional()
-  as_of?: unknown;
+  @AsOfField()
+  as_of?: PointInTime;
 }
 
 /** The caller's ledger (decisions §12): API key only, its own organization and mode. */
@@ -35,9 +35,7 @@ export class LedgerController {
   @Header('Content-Type', JSON_CONTENT_TYPE)
   async ledger(@Ctx() { actor }: CommandContext, @Query() q: LedgerQueryDto): Promise<string> {
     return exactJson({
-      data: await this.queries.execute(
-        new GetLedgerQuery(actor.organizationId, actor.mode, q.as_of === undefined ? null : parseAsOf(q.as_of)),
-      ),
+      data: await this.queries.execute(new GetLedgerQuery(actor.organizationId, actor.mode, q.as_of ?? null)),
     });
   }
 }
