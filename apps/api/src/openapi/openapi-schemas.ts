@@ -11,6 +11,14 @@ import { cardTransactionSchema } from '@app/read-models/cards/card-transaction.s
 import { paymentIntentSchema, refundSchema } from '@app/read-models/collections/payment-intent.schema';
 import { intentActionSchema } from '@app/read-models/collections/intent-action.schema';
 import { documentSchema } from '@app/read-models/onboarding/document.schema';
+import {
+  businessEntitySchema,
+  businessEntityUpdateSchema,
+  entitySummarySchema,
+  individualEntitySchema,
+  individualEntityUpdateSchema,
+  quickStartEntitySchema,
+} from '@app/read-models/onboarding/entity.schema';
 import { webhookLogSchema } from '@app/read-models/webhooks/webhook-log.schema';
 import { RESOURCE_STREAMS } from '@app/application/admin/list-organization-events/public-event';
 import {
@@ -23,10 +31,8 @@ import {
   currency,
   dataEnvelope,
   int,
-  isoDateTime,
   ms,
   nullable,
-  num,
   obj,
   oneOfValues,
   ref,
@@ -40,11 +46,10 @@ import {
  * The response side of the contract, as JSON Schema components (request bodies and queries are
  * the DTO classes, decorated with @ApiProperty). Enumerations come from the domain's own constants.
  * A resource whose schema sits beside its presenter (`<resource>.schema.ts` in libs/read-models:
- * transfers, accounts, counterparties) has one source: the presenter returns the schema's type
+ * transfers, accounts, counterparties, entities…) has one source: the presenter returns the schema's type
  * (`Infer`), so the compiler holds it to the document. The others are written here.
  */
 
-const ENTITY_STATUSES = ['pending', 'approved', 'rejected', 'suspended'];
 const CARD_STATUSES = ['active', 'blocked', 'fraud'];
 const LEDGER_KINDS = ['customer', 'funding', 'fees', 'fx', 'clearing'];
 
@@ -64,147 +69,6 @@ const errorBase = {
   ),
   message: str('What went wrong, for people'),
   errors: arrayOf(fieldError, 'The fields at fault (empty when none is)'),
-};
-
-const address = obj(
-  {
-    line_1: str(),
-    line_2: str(),
-    line_3: str(),
-    city: str(),
-    state: str(),
-    postal_code: str(),
-    country_code: country2(),
-    meta: stringMap(),
-  },
-  { optional: ['line_2', 'line_3', 'state', 'postal_code', 'meta'] },
-);
-/** An address of an officer: any subset (decisions: business update). */
-const partialAddress = obj(
-  { ...(address.properties as Record<string, Schema>) },
-  { optional: Object.keys(address.properties as object) },
-);
-
-const identityDocument = obj(
-  {
-    type: str(),
-    number: str(),
-    issue_date: str(undefined, { format: 'date' }),
-    expiry_date: str(undefined, { format: 'date' }),
-    issuing_country: country2(),
-    issuing_authority: str(),
-    document_id: str(),
-    type_specific: obj({ id_subtype: str() }, { optional: ['id_subtype'] }),
-  },
-  {
-    optional: [
-      'type',
-      'number',
-      'issue_date',
-      'expiry_date',
-      'issuing_country',
-      'issuing_authority',
-      'document_id',
-      'type_specific',
-    ],
-  },
-);
-const identification = obj(
-  {
-    document: identityDocument,
-    proof_of_address: obj(
-      { type: oneOfValues(['utility', 'bank_statement']), document_id: str() },
-      { optional: ['type', 'document_id'] },
-    ),
-  },
-  { optional: ['document', 'proof_of_address'] },
-);
-
-const individualProfile = obj(
-  {
-    first_name: str(),
-    last_name: str(),
-    email: str(),
-    date_of_birth: nullable(str('YYYY-MM-DD; null for quick-start entities', { format: 'date' })),
-    country_of_residence: country2(),
-    middle_name: str(),
-    nationality: country2(),
-    gender: str(),
-    phonenumber: str('E.164'),
-  },
-  { optional: ['middle_name', 'nationality', 'gender', 'phonenumber'] },
-);
-const businessProfileFields = {
-  legal_name: str(),
-  trading_name: nullable(str()),
-  email: str(),
-  business_type: oneOfValues(['llc', 'corporation', 'partnership', 'sole_proprietorship']),
-  country_of_incorporation: country2(),
-  website: str(),
-  description: str(),
-  phonenumber: str('E.164'),
-  registration_number: str(),
-  incorporation_meta: obj({ year: int(), month: int(), state: str() }, { optional: ['year', 'month', 'state'] }),
-};
-const businessOptional = ['website', 'description', 'phonenumber', 'registration_number', 'incorporation_meta'];
-
-const officer = obj({
-  id: str('off_…'),
-  person_id: nullable(str('per_… of an individual entity of the organization')),
-  job_title: nullable(str()),
-  is_control_person: bool(),
-  is_beneficial_owner: bool(),
-  ownership_percentage: nullable(num()),
-  person: nullable(
-    obj(
-      {
-        first_name: str(),
-        last_name: str(),
-        middle_name: str(),
-        date_of_birth: str(),
-        email: str(),
-        nationality: str(),
-        gender: str(),
-        meta: stringMap(),
-        identification,
-        address: partialAddress,
-      },
-      {
-        optional: [
-          'first_name',
-          'last_name',
-          'middle_name',
-          'date_of_birth',
-          'email',
-          'nationality',
-          'gender',
-          'meta',
-          'identification',
-          'address',
-        ],
-      },
-    ),
-  ),
-});
-
-const entityDocument = obj({
-  id: str('doc_…'),
-  key: oneOfValues(['identity', 'address']),
-  status: constant('uploaded'),
-  created: ms(),
-});
-const entityCommon = {
-  id: str('ent_…'),
-  object: constant('entity'),
-  status: oneOfValues(ENTITY_STATUSES),
-  status_reason: nullable(str('Why it was rejected')),
-  meta: stringMap(),
-  name: nullable(str()),
-  parent_entity: nullable(str('ent_…')),
-  documents: arrayOf(entityDocument),
-  submitted: nullable(ms('When it was submitted for review')),
-  created: ms(),
-  updated: ms(),
 };
 
 const paymentDetailBlocks = {
@@ -482,25 +346,8 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   }),
   EntityToken: obj({ token: str('etk_…'), entity_id: str(), expires_at: ms() }),
 
-  IndividualEntity: obj(
-    {
-      ...entityCommon,
-      type: constant('individual'),
-      person_id: str('per_…: links KYC documents'),
-      profile: individualProfile,
-      address: nullable(address),
-    },
-    { description: 'An individual entity' },
-  ),
-  BusinessEntity: obj(
-    {
-      ...entityCommon,
-      type: constant('business'),
-      profile: obj({ ...businessProfileFields, registered_address: nullable(address) }, { optional: businessOptional }),
-      operating_address: nullable(address),
-    },
-    { description: 'A business entity' },
-  ),
+  IndividualEntity: individualEntitySchema,
+  BusinessEntity: businessEntitySchema,
   Entity: {
     oneOf: [ref('IndividualEntity'), ref('BusinessEntity')],
     discriminator: {
@@ -508,105 +355,11 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
       mapping: { individual: '#/components/schemas/IndividualEntity', business: '#/components/schemas/BusinessEntity' },
     },
   },
-  QuickStartEntity: obj(
-    {
-      id: str('ent_…'),
-      object: constant('entity'),
-      type: constant('individual'),
-      first_name: str(),
-      last_name: str(),
-      email: str(),
-      country: country2(),
-      status: oneOfValues(
-        ['active', 'pending'],
-        'active: approved at once (sandbox); pending: a live entity awaiting review',
-      ),
-      person_id: str(),
-      created_at: isoDateTime(),
-    },
-    { description: 'The quick-start entity, flat (spec)' },
-  ),
+  QuickStartEntity: quickStartEntitySchema,
   Document: documentSchema,
-  IndividualEntityUpdate: successEnvelope(
-    obj({
-      changes_applied: obj(
-        Object.fromEntries(
-          ['entity_fields', 'person_fields', 'address_fields', 'identification_fields'].map((g) => [g, arrayOf(str())]),
-        ),
-      ),
-      address: nullable(address),
-      entity: ref('EntitySummary'),
-      person: obj(
-        { person_id: str(), ...(individualProfile.properties as Record<string, Schema>) },
-        { optional: ['middle_name', 'nationality', 'gender', 'phonenumber'] },
-      ),
-      identification: obj({
-        document: nullable(identityDocument),
-        verification_status: oneOfValues(['not_started', 'pending', 'verified', 'rejected']),
-        proof_of_address: obj({
-          type: nullable(oneOfValues(['utility', 'bank_statement'])),
-          document_id: nullable(str()),
-          verification_status: oneOfValues(['not_started', 'pending', 'verified', 'rejected']),
-        }),
-      }),
-    }),
-    'The update of an individual entity',
-  ),
-  BusinessEntityUpdate: successEnvelope(
-    obj({
-      changes_applied: obj(
-        Object.fromEntries(
-          [
-            'meta_fields',
-            'entity_fields',
-            'address_fields',
-            'officers_added',
-            'business_fields',
-            'officers_removed',
-            'officers_updated',
-          ].map((g) => [g, arrayOf(str())]),
-        ),
-      ),
-      address: nullable(address),
-      operating_address: nullable(address),
-      entity: ref('EntitySummary'),
-      business: obj(
-        {
-          legal_name: str(),
-          trade_name: nullable(str()),
-          email: str(),
-          type: oneOfValues(['llc', 'corporation', 'partnership', 'sole_proprietorship']),
-          website: str(),
-          description: str(),
-          phonenumber: str(),
-          registration_number: str(),
-          incorporation_meta: obj(
-            { year: int(), month: int(), state: str(), country: country2() },
-            { optional: ['year', 'month', 'state'] },
-          ),
-        },
-        { optional: businessOptional.filter((f) => f !== 'incorporation_meta') },
-      ),
-      business_meta: stringMap(),
-      business_officers: arrayOf(officer),
-    }),
-    'The update of a business entity',
-  ),
-  EntitySummary: obj({
-    id: str(),
-    type: oneOfValues(['individual', 'business']),
-    status: oneOfValues(ENTITY_STATUSES),
-    name: nullable(str()),
-    is_root: bool(),
-    parent_entity: nullable(str()),
-    parent_relationship: nullable(str()),
-    business_id: nullable(str()),
-    user_id: nullable(str()),
-    creation_context: oneOfValues(['api', 'quick_start']),
-    created: ms(),
-    updated: ms(),
-  }),
-
+  IndividualEntityUpdate: individualEntityUpdateSchema,
+  BusinessEntityUpdate: businessEntityUpdateSchema,
+  EntitySummary: entitySummarySchema,
   Account: accountSchema,
   AccountDetails: accountDetailsSchema,
   SandboxTransaction: sandboxTransactionSchema,

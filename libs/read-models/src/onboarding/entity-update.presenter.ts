@@ -1,4 +1,5 @@
 import type { ChangesApplied, DocumentKey, ExistingEntity } from '@app/domain/onboarding';
+import type { BusinessEntityUpdateBody, EntitySummaryBody, IndividualEntityUpdateBody } from './entity.schema';
 
 type Individual = Extract<ExistingEntity, { type: 'individual' }>;
 type Business = Extract<ExistingEntity, { type: 'business' }>;
@@ -18,14 +19,14 @@ const BUSINESS_GROUPS = [
 const groups = (names: string[], applied: ChangesApplied | null) =>
   Object.fromEntries(names.map((g) => [g, applied?.[g] ?? []]));
 
-const envelope = (applied: ChangesApplied | null, data: object) => ({
+const envelope = <D>(applied: ChangesApplied | null, data: D) => ({
   message: applied ? 'Entity updated' : 'No changes: the entity already had these values',
-  status: 'success',
+  status: 'success' as const,
   data,
 });
 
 /** The entity summary of both update responses. */
-function summary(entity: ExistingEntity) {
+function summary(entity: ExistingEntity): EntitySummaryBody {
   return {
     id: entity.id,
     type: entity.type,
@@ -50,7 +51,10 @@ function verification(entity: Individual, key: DocumentKey): 'not_started' | 'pe
   return entity.status === 'rejected' ? 'rejected' : 'pending';
 }
 
-export function presentIndividualUpdate(entity: Individual, applied: ChangesApplied | null) {
+export function presentIndividualUpdate(
+  entity: Individual,
+  applied: ChangesApplied | null,
+): IndividualEntityUpdateBody {
   const latestAddressDocument = [...entity.documents].reverse().find((d) => d.key === 'address');
   return envelope(applied, {
     changes_applied: groups(INDIVIDUAL_GROUPS, applied),
@@ -69,7 +73,7 @@ export function presentIndividualUpdate(entity: Individual, applied: ChangesAppl
   });
 }
 
-export function presentBusinessUpdate(entity: Business, applied: ChangesApplied | null) {
+export function presentBusinessUpdate(entity: Business, applied: ChangesApplied | null): BusinessEntityUpdateBody {
   const { trading_name, business_type, country_of_incorporation, incorporation_meta, ...rest } = entity.profile;
   return envelope(applied, {
     changes_applied: groups(BUSINESS_GROUPS, applied),
