@@ -7,7 +7,7 @@ import type { CommandContext } from '@app/application/command-handling';
 import { RESOURCE_STREAMS } from '@app/application/admin/list-organization-events/public-event';
 import { ListEventsQuery, type EventsPage } from '@app/read-models/audit/list-events.query';
 import { GetResourceHistoryQuery } from '@app/application/audit';
-import { createdRange } from '../collections/date-range';
+import { createdRange, IsInstant } from '../collections/date-range';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { LimitField } from '../http/pagination';
 import { ApiRoute } from '../openapi/api-route.decorator';
@@ -50,10 +50,12 @@ export class ListEventsDto {
   @ApiPropertyOptional({ description: 'ISO 8601 date or date-time, or Unix ms; inclusive' })
   @IsOptional()
   @Matches(DATE, { message: 'date_from must be an ISO 8601 date or date-time, or ms' })
+  @IsInstant({ message: 'date_from must be an ISO 8601 date or date-time, or ms' })
   date_from?: string;
   @ApiPropertyOptional({ description: 'ISO 8601 date or date-time, or Unix ms; inclusive' })
   @IsOptional()
   @Matches(DATE, { message: 'date_to must be an ISO 8601 date or date-time, or ms' })
+  @IsInstant({ message: 'date_to must be an ISO 8601 date or date-time, or ms' })
   date_to?: string;
 }
 

@@ -14,6 +14,7 @@ import {
 import { Block } from '../http/blocks';
 import { StyleAQuery, StyleBQuery } from '../http/pagination';
 import { IntentActionDto } from './intent-action.dto';
+import { IsInstant } from './date-range';
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 const ACCOUNT_ID = new RegExp(`^acc_${ULID}$`);
@@ -126,6 +127,7 @@ class CollectionListQuery extends StyleBQuery {
   })
   @IsOptional()
   @Matches(DATE, { message: 'date_from must be an ISO 8601 date or date-time, or ms' })
+  @IsInstant({ message: 'date_from must be an ISO 8601 date or date-time, or ms' })
   date_from?: string;
   @ApiPropertyOptional({
     description: 'ISO 8601 date or date-time, or Unix ms; inclusive',
@@ -133,6 +135,7 @@ class CollectionListQuery extends StyleBQuery {
   })
   @IsOptional()
   @Matches(DATE, { message: 'date_to must be an ISO 8601 date or date-time, or ms' })
+  @IsInstant({ message: 'date_to must be an ISO 8601 date or date-time, or ms' })
   date_to?: string;
 }
 

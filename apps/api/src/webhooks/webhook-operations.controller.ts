@@ -61,8 +61,8 @@ export class WebhookOperationsController {
     },
   })
   async recover(@Ctx() ctx: CommandContext, @Param('id') id: string, @Body() body: RecoverDeliveriesDto) {
-    const since = instant(body.since, 'since', 'from');
-    const until = body.until === undefined ? null : instant(body.until, 'until', 'to');
+    const since = instant(body.since, 'from');
+    const until = body.until === undefined ? null : instant(body.until, 'to');
     const data = await this.commands.execute(
       new RecoverDeliveriesCommand(ctx, entityScope(ctx.actor, body.entity_id), id, since, until),
     );

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { WEBHOOK_EXPIRE_PREVIOUS_MAX, WEBHOOK_SECRET_MAX, WEBHOOK_SECRET_MIN } from '@app/domain';
+import { IsInstant } from '../collections/date-range';
 import { EntityQuery } from './webhooks.dto';
 
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -23,6 +24,7 @@ export class RecoverDeliveriesDto extends EntityQuery {
   })
   @IsString()
   @Matches(DATE, { message: 'since must be an ISO 8601 date or date-time, or ms' })
+  @IsInstant({ message: 'since must be an ISO 8601 date or date-time, or ms' })
   since: string;
 
   @ApiPropertyOptional({
@@ -32,6 +34,7 @@ export class RecoverDeliveriesDto extends EntityQuery {
   @IsOptional()
   @IsString()
   @Matches(DATE, { message: 'until must be an ISO 8601 date or date-time, or ms' })
+  @IsInstant({ message: 'until must be an ISO 8601 date or date-time, or ms' })
   until?: string;
 }
 
