@@ -7,6 +7,15 @@ import {
 } from '@app/read-models/accounts/account.schema';
 import { counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
 import { transferSchema } from '@app/read-models/transfers/transfer.schema';
+import {
+  cardCreatedSchema,
+  cardDeletedSchema,
+  cardDetailsSchema,
+  cardListSchema,
+  cardReassignedSchema,
+  cardSchema,
+  cardStatusChangeSchema,
+} from '@app/read-models/cards/card.schema';
 import { cardTransactionSchema } from '@app/read-models/cards/card-transaction.schema';
 import { paymentIntentSchema, refundSchema } from '@app/read-models/collections/payment-intent.schema';
 import { intentActionSchema } from '@app/read-models/collections/intent-action.schema';
@@ -37,7 +46,6 @@ import {
   oneOfValues,
   ref,
   str,
-  stringMap,
   successEnvelope,
   type Schema,
 } from '@app/read-models/schema-dsl';
@@ -46,11 +54,10 @@ import {
  * The response side of the contract, as JSON Schema components (request bodies and queries are
  * the DTO classes, decorated with @ApiProperty). Enumerations come from the domain's own constants.
  * A resource whose schema sits beside its presenter (`<resource>.schema.ts` in libs/read-models:
- * transfers, accounts, counterparties, entities…) has one source: the presenter returns the schema's type
+ * transfers, accounts, counterparties, entities, cards…) has one source: the presenter returns the schema's type
  * (`Infer`), so the compiler holds it to the document. The others are written here.
  */
 
-const CARD_STATUSES = ['active', 'blocked', 'fraud'];
 const LEDGER_KINDS = ['customer', 'funding', 'fees', 'fx', 'clearing'];
 
 const fieldError = obj({ field: str('The field, with its path (profile.address.line1)'), message: str() });
@@ -103,100 +110,6 @@ const paymentDetail = (method: (typeof PAYMENT_METHODS)[number]): Schema =>
       updated: ms(),
     },
     { description: `payment_method ${method}: the ${BLOCK_OF[method]} block` },
-  );
-
-const limits = {
-  open: bool('false blocks every transaction here'),
-  cumulative_amount_limit: nullable(int()),
-  cycle_transaction_count: nullable(int()),
-  daily_amount_limit: nullable(int()),
-  daily_transaction_count: nullable(int()),
-  transaction_amount_limit: nullable(int()),
-};
-const usageNames = (prefixes: string[]) => prefixes.flatMap((p) => [`${p}_used`, `${p}_hold`, `${p}_balance`]);
-const ENTRY_USAGE = usageNames([
-  'cumulative_amount',
-  'cycle_transaction_count',
-  'daily_amount_limit',
-  'daily_transaction_count',
-]);
-const CARD_USAGE = usageNames(['amount', 'daily_transaction_count', 'daily_amount_limit', 'cycle_transaction_count']);
-const usage = (names: string[]) =>
-  Object.fromEntries(names.map((n) => [n, int('Usage (read-only): used, held by pending authorizations, or left')]));
-const mccControl = obj(
-  { mcc: str('4-digit merchant category code', { pattern: '^\\d{4}$' }), ...limits, ...usage(ENTRY_USAGE) },
-  { optional: ENTRY_USAGE },
-);
-const groupControl = obj({ group_name: str(), ...limits, ...usage(ENTRY_USAGE) }, { optional: ENTRY_USAGE });
-const individualControls = obj(
-  {
-    billing_cycle: oneOfValues(['Daily', 'Weekly', 'Monthly', 'Yearly']),
-    billing_cycle_day: str(),
-    cycle_transaction_count: nullable(int()),
-    daily_amount_limit: nullable(int()),
-    daily_transaction_count: nullable(int()),
-    transaction_amount_limit: nullable(int()),
-  },
-  {
-    optional: [
-      'billing_cycle',
-      'billing_cycle_day',
-      'cycle_transaction_count',
-      'daily_amount_limit',
-      'daily_transaction_count',
-      'transaction_amount_limit',
-    ],
-    description: 'Empty for disposable cards',
-  },
-);
-const cardBilling = obj({
-  address_line_1: str(),
-  address_line_2: nullable(str()),
-  city: str(),
-  state: str(),
-  postal_code: str(),
-});
-const CARD_CREDENTIALS = ['number', 'cvv'];
-const card = (credentials: 'with' | 'without' | 'maybe', withUsage: boolean): Schema =>
-  obj(
-    {
-      id: str('crd_…'),
-      object: constant('card'),
-      name: str(),
-      status: oneOfValues(CARD_STATUSES),
-      type: oneOfValues(['disposable', 'virtual']),
-      entity_id: str(),
-      account_id: str(),
-      currency: currency(),
-      amount: amount('The spend limit'),
-      first_name: str(),
-      last_name: str(),
-      cardholder: obj({ first_name: str(), last_name: str(), email: str(), phone_number: str('E.164') }),
-      number: str('Full PAN (sensitive)', { pattern: '^\\d{13,19}$' }),
-      last_four: str(undefined, { pattern: '^\\d{4}$' }),
-      expiration_month: str('MM'),
-      expiration_year: str('YY'),
-      cvv: str('Sensitive', { pattern: '^\\d{3,4}$' }),
-      individual_controls: individualControls,
-      individual_mcc_controls: arrayOf(mccControl),
-      mcc_group_controls: arrayOf(groupControl),
-      ...(withUsage ? usage(CARD_USAGE) : {}),
-      billing: nullable(cardBilling),
-      shipping: { type: 'null', description: 'Physical cards only; always null here' },
-      transaction_alerts: bool(),
-      authorization_fallback: oneOfValues(
-        ['approve', 'decline'],
-        'Decisions §16: what decides when the authorization endpoint gives no valid answer in time',
-      ),
-      metadata: stringMap(),
-      deleted: nullable(ms('When it was deleted (soft delete)')),
-      created: ms(),
-      updated: ms(),
-    },
-    {
-      optional: credentials === 'with' ? [] : CARD_CREDENTIALS,
-      description: credentials === 'without' ? undefined : 'The card, with its credentials',
-    },
   );
 
 const enabledEvents = {
@@ -408,35 +321,13 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   IntentAction: intentActionSchema,
   Refund: refundSchema,
 
-  Card: card('maybe', false),
-  CardCreated: obj(
-    { status: constant('success'), data: card('with', false) },
-    { description: 'The new card, with its number and CVV (this response only)' },
-  ),
-  CardDetails: dataEnvelope(
-    card('with', true),
-    'The card with its credentials and usage (usage fields at the top level of data)',
-  ),
-  CardList: dataEnvelope(
-    obj({
-      cards: arrayOf(
-        obj({
-          id: str(),
-          name: str(),
-          status: oneOfValues(CARD_STATUSES),
-          type: oneOfValues(['disposable', 'virtual']),
-          last_four: str(),
-          account_id: str(),
-          created: ms(),
-        }),
-      ),
-      pagination: ref('StyleBPagination'),
-    }),
-    'Cards of the entity or account, newest first; deleted cards are excluded',
-  ),
-  CardStatusChange: dataEnvelope(obj({ id: str(), status: oneOfValues(CARD_STATUSES), updated: ms() })),
-  CardDeleted: dataEnvelope(obj({ id: str(), status: oneOfValues(CARD_STATUSES), deleted: ms() })),
-  CardReassigned: dataEnvelope(obj({ card_id: str(), account_id: str(), currency: currency(), updated: ms() })),
+  Card: cardSchema,
+  CardCreated: cardCreatedSchema,
+  CardDetails: cardDetailsSchema,
+  CardList: cardListSchema,
+  CardStatusChange: cardStatusChangeSchema,
+  CardDeleted: cardDeletedSchema,
+  CardReassigned: cardReassignedSchema,
   CardTransaction: cardTransactionSchema,
   CardTransactionEnvelope: dataEnvelope(ref('CardTransaction')),
   CardTransactionList: dataEnvelope(

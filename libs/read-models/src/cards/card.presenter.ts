@@ -1,5 +1,8 @@
 import { cardStatus, type cardUsage, type EntryLimits, type IssuedCardState } from '@app/domain/cards';
 
+import type { CardDocument } from './card.projection';
+import type { CardBody, CardSummaryBody } from './card.schema';
+
 type Usage = ReturnType<typeof cardUsage>;
 
 const limits = (e: EntryLimits) => ({
@@ -22,13 +25,14 @@ function controls(state: IssuedCardState, usage: Usage | null) {
 
 /**
  * The card as the API shows it. `credentials` only for the creation answer and GET /card-details
- * (decisions §8); `usage` only on card details, at the top level of `data`.
+ * (decisions §8); `usage` only on card details, at the top level of `data`. Returns its schema's type
+ * (card.schema.ts).
  */
 export function presentCard(
   state: IssuedCardState,
   credentials: { number: string; cvv: string } | null = null,
   usage: Usage | null = null,
-) {
+): CardBody {
   const c = state.card;
   return {
     id: c.card_id,
@@ -61,15 +65,10 @@ export function presentCard(
   };
 }
 
-export const presentCardSummary = (d: {
-  id: string;
-  name: string;
-  status: string;
-  type: string;
-  last_four: string;
-  account_id: string;
-  created: number;
-}) => ({
+/** A card of the list, from its list document. */
+export const presentCardSummary = (
+  d: Pick<CardDocument, 'id' | 'name' | 'status' | 'type' | 'last_four' | 'account_id' | 'created'>,
+): CardSummaryBody => ({
   id: d.id,
   name: d.name,
   status: d.status,

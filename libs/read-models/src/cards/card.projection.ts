@@ -1,4 +1,4 @@
-import type { CardEvent, CardStatus } from '@app/domain/cards';
+import type { CardEvent, CardStatus, CardType } from '@app/domain/cards';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
@@ -12,7 +12,7 @@ export interface CardDocument {
   readonly entity_id: string;
   readonly account_id: string;
   readonly name: string;
-  readonly type: string;
+  readonly type: CardType;
   readonly last_four: string;
   readonly status: CardStatus;
   readonly frozen: boolean;
