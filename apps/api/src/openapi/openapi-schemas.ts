@@ -1,4 +1,4 @@
-import { BANK_SCHEMES, CHAINS, PAYMENT_METHODS, WEBHOOK_EVENT_CATALOGUE } from '@app/domain';
+import { BANK_SCHEMES, CHAINS, PAYMENT_METHODS } from '@app/domain';
 import { apiKeySchema } from '@app/read-models/access/api-key.schema';
 import {
   accountDetailsSchema,
@@ -29,6 +29,15 @@ import {
   quickStartEntitySchema,
 } from '@app/read-models/onboarding/entity.schema';
 import { webhookLogSchema } from '@app/read-models/webhooks/webhook-log.schema';
+import {
+  webhookCreatedSchema,
+  webhookDeletedSchema,
+  webhookRecoverAcceptedSchema,
+  webhookResendAcceptedSchema,
+  webhookSchema,
+  webhookSecretRotatedSchema,
+  webhookTestDispatchedSchema,
+} from '@app/read-models/webhooks/webhook.schema';
 import { RESOURCE_STREAMS } from '@app/application/admin/list-organization-events/public-event';
 import {
   amount,
@@ -54,7 +63,7 @@ import {
  * The response side of the contract, as JSON Schema components (request bodies and queries are
  * the DTO classes, decorated with @ApiProperty). Enumerations come from the domain's own constants.
  * A resource whose schema sits beside its presenter (`<resource>.schema.ts` in libs/read-models:
- * transfers, accounts, counterparties, entities, cards…) has one source: the presenter returns the schema's type
+ * transfers, accounts, counterparties, entities, cards, webhooks…) has one source: the presenter returns the schema's type
  * (`Infer`), so the compiler holds it to the document. The others are written here.
  */
 
@@ -111,49 +120,6 @@ const paymentDetail = (method: (typeof PAYMENT_METHODS)[number]): Schema =>
     },
     { description: `payment_method ${method}: the ${BLOCK_OF[method]} block` },
   );
-
-const enabledEvents = {
-  description: '`{"all": true}` or a map of event group to event names',
-  oneOf: [
-    obj({ all: constant(true) }),
-    {
-      type: 'object',
-      properties: Object.fromEntries(
-        Object.entries(WEBHOOK_EVENT_CATALOGUE).map(([group, names]) => [group, arrayOf(oneOfValues(names))]),
-      ),
-      additionalProperties: false,
-      minProperties: 1,
-    },
-  ],
-};
-const webhookStats = obj({
-  deliveries_total: int(),
-  deliveries_succeeded: int(),
-  deliveries_failed: int(),
-  last_delivery_at: nullable(ms()),
-  last_response_status: nullable(int('HTTP status, null after a network error')),
-});
-const webhookFields = {
-  id: str('whk_…'),
-  object: constant('webhook'),
-  entity_id: str(),
-  url: str('https URL', { format: 'uri' }),
-  expires_in: nullable(int('Seconds')),
-  expires_at: nullable(ms()),
-  enabled_events: enabledEvents,
-  description: nullable(str()),
-  tags: arrayOf(str()),
-  status: oneOfValues(['active', 'inactive']),
-  disabled_reason: nullable(
-    oneOfValues(
-      ['failing'],
-      'Why the platform turned it inactive (decisions §15); null otherwise, and once it is set active again',
-    ),
-  ),
-  stats: webhookStats,
-  created: ms(),
-  updated: ms(),
-};
 
 const publicEvent = obj({
   id: str('evt_…'),
@@ -344,32 +310,13 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     }),
   ),
 
-  Webhook: obj(webhookFields),
-  WebhookCreated: obj(
-    {
-      ...webhookFields,
-      secret: str('The generated secret, when none was sent: returned once'),
-      signing_secret: str(
-        'whsec_ + base64(SHA-512(secret)): hand it to a Standard Webhooks library to verify deliveries; returned once',
-        { pattern: '^whsec_' },
-      ),
-    },
-    { optional: ['secret'] },
-  ),
-  WebhookDeleted: successEnvelope(obj({ id: str(), deleted: constant(true) })),
-  WebhookTestDispatched: successEnvelope(obj({ event_id: str('evt_…') })),
-  WebhookResendAccepted: obj({ status: constant('success'), data: obj({ webhook_id: str(), event_id: str('evt_…') }) }),
-  WebhookRecoverAccepted: obj({
-    status: constant('success'),
-    data: obj({ scheduled: int('Deliveries scheduled again') }),
-  }),
-  WebhookSecretRotated: obj({
-    ...webhookFields,
-    signing_secret: str(
-      'The new key, whsec_ + base64(SHA-512(secret)); returned once. The previous one verifies until it expires',
-      { pattern: '^whsec_' },
-    ),
-  }),
+  Webhook: webhookSchema,
+  WebhookCreated: webhookCreatedSchema,
+  WebhookDeleted: webhookDeletedSchema,
+  WebhookTestDispatched: webhookTestDispatchedSchema,
+  WebhookResendAccepted: webhookResendAcceptedSchema,
+  WebhookRecoverAccepted: webhookRecoverAcceptedSchema,
+  WebhookSecretRotated: webhookSecretRotatedSchema,
   WebhookLog: webhookLogSchema,
 
   Event: publicEvent,

@@ -1,4 +1,5 @@
 import type { ExistingWebhook } from '@app/domain';
+import type { WebhookBody } from './webhook.schema';
 
 export interface WebhookStats {
   readonly deliveries_total: number;
@@ -22,9 +23,10 @@ export type WebhookView = Omit<ExistingWebhook, 'signing_key'> & { readonly stat
 /**
  * The webhook object (decisions §9); its status as the command or query resolved it at its clock
  * (`inactive` once `expires_at` has passed: webhookAt, so this reads no clock); `disabled_reason`
- * says why the platform turned it inactive (decisions §15), null otherwise.
+ * says why the platform turned it inactive (decisions §15), null otherwise. Returns its schema's type
+ * (webhook.schema.ts).
  */
-export const presentWebhook = (w: WebhookView) => ({
+export const presentWebhook = (w: WebhookView): WebhookBody => ({
   id: w.id,
   object: 'webhook',
   entity_id: w.entity_id,
