@@ -1,3 +1,4 @@
+import { AUTOMATIC_REVIEW_DELAY_MS } from '@app/domain/onboarding';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
 import { businessBody, eventually, readyIndividual } from './fixtures';
 
@@ -5,29 +6,35 @@ describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ SANDBOX_AUTO_ADVANCE: 'true' });
+    // The app's clock stands still unless a test moves it: a review runs only when a test moves
+    // the clock to its time (the review sleeps on the app's clock), never by waiting a second.
+    t.clock.set(t.clock.now());
   });
   afterAll(() => t.close());
 
   const status = async (id: string) => (await t.http.get(`/entities/${id}`).set(bearer(KEYS.sandbox)).expect(200)).body;
   const submit = (id: string) =>
     t.http.post('/onboarding-submissions').set(bearer(KEYS.sandbox)).send({ entity_id: id }).expect(200);
+  /** Moves the app's clock to the reviews of what was just submitted. */
+  const reviewDelayPasses = () => t.clock.advance(AUTOMATIC_REVIEW_DELAY_MS);
 
   it('approves an ordinary individual about a second after submission', async () => {
     const entity = await readyIndividual(t);
     const submitted = (await submit(entity.id)).body.submitted as number;
+    reviewDelayPasses();
     const done = await eventually(
       () => status(entity.id),
       (e) => e.status !== 'pending',
     );
     expect(done).toMatchObject({ status: 'approved', status_reason: null });
-    // The review is scheduled from the recorded submission time, never earlier; how much later
-    // depends on machine load, so no upper bound is asserted here.
-    expect(done.updated - submitted).toBeGreaterThanOrEqual(1000);
+    // The review is scheduled from the recorded submission time and ran when the clock got there.
+    expect(done.updated - submitted).toBe(AUTOMATIC_REVIEW_DELAY_MS);
   });
 
   it('rejects an individual whose last name contains "reject", in any case, with a reason', async () => {
     const entity = await readyIndividual(t, { last_name: 'McREJECTson' });
     await submit(entity.id);
+    reviewDelayPasses();
     const done = await eventually(
       () => status(entity.id),
       (e) => e.status !== 'pending',
@@ -44,6 +51,7 @@ describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
     const good = await t.http.post('/business-entities').set(bearer(KEYS.sandbox)).send(businessBody()).expect(201);
     await submit(bad.body.id);
     await submit(good.body.id);
+    reviewDelayPasses();
     expect(
       (
         await eventually(
@@ -70,10 +78,13 @@ describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
       .set(bearer(KEYS.sandbox))
       .send({ decision: 'rejected', reason: 'manual' })
       .expect(200);
-    // Another entity submitted after it: once its review has run, the first one's (due earlier)
-    // has too. A condition to wait for rather than 1.5 s (issue 32).
+    // Its review falls due; another entity submitted after that: once the later one's review has
+    // run, the first one's (woken before the later was submitted) has too. A condition to wait for
+    // rather than 1.5 s (issue 32).
+    reviewDelayPasses();
     const later = await readyIndividual(t);
     await submit(later.id);
+    reviewDelayPasses();
     const reviewed = await eventually(
       () => status(later.id),
       (e) => e.status !== 'pending',
@@ -89,6 +100,7 @@ describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
     await t.settle();
     const listBefore = (await t.http.get('/entities?limit=100').set(bearer(KEYS.sandbox)).expect(200)).body.data;
     t = await t.restart();
+    reviewDelayPasses();
     const done = await eventually(
       () => status(entity.id),
       (e) => e.status !== 'pending',

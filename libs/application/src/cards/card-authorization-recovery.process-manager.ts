@@ -3,7 +3,7 @@ import { cardDecider, pendingTransaction, wasAsked, type CardEvent } from '@app/
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { foldStream, reactionContext } from '../command-handling';
 import { systemClock, type Clock } from '@app/platform/clock';
-import { sleepUntil, type ProcessManager } from '@app/platform/log-processing';
+import type { ProcessManager } from '@app/platform/log-processing';
 import { RecoverCardAuthorizationCommand } from './recover-card-authorization/recover-card-authorization.command';
 import { cardStream } from './streams';
 
@@ -42,7 +42,7 @@ export function cardAuthorizationRecoveryManager(
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
       const { data } = recorded as unknown as Requested;
       if (!(await undecided(data))) return;
-      await sleepUntil(data.at + graceMs, signal, clock);
+      await clock.sleepUntil(data.at + graceMs, signal);
       if (!(await undecided(data))) return;
       await commands.execute(
         new RecoverCardAuthorizationCommand(

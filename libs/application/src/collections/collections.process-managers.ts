@@ -4,7 +4,7 @@ import type { IntentActionEvent, PaymentIntentEvent, RequestedRefund } from '@ap
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { reactionContext } from '../command-handling';
 import { systemClock, type Clock } from '@app/platform/clock';
-import { sleep, type ProcessManager } from '@app/platform/log-processing';
+import type { ProcessManager } from '@app/platform/log-processing';
 import { AuthorizeIntentActionCommand } from './authorize-intent-action/authorize-intent-action.command';
 import { AUTHORIZATION_DEADLINE_MS } from './collections-config';
 import { FinishRefundCommand } from './finish-refund/finish-refund.command';
@@ -34,7 +34,7 @@ export function acquirerManager(
         | Extract<IntentActionEvent, { type: 'IntentActionAuthenticated' }>;
       const id = event.type === 'PaymentIntentConfirmed' ? event.data.intent.intent_action_id : event.data.action.id;
       if (!id) return;
-      await sleep(recorded.metadata.occurred_at + deadlineMs - clock.now(), signal);
+      await clock.sleepUntil(recorded.metadata.occurred_at + deadlineMs, signal);
       await commands.execute(
         new AuthorizeIntentActionCommand(reactionContext(recorded, 'collections-acquirer'), id, {
           takeOverAfterMs: deadlineMs,
@@ -92,7 +92,7 @@ export function refundRequestManager(
     name: 'collections-refund-requests',
     handles: ['PaymentIntentRefundRequested'],
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
-      await sleep(recorded.metadata.occurred_at + graceMs - clock.now(), signal);
+      await clock.sleepUntil(recorded.metadata.occurred_at + graceMs, signal);
       await commands.execute(
         new FinishRefundCommand(
           reactionContext(recorded, 'collections-refund-requests'),

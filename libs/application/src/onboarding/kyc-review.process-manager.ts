@@ -7,7 +7,7 @@ import { modeOf } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { logger } from '@app/platform/logging/logger';
 import { reactionContext } from '../command-handling';
-import { ProcessManagerRunners, sleepUntil, type ProcessManager } from '@app/platform/log-processing';
+import { ProcessManagerRunners, type ProcessManager } from '@app/platform/log-processing';
 import { CompleteAutomaticReviewCommand } from './complete-automatic-review/complete-automatic-review.command';
 
 /**
@@ -27,7 +27,7 @@ export function kycReviewManager(
       // A simulator never reviews a live entity (decisions §1): the operator API does.
       if (modeOf(event.metadata) === 'live') return;
       const entityId = String(event.data.entity_id);
-      await sleepUntil(Number(event.data.submitted) + delayMs, signal, clock);
+      await clock.sleepUntil(Number(event.data.submitted) + delayMs, signal);
       await commands.execute(new CompleteAutomaticReviewCommand(reactionContext(event, 'kyc-review'), entityId));
     },
   };

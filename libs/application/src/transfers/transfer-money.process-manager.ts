@@ -4,7 +4,7 @@ import { transferDecider, isTransfer, type TransferEvent } from '@app/domain/tra
 import { systemClock, type Clock } from '@app/platform/clock';
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { foldStream, reactionContext } from '../command-handling';
-import { sleepUntil, type ProcessManager } from '@app/platform/log-processing';
+import type { ProcessManager } from '@app/platform/log-processing';
 import { accountLogReader } from '../accounts/account-log-reader';
 import { accountStream } from '../accounts/streams';
 import { ApplyTransferMoneyCommand } from './apply-transfer-money/apply-transfer-money.command';
@@ -39,7 +39,7 @@ export function transferMoneyManager(
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
       const event = recorded as unknown as TransferEvent;
       if (await moneyDone(store, event)) return;
-      await sleepUntil(recorded.metadata.occurred_at + graceMs, signal, clock);
+      await clock.sleepUntil(recorded.metadata.occurred_at + graceMs, signal);
       await commands.execute(new ApplyTransferMoneyCommand(reactionContext(recorded, 'transfer-money'), event));
     },
   };

@@ -4,7 +4,7 @@ import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { modeOf } from '@app/platform/event-store/event-mode';
 import { DomainException, reactionContext } from '../command-handling';
 import { systemClock, type Clock } from '@app/platform/clock';
-import { sleep, type ProcessManager } from '@app/platform/log-processing';
+import type { ProcessManager } from '@app/platform/log-processing';
 import { AdvanceTransferCommand } from './advance-transfer/advance-transfer.command';
 
 /** Each network step takes this long, so a transfer is successful about 1.6 s after creation (decisions §6: within ~2 s). */
@@ -29,7 +29,7 @@ export function transferRailsManager(
       const t = event.data.transfer;
       // A simulator never moves a live transfer (decisions §1): the operator API does.
       if (t.payment_type === 'book-transfer' || modeOf(recorded.metadata) === 'live') return;
-      await sleep(t.updated + stepMs - clock.now(), signal);
+      await clock.sleepUntil(t.updated + stepMs, signal);
       const to = event.type === 'TransferCreated' ? 'processing' : 'successful';
       try {
         await commands.execute(new AdvanceTransferCommand(reactionContext(recorded, 'transfer-rails'), t.id, to, null));

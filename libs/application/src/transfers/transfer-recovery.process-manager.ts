@@ -4,7 +4,7 @@ import { type TransferIntent, type TransferReferenceEvent } from '@app/domain/tr
 import type { EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
 import { reactionContext } from '../command-handling';
 import { systemClock, type Clock } from '@app/platform/clock';
-import { sleepUntil, type ProcessManager } from '@app/platform/log-processing';
+import type { ProcessManager } from '@app/platform/log-processing';
 import { RecoverTransferReservationCommand } from './recover-transfer-reservation/recover-transfer-reservation.command';
 import { transferById } from './transfer-steps';
 
@@ -43,7 +43,7 @@ export function transferRecoveryManager(
     async handle(recorded: RecordedEvent, signal: AbortSignal) {
       const begun = started(recorded);
       if (!begun || (await transferById(store, begun.intent.id))) return;
-      await sleepUntil(begun.at + graceMs, signal, clock);
+      await clock.sleepUntil(begun.at + graceMs, signal);
       await commands.execute(
         new RecoverTransferReservationCommand(reactionContext(recorded, 'transfer-recovery'), begun.intent),
       );

@@ -1,2 +1,3 @@
 export { CLOCK, systemClock, type Clock } from './clock';
 export { TestClock, clockReading } from './test-clock';
+export { sleep } from './sleep';

@@ -3,4 +3,3 @@ export * from './log-processor';
 export * from './process-manager';
 export * from './process-manager-runner';
 export * from './process-manager-runners';
-export * from './sleep';

@@ -7,7 +7,7 @@ import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import type { ProcessManager } from './process-manager';
 import { ProcessManagerRunner, type RunnerOptions } from './process-manager-runner';
-import { sleep } from './sleep';
+import { sleep } from '../clock';
 
 const event = (type: string, n: number) => ({
   type,

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../event-store/event-store.port';
 import type { EventProcessor } from './log-processor';
 import type { ProcessManager, WorkOptions } from './process-manager';
-import { sleep } from './sleep';
+import { sleep } from '../clock';
 
 /**
  * Checkpoint writes are coalesced: losing the last few is harmless, they are only re-run. Every

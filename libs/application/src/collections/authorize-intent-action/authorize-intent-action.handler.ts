@@ -8,9 +8,8 @@ import {
   type IntentActionRecord,
 } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
-import { CLOCK, type Clock } from '@app/platform/clock';
+import { CLOCK, sleep, type Clock } from '@app/platform/clock';
 import { handleCommand, type CommandContext } from '../../command-handling';
-import { sleep } from '@app/platform/log-processing/sleep';
 import { ACQUIRER, authorizationKey, type Acquirer } from '../acquirer.port';
 import { AUTHORIZATION_DEADLINE, AUTHORIZATION_DEADLINE_MS } from '../collections-config';
 import { loadAction, loadIntent } from '../load';
