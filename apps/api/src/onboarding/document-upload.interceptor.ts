@@ -27,8 +27,22 @@ export class DocumentUploadInterceptor implements NestInterceptor {
       this.parse(req, http.getResponse<Response>(), (error: unknown) => (error ? reject(translate(error)) : resolve())),
     );
     checkShape(req.body, 'body');
+    withFile(req);
     return next.handle();
   }
+}
+
+/**
+ * The file part joins the text fields in the body, so the route's DTO (and the one validation
+ * pipe) refuses a missing file as it refuses a missing key. Not enumerable: the idempotency
+ * fingerprint reads the body's own fields and the file apart, as before; the DTO's field is
+ * @Expose()d so class-transformer reads it. A text field named `file` stays what it is, so the
+ * DTO refuses it as not a file.
+ */
+function withFile(req: Request): void {
+  const body = req.body as Record<string, unknown> | undefined;
+  if (!body || Object.hasOwn(body, 'file')) return;
+  Object.defineProperty(body, 'file', { value: req.file, enumerable: false });
 }
 
 function translate(error: unknown): DomainException {

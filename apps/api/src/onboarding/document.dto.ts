@@ -1,5 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { Expose } from 'class-transformer';
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches, ValidateBy, type ValidationArguments } from 'class-validator';
 import { Block } from '../http/blocks';
 
 export class LinkToIdentityDto {
@@ -13,7 +14,7 @@ export class LinkToIdentityDto {
   person_id?: string;
 }
 
-/** The text fields of POST /documents/upload; `file` arrives through the upload interceptor. */
+/** The form of POST /documents/upload: its text fields and the file the upload interceptor parsed. */
 export class UploadDocumentDto {
   @ApiProperty({
     enum: ['identity', 'address'],
@@ -25,4 +26,20 @@ export class UploadDocumentDto {
   @ApiPropertyOptional({ type: () => LinkToIdentityDto })
   @Block(() => LinkToIdentityDto, { optional: true })
   link_to_identity?: LinkToIdentityDto;
+
+  /** The uploaded part (DocumentUploadInterceptor); the route's @ApiBody documents it as binary. */
+  @ApiHideProperty()
+  @Expose()
+  @ValidateBy({
+    name: 'isUploadedFile',
+    validator: {
+      validate: (value: unknown) => Buffer.isBuffer((value as Partial<Express.Multer.File> | undefined)?.buffer),
+      // Missing, or a text field of that name (not the file part).
+      defaultMessage: (args?: ValidationArguments) =>
+        args?.value === undefined
+          ? 'file is required (multipart/form-data, field "file")'
+          : 'file is not an accepted field',
+    },
+  })
+  file: Express.Multer.File;
 }

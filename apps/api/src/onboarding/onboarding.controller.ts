@@ -1,10 +1,9 @@
 import { ApiBody, ApiConsumes, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { Body, Controller, HttpCode, Param, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { invalid } from '@app/domain';
 import { ReviewEntityCommand, SubmitOnboardingCommand, UploadDocumentCommand } from '@app/application/onboarding';
-import { DomainException, type CommandContext } from '@app/application/command-handling';
+import type { CommandContext } from '@app/application/command-handling';
 import { ApiKeyOnly, Ctx, SandboxOnly } from '../http/auth/auth.decorators';
 import { entityScope } from '../http/entity-scope';
 import { Accepts } from '../http/media-types';
@@ -82,17 +81,12 @@ export class OnboardingController {
       413: 'The file exceeds 10 MB (file_too_large)',
     },
   })
-  async upload(
-    @Ctx() ctx: CommandContext,
-    @Body() body: UploadDocumentDto,
-    @UploadedFile() file: Express.Multer.File | undefined,
-  ) {
-    if (!file) throw new DomainException(invalid('file', 'file is required (multipart/form-data, field "file")'));
+  async upload(@Ctx() ctx: CommandContext, @Body() body: UploadDocumentDto) {
     const upload = {
       key: body.key,
       personId: body.link_to_identity?.person_id,
-      bytes: file.buffer,
-      filename: file.originalname || null,
+      bytes: body.file.buffer,
+      filename: body.file.originalname || null,
     };
     return presentDocument(await this.commands.execute(new UploadDocumentCommand(ctx, upload)));
   }
