@@ -5,6 +5,7 @@ import {
   accountSchema,
   sandboxTransactionSchema,
 } from '@app/read-models/accounts/account.schema';
+import { statementEntrySchema, statementLineSchema } from '@app/read-models/accounts/statement-entry.schema';
 import { counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
 import { transferSchema } from '@app/read-models/transfers/transfer.schema';
 import {
@@ -62,9 +63,9 @@ import {
 /**
  * The response side of the contract, as JSON Schema components (request bodies and queries are
  * the DTO classes, decorated with @ApiProperty). Enumerations come from the domain's own constants.
- * A resource whose schema sits beside its presenter (`<resource>.schema.ts` in libs/read-models:
- * transfers, accounts, counterparties, entities, cards, webhooks…) has one source: the presenter returns the schema's type
- * (`Infer`), so the compiler holds it to the document. The others are written here.
+ * A resource whose schema sits beside its presenter (`<resource>.schema.ts` in libs/read-models)
+ * has one source: the presenter returns the schema's type (`Infer`), so the compiler holds it to
+ * the document. The others are written here.
  */
 
 const LEDGER_KINDS = ['customer', 'funding', 'fees', 'fx', 'clearing'];
@@ -156,20 +157,6 @@ const ledger = obj({
   ),
 });
 
-const statementEntry = obj({
-  id: str(),
-  object: constant('account_transaction'),
-  account_id: str(),
-  type: oneOfValues(['credit', 'hold', 'debit', 'release', 'reversal']),
-  amount: amount(),
-  fee: nullable(amount()),
-  transfer_id: nullable(str()),
-  transaction_id: nullable(str()),
-  payment_intent_id: nullable(str()),
-  balance_after: obj({ available: amount(), current: amount() }),
-  created: ms(),
-});
-
 export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   Error: {
     ...obj(errorBase, { open: true }),
@@ -201,7 +188,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     },
   ),
   DuplicateInflowError: obj(
-    { ...errorBase, ...withoutStatus(statementEntry), transaction: ref('AccountTransaction') },
+    { ...errorBase, ...withoutStatus(statementEntrySchema), transaction: ref('AccountTransaction') },
     {
       description:
         'An inflow with this reference was recorded on the account (code duplicate_reference): the first one',
@@ -243,7 +230,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   AccountDetails: accountDetailsSchema,
   SandboxTransaction: sandboxTransactionSchema,
   AccountTransaction: {
-    ...statementEntry,
+    ...statementEntrySchema,
     description: 'An entry of the account statement, with the balance after it',
   },
 
@@ -370,16 +357,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
       closing_balance: amount('balance.current as_of the period’s end: opening_balance + credits_total − debits_total'),
       credits_total: amount(),
       debits_total: amount(),
-      lines: arrayOf(
-        obj(
-          {
-            ...(statementEntry.properties as Record<string, Schema>),
-            position: nullable(int('The event’s log position')),
-          },
-          { description: 'A posted account transaction of the month' },
-        ),
-        'Oldest first; pending holds and their releases are not lines',
-      ),
+      lines: arrayOf(statementLineSchema, 'Oldest first; pending holds and their releases are not lines'),
       positions: obj(
         { first: nullable(int()), last: nullable(int()) },
         { description: 'Log positions of the first and last lines (null when none)' },

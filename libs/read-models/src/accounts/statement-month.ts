@@ -3,6 +3,7 @@ import type { PageQuery, ReadStore } from '@app/platform/read-store/read-store.p
 import { accountId as ledgerAccountId, bookOf, type RowDocument, LEDGER } from '../ledger/ledger-documents';
 import { latestTick, ledgerFinds } from '../ledger/ledger-view';
 import { presentStatementEntry, type StatementEntry } from './statement.projection';
+import type { StatementLineBody } from './statement-entry.schema';
 
 /** A statement's month: `YYYY-MM`, a UTC calendar month; `from` inclusive, `to` exclusive (ms). */
 export const STATEMENT_MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -35,7 +36,10 @@ export function currentDelta(e: StatementEntry): number {
 export const isLine = (e: StatementEntry) => currentDelta(e) !== 0;
 
 /** A line as a statement shows it: the account transaction, plus the log position the proof ties to. */
-export const presentLine = (e: StatementEntry) => ({ ...presentStatementEntry(e), position: e.position ?? null });
+export const presentLine = (e: StatementEntry): StatementLineBody => ({
+  ...presentStatementEntry(e),
+  position: e.position ?? null,
+});
 export type StatementLine = ReturnType<typeof presentLine>;
 
 /** A page of a month's entries: an index seek on (account, mode, month), walked by id (stream order). */

@@ -2,6 +2,7 @@ import type { AccountEvent, Balance } from '@app/domain/accounts';
 import { modeOf, type Mode } from '@app/platform/event-store/event-mode';
 import type { RecordedEvent } from '@app/platform/event-store/event-store.port';
 import type { Projection } from '@app/platform/read-store/projection';
+import type { StatementEntryBody } from './statement-entry.schema';
 
 export type StatementEntryType = 'credit' | 'hold' | 'debit' | 'release' | 'reversal';
 
@@ -158,7 +159,8 @@ export const statementProjection: Projection<StatementEntry> = {
   },
 };
 
-export const presentStatementEntry = (e: StatementEntry) => ({
+/** Returns its schema's type (statement-entry.schema.ts). */
+export const presentStatementEntry = (e: StatementEntry): StatementEntryBody => ({
   id: e.id,
   object: 'account_transaction',
   account_id: e.account_id,
