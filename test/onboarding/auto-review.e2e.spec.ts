@@ -18,7 +18,7 @@ describe('automatic review with SANDBOX_AUTO_ADVANCE', () => {
   /** Moves the app's clock to the reviews of what was just submitted. */
   const reviewDelayPasses = () => t.clock.advance(AUTOMATIC_REVIEW_DELAY_MS);
 
-  it('approves an ordinary individual about a second after submission', async () => {
+  it("approves an ordinary individual a second after submission, as the app's clock reads", async () => {
     const entity = await readyIndividual(t);
     const submitted = (await submit(entity.id)).body.submitted as number;
     reviewDelayPasses();

@@ -1,3 +1,4 @@
+import { RAIL_STEP_MS } from '@app/application/transfers/transfer-rails.process-manager';
 import { transferStream } from '@app/application/transfers/streams';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { KEYS, bearer, startTestApp, type TestApp } from '../support/test-app';
@@ -134,6 +135,9 @@ describe('transfers: the simulated network (SANDBOX_AUTO_ADVANCE=true)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ SANDBOX_AUTO_ADVANCE: 'true' });
+    // The app's clock stands still unless the test moves it: each network step runs when the test
+    // moves the clock past it (the rails sleep on the app's clock), not after 800 ms of waiting.
+    t.clock.set(t.clock.now());
   });
   afterAll(() => t.close());
 
@@ -141,12 +145,15 @@ describe('transfers: the simulated network (SANDBOX_AUTO_ADVANCE=true)', () => {
     const p = await payer(t, 'USD', 50_000);
     const bank = await paymentDetail(t, p.counterparty, BANK_USD);
     const tr = (await post(t, transferBody(p.account, bank, { amount: 10_000 })).expect(201)).body;
-    await eventually(
-      async () =>
-        (await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox))).body.status as string,
-      (status) => status === 'successful',
-      'successful',
-    );
+    const reaches = async (status: string) => {
+      // Each step is due RAIL_STEP_MS after the one before it, as the clock reads.
+      t.clock.advance(RAIL_STEP_MS);
+      const read = async () =>
+        (await t.http.get(`/transfers/${tr.id}?entity_id=${p.entity}`).set(bearer(KEYS.sandbox))).body;
+      return eventually(read, (x) => x.status === status, status);
+    };
+    expect((await reaches('processing')).updated).toBe(tr.created + RAIL_STEP_MS);
+    expect((await reaches('successful')).updated).toBe(tr.created + 2 * RAIL_STEP_MS);
     const moves = await t.app.get<EventStore>(EVENT_STORE).readStream(transferStream(tr.id));
     expect(moves.map((e) => [e.type, e.metadata.actor])).toEqual([
       ['TransferCreated', expect.stringMatching(/^api_key:/)],
