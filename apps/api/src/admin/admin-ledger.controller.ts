@@ -2,8 +2,7 @@ import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Header, Param, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsIn, Matches } from 'class-validator';
-import { GetLedgerQuery } from '@app/read-models/ledger';
-import type { PointInTime } from '@app/platform/event-store/point-in-time';
+import { GetLedgerQuery, type LedgerPoint } from '@app/read-models/ledger';
 import { Public } from '../http/auth/auth.decorators';
 import { AsOfField } from '../audit/as-of.interceptor';
 import { exactJson, JSON_CONTENT_TYPE } from '../ledger/exact-json';
@@ -33,7 +32,7 @@ export class OrganizationLedgerDto {
     description: 'An ISO 8601 date-time, a Unix ms integer, or position:N',
   })
   @AsOfField()
-  as_of?: PointInTime;
+  as_of?: LedgerPoint;
 }
 
 /** `GET /admin/organizations/{id}/ledger?mode=` (decisions §12), behind the operator token as every /admin route. */

@@ -2,8 +2,7 @@ import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { CommandContext } from '@app/application/command-handling';
-import { GetLedgerQuery } from '@app/read-models/ledger';
-import type { PointInTime } from '@app/platform/event-store/point-in-time';
+import { GetLedgerQuery, type LedgerPoint } from '@app/read-models/ledger';
 import { ApiKeyOnly, Ctx } from '../http/auth/auth.decorators';
 import { AsOfField } from '../audit/as-of.interceptor';
 import { exactJson, JSON_CONTENT_TYPE } from './exact-json';
@@ -13,7 +12,7 @@ import { ApiRoute } from '../openapi/api-route.decorator';
 export class LedgerQueryDto {
   @ApiPropertyOptional({ type: 'string', description: 'An ISO 8601 date-time, a Unix ms integer, or position:N' })
   @AsOfField()
-  as_of?: PointInTime;
+  as_of?: LedgerPoint;
 }
 
 /** The caller's ledger (decisions §12): API key only, its own organization and mode. */
