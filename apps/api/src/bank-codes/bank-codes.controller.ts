@@ -1,9 +1,16 @@
 import { Controller, Get, Param } from '@nestjs/common';
+import { Matches } from 'class-validator';
 import { domainError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
 import { bankCodesFor, SUPPORTED_BANK_CODE_COUNTRIES } from '@app/platform/bank-codes';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
+
+/** The country of the path, refused by the one validation pipe unless it is two letters. */
+class BankCodesParams {
+  @Matches(/^[A-Za-z]{2}$/, { message: 'country must be an ISO 3166-1 alpha-2 code: two letters' })
+  country: string;
+}
 
 @ApiTags('Counterparties')
 @Controller('bank-codes')
@@ -21,14 +28,8 @@ export class BankCodesController {
     ok: { status: 200, schema: 'BankCodes', description: 'The banks' },
     errors: { 400: 'Not two letters (validation_error)', 404: 'No bank codes for the country (country_not_supported)' },
   })
-  list(@Param('country') country: string) {
-    if (!/^[A-Za-z]{2}$/.test(country)) {
-      const message = 'country must be an ISO 3166-1 alpha-2 code: two letters';
-      throw new DomainException(
-        domainError('validation', 'validation_error', message, { errors: [{ field: 'country', message }] }),
-      );
-    }
-    country = country.toUpperCase();
+  list(@Param() params: BankCodesParams) {
+    const country = params.country.toUpperCase();
     const banks = bankCodesFor(country);
     if (!banks) {
       throw new DomainException(
