@@ -7,6 +7,7 @@ import {
 } from '@app/read-models/accounts/account.schema';
 import { statementEntrySchema, statementLineSchema } from '@app/read-models/accounts/statement-entry.schema';
 import { counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
+import { ledgerEnvelopeSchema } from '@app/read-models/ledger/ledger.schema';
 import { transferSchema } from '@app/read-models/transfers/transfer.schema';
 import {
   cardCreatedSchema,
@@ -67,8 +68,6 @@ import {
  * has one source: the presenter returns the schema's type (`Infer`), so the compiler holds it to
  * the document. The others are written here.
  */
-
-const LEDGER_KINDS = ['customer', 'funding', 'fees', 'fx', 'clearing'];
 
 const fieldError = obj({ field: str('The field, with its path (profile.address.line1)'), message: str() });
 
@@ -141,20 +140,6 @@ const publicEvent = obj({
     hash: nullable(str('SHA-256 hash chain of the stream, lowercase hex')),
   }),
   created: ms(),
-});
-
-const figures = { debits_posted: int(), credits_posted: int(), debits_pending: int(), credits_pending: int() };
-const ledger = obj({
-  position: int('The log position the books are at'),
-  currencies: arrayOf(obj({ currency: currency(), ...figures })),
-  accounts: arrayOf(
-    obj({
-      id: str('acc_… or a system account: funding:USD, fees:USD, fx:USD, clearing:<rail>:USD'),
-      kind: oneOfValues(LEDGER_KINDS),
-      currency: currency(),
-      ...figures,
-    }),
-  ),
 });
 
 export const COMPONENT_SCHEMAS: Record<string, Schema> = {
@@ -311,7 +296,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     { data: arrayOf(ref('Event')), meta: ref('StyleAMeta') },
     { description: 'A page of the resource’s events, oldest first' },
   ),
-  Ledger: dataEnvelope(ledger, 'The books of an organization and mode (decisions §12)'),
+  Ledger: ledgerEnvelopeSchema,
 
   SignedCheckpoint: obj(
     {
