@@ -1,4 +1,5 @@
 import { handleCommand, systemActor, type CommandContext } from '@app/application/command-handling';
+import { REFUND_GRACE_MS } from '@app/application/collections/collections.process-managers';
 import { accountDecider } from '@app/domain/accounts';
 import { intentActionDecider, paymentIntentDecider } from '@app/domain/collections';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
@@ -28,10 +29,11 @@ describe('collections process managers as the backstop', () => {
   let account: string;
   let pem: string;
   let context: CommandContext;
+  /** The acquirer backstop acts this long after the event; the test moves the app's clock past it. */
+  const DEADLINE_MS = 1_000;
 
   beforeAll(async () => {
-    // The acquirer backstop acts this long after the event; short, so the test waits little.
-    t = await startCollectionsApp({ deadlineMs: 1_000 });
+    t = await startCollectionsApp({ deadlineMs: DEADLINE_MS });
     store = t.app.get<EventStore>(EVENT_STORE);
     ({ account } = await merchant(t));
     pem = await publicKeyOf(t);
@@ -55,9 +57,11 @@ describe('collections process managers as the backstop', () => {
       store,
       `intent-action-${action.id}`,
       intentActionDecider,
-      { type: 'AuthenticateIntentAction', intent_action_id: action.id, result: 'success', now: Date.now() },
+      { type: 'AuthenticateIntentAction', intent_action_id: action.id, result: 'success', now: t.clock.now() },
       context,
     );
+    // The backstop sleeps on the app's clock until the deadline after the event: move it there.
+    t.clock.advance(DEADLINE_MS);
     const after = await eventually(
       () => intentOf(intent.id),
       (i) => i.status === 'completed',
@@ -79,7 +83,7 @@ describe('collections process managers as the backstop', () => {
       amount,
       reason: null,
       account_revision,
-      now: Date.now(),
+      now: t.clock.now(),
     };
     await handleCommand(store, `payment-intent-${intentId}`, paymentIntentDecider, request, context);
   };
@@ -112,7 +116,7 @@ describe('collections process managers as the backstop', () => {
       amount: 1_000,
       currency: 'USD',
       reason: null,
-      now: Date.now(),
+      now: t.clock.now(),
       already_refunded: false,
     };
     await setAside(intent.id, refund.refund_id, refund.amount);
@@ -140,6 +144,8 @@ describe('collections process managers as the backstop', () => {
     );
     const credited = await balanceOf(t, account);
     await setAside(intent.id, 'rfd_01ARZ3NDEKTSV4RRFFQ69G5FAW', 700);
+    // Its grace passes as the app's clock reads, not in five seconds of waiting.
+    t.clock.advance(REFUND_GRACE_MS);
     expect(await refundsOf(intent.id)).toMatchObject([{ id: 'rfd_01ARZ3NDEKTSV4RRFFQ69G5FAW', amount: 700 }]);
     expect(await balanceOf(t, account)).toEqual({
       available: credited.available - 700,
