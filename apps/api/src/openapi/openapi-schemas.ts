@@ -6,6 +6,7 @@ import {
   sandboxTransactionSchema,
 } from '@app/read-models/accounts/account.schema';
 import { statementEntrySchema, statementLineSchema } from '@app/read-models/accounts/statement-entry.schema';
+import { eventHistorySchema, eventSchema } from '@app/read-models/audit/event.schema';
 import { counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
 import { ledgerEnvelopeSchema } from '@app/read-models/ledger/ledger.schema';
 import { transferSchema } from '@app/read-models/transfers/transfer.schema';
@@ -40,7 +41,6 @@ import {
   webhookSecretRotatedSchema,
   webhookTestDispatchedSchema,
 } from '@app/read-models/webhooks/webhook.schema';
-import { RESOURCE_STREAMS } from '@app/application/admin/list-organization-events/public-event';
 import {
   amount,
   anyObject,
@@ -120,27 +120,6 @@ const paymentDetail = (method: (typeof PAYMENT_METHODS)[number]): Schema =>
     },
     { description: `payment_method ${method}: the ${BLOCK_OF[method]} block` },
   );
-
-const publicEvent = obj({
-  id: str('evt_…'),
-  object: constant('event'),
-  type: str('The domain event, e.g. TransferCreated'),
-  resource_type: oneOfValues(RESOURCE_STREAMS.map((r) => r.type)),
-  resource_id: str(),
-  entity_id: nullable(str()),
-  position: int('Increasing across the whole log'),
-  revision: int('0-based within its resource'),
-  data: anyObject('The event data; PAN, CVV, secrets and document bytes never appear'),
-  metadata: obj({
-    actor: nullable(str('api_key:<id>, entity_token:<key id>, system:<process manager>, or operator')),
-    request_id: nullable(str()),
-    correlation_id: str(),
-    causation_id: str(),
-    schema_version: int(),
-    hash: nullable(str('SHA-256 hash chain of the stream, lowercase hex')),
-  }),
-  created: ms(),
-});
 
 export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   Error: {
@@ -291,11 +270,8 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   WebhookSecretRotated: webhookSecretRotatedSchema,
   WebhookLog: webhookLogSchema,
 
-  Event: publicEvent,
-  EventHistory: obj(
-    { data: arrayOf(ref('Event')), meta: ref('StyleAMeta') },
-    { description: 'A page of the resource’s events, oldest first' },
-  ),
+  Event: eventSchema,
+  EventHistory: eventHistorySchema,
   Ledger: ledgerEnvelopeSchema,
 
   SignedCheckpoint: obj(

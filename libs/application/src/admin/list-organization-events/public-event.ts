@@ -6,7 +6,7 @@ export interface PublicEvent {
   readonly id: string;
   readonly object: 'event';
   readonly type: string;
-  readonly resource_type: string;
+  readonly resource_type: ResourceStream['type'];
   readonly resource_id: string;
   readonly entity_id: string | null;
   readonly position: number;
