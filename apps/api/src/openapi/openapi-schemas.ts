@@ -7,7 +7,7 @@ import {
 } from '@app/read-models/accounts/account.schema';
 import { statementEntrySchema, statementLineSchema } from '@app/read-models/accounts/statement-entry.schema';
 import { eventHistorySchema, eventSchema } from '@app/read-models/audit/event.schema';
-import { counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
+import { counterpartyLookupSchema, counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
 import { ledgerEnvelopeSchema } from '@app/read-models/ledger/ledger.schema';
 import { transferSchema } from '@app/read-models/transfers/transfer.schema';
 import {
@@ -211,18 +211,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     },
   },
   ...Object.fromEntries(PAYMENT_METHODS.map((method) => [paymentDetailName(method), paymentDetail(method)])),
-  CounterpartyLookup: successEnvelope(
-    obj({
-      account_number: str(),
-      account_name: str(),
-      bank_code: str(),
-      bank_name: nullable(str()),
-      scheme: oneOfValues(BANK_SCHEMES),
-      country: str(),
-      currency: currency(),
-    }),
-    'The account is valid; its holder and bank',
-  ),
+  CounterpartyLookup: counterpartyLookupSchema,
   BankCodes: successEnvelope(
     arrayOf(obj({ bank_code: str(), bank_name: str(), swift_bic: nullable(str()) })),
     'The banks of a country',

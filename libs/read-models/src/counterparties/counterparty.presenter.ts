@@ -1,7 +1,7 @@
 import type { CounterpartyProfile, CounterpartyType, PaymentDetailData } from '@app/domain';
 import type { LookupResult } from '@app/application/counterparties/lookup-counterparty/lookup-counterparty.query';
 import type { PaymentDetailDocument } from './payment-detail.projection';
-import type { CounterpartyBody } from './counterparty.schema';
+import type { CounterpartyBody, CounterpartyLookupBody } from './counterparty.schema';
 
 /** The fields both the folded state and the list document carry. */
 export interface CounterpartyView {
@@ -62,7 +62,7 @@ export const presentPaymentDetail = (d: PaymentDetailDocument) => ({
   updated: d.updated,
 });
 
-export const presentLookup = (r: LookupResult) => ({
+export const presentLookup = (r: LookupResult): CounterpartyLookupBody => ({
   status: 'success',
   message: 'Account details are valid',
   data: r,

@@ -2,6 +2,7 @@ import {
   arrayOf,
   constant,
   country2,
+  currency,
   ms,
   nullable,
   obj,
@@ -9,8 +10,10 @@ import {
   oneOfValues,
   str,
   stringMap,
+  successEnvelope,
   type Infer,
 } from '../schema-dsl';
+import { BANK_SCHEMES } from '@app/domain';
 
 const address = obj({
   line1: str(),
@@ -55,3 +58,19 @@ export const counterpartySchema = obj({
 });
 
 export type CounterpartyBody = Infer<typeof counterpartySchema>;
+
+/** A bank account lookup's answer: the OpenAPI component `CounterpartyLookup`, and the type presentLookup returns. */
+export const counterpartyLookupSchema = successEnvelope(
+  obj({
+    account_number: str(),
+    account_name: str(),
+    bank_code: str(),
+    bank_name: nullable(str()),
+    scheme: oneOfValues(BANK_SCHEMES),
+    country: str(),
+    currency: currency(),
+  }),
+  'The account is valid; its holder and bank',
+);
+
+export type CounterpartyLookupBody = Infer<typeof counterpartyLookupSchema>;
