@@ -20,7 +20,7 @@ import {
   publicKeyOf,
 } from './helpers';
 
-/** The acquirer backstop's deadline in this app: short, so a crash is finished within the test. */
+/** The acquirer backstop's deadline in this app; the tests move the app's clock past it rather than wait. */
 const DEADLINE_MS = 1_500;
 
 /**
@@ -59,9 +59,9 @@ describe('one acquirer call per intent action', () => {
     (await t.http.get(`/intent-actions/${id}`).set(bearer(KEYS.sandbox)).expect(200)).body;
   const intentOf = async (id: string) =>
     (await t.http.get(`/payment-intents/${id}`).set(bearer(KEYS.sandbox)).expect(200)).body;
-  /** The process manager's handler, run here directly as its runner would, with the app's deadline. */
+  /** The process manager's handler, run here directly as its runner would, with the app's deadline and clock. */
   const backstop = (event: RecordedEvent) =>
-    acquirerManager(commands, DEADLINE_MS).handle(event, new AbortController().signal);
+    acquirerManager(commands, DEADLINE_MS, t.clock).handle(event, new AbortController().signal);
   /** The event as the runner sees it once its deadline has passed. */
   const overdue = (event: RecordedEvent): RecordedEvent => ({
     ...event,
@@ -87,7 +87,7 @@ describe('one acquirer call per intent action', () => {
       store,
       `intent-action-${id}`,
       intentActionDecider,
-      { type: 'AuthenticateIntentAction', intent_action_id: id, result: 'success', now: Date.now() },
+      { type: 'AuthenticateIntentAction', intent_action_id: id, result: 'success', now: t.clock.now() },
       context,
     );
     if (claimed) {
@@ -96,7 +96,7 @@ describe('one acquirer call per intent action', () => {
         intent_action_id: id,
         idempotency_key: authorizationKey(id),
         take_over_after_ms: null,
-        now: Date.now(),
+        now: t.clock.now(),
       };
       await handleCommand(store, `intent-action-${id}`, intentActionDecider, claim, context);
     }
@@ -131,6 +131,9 @@ describe('one acquirer call per intent action', () => {
     const answered = await request;
     expect(answered.status).toBe(200);
     expect(answered.body.status).toBe('completed');
+    // The manager that met the event before its deadline acts (finding the action decided) once
+    // the app's clock passes it.
+    t.clock.advance(DEADLINE_MS);
     await Promise.all(managers);
 
     expect(acquirer.callsFor(action.id)).toBe(1);
@@ -168,6 +171,8 @@ describe('one acquirer call per intent action', () => {
     const { intent, action } = await awaitingAuthentication();
     await deadRequest(action.id, true);
     const [dead] = await claims(action.id);
+    // The runner's backstop sleeps on the app's clock until the deadline after the event: move it there.
+    t.clock.advance(DEADLINE_MS);
 
     const done = await eventually(
       () => intentOf(intent.id),
@@ -202,6 +207,7 @@ describe('one acquirer call per intent action', () => {
     acquirer.answer = { approved: false, reason: 'card_declined' };
     await acquirer.authorize({ idempotency_key: action.id, token, amount: 10_000, currency: 'USD', mode: 'sandbox' });
     acquirer.answer = { approved: true };
+    t.clock.advance(DEADLINE_MS);
 
     const done = await eventually(
       () => intentOf(intent.id),
