@@ -6,7 +6,6 @@ import {
   sandboxTransactionSchema,
 } from '@app/read-models/accounts/account.schema';
 import { statementEntrySchema, statementLineSchema } from '@app/read-models/accounts/statement-entry.schema';
-import { eventHistorySchema, eventSchema } from '@app/read-models/audit/event.schema';
 import { counterpartyLookupSchema, counterpartySchema } from '@app/read-models/counterparties/counterparty.schema';
 import { ledgerEnvelopeSchema } from '@app/read-models/ledger/ledger.schema';
 import { transferSchema } from '@app/read-models/transfers/transfer.schema';
@@ -60,6 +59,7 @@ import {
   successEnvelope,
   type Schema,
 } from '@app/read-models/schema-dsl';
+import { eventHistorySchema, eventSchema } from './event.schema';
 
 /**
  * The response side of the contract, as JSON Schema components (request bodies and queries are

@@ -1,10 +1,24 @@
 import { RESOURCE_STREAMS, type PublicEvent } from '@app/application/admin/list-organization-events/public-event';
-import { anyObject, constant, int, ms, nullable, obj, oneOfValues, ref, str, arrayOf, type Infer } from '../schema-dsl';
+import {
+  anyObject,
+  constant,
+  int,
+  ms,
+  nullable,
+  obj,
+  oneOfValues,
+  ref,
+  str,
+  arrayOf,
+  type Infer,
+} from '@app/read-models/schema-dsl';
 
 /**
  * The event resource (decisions §10): the OpenAPI components `Event` and `EventHistory`.
  * Its presenter, publicEvent, sits in the application layer (the history and proof handlers
- * share it), which does not import read models; so the compiler holds its type to the schema here.
+ * share it), which does not import read models, and its resource types are application values,
+ * which read models import as types only; so the schema and the check that holds PublicEvent to
+ * it live here, with the document.
  */
 export const eventSchema = obj({
   id: str('evt_…'),
