@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AUTOMATIC_REVIEW_DELAY_MS } from '@app/domain/onboarding';
 import { loadConfig } from '@app/platform/config/platform-config';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { approvedEntity } from '../support/fixtures';
@@ -43,6 +44,8 @@ describe('operator API (decisions §11)', () => {
     const live = await submittedLive();
     const sandbox = await readyIndividual(t);
     await t.http.post('/onboarding-submissions').set(bearer(KEYS.sandbox)).send({ entity_id: sandbox.id }).expect(200);
+    // The review sleeps on the app's clock: move it past the review's delay rather than wait it out.
+    t.clock.advance(AUTOMATIC_REVIEW_DELAY_MS);
     await eventually(
       () => t.http.get(`/entities/${sandbox.id}`).set(bearer(KEYS.sandbox)),
       (r) => r.body.status === 'approved',
