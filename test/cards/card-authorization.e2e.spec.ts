@@ -3,6 +3,7 @@ import {
   type AuthorizationEndpointCaller,
   type EndpointReply,
 } from '@app/application/cards';
+import { AUTHORIZATION_OUTCOME_MARGIN_MS } from '@app/application/cards/card-authorization-recovery.process-manager';
 import { bearer, KEYS, type TestApp } from '../support/test-app';
 import { logsOf, requireTestCa, startWebhookApp } from '../webhooks/webhooks-helpers';
 import { waitFor } from '../support/wait-for';
@@ -13,6 +14,9 @@ import { authorize, balance, details, holder, virtualCard } from './helpers';
  * Decisions §16 through HTTP: the entity's one endpoint subscribed to `card_authorizations.request`
  * decides what the platform approved, over real HTTPS, signed as deliveries are.
  */
+/** How long a request waits for the endpoint here (CARD_AUTHORIZATION_TIMEOUT_MS). */
+const TIMEOUT_MS = 1_500;
+
 describe('card authorizations decided by the entity’s endpoint (decisions §16)', () => {
   let t: TestApp;
   let endpoint: AuthorizationEndpoint;
@@ -23,7 +27,10 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
     endpoint = await AuthorizationEndpoint.start();
     // Long enough for a loaded machine to answer, short enough for the endpoint that never does.
     // One request per entity may wait on its endpoint: the tests here ask one at a time, but one.
-    t = await startWebhookApp({ CARD_AUTHORIZATION_TIMEOUT_MS: '1500', CARD_AUTHORIZATION_CONCURRENCY: '1' });
+    t = await startWebhookApp({
+      CARD_AUTHORIZATION_TIMEOUT_MS: String(TIMEOUT_MS),
+      CARD_AUTHORIZATION_CONCURRENCY: '1',
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -218,6 +225,9 @@ describe('card authorizations decided by the entity’s endpoint (decisions §16
       'the endpoint asked',
     );
     expect(await balance(t, p.account)).toEqual({ available: 9_000, current: 10_000 });
+    // The recovery sleeps on the app's clock until the request's timeout and the outcome's margin
+    // have passed: move the clock there rather than wait 6.5 s.
+    t.clock.advance(TIMEOUT_MS + AUTHORIZATION_OUTCOME_MARGIN_MS);
     const transactions = async () =>
       (await t.http.get(`/card-transactions/${p.card}`).set(bearer(KEYS.sandbox)).expect(200)).body.data
         .payments as Array<Record<string, any>>;
