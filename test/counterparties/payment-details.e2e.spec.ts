@@ -262,6 +262,9 @@ describe('payment details', () => {
         status: 'inactive',
       });
     }
+    // And the list answers them inactive, as the document says (the test app checks every answer against it).
+    const listed = await t.http.get(`/counterparties/${own.id}/payment-details`).set(bearer(KEYS.sandbox)).expect(200);
+    expect(listed.body.data.map((d: { status: string }) => d.status)).toEqual(['inactive', 'inactive']);
     const other = await pendingEntity(t);
     const token = await tokenFor(t, other);
     await t.http.get(`/counterparties/${own.id}/payment-details`).set(bearer(token)).expect(403);

@@ -114,7 +114,7 @@ const paymentDetail = (method: (typeof PAYMENT_METHODS)[number]): Schema =>
       currency: currency(),
       country: country2(),
       [BLOCK_OF[method]]: paymentDetailBlocks[BLOCK_OF[method]],
-      status: oneOfValues(['active']),
+      status: oneOfValues(['active', 'inactive'], 'inactive once its counterparty is deactivated'),
       created: ms(),
       updated: ms(),
     },
