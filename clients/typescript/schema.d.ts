@@ -3818,8 +3818,11 @@ export interface components {
                 scheme: "aba" | "au_bsb" | "br_codigo" | "ca_cpa" | "chips" | "cnaps" | "gb_sort_code" | "in_ifsc" | "swift" | "za_national_clearing_code" | "iban";
                 code: string;
             };
-            /** @enum {unknown} */
-            status: "active";
+            /**
+             * @description inactive once its counterparty is deactivated
+             * @enum {unknown}
+             */
+            status: "active" | "inactive";
             /** @description Unix time in milliseconds */
             created: number;
             /** @description Unix time in milliseconds */
@@ -3847,8 +3850,11 @@ export interface components {
                 phone_number: string;
                 provider: string;
             };
-            /** @enum {unknown} */
-            status: "active";
+            /**
+             * @description inactive once its counterparty is deactivated
+             * @enum {unknown}
+             */
+            status: "active" | "inactive";
             /** @description Unix time in milliseconds */
             created: number;
             /** @description Unix time in milliseconds */
@@ -3876,8 +3882,11 @@ export interface components {
                 /** @enum {unknown} */
                 chain: "ethereum" | "solana" | "base" | "polygon";
             };
-            /** @enum {unknown} */
-            status: "active";
+            /**
+             * @description inactive once its counterparty is deactivated
+             * @enum {unknown}
+             */
+            status: "active" | "inactive";
             /** @description Unix time in milliseconds */
             created: number;
             /** @description Unix time in milliseconds */
@@ -3904,8 +3913,11 @@ export interface components {
                 /** @description acc_… of the same organization */
                 account_id: string;
             };
-            /** @enum {unknown} */
-            status: "active";
+            /**
+             * @description inactive once its counterparty is deactivated
+             * @enum {unknown}
+             */
+            status: "active" | "inactive";
             /** @description Unix time in milliseconds */
             created: number;
             /** @description Unix time in milliseconds */
