@@ -1,11 +1,11 @@
 import { accountDecider } from '@app/domain/accounts';
-import { isFinal, paymentIntentDecider, type IntentActionRecord } from '@app/domain/collections';
+import { intentActionDecider, isFinal, paymentIntentDecider, type IntentActionRecord } from '@app/domain/collections';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { handleCommand, type CommandContext } from '../command-handling';
 import { accountStream } from '../accounts/streams';
 import { accountLogReader } from '../accounts/account-log-reader';
 import { loadIntent } from './load';
-import { paymentIntentStream } from './streams';
+import { intentActionStream, paymentIntentStream } from './streams';
 
 /**
  * What a decided action does: completed credits the account with amount − fee (keyed by the
@@ -61,4 +61,15 @@ export async function settleAction(
     { ...base, type: 'CompletePaymentIntent' },
     context,
   );
+}
+
+/** An action whose intent cannot be confirmed by it (confirmed by another, or no longer confirmable) fails. */
+export async function failUnconfirmable(store: EventStore, actionId: string, now: number, context: CommandContext) {
+  const fail = {
+    type: 'FailIntentAction' as const,
+    intent_action_id: actionId,
+    status_reason: 'intent_not_confirmable',
+    now,
+  };
+  await handleCommand(store, intentActionStream(actionId), intentActionDecider, fail, context);
 }

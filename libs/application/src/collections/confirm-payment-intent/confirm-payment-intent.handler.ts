@@ -19,6 +19,7 @@ import { AuthorizeIntentActionCommand } from '../authorize-intent-action/authori
 import { CardDecryption } from '../card-decryption';
 import { AUTHENTICATION_TTL_MS, COLLECTION_FEES, THREE_DS_BASE_URL } from '../collections-config';
 import { loadIntent } from '../load';
+import { failUnconfirmable } from '../settle-action';
 import { intentActionStream, paymentIntentStream } from '../streams';
 import { readCard } from './read-card';
 import { ConfirmPaymentIntentCommand, type IntentActionInput } from './confirm-payment-intent.command';
@@ -95,13 +96,7 @@ export class ConfirmPaymentIntentHandler implements ICommandHandler<ConfirmPayme
         context,
       );
     } catch (error) {
-      const fail = {
-        type: 'FailIntentAction' as const,
-        intent_action_id: action.id,
-        status_reason: 'intent_not_confirmable',
-        now: this.clock.now(),
-      };
-      await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, fail, context);
+      await failUnconfirmable(this.store, action.id, this.clock.now(), context);
       throw error;
     }
   }

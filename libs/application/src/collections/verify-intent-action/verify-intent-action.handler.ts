@@ -6,6 +6,7 @@ import { CLOCK, type Clock } from '@app/platform/clock';
 import { handleCommand, type CommandContext } from '../../command-handling';
 import { AuthorizeIntentActionCommand } from '../authorize-intent-action/authorize-intent-action.command';
 import { loadAction, loadIntent } from '../load';
+import { failUnconfirmable } from '../settle-action';
 import { intentActionStream } from '../streams';
 import { VerifyIntentActionCommand } from './verify-intent-action.command';
 
@@ -39,12 +40,6 @@ export class VerifyIntentActionHandler implements ICommandHandler<VerifyIntentAc
   private async failIfOrphan(context: CommandContext, action: IntentActionRecord): Promise<void> {
     const intent = await loadIntent(this.store, context.actor, action.payment_intent_id);
     if (intent.intent.intent_action_id === action.id) return;
-    const fail = {
-      type: 'FailIntentAction' as const,
-      intent_action_id: action.id,
-      status_reason: 'intent_not_confirmable',
-      now: this.clock.now(),
-    };
-    await handleCommand(this.store, intentActionStream(action.id), intentActionDecider, fail, context);
+    await failUnconfirmable(this.store, action.id, this.clock.now(), context);
   }
 }
