@@ -1,19 +1,14 @@
 import type { ChangesApplied, DocumentKey, ExistingEntity } from '@app/domain/onboarding';
-import type { BusinessEntityUpdateBody, EntitySummaryBody, IndividualEntityUpdateBody } from './entity.schema';
+import {
+  BUSINESS_UPDATE_GROUPS,
+  INDIVIDUAL_UPDATE_GROUPS,
+  type BusinessEntityUpdateBody,
+  type EntitySummaryBody,
+  type IndividualEntityUpdateBody,
+} from './entity.schema';
 
 type Individual = Extract<ExistingEntity, { type: 'individual' }>;
 type Business = Extract<ExistingEntity, { type: 'business' }>;
-
-const INDIVIDUAL_GROUPS = ['entity_fields', 'person_fields', 'address_fields', 'identification_fields'];
-const BUSINESS_GROUPS = [
-  'meta_fields',
-  'entity_fields',
-  'address_fields',
-  'officers_added',
-  'business_fields',
-  'officers_removed',
-  'officers_updated',
-];
 
 /** Every group is always present, empty when nothing in it changed (or nothing changed at all). */
 const groups = (names: string[], applied: ChangesApplied | null) =>
@@ -57,7 +52,7 @@ export function presentIndividualUpdate(
 ): IndividualEntityUpdateBody {
   const latestAddressDocument = [...entity.documents].reverse().find((d) => d.key === 'address');
   return envelope(applied, {
-    changes_applied: groups(INDIVIDUAL_GROUPS, applied),
+    changes_applied: groups(INDIVIDUAL_UPDATE_GROUPS, applied),
     address: entity.address,
     entity: summary(entity),
     person: { person_id: entity.person_id, ...entity.profile },
@@ -76,7 +71,7 @@ export function presentIndividualUpdate(
 export function presentBusinessUpdate(entity: Business, applied: ChangesApplied | null): BusinessEntityUpdateBody {
   const { trading_name, business_type, country_of_incorporation, incorporation_meta, ...rest } = entity.profile;
   return envelope(applied, {
-    changes_applied: groups(BUSINESS_GROUPS, applied),
+    changes_applied: groups(BUSINESS_UPDATE_GROUPS, applied),
     address: entity.address,
     operating_address: entity.operating_address,
     entity: summary(entity),

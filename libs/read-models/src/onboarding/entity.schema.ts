@@ -232,13 +232,21 @@ export const entitySummarySchema = obj({
 });
 export type EntitySummaryBody = Infer<typeof entitySummarySchema>;
 
+/** The groups of `changes_applied`, each always present (empty when nothing in it changed). */
+export const INDIVIDUAL_UPDATE_GROUPS = ['entity_fields', 'person_fields', 'address_fields', 'identification_fields'];
+export const BUSINESS_UPDATE_GROUPS = [
+  'meta_fields',
+  'entity_fields',
+  'address_fields',
+  'officers_added',
+  'business_fields',
+  'officers_removed',
+  'officers_updated',
+];
+
 export const individualEntityUpdateSchema = successEnvelope(
   obj({
-    changes_applied: obj(
-      Object.fromEntries(
-        ['entity_fields', 'person_fields', 'address_fields', 'identification_fields'].map((g) => [g, arrayOf(str())]),
-      ),
-    ),
+    changes_applied: obj(Object.fromEntries(INDIVIDUAL_UPDATE_GROUPS.map((g) => [g, arrayOf(str())]))),
     address: nullable(address),
     entity: ref('EntitySummary'),
     person: obj(
@@ -261,19 +269,7 @@ export type IndividualEntityUpdateBody = Infer<typeof individualEntityUpdateSche
 
 export const businessEntityUpdateSchema = successEnvelope(
   obj({
-    changes_applied: obj(
-      Object.fromEntries(
-        [
-          'meta_fields',
-          'entity_fields',
-          'address_fields',
-          'officers_added',
-          'business_fields',
-          'officers_removed',
-          'officers_updated',
-        ].map((g) => [g, arrayOf(str())]),
-      ),
-    ),
+    changes_applied: obj(Object.fromEntries(BUSINESS_UPDATE_GROUPS.map((g) => [g, arrayOf(str())]))),
     address: nullable(address),
     operating_address: nullable(address),
     entity: ref('EntitySummary'),
