@@ -7,7 +7,7 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import { Observable } from 'rxjs';
-import { ApiQuery } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiQuery } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Transform } from 'class-transformer';
 import { IsOptional, ValidateBy } from 'class-validator';
@@ -54,7 +54,10 @@ export const AsOfField = (): PropertyDecorator =>
 
 /** The `as_of` of a GET by id, on its own: its route's query DTO never sees it (AsOfInterceptor). */
 class AsOfQuery {
-  @AsOfField() as_of?: PointInTime;
+  // Documented on each route by AsOf()'s ApiQuery (below); this class is never a route's DTO.
+  @ApiPropertyOptional({ type: 'string', description: 'The point of a GET by id: a date-time, Unix ms, or position:N' })
+  @AsOfField()
+  as_of?: PointInTime;
 }
 
 const validation = strictValidationPipe();

@@ -3,11 +3,13 @@ import { Matches } from 'class-validator';
 import { domainError } from '@app/domain';
 import { DomainException } from '@app/application/command-handling';
 import { bankCodesFor, SUPPORTED_BANK_CODE_COUNTRIES } from '@app/platform/bank-codes';
-import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/api-route.decorator';
 
 /** The country of the path, refused by the one validation pipe unless it is two letters. */
 class BankCodesParams {
+  // The route's @ApiParam writes the path parameter; this keeps the DTO's rule and its documentation together.
+  @ApiProperty({ type: 'string', maxLength: 2, description: 'ISO 3166-1 alpha-2 (NG, GH, KE, ZA, US, GB, IN…)' })
   @Matches(/^[A-Za-z]{2}$/, { message: 'country must be an ISO 3166-1 alpha-2 code: two letters' })
   country: string;
 }

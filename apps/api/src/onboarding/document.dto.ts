@@ -1,5 +1,5 @@
 import { Expose } from 'class-transformer';
-import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, ValidateBy, type ValidationArguments } from 'class-validator';
 import { Block } from '../http/blocks';
 
@@ -27,8 +27,8 @@ export class UploadDocumentDto {
   @Block(() => LinkToIdentityDto, { optional: true })
   link_to_identity?: LinkToIdentityDto;
 
-  /** The uploaded part (DocumentUploadInterceptor); the route's @ApiBody documents it as binary. */
-  @ApiHideProperty()
+  /** The uploaded part (DocumentUploadInterceptor); the route's @ApiBody writes the form's schema. */
+  @ApiProperty({ type: 'string', format: 'binary', description: 'PDF, JPEG or PNG (judged by content), at most 10 MB' })
   @Expose()
   @ValidateBy({
     name: 'isUploadedFile',
