@@ -3,6 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { PlatformConfig } from '@app/platform/config/platform-config';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import { STORED_EVENT_STORE } from '@app/platform/event-store/parent-process-writer';
+import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { createApi } from '../app.factory';
 import { WorkerSupervisor, workerFlags } from './worker-supervisor';
 
@@ -28,6 +29,10 @@ export async function createApiWithWorker(
     },
   });
   const app = await createApi(config, { worker });
-  await worker.start(app.get<EventStore>(STORED_EVENT_STORE));
+  const stored = app.get<EventStore>(STORED_EVENT_STORE);
+  // Every append of the file is this process's or its worker's, committed here: where a stream
+  // ends is known without asking SQLite (stream-ends.ts). A second writer on DATA_DIR is not run.
+  if (stored instanceof SqliteEventStore) stored.trustStreamEnds();
+  await worker.start(stored);
   return app;
 }

@@ -9,6 +9,7 @@ import {
   RecordedEvent,
   Subscription,
   SubscribeOptions,
+  WrongExpectedRevisionError,
 } from './event-store.port';
 import { processSignals } from '../log-reader/process-signals';
 import type { EventWriter } from './parent-process-writer';
@@ -16,6 +17,7 @@ import { pointInTime, withinPoint } from './point-in-time';
 import { pollingSubscription } from './polling-subscription';
 import { RecentEvents, eventBytes } from './recent-events';
 import { SqliteEventWriter, type AppendLane } from './sqlite-event-writer';
+import { StreamEnds } from './stream-ends';
 
 interface EventRow {
   position: number;
@@ -44,6 +46,8 @@ export class SqliteEventStore implements EventStore {
    */
   private subscribed = false;
   private readonly listeners = new Set<() => void>();
+  /** Where streams end, kept once the composition says this process is the log's one writer (stream-ends.ts). */
+  private ends: StreamEnds | null = null;
   private closed = false;
   private readonly stmts;
   private readonly offSibling: () => void;
@@ -95,6 +99,14 @@ export class SqliteEventStore implements EventStore {
     return this.appendIn('behind', streamId, events, expected);
   }
 
+  /**
+   * Said by `npm start`'s composition (api-with-worker.ts), where this process commits every append
+   * of the file, its worker's included: a read past a stream's known end is answered without SQLite.
+   */
+  trustStreamEnds(): void {
+    this.ends ??= new StreamEnds();
+  }
+
   /** Appends accepted and not committed yet, per lane; zeros when the writer does not say. */
   get pendingAppends(): Record<AppendLane, number> {
     return this.writer.pending ?? { own: 0, behind: 0 };
@@ -108,30 +120,49 @@ export class SqliteEventStore implements EventStore {
   ): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
-    return this.writer.write(streamId, events, expected, lane).then((result) => {
-      if (!this.subscribed) return result;
-      // One append's rows get consecutive positions and revisions, ending at the ones returned.
-      // Events are immutable values, so readers share the objects the writer was given.
-      const first = events.length - 1;
-      this.recent.remember(
-        events.map((event, i) => ({
-          id: event.metadata.event_id,
-          streamId,
-          type: event.type,
-          data: event.data,
-          metadata: event.metadata,
-          revision: result.nextExpectedRevision - first + i,
-          position: result.position - first + i,
-        })),
-      );
-      return result;
-    });
+    return this.writer.write(streamId, events, expected, lane).then(
+      (result) => this.appended(streamId, events, result),
+      (error: unknown) => {
+        // Someone else wrote the stream after all: its end is read from the database again.
+        if (error instanceof WrongExpectedRevisionError) this.ends?.forget(streamId);
+        throw error;
+      },
+    );
+  }
+
+  private appended(streamId: string, events: readonly EventToAppend[], result: AppendResult): AppendResult {
+    this.ends?.raise(streamId, result.nextExpectedRevision);
+    if (!this.subscribed) return result;
+    // One append's rows get consecutive positions and revisions, ending at the ones returned.
+    // Events are immutable values, so readers share the objects the writer was given.
+    const first = events.length - 1;
+    this.recent.remember(
+      events.map((event, i) => ({
+        id: event.metadata.event_id,
+        streamId,
+        type: event.type,
+        data: event.data,
+        metadata: event.metadata,
+        revision: result.nextExpectedRevision - first + i,
+        position: result.position - first + i,
+      })),
+    );
+    return result;
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const point = pointInTime();
-    const range = [streamId, options.fromRevision ?? 0, options.maxCount ?? -1] as const;
-    if (!point) return this.stmts.readStream.all(...range).map(toRecorded);
+    const from = options.fromRevision ?? 0;
+    const range = [streamId, from, options.maxCount ?? -1] as const;
+    if (!point) {
+      const end = this.ends?.get(streamId);
+      if (end !== undefined && end < from) return [];
+      const events = this.stmts.readStream.all(...range).map(toRecorded);
+      // A whole read from the start, or one that found events, says where the stream ends.
+      if (this.ends && options.maxCount === undefined && (events.length || from === 0))
+        this.ends.raise(streamId, events.length ? events[events.length - 1].revision : -1);
+      return events;
+    }
     // Inside an `as_of` read the stream ends at the point: the rows after it are never read (an early point costs its prefix only).
     const events: RecordedEvent[] = [];
     for (const row of this.stmts.readStream.iterate(...range)) {

@@ -1,0 +1,44 @@
+/** How many streams' ends are kept: an entry is a stream id and a number, a few MB at most. */
+const DEFAULT_CAPACITY = 50_000;
+
+/**
+ * The last revision of recently used streams, as the log's one writer knows it (issue 28). Under
+ * `npm start` the API commits every append of the log, its worker's included (the worker commits
+ * through it: parent-process-writer.ts), so after its own append or read it knows where a stream
+ * ends. A command's fold is cached at that end, and its read "from the next revision" found nothing
+ * eight times per payout: a SQLite query each, a tenth of the API's CPU. Those reads are answered
+ * here instead.
+ *
+ * Sound only while no other process appends to the file: the store keeps ends only when its
+ * composition says it is the one writer (`SqliteEventStore.trustStreamEnds`). Streams only grow,
+ * so an end is only ever raised; a conflict (someone else wrote after all) forgets the stream, and
+ * the command that met it folds again from the database.
+ */
+export class StreamEnds {
+  private readonly ends = new Map<string, number>();
+
+  constructor(private readonly capacity = DEFAULT_CAPACITY) {}
+
+  /** The stream's last revision (-1: it has none) as this process last saw it, or undefined. */
+  get(streamId: string): number | undefined {
+    return this.ends.get(streamId);
+  }
+
+  /** At least `revision`: a read that raced an append never lowers what the append set. */
+  raise(streamId: string, revision: number): void {
+    const known = this.ends.get(streamId);
+    if (known !== undefined && known >= revision) return;
+    // Re-inserted at the end: the Map's first key is the least recently raised.
+    this.ends.delete(streamId);
+    this.ends.set(streamId, revision);
+    if (this.ends.size > this.capacity) this.ends.delete(this.ends.keys().next().value as string);
+  }
+
+  forget(streamId: string): void {
+    this.ends.delete(streamId);
+  }
+
+  get size(): number {
+    return this.ends.size;
+  }
+}
