@@ -8,7 +8,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { logger, rootLogger, runWithRequestLog } from '@app/platform/logging/logger';
+import { logger, requestLineLogger, rootLogger, runWithRequestLog } from '@app/platform/logging/logger';
 import { requestIdOf } from './request-id.middleware';
 
 /** Probes and scrapes answer every few seconds per replica: their lines are debug, the rest info (5xx: error). */
@@ -43,7 +43,7 @@ export function logRequest(req: Request, res: Response, next: NextFunction): voi
       ms: Math.round(performance.now() - started),
     };
     // A response that never ended (the client went away first) says so.
-    rootLogger[level](
+    requestLineLogger[level](
       res.writableEnded ? line : { ...line, aborted: true },
       status >= 500 ? 'request failed' : 'request',
     );
