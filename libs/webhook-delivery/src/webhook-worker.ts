@@ -4,6 +4,7 @@ import { CLOCK, type Clock } from '@app/platform/clock';
 import { PLATFORM_CONFIG, type PlatformConfig } from '@app/platform/config/platform-config';
 import { DELIVERY_STORE, type DeliveryStore } from '@app/platform/delivery-store/delivery-store.port';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
+import { sharedTailOf } from '@app/platform/log-reader/shared-tail';
 import { PLATFORM_ROLES, type PlatformRoles } from '@app/platform/platform.module';
 import { logger } from '@app/platform/logging/logger';
 import { SECRET_BOX, type SecretBox } from '@app/platform/security/secret-box';
@@ -46,7 +47,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const table = { ...PUBLIC_EVENTS, ...webhookPublicEvents(this.deliveries) };
     const router = new EventRouter(
       this.store,
-      new WebhookDirectory(this.store),
+      new WebhookDirectory(this.store, sharedTailOf(this.store)),
       this.deliveries,
       table,
       () => schedule[0] ?? 0,

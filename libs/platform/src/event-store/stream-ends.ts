@@ -1,5 +1,5 @@
-/** How many streams' ends are kept: an entry is a stream id and a number, a few MB at most. */
-const DEFAULT_CAPACITY = 50_000;
+/** How many streams' ends are kept: an entry is a stream id and a number, about 1 MB in all (issue 26: every cache bounded). */
+const DEFAULT_CAPACITY = 10_000;
 
 /**
  * The last revision of recently used streams, as the log's one writer knows it (issue 28). Under

@@ -136,4 +136,19 @@ describe('SharedTailEventStore', () => {
     expect(String(errors[0])).toContain('boom');
     expect(store.stats.subscribers).toBe(1);
   });
+
+  it('tells its watchers of every event it hands on, in order, and of each opening; watchedUpTo is 0 while no tail runs', async () => {
+    const told: Array<number | 'reopened'> = [];
+    store.watch({ event: (e) => void told.push(e.position), reopened: () => void told.push('reopened') });
+    expect(store.watchedUpTo).toBe(0);
+    await write(store, 30);
+    const seen = subscribe(10, () => undefined);
+    await until(() => seen.length === 20 && store.stats.following === 1, 'the subscriber to follow the tail');
+    await write(store, 20);
+    await until(() => seen.length === 40, 'the new events handed on');
+    const all = (await inner.readAll({ limit: 100 })).map((e) => e.position);
+    // The tail opened where the subscriber joined it (after its catch-up page): what came before passed unseen.
+    expect(told).toEqual(['reopened', ...all.slice(30)]);
+    expect(store.watchedUpTo).toBe(all[all.length - 1]);
+  });
 });

@@ -33,6 +33,23 @@ export interface TailStats {
 }
 
 /**
+ * Told of each event the tail hands on, in log order (`event`), and each time the tail opens again
+ * (`reopened`: what came before may have passed unseen). A cache of streams read from the log
+ * (the webhook directory) learns from it that a stream has not changed, without reading it.
+ */
+export interface TailWatcher {
+  event(event: RecordedEvent): void;
+  reopened(): void;
+}
+
+/** What a watcher of the tail sees of it (`SharedTailEventStore.watch`). */
+export interface WatchedTail {
+  watch(watcher: TailWatcher): () => void;
+  /** Every event up to this position has been handed on to the watchers; 0 while no tail runs. */
+  readonly watchedUpTo: number;
+}
+
+/**
  * One tail read of the log per process, shared by every subscriber (projector, publisher, process
  * managers): the adapter has a single subscription from where the followers are, and each event it
  * delivers is handed to every follower's queue. Each subscriber still runs its handler one event at
@@ -45,8 +62,9 @@ export interface TailStats {
  *
  * Delivery is what the port promises: every event after `after`, once, in log order.
  */
-export class SharedTailEventStore implements EventStore {
+export class SharedTailEventStore implements EventStore, WatchedTail {
   private readonly followers = new Set<TailFollower>();
+  private readonly watchers = new Set<TailWatcher>();
   private readonly subscribers = new Set<TailFollower>();
   private tail: Subscription | null = null;
   /** Position of the last event the tail handed on. */
@@ -103,6 +121,15 @@ export class SharedTailEventStore implements EventStore {
     };
   }
 
+  watch(watcher: TailWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  get watchedUpTo(): number {
+    return this.tail ? this.cursor : 0;
+  }
+
   /**
    * A subscriber that has handled everything up to `position` asks to follow. Synchronous, so no
    * event the tail hands on can fall between its last page and its first queued event.
@@ -136,6 +163,7 @@ export class SharedTailEventStore implements EventStore {
     this.keptAfter = from;
     this.kept = [];
     this.tails++;
+    for (const watcher of this.watchers) watcher.reopened();
     const tail = this.inner.subscribeToAll(
       {
         after: from,
@@ -158,6 +186,7 @@ export class SharedTailEventStore implements EventStore {
   private handOn(event: RecordedEvent): void {
     if (event.position <= this.cursor) return;
     this.cursor = event.position;
+    for (const watcher of this.watchers) watcher.event(event);
     this.kept.push(event);
     if (this.kept.length > this.keep)
       this.keptAfter = this.kept.splice(0, this.kept.length - this.keep).pop()!.position;
