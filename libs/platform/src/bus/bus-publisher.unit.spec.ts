@@ -69,11 +69,13 @@ describe('BusPublisher', () => {
       ['evt_1', 'evt_2', 'evt_3'],
       ['evt_4', 'evt_5'],
     ]);
-    expect(checkpoints[PUBLISHER_CHECKPOINT]).toBe(3);
+    // Its checkpoint is saved at most every 250 ms, not once per publish (timers never fire here), and when it stops.
+    expect(checkpoints[PUBLISHER_CHECKPOINT]).toBeUndefined();
     publishes[1].done();
     await turns();
     expect(publisher.lastPosition).toBe(5);
     await publisher.stop();
     expect(publishes).toHaveLength(2);
+    expect(checkpoints[PUBLISHER_CHECKPOINT]).toBe(5);
   });
 });

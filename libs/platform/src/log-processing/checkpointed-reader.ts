@@ -32,7 +32,7 @@ export class CheckpointedReader {
   private soon = false;
   private next: Promise<void> | null = null;
   private chain: Promise<void> = Promise.resolve();
-  // Coalesced saves (event processors).
+  // Coalesced saves (event processors, and batch processors saved every `everyMs`).
   private saveTimer: NodeJS.Timeout | null = null;
   private saving: Promise<void> = Promise.resolve();
 
@@ -97,29 +97,34 @@ export class CheckpointedReader {
       if (!batch.length) return;
       const p = this.processor as BatchProcessor;
       await p.handleBatch(batch);
-      const last = batch[batch.length - 1].position;
-      if (p.checkpoint === 'after-batch') await this.checkpoints.saveCheckpoint(this.checkpointName, last);
-      this.position = last;
+      this.position = batch[batch.length - 1].position;
+      if (p.checkpoint !== 'owned') this.progressed();
     });
     this.chain = this.next;
     return this.next;
   }
 
-  /** An event processor's safe position may have moved: save it, at most once per its interval. */
+  /** Where a coalesced save stores: an event processor's safe position, a batch processor's last batch. */
+  private savable(): number {
+    const p = this.processor;
+    return isEventProcessor(p) ? p.safePosition() : this.position;
+  }
+
+  /** The savable position may have moved: save it, at most once per the processor's interval. */
   private readonly progressed = (): void => {
-    const p = this.processor as EventProcessor;
-    if (this.saveTimer || p.safePosition() <= this.saved) return;
+    const { checkpoint } = this.processor as { checkpoint: { everyMs: number } };
+    if (this.saveTimer || this.savable() <= this.saved) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
-      void this.save(p).catch((error) => this.options.onCheckpointError?.(error));
-    }, p.checkpoint.everyMs);
+      void this.save().catch((error) => this.options.onCheckpointError?.(error));
+    }, checkpoint.everyMs);
   };
 
-  private save(p: EventProcessor): Promise<void> {
+  private save(): Promise<void> {
     this.saving = this.saving
       .catch(() => undefined)
       .then(async () => {
-        const position = p.safePosition();
+        const position = this.savable();
         if (position <= this.saved) return;
         await this.checkpoints.saveCheckpoint(this.checkpointName, position);
         this.saved = position;
@@ -133,7 +138,11 @@ export class CheckpointedReader {
     if (!isEventProcessor(p)) {
       await this.subscription?.stop();
       this.subscription = null;
-      return this.flush();
+      await this.flush();
+      if (p.checkpoint === 'owned') return;
+      if (this.saveTimer) clearTimeout(this.saveTimer);
+      this.saveTimer = null;
+      return this.save();
     }
     // Aborted first: a subscription waiting for a free slot is woken, so it can stop.
     p.abort?.();
@@ -142,6 +151,6 @@ export class CheckpointedReader {
     await p.settled?.();
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
-    await this.save(p);
+    await this.save();
   }
 }

@@ -64,14 +64,14 @@ describe('CheckpointedReader', () => {
     expect(h.saves).toEqual([]);
   });
 
-  it('after-batch: the checkpoint moves only once a batch is handled; a failed batch is reported and not saved', async () => {
+  it('a batch processor every 250 ms: saved only once a batch is handled, at most once per interval and at stop; a failed batch is reported and not saved', async () => {
     const h = harness();
     const errors: unknown[] = [];
     let fail = true;
     const processor: BatchProcessor = {
       name: 'at-least-once',
       batch: { maxEvents: 2, window: 'turn' },
-      checkpoint: 'after-batch',
+      checkpoint: { everyMs: 250 },
       handleBatch: async () => {
         if (fail) throw new Error('bus down');
       },
@@ -80,16 +80,26 @@ describe('CheckpointedReader', () => {
     await reader.start();
     await h.deliver(event(1));
     await turns();
+    await jest.advanceTimersByTimeAsync(250);
     expect(errors).toHaveLength(1);
     expect(h.saves).toEqual([]);
     expect(reader.lastPosition).toBe(0);
     fail = false;
     const next = new CheckpointedReader(h.store, h.checkpoints, processor);
     await next.start();
-    // A full batch is handed over at once, and the subscription waits for it.
+    // A full batch is handed over at once, and the subscription waits for it; its save waits for the interval.
     await h.deliver(event(1));
     await h.deliver(event(2));
-    expect(h.saves).toEqual([2]);
+    expect(next.lastPosition).toBe(2);
+    await h.deliver(event(3));
+    await h.deliver(event(4));
+    expect(h.saves).toEqual([]);
+    await jest.advanceTimersByTimeAsync(250);
+    expect(h.saves).toEqual([4]);
+    await h.deliver(event(5));
+    await turns();
+    await next.stop();
+    expect(h.saves).toEqual([4, 5]);
   });
 
   it('an event processor: its safe position is saved at most once per interval, and once more when it stops', async () => {

@@ -12,7 +12,13 @@ export type LogProcessor = BatchProcessor | EventProcessor;
 export interface BatchProcessor {
   readonly name: string;
   readonly batch: BatchPolicy;
-  readonly checkpoint: 'owned' | 'after-batch';
+  /**
+   * `owned`: kept in its own storage, with its writes. `everyMs`: saved by the runtime once a batch
+   * is handled, at most once per interval and once more when it stops: a restart may hand it the
+   * events of the last interval again (at-least-once; the bus publisher's consumers dedupe on the
+   * event id), and a batch costs no write of its own (issue 28).
+   */
+  readonly checkpoint: 'owned' | { readonly everyMs: number };
   /** Where it resumes when its checkpoint is `owned` (kept in its own storage, with its writes). */
   resumeAfter?(): Promise<number>;
   handleBatch(events: RecordedEvent[]): Promise<void>;
