@@ -1,6 +1,6 @@
 import type { CheckpointStore } from '../coordination/checkpoint-store.port';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
-import { isEventProcessor, type BatchProcessor, type EventProcessor, type LogProcessor } from './log-processor';
+import { isEventProcessor, type BatchProcessor, type LogProcessor } from './log-processor';
 
 export interface ReaderOptions {
   /** The name its checkpoint is stored under (default: the processor's). */
