@@ -66,7 +66,9 @@ export class WorkerRolesModule {
 @Module({})
 export class WorkerModule {
   static forRoot(config: PlatformConfig, roles: readonly WorkerRole[]): DynamicModule {
-    const imports: DynamicModule['imports'] = [PlatformModule.forRoot(readersOf(roles), config, READ_MODELS)];
+    const imports: DynamicModule['imports'] = [
+      PlatformModule.forRoot(readersOf(roles), config, READ_MODELS, { decideAsOfTail: true }),
+    ];
     // Process managers send commands through the bus, to the handlers of the features' reactions modules.
     if (roles.includes('process-managers')) imports.push(CqrsModule.forRoot());
     imports.push(WorkerRolesModule.forRoles(roles));
