@@ -22,7 +22,11 @@ const alive = (pid: number) => {
   }
 };
 const ADMIN_TOKEN = 'npm-start-admin-token-0123456789abcdef0123';
-const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+const statOf = (path: string) => readFileSync(`${path}/stat`, 'utf8').split(') ')[1].split(' ');
+const parentOf = (pid: number) => Number(statOf(`/proc/${pid}`)[1]);
+/** The niceness of each thread of a process (field 19 of stat). */
+const nicenessOf = (pid: number) =>
+  readdirSync(`/proc/${pid}/task`).map((t) => Number(statOf(`/proc/${pid}/task/${t}`)[16]));
 
 interface WorkerHealth {
   state: string;
@@ -141,6 +145,14 @@ describe('npm start: the API and the worker it supervises', () => {
     expect(managers.every((m) => m.holding)).toBe(true);
     // The checkpoint writer (the audit role) holds its lease and signs.
     expect(health.worker.audit).toEqual({ holding: true, halted: null });
+  });
+
+  it('runs every thread of the worker at WORKER_NICE (10 by default), below the API', async () => {
+    const { pid } = (await app.health()).worker;
+    const [api] = nicenessOf(app.pid);
+    const threads = nicenessOf(pid);
+    expect(threads.length).toBeGreaterThan(4);
+    expect(threads).toEqual(threads.map(() => Math.max(10, api)));
   });
 
   it("serves the worker's series in the API's /metrics, beside its own (asked over IPC at each scrape)", async () => {

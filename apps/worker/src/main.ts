@@ -10,6 +10,7 @@ import { logger } from '@app/platform/logging/logger';
 import { APP_METRICS, defineLogGauges, type AppMetrics } from '@app/platform/metrics/metrics';
 import { PlatformLifecycle } from '@app/platform/platform.module';
 import { serveProbes } from './health/health-server';
+import { lowerPriority } from './lower-priority';
 import { createWorker } from './worker.factory';
 import { WorkerStatus } from './worker.module';
 
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   // One writer per log file: on the embedded log, npm start's API commits for its worker.
   const config: PlatformConfig =
     supervised && !loaded.eventStoreUrl ? { ...loaded, appendThroughParent: true } : loaded;
+  // Before the modules boot, so the threads they start inherit it; a standalone worker's priority is its orchestrator's.
+  if (supervised) lowerPriority(config.workerNice);
 
   let closing = false;
   let health: Server | null = null;

@@ -19,6 +19,13 @@ export const integer =
     return refuse(`must be ${what}${min === 0 ? ' (0 or more)' : ` of at least ${min}`}, got "${value}"`);
   };
 
+/** A scheduling niceness a process may lower itself to: 0 (as started) to 19 (the lowest). */
+export const niceness: Kind<number> = (value) => {
+  const n = Number(value);
+  if (value.trim() !== '' && Number.isInteger(n) && n >= 0 && n <= 19) return n;
+  return refuse(`must be a niceness from 0 to 19, got "${value}"`);
+};
+
 /** A duration, in whole milliseconds (`*_MS`): `5000`, not `5s`. */
 export const duration = (min = 1): Kind<number> => integer(min, 'milliseconds');
 

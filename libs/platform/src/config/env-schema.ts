@@ -8,6 +8,7 @@ import {
   httpUrl,
   integer,
   list,
+  niceness,
   oneOf,
   port,
   refuse,
@@ -300,6 +301,12 @@ export const ENV_SCHEMA = {
     default: '160',
     apps: [],
     description: 'npm start: the V8 old-space limit its worker is forked with, in MB (issue 26).',
+  }),
+  WORKER_NICE: variable(niceness, {
+    default: '10',
+    apps: [],
+    description:
+      "npm start: the niceness its worker lowers itself to, so that under contention for the CPU a request runs before the log's readers (issue 28); 0 keeps the API's.",
   }),
   MAX_INFLIGHT_WRITES: variable(integer(1), {
     default: '256',

@@ -57,6 +57,8 @@ export interface PlatformConfig {
   readonly workerHeartbeatTimeoutMs: number;
   /** `npm start`: the V8 old-space limit its worker is forked with, in MB (`WORKER_MAX_HEAP_MB`), so its memory has a ceiling (issue 26). */
   readonly workerMaxHeapMb: number;
+  /** `npm start`: the niceness its worker runs at (`WORKER_NICE`), below the API's under contention for the CPU (issue 28). */
+  readonly workerNice: number;
   /** Write requests (POST, PUT, PATCH, DELETE) the API works on at once; more answer 503 `overloaded` (`MAX_INFLIGHT_WRITES`). */
   readonly maxInflightWrites: number;
   /** The API's event-loop delay (mean over a window, ms) past which writes answer 503 `overloaded` (`MAX_EVENT_LOOP_DELAY_MS`; 0: off). */
@@ -129,6 +131,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): PlatformConfig
     workerRoles: env.WORKER_ROLES,
     workerHeartbeatTimeoutMs: env.WORKER_HEARTBEAT_TIMEOUT_MS,
     workerMaxHeapMb: env.WORKER_MAX_HEAP_MB,
+    workerNice: env.WORKER_NICE,
     maxInflightWrites: env.MAX_INFLIGHT_WRITES,
     maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
     workerMaxInflightAppends: env.WORKER_MAX_INFLIGHT_APPENDS,
