@@ -1,6 +1,8 @@
 'use strict';
 // Starting a benchmark target in its own child process, and plain JSON calls to it.
 const { spawn } = require('node:child_process');
+const { mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
 const KEY = 'sk_test_benchbenchbenchbenchbenchbench';
@@ -18,18 +20,30 @@ const startFlags = () =>
     .scripts.start.split(/\s+/)
     .filter((a) => a.startsWith('--'));
 
-/** Runs `node server.js <mode> <port>` (the API under `npm start`'s node flags) and resolves once it prints READY. */
+/**
+ * Runs `node server.js <mode> <port>` (the API under `npm start`'s node flags) and resolves once it
+ * prints READY. An API without DATA_DIR gets a temporary one, removed by `stop` (a run writes 0.5-1.5 GB).
+ */
 function start(mode, port, env = {}) {
+  const scratch =
+    mode === 'api' && !env.DATA_DIR && !process.env.DATA_DIR ? mkdtempSync(join(tmpdir(), 'bench-')) : null;
   const child = spawn(
     process.execPath,
     [...(mode === 'api' ? startFlags() : []), join(__dirname, 'server.js'), mode, String(port)],
     {
       // The service resolves its relative defaults (datasets/fx-rates.json) from the repository root.
       cwd: join(__dirname, '..'),
-      env: { ...process.env, PAYMENTS_BOOTSTRAP_API_KEYS: KEY, PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
+      env: {
+        ...process.env,
+        PAYMENTS_BOOTSTRAP_API_KEYS: KEY,
+        PAYMENTS_ADMIN_TOKEN: ADMIN_TOKEN,
+        ...(scratch ? { DATA_DIR: scratch } : {}),
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
+  if (scratch) child.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => String(d).includes('READY') && resolve(child));
     child.on('exit', (code) => reject(new Error(`${mode} exited with ${code}`)));
