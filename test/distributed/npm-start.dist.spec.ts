@@ -147,12 +147,12 @@ describe('npm start: the API and the worker it supervises', () => {
     expect(health.worker.audit).toEqual({ holding: true, halted: null });
   });
 
-  it('runs every thread of the worker at WORKER_NICE (10 by default), below the API', async () => {
+  it('runs every thread of the worker at WORKER_NICE (5 by default), below the API', async () => {
     const { pid } = (await app.health()).worker;
     const [api] = nicenessOf(app.pid);
     const threads = nicenessOf(pid);
     expect(threads.length).toBeGreaterThan(4);
-    expect(threads).toEqual(threads.map(() => Math.max(10, api)));
+    expect(threads).toEqual(threads.map(() => Math.max(5, api)));
   });
 
   it("serves the worker's series in the API's /metrics, beside its own (asked over IPC at each scrape)", async () => {

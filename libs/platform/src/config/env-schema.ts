@@ -303,7 +303,7 @@ export const ENV_SCHEMA = {
     description: 'npm start: the V8 old-space limit its worker is forked with, in MB (issue 26).',
   }),
   WORKER_NICE: variable(niceness, {
-    default: '10',
+    default: '5',
     apps: [],
     description:
       "npm start: the niceness its worker lowers itself to, so that under contention for the CPU a request runs before the log's readers (issue 28); 0 keeps the API's.",
