@@ -158,9 +158,7 @@ export class SqliteEventStore implements EventStore {
       const end = this.ends?.get(streamId);
       if (end !== undefined && end < from) return [];
       const events = this.stmts.readStream.all(...range).map(toRecorded);
-      // A whole read from the start, or one that found events, says where the stream ends.
-      if (this.ends && options.maxCount === undefined && (events.length || from === 0))
-        this.ends.raise(streamId, events.length ? events[events.length - 1].revision : -1);
+      this.ends?.learnFromRead(streamId, from, options.maxCount, events);
       return events;
     }
     // Inside an `as_of` read the stream ends at the point: the rows after it are never read (an early point costs its prefix only).

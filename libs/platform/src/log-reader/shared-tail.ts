@@ -133,9 +133,7 @@ export class SharedTailEventStore implements EventStore, WatchedTail {
     if (end !== undefined && end < from) return [];
     const epoch = this.tails;
     const events = await this.inner.readStream(streamId, options);
-    // A whole read from the start, or one that found events, says where the stream ends.
-    if (this.tail && this.tails === epoch && options.maxCount === undefined && (events.length || from === 0))
-      ends.raise(streamId, events.length ? events[events.length - 1].revision : -1);
+    if (this.tail && this.tails === epoch) ends.learnFromRead(streamId, from, options.maxCount, events);
     return events;
   }
 
