@@ -66,9 +66,7 @@ export class WorkerRolesModule {
 @Module({})
 export class WorkerModule {
   static forRoot(config: PlatformConfig, roles: readonly WorkerRole[]): DynamicModule {
-    const imports: DynamicModule['imports'] = [
-      PlatformModule.forRoot(readersOf(roles), config, READ_MODELS, { decideAsOfTail: true }),
-    ];
+    const imports: DynamicModule['imports'] = [PlatformModule.forRoot(readersOf(roles), config, READ_MODELS)];
     // Process managers send commands through the bus, to the handlers of the features' reactions modules.
     if (roles.includes('process-managers')) imports.push(CqrsModule.forRoot());
     imports.push(WorkerRolesModule.forRoles(roles));

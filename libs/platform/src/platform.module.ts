@@ -25,7 +25,6 @@ import { LEASE_STORE } from './coordination/lease-store.port';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { STORED_EVENT_STORE } from './event-store/parent-process-writer';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
-import { sharedTailOf } from './log-reader/shared-tail';
 import { logger } from './logging/logger';
 import { APP_METRICS, AppMetrics } from './metrics/metrics';
 import { PROJECTIONS, type Projection } from './read-store/projection';
@@ -74,11 +73,6 @@ export const PLATFORM_ROLES = Symbol('PLATFORM_ROLES');
 export interface PlatformOptions {
   /** The clock the process runs on (default the machine's); tests give a TestClock they move. */
   readonly clock?: Clock;
-  /**
-   * A worker's readers decide on the log as of its shared tail (`SharedTailEventStore.answerFromTail`):
-   * never an API's, whose clients must read what another actor just wrote.
-   */
-  readonly decideAsOfTail?: boolean;
   /** Tests only: wraps the read store adapter, so every reader of this process shares the wrapper (test/support/held-back-read-store.ts). */
   readonly readStore?: (adapter: ReadStore) => ReadStore;
 }
@@ -167,7 +161,7 @@ export class PlatformModule {
     roles: PlatformRoles,
     config: PlatformConfig,
     projections: readonly Projection[],
-    { clock = systemClock, readStore = (adapter) => adapter, decideAsOfTail = false }: PlatformOptions = {},
+    { clock = systemClock, readStore = (adapter) => adapter }: PlatformOptions = {},
   ): DynamicModule {
     return {
       module: PlatformModule,
@@ -180,19 +174,16 @@ export class PlatformModule {
         {
           provide: EVENT_STORE,
           inject: [SNAPSHOT_STORE, STORED_EVENT_STORE],
-          useFactory: (snapshots: SnapshotStore, stored: EventStore) => {
-            const store = createEventStore(config, stored);
-            if (decideAsOfTail) sharedTailOf(store)?.answerFromTail();
-            return withFolds(
-              store,
+          useFactory: (snapshots: SnapshotStore, stored: EventStore) =>
+            withFolds(
+              createEventStore(config, stored),
               new StreamFolds({
                 maxBytes: config.foldCacheMaxBytes,
                 snapshots,
                 snapshotEvery: config.snapshotEvery,
                 clock,
               }),
-            );
-          },
+            ),
         },
         // The adapter under the store's wrappers: npm start's worker commits through it (parent-process-writer.ts).
         { provide: STORED_EVENT_STORE, useFactory: () => createStoredEventStore(config) },

@@ -1,15 +1,12 @@
-import { pointInTime } from '../event-store/point-in-time';
-import { StreamEnds } from '../event-store/stream-ends';
-import {
-  WrongExpectedRevisionError,
-  type AppendResult,
-  type EventStore,
-  type EventToAppend,
-  type ExpectedRevision,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type SubscribeOptions,
-  type Subscription,
+import type {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
 } from '../event-store/event-store.port';
 import { logger } from '../logging/logger';
 
@@ -76,8 +73,6 @@ export class SharedTailEventStore implements EventStore, WatchedTail {
   private kept: RecordedEvent[] = [];
   private keptAfter = 0;
   private tails = 0;
-  /** Where streams end as of the tail's cursor, once the composition asks for it (`answerFromTail`). */
-  private ends: StreamEnds | null = null;
   catchUpPages = 0;
   readonly pageSize: number;
   readonly maxQueue: number;
@@ -94,47 +89,12 @@ export class SharedTailEventStore implements EventStore, WatchedTail {
     this.retryMs = options.retryMs ?? 100;
   }
 
-  /**
-   * Said by the worker's composition (issue 28): its readers may decide on the log as of the tail's
-   * cursor, so a read past a stream's known end there is answered without the adapter. Three of a
-   * payout's four stream reads in the worker found nothing: a process manager's cached fold read
-   * on from its revision. What the tail knows of a stream is exact up to its cursor: it hands on
-   * every event after where it opened, in order, and a read or an append made while it is open
-   * sees everything committed before it (reopening forgets everything). Past the cursor the answer
-   * may be short by what the tail has not read yet: a command still appends with its expected
-   * revision, and a conflict forgets the stream, so the retry reads it. Not for the API: a client's
-   * read after another actor's write must see it.
-   */
-  answerFromTail(): void {
-    this.ends ??= new StreamEnds();
-  }
-
   append(streamId: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (!this.ends) return this.inner.append(streamId, events, expected);
-    const ends = this.ends;
-    const epoch = this.tail && this.tails;
-    return this.inner.append(streamId, events, expected).then(
-      (result) => {
-        if (this.tail && this.tails === epoch) ends.raise(streamId, result.nextExpectedRevision);
-        return result;
-      },
-      (error: unknown) => {
-        if (error instanceof WrongExpectedRevisionError) ends.forget(streamId);
-        throw error;
-      },
-    );
+    return this.inner.append(streamId, events, expected);
   }
 
-  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const ends = this.ends;
-    if (!ends || !this.tail || pointInTime()) return this.inner.readStream(streamId, options);
-    const from = options.fromRevision ?? 0;
-    const end = ends.get(streamId);
-    if (end !== undefined && end < from) return [];
-    const epoch = this.tails;
-    const events = await this.inner.readStream(streamId, options);
-    if (this.tail && this.tails === epoch) ends.learnFromRead(streamId, from, options.maxCount, events);
-    return events;
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    return this.inner.readStream(streamId, options);
   }
 
   readAll(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]> {
@@ -203,8 +163,6 @@ export class SharedTailEventStore implements EventStore, WatchedTail {
     this.keptAfter = from;
     this.kept = [];
     this.tails++;
-    // What was known came from before this tail: events up to `from` were never handed on.
-    if (this.ends) this.ends = new StreamEnds();
     for (const watcher of this.watchers) watcher.reopened();
     const tail = this.inner.subscribeToAll(
       {
@@ -228,7 +186,6 @@ export class SharedTailEventStore implements EventStore, WatchedTail {
   private handOn(event: RecordedEvent): void {
     if (event.position <= this.cursor) return;
     this.cursor = event.position;
-    this.ends?.raise(event.streamId, event.revision);
     for (const watcher of this.watchers) watcher.event(event);
     this.kept.push(event);
     if (this.kept.length > this.keep)
