@@ -59,12 +59,21 @@ export function inProcessWorker(roles: readonly WorkerRole[] = WORKER_ROLES): Ap
  * SANDBOX_AUTO_ADVANCE defaults to false so tests move state with the sandbox endpoints, and the
  * rate limit is far above what any test sends.
  */
-export async function startTestApp(
+export function startTestApp(
   env: Record<string, string> = {},
   dataDir?: string,
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
+  // A directory this made is removed on close, also after restarts; a given one is the caller's.
+  return startOn(env, dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-')), !dataDir, options);
+}
+
+async function startOn(
+  env: Record<string, string>,
+  dir: string,
+  ownsDir: boolean,
+  options: TestAppOptions,
+): Promise<TestApp> {
   const config = loadConfig({
     ...process.env,
     DATA_DIR: dir,
@@ -97,13 +106,13 @@ export async function startTestApp(
     restart: async () => {
       readModels?.release();
       await app.close();
-      return startTestApp(env, dir, { ...options, clock });
+      return startOn(env, dir, ownsDir, { ...options, clock });
     },
     close: async () => {
       // A held projection would keep the projector's last flush, and so the shutdown, waiting.
       readModels?.release();
       await app.close();
-      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+      if (ownsDir) rmSync(dir, { recursive: true, force: true });
     },
   };
   return testApp;
