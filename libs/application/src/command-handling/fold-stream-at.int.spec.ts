@@ -148,6 +148,38 @@ describe('foldStreamAt: a stream as of a revision, through the one fold cache', 
     expect(reads).toEqual([25, 25, 0, N]);
   });
 
+  it('a cached fold far behind the stream goes on from its latest snapshot, never through the whole gap', async () => {
+    const append = async (count: number) => {
+      const end = (await sqlite.readStream(STREAM)).length;
+      for (let i = end; i < end + count; i++)
+        await sqlite.append(STREAM, [{ type: 'Added', data: { n: i * 7 }, metadata: meta(i) }], i - 1);
+      return sqlite.readStream(STREAM);
+    };
+    const snapshots = new MemorySnapshots();
+    const { store, reads } = processOf(snapshots);
+    await foldStream(store, STREAM, ledger);
+    // Other processes append 60 events, one of them folds them: the latest snapshot is at 89.
+    let all = await append(60);
+    await foldStream(processOf(snapshots).store, STREAM, ledger);
+    expect(Math.max(...[...snapshots.saved.values()].map((s) => s.revision))).toBe(89);
+    // This process's fold at 29: one page (20 events) shows it far behind, then on from the snapshot.
+    expect(await foldStream(store, STREAM, ledger)).toEqual({
+      state: fromScratch(all),
+      revision: 89,
+      owner: log[0].metadata,
+    });
+    expect(reads).toEqual([0, 30, 90]);
+    // 25 more and no newer snapshot: the page, then the rest.
+    all = await append(25);
+    expect((await foldStream(store, STREAM, ledger)).state).toEqual(fromScratch(all));
+    expect(reads.slice(3)).toEqual([90, 110]);
+    // Asked for a revision before the latest snapshot, the fold goes on from its own place.
+    const other = processOf(snapshots);
+    await foldStreamAt(other.store, STREAM, ledger, 29);
+    expect((await foldStreamAt(other.store, STREAM, ledger, 60)).state).toEqual(fromScratch(all.slice(0, 61)));
+    expect(other.reads).toEqual([0, 30, 50]);
+  });
+
   it('as of a point in time, neither completes from nor stores into the cache', async () => {
     const { store, reads } = processOf();
     await foldStream(store, STREAM, ledger);

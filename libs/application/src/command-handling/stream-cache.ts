@@ -1,8 +1,9 @@
 import { modeOf } from '@app/platform/event-store/event-mode';
 import { pointInTime } from '@app/platform/event-store/point-in-time';
 import type { EventMetadata, EventStore, RecordedEvent } from '@app/platform/event-store/event-store.port';
+import type { StreamFolds } from '@app/platform/folds/stream-folds';
 import { foldAsOf } from './fold-as-of';
-import { loadSnapshot, snapshotIfDue } from './snapshots/fold-snapshots';
+import { loadSnapshot, snapshotIfDue, snapshotKey } from './snapshots/fold-snapshots';
 
 export interface FoldedStream<S> {
   readonly state: S;
@@ -55,24 +56,26 @@ export async function foldStreamAt<S>(
   const behindKey = `${key}\u0000behind`;
   const behind =
     cached && cached.revision > revision ? (folds!.cache.get(behindKey) as FoldedStream<S> | undefined) : undefined;
-  let known =
+  const kept =
     cached && cached.revision <= revision ? cached : behind && behind.revision <= revision ? behind : undefined;
+  let known = kept;
   // On a miss, a long stream starts from its latest snapshot instead of its first event.
   if (!known && folds) {
     const snapshot = (await loadSnapshot(folds, streamId, decider.evolve)) as FoldedStream<S> | undefined;
     if (snapshot && snapshot.revision <= revision) known = snapshot;
   }
-  const fresh =
-    (known?.revision ?? -1) >= revision
-      ? []
-      : upTo(await store.readStream(streamId, { fromRevision: known ? known.revision + 1 : 0 }), revision);
-  const folded = fresh.length
-    ? {
+  let folded = known;
+  if ((known?.revision ?? -1) < revision) {
+    const read = await readAfter(store, kept ? folds : undefined, streamId, decider.evolve, known, revision);
+    known = folded = read.from;
+    const fresh = upTo(read.events, revision);
+    if (fresh.length)
+      folded = {
         state: fresh.reduce((s, e) => decider.evolve(s, e as never), known ? known.state : decider.initialState),
         revision: fresh[fresh.length - 1].revision,
         owner: known?.owner ?? ownerOf(fresh[0]),
-      }
-    : known;
+      };
+  }
   if (!folded) return { state: decider.initialState, revision: -1, owner: null };
   // Never a step back for the head: a fold behind it goes to the reader's own place.
   if (!key) return folded;
@@ -82,6 +85,32 @@ export async function foldStreamAt<S>(
     snapshotIfDue(folds, streamId, decider.evolve, known?.revision ?? -1, folded);
   }
   return folded;
+}
+
+/**
+ * The events after `known`, and the fold they complete. A fold kept in the cache may be far behind
+ * the stream (other processes appended more than SNAPSHOT_EVERY events since this one last folded
+ * it): then it goes on from the stream's latest snapshot when that is further ahead, so catching up
+ * reads about SNAPSHOT_EVERY events more than needed, never the whole gap, however long it grew.
+ */
+async function readAfter<S>(
+  store: EventStore,
+  keptIn: StreamFolds | undefined,
+  streamId: string,
+  evolve: object,
+  known: FoldedStream<S> | undefined,
+  revision: number,
+): Promise<{ from: FoldedStream<S> | undefined; events: RecordedEvent[] }> {
+  const fromRevision = known ? known.revision + 1 : 0;
+  const every = keptIn?.snapshots && snapshotKey(evolve) ? keptIn.snapshotEvery : 0;
+  if (!known || !every) return { from: known, events: await store.readStream(streamId, { fromRevision }) };
+  const page = await store.readStream(streamId, { fromRevision, maxCount: every });
+  const last = page.length ? page[page.length - 1].revision : -1;
+  if (page.length < every || last >= revision) return { from: known, events: page };
+  const snapshot = (await loadSnapshot(keptIn!, streamId, evolve)) as FoldedStream<S> | undefined;
+  if (snapshot && snapshot.revision > last && snapshot.revision <= revision)
+    return { from: snapshot, events: await store.readStream(streamId, { fromRevision: snapshot.revision + 1 }) };
+  return { from: known, events: page.concat(await store.readStream(streamId, { fromRevision: last + 1 })) };
 }
 
 /** Events of a stream (in revision order) up to `revision`. */

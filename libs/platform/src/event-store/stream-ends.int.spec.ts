@@ -64,12 +64,20 @@ describe('stream ends of the one writer', () => {
     expect(await writer.readStream(absent)).toEqual([]);
   });
 
-  it('learns nothing from an empty read past the start, or a read with a limit', async () => {
+  it('learns nothing from an empty read past the start, or a read its limit filled', async () => {
     const stream = streamName();
     await other.append(stream, [anEvent('Opened'), anEvent('Credited')], 'no_stream');
     expect(await writer.readStream(stream, { fromRevision: 5 })).toEqual([]);
     expect(await writer.readStream(stream, { maxCount: 1 })).toHaveLength(1);
     expect((await writer.readStream(stream, { fromRevision: 1 })).map((e) => e.type)).toEqual(['Credited']);
+  });
+
+  it('learns the end from a read its limit did not fill (a page that reached the end)', async () => {
+    const stream = streamName();
+    await other.append(stream, [anEvent('Opened'), anEvent('Credited')], 'no_stream');
+    expect(await writer.readStream(stream, { fromRevision: 1, maxCount: 5 })).toHaveLength(1);
+    await other.append(stream, [anEvent('Debited')], 1);
+    expect(await writer.readStream(stream, { fromRevision: 2 })).toEqual([]);
   });
 
   it('forgets a stream on a conflict, so the command that met it folds again from the database', async () => {

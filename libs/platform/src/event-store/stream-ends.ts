@@ -34,14 +34,17 @@ export class StreamEnds {
     if (this.ends.size > this.capacity) this.ends.delete(this.ends.keys().next().value as string);
   }
 
-  /** What a read of the stream from `from` found says of its end: a whole read from the start, or one that found events. */
+  /**
+   * What a read of the stream from `from` found says of its end: one that found events and reached
+   * the end (no limit, or fewer than it), or a whole read from the start that found none.
+   */
   learnFromRead(
     streamId: string,
     from: number,
     maxCount: number | undefined,
     events: readonly { revision: number }[],
   ): void {
-    if (maxCount === undefined && (events.length || from === 0))
+    if ((maxCount === undefined || events.length < maxCount) && (events.length || from === 0))
       this.raise(streamId, events.length ? events[events.length - 1].revision : -1);
   }
 
