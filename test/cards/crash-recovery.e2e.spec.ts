@@ -1,6 +1,8 @@
-import { systemActor, handleCommand, type CommandContext } from '@app/application/command-handling';
-import { cardStream, cardTransactionStream } from '@app/application/cards';
-import { cardDecider, cardTransactionIndexDecider } from '@app/domain/cards';
+import { CommandBus } from '@nestjs/cqrs';
+import { systemActor, handleCommand, reactionContext, type CommandContext } from '@app/application/command-handling';
+import { accountStream } from '@app/application/accounts';
+import { ApplyCardMoneyCommand, cardStream, cardTransactionStream } from '@app/application/cards';
+import { cardDecider, cardTransactionIndexDecider, type CardEvent } from '@app/domain/cards';
 import { EVENT_STORE, type EventStore } from '@app/platform/event-store/event-store.port';
 import { ulid } from '@app/platform/ids/ulid';
 import { bearer, KEYS, startTestApp, type TestApp } from '../support/test-app';
@@ -95,5 +97,25 @@ describe('card money after a request died midway', () => {
       { actor: systemActor(organizationId, 'crashed-request', 'sandbox'), correlationId: 'r', causationId: 'r' },
     );
     await until(async () => (await balance(t, h.account)).available === 1_000, 'the backstop release');
+  });
+
+  // The soak once caught a backstop deciding on a card read older than its account read: the
+  // request's hold was placed and settled, the card still looked pending, and the money moved twice.
+  it('a backstop that comes after the request finished the transaction moves no money', async () => {
+    const h = await holder(t, 'USD', 10_000);
+    const card = await virtualCard(t, h.account);
+    await authorize(t, card.id, { amount: 2_500 }).expect(201);
+    await t.settle();
+    const before = await store.readStream(accountStream(h.account));
+    expect(await balance(t, h.account)).toEqual({ available: 7_500, current: 7_500 });
+    // The process manager's steps for the authorization and the capture, run once more, late.
+    const commands = t.app.get(CommandBus);
+    for (const recorded of await store.readStream(cardStream(card.id)))
+      if (recorded.type === 'CardAuthorizationHeld' || recorded.type === 'CardTransactionCaptured')
+        await commands.execute(
+          new ApplyCardMoneyCommand(reactionContext(recorded, 'card-money'), recorded as unknown as CardEvent),
+        );
+    expect(await store.readStream(accountStream(h.account))).toHaveLength(before.length);
+    expect(await balance(t, h.account)).toEqual({ available: 7_500, current: 7_500 });
   });
 });
