@@ -1,3 +1,5 @@
+import { RecencyMap } from '../caching/recency-map';
+
 /** How many streams' ends are kept: an entry is a stream id and a number, about 1 MB in all (issue 26: every cache bounded). */
 const DEFAULT_CAPACITY = 10_000;
 
@@ -15,23 +17,21 @@ const DEFAULT_CAPACITY = 10_000;
  * the command that met it folds again from the database.
  */
 export class StreamEnds {
-  private readonly ends = new Map<string, number>();
+  private readonly ends = new RecencyMap<number>();
 
   constructor(private readonly capacity = DEFAULT_CAPACITY) {}
 
   /** The stream's last revision (-1: it has none) as this process last saw it, or undefined. */
   get(streamId: string): number | undefined {
-    return this.ends.get(streamId);
+    return this.ends.peek(streamId);
   }
 
   /** At least `revision`: a read that raced an append never lowers what the append set. */
   raise(streamId: string, revision: number): void {
-    const known = this.ends.get(streamId);
+    const known = this.ends.peek(streamId);
     if (known !== undefined && known >= revision) return;
-    // Re-inserted at the end: the Map's first key is the least recently raised.
-    this.ends.delete(streamId);
     this.ends.set(streamId, revision);
-    if (this.ends.size > this.capacity) this.ends.delete(this.ends.keys().next().value as string);
+    if (this.ends.size > this.capacity) this.ends.delete(this.ends.oldest()!);
   }
 
   /**

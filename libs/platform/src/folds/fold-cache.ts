@@ -1,3 +1,5 @@
+import { RecencyMap } from '../caching/recency-map';
+
 interface Entry<V> {
   value: V;
   revision: number;
@@ -12,12 +14,12 @@ interface Entry<V> {
  * under-counted by at most half, and measuring costs O(1) amortized per event folded. The heap a
  * state takes is a small, steady multiple of that length, so the budget bounds memory.
  *
- * Least recently used entries, bounded by the sum of their estimated bytes rather than their count:
- * twenty thousand small API keys and a handful of long account folds weigh what they hold. An entry
- * larger than the whole budget is not kept.
+ * Least recently used entries out first (`RecencyMap`), bounded by the sum of their estimated bytes
+ * rather than their count: twenty thousand small API keys and a handful of long account folds weigh
+ * what they hold. An entry larger than the whole budget is not kept.
  */
 export class FoldCache<V extends { readonly state: unknown; readonly revision: number }> {
-  private readonly entries = new Map<string, Entry<V>>();
+  private readonly entries = new RecencyMap<Entry<V>>();
   private total = 0;
 
   constructor(
@@ -26,32 +28,24 @@ export class FoldCache<V extends { readonly state: unknown; readonly revision: n
   ) {}
 
   get(key: string): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    // Map keeps insertion order: re-inserting makes this the most recently used.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
+    return this.entries.get(key)?.value;
   }
 
   remember(key: string, value: V): void {
-    const current = this.entries.get(key);
+    const current = this.entries.peek(key);
     if (current && current.revision >= value.revision) return;
     const remeasure = !current || value.revision + 1 >= 2 * (current.measuredAt + 1);
     const bytes = remeasure ? this.measure(value.state) : current.bytes;
-    this.drop(key);
-    if (bytes > this.maxBytes) return;
+    if (bytes > this.maxBytes) return this.drop(key);
+    this.total += bytes - (current?.bytes ?? 0);
     this.entries.set(key, {
       value,
       revision: value.revision,
       bytes,
-      measuredAt: remeasure ? value.revision : current.measuredAt,
+      measuredAt: remeasure ? value.revision : current!.measuredAt,
     });
-    this.total += bytes;
-    for (const oldest of this.entries.keys()) {
-      if (this.total <= this.maxBytes) break;
-      this.drop(oldest);
-    }
+    for (let oldest = this.entries.oldest(); this.total > this.maxBytes; oldest = this.entries.oldest())
+      this.drop(oldest!);
   }
 
   /** Estimated bytes held, for tests and the health figures. */
@@ -64,7 +58,7 @@ export class FoldCache<V extends { readonly state: unknown; readonly revision: n
   }
 
   private drop(key: string): void {
-    const entry = this.entries.get(key);
+    const entry = this.entries.peek(key);
     if (!entry) return;
     this.total -= entry.bytes;
     this.entries.delete(key);

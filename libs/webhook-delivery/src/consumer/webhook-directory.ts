@@ -1,5 +1,6 @@
 import { webhookIndexDecider, type WebhookIndexState } from '@app/domain';
 import { webhookIndexStream, webhookStream } from '@app/application/webhooks';
+import { RecencyMap } from '@app/platform/caching/recency-map';
 import type { EventStore } from '@app/platform/event-store/event-store.port';
 import type { WatchedTail } from '@app/platform/log-reader/shared-tail';
 import { WebhookTimeline } from './webhook-timeline';
@@ -35,10 +36,10 @@ const CAPACITY = 20_000;
  * arrives during it is not lost; a tail that opens again marks everything unknown.
  */
 export class WebhookDirectory {
-  private readonly indexes = new Map<string, IndexEntry>();
-  private readonly timelines = new Map<string, { timeline: WebhookTimeline; freshness: Freshness }>();
+  private readonly indexes = new RecencyMap<IndexEntry>();
+  private readonly timelines = new RecencyMap<{ timeline: WebhookTimeline; freshness: Freshness }>();
   /** The freshness of each cached stream, by stream id, for the tail's events to mark. */
-  private readonly watched = new Map<string, Freshness>();
+  private readonly watched = new RecencyMap<Freshness>();
   private epoch = 0;
 
   constructor(
@@ -47,7 +48,7 @@ export class WebhookDirectory {
   ) {
     tail?.watch({
       event: (event) => {
-        const freshness = this.watched.get(event.streamId);
+        const freshness = this.watched.peek(event.streamId);
         if (freshness) freshness.changed = true;
       },
       reopened: () => void (this.epoch += 1),
@@ -97,7 +98,7 @@ export class WebhookDirectory {
       this.tail !== null &&
       freshness.epoch === this.epoch &&
       !freshness.changed &&
-      this.watched.get(freshness.streamId) === freshness &&
+      this.watched.peek(freshness.streamId) === freshness &&
       this.tail.watchedUpTo >= position;
     if (unchanged) cached.coveredBefore = position + 1;
     return unchanged;
@@ -109,19 +110,17 @@ export class WebhookDirectory {
     freshness.epoch = this.epoch;
     freshness.changed = false;
     // Evicted here, a stream is no longer marked, and `covers` no longer trusts it.
-    this.watched.delete(freshness.streamId);
     this.watched.set(freshness.streamId, freshness);
-    if (this.watched.size > 2 * CAPACITY) this.watched.delete(this.watched.keys().next().value as string);
+    if (this.watched.size > 2 * CAPACITY) this.watched.delete(this.watched.oldest()!);
   }
 }
 
 const unknown = (streamId: string): Freshness => ({ streamId, epoch: -1, changed: true });
 
 /** The cached value (made when missing), marked most recently used. */
-function touch<V>(cache: Map<string, V>, key: string, make: () => V): V {
-  const value = cache.get(key) ?? make();
-  cache.delete(key);
-  cache.set(key, value);
-  if (cache.size > CAPACITY) cache.delete(cache.keys().next().value as string);
+function touch<V>(cache: RecencyMap<V>, key: string, make: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) cache.set(key, (value = make()));
+  if (cache.size > CAPACITY) cache.delete(cache.oldest()!);
   return value;
 }

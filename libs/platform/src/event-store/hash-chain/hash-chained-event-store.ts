@@ -9,6 +9,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../event-store.port';
+import { RecencyMap } from '../../caching/recency-map';
 import { eventStoreAppendedEvents, eventStoreAppends } from '../../metrics/metrics';
 import { retry } from '../../retry/retry';
 import { upToPoint } from '../point-in-time';
@@ -39,7 +40,7 @@ const tailBytes = (streamId: string) => 2 * streamId.length + 2 * 64 + 120;
  * with, so a concurrent writer makes the append fail, never a fork in the chain.
  */
 export class HashChainedEventStore implements EventStore {
-  private readonly tails = new Map<string, { revision: number; hash: string }>();
+  private readonly tails = new RecencyMap<{ revision: number; hash: string }>();
   private tailsBytes = 0;
 
   constructor(readonly inner: EventStore) {}
@@ -118,7 +119,7 @@ export class HashChainedEventStore implements EventStore {
 
   /** The hash of the event at `revision`; a wrong revision yields anything, and the append then fails on it. */
   private async hashAt(streamId: string, revision: number): Promise<string> {
-    const known = this.tails.get(streamId);
+    const known = this.tails.peek(streamId);
     if (known?.revision === revision) return known.hash;
     const [event] = await this.inner.readStream(streamId, { fromRevision: revision });
     const hash = event && storedHash(event.metadata);
@@ -136,16 +137,14 @@ export class HashChainedEventStore implements EventStore {
   }
 
   private remember(streamId: string, revision: number, hash: string): void {
-    const known = this.tails.get(streamId);
+    const known = this.tails.peek(streamId);
     if (known && known.revision > revision) return;
-    if (known) this.tails.delete(streamId);
-    else this.tailsBytes += tailBytes(streamId);
+    if (!known) this.tailsBytes += tailBytes(streamId);
+    // Marked recently written: the oldest tail is the least recently written.
     this.tails.set(streamId, { revision, hash });
-    // A Map iterates in insertion order and a remembered tail is re-inserted: the first key is the least recently written.
-    for (const oldest of this.tails.keys()) {
-      if (this.tailsBytes <= TAILS_MAX_BYTES) break;
-      this.tails.delete(oldest);
-      this.tailsBytes -= tailBytes(oldest);
+    for (let oldest = this.tails.oldest(); this.tailsBytes > TAILS_MAX_BYTES; oldest = this.tails.oldest()) {
+      this.tails.delete(oldest!);
+      this.tailsBytes -= tailBytes(oldest!);
     }
   }
 }
