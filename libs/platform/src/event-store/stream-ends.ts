@@ -21,9 +21,13 @@ export class StreamEnds {
 
   constructor(private readonly capacity = DEFAULT_CAPACITY) {}
 
-  /** The stream's last revision (-1: it has none) as this process last saw it, or undefined. */
+  /**
+   * The stream's last revision (-1: it has none) as this process last saw it, or undefined. Marked
+   * used: a stream read on every request and never written (an API key's) must stay known while
+   * thousands of new streams are raised, for a read that found nothing teaches nothing again.
+   */
   get(streamId: string): number | undefined {
-    return this.ends.peek(streamId);
+    return this.ends.get(streamId);
   }
 
   /** At least `revision`: a read that raced an append never lowers what the append set. */
