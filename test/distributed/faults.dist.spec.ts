@@ -94,16 +94,20 @@ describe('faults mid-load: an API and worker roles killed and stopped, then conv
     managers.push(started[4], started[5]);
   });
   afterAll(async () => {
-    for (const app of [...apis, projector, publisher, ...managers]) {
-      try {
-        process.kill(app.pid, 'SIGCONT');
-      } catch {
-        // gone
+    try {
+      // A start that failed left some unset: the processes it did start are killed below all the same.
+      for (const app of [...apis, projector, publisher, ...managers].filter(Boolean)) {
+        try {
+          process.kill(app.pid, 'SIGCONT');
+        } catch {
+          // gone
+        }
+        await app.stop();
       }
-      await app.stop();
+    } finally {
+      await killStartedApps();
+      rmSync(dataDir, { recursive: true, force: true });
     }
-    await killStartedApps();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   /**

@@ -32,7 +32,7 @@ const WRITER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
-db.pragma('journal_mode = WAL');
+// No journal_mode here: the store opened the file in WAL mode first (openSqlite), and the mode is the file's.
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 5000');
 db.pragma('cache_size = -${PAGE_CACHE_KIB}');

@@ -7,7 +7,9 @@ export class PinoNestLogger implements LoggerService {
     logger.debug({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {
-    logger.error({ context, trace }, String(message));
+    // Nest's ExceptionHandler passes the error itself (a start that failed): keep its stack.
+    if (message instanceof Error) logger.error({ context: context ?? trace, err: message }, String(message));
+    else logger.error({ context, trace }, String(message));
   }
   warn(message: unknown, context?: string) {
     logger.warn({ context }, String(message));
