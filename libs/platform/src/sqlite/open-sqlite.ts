@@ -22,26 +22,27 @@ export function openSqlite(file: string, durability: 'durable' | 'rebuildable'):
   return db;
 }
 
-/** How long an open keeps trying to put a new file in WAL mode while other processes do too. */
-const WAL_SWITCH_TIMEOUT_MS = 5_000;
+/** How often an open tries to put a new file in WAL mode while other processes do too: about 5 s. */
+const WAL_SWITCH_TRIES = 500;
+const WAL_SWITCH_PAUSE_MS = 10;
 
 /**
  * Switching a new file to WAL needs it to itself for a moment, and SQLite answers SQLITE_BUSY at
  * once, without its busy handler, when another connection holds it: six processes of one
  * deployment opening a fresh DATA_DIR together failed their start that way (a CI run; 3 to 12 of
- * 240 such opens in `open-sqlite.int.spec.ts`'s race). So the switch is tried again, briefly, as
- * the busy timeout would have. A file already in WAL mode answers at once.
+ * 240 such opens in a race of processes, `open-sqlite.int.spec.ts`). So the switch is tried again,
+ * briefly, as the busy timeout would have. A file already in WAL mode answers at once.
  */
 function enterWal(db: Database.Database): void {
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (const deadline = Date.now() + WAL_SWITCH_TIMEOUT_MS; ;) {
+  for (let tries = 1; ; tries++) {
     try {
       db.pragma('journal_mode = WAL');
       return;
     } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || tries >= WAL_SWITCH_TRIES) throw error;
       // A synchronous pause: an open is synchronous, and this happens only while a new file is switched.
-      Atomics.wait(pause, 0, 0, 10);
+      Atomics.wait(pause, 0, 0, WAL_SWITCH_PAUSE_MS);
     }
   }
 }
